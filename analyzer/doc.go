@@ -1,0 +1,8 @@
+// Package analyzer owns static analysis of scenario files: parsing with the
+// TiDB parser, name resolution against the ddl schema model, one file per
+// lint rule, diagnostics with positions in the original .sql file and
+// suggested fixes (such as the RIGHT JOIN to LEFT JOIN rewrite), and the
+// text, JSON and SARIF output formats.
+//
+// It must not talk to a server except through a schema model built by ddl.
+package analyzer

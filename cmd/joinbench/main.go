@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/alecthomas/kong"
+
+	"github.com/joinbench/joinbench/internal/usage"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+// cli is the whole command line. Each subcommand lives in its own
+// cmd_<name>.go file as a struct with a Run method; add it here.
+type cli struct {
+	Quiet   bool             `help:"Print nothing but results and errors." short:"q"`
+	Version kong.VersionFlag `help:"Print the version and exit."`
+}
+
+const description = `joinbench finds join performance regressions in MySQL-family servers
+(MySQL, Percona Server, MariaDB, PXC/Galera, TiDB).
+
+Join scenarios are plain templated .sql files. They are linted before anything
+runs, replayed concurrently against a server, and every execution's timing and
+every scenario's EXPLAIN plan are written to Parquet for report and compare.`
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+// run parses args, runs the chosen command and maps its error to an exit
+// code: 0 success, 1 failure or findings, 2 a user mistake.
+func run(args []string) int {
+	var c cli
+	parser, err := kong.New(&c,
+		kong.Name("joinbench"),
+		kong.Description(description),
+		kong.UsageOnError(),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true, Summary: true}),
+		kong.Vars{"version": version},
+	)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "joinbench:", err)
+		return 2
+	}
+	kctx, err := parser.Parse(args)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "joinbench:", err)
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	kctx.BindTo(ctx, (*context.Context)(nil))
+	err = kctx.Run(&c)
+	return exitCode(err)
+}
+
+// exitCoder lets a command choose its exit code (lint findings, compare
+// regressions) without that being printed as an error.
+type exitCoder interface{ ExitCode() int }
+
+func exitCode(err error) int {
+	if err == nil {
+		return 0
+	}
+	var ec exitCoder
+	if errors.As(err, &ec) {
+		if msg := err.Error(); msg != "" {
+			fmt.Fprintln(os.Stderr, "joinbench:", msg)
+		}
+		return ec.ExitCode()
+	}
+	fmt.Fprintln(os.Stderr, "joinbench:", err)
+	if usage.Is(err) {
+		return 2
+	}
+	return 1
+}

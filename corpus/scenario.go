@@ -1,0 +1,59 @@
+package corpus
+
+// Scenario is one parsed scenario file: its header and its statement body
+// with the placeholder uses located, before any value is chosen.
+type Scenario struct {
+	Name        string // the file name without .sql; unique in a corpus
+	Family      string // the sub-folder: inner, left, right, derived, semi_anti, update, write
+	Path        string // the path shown in diagnostics (built-ins: "corpus/<family>/<name>.sql")
+	Builtin     bool
+	Description string
+	Tags        []string
+	Params      []*Param
+	Source      string // the whole file, as read
+	Body        string // the statement text after the header, placeholders included
+	BodyOffset  int    // byte offset of Body in Source
+	Uses        []Use  // every placeholder use in Body, in order of appearance
+}
+
+// Param is one `-- param name: type(args)` declaration.
+type Param struct {
+	Name string
+	Kind string   // table, enum, set, list, int, id, string, uuid, year
+	Args []string // the type's arguments as written, e.g. ["level1.record_status"]
+	// Distribution for numeric, id and list kinds: uniform, gaussian,
+	// pareto, zipf ("" means the run's default).
+	Distribution string
+	Line, Col    int // 1-based position of the declaration in Source
+}
+
+// Use is one `{{name}}` in the body.
+type Use struct {
+	Param      *Param
+	Start, End int // byte offsets in Source of the whole `{{name}}`
+}
+
+// Position converts a byte offset in Source to a 1-based line and column
+// (columns count bytes, as go/token does).
+func (s *Scenario) Position(offset int) (line, col int) {
+	line, col = 1, 1
+	for i := 0; i < offset && i < len(s.Source); i++ {
+		if s.Source[i] == '\n' {
+			line++
+			col = 1
+		} else {
+			col++
+		}
+	}
+	return line, col
+}
+
+// Param returns the declared parameter with that name, or nil.
+func (s *Scenario) Param(name string) *Param {
+	for _, p := range s.Params {
+		if p.Name == name {
+			return p
+		}
+	}
+	return nil
+}

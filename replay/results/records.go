@@ -1,0 +1,70 @@
+package results
+
+import "time"
+
+// Execution is one row of executions-<host>-<n>.parquet: one statement
+// executed once.
+type Execution struct {
+	RunID        string    `parquet:"run_id,dict"`
+	Scenario     string    `parquet:"scenario,dict"`
+	TemplateHash string    `parquet:"template_hash,dict"` // hash of the scenario file's statement text
+	Endpoint     string    `parquet:"endpoint,dict"`      // host:port of the server, never a password
+	ClientHost   string    `parquet:"client_host,dict"`
+	Thread       int32     `parquet:"thread"`
+	Event        int64     `parquet:"event"`         // the event (transaction) number within the thread
+	StatementSeq int32     `parquet:"statement_seq"` // the statement's position within the event
+	Start        time.Time `parquet:"start_time,timestamp(nanosecond)"`
+	// IntendedStart is when a paced (--rate) run meant to start this
+	// statement; latency of paced runs is measured from it. Null when unpaced.
+	IntendedStart *time.Time `parquet:"intended_start,optional,timestamp(nanosecond)"`
+	LatencyNs     int64      `parquet:"latency_ns"`
+	Rows          int64      `parquet:"rows"`       // rows returned or affected
+	ErrorCode     int32      `parquet:"error_code"` // 0 when the statement succeeded
+	SQLState      string     `parquet:"sql_state,dict,optional"`
+	ErrorMessage  string     `parquet:"error_message,optional"`
+	Retries       int32      `parquet:"retries"` // deadlock / lock-wait retries before this outcome
+	PlanHash      string     `parquet:"plan_hash,dict,optional"`
+	Params        []string   `parquet:"params,list"` // bound values as text, in placeholder order; tables as their name
+	Checksum      string     `parquet:"result_checksum,optional"`
+}
+
+// Plan is one row of plans.parquet: a distinct plan of a scenario.
+type Plan struct {
+	RunID     string    `parquet:"run_id,dict"`
+	Scenario  string    `parquet:"scenario,dict"`
+	Endpoint  string    `parquet:"endpoint,dict"`
+	PlanHash  string    `parquet:"plan_hash"`   // hash of the plan's shape: access types, join order, keys
+	Format    string    `parquet:"format,dict"` // json, tree, traditional, analyze
+	Explain   string    `parquet:"explain"`
+	Query     string    `parquet:"query"` // the statement explained, with its values
+	FirstSeen time.Time `parquet:"first_seen,timestamp(nanosecond)"`
+}
+
+// Status is one row of status.parquet: the change of one server counter
+// over one report interval.
+type Status struct {
+	RunID    string    `parquet:"run_id,dict"`
+	Endpoint string    `parquet:"endpoint,dict"`
+	Time     time.Time `parquet:"time,timestamp(nanosecond)"` // end of the interval
+	Interval float64   `parquet:"interval_seconds"`
+	Variable string    `parquet:"variable,dict"`
+	Delta    int64     `parquet:"delta"`
+}
+
+// Run is run.json.
+type Run struct {
+	RunID         string            `json:"run_id"`
+	ToolVersion   string            `json:"tool_version"`
+	ServerVersion string            `json:"server_version"`
+	Flavor        string            `json:"flavor"` // mysql, mariadb, percona, tidb
+	Endpoints     []string          `json:"endpoints"`
+	ClientHost    string            `json:"client_host"`
+	ServerVars    map[string]string `json:"server_variables"`
+	Options       map[string]any    `json:"options"`
+	Scenarios     []string          `json:"scenarios"`
+	Start         time.Time         `json:"start"`
+	End           time.Time         `json:"end"`
+	Interrupted   bool              `json:"interrupted"`
+	Executions    int64             `json:"executions"`
+	Errors        int64             `json:"errors"`
+}
