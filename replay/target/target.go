@@ -1,0 +1,149 @@
+package target
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+
+	"github.com/joinbench/joinbench/internal/usage"
+)
+
+// Endpoint is one server to send statements to.
+type Endpoint struct {
+	// Name identifies the endpoint in logs and result files: host:port or
+	// the socket path. It never holds a password.
+	Name string
+	// DSN is a go-sql-driver/mysql DSN, password included, with the
+	// database selected.
+	DSN string
+
+	database string
+}
+
+// Config parses the endpoint's DSN, for callers that need to adjust driver
+// parameters (interpolateParams, local infile, ...).
+func (e Endpoint) Config() (*mysql.Config, error) {
+	cfg, err := mysql.ParseDSN(e.DSN)
+	if err != nil {
+		return nil, fmt.Errorf("endpoint %s: %w", e.Name, err)
+	}
+	return cfg, nil
+}
+
+// Target is where a command's statements go: one or several endpoints
+// sharing a database name.
+type Target struct {
+	Endpoints []Endpoint
+	Database  string
+	// Sandbox is set when the target is a sandbox server started by, or
+	// named to, this command; it describes the server.
+	Sandbox *SandboxInfo
+
+	closer func() error
+	closed bool
+}
+
+// SandboxInfo describes a sandbox server behind a target.
+type SandboxInfo struct {
+	Name    string // empty for a throwaway server
+	Flavor  string // mariadb, mysql, percona
+	Version string
+	DataDir string
+}
+
+// New builds a target; closer (may be nil) runs once on Close.
+func New(endpoints []Endpoint, database string, closer func() error) *Target {
+	return &Target{Endpoints: endpoints, Database: database, closer: closer}
+}
+
+// Close releases the target: it stops a throwaway sandbox server (unless it
+// was asked to be kept). Closing twice is harmless.
+func (t *Target) Close() error {
+	if t == nil || t.closed {
+		return nil
+	}
+	t.closed = true
+	if t.closer != nil {
+		return t.closer()
+	}
+	return nil
+}
+
+// Check connects to every endpoint and creates the database where it does
+// not exist yet. An endpoint that cannot be reached or refuses the login
+// is a user error naming the endpoint (never the password).
+func Check(ctx context.Context, eps []Endpoint, log io.Writer) error {
+	for _, ep := range eps {
+		if err := check(ctx, ep, log); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func check(ctx context.Context, ep Endpoint, log io.Writer) error {
+	cfg, err := ep.Config()
+	if err != nil {
+		return usage.Wrap(err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout+5*time.Second)
+	defer cancel()
+	err = ping(ctx, cfg)
+	var me *mysql.MySQLError
+	if errors.As(err, &me) && me.Number == 1049 && cfg.DBName != "" {
+		db := cfg.DBName
+		cfg.DBName = ""
+		if err := exec(ctx, cfg, "CREATE DATABASE IF NOT EXISTS "+QuoteIdent(db)); err != nil {
+			return fmt.Errorf("%s: create database %s: %w", ep.Name, db, err)
+		}
+		if log != nil {
+			fmt.Fprintf(log, "created database %s on %s\n", db, ep.Name)
+		}
+		return nil
+	}
+	if err != nil {
+		return usage.Errorf("cannot connect to %s as %s: %v", ep.Name, cfg.User, redact(err, cfg.Passwd))
+	}
+	return nil
+}
+
+func ping(ctx context.Context, cfg *mysql.Config) error {
+	conn, err := mysql.NewConnector(cfg)
+	if err != nil {
+		return err
+	}
+	db := sql.OpenDB(conn)
+	defer db.Close()
+	return db.PingContext(ctx)
+}
+
+func exec(ctx context.Context, cfg *mysql.Config, q string) error {
+	conn, err := mysql.NewConnector(cfg)
+	if err != nil {
+		return err
+	}
+	db := sql.OpenDB(conn)
+	defer db.Close()
+	_, err = db.ExecContext(ctx, q)
+	return err
+}
+
+// QuoteIdent quotes a MySQL identifier with backticks.
+func QuoteIdent(s string) string {
+	return "`" + strings.ReplaceAll(s, "`", "``") + "`"
+}
+
+// redact makes sure an error message never repeats the password.
+func redact(err error, password string) string {
+	msg := err.Error()
+	if password != "" {
+		msg = strings.ReplaceAll(msg, password, "****")
+	}
+	return msg
+}
