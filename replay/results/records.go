@@ -40,7 +40,7 @@ type Plan struct {
 	FirstSeen time.Time `parquet:"first_seen,timestamp(nanosecond)"`
 }
 
-// Status is one row of status.parquet: the change of one server counter
+// Status is one row of status-<host>-<n>.parquet: the change of one server counter
 // over one report interval.
 type Status struct {
 	RunID    string    `parquet:"run_id,dict"`

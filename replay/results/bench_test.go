@@ -1,0 +1,51 @@
+package results
+
+import (
+	"testing"
+
+	"github.com/parquet-go/parquet-go/compress/snappy"
+	"github.com/parquet-go/parquet-go/compress/zstd"
+)
+
+// BenchmarkExecutionWriter measures the executions writer alone: realistic
+// rows written in batches of 256 (what a worker hands over), row groups
+// streamed to a file on disk, files rolled at the default size.
+func BenchmarkExecutionWriter(b *testing.B) {
+	for _, bc := range []struct {
+		name string
+		opts Options
+	}{
+		{"zstd-fastest", Options{}},
+		{"snappy", Options{Compression: &snappy.Codec{}}},
+		{"zstd-default", Options{Compression: &zstd.Codec{Level: zstd.SpeedDefault}}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			const batch = 256
+			src := sampleExecutions(0, 1<<14)
+			d, err := CreateWithOptions(b.TempDir(), "bench", "client-1", bc.opts)
+			if err != nil {
+				b.Fatal(err)
+			}
+			w, err := d.NewExecutionWriter()
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			rows := 0
+			for i := 0; rows < b.N; i++ {
+				off := (i * batch) % len(src)
+				n := min(batch, b.N-rows)
+				if err := w.Write(src[off : off+n]); err != nil {
+					b.Fatal(err)
+				}
+				rows += n
+			}
+			if err := d.Close(); err != nil {
+				b.Fatal(err)
+			}
+			b.StopTimer()
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+		})
+	}
+}

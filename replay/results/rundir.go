@@ -1,0 +1,225 @@
+package results
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress"
+	"github.com/parquet-go/parquet-go/compress/zstd"
+)
+
+// FormatVersion is stored in every Parquet file's key/value metadata under
+// "joinbench.format" and in nothing else; readers may check it.
+const FormatVersion = "1"
+
+// Options tune the writers of a RunDir. Zero fields take the defaults.
+type Options struct {
+	// RowGroupRows is the number of rows buffered in memory per open file
+	// before a row group is written out. Default 65536.
+	RowGroupRows int64
+	// FileRows finishes an executions or status file after that many rows.
+	// Default 4,000,000.
+	FileRows int64
+	// FileAge finishes an executions or status file that has been open that
+	// long, at its next write. It bounds what a killed process loses.
+	// Default 1 minute.
+	FileAge time.Duration
+	// PlanDelay is how long after a new plan plans.parquet is rewritten
+	// (new plans in that window are written together). Default 1 second.
+	PlanDelay time.Duration
+	// Compression of the Parquet columns. Default zstd, fastest level.
+	Compression compress.Codec
+}
+
+// DefaultOptions are the options Create uses.
+func DefaultOptions() Options {
+	return Options{
+		RowGroupRows: 1 << 16,
+		FileRows:     4_000_000,
+		FileAge:      time.Minute,
+		PlanDelay:    time.Second,
+		Compression:  &zstd.Codec{Level: zstd.SpeedFastest},
+	}
+}
+
+func (o Options) withDefaults() Options {
+	d := DefaultOptions()
+	if o.RowGroupRows <= 0 {
+		o.RowGroupRows = d.RowGroupRows
+	}
+	if o.FileRows <= 0 {
+		o.FileRows = d.FileRows
+	}
+	if o.FileAge <= 0 {
+		o.FileAge = d.FileAge
+	}
+	if o.PlanDelay <= 0 {
+		o.PlanDelay = d.PlanDelay
+	}
+	if o.Compression == nil {
+		o.Compression = d.Compression
+	}
+	return o
+}
+
+// RunDir is the folder of one run, <dir>/run=<id>/, and the writers of its
+// files. Its methods are safe for concurrent use.
+type RunDir struct {
+	path       string
+	runID      string
+	clientHost string
+	opts       Options
+	now        func() time.Time
+
+	execN   atomic.Int64
+	statusN atomic.Int64
+
+	mu      sync.Mutex
+	closed  bool
+	writers map[*ExecutionWriter]struct{}
+	plans   *PlanWriter
+	status  *StatusWriter
+}
+
+// Create makes <dir>/run=<runID>/ (and dir if needed) with the default
+// options. It fails if the run folder already exists.
+func Create(dir, runID, clientHost string) (*RunDir, error) {
+	return CreateWithOptions(dir, runID, clientHost, Options{})
+}
+
+// CreateWithOptions is Create with tuned writer options.
+func CreateWithOptions(dir, runID, clientHost string, opts Options) (*RunDir, error) {
+	if err := checkRunID(runID); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("results folder: %w", err)
+	}
+	path := filepath.Join(dir, "run="+runID)
+	if err := os.Mkdir(path, 0o755); err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return nil, fmt.Errorf("run folder %s already exists", path)
+		}
+		return nil, fmt.Errorf("run folder: %w", err)
+	}
+	d := &RunDir{
+		path:       path,
+		runID:      runID,
+		clientHost: clientHost,
+		opts:       opts.withDefaults(),
+		now:        time.Now,
+		writers:    map[*ExecutionWriter]struct{}{},
+	}
+	d.plans = &PlanWriter{d: d, seen: map[planKey]struct{}{}}
+	d.status = &StatusWriter{r: rollingWriter[Status]{
+		d: d, prefix: "status-" + safeHost(clientHost), now: d.now,
+		nextN: func() int { return int(d.statusN.Add(1) - 1) },
+	}}
+	return d, nil
+}
+
+// Path is the run folder, <dir>/run=<id>.
+func (d *RunDir) Path() string { return d.path }
+
+// RunID is the id the folder was created with.
+func (d *RunDir) RunID() string { return d.runID }
+
+func (d *RunDir) writerOptions() []parquet.WriterOption {
+	return []parquet.WriterOption{
+		parquet.Compression(d.opts.Compression),
+		parquet.MaxRowsPerRowGroup(d.opts.RowGroupRows),
+		parquet.CreatedBy("joinbench", FormatVersion, ""),
+		parquet.KeyValueMetadata("joinbench.run_id", d.runID),
+		parquet.KeyValueMetadata("joinbench.format", FormatVersion),
+	}
+}
+
+// NewExecutionWriter returns a writer of executions-<host>-<n>.parquet
+// files, one per writing goroutine.
+func (d *RunDir) NewExecutionWriter() (*ExecutionWriter, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return nil, errClosed
+	}
+	w := &ExecutionWriter{d: d, r: rollingWriter[Execution]{
+		d: d, prefix: "executions-" + safeHost(d.clientHost), now: d.now,
+		nextN: func() int { return int(d.execN.Add(1) - 1) },
+	}}
+	d.writers[w] = struct{}{}
+	return w, nil
+}
+
+// Plans is the run's plans.parquet writer.
+func (d *RunDir) Plans() *PlanWriter { return d.plans }
+
+// Status is the run's status-<host>-<n>.parquet writer.
+func (d *RunDir) Status() *StatusWriter { return d.status }
+
+// WriteRun writes run.json atomically: to a temporary file first, renamed
+// over the old one. Call it at the start of a run and again at its end.
+func (d *RunDir) WriteRun(r *Run) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return fmt.Errorf("run.json: %w", err)
+	}
+	return writeAtomic(filepath.Join(d.path, "run.json"), append(b, '\n'))
+}
+
+// writeAtomic writes data to name through a synced temporary file and a
+// rename, so that name is always complete.
+func writeAtomic(name string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(name), filepath.Base(name)+".*"+tmpSuffix)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp, 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp, name)
+	}
+	if err != nil {
+		_ = os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	return nil
+}
+
+// Close finishes every writer of the run: execution writers still open,
+// plans and status. Every file of the run is readable afterwards. Closing
+// twice is a no-op.
+func (d *RunDir) Close() error {
+	d.mu.Lock()
+	if d.closed {
+		d.mu.Unlock()
+		return nil
+	}
+	d.closed = true
+	open := make([]*ExecutionWriter, 0, len(d.writers))
+	for w := range d.writers {
+		open = append(open, w)
+	}
+	d.mu.Unlock()
+	var errs []error
+	for _, w := range open {
+		errs = append(errs, w.Close())
+	}
+	errs = append(errs, d.status.close(), d.plans.close())
+	return errors.Join(errs...)
+}

@@ -1,0 +1,268 @@
+package results
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// ExecutionWriter streams Execution rows to executions-<host>-<n>.parquet
+// files. Use one per writing goroutine: it is not meant for concurrent use
+// (it is still safe against a concurrent RunDir.Close).
+type ExecutionWriter struct {
+	d      *RunDir
+	mu     sync.Mutex
+	r      rollingWriter[Execution]
+	closed bool
+}
+
+// Write appends rows. They are buffered up to a row group, then streamed;
+// files are finished and a new one started per the RunDir's Options. An
+// empty RunID or ClientHost is set, in place, to the run's.
+func (w *ExecutionWriter) Write(rows []Execution) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return errClosed
+	}
+	for i := range rows {
+		if rows[i].RunID == "" {
+			rows[i].RunID = w.d.runID
+		}
+		if rows[i].ClientHost == "" {
+			rows[i].ClientHost = w.d.clientHost
+		}
+	}
+	return w.r.write(rows)
+}
+
+// Flush writes the buffered rows out as a row group of the open file,
+// freeing their memory. It does not make them readable: only a finished
+// file is (see Roll). Calling it often makes small row groups.
+func (w *ExecutionWriter) Flush() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return errClosed
+	}
+	return w.r.flush()
+}
+
+// Roll finishes the open file now, making every row written so far
+// readable; the next Write starts a new file.
+func (w *ExecutionWriter) Roll() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return errClosed
+	}
+	return w.r.finish()
+}
+
+// Files lists the finished files of this writer, in order.
+func (w *ExecutionWriter) Files() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]string(nil), w.r.files...)
+}
+
+// Close finishes the open file. Closing twice is a no-op.
+func (w *ExecutionWriter) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return nil
+	}
+	w.closed = true
+	w.d.mu.Lock()
+	delete(w.d.writers, w)
+	w.d.mu.Unlock()
+	return w.r.close()
+}
+
+// StatusWriter streams Status rows to status-<host>-<n>.parquet files. It
+// is safe for concurrent use.
+type StatusWriter struct {
+	mu     sync.Mutex
+	r      rollingWriter[Status]
+	closed bool
+}
+
+// Write appends rows. An empty RunID is set, in place, to the run's.
+func (s *StatusWriter) Write(rows []Status) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return errClosed
+	}
+	for i := range rows {
+		if rows[i].RunID == "" {
+			rows[i].RunID = s.r.d.runID
+		}
+	}
+	return s.r.write(rows)
+}
+
+// Roll finishes the open file now, making every row written so far
+// readable.
+func (s *StatusWriter) Roll() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return errClosed
+	}
+	return s.r.finish()
+}
+
+func (s *StatusWriter) close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	return s.r.close()
+}
+
+type planKey struct{ scenario, endpoint, hash, format string }
+
+// PlanWriter collects the distinct plans of a run into plans.parquet. It
+// is safe for concurrent use. A plan is kept once per (scenario, endpoint,
+// plan_hash, format); later copies are dropped. plans.parquet is rewritten
+// atomically shortly after new plans arrive (Options.PlanDelay) and on
+// Close, so it always holds a complete, readable set. The plans of a run
+// are few (distinct shapes), so they are kept in memory.
+type PlanWriter struct {
+	d      *RunDir
+	mu     sync.Mutex
+	seen   map[planKey]struct{}
+	rows   []Plan
+	dirty  bool
+	timer  *time.Timer
+	err    error // of a background rewrite, returned by the next call
+	closed bool
+}
+
+// Write adds pl unless a plan with the same key was written before. A
+// zero FirstSeen is set to now; an empty RunID to the run's.
+func (p *PlanWriter) Write(pl Plan) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return errClosed
+	}
+	if err := p.err; err != nil {
+		p.err = nil
+		return err
+	}
+	k := planKey{pl.Scenario, pl.Endpoint, pl.PlanHash, pl.Format}
+	if _, ok := p.seen[k]; ok {
+		return nil
+	}
+	p.seen[k] = struct{}{}
+	if pl.RunID == "" {
+		pl.RunID = p.d.runID
+	}
+	if pl.FirstSeen.IsZero() {
+		pl.FirstSeen = p.d.now()
+	}
+	p.rows = append(p.rows, pl)
+	p.dirty = true
+	if p.timer == nil {
+		p.timer = time.AfterFunc(p.d.opts.PlanDelay, p.background)
+	}
+	return nil
+}
+
+// Seen reports whether a plan with this key was written.
+func (p *PlanWriter) Seen(scenario, endpoint, planHash, format string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	_, ok := p.seen[planKey{scenario, endpoint, planHash, format}]
+	return ok
+}
+
+func (p *PlanWriter) background() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.timer = nil
+	if p.closed {
+		return
+	}
+	if err := p.rewrite(); err != nil && p.err == nil {
+		p.err = err
+	}
+}
+
+// Flush rewrites plans.parquet now if plans were added since the last
+// rewrite.
+func (p *PlanWriter) Flush() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := p.err; err != nil {
+		p.err = nil
+		return err
+	}
+	return p.rewrite()
+}
+
+// rewrite writes all plans to plans.parquet atomically. p.mu is held.
+func (p *PlanWriter) rewrite() error {
+	if !p.dirty {
+		return nil
+	}
+	rows := append([]Plan(nil), p.rows...)
+	sort.SliceStable(rows, func(i, j int) bool {
+		a, b := rows[i], rows[j]
+		if a.Scenario != b.Scenario {
+			return a.Scenario < b.Scenario
+		}
+		if a.Endpoint != b.Endpoint {
+			return a.Endpoint < b.Endpoint
+		}
+		return a.FirstSeen.Before(b.FirstSeen)
+	})
+	var buf bytesBuffer
+	w := parquet.NewGenericWriter[Plan](&buf, p.d.writerOptions()...)
+	if _, err := w.Write(rows); err != nil {
+		return fmt.Errorf("plans.parquet: %w", err)
+	}
+	if err := w.Close(); err != nil {
+		return fmt.Errorf("plans.parquet: %w", err)
+	}
+	if err := writeAtomic(filepath.Join(p.d.path, "plans.parquet"), buf.b); err != nil {
+		return err
+	}
+	p.dirty = false
+	return nil
+}
+
+func (p *PlanWriter) close() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return nil
+	}
+	p.closed = true
+	if p.timer != nil {
+		p.timer.Stop()
+		p.timer = nil
+	}
+	p.dirty = true // always leave a plans.parquet, even an empty one
+	err := p.rewrite()
+	if p.err != nil && err == nil {
+		err = p.err
+	}
+	return err
+}
+
+type bytesBuffer struct{ b []byte }
+
+func (b *bytesBuffer) Write(p []byte) (int, error) {
+	b.b = append(b.b, p...)
+	return len(p), nil
+}
