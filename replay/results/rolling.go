@@ -20,8 +20,8 @@ const tmpSuffix = ".tmp"
 // opts.FileAge. It is not safe for concurrent use.
 type rollingWriter[T any] struct {
 	d      *RunDir
-	prefix string      // e.g. executions-<host>
-	nextN  func() int  // allocates the file number
+	prefix string     // e.g. executions-<host>
+	nextN  func() int // allocates the file number
 	now    func() time.Time
 
 	f      *os.File
