@@ -51,8 +51,8 @@ func normKey(k string) string {
 // ReadOptionFile reads path the way the mysql client reads an option file
 // and keeps the options of the given groups (e.g. "client", "joinbench").
 // As with the client, options are applied in file order, so a later line
-// wins whichever of the groups it is in. Supported: '#' and ';' comments
-// (whole-line, or after an unquoted value), [group] headers, "name",
+// wins whichever of the groups it is in. Supported: '#' and ';' comment
+// lines, '#' comments after a value, [group] headers, "name",
 // "name = value", single- and double-quoted values, the escapes \b \t \n \r
 // \\ \s \" \' in values, "loose-" prefixes, and the !include FILE and
 // !includedir DIR directives (the latter reads *.cnf in name order).
@@ -161,28 +161,31 @@ func stripComment(s string) string {
 }
 
 // parseValue decodes an option value: quoted ('...' or "...") with escapes,
-// or unquoted up to a '#' comment, with escapes and trailing space trimmed.
+// or unquoted up to a '#' comment, trailing space trimmed, with escapes.
 func parseValue(s string) (string, error) {
 	if s == "" {
 		return "", nil
 	}
-	var b strings.Builder
 	quote := byte(0)
 	if s[0] == '\'' || s[0] == '"' {
 		quote = s[0]
 		s = s[1:]
+	} else {
+		if i := strings.IndexByte(s, '#'); i >= 0 {
+			s = s[:i]
+		}
+		s = strings.TrimRight(s, " \t")
 	}
+	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
 		case quote != 0 && c == quote:
 			rest := strings.TrimSpace(s[i+1:])
-			if rest != "" && rest[0] != '#' && rest[0] != ';' {
+			if rest != "" && rest[0] != '#' {
 				return "", fmt.Errorf("text after closing quote: %q", rest)
 			}
 			return b.String(), nil
-		case quote == 0 && c == '#':
-			return strings.TrimRight(b.String(), " \t"), nil
 		case c == '\\' && i+1 < len(s):
 			i++
 			switch s[i] {
@@ -211,5 +214,5 @@ func parseValue(s string) (string, error) {
 	if quote != 0 {
 		return "", fmt.Errorf("missing closing %c", quote)
 	}
-	return strings.TrimRight(b.String(), " \t"), nil
+	return b.String(), nil
 }
