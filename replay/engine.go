@@ -1,0 +1,523 @@
+package replay
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/joinbench/joinbench/internal/usage"
+	"github.com/joinbench/joinbench/replay/results"
+)
+
+// ExplainMode chooses what EXPLAIN captures.
+type ExplainMode int
+
+const (
+	ExplainOff     ExplainMode = iota
+	ExplainJSON                // EXPLAIN FORMAT=JSON (and tree where the server has it)
+	ExplainAnalyze             // EXPLAIN ANALYZE; executes the statement, so write scenarios get plain EXPLAIN
+)
+
+// Endpoint is one server the run drives.
+type Endpoint struct {
+	Name    string  // host:port as stored on every row; never holds a password
+	DB      *sql.DB // workers take one connection each; KILL QUERY and EXPLAIN use others
+	Sampler StatusSampler
+}
+
+// Config is everything a run needs. Zero values mean: no limit, no pacing,
+// defaults for the rest.
+type Config struct {
+	RunID      string
+	ClientHost string
+	Endpoints  []Endpoint
+	Scenarios  []*Scenario // those with Count 0 are ignored
+
+	Threads  int
+	Events   int64         // stop after this many events in all; 0 = no limit
+	Duration time.Duration // stop starting events after this; 0 = no limit
+	Warmup   time.Duration // executed first, not recorded
+	Rate     float64       // events per second over all threads (open loop); 0 = as fast as possible
+
+	SkipTrx bool // do not wrap events in BEGIN/COMMIT
+	// Prepared executes through statements prepared once per connection;
+	// false sends text (the DSN should set interpolateParams=true).
+	Prepared bool
+	// RetryErrors are server error numbers retried (after ROLLBACK and
+	// BEGIN when in a transaction) and counted; nil means DefaultRetryErrors.
+	RetryErrors []uint16
+	MaxRetries  int   // per statement; 0 means 10
+	Reconnect   int64 // reopen each connection after this many events; 0 = never
+	// QueryTimeout cancels a statement on the server with KILL QUERY sent on
+	// another connection; 0 = none.
+	QueryTimeout time.Duration
+	Seed         uint64
+
+	Explain      ExplainMode
+	ExplainEvery int64 // also explain about every N executions of a scenario; 0 = only at start
+	Explainer    Explainer
+
+	// Checksum, when set, hashes every result set.
+	Checksum func(ordered bool) Checksummer
+
+	Sink           Sink
+	ReportInterval time.Duration // 0 = no live report and no status sampling
+	Progress       io.Writer     // live report lines; nil = none
+	Log            io.Writer     // notices: plan changes, errors, reconnects; nil = none
+	// DisableAfter switches a scenario off after this many consecutive
+	// failures when none has succeeded; 0 means 20.
+	DisableAfter int64
+	BatchSize    int // rows per batch handed to the writer; 0 means 1024
+}
+
+// Result is what Run returns.
+type Result struct {
+	Start, End time.Time // of the measured phase
+	Summary    Summary
+}
+
+// maxPlanStmts bounds the statements per scenario render that carry a plan
+// hash.
+const maxPlanStmts = 8
+
+// scenState is a scenario's run-time state shared by the workers: only
+// atomics are touched on the hot path.
+type scenState struct {
+	*Scenario
+	idx         int
+	disabled    atomic.Bool
+	succeeded   atomic.Bool
+	consecutive atomic.Int64
+	executions  atomic.Int64
+	plans       []atomic.Pointer[string] // [endpoint*maxPlanStmts + statement]
+	disabledMsg atomic.Pointer[string]
+}
+
+func (s *scenState) plan(ep, stmt int) string {
+	if stmt >= maxPlanStmts {
+		return ""
+	}
+	if p := s.plans[ep*maxPlanStmts+stmt].Load(); p != nil {
+		return *p
+	}
+	return ""
+}
+
+type endpointState struct {
+	Endpoint
+	idx      int
+	down     atomic.Bool
+	explains chan explainReq
+}
+
+type engine struct {
+	cfg    Config
+	scens  []*scenState
+	eps    []*endpointState
+	rows   chan []results.Execution
+	free   chan []results.Execution
+	log    *lockedWriter
+	cancel context.CancelCauseFunc
+
+	events, execs, errs, reconnects, stallNs atomic.Int64
+
+	mu       sync.Mutex // guards acc and interval
+	acc      *Accumulator
+	interval *hdrhistogram.Histogram
+
+	seenErr sync.Map // "scenario/code" already logged
+}
+
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Printf(format string, args ...any) {
+	if l == nil || l.w == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	fmt.Fprintf(l.w, format+"\n", args...)
+}
+
+// Validate checks a configuration for user mistakes.
+func (c *Config) Validate() error {
+	if len(c.Endpoints) == 0 {
+		return usage.Errorf("no server to run against")
+	}
+	if c.Threads < 1 {
+		return usage.Errorf("--threads must be at least 1, not %d", c.Threads)
+	}
+	if c.Events < 0 || c.Duration < 0 || c.Warmup < 0 || c.Rate < 0 || c.QueryTimeout < 0 || c.Reconnect < 0 || c.ExplainEvery < 0 {
+		return usage.Errorf("--events, --time, --warmup, --rate, --query-timeout, --reconnect and --explain-every cannot be negative")
+	}
+	n := 0
+	for _, s := range c.Scenarios {
+		if s.Count < 0 {
+			return usage.Errorf("scenario %s: count cannot be negative", s.Name)
+		}
+		if s.Count > 0 {
+			n++
+		}
+	}
+	if n == 0 {
+		return usage.Errorf("no scenario enabled: choose some with --scenario NAME=COUNT, --tags or --all")
+	}
+	if c.Sink == nil {
+		return errors.New("replay: no result sink")
+	}
+	return nil
+}
+
+// RefuseWrites returns a usage error naming the enabled scenarios that
+// write, or nil when there are none (for --read-only).
+func RefuseWrites(scenarios []*Scenario) error {
+	var names []string
+	for _, s := range scenarios {
+		if s.Count > 0 && s.Write {
+			names = append(names, s.Name)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	sort.Strings(names)
+	return usage.Errorf("--read-only: these scenarios write: %s", strings.Join(names, ", "))
+}
+
+// Run replays the configured workload and returns its summary. Cancelling
+// ctx (Ctrl-C) stops the run: statements in flight are abandoned, what was
+// recorded is flushed, and the summary says the run was interrupted.
+func Run(ctx context.Context, cfg Config) (*Result, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.RetryErrors == nil {
+		cfg.RetryErrors = DefaultRetryErrors
+	}
+	if cfg.MaxRetries == 0 {
+		cfg.MaxRetries = 10
+	}
+	if cfg.DisableAfter == 0 {
+		cfg.DisableAfter = 20
+	}
+	if cfg.BatchSize == 0 {
+		cfg.BatchSize = 1024
+	}
+	if cfg.Explainer == nil {
+		cfg.Explain = ExplainOff
+	}
+	e := &engine{
+		cfg:      cfg,
+		log:      &lockedWriter{w: cfg.Log},
+		acc:      NewAccumulator(),
+		interval: newHist(),
+	}
+	for _, s := range cfg.Scenarios {
+		if s.Count > 0 {
+			e.scens = append(e.scens, &scenState{Scenario: s, idx: len(e.scens),
+				plans: make([]atomic.Pointer[string], len(cfg.Endpoints)*maxPlanStmts)})
+		}
+	}
+	for i, ep := range cfg.Endpoints {
+		if err := ep.DB.PingContext(ctx); err != nil {
+			return nil, usage.Errorf("cannot reach %s: %v", ep.Name, err)
+		}
+		e.eps = append(e.eps, &endpointState{Endpoint: ep, idx: i, explains: make(chan explainReq, 16)})
+	}
+	// A few batches per thread in flight: enough to ride out a slow write,
+	// small enough that memory does not grow with the run.
+	e.rows = make(chan []results.Execution, 4*cfg.Threads)
+	e.free = make(chan []results.Execution, 6*cfg.Threads)
+
+	runCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	e.cancel = cancel
+
+	// Plans at start, before any worker runs, so the first rows carry them.
+	if cfg.Explain != ExplainOff {
+		for _, ep := range e.eps {
+			e.explainAtStart(runCtx, ep)
+		}
+	}
+
+	// Writers: one goroutine and one file.
+	ew, err := cfg.Sink.NewExecutionWriter()
+	if err != nil {
+		return nil, fmt.Errorf("open execution writer: %w", err)
+	}
+	var writerErr error
+	writerDone := make(chan struct{})
+	go func() {
+		defer close(writerDone)
+		writerErr = e.write(ew)
+	}()
+
+	var bg sync.WaitGroup
+	if cfg.Explain != ExplainOff {
+		for _, ep := range e.eps {
+			bg.Add(1)
+			go func() { defer bg.Done(); e.explainLoop(runCtx, ep) }()
+		}
+	}
+
+	now := time.Now()
+	var phases []*phase
+	if cfg.Warmup > 0 {
+		phases = append(phases, &phase{start: now, deadline: now.Add(cfg.Warmup)})
+		now = now.Add(cfg.Warmup)
+		e.log.Printf("warming up for %s", cfg.Warmup)
+	}
+	measured := &phase{record: true, start: now, limit: cfg.Events}
+	if cfg.Duration > 0 {
+		measured.deadline = now.Add(cfg.Duration)
+	}
+	if cfg.Rate > 0 {
+		measured.pacer = ConstantPacer{Rate: cfg.Rate}
+		for _, ph := range phases {
+			ph.pacer = measured.pacer
+		}
+	}
+	phases = append(phases, measured)
+
+	reportStop := make(chan struct{})
+	reportDone := make(chan struct{})
+	go func() { defer close(reportDone); e.report(runCtx, measured, reportStop) }()
+
+	var workers sync.WaitGroup
+	for i := 0; i < cfg.Threads; i++ {
+		w := e.newWorker(i)
+		workers.Add(1)
+		go func() { defer workers.Done(); w.run(runCtx, phases) }()
+	}
+	workers.Wait()
+	end := time.Now()
+	close(e.rows)
+	<-writerDone
+	cerr := ew.Close()
+	close(reportStop)
+	<-reportDone
+	for _, ep := range e.eps {
+		close(ep.explains)
+	}
+	bg.Wait()
+
+	start := measured.start
+	if end.Before(start) {
+		end = start
+	}
+	elapsed := end.Sub(start)
+	res := &Result{Start: start, End: end, Summary: e.summary(elapsed)}
+	res.Summary.Interrupted = ctx.Err() != nil
+	if err := context.Cause(runCtx); err != nil && ctx.Err() == nil && !errors.Is(err, context.Canceled) {
+		return res, err
+	}
+	if writerErr != nil {
+		return res, writerErr
+	}
+	if cerr != nil {
+		return res, fmt.Errorf("close execution writer: %w", cerr)
+	}
+	if n := e.disabledCount(); n == len(e.scens) {
+		return res, fmt.Errorf("every scenario failed on every execution and was disabled")
+	}
+	return res, nil
+}
+
+func (e *engine) disabledCount() int {
+	n := 0
+	for _, s := range e.scens {
+		if s.disabled.Load() {
+			n++
+		}
+	}
+	return n
+}
+
+func (e *engine) summary(elapsed time.Duration) Summary {
+	e.mu.Lock()
+	scs := e.acc.Scenarios(elapsed)
+	e.mu.Unlock()
+	byName := map[string]*ScenarioSummary{}
+	for i := range scs {
+		byName[scs[i].Scenario] = &scs[i]
+	}
+	for _, s := range e.scens {
+		sc := byName[s.Name]
+		if sc == nil {
+			scs = append(scs, ScenarioSummary{Scenario: s.Name})
+			sc = &scs[len(scs)-1]
+			byName[s.Name] = sc
+		}
+		if m := s.disabledMsg.Load(); m != nil {
+			sc.Disabled = *m
+		}
+	}
+	sort.Slice(scs, func(i, j int) bool { return scs[i].Scenario < scs[j].Scenario })
+	s := Summary{
+		RunID:          e.cfg.RunID,
+		Elapsed:        elapsed.Seconds(),
+		Threads:        e.cfg.Threads,
+		Events:         e.events.Load(),
+		Executions:     e.execs.Load(),
+		Errors:         e.errs.Load(),
+		Reconnects:     e.reconnects.Load(),
+		WriterStallsMs: float64(e.stallNs.Load()) / 1e6,
+		Scenarios:      scs,
+	}
+	if elapsed > 0 {
+		s.EventsPerSec = float64(s.Events) / elapsed.Seconds()
+		s.QPS = float64(s.Executions) / elapsed.Seconds()
+	}
+	return s
+}
+
+// write is the writer goroutine: it feeds the summary histograms and
+// streams rows to the execution file. Workers hand it full batches through a
+// bounded channel; when it falls behind, workers wait (the time is counted
+// and reported, and is never part of a measured latency).
+func (e *engine) write(ew ExecutionWriter) error {
+	var werr error
+	for b := range e.rows {
+		e.mu.Lock()
+		for i := range b {
+			r := &b[i]
+			failed := r.ErrorCode != 0
+			e.acc.Add(r.Scenario, r.LatencyNs, failed, r.Retries)
+			if !failed {
+				recordLatency(e.interval, r.LatencyNs)
+			}
+		}
+		e.mu.Unlock()
+		if werr == nil {
+			if err := ew.Write(b); err != nil {
+				werr = fmt.Errorf("write executions: %w", err)
+				e.cancel(werr)
+			}
+		}
+		select {
+		case e.free <- b[:0]:
+		default:
+		}
+	}
+	return werr
+}
+
+// report prints the live line every interval and samples server status.
+func (e *engine) report(ctx context.Context, measured *phase, stop <-chan struct{}) {
+	iv := e.cfg.ReportInterval
+	if iv <= 0 {
+		<-stop
+		return
+	}
+	out := &lockedWriter{w: e.cfg.Progress}
+	for _, ep := range e.eps {
+		if ep.Sampler != nil {
+			if _, err := ep.Sampler.Sample(ctx, time.Now()); err != nil {
+				e.log.Printf("status of %s: %v", ep.Name, err)
+			}
+		}
+	}
+	t := time.NewTicker(iv)
+	defer t.Stop()
+	var lastEv, lastEx, lastErr int64
+	last := time.Now()
+	for {
+		select {
+		case <-stop:
+			e.sampleStatus(context.WithoutCancel(ctx), time.Now())
+			return
+		case now := <-t.C:
+			e.sampleStatus(ctx, now)
+			if now.Before(measured.start) {
+				last = now
+				continue
+			}
+			ev, ex, er := e.events.Load(), e.execs.Load(), e.errs.Load()
+			secs := now.Sub(last).Seconds()
+			if secs <= 0 {
+				secs = iv.Seconds()
+			}
+			e.mu.Lock()
+			p95 := e.interval.ValueAtQuantile(95)
+			e.interval.Reset()
+			e.mu.Unlock()
+			line := fmt.Sprintf("[ %5.0fs ] thds: %d eps: %.1f qps: %.1f err/s: %.2f p95: %.3fms",
+				now.Sub(measured.start).Seconds(), e.cfg.Threads, float64(ev-lastEv)/secs, float64(ex-lastEx)/secs,
+				float64(er-lastErr)/secs, float64(p95)/1e6)
+			if n := e.reconnects.Load(); n > 0 {
+				line += fmt.Sprintf(" reconn: %d", n)
+			}
+			if st := e.stallNs.Load(); st > 0 {
+				line += fmt.Sprintf(" writer-stall: %.0fms", float64(st)/1e6)
+			}
+			out.Printf("%s", line)
+			lastEv, lastEx, lastErr, last = ev, ex, er, now
+		}
+	}
+}
+
+func (e *engine) sampleStatus(ctx context.Context, now time.Time) {
+	for _, ep := range e.eps {
+		if ep.Sampler == nil || ep.down.Load() {
+			continue
+		}
+		sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		rows, err := ep.Sampler.Sample(sctx, now)
+		cancel()
+		if err != nil {
+			if ctx.Err() == nil {
+				e.log.Printf("status of %s: %v", ep.Name, err)
+			}
+			continue
+		}
+		if len(rows) > 0 {
+			if err := e.cfg.Sink.WriteStatus(rows); err != nil {
+				e.cancel(fmt.Errorf("write status: %w", err))
+			}
+		}
+	}
+}
+
+// noteError logs the first occurrence of each error of a scenario.
+func (e *engine) noteError(s *scenState, err error) {
+	code, _, _ := errorFields(err)
+	key := fmt.Sprintf("%s/%d", s.Name, code)
+	if _, loaded := e.seenErr.LoadOrStore(key, true); !loaded {
+		e.log.Printf("%s", describeError(s.Name, err))
+	}
+}
+
+// failed applies the disabling policy after a failure that is the
+// scenario's own (server error or timeout).
+func (e *engine) failed(s *scenState, err error) {
+	n := s.consecutive.Add(1)
+	if n >= e.cfg.DisableAfter && !s.succeeded.Load() && s.disabled.CompareAndSwap(false, true) {
+		msg := fmt.Sprintf("%s after %d consecutive failures and no success", describeError(s.Name, err), n)
+		s.disabledMsg.Store(&msg)
+		e.log.Printf("disabled %s", msg)
+		if e.disabledCount() == len(e.scens) {
+			e.cancel(errors.New("every scenario failed on every execution and was disabled"))
+		}
+	}
+}
+
+func (e *engine) succeeded(s *scenState) {
+	if !s.succeeded.Load() {
+		s.succeeded.Store(true)
+	}
+	if s.consecutive.Load() != 0 {
+		s.consecutive.Store(0)
+	}
+}

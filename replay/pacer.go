@@ -1,0 +1,29 @@
+package replay
+
+import (
+	"math"
+	"time"
+)
+
+// Pacer schedules events of an open-loop (paced) run: Intended returns when
+// event number i (from 0) should start, as an offset from the start of the
+// phase. Latency of a paced statement is measured from its intended start,
+// so time spent waiting for a free worker is counted, not hidden.
+type Pacer interface {
+	Intended(i int64) time.Duration
+}
+
+// ConstantPacer starts Rate events per second, evenly spaced.
+type ConstantPacer struct{ Rate float64 }
+
+// Intended implements Pacer: event i is due at i/Rate seconds.
+func (p ConstantPacer) Intended(i int64) time.Duration {
+	if p.Rate <= 0 {
+		return 0
+	}
+	d := float64(i) * float64(time.Second) / p.Rate
+	if d > math.MaxInt64 {
+		return time.Duration(math.MaxInt64)
+	}
+	return time.Duration(d)
+}

@@ -1,0 +1,508 @@
+package replay
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/joinbench/joinbench/replay/results"
+)
+
+// phase is one stretch of a run: warmup (not recorded) or measured.
+type phase struct {
+	record   bool
+	start    time.Time
+	deadline time.Time // zero: none
+	limit    int64     // events over all threads; 0: none
+	pacer    Pacer     // nil: unpaced
+	tickets  atomic.Int64
+}
+
+// worker is one thread: one connection, its own renderers and row batch.
+type worker struct {
+	e         *engine
+	id        int
+	ep        *endpointState
+	conn      *sql.Conn
+	connID    atomic.Int64
+	stmts     map[string]*prepared
+	renderers []Renderer
+	vals      []string
+	batch     []results.Execution
+	flushed   time.Time
+	eventNo   int64
+	sinceConn int64
+	connected bool // at least once
+	killTimer *time.Timer
+	armed     atomic.Bool
+	sleep     *time.Timer
+	raw       []sql.RawBytes
+	scan      []any
+}
+
+// prepared is one SQL text on one connection.
+type prepared struct {
+	stmt    *sql.Stmt // nil when not preparing (text protocol)
+	err     error     // the prepare failed: executions report it
+	query   bool      // returns rows
+	ordered bool
+}
+
+const flushEvery = 200 * time.Millisecond
+
+func (e *engine) newWorker(id int) *worker {
+	w := &worker{e: e, id: id, ep: e.eps[id%len(e.eps)]}
+	w.renderers = make([]Renderer, len(e.scens))
+	for i, s := range e.scens {
+		w.renderers[i] = s.NewRenderer(e.cfg.Seed, id)
+	}
+	if e.cfg.QueryTimeout > 0 {
+		w.killTimer = time.AfterFunc(time.Hour, w.killQuery)
+		w.killTimer.Stop()
+	}
+	w.sleep = time.NewTimer(time.Hour)
+	w.sleep.Stop()
+	return w
+}
+
+func (w *worker) run(ctx context.Context, phases []*phase) {
+	defer w.closeConn()
+	defer w.flush()
+	for _, ph := range phases {
+		w.loop(ctx, ph)
+		w.flush()
+	}
+}
+
+func (w *worker) loop(ctx context.Context, ph *phase) {
+	for ctx.Err() == nil {
+		i := ph.tickets.Add(1) - 1
+		if ph.limit > 0 && i >= ph.limit {
+			return
+		}
+		var intended time.Time
+		if ph.pacer != nil {
+			intended = ph.start.Add(ph.pacer.Intended(i))
+			if !ph.deadline.IsZero() && !intended.Before(ph.deadline) {
+				return
+			}
+			if d := time.Until(intended); d > 0 && !w.wait(ctx, d) {
+				return
+			}
+		}
+		if !ph.deadline.IsZero() && !time.Now().Before(ph.deadline) {
+			return
+		}
+		w.event(ctx, ph, intended)
+	}
+}
+
+// wait sleeps d unless the run stops first.
+func (w *worker) wait(ctx context.Context, d time.Duration) bool {
+	w.sleep.Reset(d)
+	select {
+	case <-ctx.Done():
+		w.sleep.Stop()
+		return false
+	case <-w.sleep.C:
+		return true
+	}
+}
+
+// event runs one transaction: every enabled scenario Count times.
+func (w *worker) event(ctx context.Context, ph *phase, intended time.Time) {
+	e := w.e
+	if w.conn == nil && !w.connect(ctx) {
+		return
+	}
+	evStart := time.Now()
+	var lag time.Duration
+	if !intended.IsZero() {
+		lag = max(evStart.Sub(intended), 0)
+	}
+	inTrx := false
+	if !e.cfg.SkipTrx {
+		if err := w.raw_(ctx, "BEGIN"); err != nil {
+			w.lost(ctx, err)
+			return
+		}
+		inTrx = true
+	}
+	seq := int32(0)
+	ran := false
+	for _, s := range e.scens {
+		if s.disabled.Load() {
+			continue
+		}
+		r := w.renderers[s.idx]
+		for c := 0; c < s.Count; c++ {
+			stmts := r.Next()
+			if ph.record {
+				w.vals = r.Values(w.vals[:0])
+			}
+			for si := range stmts {
+				if !w.statement(ctx, ph, s, si, &stmts[si], seq, lag, &inTrx) {
+					return
+				}
+				seq++
+				ran = true
+			}
+		}
+	}
+	if inTrx {
+		if err := w.raw_(ctx, "COMMIT"); err != nil {
+			k := classify(ctx, err, nil)
+			if k == errConn {
+				w.lost(ctx, err)
+				return
+			}
+			if k != errCancelled {
+				e.log.Printf("thread %d: COMMIT: %v", w.id, err)
+			}
+		}
+	}
+	w.eventNo++
+	if ph.record && ran {
+		e.events.Add(1)
+	}
+	if len(w.batch) > 0 && time.Since(w.flushed) > flushEvery {
+		w.flush()
+	}
+	w.sinceConn++
+	if e.cfg.Reconnect > 0 && w.sinceConn >= e.cfg.Reconnect {
+		w.closeConn()
+	}
+}
+
+// statement executes one statement, retrying deadlocks and lock waits, and
+// records it. It returns false when the event must stop (connection lost or
+// run cancelled).
+func (w *worker) statement(ctx context.Context, ph *phase, s *scenState, si int, st *Statement, seq int32, lag time.Duration, inTrx *bool) bool {
+	e := w.e
+	start := time.Now()
+	var (
+		retries int32
+		n       int64
+		sum     string
+		err     error
+		kind    errKind
+	)
+	for {
+		n, sum, err = w.do(ctx, st)
+		kind = classify(ctx, err, e.cfg.RetryErrors)
+		if kind != errRetry || int(retries) >= e.cfg.MaxRetries {
+			break
+		}
+		retries++
+		if *inTrx {
+			// A deadlock rolled the transaction back; a lock wait timeout
+			// rolled back the statement. Start the transaction over either
+			// way so the retry runs in a fresh one.
+			if rerr := w.raw_(ctx, "ROLLBACK"); rerr == nil {
+				rerr = w.raw_(ctx, "BEGIN")
+				if rerr != nil {
+					err, kind = rerr, classify(ctx, rerr, nil)
+					break
+				}
+			} else {
+				err, kind = rerr, classify(ctx, rerr, nil)
+				break
+			}
+		}
+	}
+	end := time.Now()
+	if kind == errCancelled {
+		return false
+	}
+	switch kind {
+	case errNone:
+		e.succeeded(s)
+	case errServer, errTimeout:
+		e.noteError(s, err)
+		e.failed(s, err)
+	case errRetry:
+		e.noteError(s, err)
+	}
+	if e.cfg.Explain != ExplainOff && e.cfg.ExplainEvery > 0 && kind == errNone {
+		if s.executions.Add(1)%e.cfg.ExplainEvery == 0 {
+			w.requestExplain(s, si, st)
+		}
+	}
+	if ph.record {
+		e.execs.Add(1)
+		if err != nil {
+			e.errs.Add(1)
+		}
+		row := w.nextRow()
+		params := row.Params[:0]
+		*row = results.Execution{
+			RunID:        e.cfg.RunID,
+			Scenario:     s.Name,
+			TemplateHash: s.Hash,
+			Endpoint:     w.ep.Name,
+			ClientHost:   e.cfg.ClientHost,
+			Thread:       int32(w.id),
+			Event:        w.eventNo,
+			StatementSeq: seq,
+			Start:        start,
+			LatencyNs:    int64(end.Sub(start) + lag),
+			Rows:         n,
+			Retries:      retries,
+			PlanHash:     s.plan(w.ep.idx, si),
+			Checksum:     sum,
+		}
+		if ph.pacer != nil {
+			is := start.Add(-lag)
+			row.IntendedStart = &is
+		}
+		if err != nil {
+			row.ErrorCode, row.SQLState, row.ErrorMessage = errorFields(err)
+		}
+		row.Params = append(params, w.vals...)
+		if len(w.batch) == cap(w.batch) {
+			w.flush()
+		}
+	}
+	if kind == errConn {
+		w.lost(ctx, err)
+		return false
+	}
+	return true
+}
+
+// nextRow returns the next free row of the batch, reusing its Params array.
+func (w *worker) nextRow() *results.Execution {
+	if w.batch == nil {
+		select {
+		case b := <-w.e.free:
+			w.batch = b
+		default:
+			w.batch = make([]results.Execution, 0, w.e.cfg.BatchSize)
+		}
+	}
+	w.batch = w.batch[:len(w.batch)+1]
+	return &w.batch[len(w.batch)-1]
+}
+
+// flush hands the batch to the writer. It blocks only when the writer is
+// behind by several batches per thread; that wait is counted.
+func (w *worker) flush() {
+	w.flushed = time.Now()
+	if len(w.batch) == 0 {
+		return
+	}
+	b := w.batch
+	w.batch = nil
+	select {
+	case w.e.rows <- b:
+	default:
+		t := time.Now()
+		w.e.rows <- b
+		w.e.stallNs.Add(int64(time.Since(t)))
+	}
+}
+
+// do executes one statement and reads its whole result.
+func (w *worker) do(ctx context.Context, st *Statement) (n int64, sum string, err error) {
+	p := w.stmts[st.SQL]
+	if p == nil {
+		p = w.prepare(ctx, st.SQL)
+	}
+	if p.err != nil {
+		return 0, "", p.err
+	}
+	if w.killTimer != nil {
+		w.armed.Store(true)
+		w.killTimer.Reset(w.e.cfg.QueryTimeout)
+	}
+	if p.query {
+		n, sum, err = w.query(ctx, p, st)
+	} else {
+		var res sql.Result
+		if p.stmt != nil {
+			res, err = p.stmt.ExecContext(ctx, st.Args...)
+		} else {
+			res, err = w.conn.ExecContext(ctx, st.SQL, st.Args...)
+		}
+		if err == nil {
+			n, _ = res.RowsAffected()
+		}
+	}
+	if w.killTimer != nil {
+		w.armed.Store(false)
+		w.killTimer.Stop()
+	}
+	return n, sum, err
+}
+
+func (w *worker) query(ctx context.Context, p *prepared, st *Statement) (n int64, sum string, err error) {
+	var rows *sql.Rows
+	if p.stmt != nil {
+		rows, err = p.stmt.QueryContext(ctx, st.Args...)
+	} else {
+		rows, err = w.conn.QueryContext(ctx, st.SQL, st.Args...)
+	}
+	if err != nil {
+		return 0, "", err
+	}
+	if w.e.cfg.Checksum == nil {
+		for rows.Next() {
+			n++
+		}
+	} else {
+		cols, cerr := rows.Columns()
+		if cerr != nil {
+			rows.Close()
+			return 0, "", cerr
+		}
+		for len(w.raw) < len(cols) {
+			w.raw = append(w.raw, nil)
+			w.scan = append(w.scan, &w.raw[len(w.raw)-1])
+		}
+		// Re-point scan targets: appending may have moved raw.
+		for i := range w.scan {
+			w.scan[i] = &w.raw[i]
+		}
+		h := w.e.cfg.Checksum(p.ordered)
+		for rows.Next() {
+			if err := rows.Scan(w.scan[:len(cols)]...); err != nil {
+				rows.Close()
+				return n, "", err
+			}
+			h.AddRow(w.raw[:len(cols)])
+			n++
+		}
+		sum = h.Sum()
+	}
+	err = rows.Err()
+	if cerr := rows.Close(); err == nil {
+		err = cerr
+	}
+	return n, sum, err
+}
+
+func (w *worker) raw_(ctx context.Context, q string) error {
+	_, err := w.conn.ExecContext(ctx, q)
+	return err
+}
+
+// prepare prepares one SQL text on the current connection. A server error
+// is kept and reported by every execution of the statement, so the
+// scenario's error policy applies to it.
+func (w *worker) prepare(ctx context.Context, q string) *prepared {
+	p := &prepared{query: returnsRows(q), ordered: ordered(q)}
+	if w.e.cfg.Prepared {
+		p.stmt, p.err = w.conn.PrepareContext(ctx, q)
+	}
+	if w.stmts == nil {
+		w.stmts = map[string]*prepared{}
+	}
+	if p.err == nil || classify(ctx, p.err, nil) == errServer {
+		w.stmts[q] = p
+	}
+	return p
+}
+
+// connect opens the worker's connection, retrying with backoff until it
+// succeeds or the run stops.
+func (w *worker) connect(ctx context.Context) bool {
+	e := w.e
+	backoff := 50 * time.Millisecond
+	for {
+		err := w.open(ctx)
+		if err == nil {
+			if w.connected {
+				e.reconnects.Add(1)
+			}
+			w.connected = true
+			w.sinceConn = 0
+			if w.ep.down.CompareAndSwap(true, false) {
+				e.log.Printf("%s: reconnected", w.ep.Name)
+			}
+			return true
+		}
+		if ctx.Err() != nil {
+			return false
+		}
+		if w.ep.down.CompareAndSwap(false, true) {
+			e.log.Printf("%s: cannot connect (%v); retrying", w.ep.Name, err)
+		}
+		if !w.wait(ctx, backoff) {
+			return false
+		}
+		backoff = min(backoff*2, 2*time.Second)
+	}
+}
+
+func (w *worker) open(ctx context.Context) error {
+	conn, err := w.ep.DB.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	w.conn = conn
+	w.stmts = map[string]*prepared{}
+	if w.killTimer != nil {
+		var id int64
+		if err := conn.QueryRowContext(ctx, "SELECT CONNECTION_ID()").Scan(&id); err != nil {
+			w.closeConn()
+			return err
+		}
+		w.connID.Store(id)
+	}
+	for _, s := range w.e.scens {
+		for _, q := range s.Queries {
+			if _, ok := w.stmts[q]; ok {
+				continue
+			}
+			if p := w.prepare(ctx, q); p.err != nil && classify(ctx, p.err, nil) != errServer {
+				err := p.err
+				w.closeConn()
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// lost handles a connection failure: the connection is dropped and the
+// next event reconnects.
+func (w *worker) lost(ctx context.Context, err error) {
+	if ctx.Err() == nil && w.ep.down.CompareAndSwap(false, true) {
+		w.e.log.Printf("%s: connection lost (%v); reconnecting", w.ep.Name, err)
+	}
+	w.closeConn()
+}
+
+func (w *worker) closeConn() {
+	if w.conn == nil {
+		return
+	}
+	for _, p := range w.stmts {
+		if p.stmt != nil {
+			p.stmt.Close()
+		}
+	}
+	w.stmts = nil
+	// A connection in an unknown state must not go back to the pool.
+	_ = w.conn.Raw(func(any) error { return errBadConnMarker })
+	w.conn.Close()
+	w.conn = nil
+}
+
+// killQuery runs on the timer goroutine when a statement outlives
+// QueryTimeout: KILL QUERY on another connection stops it on the server.
+func (w *worker) killQuery() {
+	if !w.armed.Load() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if _, err := w.ep.DB.ExecContext(ctx, fmt.Sprintf("KILL QUERY %d", w.connID.Load())); err != nil {
+		w.e.log.Printf("thread %d: KILL QUERY: %v", w.id, err)
+	}
+}
+
+var errBadConnMarker = driver.ErrBadConn
