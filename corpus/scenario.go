@@ -5,7 +5,7 @@ package corpus
 type Scenario struct {
 	Name        string // the file name without .sql; unique in a corpus
 	Family      string // the sub-folder: inner, left, right, derived, semi_anti, update, write
-	Path        string // the path shown in diagnostics (built-ins: "corpus/<family>/<name>.sql")
+	Path        string // the path shown in diagnostics (built-ins: "corpus/scenarios/<family>/<name>.sql")
 	Builtin     bool
 	Description string
 	Tags        []string
@@ -14,7 +14,21 @@ type Scenario struct {
 	Body        string // the statement text after the header, placeholders included
 	BodyOffset  int    // byte offset of Body in Source
 	Uses        []Use  // every placeholder use in Body, in order of appearance
+	// Count is the header's default number of executions per event (0
+	// when the header has no `count`: the scenario is disabled unless the
+	// run enables it).
+	Count int
+	// Statements are the byte ranges in Source of the body's statements,
+	// in order of execution (a body may hold a short `;`-separated
+	// sequence; each runs as statement_seq 0, 1, ... of the event).
+	Statements []Span
+
+	stmts []stmtParts          // the statements cut at placeholder uses
+	lists map[string]*ValueList // the corpus's user lists, for list(name)
 }
+
+// Span is a byte range [Start, End) in a scenario's Source.
+type Span struct{ Start, End int }
 
 // Param is one `-- param name: type(args)` declaration.
 type Param struct {
@@ -24,7 +38,11 @@ type Param struct {
 	// Distribution for numeric, id and list kinds: uniform, gaussian,
 	// pareto, zipf ("" means the run's default).
 	Distribution string
-	Line, Col    int // 1-based position of the declaration in Source
+	DistArgs     []string // the distribution's arguments, e.g. ["0.1"] for pareto(0.1)
+	Line, Col    int      // 1-based position of the parameter's name in Source
+
+	argOff []int // byte offsets in Source of each of Args
+	off    int   // byte offset of the name in Source
 }
 
 // Use is one `{{name}}` in the body.

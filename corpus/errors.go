@@ -1,0 +1,45 @@
+package corpus
+
+import (
+	"fmt"
+
+	"github.com/joinbench/joinbench/internal/usage"
+)
+
+// Error is a mistake in a scenario or list file, with its position. Errors
+// returned by ParseFile, Load and Compile wrap one (find it with
+// errors.As) and are usage errors: the command line prints the one line and
+// exits 2.
+type Error struct {
+	Path      string
+	Line, Col int // 1-based; Col counts bytes
+	Msg       string
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("%s:%d:%d: %s", e.Path, e.Line, e.Col, e.Msg)
+}
+
+// errAt returns a usage error at a byte offset of src.
+func errAt(path, src string, off int, format string, args ...any) error {
+	line, col := position(src, off)
+	return usage.Wrap(&Error{Path: path, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)})
+}
+
+// errorf returns a usage error at a byte offset of the scenario's Source.
+func (s *Scenario) errorf(off int, format string, args ...any) error {
+	return errAt(s.Path, s.Source, off, format, args...)
+}
+
+func position(src string, offset int) (line, col int) {
+	line, col = 1, 1
+	for i := 0; i < offset && i < len(src); i++ {
+		if src[i] == '\n' {
+			line++
+			col = 1
+		} else {
+			col++
+		}
+	}
+	return line, col
+}

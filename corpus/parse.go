@@ -1,0 +1,448 @@
+package corpus
+
+import (
+	"math"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Kinds of placeholder.
+const (
+	KindTable  = "table"
+	KindEnum   = "enum"
+	KindSet    = "set"
+	KindList   = "list"
+	KindInt    = "int"
+	KindID     = "id"
+	KindString = "string"
+	KindUUID   = "uuid"
+	KindYear   = "year"
+)
+
+// Distributions a numeric, id, list, enum, set or table parameter may take.
+const (
+	DistUniform  = "uniform"
+	DistGaussian = "gaussian"
+	DistPareto   = "pareto"
+	DistZipf     = "zipf"
+)
+
+// HeaderKeys are the keys a scenario header may hold.
+var HeaderKeys = []string{"scenario", "description", "tags", "count", "param"}
+
+// Kinds lists every placeholder kind.
+var Kinds = []string{KindTable, KindEnum, KindSet, KindList, KindInt, KindID, KindString, KindUUID, KindYear}
+
+// Distributions lists every distribution name.
+var Distributions = []string{DistUniform, DistGaussian, DistPareto, DistZipf}
+
+// takesDistribution reports whether values of the kind are drawn by
+// index or number, so that a distribution applies.
+func takesDistribution(kind string) bool {
+	switch kind {
+	case KindInt, KindID, KindYear, KindList, KindEnum, KindSet, KindTable:
+		return true
+	}
+	return false
+}
+
+// part is a piece of one statement: literal SQL text, or a placeholder use.
+type part struct {
+	text  string
+	param int // index in Scenario.Params; -1 for text
+}
+
+type stmtParts struct {
+	parts []part
+	write bool
+}
+
+// ParseFile parses one scenario file. path is what errors show; the
+// scenario's name is the file name without .sql and its family the name of
+// the folder holding it. Errors carry path:line:col and are usage errors.
+func ParseFile(filePath string, src []byte) (*Scenario, error) {
+	p := &parser{s: &Scenario{
+		Path:   filePath,
+		Source: string(src),
+		Name:   strings.TrimSuffix(path.Base(filepath.ToSlash(filePath)), ".sql"),
+		Family: familyOf(filePath),
+	}}
+	if err := p.header(); err != nil {
+		return nil, err
+	}
+	if err := p.body(); err != nil {
+		return nil, err
+	}
+	return p.s, nil
+}
+
+func familyOf(filePath string) string {
+	dir := path.Base(path.Dir(filepath.ToSlash(filePath)))
+	if dir == "." || dir == "/" || dir == "" {
+		return "custom"
+	}
+	return dir
+}
+
+type parser struct {
+	s *Scenario
+}
+
+func isIdentByte(c byte, first bool) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || !first && c >= '0' && c <= '9'
+}
+
+// ident reads an identifier at src[i:] and returns its end.
+func ident(src string, i int) int {
+	j := i
+	for j < len(src) && isIdentByte(src[j], j == i) {
+		j++
+	}
+	return j
+}
+
+func skipBlanks(src string, i, end int) int {
+	for i < end && (src[i] == ' ' || src[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// header reads the leading block of blank and `--` lines.
+func (p *parser) header() error {
+	src := p.s.Source
+	off := 0
+	seen := map[string]bool{}
+	for off < len(src) {
+		end := strings.IndexByte(src[off:], '\n')
+		next := len(src)
+		if end < 0 {
+			end = len(src)
+		} else {
+			end += off
+			next = end + 1
+		}
+		lineEnd := end
+		if lineEnd > off && src[lineEnd-1] == '\r' {
+			lineEnd--
+		}
+		i := skipBlanks(src, off, lineEnd)
+		if i == lineEnd {
+			off = next
+			continue
+		}
+		if !strings.HasPrefix(src[i:lineEnd], "--") {
+			break
+		}
+		if err := p.headerLine(i+2, lineEnd, seen); err != nil {
+			return err
+		}
+		off = next
+	}
+	if off > len(src) {
+		off = len(src)
+	}
+	p.s.BodyOffset = off
+	p.s.Body = src[off:]
+	if p.s.Description == "" && !seen["description"] {
+		p.s.Description = ""
+	}
+	return nil
+}
+
+// headerLine parses src[i:end], the text after `--` of one header line.
+// A line `-- key: value` whose key is a lower-case word is a header entry;
+// any other `--` line is a comment.
+func (p *parser) headerLine(i, end int, seen map[string]bool) error {
+	s, src := p.s, p.s.Source
+	i = skipBlanks(src, i, end)
+	k := i
+	for k < end && (src[k] >= 'a' && src[k] <= 'z' || src[k] == '_') {
+		k++
+	}
+	key := src[i:k]
+	if key == "" {
+		return nil
+	}
+	if key == "param" && k < end && (src[k] == ' ' || src[k] == '\t') {
+		return p.param(skipBlanks(src, k, end), end)
+	}
+	if k >= end || src[k] != ':' {
+		return nil // a comment
+	}
+	val := strings.TrimSpace(src[k+1 : end])
+	valOff := skipBlanks(src, k+1, end)
+	switch key {
+	case "scenario":
+		if seen[key] {
+			return s.errorf(i, "duplicate header key %q", key)
+		}
+		if val != s.Name {
+			return s.errorf(valOff, "scenario name %q does not match the file name %q", val, s.Name)
+		}
+	case "description":
+		if s.Description != "" {
+			s.Description += " " + val
+		} else {
+			s.Description = val
+		}
+	case "tags":
+		for _, t := range strings.Split(val, ",") {
+			if t = strings.TrimSpace(t); t != "" {
+				s.Tags = append(s.Tags, t)
+			}
+		}
+	case "count":
+		if seen[key] {
+			return s.errorf(i, "duplicate header key %q", key)
+		}
+		n, err := strconv.Atoi(val)
+		if err != nil || n < 0 {
+			return s.errorf(valOff, "count must be a whole number of 0 or more, got %q", val)
+		}
+		s.Count = n
+	case "param":
+		return s.errorf(k, "a parameter is declared as `-- param NAME: TYPE(ARGS) [distribution]`")
+	default:
+		return s.errorf(i, "unknown header key %q (known: %s)", key, strings.Join(HeaderKeys, ", "))
+	}
+	seen[key] = true
+	return nil
+}
+
+// param parses `NAME: TYPE(ARGS) [DIST[(ARGS)]]` at src[i:end].
+func (p *parser) param(i, end int) error {
+	s, src := p.s, p.s.Source
+	j := ident(src, i)
+	if j == i {
+		return s.errorf(i, "expected a parameter name (letters, digits, _) after `param`")
+	}
+	name := src[i:j]
+	if s.Param(name) != nil {
+		return s.errorf(i, "parameter %q is declared twice", name)
+	}
+	line, col := position(src, i)
+	prm := &Param{Name: name, Line: line, Col: col, off: i}
+	k := skipBlanks(src, j, end)
+	if k >= end || src[k] != ':' {
+		return s.errorf(k, "expected `:` after parameter name %q", name)
+	}
+	k = skipBlanks(src, k+1, end)
+	kindEnd := ident(src, k)
+	if kindEnd == k {
+		return s.errorf(k, "expected the type of parameter %q (one of %s)", name, strings.Join(Kinds, ", "))
+	}
+	prm.Kind = src[k:kindEnd]
+	kindOff := k
+	if !contains(Kinds, prm.Kind) {
+		return s.errorf(k, "unknown parameter type %q (known: %s)", prm.Kind, strings.Join(Kinds, ", "))
+	}
+	args, offs, k, err := p.args(kindEnd, end)
+	if err != nil {
+		return err
+	}
+	prm.Args, prm.argOff = args, offs
+	k = skipBlanks(src, k, end)
+	if k < end {
+		distEnd := ident(src, k)
+		if distEnd == k {
+			return s.errorf(k, "unexpected %q after the type of parameter %q", src[k:end], name)
+		}
+		prm.Distribution = src[k:distEnd]
+		distOff := k
+		dargs, doffs, k2, err := p.args(distEnd, end)
+		if err != nil {
+			return err
+		}
+		prm.DistArgs = dargs
+		if k2 = skipBlanks(src, k2, end); k2 < end {
+			return s.errorf(k2, "unexpected %q after the distribution of parameter %q", src[k2:end], name)
+		}
+		if err := p.checkDist(prm, distOff, doffs); err != nil {
+			return err
+		}
+	}
+	if err := p.checkArgs(prm, kindOff); err != nil {
+		return err
+	}
+	s.Params = append(s.Params, prm)
+	return nil
+}
+
+// args reads an optional `(a, b, ...)` at src[i:end]; it returns the
+// trimmed arguments, their offsets and the offset after `)`.
+func (p *parser) args(i, end int) ([]string, []int, int, error) {
+	src := p.s.Source
+	if i >= end || src[i] != '(' {
+		return nil, nil, i, nil
+	}
+	close := strings.IndexByte(src[i:end], ')')
+	if close < 0 {
+		return nil, nil, 0, p.s.errorf(i, "missing `)`")
+	}
+	close += i
+	inner := src[i+1 : close]
+	if strings.TrimSpace(inner) == "" {
+		return nil, nil, close + 1, nil
+	}
+	var args []string
+	var offs []int
+	start := i + 1
+	for _, a := range strings.Split(inner, ",") {
+		lead := len(a) - len(strings.TrimLeft(a, " \t"))
+		t := strings.TrimSpace(a)
+		if t == "" {
+			return nil, nil, 0, p.s.errorf(start, "empty argument")
+		}
+		args = append(args, t)
+		offs = append(offs, start+lead)
+		start += len(a) + 1
+	}
+	return args, offs, close + 1, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func isIdent(s string) bool { return s != "" && ident(s, 0) == len(s) }
+
+// checkArgs validates the arguments of a type that can be checked without
+// a schema: counts, numbers, identifier syntax.
+func (p *parser) checkArgs(prm *Param, kindOff int) error {
+	s := p.s
+	want := func(n int) error {
+		if len(prm.Args) != n {
+			return s.errorf(kindOff, "%s takes %s, got %d", prm.Kind, plural(n, "argument"), len(prm.Args))
+		}
+		return nil
+	}
+	at := func(i int) int { return prm.argOff[i] }
+	switch prm.Kind {
+	case KindTable, KindID:
+		if err := want(1); err != nil {
+			return err
+		}
+		if !isIdent(prm.Args[0]) {
+			return s.errorf(at(0), "%s(%s): expected a table or table family name", prm.Kind, prm.Args[0])
+		}
+	case KindEnum, KindSet:
+		if err := want(1); err != nil {
+			return err
+		}
+		t, c, ok := strings.Cut(prm.Args[0], ".")
+		if !ok || !isIdent(t) || !isIdent(c) {
+			return s.errorf(at(0), "%s(%s): expected table.column", prm.Kind, prm.Args[0])
+		}
+	case KindList:
+		if err := want(1); err != nil {
+			return err
+		}
+		if !isListName(prm.Args[0]) {
+			return s.errorf(at(0), "list(%s): expected a list name (letters, digits, _, -)", prm.Args[0])
+		}
+	case KindInt:
+		if err := want(2); err != nil {
+			return err
+		}
+		lo, err := parseInt(prm.Args[0])
+		if err != nil {
+			return s.errorf(at(0), "int: %q is not a whole number", prm.Args[0])
+		}
+		hi, err := parseInt(prm.Args[1])
+		if err != nil {
+			return s.errorf(at(1), "int: %q is not a whole number", prm.Args[1])
+		}
+		if lo > hi {
+			return s.errorf(at(0), "int(%d,%d): the low bound is above the high bound", lo, hi)
+		}
+		if lo < 0 && hi > lo+math.MaxInt64 {
+			return s.errorf(at(0), "int(%d,%d): the range is too wide", lo, hi)
+		}
+	case KindString:
+		if len(prm.Args) != 1 && len(prm.Args) != 2 {
+			return s.errorf(kindOff, "string takes (length) or (min,max), got %d arguments", len(prm.Args))
+		}
+		var n [2]int64
+		for i, a := range prm.Args {
+			v, err := parseInt(a)
+			if err != nil || v < 0 || v > 65535 {
+				return s.errorf(at(i), "string: length %q must be a whole number in 0..65535", a)
+			}
+			n[i] = v
+		}
+		if len(prm.Args) == 2 && n[0] > n[1] {
+			return s.errorf(at(0), "string(%d,%d): the minimum length is above the maximum", n[0], n[1])
+		}
+	case KindUUID:
+		if err := want(0); err != nil {
+			return err
+		}
+	case KindYear:
+		if len(prm.Args) != 0 && len(prm.Args) != 2 {
+			return s.errorf(kindOff, "year takes no arguments or (lo,hi), got %d", len(prm.Args))
+		}
+		var y [2]int64
+		for i, a := range prm.Args {
+			v, err := parseInt(a)
+			if err != nil || v < 1901 || v > 2155 {
+				return s.errorf(at(i), "year: %q must be a year in 1901..2155", a)
+			}
+			y[i] = v
+		}
+		if len(prm.Args) == 2 && y[0] > y[1] {
+			return s.errorf(at(0), "year(%d,%d): the low bound is above the high bound", y[0], y[1])
+		}
+	}
+	return nil
+}
+
+func isListName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isIdentByte(s[i], false) && s[i] != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+func parseInt(s string) (int64, error) { return strconv.ParseInt(s, 10, 64) }
+
+func plural(n int, word string) string {
+	switch n {
+	case 0:
+		return "no " + word + "s"
+	case 1:
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}
+
+func (p *parser) checkDist(prm *Param, off int, argOffs []int) error {
+	s := p.s
+	if !contains(Distributions, prm.Distribution) {
+		return s.errorf(off, "unknown distribution %q (known: %s)", prm.Distribution, strings.Join(Distributions, ", "))
+	}
+	if !takesDistribution(prm.Kind) {
+		return s.errorf(off, "a %s parameter takes no distribution", prm.Kind)
+	}
+	_, err := parseDist(prm.Distribution, prm.DistArgs)
+	if err != nil {
+		o := off
+		if len(argOffs) > 0 {
+			o = argOffs[0]
+		}
+		return s.errorf(o, "%v", err)
+	}
+	return nil
+}

@@ -1,0 +1,20 @@
+-- scenario: multi_right_index
+-- description: RIGHT JOINs up the parent_id index chain level5 -> ... -> level1, then m, grouped
+-- tags: right, multilevel, index, gb
+-- param m: table(main)
+-- param status: enum(main.enum_field)
+-- param continent: list(continent)
+SELECT m.continent, COUNT(m.continent) cc, m.year_field, COUNT(m.year_field) cy,
+       m.enum_field, COUNT(m.enum_field) cs, SUM(level1.record_value) l1,
+       SUM(level2.record_value) l2, SUM(level3.record_value) l3,
+       SUM(level4.record_value) l4, SUM(level5.record_value) l5
+FROM level5
+RIGHT JOIN level4 ON level5.id = level4.parent_id
+RIGHT JOIN level3 ON level4.id = level3.parent_id
+RIGHT JOIN level2 ON level3.id = level2.parent_id
+RIGHT JOIN level1 ON level2.id = level1.parent_id
+RIGHT JOIN {{m}} AS m ON m.id = level1.parent_id AND m.enum_field = {{status}}
+WHERE m.continent = {{continent}}
+GROUP BY m.continent, m.year_field, m.enum_field
+ORDER BY m.year_field DESC, cc DESC, cs DESC
+LIMIT 100;

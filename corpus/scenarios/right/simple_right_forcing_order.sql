@@ -1,0 +1,15 @@
+-- scenario: simple_right_forcing_order
+-- description: one-level RIGHT JOIN of m through the parent_id index with the join order forced to (m, level1) by a hint
+-- tags: right, simple, index, gb, hint
+-- param m: table(main)
+-- param status: enum(main.enum_field)
+-- param continent: list(continent)
+SELECT /*+ JOIN_ORDER(m, level1) */
+       m.continent, COUNT(m.continent) cc, m.year_field, COUNT(m.year_field) cy,
+       m.enum_field, COUNT(m.enum_field) cs, SUM(level1.record_value) l1
+FROM level1
+RIGHT JOIN {{m}} AS m ON m.id = level1.parent_id AND m.enum_field = {{status}}
+WHERE level1.continent = {{continent}}
+GROUP BY m.continent, m.year_field, m.enum_field
+ORDER BY m.year_field DESC, cc DESC, cs DESC
+LIMIT 100;

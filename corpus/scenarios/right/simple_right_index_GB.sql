@@ -1,0 +1,14 @@
+-- scenario: simple_right_index_GB
+-- description: one-level RIGHT JOIN of m through level1's parent_id index, grouped
+-- tags: right, simple, index, gb
+-- param m: table(main)
+-- param status: enum(main.enum_field)
+-- param continent: list(continent)
+SELECT m.continent, COUNT(m.continent) cc, m.year_field, COUNT(m.year_field) cy,
+       m.enum_field, COUNT(m.enum_field) cs, SUM(level1.record_value) l1
+FROM level1
+RIGHT JOIN {{m}} AS m ON m.id = level1.parent_id AND m.enum_field = {{status}}
+WHERE level1.continent = {{continent}}
+GROUP BY m.continent, m.year_field, m.enum_field
+ORDER BY m.year_field DESC, cc DESC, cs DESC
+LIMIT 100;

@@ -1,0 +1,14 @@
+-- scenario: semi_join_exists_pk
+-- description: semi-join: rows of m that have a level1 row of the status (EXISTS), counted
+-- tags: semi_anti, simple, pk, semi, gb
+-- param m: table(main)
+-- param status: enum(level1.record_status)
+-- param continent: list(continent)
+SELECT m.continent, COUNT(m.continent) cc, m.year_field, COUNT(m.year_field) cy,
+       m.enum_field, COUNT(m.enum_field) cs
+FROM {{m}} AS m
+WHERE EXISTS (SELECT 1 FROM level1 WHERE level1.id = m.l1_id AND level1.record_status = {{status}})
+  AND m.continent = {{continent}}
+GROUP BY m.continent, m.year_field, m.enum_field
+ORDER BY m.year_field DESC, cc DESC, cs DESC
+LIMIT 100;
