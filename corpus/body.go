@@ -173,7 +173,9 @@ func (p *parser) quoted(i int) (int, error) {
 	return 0, p.s.errorf(i, "unterminated quoted text")
 }
 
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' }
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
 
 // trimParts trims white space around a statement and normalises line
 // endings.

@@ -23,7 +23,7 @@ type Scenario struct {
 	// sequence; each runs as statement_seq 0, 1, ... of the event).
 	Statements []Span
 
-	stmts []stmtParts          // the statements cut at placeholder uses
+	stmts []stmtParts           // the statements cut at placeholder uses
 	lists map[string]*ValueList // the corpus's user lists, for list(name)
 }
 
