@@ -2,9 +2,14 @@ package target
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
 
 	"github.com/joinbench/joinbench/internal/usage"
+	"github.com/joinbench/joinbench/replay/sandbox"
 )
 
 // SandboxOptions choose and configure a sandbox server.
@@ -42,5 +47,70 @@ func Connect(ctx context.Context, o Options, sb SandboxOptions, log io.Writer) (
 }
 
 func connectSandbox(ctx context.Context, o Options, sb SandboxOptions, log io.Writer) (*Target, error) {
-	return nil, usage.Errorf("no server given: use --dsn or --host (sandbox servers are not available yet)")
+	if log == nil {
+		log = io.Discard
+	}
+	db := o.Database
+	if db == "" {
+		db = DefaultDatabase
+	}
+	if sb.Name != "" {
+		s, err := sandbox.Lookup(sb.Dir, sb.Name)
+		if err != nil {
+			return nil, err
+		}
+		if !s.Running() {
+			return nil, usage.Errorf("sandbox %s is not running: start it with 'joinbench sandbox start --name %s'", sb.Name, sb.Name)
+		}
+		eps := []Endpoint{sandboxEndpoint(s, db, o.ConnectTimeout)}
+		if err := Check(ctx, eps, log); err != nil {
+			return nil, err
+		}
+		t := New(eps, db, nil)
+		t.Sandbox = sandboxInfo(s)
+		return t, nil
+	}
+	bin, err := sandbox.FindBinary(ctx, sb.ServerBinary)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(log, "no server given (--dsn, --host, --socket or --sandbox): starting a throwaway %s\n", bin)
+	s, err := sandbox.Start(ctx, sandbox.Config{
+		Binary:         bin,
+		BufferPoolSize: sb.BufferPoolSize,
+		Database:       db,
+		Log:            log,
+	})
+	if err != nil {
+		return nil, err
+	}
+	t := New([]Endpoint{sandboxEndpoint(s, db, o.ConnectTimeout)}, db, func() error {
+		if err := s.Stop(context.Background()); err != nil {
+			return err
+		}
+		if sb.Keep {
+			fmt.Fprintf(log, "kept the sandbox data directory %s\n", s.DataDir)
+			return nil
+		}
+		return s.Remove()
+	})
+	t.Sandbox = sandboxInfo(s)
+	return t, nil
+}
+
+func sandboxEndpoint(s *sandbox.Server, db string, timeout time.Duration) Endpoint {
+	cfg := mysql.NewConfig()
+	cfg.User = "root"
+	cfg.Net = "tcp"
+	cfg.Addr = s.Addr()
+	cfg.DBName = db
+	if timeout == 0 {
+		timeout = 10 * time.Second
+	}
+	cfg.Timeout = timeout
+	return endpoint(cfg)
+}
+
+func sandboxInfo(s *sandbox.Server) *SandboxInfo {
+	return &SandboxInfo{Name: s.Name, Flavor: s.Binary.Flavor, Version: s.Binary.Version, DataDir: s.DataDir}
 }
