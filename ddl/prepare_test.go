@@ -1,0 +1,202 @@
+package ddl
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/joinbench/joinbench/internal/usage"
+	"github.com/joinbench/joinbench/internal/testdb"
+)
+
+func checksums(t *testing.T, db *sql.DB, names []string) map[string]int64 {
+	t.Helper()
+	out := map[string]int64{}
+	for _, n := range names {
+		var name string
+		var sum sql.NullInt64
+		if err := db.QueryRow("CHECKSUM TABLE "+QuoteIdent(n)).Scan(&name, &sum); err != nil {
+			t.Fatalf("checksum %s: %v", n, err)
+		}
+		if !sum.Valid {
+			t.Fatalf("table %s missing", n)
+		}
+		out[n] = sum.Int64
+	}
+	return out
+}
+
+func count(t *testing.T, db *sql.DB, table string) int64 {
+	t.Helper()
+	var n int64
+	if err := db.QueryRow("SELECT COUNT(*) FROM " + QuoteIdent(table)).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+const testSize = 1500
+
+func baseOpts() PrepareOptions {
+	return PrepareOptions{
+		Schema: SchemaOptions{Tables: 2},
+		Gen:    GenOptions{Seed: 99, TableSize: testSize},
+	}
+}
+
+func TestPrepareSameSeedSameRows(t *testing.T) {
+	ctx := context.Background()
+	ref := openDSN(t, testdb.Fresh(t, "ddl_prep_ref"))
+	o := baseOpts()
+	o.Threads, o.ChunkSize = 1, 1000
+	res, err := Prepare(ctx, ref, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Rows != 7*testSize || res.Method != LoadData {
+		t.Fatalf("loaded %d rows with %s", res.Rows, res.Method)
+	}
+	names := o.Schema.TableNames()
+	want := checksums(t, ref, names)
+	for _, n := range names {
+		if c := count(t, ref, n); c != testSize {
+			t.Errorf("%s has %d rows", n, c)
+		}
+	}
+
+	variants := []struct {
+		name string
+		mod  func(*PrepareOptions)
+	}{
+		{"threads3_chunk97", func(o *PrepareOptions) { o.Threads, o.ChunkSize = 3, 97 }},
+		{"deferred_indexes", func(o *PrepareOptions) { o.Threads, o.ChunkSize, o.DeferIndexes = 2, 500, true }},
+		{"insert", func(o *PrepareOptions) { o.Threads, o.ChunkSize, o.Method = 2, 700, LoadInsert }},
+		{"client_ids", func(o *PrepareOptions) { o.Schema.ClientIDs = true; o.Threads = 2 }},
+	}
+	for _, v := range variants {
+		t.Run(v.name, func(t *testing.T) {
+			db := openDSN(t, testdb.Fresh(t, "ddl_prep_"+v.name))
+			o := baseOpts()
+			v.mod(&o)
+			if _, err := Prepare(ctx, db, o); err != nil {
+				t.Fatal(err)
+			}
+			got := checksums(t, db, names)
+			for _, n := range names {
+				if got[n] != want[n] {
+					t.Errorf("%s: checksum %d, want %d", n, got[n], want[n])
+				}
+			}
+			if v.name == "deferred_indexes" {
+				s, err := SchemaFromServer(ctx, db, dbName(t, db))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if n := len(s.Table("main2").Indexes); n != 14 {
+					t.Errorf("main2 has %d indexes after a deferred load, want 14", n)
+				}
+			}
+		})
+	}
+
+	// Loading again without --recreate is refused; with it the rows are the same.
+	_, err = Prepare(ctx, ref, o)
+	if !usage.Is(err) || !strings.Contains(err.Error(), "already exists") || !strings.Contains(err.Error(), "--recreate") {
+		t.Fatalf("second prepare: %v, want a usage error suggesting --recreate", err)
+	}
+	o.Recreate = true
+	if _, err := Prepare(ctx, ref, o); err != nil {
+		t.Fatal(err)
+	}
+	if got := checksums(t, ref, names); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("recreated checksums %v, want %v", got, want)
+	}
+}
+
+// cancelAfter cancels a load once n rows are committed.
+type cancelAfter struct {
+	mu     sync.Mutex
+	n      int64
+	cancel func()
+}
+
+func (c *cancelAfter) Start(string, int64, int64) {}
+func (c *cancelAfter) Done(string)                {}
+func (c *cancelAfter) Finish()                    {}
+func (c *cancelAfter) Add(_ string, rows int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.n -= rows
+	if c.n <= 0 {
+		c.cancel()
+	}
+}
+
+func TestPrepareInterruptAndResume(t *testing.T) {
+	ref := openDSN(t, testdb.Fresh(t, "ddl_resume_ref"))
+	o := baseOpts()
+	o.Threads, o.ChunkSize = 2, 200
+	if _, err := Prepare(context.Background(), ref, o); err != nil {
+		t.Fatal(err)
+	}
+	names := o.Schema.TableNames()
+	want := checksums(t, ref, names)
+
+	db := openDSN(t, testdb.Fresh(t, "ddl_resume"))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	o.Progress = &cancelAfter{n: 2*testSize + 400, cancel: cancel}
+	_, err := Prepare(ctx, db, o)
+	var ie *InterruptedError
+	if !errors.As(err, &ie) || !usage.Is(err) {
+		t.Fatalf("interrupted prepare: %v, want an InterruptedError", err)
+	}
+	if ie.Table == "main1" || ie.Row < 1 {
+		t.Fatalf("resume point %s row %d: main1 was complete", ie.Table, ie.Row)
+	}
+	t.Logf("resume at %s row %d", ie.Table, ie.Row)
+
+	o.Progress = nil
+	o.FromTable, o.FromRow = ie.Table, ie.Row
+	if _, err := Prepare(context.Background(), db, o); err != nil {
+		t.Fatal(err)
+	}
+	got := checksums(t, db, names)
+	for _, n := range names {
+		if got[n] != want[n] {
+			t.Errorf("%s after resume: checksum %d, want %d", n, got[n], want[n])
+		}
+		if c := count(t, db, n); c != testSize {
+			t.Errorf("%s after resume: %d rows", n, c)
+		}
+	}
+}
+
+func TestPrepareBadOptions(t *testing.T) {
+	for _, o := range []PrepareOptions{
+		{Gen: GenOptions{TableSize: 0}},
+		{Gen: GenOptions{TableSize: 10}, Threads: -1},
+		{Gen: GenOptions{TableSize: 10}, ChunkSize: -5},
+		{Gen: GenOptions{TableSize: 10}, FromTable: "nope"},
+		{Gen: GenOptions{TableSize: 10}, FromRow: 3},
+		{Gen: GenOptions{TableSize: 10}, FromTable: "main1", FromRow: 12},
+		{Gen: GenOptions{TableSize: 10}, Schema: SchemaOptions{TableName: "bad name"}},
+	} {
+		if _, err := Prepare(context.Background(), nil, o); !usage.Is(err) {
+			t.Errorf("%+v: err = %v, want a usage error", o, err)
+		}
+	}
+}
+
+func dbName(t *testing.T, db *sql.DB) string {
+	t.Helper()
+	var n string
+	if err := db.QueryRow("SELECT DATABASE()").Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
