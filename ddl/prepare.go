@@ -75,7 +75,7 @@ type PrepareOptions struct {
 	SkipBinlog bool
 	// NoAnalyze skips the final ANALYZE TABLE.
 	NoAnalyze bool
-	Progress  Progress   // nil: none
+	Progress  Progress     // nil: none
 	Log       func(string) // nil: none; one line per call
 }
 

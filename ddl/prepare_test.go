@@ -9,8 +9,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/joinbench/joinbench/internal/usage"
 	"github.com/joinbench/joinbench/internal/testdb"
+	"github.com/joinbench/joinbench/internal/usage"
 )
 
 func checksums(t *testing.T, db *sql.DB, names []string) map[string]int64 {
