@@ -21,6 +21,8 @@ var version = "dev"
 type cli struct {
 	Quiet   bool             `help:"Print nothing but results and errors." short:"q"`
 	Version kong.VersionFlag `help:"Print the version and exit."`
+
+	Sandbox sandboxCmd `cmd:"" help:"Start, stop and list named sandbox servers (throwaway MariaDB/MySQL instances)."`
 }
 
 const description = `joinbench finds join performance regressions in MySQL-family servers

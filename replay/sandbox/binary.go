@@ -78,7 +78,7 @@ func probe(ctx context.Context, path, what string) (*Binary, error) {
 	defer cancel()
 	out, err := exec.CommandContext(ctx, path, "--no-defaults", "--version").CombinedOutput()
 	if err != nil {
-		return nil, usage.Errorf("%s: --version failed: %v: %s", what, err, firstLine(string(out)))
+		return nil, usage.Errorf("%s: not a MySQL-family server (--version: %v: %s)", what, err, firstLine(string(out)))
 	}
 	b, err := ParseVersion(string(out))
 	if err != nil {

@@ -1,0 +1,209 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"text/tabwriter"
+	"time"
+
+	"github.com/joinbench/joinbench/replay/sandbox"
+)
+
+// sandboxCmd manages long-lived named sandbox servers.
+type sandboxCmd struct {
+	Start  sandboxStartCmd  `cmd:"" help:"Start a named sandbox server (or reuse the running one) and print its DSN."`
+	Stop   sandboxStopCmd   `cmd:"" help:"Shut a named sandbox down cleanly and remove its data (unless --keep)."`
+	Status sandboxStatusCmd `cmd:"" help:"Show a named sandbox; exit 1 when it is not running."`
+	List   sandboxListCmd   `cmd:"" help:"List the named sandboxes."`
+}
+
+type sandboxName struct {
+	Name       string `short:"n" default:"default" env:"JOINBENCH_SANDBOX" help:"Sandbox name: letters, digits, '.', '_', '-'."`
+	SandboxDir string `env:"JOINBENCH_SANDBOX_DIR" type:"path" placeholder:"DIR" help:"Where named sandboxes live (default $XDG_STATE_HOME/joinbench/sandboxes or ~/.local/state/joinbench/sandboxes)."`
+}
+
+type sandboxStartCmd struct {
+	sandboxName
+	ServerBinary   string        `env:"JOINBENCH_SERVER_BINARY" type:"path" placeholder:"PATH" help:"mariadbd or mysqld to run (default: mariadbd, else mysqld, found on PATH or in /usr/sbin)."`
+	Port           int           `help:"TCP port on 127.0.0.1 (default: the port it had before if free, else any free port)."`
+	BufferPoolSize string        `default:"1G" help:"innodb_buffer_pool_size."`
+	Database       string        `default:"joinbench" help:"Database to create; the printed DSN selects it. Empty: none."`
+	ServerArg      []string      `sep:"none" placeholder:"--OPTION=VALUE" help:"Extra server option, e.g. --server-arg=--optimizer-switch=... (repeatable)."`
+	StartTimeout   time.Duration `default:"2m" help:"Give up when initialisation plus start-up take longer."`
+}
+
+func (c *sandboxStartCmd) Help() string {
+	return `The server runs from a fresh data directory under the sandbox directory,
+with --no-defaults (no my.cnf on the machine applies), listening on
+127.0.0.1 only, as root without a password. Benchmark settings:
+innodb_flush_log_at_trx_commit=2 (redo flushed once a second, not at every
+commit), no binary log, local_infile=ON, max_connections=2000,
+skip_name_resolve, character_set_server=utf8mb4.
+
+The server keeps running after this command ends. Starting a running
+sandbox prints its DSN again; starting a stopped one that was kept
+(stop --keep) reuses its data. Use it from other commands with
+--sandbox NAME.`
+}
+
+func (c *sandboxStartCmd) Run(ctx context.Context, cl *cli) error {
+	if err := sandbox.CheckName(c.Name); err != nil {
+		return err
+	}
+	bin, err := sandbox.FindBinary(ctx, c.ServerBinary)
+	if err != nil {
+		return err
+	}
+	log := sandboxLog(cl)
+	s, running, err := sandbox.StartNamed(ctx, c.SandboxDir, c.Name, sandbox.Config{
+		Binary:         bin,
+		Port:           c.Port,
+		BufferPoolSize: c.BufferPoolSize,
+		Database:       c.Database,
+		ServerArgs:     c.ServerArg,
+		StartTimeout:   c.StartTimeout,
+		Log:            log,
+	})
+	if err != nil {
+		return err
+	}
+	if running {
+		fmt.Fprintf(log, "sandbox %s is already running (%s on %s)\n", c.Name, s.Binary, s.Addr())
+	} else {
+		fmt.Fprintf(log, "sandbox %s started: %s on %s, data in %s\n", c.Name, s.Binary, s.Addr(), s.Dir)
+	}
+	fmt.Println(s.DSN(c.Database))
+	return nil
+}
+
+type sandboxStopCmd struct {
+	sandboxName
+	Keep bool `help:"Keep the data directory, to start the sandbox again later on the same data."`
+}
+
+func (c *sandboxStopCmd) Run(ctx context.Context, cl *cli) error {
+	s, err := sandbox.Lookup(c.SandboxDir, c.Name)
+	if err != nil {
+		return err
+	}
+	s.SetLog(sandboxLog(cl))
+	if err := s.Stop(ctx); err != nil {
+		return fmt.Errorf("sandbox %s: %w", c.Name, err)
+	}
+	if c.Keep {
+		fmt.Fprintf(sandboxLog(cl), "sandbox %s stopped; data kept in %s\n", c.Name, s.Dir)
+		return nil
+	}
+	if err := s.Remove(); err != nil {
+		return fmt.Errorf("sandbox %s: %w", c.Name, err)
+	}
+	fmt.Fprintf(sandboxLog(cl), "sandbox %s stopped and removed\n", c.Name)
+	return nil
+}
+
+type sandboxStatusCmd struct {
+	sandboxName
+	JSON bool `help:"Print the sandbox's state as JSON."`
+}
+
+// sandboxNotRunning exits 1 without being reported as a failure of the tool.
+type sandboxNotRunning struct{ name string }
+
+func (e sandboxNotRunning) Error() string { return "sandbox " + e.name + " is not running" }
+func (e sandboxNotRunning) ExitCode() int { return 1 }
+
+func (c *sandboxStatusCmd) Run(cl *cli) error {
+	s, err := sandbox.Lookup(c.SandboxDir, c.Name)
+	if err != nil {
+		return err
+	}
+	running := s.Running()
+	if c.JSON {
+		if err := sandboxPrintJSON(os.Stdout, sandboxView(s)); err != nil {
+			return err
+		}
+	} else {
+		w := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintf(w, "name\t%s\nstate\t%s\nserver\t%s\nbinary\t%s\naddress\t%s\nsocket\t%s\npid\t%d\ndata\t%s\nerror log\t%s\nstarted\t%s\ndsn\t%s\n",
+			s.Name, sandboxState(running), s.Binary.Flavor+" "+s.Binary.Version, s.Binary.Path, s.Addr(), s.Socket, s.PID,
+			s.DataDir, s.ErrorLog, s.StartedAt.Local().Format(time.RFC3339), s.DSN(""))
+		if err := w.Flush(); err != nil {
+			return err
+		}
+	}
+	if !running {
+		return sandboxNotRunning{c.Name}
+	}
+	return nil
+}
+
+type sandboxListCmd struct {
+	SandboxDir string `env:"JOINBENCH_SANDBOX_DIR" type:"path" placeholder:"DIR" help:"Where named sandboxes live (default $XDG_STATE_HOME/joinbench/sandboxes or ~/.local/state/joinbench/sandboxes)."`
+	JSON       bool   `help:"Print a JSON array."`
+}
+
+func (c *sandboxListCmd) Run() error {
+	list, err := sandbox.List(c.SandboxDir)
+	if err != nil {
+		return err
+	}
+	if c.JSON {
+		views := make([]sandboxJSON, 0, len(list))
+		for _, s := range list {
+			views = append(views, sandboxView(s))
+		}
+		return sandboxPrintJSON(os.Stdout, views)
+	}
+	w := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "NAME\tSTATE\tADDRESS\tFLAVOR\tVERSION\tPID\tDIR")
+	for _, s := range list {
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%d\t%s\n", s.Name, sandboxState(s.Running()), s.Addr(), s.Binary.Flavor, s.Binary.Version, s.PID, s.Dir)
+	}
+	return w.Flush()
+}
+
+type sandboxJSON struct {
+	Name    string `json:"name"`
+	Running bool   `json:"running"`
+	Flavor  string `json:"flavor"`
+	Version string `json:"version"`
+	Binary  string `json:"binary"`
+	Address string `json:"address"`
+	Port    int    `json:"port"`
+	Socket  string `json:"socket"`
+	PID     int    `json:"pid"`
+	Dir     string `json:"dir"`
+	DSN     string `json:"dsn"`
+}
+
+func sandboxView(s *sandbox.Server) sandboxJSON {
+	return sandboxJSON{
+		Name: s.Name, Running: s.Running(), Flavor: s.Binary.Flavor, Version: s.Binary.Version,
+		Binary: s.Binary.Path, Address: s.Addr(), Port: s.Port, Socket: s.Socket, PID: s.PID,
+		Dir: s.Dir, DSN: s.DSN(""),
+	}
+}
+
+func sandboxState(running bool) string {
+	if running {
+		return "running"
+	}
+	return "stopped"
+}
+
+func sandboxPrintJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// sandboxLog is where progress goes: stderr, or nowhere with --quiet.
+func sandboxLog(cl *cli) io.Writer {
+	if cl != nil && cl.Quiet {
+		return io.Discard
+	}
+	return os.Stderr
+}
