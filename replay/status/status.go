@@ -1,0 +1,136 @@
+// Package status samples server counters (SHOW GLOBAL STATUS) during a run
+// and turns them into per-interval deltas, the Status rows of a run's
+// results: how many index and table-scan row reads, full joins, temporary
+// tables on disk, sort merges and buffer pool reads a run caused.
+//
+// Counters are server-wide: other sessions on the same server are counted
+// too. A counter that goes down between two samples (FLUSH STATUS, a
+// server restart) is reported as its new value, as if it restarted at zero.
+//
+// It must not write files (package results does) nor decide the sampling
+// interval (the engine does).
+package status
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/joinbench/joinbench/replay/results"
+)
+
+// Counters are the global status variables sampled on every server, in
+// the order rows are reported.
+var Counters = []string{
+	"Handler_read_first", "Handler_read_key", "Handler_read_last", "Handler_read_next",
+	"Handler_read_prev", "Handler_read_rnd", "Handler_read_rnd_next",
+	"Select_full_join", "Select_full_range_join", "Select_range", "Select_scan",
+	"Created_tmp_tables", "Created_tmp_disk_tables",
+	"Sort_merge_passes", "Sort_rows",
+	"Innodb_buffer_pool_reads", "Innodb_buffer_pool_read_requests", "Innodb_rows_read",
+	"Questions",
+}
+
+// GaleraCounters are added when the server replicates with Galera (wsrep).
+// wsrep_flow_control_paused itself is a fraction of time, not a counter,
+// so its nanosecond counter is sampled instead; sent and received flow
+// control messages show which node throttles the cluster.
+var GaleraCounters = []string{
+	"wsrep_flow_control_paused_ns", "wsrep_flow_control_sent", "wsrep_flow_control_recv",
+}
+
+// Sampler turns successive samples of one server's counters into deltas.
+// It is not safe for concurrent use.
+type Sampler struct {
+	db       *sql.DB
+	endpoint string
+	runID    string
+	names    []string
+	query    string
+
+	prev     map[string]int64
+	prevTime time.Time
+}
+
+// NewSampler samples db, labelling rows with endpoint and runID. With
+// galera, GaleraCounters are sampled too.
+func NewSampler(db *sql.DB, endpoint, runID string, galera bool) *Sampler {
+	names := append([]string(nil), Counters...)
+	if galera {
+		names = append(names, GaleraCounters...)
+	}
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = "'" + n + "'"
+	}
+	return &Sampler{
+		db: db, endpoint: endpoint, runID: runID, names: names,
+		query: "SHOW GLOBAL STATUS WHERE Variable_name IN (" + strings.Join(quoted, ",") + ")",
+	}
+}
+
+// Names are the counters this sampler reports.
+func (s *Sampler) Names() []string { return append([]string(nil), s.names...) }
+
+// Sample reads the counters and returns their change since the previous
+// call, one row per counter the server has, timed now. The first call only
+// sets the baseline and returns no rows.
+func (s *Sampler) Sample(ctx context.Context, now time.Time) ([]results.Status, error) {
+	cur, err := s.read(ctx)
+	if err != nil {
+		return nil, err
+	}
+	prev, prevTime := s.prev, s.prevTime
+	s.prev, s.prevTime = cur, now
+	if prev == nil {
+		return nil, nil
+	}
+	interval := now.Sub(prevTime).Seconds()
+	out := make([]results.Status, 0, len(s.names))
+	for _, name := range s.names {
+		c, ok := cur[strings.ToLower(name)]
+		if !ok {
+			continue
+		}
+		p, ok := prev[strings.ToLower(name)]
+		if !ok {
+			continue
+		}
+		d := c - p
+		if d < 0 { // reset by FLUSH STATUS or a restart
+			d = c
+		}
+		out = append(out, results.Status{
+			RunID: s.runID, Endpoint: s.endpoint, Time: now, Interval: interval,
+			Variable: name, Delta: d,
+		})
+	}
+	return out, nil
+}
+
+func (s *Sampler) read(ctx context.Context) (map[string]int64, error) {
+	rows, err := s.db.QueryContext(ctx, s.query)
+	if err != nil {
+		return nil, fmt.Errorf("status of %s: %w", s.endpoint, err)
+	}
+	defer rows.Close()
+	vals := make(map[string]int64, len(s.names))
+	for rows.Next() {
+		var name, value string
+		if err := rows.Scan(&name, &value); err != nil {
+			return nil, fmt.Errorf("status of %s: %w", s.endpoint, err)
+		}
+		v, err := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
+		if err != nil {
+			continue // not a counter on this server
+		}
+		vals[strings.ToLower(name)] = v
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("status of %s: %w", s.endpoint, err)
+	}
+	return vals, nil
+}

@@ -1,0 +1,125 @@
+package status
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/DATA-DOG/go-sqlmock"
+
+	"github.com/joinbench/joinbench/internal/testdb"
+	"github.com/joinbench/joinbench/replay/results"
+)
+
+func byName(rows []results.Status) map[string]results.Status {
+	m := map[string]results.Status{}
+	for _, r := range rows {
+		m[r.Variable] = r
+	}
+	return m
+}
+
+func TestDeltasMock(t *testing.T) {
+	db, mock, err := sqlmock.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	cols := []string{"Variable_name", "Value"}
+	mock.ExpectQuery("SHOW GLOBAL STATUS WHERE Variable_name IN").WillReturnRows(sqlmock.NewRows(cols).
+		AddRow("Handler_read_key", "100").AddRow("Questions", "10").AddRow("wsrep_flow_control_paused_ns", "5000"))
+	mock.ExpectQuery("SHOW GLOBAL STATUS").WillReturnRows(sqlmock.NewRows(cols).
+		AddRow("HANDLER_READ_KEY", "175").AddRow("Questions", "3").AddRow("wsrep_flow_control_paused_ns", "9000").
+		AddRow("Select_scan", "7"))
+	mock.ExpectQuery("SHOW GLOBAL STATUS").WillReturnRows(sqlmock.NewRows(cols).
+		AddRow("Handler_read_key", "175").AddRow("Questions", "5").AddRow("wsrep_flow_control_paused_ns", "not-a-number").
+		AddRow("Select_scan", "9"))
+
+	s := NewSampler(db, "db1:3306", "r1", true)
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	ctx := context.Background()
+	if rows, err := s.Sample(ctx, t0); err != nil || rows != nil {
+		t.Fatalf("first sample: %v %v", rows, err)
+	}
+	rows, err := s.Sample(ctx, t0.Add(2*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := byName(rows)
+	if len(rows) != 3 {
+		t.Errorf("rows %+v, want 3 (Select_scan has no baseline yet)", rows)
+	}
+	if r := m["Handler_read_key"]; r.Delta != 75 || r.Interval != 2 || r.RunID != "r1" || r.Endpoint != "db1:3306" || !r.Time.Equal(t0.Add(2*time.Second)) {
+		t.Errorf("Handler_read_key row %+v", r)
+	}
+	if r := m["Questions"]; r.Delta != 3 {
+		t.Errorf("counter reset: delta %d, want 3", r.Delta)
+	}
+	if r := m["wsrep_flow_control_paused_ns"]; r.Delta != 4000 {
+		t.Errorf("galera delta %d", r.Delta)
+	}
+	rows, err = s.Sample(ctx, t0.Add(3*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m = byName(rows)
+	if _, ok := m["wsrep_flow_control_paused_ns"]; ok {
+		t.Error("non-numeric value reported")
+	}
+	if m["Select_scan"].Delta != 2 || m["Handler_read_key"].Delta != 0 || m["Questions"].Interval != 1 {
+		t.Errorf("third sample %+v", rows)
+	}
+	if err := mock.ExpectationsWereMet(); err != nil {
+		t.Error(err)
+	}
+	if n := len(NewSampler(db, "e", "r", false).Names()); n != len(Counters) {
+		t.Errorf("non-galera sampler has %d counters", n)
+	}
+}
+
+func TestDeltasAgainstServer(t *testing.T) {
+	db := testdb.Open(t, "replay_status")
+	ctx := context.Background()
+	for _, q := range []string{
+		"CREATE TABLE t (id INT PRIMARY KEY, v INT)",
+		"INSERT INTO t VALUES (1,1),(2,2),(3,3),(4,4),(5,5)",
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := NewSampler(db, "test", "r1", false)
+	if _, err := s.Sample(ctx, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	const scans = 20
+	for i := 0; i < scans; i++ {
+		var n int
+		if err := db.QueryRow("SELECT COUNT(*) FROM t WHERE v > 0").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rows, err := s.Sample(ctx, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := byName(rows)
+	// counters are server-wide, so other sessions can only add to them
+	if d := m["Questions"].Delta; d < scans {
+		t.Errorf("Questions delta %d, want >= %d", d, scans)
+	}
+	if d := m["Select_scan"].Delta; d < scans {
+		t.Errorf("Select_scan delta %d, want >= %d", d, scans)
+	}
+	if d := m["Handler_read_rnd_next"].Delta + m["Handler_read_next"].Delta + m["Handler_read_first"].Delta; d < scans {
+		t.Errorf("row reads delta %d, want >= %d", d, scans)
+	}
+	for _, r := range rows {
+		if r.Delta < 0 || r.Interval <= 0 || r.Endpoint != "test" {
+			t.Errorf("bad row %+v", r)
+		}
+	}
+	if len(rows) < len(Counters)-2 {
+		t.Errorf("only %d of %d counters found: %+v", len(rows), len(Counters), rows)
+	}
+}
