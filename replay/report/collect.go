@@ -1,0 +1,288 @@
+package report
+
+import (
+	"hash/fnv"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/joinbench/joinbench/replay/results"
+)
+
+const (
+	// sampleSize bounds the latencies kept per scenario for resampling.
+	sampleSize = 10000
+	// maxBuckets bounds the points of a time series: past it, buckets
+	// double in width (1 s, 2 s, 4 s, ...).
+	maxBuckets = 600
+	// maxChecksumKeys bounds the distinct parameter sets whose result
+	// checksums are kept per scenario.
+	maxChecksumKeys = 100000
+	// HDR histogram range: 1 µs to 1 hour at 3 significant digits.
+	hdrLowest  = 1000
+	hdrHighest = int64(time.Hour)
+)
+
+// tlBucket is one time bucket of a timeline.
+type tlBucket struct {
+	execs, errors int64
+	lat           logHist
+}
+
+// timeline is executions per time bucket, bounded to maxBuckets points by
+// doubling the bucket width when needed. Buckets are aligned on the epoch
+// so that merging two adjacent ones is a shift of the key.
+type timeline struct {
+	width   int64 // nanoseconds, 1 s << k
+	buckets map[int64]*tlBucket
+}
+
+func newTimeline() *timeline {
+	return &timeline{width: int64(time.Second), buckets: map[int64]*tlBucket{}}
+}
+
+func (t *timeline) add(start time.Time, latency int64, failed bool) {
+	k := start.UnixNano() / t.width
+	b := t.buckets[k]
+	if b == nil {
+		for len(t.buckets) >= maxBuckets {
+			t.coarsen()
+			k = start.UnixNano() / t.width
+			if b = t.buckets[k]; b != nil {
+				break
+			}
+		}
+		if b == nil {
+			b = &tlBucket{lat: logHist{}}
+			t.buckets[k] = b
+		}
+	}
+	b.execs++
+	if failed {
+		b.errors++
+	} else {
+		b.lat.add(latency)
+	}
+}
+
+func (t *timeline) coarsen() {
+	t.width *= 2
+	nb := make(map[int64]*tlBucket, len(t.buckets)/2+1)
+	for k, b := range t.buckets {
+		nk := floorDiv(k, 2)
+		if o := nb[nk]; o != nil {
+			o.execs += b.execs
+			o.errors += b.errors
+			o.lat.merge(b.lat)
+		} else {
+			nb[nk] = b
+		}
+	}
+	t.buckets = nb
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
+
+// points returns the timeline in time order, empty buckets between the
+// first and last included as zeros.
+func (t *timeline) points() []TimePoint {
+	if len(t.buckets) == 0 {
+		return nil
+	}
+	keys := slices.Sorted(maps.Keys(t.buckets))
+	secs := float64(t.width) / float64(time.Second)
+	var out []TimePoint
+	for k := keys[0]; k <= keys[len(keys)-1]; k++ {
+		p := TimePoint{Time: time.Unix(0, k*t.width).UTC(), Seconds: secs}
+		if b := t.buckets[k]; b != nil {
+			p.Executions = b.execs
+			p.Errors = b.errors
+			p.QPS = float64(b.execs) / secs
+			p.P95Ms = ms(b.lat.quantile(0.95))
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// checksums remembers, per parameter set, the result checksum seen; a set
+// whose checksum varies within the run is marked unstable and not compared.
+type checksums struct {
+	sums    map[uint64]uint64 // param key → checksum hash; 0 = unstable
+	dropped int64             // rows whose key did not fit
+}
+
+func hashStrings(ss ...string) uint64 {
+	h := fnv.New64a()
+	for _, s := range ss {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	v := h.Sum64()
+	if v == 0 {
+		v = 1
+	}
+	return v
+}
+
+func (c *checksums) add(params []string, sum string) (key, val uint64) {
+	key = hashStrings(params...)
+	val = hashStrings(sum)
+	old, ok := c.sums[key]
+	switch {
+	case !ok && len(c.sums) >= maxChecksumKeys:
+		c.dropped++
+	case !ok:
+		c.sums[key] = val
+	case old != val:
+		c.sums[key] = 0
+	}
+	return key, val
+}
+
+// scenarioAcc accumulates one scenario's executions.
+type scenarioAcc struct {
+	name          string
+	execs, errors int64
+	rows          int64
+	errCodes      map[int32]int64
+	hist          *hdrhistogram.Histogram
+	sample        *reservoir
+	tl            *timeline
+	plans         map[string]int64
+	templates     map[string]bool
+	first, last   time.Time
+	checks        *checksums
+}
+
+func newScenarioAcc(name string, seed uint64) *scenarioAcc {
+	return &scenarioAcc{
+		name:      name,
+		errCodes:  map[int32]int64{},
+		hist:      hdrhistogram.New(hdrLowest, hdrHighest, 3),
+		sample:    newReservoir(sampleSize, seed^hashStrings(name)),
+		tl:        newTimeline(),
+		plans:     map[string]int64{},
+		templates: map[string]bool{},
+		checks:    &checksums{sums: map[uint64]uint64{}},
+	}
+}
+
+func (a *scenarioAcc) add(e *results.Execution) {
+	a.execs++
+	failed := e.ErrorCode != 0
+	lat := e.LatencyNs // paced runs: already measured from the intended start
+	if failed {
+		a.errors++
+		a.errCodes[e.ErrorCode]++
+	} else {
+		a.rows += e.Rows
+		v := min(max(lat, 0), hdrHighest)
+		_ = a.hist.RecordValue(v)
+		a.sample.add(v)
+		if e.PlanHash != "" {
+			a.plans[e.PlanHash]++
+		}
+	}
+	if e.TemplateHash != "" {
+		a.templates[e.TemplateHash] = true
+	}
+	a.tl.add(e.Start, lat, failed)
+	end := e.Start.Add(time.Duration(max(lat, 0)))
+	if a.first.IsZero() || e.Start.Before(a.first) {
+		a.first = e.Start
+	}
+	if end.After(a.last) {
+		a.last = end
+	}
+}
+
+// summary computes the scenario's figures.
+func (a *scenarioAcc) summary() Summary {
+	s := Summary{Executions: a.execs, Errors: a.errors}
+	if a.execs > 0 {
+		s.ErrorRate = float64(a.errors) / float64(a.execs)
+	}
+	if n := a.hist.TotalCount(); n > 0 {
+		s.MeanMs = a.hist.Mean() / 1e6
+		s.P50Ms = ms(a.hist.ValueAtQuantile(50))
+		s.P95Ms = ms(a.hist.ValueAtQuantile(95))
+		s.P99Ms = ms(a.hist.ValueAtQuantile(99))
+		s.MaxMs = ms(a.hist.Max())
+	}
+	if d := a.last.Sub(a.first); d > 0 {
+		s.QPS = float64(a.execs) / d.Seconds()
+	}
+	return s
+}
+
+func ms(ns int64) float64 { return float64(ns) / 1e6 }
+
+// runAcc accumulates all scenarios of one side (one or several runs).
+type runAcc struct {
+	seed      uint64
+	scenarios map[string]*scenarioAcc
+	overall   *timeline
+	files     int
+	// onRow, when set, sees every row after it is accumulated (compare
+	// uses it to spot checksum mismatches with the parameters at hand).
+	onRow  func(a *scenarioAcc, e *results.Execution)
+	checks bool
+}
+
+func newRunAcc(seed uint64, checks bool) *runAcc {
+	return &runAcc{seed: seed, scenarios: map[string]*scenarioAcc{}, overall: newTimeline(), checks: checks}
+}
+
+func (r *runAcc) add(e *results.Execution) {
+	a := r.scenarios[e.Scenario]
+	if a == nil {
+		a = newScenarioAcc(strings.Clone(e.Scenario), r.seed)
+		r.scenarios[a.name] = a
+	}
+	a.add(e)
+	r.overall.add(e.Start, e.LatencyNs, e.ErrorCode != 0)
+	if r.checks && e.ErrorCode == 0 && e.Checksum != "" {
+		a.checks.add(e.Params, e.Checksum)
+	}
+	if r.onRow != nil {
+		r.onRow(a, e)
+	}
+}
+
+// names returns the scenario names sorted.
+func (r *runAcc) names() []string {
+	return slices.Sorted(maps.Keys(r.scenarios))
+}
+
+// span is the earliest start and latest end over all scenarios.
+func (r *runAcc) span() (first, last time.Time) {
+	for _, a := range r.scenarios {
+		if first.IsZero() || (!a.first.IsZero() && a.first.Before(first)) {
+			first = a.first
+		}
+		if a.last.After(last) {
+			last = a.last
+		}
+	}
+	return first, last
+}
+
+// readRun adds every executions file of dir to acc.
+func (r *runAcc) readRun(dir string, warn results.Warner) error {
+	n, err := results.ScanExecutions(dir, warn, func(e *results.Execution) error {
+		r.add(e)
+		return nil
+	})
+	r.files += n
+	return err
+}

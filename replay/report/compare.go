@@ -1,0 +1,401 @@
+package report
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"github.com/joinbench/joinbench/replay/results"
+)
+
+// Verdicts of a scenario comparison, worst first.
+const (
+	WrongResults     = "wrong results"
+	Regression       = "regression"
+	Improvement      = "improvement"
+	NoChange         = "no change"
+	InsufficientData = "insufficient data"
+	OnlyInBase       = "only in base"
+	OnlyInCandidate  = "only in candidate"
+)
+
+// CompareOptions tune a comparison.
+type CompareOptions struct {
+	// Threshold is the smallest slowdown that counts (0.10 = 10%).
+	Threshold float64
+	// Confidence of the intervals (0.95).
+	Confidence float64
+	// Resamples of the bootstrap (2000).
+	Resamples int
+	// Seed of the bootstrap and the samples (1): same inputs and seed,
+	// same output.
+	Seed uint64
+	// MinSamples is the fewest successful executions per side for a
+	// latency verdict (30).
+	MinSamples int
+	// Warn receives problems that do not stop the comparison.
+	Warn func(error)
+}
+
+func (o *CompareOptions) defaults() {
+	if o.Threshold <= 0 {
+		o.Threshold = 0.10
+	}
+	if o.Confidence <= 0 || o.Confidence >= 1 {
+		o.Confidence = 0.95
+	}
+	if o.Resamples <= 0 {
+		o.Resamples = 2000
+	}
+	if o.Seed == 0 {
+		o.Seed = 1
+	}
+	if o.MinSamples <= 0 {
+		o.MinSamples = 30
+	}
+}
+
+// Side describes the runs on one side of a comparison.
+type Side struct {
+	Runs          []string `json:"runs"`
+	RunIDs        []string `json:"run_ids"`
+	ServerVersion string   `json:"server_version,omitempty"`
+	Flavor        string   `json:"flavor,omitempty"`
+	Files         int      `json:"executions_files"`
+	Executions    int64    `json:"executions"`
+}
+
+// ErrorRates compares the failed fraction of executions.
+type ErrorRates struct {
+	Base      float64 `json:"base"`
+	Candidate float64 `json:"candidate"`
+	PValue    float64 `json:"p_value"`
+	// Increased: at least one percentage point more, and significant at
+	// the comparison's confidence (two-proportion z test).
+	Increased bool `json:"increased"`
+	Decreased bool `json:"decreased"`
+	// NewCodes are error codes seen only in the candidate.
+	NewCodes []int32 `json:"new_codes,omitempty"`
+}
+
+// ChecksumCheck compares result checksums per parameter set.
+type ChecksumCheck struct {
+	Compared   int64 `json:"compared"`   // parameter sets seen on both sides with a stable checksum
+	Mismatched int64 `json:"mismatched"` // of those, with different checksums
+	// Examples are parameter values of some mismatches.
+	Examples [][]string `json:"examples,omitempty"`
+}
+
+// ScenarioComparison is the verdict on one scenario.
+type ScenarioComparison struct {
+	Scenario         string        `json:"scenario"`
+	Verdict          string        `json:"verdict"`
+	Reasons          []string      `json:"reasons,omitempty"`
+	Base             *Summary      `json:"base,omitempty"`
+	Candidate        *Summary      `json:"candidate,omitempty"`
+	Median           *Interval     `json:"median,omitempty"`
+	P95              *Interval     `json:"p95,omitempty"`
+	P99              *Interval     `json:"p99,omitempty"`
+	Errors           *ErrorRates   `json:"errors,omitempty"`
+	PlanChanged      bool          `json:"plan_changed"`
+	BasePlans        []string      `json:"base_plans,omitempty"`
+	CandidatePlans   []string      `json:"candidate_plans,omitempty"`
+	PlanDiff         string        `json:"plan_diff,omitempty"`
+	Checksums        ChecksumCheck `json:"checksums"`
+	StatementChanged bool          `json:"statement_changed,omitempty"`
+}
+
+// Comparison is the outcome of compare.
+type Comparison struct {
+	Method     string               `json:"method"`
+	Rule       string               `json:"rule"`
+	Threshold  float64              `json:"threshold"`
+	Confidence float64              `json:"confidence"`
+	Resamples  int                  `json:"resamples"`
+	Seed       uint64               `json:"seed"`
+	Base       Side                 `json:"base"`
+	Candidate  Side                 `json:"candidate"`
+	Scenarios  []ScenarioComparison `json:"scenarios"`
+	Counts     map[string]int       `json:"counts"` // scenarios per verdict
+	Warnings   []string             `json:"warnings,omitempty"`
+}
+
+// Failed reports whether anything is a regression or wrong results.
+func (c *Comparison) Failed() bool {
+	return c.Counts[Regression] > 0 || c.Counts[WrongResults] > 0
+}
+
+// Method describes the statistics, for the output.
+func methodText(o CompareOptions) (method, rule string) {
+	method = fmt.Sprintf("percentile bootstrap of the candidate/base ratio of the median, p95 and p99 of successful latencies "+
+		"(%d resamples, %.0f%% interval, seed %d, at most %d latencies sampled per scenario and side)",
+		o.Resamples, o.Confidence*100, o.Seed, sampleSize)
+	t := o.Threshold * 100
+	rule = fmt.Sprintf("regression: the interval of the median or p95 ratio lies entirely above %.4g (slower by more than %.4g%%); "+
+		"improvement: the median ratio's interval lies entirely below %.4g; wrong results: any parameter set whose result checksum "+
+		"differs (sets whose checksum varies within a run are ignored); an error rate up by at least 1 point (significant) is a regression",
+		1+o.Threshold, t, 1/(1+o.Threshold))
+	return method, rule
+}
+
+// Compare reads the base and candidate run folders (each side may pool
+// several runs) and compares them scenario by scenario.
+func Compare(baseDirs, candDirs []string, opt CompareOptions) (*Comparison, error) {
+	opt.defaults()
+	c := &Comparison{Threshold: opt.Threshold, Confidence: opt.Confidence, Resamples: opt.Resamples, Seed: opt.Seed,
+		Counts: map[string]int{}}
+	c.Method, c.Rule = methodText(opt)
+	w := warner{list: &c.Warnings, fn: opt.Warn}
+
+	base, baseCat, err := readSide(baseDirs, &c.Base, opt, w, nil)
+	if err != nil {
+		return nil, err
+	}
+	// While reading the candidate, remember the parameters of rows whose
+	// checksum differs from the base's so that mismatches can be shown.
+	examples := map[string]map[uint64][]string{}
+	onRow := func(a *scenarioAcc, e *results.Execution) {
+		if e.ErrorCode != 0 || e.Checksum == "" {
+			return
+		}
+		b := base.scenarios[a.name]
+		if b == nil {
+			return
+		}
+		key := hashStrings(e.Params...)
+		bv, ok := b.checks.sums[key]
+		if !ok || bv == 0 || bv == hashStrings(e.Checksum) {
+			return
+		}
+		ex := examples[a.name]
+		if ex == nil {
+			ex = map[uint64][]string{}
+			examples[a.name] = ex
+		}
+		if len(ex) < 20 {
+			if _, ok := ex[key]; !ok {
+				ex[key] = slices.Clone(e.Params)
+			}
+		}
+	}
+	cand, candCat, err := readSide(candDirs, &c.Candidate, opt, w, onRow)
+	if err != nil {
+		return nil, err
+	}
+
+	names := map[string]bool{}
+	for n := range base.scenarios {
+		names[n] = true
+	}
+	for n := range cand.scenarios {
+		names[n] = true
+	}
+	sorted := make([]string, 0, len(names))
+	for n := range names {
+		sorted = append(sorted, n)
+	}
+	slices.Sort(sorted)
+	for _, n := range sorted {
+		sc := compareScenario(n, base.scenarios[n], cand.scenarios[n], baseCat, candCat, examples[n], opt)
+		c.Scenarios = append(c.Scenarios, sc)
+		c.Counts[sc.Verdict]++
+	}
+	return c, nil
+}
+
+func readSide(dirs []string, side *Side, opt CompareOptions, w warner, onRow func(*scenarioAcc, *results.Execution)) (*runAcc, *planCatalog, error) {
+	acc := newRunAcc(opt.Seed, true)
+	acc.onRow = onRow
+	var plans []results.Plan
+	flavor := ""
+	for _, d := range dirs {
+		side.Runs = append(side.Runs, d)
+		id := results.RunIDFromDir(d)
+		if info := results.ReadRunInfo(d, w.warn); info != nil {
+			if info.RunID != "" {
+				id = info.RunID
+			}
+			if side.ServerVersion == "" {
+				side.ServerVersion, side.Flavor = info.ServerVersion, info.Flavor
+				flavor = info.Flavor
+			} else if side.ServerVersion != info.ServerVersion {
+				w.warn(fmt.Errorf("%s: server version %s differs from %s in the same side", d, info.ServerVersion, side.ServerVersion))
+			}
+		}
+		side.RunIDs = append(side.RunIDs, id)
+		if err := acc.readRun(d, w.warn); err != nil {
+			return nil, nil, err
+		}
+		p, err := results.ReadPlans(d, w.warn)
+		if err != nil {
+			return nil, nil, err
+		}
+		plans = append(plans, p...)
+	}
+	side.Files = acc.files
+	if acc.files == 0 {
+		w.warn(fmt.Errorf("%s: no readable executions file", strings.Join(dirs, ", ")))
+	}
+	for _, a := range acc.scenarios {
+		side.Executions += a.execs
+	}
+	return acc, newPlanCatalog(flavor, plans), nil
+}
+
+func compareScenario(name string, b, c *scenarioAcc, bcat, ccat *planCatalog, examples map[uint64][]string, opt CompareOptions) ScenarioComparison {
+	sc := ScenarioComparison{Scenario: name}
+	if b != nil {
+		s := b.summary()
+		sc.Base = &s
+	}
+	if c != nil {
+		s := c.summary()
+		sc.Candidate = &s
+	}
+	switch {
+	case c == nil:
+		sc.Verdict = OnlyInBase
+		return sc
+	case b == nil:
+		sc.Verdict = OnlyInCandidate
+		return sc
+	}
+
+	// Statement text.
+	for h := range c.templates {
+		if len(b.templates) > 0 && !b.templates[h] {
+			sc.StatementChanged = true
+			sc.Reasons = append(sc.Reasons, "the scenario's statement differs between the runs")
+			break
+		}
+	}
+
+	// Correctness first: a different result for the same parameters.
+	for k, bv := range b.checks.sums {
+		cv, ok := c.checks.sums[k]
+		if !ok || bv == 0 || cv == 0 {
+			continue
+		}
+		sc.Checksums.Compared++
+		if bv != cv {
+			sc.Checksums.Mismatched++
+			if ex, ok := examples[k]; ok && len(sc.Checksums.Examples) < 3 {
+				sc.Checksums.Examples = append(sc.Checksums.Examples, ex)
+			}
+		}
+	}
+	slices.SortFunc(sc.Checksums.Examples, func(x, y []string) int { return strings.Compare(strings.Join(x, "\x00"), strings.Join(y, "\x00")) })
+
+	// Error rates.
+	er := &ErrorRates{}
+	if b.execs > 0 {
+		er.Base = float64(b.errors) / float64(b.execs)
+	}
+	if c.execs > 0 {
+		er.Candidate = float64(c.errors) / float64(c.execs)
+	}
+	er.PValue = twoProportionP(b.errors, b.execs, c.errors, c.execs)
+	sig := er.PValue < 1-opt.Confidence
+	er.Increased = sig && er.Candidate-er.Base >= 0.01
+	er.Decreased = sig && er.Base-er.Candidate >= 0.01
+	for code := range c.errCodes {
+		if b.errCodes[code] == 0 {
+			er.NewCodes = append(er.NewCodes, code)
+		}
+	}
+	slices.Sort(er.NewCodes)
+	if b.errors > 0 || c.errors > 0 {
+		sc.Errors = er
+	}
+
+	// Plans: the set of plan hashes used by successful executions.
+	sc.BasePlans = sortedPlanHashes(b)
+	sc.CandidatePlans = sortedPlanHashes(c)
+	if len(sc.BasePlans) > 0 && len(sc.CandidatePlans) > 0 && !slices.Equal(sc.BasePlans, sc.CandidatePlans) {
+		sc.PlanChanged = true
+		bh, ch := dominantPlan(b), dominantPlan(c)
+		bt, ct := bcat.text(name, bh), ccat.text(name, ch)
+		if bt == "" {
+			bt = "(plan " + bh + " not in plans.parquet)"
+		}
+		if ct == "" {
+			ct = "(plan " + ch + " not in plans.parquet)"
+		}
+		sc.PlanDiff = fmt.Sprintf("--- base plan %s (%d of %d)\n+++ candidate plan %s (%d of %d)\n", bh, b.plans[bh], b.execs-b.errors,
+			ch, c.plans[ch], c.execs-c.errors) + lineDiff(bt, ct)
+	}
+
+	// Latency.
+	bs, cs := b.sample.sorted(), c.sample.sorted()
+	latencyVerdict := ""
+	if len(bs) < opt.MinSamples || len(cs) < opt.MinSamples {
+		latencyVerdict = InsufficientData
+		sc.Reasons = append(sc.Reasons, fmt.Sprintf("fewer than %d successful executions on a side (%d base, %d candidate)",
+			opt.MinSamples, len(bs), len(cs)))
+	} else {
+		rng := rand.New(rand.NewPCG(opt.Seed, hashStrings(name)))
+		med := bootstrapRatio(rng, bs, cs, 0.50, opt.Resamples, opt.Confidence)
+		p95 := bootstrapRatio(rng, bs, cs, 0.95, opt.Resamples, opt.Confidence)
+		p99 := bootstrapRatio(rng, bs, cs, 0.99, opt.Resamples, opt.Confidence)
+		sc.Median, sc.P95, sc.P99 = &med, &p95, &p99
+		up := 1 + opt.Threshold
+		switch {
+		case med.Low > up:
+			latencyVerdict = Regression
+			sc.Reasons = append(sc.Reasons, fmt.Sprintf("median %.2fx slower (%.0f%% CI %.2f-%.2f)", med.Ratio, opt.Confidence*100, med.Low, med.High))
+		case p95.Low > up:
+			latencyVerdict = Regression
+			sc.Reasons = append(sc.Reasons, fmt.Sprintf("p95 %.2fx slower (%.0f%% CI %.2f-%.2f)", p95.Ratio, opt.Confidence*100, p95.Low, p95.High))
+		case med.High < 1/up:
+			latencyVerdict = Improvement
+			sc.Reasons = append(sc.Reasons, fmt.Sprintf("median %.2fx faster (%.0f%% CI %.2f-%.2f)", 1/med.Ratio, opt.Confidence*100, med.Low, med.High))
+		default:
+			latencyVerdict = NoChange
+		}
+	}
+
+	switch {
+	case sc.Checksums.Mismatched > 0:
+		sc.Verdict = WrongResults
+		sc.Reasons = append([]string{fmt.Sprintf("%d of %d parameter sets return different results", sc.Checksums.Mismatched, sc.Checksums.Compared)}, sc.Reasons...)
+	case er.Increased:
+		sc.Verdict = Regression
+		sc.Reasons = append(sc.Reasons, fmt.Sprintf("error rate up from %.2f%% to %.2f%%", er.Base*100, er.Candidate*100))
+	default:
+		sc.Verdict = latencyVerdict
+	}
+	if er.Decreased && sc.Verdict != Regression && sc.Verdict != WrongResults {
+		sc.Reasons = append(sc.Reasons, fmt.Sprintf("error rate down from %.2f%% to %.2f%%", er.Base*100, er.Candidate*100))
+	}
+	if len(er.NewCodes) > 0 {
+		codes := make([]string, len(er.NewCodes))
+		for i, c := range er.NewCodes {
+			codes[i] = fmt.Sprint(c)
+		}
+		sc.Reasons = append(sc.Reasons, "new error codes: "+strings.Join(codes, ", "))
+	}
+	if sc.PlanChanged {
+		sc.Reasons = append(sc.Reasons, "plan changed")
+	}
+	return sc
+}
+
+func sortedPlanHashes(a *scenarioAcc) []string {
+	var out []string
+	for h := range a.plans {
+		out = append(out, h)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func dominantPlan(a *scenarioAcc) string {
+	best, n := "", int64(-1)
+	for _, h := range sortedPlanHashes(a) {
+		if a.plans[h] > n {
+			best, n = h, a.plans[h]
+		}
+	}
+	return best
+}

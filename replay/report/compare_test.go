@@ -1,0 +1,246 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/joinbench/joinbench/replay/results"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+const (
+	treeIndex = "-> Limit: 100\n    -> Nested loop inner join\n        -> Index lookup on m using idx_l1_id\n        -> Index lookup on level1 using idx_parent_id (parent_id = m.id)"
+	treeScan  = "-> Limit: 100\n    -> Nested loop inner join\n        -> Index lookup on m using idx_l1_id\n        -> Table scan on level1\n            -> Filter: (level1.parent_id = m.id)"
+)
+
+func compareFixtures(t *testing.T, base, cand runFixture) *Comparison {
+	t.Helper()
+	dir := t.TempDir()
+	b := base.write(t, dir)
+	c := cand.write(t, dir)
+	cmp, err := Compare([]string{b}, []string{c}, CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cmp
+}
+
+func byName(c *Comparison) map[string]ScenarioComparison {
+	m := map[string]ScenarioComparison{}
+	for _, s := range c.Scenarios {
+		m[s.Scenario] = s
+	}
+	return m
+}
+
+func TestCompareRegressionAndNoise(t *testing.T) {
+	base := runFixture{id: "base", execs: gen(1, 10,
+		scen{name: "simple_inner_index", n: 3000, medianMs: 2, plan: "pi"},
+		scen{name: "simple_inner_pk", n: 3000, medianMs: 1, plan: "pk"},
+		scen{name: "simple_left_pk", n: 3000, medianMs: 4, plan: "lk"},
+	), plans: []results.Plan{plan("simple_inner_index", "pi", treeIndex)}}
+	cand := runFixture{id: "cand", execs: gen(2, 10,
+		scen{name: "simple_inner_index", n: 3000, medianMs: 6, plan: "ps"}, // 3x slower, new plan
+		scen{name: "simple_inner_pk", n: 3000, medianMs: 1.03, plan: "pk"}, // noise, within threshold
+		scen{name: "simple_left_pk", n: 3000, medianMs: 2.5, plan: "lk"},   // faster
+	), plans: []results.Plan{plan("simple_inner_index", "ps", treeScan)}}
+	c := compareFixtures(t, base, cand)
+	s := byName(c)
+
+	reg := s["simple_inner_index"]
+	if reg.Verdict != Regression {
+		t.Fatalf("simple_inner_index: verdict %q, want regression (%+v)", reg.Verdict, reg)
+	}
+	if reg.Median.Ratio < 2.5 || reg.Median.Ratio > 3.5 || reg.Median.Low > reg.Median.Ratio || reg.Median.High < reg.Median.Ratio {
+		t.Errorf("median ratio %+v, want about 3 inside its interval", reg.Median)
+	}
+	if !reg.PlanChanged || !strings.Contains(reg.PlanDiff, "-         -> Index lookup on level1") ||
+		!strings.Contains(reg.PlanDiff, "+         -> Table scan on level1") || !strings.Contains(reg.PlanDiff, "  -> Limit: 100") {
+		t.Errorf("plan diff:\n%s", reg.PlanDiff)
+	}
+	if v := s["simple_inner_pk"].Verdict; v != NoChange {
+		t.Errorf("simple_inner_pk: verdict %q, want no change (%+v)", v, s["simple_inner_pk"].Median)
+	}
+	if s["simple_inner_pk"].PlanChanged {
+		t.Error("simple_inner_pk: plan reported changed")
+	}
+	if v := s["simple_left_pk"].Verdict; v != Improvement {
+		t.Errorf("simple_left_pk: verdict %q, want improvement", v)
+	}
+	if !c.Failed() || c.Counts[Regression] != 1 {
+		t.Errorf("counts %v", c.Counts)
+	}
+	if s["simple_inner_pk"].Checksums.Compared != 17 || s["simple_inner_pk"].Checksums.Mismatched != 0 {
+		t.Errorf("checksums %+v", s["simple_inner_pk"].Checksums)
+	}
+}
+
+func TestCompareRunWithItself(t *testing.T) {
+	r := runFixture{id: "same", execs: gen(3, 5,
+		scen{name: "a", n: 500, medianMs: 1, sigma: 0.8, plan: "x"},
+		scen{name: "b", n: 2000, medianMs: 10, plan: "y", errEvery: 10, errCode: 1205},
+		scen{name: "c", n: 40, medianMs: 3, plan: "z"},
+	)}
+	dir := r.write(t, t.TempDir())
+	c, err := Compare([]string{dir}, []string{dir}, CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range c.Scenarios {
+		if s.Verdict != NoChange || s.PlanChanged || s.Median.Ratio != 1 || s.Median.Low > 1 || s.Median.High < 1 {
+			t.Errorf("%s: %s %+v plan changed %v", s.Scenario, s.Verdict, s.Median, s.PlanChanged)
+		}
+		if s.Errors != nil && (s.Errors.Increased || s.Errors.Decreased) {
+			t.Errorf("%s: error rate change %+v", s.Scenario, s.Errors)
+		}
+	}
+	if c.Failed() {
+		t.Error("a run compared with itself failed")
+	}
+}
+
+func TestCompareChecksumMismatch(t *testing.T) {
+	base := runFixture{id: "b", execs: gen(4, 5,
+		scen{name: "wrong", n: 400, medianMs: 1, plan: "x"},
+		// nondeterministic in the base: parameter set 3 gives two results
+		scen{name: "flaky", n: 400, medianMs: 1, plan: "x", checksum: func(k int) string {
+			if k == 3 {
+				flakyCalls++
+				return "varies-" + strconv.Itoa(flakyCalls%2)
+			}
+			return "ok"
+		}},
+	)}
+	cand := runFixture{id: "c", execs: gen(5, 5,
+		scen{name: "wrong", n: 400, medianMs: 1, plan: "x", checksum: func(k int) string {
+			if k == 5 {
+				return "different"
+			}
+			return "sum-wrong-" + strconv.Itoa(k)
+		}},
+		scen{name: "flaky", n: 400, medianMs: 1, plan: "x", checksum: func(k int) string {
+			if k == 3 {
+				return "other"
+			}
+			return "ok"
+		}},
+	)}
+	c := compareFixtures(t, base, cand)
+	s := byName(c)
+	w := s["wrong"]
+	if w.Verdict != WrongResults || w.Checksums.Mismatched != 1 || w.Checksums.Compared != 17 {
+		t.Fatalf("wrong: %s %+v", w.Verdict, w.Checksums)
+	}
+	if len(w.Checksums.Examples) != 1 || strings.Join(w.Checksums.Examples[0], ",") != "main1,p5" {
+		t.Errorf("examples %v", w.Checksums.Examples)
+	}
+	if f := s["flaky"]; f.Verdict != NoChange || f.Checksums.Mismatched != 0 || f.Checksums.Compared != 16 {
+		t.Errorf("flaky: %s %+v (a set whose result varies within the base must be ignored)", f.Verdict, f.Checksums)
+	}
+	if !c.Failed() {
+		t.Error("wrong results must fail the comparison")
+	}
+}
+
+var flakyCalls int
+
+func TestCompareErrorRate(t *testing.T) {
+	base := runFixture{id: "b", execs: gen(6, 5,
+		scen{name: "deadlocky", n: 2000, medianMs: 1, plan: "x", errEvery: 200, errCode: 1213},
+		scen{name: "calm", n: 2000, medianMs: 1, plan: "x", errEvery: 200, errCode: 1213})}
+	cand := runFixture{id: "c", execs: gen(7, 5,
+		scen{name: "deadlocky", n: 2000, medianMs: 1, plan: "x", errEvery: 10, errCode: 1205},
+		scen{name: "calm", n: 2000, medianMs: 1, plan: "x", errEvery: 180, errCode: 1213})}
+	c := compareFixtures(t, base, cand)
+	s := byName(c)
+	d := s["deadlocky"]
+	if d.Verdict != Regression || d.Errors == nil || !d.Errors.Increased || len(d.Errors.NewCodes) != 1 || d.Errors.NewCodes[0] != 1205 {
+		t.Fatalf("deadlocky: %s %+v", d.Verdict, d.Errors)
+	}
+	if cl := s["calm"]; cl.Verdict != NoChange || cl.Errors.Increased {
+		t.Errorf("calm: %s %+v", cl.Verdict, cl.Errors)
+	}
+}
+
+func TestCompareMissingAndSmall(t *testing.T) {
+	base := runFixture{id: "b", execs: gen(8, 2, scen{name: "gone", n: 100, medianMs: 1}, scen{name: "tiny", n: 5, medianMs: 1})}
+	cand := runFixture{id: "c", execs: gen(9, 2, scen{name: "new", n: 100, medianMs: 1}, scen{name: "tiny", n: 5, medianMs: 9})}
+	s := byName(compareFixtures(t, base, cand))
+	if s["gone"].Verdict != OnlyInBase || s["new"].Verdict != OnlyInCandidate || s["tiny"].Verdict != InsufficientData {
+		t.Errorf("verdicts: %s %s %s", s["gone"].Verdict, s["new"].Verdict, s["tiny"].Verdict)
+	}
+}
+
+// TestCompareOutputs checks the JSON contract and the markdown rendering
+// against a golden file (go test -update rewrites it).
+func TestCompareOutputs(t *testing.T) {
+	base := runFixture{id: "base", execs: gen(1, 4,
+		scen{name: "simple_inner_index", n: 800, medianMs: 2, plan: "pi"},
+		scen{name: "simple_inner_pk", n: 800, medianMs: 1, plan: "pk"}),
+		plans: []results.Plan{plan("simple_inner_index", "pi", treeIndex)}}
+	cand := runFixture{id: "cand", execs: gen(2, 4,
+		scen{name: "simple_inner_index", n: 800, medianMs: 5, plan: "ps"},
+		scen{name: "simple_inner_pk", n: 800, medianMs: 1, plan: "pk"}),
+		plans: []results.Plan{plan("simple_inner_index", "ps", treeScan)}}
+	c := compareFixtures(t, base, cand)
+	c.Base.Runs, c.Candidate.Runs = []string{"base"}, []string{"cand"} // temp dirs vary
+
+	var js bytes.Buffer
+	if err := c.Write(&js, FormatJSON); err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	if err := json.Unmarshal(js.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"method", "rule", "threshold", "confidence", "base", "candidate", "scenarios", "counts"} {
+		if _, ok := got[k]; !ok {
+			t.Errorf("json lacks %q", k)
+		}
+	}
+	sc := got["scenarios"].([]any)[0].(map[string]any)
+	for _, k := range []string{"scenario", "verdict", "median", "p95", "p99", "plan_changed", "plan_diff", "checksums", "base", "candidate"} {
+		if _, ok := sc[k]; !ok {
+			t.Errorf("json scenario lacks %q", k)
+		}
+	}
+	if sc["verdict"] != "regression" || sc["median"].(map[string]any)["ci_low"].(float64) <= 1.1 {
+		t.Errorf("json scenario %v", sc)
+	}
+	if !strings.Contains(got["method"].(string), "bootstrap") {
+		t.Errorf("method %q", got["method"])
+	}
+
+	var md bytes.Buffer
+	if err := c.Write(&md, FormatMarkdown); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "compare.md", md.Bytes())
+	if err := c.Write(&md, FormatHTML); err == nil {
+		t.Error("compare accepted html")
+	}
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the output (go test -update rewrites it):\n%s", path, got)
+	}
+}

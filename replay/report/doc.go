@@ -1,0 +1,10 @@
+// Package report turns the Parquet results of runs into a report (per
+// scenario summaries, latency over time, plans, server counters) and
+// compares two runs into a verdict per scenario (regression, improvement,
+// no change, wrong results) with bootstrap confidence intervals.
+//
+// It reads results through replay/results, streaming row groups: memory is
+// bounded by per-scenario histograms and samples, never by row count. It
+// renders text, markdown, JSON and a self-contained HTML page (inline CSS,
+// JS and SVG charts: it opens offline). It never talks to a server.
+package report

@@ -1,0 +1,150 @@
+package report
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/joinbench/joinbench/replay/results"
+)
+
+// PlanTree turns an EXPLAIN FORMAT=JSON document into a readable tree for
+// a server flavour. Nil, or an error, falls back to the JSON indented.
+var PlanTree func(flavor, jsonPlan string) (string, error)
+
+// formatPreference is the order in which a plan's formats are shown.
+var formatPreference = []string{"tree", "json", "traditional", "analyze"}
+
+// planCatalog holds the plans.parquet rows of one side by scenario and
+// plan hash.
+type planCatalog struct {
+	flavor string
+	plans  map[string]map[string]map[string]string // scenario → hash → format → text
+}
+
+func newPlanCatalog(flavor string, rows []results.Plan) *planCatalog {
+	c := &planCatalog{flavor: flavor, plans: map[string]map[string]map[string]string{}}
+	for _, p := range rows {
+		byHash := c.plans[p.Scenario]
+		if byHash == nil {
+			byHash = map[string]map[string]string{}
+			c.plans[p.Scenario] = byHash
+		}
+		f := byHash[p.PlanHash]
+		if f == nil {
+			f = map[string]string{}
+			byHash[p.PlanHash] = f
+		}
+		if _, ok := f[p.Format]; !ok {
+			f[p.Format] = p.Explain
+		}
+	}
+	return c
+}
+
+// text returns the readable form of one plan, or "".
+func (c *planCatalog) text(scenario, hash string) string {
+	f := c.plans[scenario][hash]
+	if f == nil {
+		return ""
+	}
+	if t := f["tree"]; t != "" {
+		return strings.TrimRight(t, "\n")
+	}
+	if j := f["json"]; j != "" {
+		if PlanTree != nil {
+			if t, err := PlanTree(c.flavor, j); err == nil && t != "" {
+				return strings.TrimRight(t, "\n")
+			}
+		}
+		var b bytes.Buffer
+		if json.Indent(&b, []byte(j), "", "  ") == nil {
+			return b.String()
+		}
+		return j
+	}
+	for _, k := range formatPreference[2:] {
+		if t := f[k]; t != "" {
+			return strings.TrimRight(t, "\n")
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(f)) {
+		return strings.TrimRight(f[k], "\n")
+	}
+	return ""
+}
+
+// plansOf lists the distinct plans of a scenario, most used first: the
+// plan hashes seen in executions, plus any plan in plans.parquet that no
+// successful execution referenced.
+func (c *planCatalog) plansOf(a *scenarioAcc) []PlanInfo {
+	counts := maps.Clone(a.plans)
+	for h := range c.plans[a.name] {
+		if _, ok := counts[h]; !ok {
+			counts[h] = 0
+		}
+	}
+	var out []PlanInfo
+	for h, n := range counts {
+		p := PlanInfo{Hash: h, Executions: n, Tree: c.text(a.name, h)}
+		for f := range c.plans[a.name][h] {
+			p.Formats = append(p.Formats, f)
+		}
+		slices.Sort(p.Formats)
+		out = append(out, p)
+	}
+	slices.SortFunc(out, func(x, y PlanInfo) int {
+		return cmp.Or(cmp.Compare(y.Executions, x.Executions), cmp.Compare(x.Hash, y.Hash))
+	})
+	return out
+}
+
+// lineDiff is a unified-style diff of two texts by lines ("  ", "- ",
+// "+ " prefixes), from a longest common subsequence. Plans are short, so
+// the quadratic table is fine; very long inputs fall back to showing both.
+func lineDiff(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	var sb strings.Builder
+	if len(al)*len(bl) > 4_000_000 {
+		for _, l := range al {
+			sb.WriteString("- " + l + "\n")
+		}
+		for _, l := range bl {
+			sb.WriteString("+ " + l + "\n")
+		}
+		return sb.String()
+	}
+	n, m := len(al), len(bl)
+	lcs := make([][]int32, n+1)
+	for i := range lcs {
+		lcs[i] = make([]int32, m+1)
+	}
+	for i := n - 1; i >= 0; i-- {
+		for j := m - 1; j >= 0; j-- {
+			if al[i] == bl[j] {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	i, j := 0, 0
+	for i < n || j < m {
+		switch {
+		case i < n && j < m && al[i] == bl[j]:
+			sb.WriteString("  " + al[i] + "\n")
+			i++
+			j++
+		case i < n && (j == m || lcs[i+1][j] >= lcs[i][j+1]):
+			sb.WriteString("- " + al[i] + "\n")
+			i++
+		default:
+			sb.WriteString("+ " + bl[j] + "\n")
+			j++
+		}
+	}
+	return sb.String()
+}

@@ -1,0 +1,325 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/joinbench/joinbench/replay/results"
+)
+
+// Summary is the outcome of one scenario (or of a whole run). Latency
+// figures cover the executions that succeeded, in milliseconds; the
+// rate is executions per second of the scenario's span (first start to
+// last end).
+type Summary struct {
+	Executions int64   `json:"executions"` // succeeded and failed
+	Errors     int64   `json:"errors"`
+	ErrorRate  float64 `json:"error_rate"`
+	MeanMs     float64 `json:"mean_ms"`
+	P50Ms      float64 `json:"p50_ms"`
+	P95Ms      float64 `json:"p95_ms"`
+	P99Ms      float64 `json:"p99_ms"`
+	MaxMs      float64 `json:"max_ms"`
+	QPS        float64 `json:"queries_per_second"`
+}
+
+// TimePoint is one bucket of a time series. Buckets are one second wide
+// unless the run is long: then 2, 4, 8... seconds, at most 600 points.
+type TimePoint struct {
+	Time       time.Time `json:"time"` // start of the bucket
+	Seconds    float64   `json:"seconds"`
+	Executions int64     `json:"executions"`
+	Errors     int64     `json:"errors"`
+	QPS        float64   `json:"queries_per_second"`
+	P95Ms      float64   `json:"p95_ms"` // about 4% resolution
+}
+
+// Percentile is one point of a latency percentile spectrum.
+type Percentile struct {
+	Percentile float64 `json:"percentile"`
+	Ms         float64 `json:"ms"`
+}
+
+// Bin is one bar of a latency histogram, with the cumulative fraction.
+type Bin struct {
+	FromMs     float64 `json:"from_ms"`
+	ToMs       float64 `json:"to_ms"`
+	Count      int64   `json:"count"`
+	Cumulative float64 `json:"cumulative"`
+}
+
+// PlanInfo is one distinct plan of a scenario.
+type PlanInfo struct {
+	Hash       string   `json:"plan_hash"`
+	Executions int64    `json:"executions"` // successful executions that used it
+	Formats    []string `json:"formats,omitempty"`
+	Tree       string   `json:"tree,omitempty"` // readable plan
+}
+
+// ScenarioReport is one scenario of a run.
+type ScenarioReport struct {
+	Scenario string `json:"scenario"`
+	Summary
+	ErrorCodes  map[string]int64 `json:"error_codes,omitempty"`
+	Percentiles []Percentile     `json:"percentiles"`
+	Histogram   []Bin            `json:"histogram"`
+	Timeline    []TimePoint      `json:"timeline"`
+	Plans       []PlanInfo       `json:"plans"`
+}
+
+// CounterPoint is the rate of a server counter over one interval.
+type CounterPoint struct {
+	Time    time.Time `json:"time"`
+	PerSec  float64   `json:"per_second"`
+	Seconds float64   `json:"seconds"`
+}
+
+// CounterSeries is one server counter of one endpoint over time.
+type CounterSeries struct {
+	Endpoint string         `json:"endpoint"`
+	Variable string         `json:"variable"`
+	Total    int64          `json:"total"`
+	Points   []CounterPoint `json:"points"`
+}
+
+// RunReport is the report of one run folder.
+type RunReport struct {
+	Dir       string           `json:"dir"`
+	RunID     string           `json:"run_id"`
+	Info      *results.Run     `json:"run,omitempty"`
+	Files     int              `json:"executions_files"`
+	Start     time.Time        `json:"start"`
+	End       time.Time        `json:"end"`
+	Total     Summary          `json:"total"`
+	Scenarios []ScenarioReport `json:"scenarios"`
+	Timeline  []TimePoint      `json:"timeline"`
+	Counters  []CounterSeries  `json:"counters,omitempty"`
+	Warnings  []string         `json:"warnings,omitempty"`
+}
+
+// Report is the report of one or more runs.
+type Report struct {
+	Runs []RunReport `json:"runs"`
+}
+
+// Options tune reading.
+type Options struct {
+	// Warn receives problems that do not stop the report (a skipped file).
+	// They are also listed in the report.
+	Warn func(error)
+	// Seed seeds the latency samples (default 1).
+	Seed uint64
+}
+
+// Build reads each run folder and reports on it.
+func Build(dirs []string, opt Options) (*Report, error) {
+	rep := &Report{}
+	for _, d := range dirs {
+		rr, err := buildRun(d, opt)
+		if err != nil {
+			return nil, err
+		}
+		rep.Runs = append(rep.Runs, *rr)
+	}
+	return rep, nil
+}
+
+func (o Options) seed() uint64 {
+	if o.Seed == 0 {
+		return 1
+	}
+	return o.Seed
+}
+
+// warner collects warnings and passes them on.
+type warner struct {
+	list *[]string
+	fn   func(error)
+}
+
+func (w warner) warn(err error) {
+	*w.list = append(*w.list, err.Error())
+	if w.fn != nil {
+		w.fn(err)
+	}
+}
+
+func buildRun(dir string, opt Options) (*RunReport, error) {
+	rr := &RunReport{Dir: dir, RunID: results.RunIDFromDir(dir)}
+	w := warner{list: &rr.Warnings, fn: opt.Warn}
+	rr.Info = results.ReadRunInfo(dir, w.warn)
+	if rr.Info != nil && rr.Info.RunID != "" {
+		rr.RunID = rr.Info.RunID
+	}
+	acc := newRunAcc(opt.seed(), false)
+	if err := acc.readRun(dir, w.warn); err != nil {
+		return nil, err
+	}
+	rr.Files = acc.files
+	if acc.files == 0 {
+		w.warn(fmt.Errorf("%s: no readable executions file", dir))
+	}
+	plans, err := results.ReadPlans(dir, w.warn)
+	if err != nil {
+		return nil, err
+	}
+	flavor := ""
+	if rr.Info != nil {
+		flavor = rr.Info.Flavor
+	}
+	catalog := newPlanCatalog(flavor, plans)
+	rr.Start, rr.End = acc.span()
+	total := newScenarioAcc("", opt.seed())
+	for _, name := range acc.names() {
+		a := acc.scenarios[name]
+		rr.Scenarios = append(rr.Scenarios, scenarioReport(a, catalog))
+		total.execs += a.execs
+		total.errors += a.errors
+		total.hist.Merge(a.hist)
+	}
+	total.first, total.last = rr.Start, rr.End
+	rr.Total = total.summary()
+	rr.Timeline = acc.overall.points()
+	counters, err := readCounters(dir, w.warn)
+	if err != nil {
+		return nil, err
+	}
+	rr.Counters = counters
+	return rr, nil
+}
+
+// spectrum is the percentiles of the percentile chart.
+var spectrum = []float64{0, 10, 25, 50, 75, 90, 95, 99, 99.5, 99.9, 99.95, 99.99, 100}
+
+func scenarioReport(a *scenarioAcc, catalog *planCatalog) ScenarioReport {
+	sr := ScenarioReport{Scenario: a.name, Summary: a.summary(), Timeline: a.tl.points()}
+	if len(a.errCodes) > 0 {
+		sr.ErrorCodes = map[string]int64{}
+		for c, n := range a.errCodes {
+			sr.ErrorCodes[strconv.Itoa(int(c))] = n
+		}
+	}
+	if a.hist.TotalCount() > 0 {
+		for _, p := range spectrum {
+			v := a.hist.ValueAtQuantile(p)
+			if p == 0 {
+				v = a.hist.Min()
+			}
+			sr.Percentiles = append(sr.Percentiles, Percentile{Percentile: p, Ms: ms(v)})
+		}
+		sr.Histogram = histogramBins(a)
+	}
+	sr.Plans = catalog.plansOf(a)
+	return sr
+}
+
+// histogramBins groups the HDR histogram into about 40 log-spaced bins
+// between the minimum and the maximum.
+func histogramBins(a *scenarioAcc) []Bin {
+	lo, hi := float64(max(a.hist.Min(), 1)), float64(max(a.hist.Max(), 1))
+	const n = 40
+	if hi <= lo {
+		return []Bin{{FromMs: lo / 1e6, ToMs: hi / 1e6, Count: a.hist.TotalCount(), Cumulative: 1}}
+	}
+	step := math.Log(hi/lo) / n
+	bins := make([]Bin, n)
+	for i := range bins {
+		bins[i].FromMs = lo * math.Exp(step*float64(i)) / 1e6
+		bins[i].ToMs = lo * math.Exp(step*float64(i+1)) / 1e6
+	}
+	for _, b := range a.hist.Distribution() {
+		if b.Count == 0 {
+			continue
+		}
+		v := float64(max((b.From+b.To)/2, 1))
+		i := int(math.Log(v/lo) / step)
+		bins[min(max(i, 0), n-1)].Count += b.Count
+	}
+	total := float64(a.hist.TotalCount())
+	cum := int64(0)
+	for i := range bins {
+		cum += bins[i].Count
+		bins[i].Cumulative = float64(cum) / total
+	}
+	return bins
+}
+
+// counterSeries accumulates one counter, bucketed like a timeline.
+type counterSeries struct {
+	total   int64
+	width   int64
+	buckets map[int64]*[2]float64 // delta, seconds
+}
+
+func readCounters(dir string, warn results.Warner) ([]CounterSeries, error) {
+	type key struct{ ep, v string }
+	series := map[key]*counterSeries{}
+	err := results.ScanStatus(dir, warn, func(s *results.Status) error {
+		k := key{s.Endpoint, s.Variable}
+		cs := series[k]
+		if cs == nil {
+			cs = &counterSeries{width: int64(time.Second), buckets: map[int64]*[2]float64{}}
+			series[key{string([]byte(s.Endpoint)), string([]byte(s.Variable))}] = cs
+		}
+		cs.total += s.Delta
+		bk := s.Time.UnixNano() / cs.width
+		b := cs.buckets[bk]
+		if b == nil {
+			for len(cs.buckets) >= maxBuckets {
+				cs.width *= 2
+				nb := map[int64]*[2]float64{}
+				for k, v := range cs.buckets {
+					nk := floorDiv(k, 2)
+					if o := nb[nk]; o != nil {
+						o[0] += v[0]
+						o[1] += v[1]
+					} else {
+						nb[nk] = v
+					}
+				}
+				cs.buckets = nb
+				bk = s.Time.UnixNano() / cs.width
+				b = cs.buckets[bk]
+				if b != nil {
+					break
+				}
+			}
+			if b == nil {
+				b = &[2]float64{}
+				cs.buckets[bk] = b
+			}
+		}
+		b[0] += float64(s.Delta)
+		b[1] += s.Interval
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var out []CounterSeries
+	for k, cs := range series {
+		s := CounterSeries{Endpoint: k.ep, Variable: k.v, Total: cs.total}
+		keys := make([]int64, 0, len(cs.buckets))
+		for bk := range cs.buckets {
+			keys = append(keys, bk)
+		}
+		slices.Sort(keys)
+		for _, bk := range keys {
+			b := cs.buckets[bk]
+			p := CounterPoint{Time: time.Unix(0, bk*cs.width).UTC(), Seconds: b[1]}
+			if b[1] > 0 {
+				p.PerSec = b[0] / b[1]
+			}
+			s.Points = append(s.Points, p)
+		}
+		out = append(out, s)
+	}
+	slices.SortFunc(out, func(a, b CounterSeries) int {
+		return cmp.Or(cmp.Compare(a.Endpoint, b.Endpoint), cmp.Compare(a.Variable, b.Variable))
+	})
+	return out, nil
+}

@@ -1,0 +1,281 @@
+package results
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/joinbench/joinbench/internal/usage"
+)
+
+// File names inside a run folder.
+const (
+	ExecutionsGlob = "executions-*.parquet"
+	PlansFile      = "plans.parquet"
+	StatusFile     = "status.parquet"
+	RunFile        = "run.json"
+	RunDirPrefix   = "run="
+)
+
+// readBatch is how many rows a reader decodes at a time: memory stays
+// bounded by one batch whatever the size of the file.
+const readBatch = 1024
+
+// Warner receives problems that do not stop a read: an unreadable or
+// truncated file is skipped and reported through it. Nil discards them.
+type Warner func(error)
+
+func (w Warner) warn(err error) {
+	if w != nil {
+		w(err)
+	}
+}
+
+// FindRuns expands RUN arguments into run folders. An argument is a run
+// folder (run=<id>, or any folder holding executions-*.parquet or
+// run.json), a parent folder whose run=* sub-folders are runs, or a glob of
+// either. Folders are returned once each, in argument order, the runs of a
+// parent sorted by name. A missing path, a glob matching nothing or a
+// folder holding no run is a usage error.
+func FindRuns(args []string) ([]string, error) {
+	var out []string
+	seen := map[string]bool{}
+	add := func(d string) {
+		d = filepath.Clean(d)
+		if !seen[d] {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	for _, arg := range args {
+		paths := []string{arg}
+		if strings.ContainsAny(arg, "*?[") {
+			m, err := filepath.Glob(arg)
+			if err != nil {
+				return nil, usage.Errorf("%s: bad pattern: %v", arg, err)
+			}
+			if len(m) == 0 {
+				return nil, usage.Errorf("%s: matches no file or folder", arg)
+			}
+			sort.Strings(m)
+			paths = m
+		}
+		found := 0
+		for _, p := range paths {
+			st, err := os.Stat(p)
+			if err != nil {
+				if errors.Is(err, fs.ErrNotExist) {
+					return nil, usage.Errorf("%s: no such run folder", p)
+				}
+				return nil, usage.Errorf("%s: %v", p, err)
+			}
+			if !st.IsDir() {
+				if len(paths) > 1 {
+					continue // a glob may match stray files next to runs
+				}
+				return nil, usage.Errorf("%s: not a folder (give the run folder, e.g. results/run=<id>)", p)
+			}
+			if IsRunDir(p) {
+				add(p)
+				found++
+				continue
+			}
+			subs, err := filepath.Glob(filepath.Join(globEscape(p), RunDirPrefix+"*"))
+			if err != nil {
+				return nil, fmt.Errorf("list %s: %w", p, err)
+			}
+			sort.Strings(subs)
+			for _, s := range subs {
+				if st, err := os.Stat(s); err == nil && st.IsDir() {
+					add(s)
+					found++
+				}
+			}
+		}
+		if found == 0 {
+			return nil, usage.Errorf("%s: no run folder here (expected run=<id> folders or executions-*.parquet files)", arg)
+		}
+	}
+	return out, nil
+}
+
+// IsRunDir reports whether dir looks like one run's folder.
+func IsRunDir(dir string) bool {
+	if strings.HasPrefix(filepath.Base(dir), RunDirPrefix) {
+		return true
+	}
+	if _, err := os.Stat(filepath.Join(dir, RunFile)); err == nil {
+		return true
+	}
+	m, _ := filepath.Glob(filepath.Join(globEscape(dir), ExecutionsGlob))
+	return len(m) > 0
+}
+
+// RunIDFromDir returns the id in a run=<id> folder name, else the base name.
+func RunIDFromDir(dir string) string {
+	return strings.TrimPrefix(filepath.Base(dir), RunDirPrefix)
+}
+
+func globEscape(p string) string {
+	r := strings.NewReplacer(`*`, `\*`, `?`, `\?`, `[`, `\[`)
+	return r.Replace(p)
+}
+
+// ExecutionFiles lists a run's executions files (one per client host and
+// part), sorted by name.
+func ExecutionFiles(dir string) ([]string, error) {
+	m, err := filepath.Glob(filepath.Join(globEscape(dir), ExecutionsGlob))
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", dir, err)
+	}
+	sort.Strings(m)
+	return m, nil
+}
+
+// ReadRunInfo reads run.json. A missing file gives nil and no error; an
+// unreadable one is warned about and also gives nil.
+func ReadRunInfo(dir string, warn Warner) *Run {
+	path := filepath.Join(dir, RunFile)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			warn.warn(fmt.Errorf("%s: %w (skipped)", path, err))
+		}
+		return nil
+	}
+	var r Run
+	if err := json.Unmarshal(b, &r); err != nil {
+		warn.warn(fmt.Errorf("%s: %w (skipped)", path, err))
+		return nil
+	}
+	return &r
+}
+
+// ScanExecutions streams every row of every executions file of a run to
+// fn, one row group and one batch at a time. The row passed to fn is only
+// valid during the call. A file that cannot be opened (truncated while
+// being written, not Parquet, wrong schema) is skipped with a warning; a
+// file that fails part way through is warned about and its remaining rows
+// skipped. Only an error returned by fn stops the scan.
+func ScanExecutions(dir string, warn Warner, fn func(*Execution) error) (files int, err error) {
+	paths, err := ExecutionFiles(dir)
+	if err != nil {
+		return 0, err
+	}
+	for _, p := range paths {
+		ok, err := scanFile(p, warn, fn)
+		if err != nil {
+			return files, err
+		}
+		if ok {
+			files++
+		}
+	}
+	return files, nil
+}
+
+// ScanStatus streams status.parquet like ScanExecutions. A missing file
+// is not an error: servers without counters or runs without --status.
+func ScanStatus(dir string, warn Warner, fn func(*Status) error) error {
+	p := filepath.Join(dir, StatusFile)
+	if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	_, err := scanFile(p, warn, fn)
+	return err
+}
+
+// ReadPlans reads all of plans.parquet (one row per distinct plan and
+// format: small). A missing file gives no plans; an unreadable one is
+// warned about.
+func ReadPlans(dir string, warn Warner) ([]Plan, error) {
+	p := filepath.Join(dir, PlansFile)
+	if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	var out []Plan
+	_, err := scanFile(p, warn, func(pl *Plan) error {
+		out = append(out, *pl)
+		return nil
+	})
+	return out, err
+}
+
+// errStop marks an error from the caller's callback so that it is passed
+// up rather than turned into a warning.
+type errStop struct{ err error }
+
+func (e errStop) Error() string { return e.err.Error() }
+
+// scanFile reads one Parquet file of rows of type T. It reports whether
+// the file was opened; read problems become warnings.
+func scanFile[T any](path string, warn Warner, fn func(*T) error) (opened bool, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		warn.warn(fmt.Errorf("%s: %w (skipped)", path, err))
+		return false, nil
+	}
+	defer f.Close()
+	rows := int64(0)
+	defer func() {
+		// parquet-go may panic on corrupt input; no input may crash a report.
+		if r := recover(); r != nil {
+			warn.warn(fmt.Errorf("%s: unreadable after %d rows: %v (rest skipped)", path, rows, r))
+			err = nil
+		}
+	}()
+	st, err := f.Stat()
+	if err != nil {
+		warn.warn(fmt.Errorf("%s: %w (skipped)", path, err))
+		return false, nil
+	}
+	if st.Size() == 0 {
+		warn.warn(fmt.Errorf("%s: empty file (skipped; run still writing or interrupted?)", path))
+		return false, nil
+	}
+	pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipBloomFilters(true), parquet.SkipPageIndex(true))
+	if err != nil {
+		warn.warn(fmt.Errorf("%s: not a complete Parquet file: %w (skipped; truncated?)", path, err))
+		return false, nil
+	}
+	buf := make([]T, readBatch)
+	for gi, rg := range pf.RowGroups() {
+		err := func() error {
+			r := parquet.NewGenericRowGroupReader[T](rg)
+			defer r.Close()
+			for {
+				n, rerr := r.Read(buf)
+				for i := 0; i < n; i++ {
+					rows++
+					if err := fn(&buf[i]); err != nil {
+						return errStop{err}
+					}
+				}
+				if rerr == io.EOF {
+					return nil
+				}
+				if rerr != nil {
+					return rerr
+				}
+			}
+		}()
+		if err != nil {
+			var stop errStop
+			if errors.As(err, &stop) {
+				return true, stop.err
+			}
+			warn.warn(fmt.Errorf("%s: row group %d: %w (rest of file skipped after %d rows)", path, gi, err, rows))
+			return true, nil
+		}
+		clear(buf)
+	}
+	return true, nil
+}
