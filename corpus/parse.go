@@ -146,9 +146,6 @@ func (p *parser) header() error {
 	}
 	p.s.BodyOffset = off
 	p.s.Body = src[off:]
-	if p.s.Description == "" && !seen["description"] {
-		p.s.Description = ""
-	}
 	return nil
 }
 
