@@ -1,0 +1,79 @@
+package ddl
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/joinbench/joinbench/internal/testdb"
+	"github.com/joinbench/joinbench/internal/usage"
+)
+
+func TestWarmupAndCleanupDropOnlyTheirTables(t *testing.T) {
+	ctx := context.Background()
+	db := openDSN(t, testdb.Fresh(t, "ddl_cleanup"))
+	if _, err := Warmup(ctx, db, SchemaOptions{}, 2); !usage.Is(err) {
+		t.Fatalf("warmup of an empty database: %v, want a usage error", err)
+	}
+	o := PrepareOptions{Schema: SchemaOptions{Tables: 3}, Gen: GenOptions{Seed: 1, TableSize: 200}, Threads: 2}
+	if _, err := Prepare(ctx, db, o); err != nil {
+		t.Fatal(err)
+	}
+	// Tables that look alike but are not prepare's.
+	others := []string{"main", "main01", "main1_old", "mainx", "level6", "level0", "level", "xmain1", "other"}
+	for _, n := range others {
+		if _, err := db.Exec("CREATE TABLE " + QuoteIdent(n) + " (id INT PRIMARY KEY)"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w, err := Warmup(ctx, db, SchemaOptions{}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(w.Tables) != 8 || w.Tables[0].Name != "main1" || w.Tables[0].Indexes != 14 || w.Tables[7].Name != "level5" {
+		t.Fatalf("warmed %+v", w.Tables)
+	}
+	if w.TotalBytes() <= 0 || w.BufferPoolBytes <= 0 || w.Fits() <= 0 {
+		t.Errorf("sizes: total %d, buffer pool %d", w.TotalBytes(), w.BufferPoolBytes)
+	}
+	// Another prefix finds nothing of prepare's main tables.
+	if got, _ := PreparedTables(ctx, db, SchemaOptions{TableName: "sbtest"}); len(got) != 5 {
+		t.Errorf("prefix sbtest found %v, want level1..5 only", got)
+	}
+	dropped, err := Cleanup(ctx, db, SchemaOptions{Tables: 1}) // --tables does not limit what is dropped
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"main1", "main2", "main3", "level1", "level2", "level3", "level4", "level5"}
+	if !slices.Equal(dropped, want) {
+		t.Errorf("dropped %v, want %v", dropped, want)
+	}
+	left, err := ExistingTables(ctx, db, append(slices.Clone(others), want...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(left, others) {
+		t.Errorf("left %v, want %v", left, others)
+	}
+}
+
+func TestDumpTSVMatchesGenerator(t *testing.T) {
+	dir := t.TempDir()
+	files, err := DumpTSV(dir, SchemaOptions{}, GenOptions{Seed: 5, TableSize: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 6 {
+		t.Fatalf("%d files", len(files))
+	}
+	g, _ := NewGenerator(GenOptions{Seed: 5, TableSize: 50})
+	got, err := os.ReadFile(filepath.Join(dir, "level2.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := genAll(t, g, LevelTable, 2, TSV); string(got) != string(want) {
+		t.Error("level2.tsv differs from the generator's rows")
+	}
+}
