@@ -1,0 +1,35 @@
+# joinbench: make build | test | bench | demo | lint
+GO          ?= go
+VERSION     ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS     := -X main.version=$(VERSION)
+BIN         := bin/joinbench
+TEST_TIMEOUT ?= 10m
+BENCHTIME   ?= 1s
+
+.PHONY: all build test bench demo lint clean
+
+all: build
+
+build:
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/joinbench
+
+# Unit and integration tests. Integration tests use the server in
+# JOINBENCH_TEST_DSN; when it is unset, scripts/test.sh starts a throwaway
+# sandbox server for them (if mariadbd or mysqld is installed) and stops it
+# afterwards.
+test: build
+	TEST_TIMEOUT=$(TEST_TIMEOUT) scripts/test.sh
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) ./...
+
+# End-to-end demo on a sandbox server; see scripts/demo.sh.
+demo: build
+	scripts/demo.sh
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+clean:
+	rm -rf bin

