@@ -1,0 +1,121 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/joinbench/joinbench/corpus"
+	"github.com/joinbench/joinbench/ddl"
+	"github.com/joinbench/joinbench/internal/usage"
+)
+
+// showCmd prints one scenario and a rendering of it.
+type showCmd struct {
+	corpusFlags
+	Name         string `arg:"" help:"Scenario name, as joinbench list shows it."`
+	Seed         uint64 `default:"1" help:"Seed of the parameter values: the same seed renders the same values."`
+	Thread       int    `default:"0" help:"Render the values that this worker thread would draw first."`
+	Renders      int    `short:"n" default:"1" help:"How many renderings to print."`
+	Tables       int    `default:"1" help:"Number of main tables a table(main) parameter chooses from (main1..mainN)."`
+	TableSize    int64  `default:"10000" help:"Rows per table: id(table) parameters draw in 1..SIZE."`
+	TableName    string `default:"main" help:"Prefix of the main tables."`
+	Distribution string `enum:"uniform,gaussian,pareto,zipf" default:"uniform" help:"Default distribution of the parameters that declare none: uniform, gaussian, pareto or zipf."`
+}
+
+func (c *showCmd) Help() string {
+	return `Prints the scenario file as written, then renders it against the built-in
+schema (no server needed): each statement's SQL exactly as the replay
+engine prepares it, with ? for bound values and table parameters
+substituted as quoted names, followed by the values bound to it.
+
+Examples:
+  joinbench show simple_inner_pk
+  joinbench show delete_inserts --seed 7 -n 3 --tables 4`
+}
+
+func (c *showCmd) Run(ctx context.Context, cl *cli) error {
+	cp, err := c.load()
+	if err != nil {
+		return err
+	}
+	s := cp.Get(c.Name)
+	if s == nil {
+		return usage.Errorf("no scenario %q%s (joinbench list shows them)", c.Name, suggest(cp, c.Name))
+	}
+	if c.Renders < 0 {
+		return usage.Errorf("-n must be 0 or more, got %d", c.Renders)
+	}
+	schema, err := ddl.BuiltinSchema(ddl.SchemaOptions{Tables: c.Tables, TableName: c.TableName})
+	if err != nil {
+		return usage.Wrap(err)
+	}
+	tmpl, err := corpus.Compile(s, schema, corpus.CompileOptions{
+		Tables: c.Tables, TableSize: c.TableSize, Distribution: c.Distribution, TableName: c.TableName})
+	if err != nil {
+		return err
+	}
+	out := os.Stdout
+	fmt.Fprintf(out, "-- file: %s\n", s.Path)
+	fmt.Fprint(out, s.Source)
+	if !strings.HasSuffix(s.Source, "\n") {
+		fmt.Fprintln(out)
+	}
+	fmt.Fprintf(out, "\n-- template hash %s, %d statement(s), write: %v\n", tmpl.Hash, tmpl.Statements(), tmpl.Write)
+	names := tmpl.ParamNames()
+	r := tmpl.NewRenderer(c.Seed, c.Thread)
+	for n := 0; n < c.Renders; n++ {
+		stmts := r.Next()
+		vals := r.Values(nil)
+		fmt.Fprintf(out, "\n-- rendering %d (seed %d, thread %d):", n+1, c.Seed, c.Thread)
+		for i, v := range vals {
+			fmt.Fprintf(out, " %s=%s", names[i], quoteValue(v))
+		}
+		fmt.Fprintln(out)
+		for i, st := range stmts {
+			fmt.Fprintf(out, "-- statement %d\n%s;\n", i, st.SQL)
+			if len(st.Args) > 0 {
+				args := make([]string, len(st.Args))
+				for k, a := range st.Args {
+					args[k] = fmt.Sprintf("%d: %s", k+1, quoteArg(a))
+				}
+				fmt.Fprintf(out, "-- bound: %s\n", strings.Join(args, ", "))
+			}
+		}
+	}
+	return nil
+}
+
+func quoteValue(v string) string {
+	if v == "" || strings.ContainsAny(v, " \t'\"") {
+		return fmt.Sprintf("%q", v)
+	}
+	return v
+}
+
+func quoteArg(a any) string {
+	if s, ok := a.(string); ok {
+		return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+	}
+	return fmt.Sprint(a)
+}
+
+// suggest names scenarios that contain the asked name, or share its start.
+func suggest(cp *corpus.Corpus, name string) string {
+	var near []string
+	low := strings.ToLower(name)
+	for _, s := range cp.Scenarios() {
+		n := strings.ToLower(s.Name)
+		if strings.Contains(n, low) || len(low) >= 6 && strings.HasPrefix(n, low[:6]) {
+			near = append(near, s.Name)
+		}
+	}
+	if len(near) == 0 {
+		return ""
+	}
+	if len(near) > 5 {
+		near = append(near[:5], "...")
+	}
+	return "; did you mean " + strings.Join(near, ", ") + "?"
+}
