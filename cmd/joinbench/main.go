@@ -23,6 +23,8 @@ type cli struct {
 	Version kong.VersionFlag `help:"Print the version and exit."`
 
 	Sandbox sandboxCmd `cmd:"" help:"Start, stop and list named sandbox servers (throwaway MariaDB/MySQL instances)."`
+	List    listCmd    `cmd:"" help:"List the scenarios of the corpus (built-in and --corpus folders)."`
+	Show    showCmd    `cmd:"" help:"Print a scenario file and render it with seeded parameter values."`
 	Report  reportCmd  `cmd:"" help:"Summarise runs: latency percentiles, throughput over time, plans (text, markdown, json, html)."`
 	Compare compareCmd `cmd:"" help:"Compare a candidate run with a base run: regressions, plan changes, wrong results; exit 1 on regression."`
 }
