@@ -208,7 +208,7 @@ func readSide(dirs []string, side *Side, opt CompareOptions, w warner, onRow fun
 	acc := newRunAcc(opt.Seed, true)
 	acc.onRow = onRow
 	var plans []results.Plan
-	flavor := ""
+	var first *results.Run
 	for _, d := range dirs {
 		side.Runs = append(side.Runs, d)
 		id := results.RunIDFromDir(d)
@@ -218,7 +218,7 @@ func readSide(dirs []string, side *Side, opt CompareOptions, w warner, onRow fun
 			}
 			if side.ServerVersion == "" {
 				side.ServerVersion, side.Flavor = info.ServerVersion, info.Flavor
-				flavor = info.Flavor
+				first = info
 			} else if side.ServerVersion != info.ServerVersion {
 				w.warn(fmt.Errorf("%s: server version %s differs from %s in the same side", d, info.ServerVersion, side.ServerVersion))
 			}
@@ -240,7 +240,7 @@ func readSide(dirs []string, side *Side, opt CompareOptions, w warner, onRow fun
 	for _, a := range acc.scenarios {
 		side.Executions += a.execs
 	}
-	return acc, newPlanCatalog(flavor, plans), nil
+	return acc, newPlanCatalog(first, plans), nil
 }
 
 func compareScenario(name string, b, c *scenarioAcc, bcat, ccat *planCatalog, examples map[uint64][]string, opt CompareOptions) ScenarioComparison {

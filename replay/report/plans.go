@@ -8,12 +8,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/joinbench/joinbench/replay/explain"
 	"github.com/joinbench/joinbench/replay/results"
 )
-
-// PlanTree turns an EXPLAIN FORMAT=JSON document into a readable tree for
-// a server flavour. Nil, or an error, falls back to the JSON indented.
-var PlanTree func(flavor, jsonPlan string) (string, error)
 
 // formatPreference is the order in which a plan's formats are shown.
 var formatPreference = []string{"tree", "json", "traditional", "analyze"}
@@ -21,12 +18,19 @@ var formatPreference = []string{"tree", "json", "traditional", "analyze"}
 // planCatalog holds the plans.parquet rows of one side by scenario and
 // plan hash.
 type planCatalog struct {
-	flavor string
+	flavor explain.Flavor
 	plans  map[string]map[string]map[string]string // scenario → hash → format → text
 }
 
-func newPlanCatalog(flavor string, rows []results.Plan) *planCatalog {
-	c := &planCatalog{flavor: flavor, plans: map[string]map[string]map[string]string{}}
+func newPlanCatalog(info *results.Run, rows []results.Plan) *planCatalog {
+	var fl explain.Flavor
+	if info != nil {
+		fl = explain.ParseFlavor(info.ServerVersion, "")
+		if info.Flavor != "" {
+			fl.Name = info.Flavor
+		}
+	}
+	c := &planCatalog{flavor: fl, plans: map[string]map[string]map[string]string{}}
 	for _, p := range rows {
 		byHash := c.plans[p.Scenario]
 		if byHash == nil {
@@ -51,15 +55,18 @@ func (c *planCatalog) text(scenario, hash string) string {
 	if f == nil {
 		return ""
 	}
+	// The JSON plan drawn by explain.Tree reads the same on every server
+	// flavour, so two servers' plans diff line by line; then the server's
+	// own tree; then the JSON itself.
+	if j := f["json"]; j != "" {
+		if t, err := explain.Tree(c.flavor, j); err == nil && strings.TrimSpace(t) != "" {
+			return strings.TrimRight(t, "\n")
+		}
+	}
 	if t := f["tree"]; t != "" {
 		return strings.TrimRight(t, "\n")
 	}
 	if j := f["json"]; j != "" {
-		if PlanTree != nil {
-			if t, err := PlanTree(c.flavor, j); err == nil && t != "" {
-				return strings.TrimRight(t, "\n")
-			}
-		}
 		var b bytes.Buffer
 		if json.Indent(&b, []byte(j), "", "  ") == nil {
 			return b.String()

@@ -167,11 +167,7 @@ func buildRun(dir string, opt Options) (*RunReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	flavor := ""
-	if rr.Info != nil {
-		flavor = rr.Info.Flavor
-	}
-	catalog := newPlanCatalog(flavor, plans)
+	catalog := newPlanCatalog(rr.Info, plans)
 	rr.Start, rr.End = acc.span()
 	total := newScenarioAcc("", opt.seed())
 	for _, name := range acc.names() {

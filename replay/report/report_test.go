@@ -59,8 +59,8 @@ func TestReportRun(t *testing.T) {
 	if len(s.Plans) != 1 || s.Plans[0].Executions != 3000 || !strings.Contains(s.Plans[0].Tree, "idx_parent_id") {
 		t.Errorf("plans %+v", s.Plans)
 	}
-	if pk := rr.Scenarios[2]; !strings.Contains(pk.Plans[0].Tree, "\n  \"query_block\"") {
-		t.Errorf("json plan not indented: %q", pk.Plans[0].Tree)
+	if pk := rr.Scenarios[2]; pk.Plans[0].Tree != "query_block #1\n  m ref" {
+		t.Errorf("json plan not drawn as a tree: %q", pk.Plans[0].Tree)
 	}
 	if ml := rr.Scenarios[0]; ml.Errors != 12 || ml.ErrorCodes["1205"] != 12 {
 		t.Errorf("errors %d %v", ml.Errors, ml.ErrorCodes)

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/joinbench/joinbench/replay/results"
 )
 
 // TestBootstrapIndexMatchesNaive checks the order-statistic shortcut
@@ -107,5 +109,12 @@ func TestTwoProportion(t *testing.T) {
 	}
 	if p := twoProportionP(5, 1000, 100, 1000); p > 1e-6 {
 		t.Errorf("very different rates p=%v", p)
+	}
+}
+
+func TestPlanTextFallsBackToIndentedJSON(t *testing.T) {
+	c := newPlanCatalog(nil, []results.Plan{{Scenario: "s", PlanHash: "h", Format: "json", Explain: `{"not_a_plan": [1]}`}})
+	if got := c.text("s", "h"); got != "{\n  \"not_a_plan\": [\n    1\n  ]\n}" {
+		t.Errorf("got %q", got)
 	}
 }
