@@ -1,0 +1,257 @@
+package analyzer
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/joinbench/joinbench/corpus"
+	"github.com/joinbench/joinbench/ddl"
+)
+
+// Severity of a finding. A rule's default can be changed per corpus in its
+// lint.conf; Off disables the rule.
+type Severity int
+
+const (
+	Off Severity = iota
+	Info
+	Warning
+	Error
+)
+
+func (s Severity) String() string {
+	switch s {
+	case Off:
+		return "off"
+	case Info:
+		return "info"
+	case Warning:
+		return "warning"
+	case Error:
+		return "error"
+	}
+	return fmt.Sprintf("Severity(%d)", int(s))
+}
+
+// ParseSeverity reads "off", "info", "warning" (or "warn") and "error".
+func ParseSeverity(s string) (Severity, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "off", "ignore", "none":
+		return Off, nil
+	case "info", "note":
+		return Info, nil
+	case "warning", "warn":
+		return Warning, nil
+	case "error":
+		return Error, nil
+	}
+	return Off, fmt.Errorf("unknown severity %q (want off, info, warning or error)", s)
+}
+
+// MarshalText makes severities read as words in JSON.
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// Analyzer is one lint rule: a name used in output, configuration and
+// suppressions, a description, a default severity and the check itself.
+type Analyzer struct {
+	Name     string
+	Doc      string
+	Severity Severity
+	Run      func(*Pass)
+}
+
+// Pass is what a rule sees of one file.
+type Pass struct {
+	Analyzer *Analyzer
+	u        *unit
+	diags    *[]Diagnostic
+}
+
+// Reportf records a finding at a source offset.
+func (p *Pass) Reportf(offset int, format string, args ...any) *Diagnostic {
+	return p.Report(Diagnostic{Offset: offset, Message: fmt.Sprintf(format, args...)})
+}
+
+// Report records a finding; Path, Line, Col, Rule and Severity are filled in.
+func (p *Pass) Report(d Diagnostic) *Diagnostic {
+	d.Path = p.u.path
+	d.Line, d.Col = p.u.position(d.Offset)
+	d.Rule = p.Analyzer.Name
+	d.Severity = p.Analyzer.Severity
+	*p.diags = append(*p.diags, d)
+	return &(*p.diags)[len(*p.diags)-1]
+}
+
+// Diagnostic is one finding, pointing at the original file.
+type Diagnostic struct {
+	Path     string         `json:"path"`
+	Line     int            `json:"line"`
+	Col      int            `json:"column"`
+	Offset   int            `json:"offset"`
+	Severity Severity       `json:"severity"`
+	Rule     string         `json:"rule"`
+	Message  string         `json:"message"`
+	Fixes    []SuggestedFix `json:"fixes,omitempty"`
+}
+
+func (d Diagnostic) String() string {
+	return fmt.Sprintf("%s:%d:%d: %s: %s [%s]", d.Path, d.Line, d.Col, d.Severity, d.Message, d.Rule)
+}
+
+// SuggestedFix is a set of edits that resolves a finding.
+type SuggestedFix struct {
+	Message string     `json:"message"`
+	Edits   []TextEdit `json:"edits"`
+}
+
+// TextEdit replaces Source[Start:End] with NewText.
+type TextEdit struct {
+	Start   int    `json:"start"`
+	End     int    `json:"end"`
+	NewText string `json:"new_text"`
+}
+
+// Flavor is the server family the corpus targets.
+type Flavor string
+
+const (
+	MySQL   Flavor = "mysql"
+	MariaDB Flavor = "mariadb"
+	Percona Flavor = "percona"
+	TiDB    Flavor = "tidb"
+)
+
+// ParseFlavor accepts mysql, mariadb, percona and tidb.
+func ParseFlavor(s string) (Flavor, error) {
+	switch f := Flavor(strings.ToLower(strings.TrimSpace(s))); f {
+	case MySQL, MariaDB, Percona, TiDB:
+		return f, nil
+	case "":
+		return MySQL, nil
+	}
+	return "", fmt.Errorf("unknown flavor %q (want mysql, mariadb, percona or tidb)", s)
+}
+
+// Options configure an analysis.
+type Options struct {
+	Schema *ddl.Schema // names are resolved against it; nil means every name is unknown
+	Flavor Flavor      // "" means mysql
+	Galera bool        // the target is a Galera/PXC cluster
+	// Severity overrides per rule name (from lint.conf); absent means the
+	// rule's default.
+	Severity map[string]Severity
+}
+
+func (o *Options) flavor() Flavor {
+	if o == nil || o.Flavor == "" {
+		return MySQL
+	}
+	return o.Flavor
+}
+
+func (o *Options) severity(a *Analyzer) Severity {
+	if o != nil {
+		if s, ok := o.Severity[a.Name]; ok {
+			return s
+		}
+	}
+	return a.Severity
+}
+
+// Analyzers returns every rule, sorted by name.
+func Analyzers() []*Analyzer {
+	out := append([]*Analyzer(nil), registry...)
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Lookup returns the rule with that name, or nil.
+func Lookup(name string) *Analyzer {
+	for _, a := range registry {
+		if a.Name == name {
+			return a
+		}
+	}
+	return nil
+}
+
+var registry []*Analyzer
+
+func register(a *Analyzer) *Analyzer {
+	registry = append(registry, a)
+	return a
+}
+
+// AnalyzeScenario lints one parsed scenario.
+func AnalyzeScenario(sc *corpus.Scenario, opts *Options) []Diagnostic {
+	return analyze(sc.Path, sc.Source, sc, opts)
+}
+
+// AnalyzeFile lints one file. A file with a scenario header is read as a
+// scenario; any other file as plain SQL (DDL files, for example).
+func AnalyzeFile(path, src string, opts *Options) []Diagnostic {
+	sc, err := parseScenario(path, src)
+	if err != nil {
+		line, col := 1, 1
+		if pe, ok := err.(*headerError); ok {
+			line, col = pe.Line, pe.Col
+		}
+		return []Diagnostic{{Path: path, Line: line, Col: col, Severity: Error, Rule: Syntax.Name, Message: err.Error()}}
+	}
+	return analyze(path, src, sc, opts)
+}
+
+func analyze(path, src string, sc *corpus.Scenario, opts *Options) []Diagnostic {
+	if opts == nil {
+		opts = &Options{}
+	}
+	u := newUnit(path, src, sc, opts.Schema, opts)
+	var diags []Diagnostic
+	for _, a := range registry {
+		sev := opts.severity(a)
+		if sev == Off && a != suppressionRule {
+			continue
+		}
+		if u.parseErr != nil && a.needsAST() {
+			continue
+		}
+		p := &Pass{Analyzer: a, u: u, diags: &diags}
+		start := len(diags)
+		runRule(p)
+		for i := start; i < len(diags); i++ {
+			diags[i].Severity = sev
+		}
+	}
+	diags = applySuppressions(u, diags, opts)
+	sortDiagnostics(diags)
+	return diags
+}
+
+// runRule runs a rule and turns a panic (a bug, never an input problem
+// the user can fix) into a finding rather than a crash.
+func runRule(p *Pass) {
+	defer func() {
+		if r := recover(); r != nil {
+			p.Reportf(p.u.body, "internal error in rule %s: %v", p.Analyzer.Name, r)
+		}
+	}()
+	p.Analyzer.Run(p)
+}
+
+// needsAST reports whether a rule only makes sense on a parsed statement.
+func (a *Analyzer) needsAST() bool {
+	return a != Syntax && a != suppressionRule && a != PlaceholderType && a != HintIgnoredByFlavor
+}
+
+func sortDiagnostics(d []Diagnostic) {
+	sort.SliceStable(d, func(i, j int) bool {
+		if d[i].Path != d[j].Path {
+			return d[i].Path < d[j].Path
+		}
+		if d[i].Offset != d[j].Offset {
+			return d[i].Offset < d[j].Offset
+		}
+		return d[i].Rule < d[j].Rule
+	})
+}

@@ -1,0 +1,140 @@
+package analyzer
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestRules runs every rule over testdata/<rule>/*.sql. A comment
+// `-- want "regexp"` expects a finding of that rule on its line (or, on a
+// line of its own, on the line above); every finding of the rule must be
+// expected. A file `<name>.sql.fixed` holds the file after `lint --fix`.
+// A header line `-- lint-test: flavor=mariadb galera` sets options.
+func TestRules(t *testing.T) {
+	dirs, err := os.ReadDir("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, d := range dirs {
+		if !d.IsDir() || Lookup(d.Name()) == nil {
+			continue
+		}
+		seen[d.Name()] = true
+		files, _ := filepath.Glob(filepath.Join("testdata", d.Name(), "*.sql"))
+		if len(files) == 0 {
+			t.Errorf("testdata/%s has no .sql files", d.Name())
+		}
+		for _, f := range files {
+			t.Run(strings.TrimPrefix(f, "testdata/"), func(t *testing.T) { checkFile(t, d.Name(), f) })
+		}
+	}
+	for _, a := range Analyzers() {
+		if !seen[a.Name] {
+			t.Errorf("rule %s has no testdata/%s", a.Name, a.Name)
+		}
+	}
+}
+
+var (
+	wantRE  = regexp.MustCompile(`^(?:--|#)\s*want\s+(.*)$`)
+	wantArg = regexp.MustCompile(`"((?:[^"\\]|\\.)*)"`)
+	testOpt = regexp.MustCompile(`(?m)^-- lint-test:(.*)$`)
+)
+
+func testOptions(src string) *Options {
+	opts := &Options{Schema: testSchema()}
+	if m := testOpt.FindStringSubmatch(src); m != nil {
+		for _, f := range strings.Fields(m[1]) {
+			switch {
+			case strings.HasPrefix(f, "flavor="):
+				opts.Flavor = Flavor(strings.TrimPrefix(f, "flavor="))
+			case f == "galera":
+				opts.Galera = true
+			case f == "noschema":
+				opts.Schema = nil
+			}
+		}
+	}
+	return opts
+}
+
+func checkFile(t *testing.T, rule, path string) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(b)
+	opts := testOptions(src)
+	diags := AnalyzeFile(path, src, opts)
+
+	u := newUnit(path, src, nil, nil, opts) // for comments and positions only
+	type want struct {
+		line int
+		re   *regexp.Regexp
+		met  bool
+	}
+	var wants []*want
+	for _, c := range u.comments {
+		m := wantRE.FindStringSubmatch(c.Text)
+		if m == nil {
+			continue
+		}
+		line, _ := u.position(c.Start)
+		if strings.TrimSpace(src[u.lines[line-1]:c.Start]) == "" {
+			// a comment line of its own is about the line above it that
+			// is not itself a want line
+			for line > 1 {
+				line--
+				prev := strings.TrimSpace(src[u.lines[line-1]:u.lines[line]])
+				if !wantRE.MatchString(prev) {
+					break
+				}
+			}
+		}
+		for _, a := range wantArg.FindAllStringSubmatch(m[1], -1) {
+			re, err := regexp.Compile(a[1])
+			if err != nil {
+				t.Fatalf("%s:%d: bad want regexp: %v", path, line, err)
+			}
+			wants = append(wants, &want{line: line, re: re})
+		}
+	}
+	for _, d := range diags {
+		if d.Rule != rule {
+			if d.Rule == Syntax.Name && rule != Syntax.Name {
+				t.Errorf("unexpected syntax error: %s", d)
+			}
+			continue
+		}
+		ok := false
+		for _, w := range wants {
+			if !w.met && w.line == d.Line && w.re.MatchString(d.Message) {
+				w.met, ok = true, true
+				break
+			}
+		}
+		if !ok {
+			t.Errorf("unexpected finding: %s", d)
+		}
+	}
+	for _, w := range wants {
+		if !w.met {
+			t.Errorf("%s:%d: no finding matching %q", path, w.line, w.re)
+		}
+	}
+	if golden, err := os.ReadFile(path + ".fixed"); err == nil {
+		got, _ := FixFile(path, src, opts)
+		if got != string(golden) {
+			t.Errorf("fix of %s:\n--- got\n%s\n--- want\n%s", path, got, golden)
+		}
+		for _, d := range AnalyzeFile(path, got, opts) {
+			if d.Rule == rule || d.Rule == Syntax.Name {
+				t.Errorf("after the fix: %s", d)
+			}
+		}
+	}
+}

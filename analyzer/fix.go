@@ -1,0 +1,95 @@
+package analyzer
+
+import (
+	"sort"
+)
+
+// FixFile applies the suggested fixes of every finding that is not
+// suppressed, re-analysing until nothing more changes (a fix may reveal
+// another, as with a RIGHT JOIN inside a derived table that a fix moved).
+// It returns the new text and the number of edits applied.
+func FixFile(path, src string, opts *Options) (string, int) {
+	total := 0
+	for round := 0; round < 10; round++ {
+		var edits []TextEdit
+		for _, d := range AnalyzeFile(path, src, opts) {
+			for _, f := range d.Fixes {
+				edits = append(edits, f.Edits...)
+			}
+		}
+		out, n := applyEdits(src, edits)
+		if n == 0 {
+			break
+		}
+		src, total = out, total+n
+	}
+	return src, total
+}
+
+// RewriteRightJoins turns every RIGHT JOIN of a file into the equivalent
+// LEFT JOIN, suppressions notwithstanding. The header, comments, hints and
+// placeholders are kept.
+func RewriteRightJoins(path, src string, opts *Options) (string, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	for round := 0; round < 10; round++ {
+		sc, err := parseScenario(path, src)
+		if err != nil {
+			return "", err
+		}
+		u := newUnit(path, src, sc, opts.Schema, opts)
+		if u.parseErr != nil {
+			l, c := u.position(u.parseErr.offset)
+			return "", &headerError{Line: l, Col: c, Msg: u.parseErr.msg}
+		}
+		out, n := applyEdits(src, rightJoinEdits(u))
+		if n == 0 {
+			return src, nil
+		}
+		src = out
+	}
+	return src, nil
+}
+
+// applyEdits applies non-overlapping edits (identical duplicates once; of
+// overlapping ones, the earliest and outermost wins and the rest wait for
+// the next round).
+func applyEdits(src string, edits []TextEdit) (string, int) {
+	sort.SliceStable(edits, func(i, j int) bool {
+		if edits[i].Start != edits[j].Start {
+			return edits[i].Start < edits[j].Start
+		}
+		return edits[i].End > edits[j].End
+	})
+	var kept []TextEdit
+	end := -1
+	for _, e := range edits {
+		if e.Start < 0 || e.End > len(src) || e.Start > e.End {
+			continue
+		}
+		if len(kept) > 0 && kept[len(kept)-1] == e {
+			continue
+		}
+		if e.Start < end {
+			continue
+		}
+		if src[e.Start:e.End] == e.NewText {
+			continue
+		}
+		kept = append(kept, e)
+		end = e.End
+	}
+	if len(kept) == 0 {
+		return src, 0
+	}
+	var b []byte
+	last := 0
+	for _, e := range kept {
+		b = append(b, src[last:e.Start]...)
+		b = append(b, e.NewText...)
+		last = e.End
+	}
+	b = append(b, src[last:]...)
+	return string(b), len(kept)
+}

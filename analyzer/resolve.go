@@ -1,0 +1,641 @@
+package analyzer
+
+import (
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/opcode"
+
+	"github.com/joinbench/joinbench/ddl"
+)
+
+// Name resolution: every column reference of every query block is bound to
+// the table (or derived table) it reads, through aliases, derived tables
+// and correlated subqueries. Problems are recorded as issues that the
+// unknown-table, unknown-column and ambiguous-column rules report.
+
+type resolution struct {
+	cols    map[*ast.ColumnNameExpr]*colRef
+	sources []*source
+	issues  []issue
+	blocks  []*selectBlock
+	outer   []*outerJoin
+	conds   []*joinCond
+	dml     []ast.StmtNode
+}
+
+type issueKind int
+
+const (
+	issueUnknownTable issueKind = iota
+	issueUnknownColumn
+	issueAmbiguous
+)
+
+type issue struct {
+	kind   issueKind
+	offset int
+	msg    string
+}
+
+// source is one table visible in a query block.
+type source struct {
+	name      string     // the name the block sees it by (alias or table name)
+	table     *ddl.Table // base table, nil for derived tables and unknown tables
+	derived   []outCol   // columns of a derived table
+	opaque    bool       // unknown table: nothing can be said of its columns
+	ref       *tableRef  // position, when found
+	aliased   bool
+	tname     string // the table name as written (placeholder substituted)
+	isDerived bool
+}
+
+// outCol is one output column of a query block.
+type outCol struct {
+	name string
+	base *colRef // the column it reads, when it is a plain column reference
+}
+
+type colRef struct {
+	src *source
+	col *ddl.Column // base column (nil for derived columns not traceable)
+	tab *ddl.Table  // base table of col
+}
+
+type scope struct {
+	parent  *scope
+	sources []*source
+	aliases []string // select list names (ORDER BY, GROUP BY, HAVING)
+	using   map[string]bool
+	ctes    map[string][]outCol
+}
+
+// selectBlock is one SELECT with its sources and fields, for rules.
+type selectBlock struct {
+	stmt  *ast.SelectStmt
+	scope *scope
+}
+
+// outerJoin is one LEFT or RIGHT join and the sources on its optional side.
+type outerJoin struct {
+	join     *ast.Join
+	optional []*source
+	block    *ast.SelectStmt
+	where    ast.ExprNode
+}
+
+// joinCond is an ON condition with the scope it was resolved in.
+type joinCond struct {
+	expr ast.ExprNode
+	join *ast.Join
+}
+
+type resolver struct {
+	u *unit
+	r *resolution
+}
+
+func resolve(u *unit) *resolution {
+	rv := &resolver{u: u, r: &resolution{cols: map[*ast.ColumnNameExpr]*colRef{}}}
+	for _, st := range u.stmts {
+		rv.stmt(st)
+	}
+	return rv.r
+}
+
+func (rv *resolver) issue(k issueKind, off int, msg string) {
+	rv.r.issues = append(rv.r.issues, issue{k, off, msg})
+}
+
+func (rv *resolver) stmt(st ast.StmtNode) {
+	switch s := st.(type) {
+	case *ast.SelectStmt, *ast.SetOprStmt:
+		rv.query(s.(ast.ResultSetNode), nil)
+	case *ast.UpdateStmt:
+		rv.r.dml = append(rv.r.dml, s)
+		sc := &scope{}
+		if s.TableRefs != nil {
+			rv.join(sc, s.TableRefs.TableRefs, nil)
+		}
+		for _, a := range s.List {
+			rv.assignTarget(sc, a)
+			rv.expr(sc, a.Expr, false)
+		}
+		rv.expr(sc, s.Where, false)
+		rv.orderBy(sc, s.Order)
+	case *ast.DeleteStmt:
+		rv.r.dml = append(rv.r.dml, s)
+		sc := &scope{}
+		if s.TableRefs != nil {
+			rv.join(sc, s.TableRefs.TableRefs, nil)
+		}
+		rv.expr(sc, s.Where, false)
+		rv.orderBy(sc, s.Order)
+	case *ast.InsertStmt:
+		sc := &scope{}
+		if s.Table != nil {
+			rv.join(sc, s.Table.TableRefs, nil)
+		}
+		for _, c := range s.Columns {
+			rv.columnName(sc, c, rv.findIdent(c.Name.O, 0), false)
+		}
+		vsc := &scope{parent: sc}
+		for _, row := range s.Lists {
+			for _, e := range row {
+				rv.expr(vsc, e, false)
+			}
+		}
+		if s.Select != nil {
+			rv.query(s.Select, nil)
+		}
+		for _, a := range s.OnDuplicate {
+			rv.assignTarget(sc, a)
+			rv.expr(sc, a.Expr, false)
+		}
+	}
+}
+
+func (rv *resolver) assignTarget(sc *scope, a *ast.Assignment) {
+	off := 0
+	if a.Expr != nil {
+		off = rv.u.srcOffset(a.Expr.OriginTextPosition())
+	}
+	rv.columnName(sc, a.Column, rv.findIdentBefore(a.Column.Name.O, off), false)
+}
+
+// findIdent returns the offset of the first identifier token named name at
+// or after from, or the start of the body.
+func (rv *resolver) findIdent(name string, from int) int {
+	for _, t := range rv.u.toks {
+		if t.Start >= from && t.Kind == tokIdent && strings.EqualFold(t.name(), name) {
+			return t.Start
+		}
+	}
+	return rv.u.body
+}
+
+func (rv *resolver) findIdentBefore(name string, before int) int {
+	best := -1
+	for _, t := range rv.u.toks {
+		if t.Start >= before {
+			break
+		}
+		if t.Kind == tokIdent && strings.EqualFold(t.name(), name) {
+			best = t.Start
+		}
+	}
+	if best < 0 {
+		return rv.findIdent(name, 0)
+	}
+	return best
+}
+
+// query resolves a SELECT or set operation and returns its output columns.
+func (rv *resolver) query(n ast.ResultSetNode, parent *scope) []outCol {
+	switch s := n.(type) {
+	case *ast.SelectStmt:
+		return rv.selectStmt(s, parent)
+	case *ast.SetOprStmt:
+		var out []outCol
+		if s.SelectList != nil {
+			for i, sel := range s.SelectList.Selects {
+				var cols []outCol
+				switch x := sel.(type) {
+				case *ast.SelectStmt:
+					cols = rv.selectStmt(x, parent)
+				case *ast.SetOprSelectList:
+					cols = rv.query(&ast.SetOprStmt{SelectList: x}, parent)
+				}
+				if i == 0 {
+					out = cols
+				}
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+func (rv *resolver) ctes(sc *scope, w *ast.WithClause) {
+	if w == nil {
+		return
+	}
+	sc.ctes = map[string][]outCol{}
+	for _, c := range w.CTEs {
+		var cols []outCol
+		if c.Query != nil {
+			cols = rv.query(c.Query.Query, sc)
+		}
+		if len(c.ColNameList) > 0 {
+			cols = nil
+			for _, n := range c.ColNameList {
+				cols = append(cols, outCol{name: n.O})
+			}
+		}
+		sc.ctes[strings.ToLower(c.Name.O)] = cols
+	}
+}
+
+func (rv *resolver) selectStmt(s *ast.SelectStmt, parent *scope) []outCol {
+	sc := &scope{parent: parent}
+	rv.ctes(sc, s.With)
+	rv.r.blocks = append(rv.r.blocks, &selectBlock{stmt: s, scope: sc})
+	if s.From != nil {
+		rv.join(sc, s.From.TableRefs, s)
+	}
+	var out []outCol
+	if s.Fields != nil {
+		for _, f := range s.Fields.Fields {
+			if f.WildCard != nil {
+				out = append(out, rv.wildcard(sc, f)...)
+				continue
+			}
+			rv.expr(sc, f.Expr, false)
+			name := f.AsName.O
+			var base *colRef
+			if cn, ok := f.Expr.(*ast.ColumnNameExpr); ok {
+				if name == "" {
+					name = cn.Name.Name.O
+				}
+				base = rv.r.cols[cn]
+			}
+			if name == "" {
+				name = f.Text()
+			}
+			out = append(out, outCol{name: name, base: base})
+			sc.aliases = append(sc.aliases, name)
+		}
+	}
+	rv.expr(sc, s.Where, false)
+	if s.GroupBy != nil {
+		for _, it := range s.GroupBy.Items {
+			rv.expr(sc, it.Expr, true)
+		}
+	}
+	if s.Having != nil {
+		rv.expr(sc, s.Having.Expr, true)
+	}
+	rv.orderBy(sc, s.OrderBy)
+	if s.Limit != nil {
+		rv.expr(sc, s.Limit.Count, false)
+		rv.expr(sc, s.Limit.Offset, false)
+	}
+	return out
+}
+
+func (rv *resolver) orderBy(sc *scope, o *ast.OrderByClause) {
+	if o == nil {
+		return
+	}
+	for _, it := range o.Items {
+		rv.expr(sc, it.Expr, true)
+	}
+}
+
+func (rv *resolver) wildcard(sc *scope, f *ast.SelectField) []outCol {
+	var out []outCol
+	for _, src := range sc.sources {
+		if q := f.WildCard.Table.O; q != "" && !strings.EqualFold(q, src.name) {
+			continue
+		}
+		out = append(out, src.columns()...)
+	}
+	if q := f.WildCard.Table.O; q != "" && len(out) == 0 && sc.lookup(q) == nil {
+		rv.issue(issueUnknownTable, rv.u.srcOffset(f.Offset), "unknown table or alias "+q+" in "+q+".*")
+	}
+	return out
+}
+
+func (s *source) columns() []outCol {
+	if s.table != nil {
+		out := make([]outCol, len(s.table.Columns))
+		for i, c := range s.table.Columns {
+			out[i] = outCol{name: c.Name, base: &colRef{src: s, col: c, tab: s.table}}
+		}
+		return out
+	}
+	return s.derived
+}
+
+func (sc *scope) lookup(name string) *source {
+	for _, s := range sc.sources {
+		if strings.EqualFold(s.name, name) {
+			return s
+		}
+	}
+	return nil
+}
+
+func (sc *scope) cte(name string) ([]outCol, bool) {
+	for s := sc; s != nil; s = s.parent {
+		if c, ok := s.ctes[strings.ToLower(name)]; ok {
+			return c, true
+		}
+	}
+	return nil, false
+}
+
+// join adds the sources of a FROM clause to sc and returns them.
+func (rv *resolver) join(sc *scope, n ast.ResultSetNode, block *ast.SelectStmt) []*source {
+	switch x := n.(type) {
+	case *ast.Join:
+		left := rv.join(sc, x.Left, block)
+		var right []*source
+		if x.Right != nil {
+			right = rv.join(sc, x.Right, block)
+		}
+		if x.Using != nil || x.NaturalJoin {
+			if sc.using == nil {
+				sc.using = map[string]bool{}
+			}
+			for _, c := range x.Using {
+				sc.using[strings.ToLower(c.Name.O)] = true
+			}
+		}
+		if x.On != nil {
+			rv.expr(sc, x.On.Expr, false)
+			rv.r.conds = append(rv.r.conds, &joinCond{expr: x.On.Expr, join: x})
+		}
+		switch x.Tp {
+		case ast.LeftJoin:
+			rv.r.outer = append(rv.r.outer, &outerJoin{join: x, optional: right, block: block})
+		case ast.RightJoin:
+			rv.r.outer = append(rv.r.outer, &outerJoin{join: x, optional: left, block: block})
+		}
+		return append(left, right...)
+	case *ast.TableSource:
+		src := rv.tableSource(sc, x)
+		sc.sources = append(sc.sources, src)
+		rv.r.sources = append(rv.r.sources, src)
+		return []*source{src}
+	case *ast.SelectStmt, *ast.SetOprStmt:
+		cols := rv.query(x, nil)
+		src := &source{derived: cols, isDerived: true}
+		sc.sources = append(sc.sources, src)
+		return []*source{src}
+	}
+	return nil
+}
+
+func (rv *resolver) tableSource(sc *scope, ts *ast.TableSource) *source {
+	alias := ts.AsName.O
+	switch s := ts.Source.(type) {
+	case *ast.TableName:
+		name := s.Name.O
+		src := &source{name: name, tname: name, aliased: alias != ""}
+		if alias != "" {
+			src.name = alias
+		}
+		src.ref = rv.claim(name, alias, false)
+		if cols, ok := sc.cte(name); ok && s.Schema.O == "" {
+			src.derived, src.isDerived = cols, true
+			return src
+		}
+		src.table = rv.u.schema.Table(name)
+		if src.table == nil {
+			src.opaque = true
+			off := rv.u.body
+			if src.ref != nil && src.ref.nameTok != nil {
+				off = src.ref.nameTok.Start
+			}
+			rv.issue(issueUnknownTable, off, "unknown table "+name+rv.didYouMeanTable(name))
+		}
+		return src
+	case *ast.SelectStmt, *ast.SetOprStmt:
+		cols := rv.query(s.(ast.ResultSetNode), nil)
+		return &source{name: alias, derived: cols, isDerived: true, aliased: true, ref: rv.claim("", alias, true)}
+	case *ast.Join:
+		// a parenthesized join used as one source
+		inner := &scope{parent: sc.parent}
+		srcs := rv.join(inner, s, nil)
+		sc.sources = append(sc.sources, srcs[:max(0, len(srcs)-1)]...)
+		if len(srcs) > 0 {
+			return srcs[len(srcs)-1]
+		}
+	}
+	return &source{name: alias, opaque: true}
+}
+
+func (rv *resolver) didYouMeanTable(name string) string {
+	if rv.u.schema == nil {
+		return " (no schema loaded)"
+	}
+	var cands []string
+	for _, t := range rv.u.schema.Tables() {
+		cands = append(cands, t.Name)
+	}
+	return didYouMean(name, cands)
+}
+
+// claim finds the token-level reference of a table source.
+func (rv *resolver) claim(name, alias string, derived bool) *tableRef {
+	for _, r := range rv.u.refs {
+		if r.claimed || r.derived != derived || !strings.EqualFold(r.alias, alias) {
+			continue
+		}
+		if !derived && !strings.EqualFold(r.name, name) {
+			continue
+		}
+		r.claimed = true
+		return r
+	}
+	return nil
+}
+
+// expr resolves every column reference in e; subqueries get a scope whose
+// parent is sc (correlation).
+func (rv *resolver) expr(sc *scope, e ast.ExprNode, allowAlias bool) {
+	if e == nil {
+		return
+	}
+	e.Accept(&exprVisitor{rv: rv, sc: sc, alias: allowAlias})
+}
+
+type exprVisitor struct {
+	rv    *resolver
+	sc    *scope
+	alias bool
+}
+
+func (v *exprVisitor) Enter(n ast.Node) (ast.Node, bool) {
+	switch x := n.(type) {
+	case *ast.SubqueryExpr:
+		v.rv.query(x.Query, v.sc)
+		return n, true
+	case *ast.ColumnNameExpr:
+		if ref := v.rv.columnName(v.sc, x.Name, v.rv.u.srcOffset(x.OriginTextPosition()), v.alias); ref != nil {
+			v.rv.r.cols[x] = ref
+		}
+		return n, true
+	}
+	return n, false
+}
+
+func (v *exprVisitor) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+
+// columnName resolves one column reference at source offset off.
+func (rv *resolver) columnName(sc *scope, cn *ast.ColumnName, off int, allowAlias bool) *colRef {
+	col := cn.Name.O
+	if q := cn.Table.O; q != "" {
+		for s := sc; s != nil; s = s.parent {
+			src := s.lookup(q)
+			if src == nil {
+				continue
+			}
+			if src.opaque {
+				return nil
+			}
+			if ref := src.column(col); ref != nil {
+				return ref
+			}
+			rv.issue(issueUnknownColumn, off, "unknown column "+q+"."+col+src.describe()+didYouMean(col, src.columnNames()))
+			return nil
+		}
+		msg := "unknown table or alias " + q + " in " + q + "." + col
+		for s := sc; s != nil; s = s.parent {
+			for _, src := range s.sources {
+				if src.aliased && strings.EqualFold(src.tname, q) {
+					msg = "table " + src.tname + " is aliased as " + src.name + " in this query: write " + src.name + "." + col
+				}
+			}
+		}
+		rv.issue(issueUnknownTable, off, msg)
+		return nil
+	}
+	if allowAlias {
+		for _, a := range sc.aliases {
+			if strings.EqualFold(a, col) {
+				return nil
+			}
+		}
+	}
+	for s := sc; s != nil; s = s.parent {
+		var found []*colRef
+		opaque := false
+		for _, src := range s.sources {
+			if src.opaque {
+				opaque = true
+				continue
+			}
+			if ref := src.column(col); ref != nil {
+				found = append(found, ref)
+			}
+		}
+		if len(found) > 1 && !s.using[strings.ToLower(col)] {
+			var names []string
+			for _, f := range found {
+				names = append(names, f.src.name)
+			}
+			rv.issue(issueAmbiguous, off, "column "+col+" is ambiguous: it is in "+strings.Join(names, " and ")+"; qualify it")
+			return nil
+		}
+		if len(found) > 0 {
+			return found[0]
+		}
+		if opaque {
+			return nil
+		}
+	}
+	var cands []string
+	for s := sc; s != nil; s = s.parent {
+		for _, src := range s.sources {
+			cands = append(cands, src.columnNames()...)
+		}
+	}
+	rv.issue(issueUnknownColumn, off, "unknown column "+col+didYouMean(col, cands))
+	return nil
+}
+
+func (s *source) column(name string) *colRef {
+	if s.table != nil {
+		if c := s.table.Column(name); c != nil {
+			return &colRef{src: s, col: c, tab: s.table}
+		}
+		return nil
+	}
+	for _, c := range s.derived {
+		if strings.EqualFold(c.name, name) {
+			ref := &colRef{src: s}
+			if c.base != nil {
+				ref.col, ref.tab = c.base.col, c.base.tab
+			}
+			return ref
+		}
+	}
+	return nil
+}
+
+func (s *source) columnNames() []string {
+	var out []string
+	for _, c := range s.columns() {
+		out = append(out, c.name)
+	}
+	return out
+}
+
+func (s *source) describe() string {
+	if s.table != nil && !strings.EqualFold(s.table.Name, s.name) {
+		return " (" + s.name + " is table " + s.table.Name + ")"
+	}
+	if s.isDerived {
+		return " (" + s.name + " is a derived table)"
+	}
+	return ""
+}
+
+// didYouMean suggests the closest candidate by edit distance.
+func didYouMean(name string, cands []string) string {
+	best, bestD := "", max(3, len(name)/3+1)
+	for _, c := range cands {
+		if d := editDistance(strings.ToLower(name), strings.ToLower(c)); d < bestD && d > 0 {
+			best, bestD = c, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return "; did you mean " + best + "?"
+}
+
+func editDistance(a, b string) int {
+	if len(a) > 64 || len(b) > 64 {
+		return 99
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := prev[j-1]
+			if a[i-1] != b[j-1] {
+				c++
+			}
+			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// isEq reports whether e is an equality comparison.
+func isEq(e ast.ExprNode) (*ast.BinaryOperationExpr, bool) {
+	b, ok := e.(*ast.BinaryOperationExpr)
+	return b, ok && (b.Op == opcode.EQ || b.Op == opcode.NullEQ)
+}
+
+// familyTables returns the tables a table(family) parameter can name.
+func familyTables(s *ddl.Schema, fam string) []*ddl.Table {
+	if s == nil {
+		return nil
+	}
+	if ts := s.Family(fam); len(ts) > 0 {
+		return ts
+	}
+	if t := s.Table(fam); t != nil {
+		return []*ddl.Table{t}
+	}
+	return nil
+}

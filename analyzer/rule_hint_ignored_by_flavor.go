@@ -1,0 +1,143 @@
+package analyzer
+
+import "strings"
+
+// HintIgnoredByFlavor reports optimizer hints the target flavour silently
+// ignores, naming what does the same job there.
+var HintIgnoredByFlavor = register(&Analyzer{
+	Name: "hint-ignored-by-flavor",
+	Doc: "MariaDB ignores every /*+ */ optimizer hint without a warning, and MySQL and TiDB each ignore the other's; " +
+		"the scenario then measures a plan it did not ask for. The message names the flavour's equivalent.",
+	Severity: Warning,
+	Run: func(p *Pass) {
+		fl := p.u.opts.flavor()
+		for _, hc := range p.u.hints {
+			for _, h := range hc.hints {
+				_, known := hintKind(fl, h.Name)
+				if known {
+					continue
+				}
+				_, my := mysqlHints[h.Name]
+				_, ti := tidbHints[h.Name]
+				if !my && !ti {
+					continue // unknown everywhere: hint-unresolved
+				}
+				eq := hintEquivalent(fl, h)
+				if eq != "" {
+					eq = "; use " + eq
+				}
+				p.Reportf(h.Start, "%s ignores optimizer hint %s silently%s", flavorName(fl), h.Name, eq)
+			}
+		}
+	},
+})
+
+func flavorName(f Flavor) string {
+	switch f {
+	case MariaDB:
+		return "MariaDB"
+	case TiDB:
+		return "TiDB"
+	case Percona:
+		return "Percona Server"
+	}
+	return "MySQL"
+}
+
+func hintArgs(h *hint) string {
+	var a []string
+	for _, x := range h.Args {
+		a = append(a, x.Text)
+	}
+	return strings.Join(a, ", ")
+}
+
+// hintEquivalent names what does a hint's job in flavour f.
+func hintEquivalent(f Flavor, h *hint) string {
+	args := hintArgs(h)
+	idx := func() (string, string) {
+		if len(h.Args) == 0 {
+			return "t", "idx"
+		}
+		var ix []string
+		for _, a := range h.Args[1:] {
+			ix = append(ix, a.Text)
+		}
+		return h.Args[0].Text, strings.Join(ix, ", ")
+	}
+	switch f {
+	case MariaDB:
+		switch h.Name {
+		case "JOIN_ORDER", "JOIN_PREFIX", "JOIN_SUFFIX", "JOIN_FIXED_ORDER":
+			if args != "" {
+				return "SELECT STRAIGHT_JOIN with the FROM clause listing " + args + " in that order"
+			}
+			return "SELECT STRAIGHT_JOIN"
+		case "BNL", "NO_BNL", "BKA", "NO_BKA", "HASH_JOIN", "NO_HASH_JOIN":
+			return "SET STATEMENT join_cache_level=N FOR ... (or optimizer_switch='join_cache_incremental=...,join_cache_hashed=...,join_cache_bka=...')"
+		case "INDEX", "JOIN_INDEX", "GROUP_INDEX", "ORDER_INDEX":
+			t, ix := idx()
+			return "FORCE INDEX (" + ix + ") after table " + t
+		case "NO_INDEX", "NO_JOIN_INDEX", "NO_GROUP_INDEX", "NO_ORDER_INDEX":
+			t, ix := idx()
+			return "IGNORE INDEX (" + ix + ") after table " + t
+		case "INDEX_MERGE", "NO_INDEX_MERGE":
+			return "SET STATEMENT optimizer_switch='index_merge=on|off' FOR ..."
+		case "MRR", "NO_MRR":
+			return "SET STATEMENT optimizer_switch='mrr=on|off' FOR ..."
+		case "NO_ICP":
+			return "SET STATEMENT optimizer_switch='index_condition_pushdown=off' FOR ..."
+		case "SEMIJOIN", "NO_SEMIJOIN":
+			return "SET STATEMENT optimizer_switch='semijoin=...,firstmatch=...,loosescan=...,materialization=...' FOR ..."
+		case "SUBQUERY":
+			return "SET STATEMENT optimizer_switch='materialization=...,in_to_exists=...' FOR ..."
+		case "MERGE", "NO_MERGE":
+			return "SET STATEMENT optimizer_switch='derived_merge=on|off' FOR ..."
+		case "DERIVED_CONDITION_PUSHDOWN", "NO_DERIVED_CONDITION_PUSHDOWN":
+			return "SET STATEMENT optimizer_switch='condition_pushdown_for_derived=on|off' FOR ..."
+		case "MAX_EXECUTION_TIME":
+			return "SET STATEMENT max_statement_time=<seconds> FOR ..."
+		case "SET_VAR":
+			return "SET STATEMENT " + args + " FOR ..."
+		case "LEADING":
+			return "SELECT STRAIGHT_JOIN with the FROM clause in the wanted order"
+		}
+	case TiDB:
+		switch h.Name {
+		case "JOIN_ORDER", "JOIN_PREFIX":
+			return "LEADING(" + args + ")"
+		case "JOIN_FIXED_ORDER":
+			return "STRAIGHT_JOIN()"
+		case "INDEX", "JOIN_INDEX", "GROUP_INDEX":
+			t, ix := idx()
+			return "USE_INDEX(" + t + ", " + ix + ")"
+		case "NO_INDEX", "NO_JOIN_INDEX", "NO_GROUP_INDEX":
+			t, ix := idx()
+			return "IGNORE_INDEX(" + t + ", " + ix + ")"
+		case "BNL", "BKA":
+			return "HASH_JOIN(" + args + ") or INL_JOIN(" + args + ")"
+		case "INDEX_MERGE":
+			return "USE_INDEX_MERGE(" + args + ")"
+		case "SEMIJOIN":
+			return "SEMI_JOIN_REWRITE()"
+		}
+	default:
+		switch h.Name {
+		case "LEADING":
+			return "JOIN_PREFIX(" + args + ")"
+		case "STRAIGHT_JOIN":
+			return "SELECT STRAIGHT_JOIN or JOIN_FIXED_ORDER()"
+		case "USE_INDEX", "FORCE_INDEX":
+			t, ix := idx()
+			return "INDEX(" + t + " " + ix + ")"
+		case "IGNORE_INDEX":
+			t, ix := idx()
+			return "NO_INDEX(" + t + " " + ix + ")"
+		case "INL_JOIN", "INL_HASH_JOIN", "INL_MERGE_JOIN", "INDEX_JOIN":
+			return "BKA(" + args + ")"
+		case "MERGE_JOIN":
+			return "nothing: MySQL has no merge join"
+		}
+	}
+	return ""
+}

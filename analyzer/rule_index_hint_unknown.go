@@ -1,0 +1,37 @@
+package analyzer
+
+import "github.com/joinbench/joinbench/ddl"
+
+// IndexHintUnknown reports FORCE/USE/IGNORE INDEX naming an index the table
+// does not have (the server rejects the statement, error 1176).
+var IndexHintUnknown = register(&Analyzer{
+	Name:     "index-hint-unknown",
+	Doc:      "FORCE, USE and IGNORE INDEX must name indexes of the table they follow.",
+	Severity: Error,
+	Run: func(p *Pass) {
+		for _, r := range p.u.refs {
+			if r.derived || len(r.indexHints) == 0 {
+				continue
+			}
+			t := p.u.schema.Table(r.name)
+			if t == nil {
+				continue
+			}
+			for _, ih := range r.indexHints {
+				for _, n := range ih.names {
+					if t.Index(n.name()) == nil {
+						p.Reportf(n.Start, "%s INDEX names %s, which table %s does not have%s", ih.kind, n.name(), t.Name, didYouMean(n.name(), indexNames(t.Indexes)))
+					}
+				}
+			}
+		}
+	},
+})
+
+func indexNames(ixs []*ddl.Index) []string {
+	var out []string
+	for _, ix := range ixs {
+		out = append(out, ix.Name)
+	}
+	return out
+}

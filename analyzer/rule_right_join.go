@@ -1,0 +1,110 @@
+package analyzer
+
+import (
+	"strings"
+)
+
+// RightJoin reports every RIGHT JOIN and suggests the equivalent LEFT JOIN:
+// operands swapped, a joined left operand kept together in parentheses so
+// the nesting means the same, hints, placeholders and comments untouched.
+// MySQL and MariaDB convert RIGHT JOIN to LEFT JOIN internally; writing
+// LEFT JOIN makes the scenario read the way the optimizer sees it.
+var RightJoin = register(&Analyzer{
+	Name: "right-join",
+	Doc: "RIGHT JOIN is rewritten by the server into a LEFT JOIN with swapped operands; write the LEFT JOIN " +
+		"(lint --fix does it, keeping hints, placeholders and comments).",
+	Severity: Warning,
+	Run: func(p *Pass) {
+		for _, js := range p.u.joins {
+			var fix *SuggestedFix
+			for _, n := range rightJoins(js.root) {
+				d := Diagnostic{Offset: n.kwStart, Message: "RIGHT JOIN: write it as the equivalent LEFT JOIN with the operands swapped"}
+				if n.kind == "NATURAL" {
+					d.Message = "NATURAL RIGHT JOIN: write it as a LEFT JOIN with the operands swapped and an explicit ON"
+				} else {
+					if fix == nil {
+						if text, ok := p.u.renderLeft(js.root); ok {
+							fix = &SuggestedFix{Message: "rewrite as LEFT JOIN", Edits: []TextEdit{{Start: js.root.start, End: js.root.end, NewText: text}}}
+						}
+					}
+					if fix != nil {
+						d.Fixes = []SuggestedFix{*fix}
+					}
+				}
+				p.Report(d)
+			}
+		}
+	},
+})
+
+// rightJoins returns the RIGHT JOIN nodes of a join tree in source order.
+func rightJoins(n *joinNode) []*joinNode {
+	if n == nil {
+		return nil
+	}
+	if n.paren {
+		return rightJoins(n.inner)
+	}
+	var out []*joinNode
+	out = append(out, rightJoins(n.left)...)
+	if n.kind == "RIGHT" || n.kind == "NATURAL" && n.isNaturalRight {
+		out = append(out, n)
+	}
+	out = append(out, rightJoins(n.right)...)
+	sortNodes(out)
+	return out
+}
+
+func sortNodes(ns []*joinNode) {
+	for i := 1; i < len(ns); i++ {
+		for j := i; j > 0 && ns[j].kwStart < ns[j-1].kwStart; j-- {
+			ns[j], ns[j-1] = ns[j-1], ns[j]
+		}
+	}
+}
+
+// renderLeft renders a join tree with every RIGHT JOIN turned into a LEFT
+// JOIN. It declines (false) for NATURAL RIGHT JOIN.
+func (u *unit) renderLeft(n *joinNode) (string, bool) {
+	switch {
+	case n.ref != nil:
+		return u.src[n.start:n.end], true
+	case n.paren:
+		in, ok := u.renderLeft(n.inner)
+		return u.src[n.start:n.inner.start] + in + u.src[n.inner.end:n.end], ok
+	}
+	l, ok1 := u.renderLeft(n.left)
+	r, ok2 := u.renderLeft(n.right)
+	if !ok1 || !ok2 {
+		return "", false
+	}
+	switch {
+	case n.kind == "RIGHT":
+		if n.left.ref == nil && !n.left.paren {
+			l = "(" + l + ")"
+		}
+		kw := "LEFT JOIN"
+		if strings.Contains(strings.ToUpper(u.src[n.kwStart:n.kwEnd]), "OUTER") {
+			kw = "LEFT OUTER JOIN"
+		}
+		return r + u.src[n.left.end:n.kwStart] + kw + u.src[n.kwEnd:n.right.start] + l + u.src[n.right.end:n.end], true
+	case n.kind == "NATURAL" && n.isNaturalRight:
+		return "", false
+	}
+	return l + u.src[n.left.end:n.right.start] + r + u.src[n.right.end:n.end], true
+}
+
+// rightJoinEdits returns the edits turning every RIGHT JOIN of the unit
+// into a LEFT JOIN, outermost first, without overlaps.
+func rightJoinEdits(u *unit) []TextEdit {
+	var edits []TextEdit
+	for _, js := range u.joins {
+		if len(rightJoins(js.root)) == 0 {
+			continue
+		}
+		if text, ok := u.renderLeft(js.root); ok {
+			edits = append(edits, TextEdit{Start: js.root.start, End: js.root.end, NewText: text})
+		}
+	}
+	return edits
+}

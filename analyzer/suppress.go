@@ -1,0 +1,180 @@
+package analyzer
+
+import (
+	"strings"
+)
+
+// Inline suppression: `-- lint:ignore <rule>[,<rule>] <reason>` silences
+// the named rules on its own line (as a trailing comment) or on the next
+// line of SQL (as a comment line of its own); `-- lint:file-ignore <rule>
+// <reason>` silences them in the whole file. The reason is required, and a
+// suppression that silences nothing is reported, so none outlive the code
+// they were written for.
+
+type suppression struct {
+	offset int
+	rules  []string
+	line   int // the line it applies to; 0 for the whole file
+	used   bool
+	reason string
+}
+
+var suppressionRule = register(&Analyzer{
+	Name:     "lint-ignore",
+	Doc:      "A lint:ignore comment must name known rules, give a reason, and silence something.",
+	Severity: Warning,
+	Run:      func(*Pass) {}, // reported by applySuppressions
+})
+
+func parseSuppressions(u *unit) (sups []*suppression, bad []Diagnostic) {
+	for _, c := range u.comments {
+		text := c.Text
+		switch {
+		case strings.HasPrefix(text, "--"):
+			text = text[2:]
+		case strings.HasPrefix(text, "#"):
+			text = text[1:]
+		case strings.HasPrefix(text, "/*"):
+			text = strings.TrimSuffix(text[2:], "*/")
+		}
+		text = strings.TrimSpace(text)
+		fileWide := false
+		switch {
+		case strings.HasPrefix(text, "lint:ignore"):
+			text = text[len("lint:ignore"):]
+		case strings.HasPrefix(text, "lint:file-ignore"):
+			text = text[len("lint:file-ignore"):]
+			fileWide = true
+		default:
+			continue
+		}
+		if text != "" && text[0] != ' ' && text[0] != '\t' {
+			continue
+		}
+		f := strings.Fields(text)
+		s := &suppression{offset: c.Start}
+		if len(f) == 0 {
+			bad = append(bad, u.diag(c.Start, "lint:ignore needs a rule name and a reason"))
+			continue
+		}
+		for _, r := range strings.Split(f[0], ",") {
+			if r == "" {
+				continue
+			}
+			if Lookup(r) == nil {
+				bad = append(bad, u.diag(c.Start, "lint:ignore names unknown rule "+r+didYouMean(r, ruleNames())))
+				continue
+			}
+			s.rules = append(s.rules, r)
+		}
+		if len(f) < 2 {
+			bad = append(bad, u.diag(c.Start, "lint:ignore "+f[0]+" needs a reason after the rule name"))
+			continue
+		}
+		s.reason = strings.Join(f[1:], " ")
+		if len(s.rules) == 0 {
+			continue
+		}
+		if !fileWide {
+			line, _ := u.position(c.Start)
+			s.line = line
+			if !u.codeBefore(c.Start) {
+				s.line = u.nextCodeLine(c.End)
+			}
+		}
+		sups = append(sups, s)
+	}
+	return sups, bad
+}
+
+func ruleNames() []string {
+	var out []string
+	for _, a := range registry {
+		out = append(out, a.Name)
+	}
+	return out
+}
+
+func (u *unit) diag(off int, msg string) Diagnostic {
+	line, col := u.position(off)
+	return Diagnostic{Path: u.path, Line: line, Col: col, Offset: off, Rule: suppressionRule.Name, Message: msg}
+}
+
+// codeBefore reports whether a token precedes off on its line.
+func (u *unit) codeBefore(off int) bool {
+	line, _ := u.position(off)
+	start := u.lines[line-1]
+	for _, t := range u.toks {
+		if t.Start >= start && t.Start < off {
+			return true
+		}
+	}
+	return false
+}
+
+// nextCodeLine returns the line of the first token after off.
+func (u *unit) nextCodeLine(off int) int {
+	for _, t := range u.toks {
+		if t.Start >= off {
+			l, _ := u.position(t.Start)
+			return l
+		}
+	}
+	l, _ := u.position(off)
+	return l + 1
+}
+
+func applySuppressions(u *unit, diags []Diagnostic, opts *Options) []Diagnostic {
+	sups, bad := parseSuppressions(u)
+	out := diags[:0]
+	for _, d := range diags {
+		silenced := false
+		for _, s := range sups {
+			if (s.line == 0 || s.line == d.Line) && contains(s.rules, d.Rule) {
+				s.used = true
+				silenced = true
+			}
+		}
+		if !silenced {
+			out = append(out, d)
+		}
+	}
+	sev := opts.severity(suppressionRule)
+	if sev == Off {
+		return out
+	}
+	for _, s := range sups {
+		if s.used {
+			continue
+		}
+		// a rule turned off by configuration silences nothing, but the
+		// suppression is not stale: it may be turned on again.
+		allOff := true
+		for _, r := range s.rules {
+			if a := Lookup(r); a != nil && opts.severity(a) != Off {
+				allOff = false
+			}
+		}
+		if !allOff {
+			out = append(out, u.diag(s.offset, "unused lint:ignore "+strings.Join(s.rules, ",")+": nothing to silence here"))
+		}
+	}
+	for _, b := range bad {
+		out = append(out, b)
+	}
+	for i := range out {
+		if out[i].Rule == suppressionRule.Name {
+			out[i].Severity = sev
+		}
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

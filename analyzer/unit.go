@@ -1,0 +1,284 @@
+package analyzer
+
+import (
+	"errors"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/pingcap/tidb/pkg/parser"
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	_ "github.com/pingcap/tidb/pkg/parser/test_driver" // value expressions for the parser
+
+	"github.com/joinbench/joinbench/corpus"
+	"github.com/joinbench/joinbench/ddl"
+)
+
+// unit is one file under analysis: its source, its tokens, the text handed
+// to the SQL parser (placeholders substituted) with the mapping back to the
+// source, the parsed statements and the name resolution.
+type unit struct {
+	path     string
+	src      string
+	sc       *corpus.Scenario // nil for a plain SQL file
+	body     int              // offset of the statement text in src
+	toks     []token          // tokens of the statement text, offsets in src
+	comments []comment        // every comment in src, header included
+	lines    []int            // offsets where lines start
+
+	text     string // parse text
+	segs     []segment
+	stmts    []ast.StmtNode
+	parseErr *syntaxError
+
+	schema *ddl.Schema
+	opts   *Options
+
+	hints []*hintComment
+	refs  []*tableRef // table factors found in the token stream, in source order
+	joins []*joinSpan // joins found in the token stream
+	res   *resolution // nil when the text did not parse
+}
+
+// segment maps a run of the parse text to the source. Unchanged runs have
+// equal lengths; a substituted placeholder maps to its whole `{{name}}`.
+type segment struct {
+	textOff, srcOff, textLen, srcLen int
+}
+
+type syntaxError struct {
+	offset int // in src
+	msg    string
+}
+
+var parserPool = sync.Pool{New: func() any { return parser.New() }}
+
+func newUnit(path, src string, sc *corpus.Scenario, schema *ddl.Schema, opts *Options) *unit {
+	u := &unit{path: path, src: src, sc: sc, schema: schema, opts: opts}
+	u.lines = append(u.lines, 0)
+	for i := 0; i < len(src); i++ {
+		if src[i] == '\n' {
+			u.lines = append(u.lines, i+1)
+		}
+	}
+	if sc != nil {
+		u.body = sc.BodyOffset
+		if u.body < 0 || u.body > len(src) {
+			u.body = 0
+		}
+	}
+	_, u.comments = tokenize(src, 0, u.body)
+	toks, comments := tokenize(src, u.body, len(src))
+	u.toks = toks
+	u.comments = append(u.comments, comments...)
+	for i := range u.toks {
+		if u.toks[i].Kind == tokPlaceholder {
+			if s, ok := u.tableParamSubst(u.toks[i].Word); ok {
+				u.toks[i].Word = s
+			}
+		}
+	}
+	u.refs, u.joins = scanFrom(u)
+	u.buildText()
+	u.parse()
+	u.hints = parseHints(u)
+	if u.stmts != nil {
+		u.res = resolve(u)
+	}
+	return u
+}
+
+// param returns the declared parameter called name, or nil.
+func (u *unit) param(name string) *corpus.Param {
+	if u.sc == nil {
+		return nil
+	}
+	return u.sc.Param(name)
+}
+
+// tableParamSubst returns the table name a table parameter stands for in
+// the parse text: the first table of its family in the schema.
+func (u *unit) tableParamSubst(name string) (string, bool) {
+	p := u.param(name)
+	if p == nil || p.Kind != "table" {
+		return "", false
+	}
+	fam := name
+	if len(p.Args) > 0 {
+		fam = p.Args[0]
+	}
+	if ts := familyTables(u.schema, fam); len(ts) > 0 {
+		return ts[0].Name, true
+	}
+	return fam, true
+}
+
+var placeholderRE = regexp.MustCompile(`\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`)
+
+// buildText substitutes every placeholder of the statement text: table
+// parameters by the table's name, values by `?` (by the parameter's name
+// inside hint comments, which cannot hold markers).
+func (u *unit) buildText() {
+	var b strings.Builder
+	body := u.src[u.body:]
+	b.Grow(len(body) + 16)
+	last := 0
+	for _, m := range placeholderRE.FindAllStringSubmatchIndex(body, -1) {
+		start, end := m[0], m[1]
+		name := body[m[2]:m[3]]
+		if start > last {
+			u.segs = append(u.segs, segment{b.Len(), u.body + last, start - last, start - last})
+			b.WriteString(body[last:start])
+		}
+		repl := "?"
+		if s, ok := u.tableParamSubst(name); ok {
+			repl = quoteIdentIfNeeded(s)
+		} else if u.inHint(u.body+start) || u.isTablePos(u.body+start) {
+			repl = name
+		}
+		u.segs = append(u.segs, segment{b.Len(), u.body + start, len(repl), end - start})
+		b.WriteString(repl)
+		last = end
+	}
+	if last < len(body) {
+		u.segs = append(u.segs, segment{b.Len(), u.body + last, len(body) - last, len(body) - last})
+		b.WriteString(body[last:])
+	}
+	u.text = b.String()
+}
+
+func (u *unit) inHint(off int) bool {
+	for _, t := range u.toks {
+		if t.Kind == tokHint && off >= t.Start && off < t.End {
+			return true
+		}
+		if t.Start > off {
+			break
+		}
+	}
+	return false
+}
+
+func (u *unit) isTablePos(off int) bool {
+	for _, r := range u.refs {
+		if r.nameTok != nil && r.nameTok.Start == off {
+			return true
+		}
+	}
+	return false
+}
+
+func quoteIdentIfNeeded(s string) string {
+	for i := 0; i < len(s); i++ {
+		if !isWordByte(s[i]) {
+			return "`" + strings.ReplaceAll(s, "`", "``") + "`"
+		}
+	}
+	return s
+}
+
+// srcOffset maps an offset in the parse text to one in the source.
+func (u *unit) srcOffset(textOff int) int {
+	i := sort.Search(len(u.segs), func(i int) bool { return u.segs[i].textOff+u.segs[i].textLen > textOff })
+	if i == len(u.segs) {
+		return len(u.src)
+	}
+	s := u.segs[i]
+	if s.textLen != s.srcLen {
+		return s.srcOff
+	}
+	return s.srcOff + textOff - s.textOff
+}
+
+// position converts a source offset to a 1-based line and byte column.
+func (u *unit) position(off int) (line, col int) {
+	if off > len(u.src) {
+		off = len(u.src)
+	}
+	i := sort.Search(len(u.lines), func(i int) bool { return u.lines[i] > off }) - 1
+	if i < 0 {
+		i = 0
+	}
+	return i + 1, off - u.lines[i] + 1
+}
+
+var tidbPos = regexp.MustCompile(`line (\d+) column (\d+) near "`)
+
+func (u *unit) parse() {
+	if strings.TrimSpace(stripComments(u.text)) == "" {
+		u.parseErr = &syntaxError{offset: u.body, msg: "no SQL statement"}
+		return
+	}
+	p := parserPool.Get().(*parser.Parser)
+	defer parserPool.Put(p)
+	stmts, _, err := parseNoPanic(p, u.text)
+	if err == nil {
+		u.stmts = stmts
+		return
+	}
+	msg := err.Error()
+	off := len(u.text)
+	if m := tidbPos.FindStringSubmatchIndex(msg); m != nil {
+		line, _ := strconv.Atoi(msg[m[2]:m[3]])
+		col, _ := strconv.Atoi(msg[m[4]:m[5]])
+		off = textOffset(u.text, line, col)
+		near := msg[m[1]:]
+		near = strings.TrimSuffix(strings.TrimSpace(near), `"`)
+		if i := strings.IndexAny(near, "\n"); i >= 0 {
+			near = near[:i]
+		}
+		if len(near) > 30 {
+			near = near[:30] + "..."
+		}
+		if near == "" {
+			msg = "syntax error at end of statement"
+			if n := len(u.toks); n > 0 {
+				u.parseErr = &syntaxError{offset: u.toks[n-1].End, msg: msg}
+				return
+			}
+		} else {
+			msg = "syntax error near " + strconv.Quote(near)
+		}
+	} else if i := strings.LastIndex(msg, "]"); i >= 0 && strings.HasPrefix(msg, "[") {
+		msg = strings.TrimSpace(msg[i+1:])
+	}
+	u.parseErr = &syntaxError{offset: u.srcOffset(off), msg: msg}
+}
+
+func parseNoPanic(p *parser.Parser, text string) (stmts []ast.StmtNode, warns []error, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			stmts, err = nil, errors.New("the SQL parser failed on this statement")
+		}
+	}()
+	return p.Parse(text, "", "")
+}
+
+func textOffset(text string, line, col int) int {
+	off := 0
+	for l := 1; l < line; l++ {
+		i := strings.IndexByte(text[off:], '\n')
+		if i < 0 {
+			return len(text)
+		}
+		off += i + 1
+	}
+	off += col - 1
+	if off > len(text) {
+		off = len(text)
+	}
+	if off < 0 {
+		off = 0
+	}
+	return off
+}
+
+func stripComments(s string) string {
+	toks, _ := tokenize(s, 0, len(s))
+	if len(toks) == 0 {
+		return ""
+	}
+	return s
+}
