@@ -57,6 +57,7 @@ type Server struct {
 	Dir       string    `json:"dir"`
 	DataDir   string    `json:"datadir"`
 	Socket    string    `json:"socket"`
+	TmpDir    string    `json:"tmpdir"`
 	ErrorLog  string    `json:"error_log"`
 	PidFile   string    `json:"pid_file"`
 	Port      int       `json:"port"`
@@ -121,11 +122,6 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	} else if err := os.MkdirAll(s.Dir, 0o755); err != nil {
 		return nil, usage.Errorf("sandbox directory: %v", err)
 	}
-	s.DataDir = filepath.Join(s.Dir, "data")
-	s.ErrorLog = filepath.Join(s.Dir, "error.log")
-	s.PidFile = filepath.Join(s.Dir, "mysqld.pid")
-	s.Socket = socketPath(s.Dir)
-
 	ctx, cancel := context.WithTimeout(ctx, cfg.StartTimeout)
 	defer cancel()
 	fail := func(err error) (*Server, error) {
@@ -134,6 +130,17 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		}
 		return nil, err
 	}
+	s.DataDir = filepath.Join(s.Dir, "data")
+	s.ErrorLog = filepath.Join(s.Dir, "error.log")
+	s.PidFile = filepath.Join(s.Dir, "mysqld.pid")
+	s.Socket = socketPath(s.Dir)
+	// A private tmpdir: servers sharing /tmp can trip over each other's
+	// temporary files.
+	s.TmpDir = filepath.Join(s.Dir, "tmp")
+	if err := os.MkdirAll(s.TmpDir, 0o750); err != nil {
+		return fail(usage.Errorf("sandbox directory: %v", err))
+	}
+
 	if cfg.Port != 0 && !portFree(cfg.Port) {
 		return fail(usage.Errorf("sandbox: port %d on 127.0.0.1 is in use: choose another --port or leave it out", cfg.Port))
 	}
@@ -210,7 +217,7 @@ func (s *Server) initialise(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		args := []string{"--no-defaults", "--datadir=" + s.DataDir, "--skip-name-resolve"}
+		args := []string{"--no-defaults", "--datadir=" + s.DataDir, "--tmpdir=" + s.TmpDir, "--skip-name-resolve"}
 		if bd := s.basedir(); bd != "" {
 			args = append(args, "--basedir="+bd)
 		}
@@ -228,7 +235,7 @@ func (s *Server) initialise(ctx context.Context) error {
 		if !s.Binary.atLeast(5, 7) {
 			return usage.Errorf("sandbox: %s: MySQL before 5.7 is not supported", s.Binary)
 		}
-		args := []string{"--no-defaults", "--initialize-insecure", "--datadir=" + s.DataDir, "--log-error=" + s.ErrorLog}
+		args := []string{"--no-defaults", "--initialize-insecure", "--datadir=" + s.DataDir, "--tmpdir=" + s.TmpDir, "--log-error=" + s.ErrorLog}
 		if bd := s.basedir(); bd != "" {
 			args = append(args, "--basedir="+bd)
 		}
@@ -276,6 +283,7 @@ func (s *Server) start(ctx context.Context, port int, cfg Config) error {
 	args := []string{
 		"--no-defaults",
 		"--datadir=" + s.DataDir,
+		"--tmpdir=" + s.TmpDir,
 		"--port=" + strconv.Itoa(port),
 		"--socket=" + s.Socket,
 		"--pid-file=" + s.PidFile,
