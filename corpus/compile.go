@@ -85,6 +85,9 @@ func Compile(s *Scenario, schema *ddl.Schema, opts CompileOptions) (*Template, e
 	if opts.TableSize < 0 {
 		return nil, usage.Errorf("table size must be at least 1, got %d", opts.TableSize)
 	}
+	if schema == nil {
+		return nil, fmt.Errorf("compile %s: no schema", s.Name)
+	}
 	if opts.Tables < 0 {
 		return nil, usage.Errorf("number of tables must be at least 1, got %d", opts.Tables)
 	}
@@ -159,6 +162,10 @@ func compileParam(s *Scenario, prm *Param, schema *ddl.Schema, opts CompileOptio
 		tabs := tables(schema, prm.Args[0], opts)
 		if len(tabs) == 0 {
 			return nil, s.errorf(argAt(prm, 0), "table(%s): no table or table family %q in the schema", prm.Args[0], prm.Args[0])
+		}
+		if fam := opts.family(prm.Args[0]); opts.Tables > len(tabs) && strings.EqualFold(fam, opts.family(ddl.DefaultTableName)) {
+			return nil, usage.Errorf("%s: table(%s): %d tables asked for, the schema has %d (%s1..%s%d)",
+				s.Path, prm.Args[0], opts.Tables, len(tabs), fam, fam, len(tabs))
 		}
 		for _, tb := range tabs {
 			if !safeIdent.MatchString(tb.Name) {

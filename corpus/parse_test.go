@@ -276,3 +276,17 @@ func TestLoadUserCorpus(t *testing.T) {
 		t.Errorf("missing folder: %v", err)
 	}
 }
+
+func TestCompileMoreTablesThanTheSchemaHas(t *testing.T) {
+	s, err := ParseFile("x.sql", []byte(hdr+"SELECT * FROM {{m}} JOIN level1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Compile(s, builtinSchema(t, 2), CompileOptions{Tables: 3})
+	if err == nil || !usage.Is(err) || !strings.Contains(err.Error(), "3 tables asked for, the schema has 2") {
+		t.Errorf("error = %v", err)
+	}
+	if _, err := Compile(s, nil, CompileOptions{}); err == nil {
+		t.Error("a nil schema must be an error")
+	}
+}
