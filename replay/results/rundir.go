@@ -138,6 +138,11 @@ func (d *RunDir) writerOptions() []parquet.WriterOption {
 		parquet.CreatedBy("joinbench", FormatVersion, ""),
 		parquet.KeyValueMetadata("joinbench.run_id", d.runID),
 		parquet.KeyValueMetadata("joinbench.format", FormatVersion),
+		// min/max of free text and digests help no query and cost time
+		parquet.SkipPageBounds("result_checksum"),
+		parquet.SkipPageBounds("error_message"),
+		parquet.SkipPageBounds("explain"),
+		parquet.SkipPageBounds("query"),
 	}
 }
 
