@@ -1,0 +1,179 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"golang.org/x/term"
+
+	"github.com/joinbench/joinbench/ddl"
+	"github.com/joinbench/joinbench/internal/usage"
+	"github.com/joinbench/joinbench/replay/target"
+)
+
+// schemaFlags name the built-in tables; prepare, warmup and cleanup share them.
+type schemaFlags struct {
+	Tables    int    `default:"1" group:"Schema" help:"Number of main tables (main1..mainN)."`
+	TableName string `default:"main" group:"Schema" help:"Prefix of the main tables: PREFIX1..PREFIXN."`
+}
+
+type prepareCmd struct {
+	connFlags `embed:""`
+	schemaFlags
+
+	TableSize    int64  `default:"10000" group:"Schema" help:"Rows in every table (main and level); ids are 1..ROWS."`
+	Engine       string `default:"InnoDB" group:"Schema" help:"Storage engine of the tables."`
+	TableOptions string `default:"CHARSET=utf8mb4 ROW_FORMAT=DYNAMIC" group:"Schema" placeholder:"OPTIONS" help:"Table options after ENGINE=...; '-' for none."`
+	AutoInc      bool   `default:"true" negatable:"" group:"Schema" help:"Declare id AUTO_INCREMENT; --no-auto-inc declares plain client-supplied ids. Rows are identical either way."`
+	NoPrimaryKey bool   `group:"Schema" help:"Create the tables without a primary key (implies --no-auto-inc)."`
+
+	Seed         uint64 `default:"1" group:"Data" help:"Seed of the generator: the same seed and sizes give the same rows on every server."`
+	Distribution string `default:"uniform" enum:"uniform,gaussian,pareto,zipf" group:"Data" help:"Distribution of the id-like columns (l1_id..l5_id, parent_id): uniform, gaussian, pareto or zipf."`
+
+	Threads      int    `default:"2" group:"Load" help:"Connections loading at once: tables load in parallel and large tables in parallel row ranges."`
+	ChunkSize    int    `default:"10000" group:"Load" help:"Rows per statement and per commit."`
+	DeferIndexes bool   `group:"Load" help:"Create the tables with their primary key only and add the secondary indexes after the rows."`
+	LoadMethod   string `default:"auto" enum:"auto,load-data,insert" group:"Load" help:"auto: LOAD DATA LOCAL INFILE streamed from the generator when the server has local_infile=ON, else batched INSERTs; load-data or insert to choose."`
+	SkipBinlog   bool   `group:"Load" help:"SET sql_log_bin=0 in the load sessions so replicas do not get the rows (needs the privilege)."`
+	Recreate     bool   `group:"Load" help:"Drop the tables first when they exist (without it an existing table is an error)."`
+	FromTable    string `group:"Load" placeholder:"TABLE" help:"Resume an interrupted load at this table (tables before it are kept)."`
+	FromRow      int64  `group:"Load" placeholder:"ID" help:"With --from-table: the first row id to load again (default 1)."`
+	NoAnalyze    bool   `group:"Load" help:"Skip the final ANALYZE TABLE."`
+
+	DumpCSV string `hidden:"" placeholder:"DIR" help:"Write the rows as LOAD DATA files DIR/<table>.tsv and exit (for measuring the server's raw load speed)."`
+}
+
+func (c *prepareCmd) Help() string {
+	return `Creates the workload's tables, main1..mainN (the fact tables) and
+level1..level5 (the dimension tables), and fills every one with
+--table-size generated rows, then runs ANALYZE TABLE.
+
+Rows are generated deterministically from --seed: each row is drawn from
+its own random stream keyed by (seed, table, row id), so two servers loaded
+with the same seed and sizes hold byte-identical rows whatever --threads
+and --chunk-size were. The "load time" columns (datetime_field,
+timestamp_field, time_accessed) hold one fixed instant derived from the
+seed, not NOW(), for the same reason; loads run with time_zone '+00:00'.
+
+Rows are streamed to the server with LOAD DATA LOCAL INFILE (no file is
+written) in chunks of --chunk-size rows, each committed on its own. Load
+sessions set unique_checks=0 and foreign_key_checks=0; sql_log_bin=0 only
+with --skip-binlog.
+
+Ctrl-C stops cleanly after the chunks in flight and prints the
+--from-table/--from-row that resumes the load.`
+}
+
+func (c *prepareCmd) schemaOptions() ddl.SchemaOptions {
+	return ddl.SchemaOptions{
+		Tables: c.Tables, TableName: c.TableName, Engine: c.Engine, TableOptions: c.TableOptions,
+		ClientIDs: !c.AutoInc, NoPrimaryKey: c.NoPrimaryKey,
+	}
+}
+
+func (c *prepareCmd) Run(ctx context.Context, cl *cli) error {
+	if c.Tables < 1 {
+		return usage.Errorf("--tables must be at least 1, got %d", c.Tables)
+	}
+	if c.TableSize < 1 {
+		return usage.Errorf("--table-size must be at least 1, got %d", c.TableSize)
+	}
+	dist, err := ddl.ParseDistribution(c.Distribution)
+	if err != nil {
+		return usage.Wrap(err)
+	}
+	method, err := ddl.ParseLoadMethod(c.LoadMethod)
+	if err != nil {
+		return usage.Wrap(err)
+	}
+	gen := ddl.GenOptions{Seed: c.Seed, TableSize: c.TableSize, Distribution: dist}
+	if c.DumpCSV != "" {
+		files, err := ddl.DumpTSV(c.DumpCSV, c.schemaOptions(), gen)
+		if err != nil {
+			return usage.Wrap(err)
+		}
+		for _, f := range files {
+			fmt.Println(f)
+		}
+		return nil
+	}
+	logw := logWriter(cl)
+	tgt, db, err := openTarget(ctx, &c.connFlags, logw, c.Threads+2)
+	if err != nil {
+		return err
+	}
+	defer tgt.Close()
+	defer db.Close()
+
+	var progress ddl.Progress
+	if !cl.Quiet {
+		if term.IsTerminal(int(os.Stderr.Fd())) {
+			progress = ddl.NewBarProgress(os.Stderr)
+		} else {
+			progress = ddl.NewLogProgress(os.Stderr, 10*time.Second)
+		}
+	}
+	res, err := ddl.Prepare(ctx, db, ddl.PrepareOptions{
+		Schema: c.schemaOptions(), Gen: gen,
+		Threads: c.Threads, ChunkSize: c.ChunkSize, DeferIndexes: c.DeferIndexes,
+		Recreate: c.Recreate, FromTable: c.FromTable, FromRow: c.FromRow,
+		Method: method, SkipBinlog: c.SkipBinlog, NoAnalyze: c.NoAnalyze,
+		Progress: progress,
+		Log:      func(s string) { fmt.Fprintln(logw, s) },
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(logw, "prepared %d tables in %s on %s: %d rows in %s (%.0f rows/s, %s)\n",
+		len(res.Tables), tgt.Database, tgt.Endpoints[0].Name, res.Rows, res.Duration.Round(time.Millisecond), res.RowsPerSecond(), res.Method)
+	return nil
+}
+
+// logWriter is where commands log: stderr, or nowhere with --quiet.
+func logWriter(cl *cli) io.Writer {
+	if cl.Quiet {
+		return io.Discard
+	}
+	return os.Stderr
+}
+
+// openTarget connects and opens the first endpoint (schema work goes to one
+// server; a cluster replicates it).
+func openTarget(ctx context.Context, cf *connFlags, log io.Writer, conns int) (*target.Target, *sql.DB, error) {
+	tgt, err := cf.connect(ctx, log)
+	if err != nil {
+		return nil, nil, err
+	}
+	ep := tgt.Endpoints[0]
+	if len(tgt.Endpoints) > 1 {
+		fmt.Fprintf(log, "using %s of the %d endpoints\n", ep.Name, len(tgt.Endpoints))
+	}
+	db, err := sql.Open("mysql", ep.DSN)
+	if err != nil {
+		tgt.Close()
+		return nil, nil, usage.Errorf("endpoint %s: %v", ep.Name, err)
+	}
+	db.SetMaxOpenConns(max(conns, 2))
+	db.SetMaxIdleConns(max(conns, 2))
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		tgt.Close()
+		return nil, nil, usage.Errorf("cannot connect to %s: %v", ep.Name, redactDSN(err, ep.DSN))
+	}
+	return tgt, db, nil
+}
+
+func redactDSN(err error, dsn string) string {
+	msg := err.Error()
+	if i := strings.Index(dsn, "@"); i > 0 {
+		if j := strings.Index(dsn[:i], ":"); j >= 0 && j+1 < i {
+			msg = strings.ReplaceAll(msg, dsn[j+1:i], "****")
+		}
+	}
+	return msg
+}
