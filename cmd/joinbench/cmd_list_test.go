@@ -1,0 +1,60 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runCaptured runs the command line and returns its exit code and stdout.
+func runCaptured(t *testing.T, args ...string) (int, string) {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := os.Stdout
+	os.Stdout = w
+	done := make(chan string)
+	go func() {
+		b, _ := io.ReadAll(r)
+		done <- string(b)
+	}()
+	code := run(args)
+	os.Stdout = old
+	w.Close()
+	return code, <-done
+}
+
+func TestListAndShow(t *testing.T) {
+	code, out := runCaptured(t, "list", "--json", "-q")
+	var listed []listedScenario
+	if code != 0 || json.Unmarshal([]byte(out), &listed) != nil || len(listed) != 43 {
+		t.Fatalf("list --json: exit %d, %d scenarios\n%s", code, len(listed), out)
+	}
+	code, out = runCaptured(t, "list", "--tags", "write,pk", "-q")
+	if lines := strings.Split(strings.TrimSpace(out), "\n"); code != 0 || len(lines) != 5 || !strings.HasPrefix(lines[0], "NAME") {
+		t.Errorf("list --tags write,pk: exit %d\n%s", code, out)
+	}
+	code, out = runCaptured(t, "show", "simple_inner_pk", "--seed", "3", "--tables", "2")
+	if code != 0 || !strings.Contains(out, "-- scenario: simple_inner_pk") || !strings.Contains(out, "AS m\nINNER JOIN level1") ||
+		!strings.Contains(out, "-- bound: 1: '") {
+		t.Errorf("show: exit %d\n%s", code, out)
+	}
+	if _, again := runCaptured(t, "show", "simple_inner_pk", "--seed", "3", "--tables", "2"); again != out {
+		t.Error("show with one seed must print the same values twice")
+	}
+	if code, _ := runCaptured(t, "show", "no_such_scenario"); code != 2 {
+		t.Errorf("show of an unknown scenario: exit %d, want 2", code)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "broken.sql"), []byte("-- param m: table(main)\nSELECT 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _ := runCaptured(t, "list", "--corpus", dir); code != 2 {
+		t.Errorf("list of a broken corpus: exit %d, want 2", code)
+	}
+}
