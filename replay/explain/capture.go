@@ -53,6 +53,13 @@ func Statements(fl Flavor, query string, analyze bool) []Explained {
 // element is always the JSON plan.
 func Capture(ctx context.Context, conn *sql.Conn, fl Flavor, query string, args []any, analyze bool) ([]Explained, error) {
 	stmts := Statements(fl, strings.TrimSpace(query), analyze)
+	if (fl.Name == "mysql" || fl.Name == "percona") && fl.AtLeast(8, 3, 0) {
+		// MySQL 8.3 added a second JSON format, chosen by this session
+		// variable; the shape hash reads the first (the default).
+		if _, err := conn.ExecContext(ctx, "SET SESSION explain_json_format_version = 1"); err != nil {
+			return nil, fmt.Errorf("explain: %w", err)
+		}
+	}
 	out := make([]Explained, 0, len(stmts))
 	for _, st := range stmts {
 		text, err := queryText(ctx, conn, st.Text, args)
@@ -108,4 +115,18 @@ func queryText(ctx context.Context, conn *sql.Conn, q string, args []any) (strin
 		return "", err
 	}
 	return b.String(), nil
+}
+
+// Plan is Capture plus the shape hash of the JSON plan: what the engine
+// stores per distinct plan.
+func Plan(ctx context.Context, conn *sql.Conn, fl Flavor, query string, args []any, analyze bool) (hash string, plans []Explained, err error) {
+	plans, err = Capture(ctx, conn, fl, query, args, analyze)
+	if err != nil {
+		return "", nil, err
+	}
+	hash, err = ShapeHash(fl, plans[0].Text)
+	if err != nil {
+		return "", nil, fmt.Errorf("explain: %w", err)
+	}
+	return hash, plans, nil
 }

@@ -112,6 +112,10 @@ func TestCaptureAgainstServer(t *testing.T) {
 		}
 	}
 
+	if h, plans, err := Plan(ctx, conn, fl, joinQuery, []any{"active", "Europe"}, false); err != nil || h != base || len(plans) == 0 {
+		t.Errorf("Plan = %s, %d plans, %v; want hash %s", h, len(plans), err, base)
+	}
+
 	if _, err := db.Exec("ALTER TABLE main1 DROP INDEX comp_attributes"); err != nil {
 		t.Fatal(err)
 	}
