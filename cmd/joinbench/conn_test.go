@@ -41,3 +41,16 @@ func TestConnFlagsFlagBeatsEnv(t *testing.T) {
 		t.Errorf("defaults: %q %v", c.BufferPoolSize, c.ConnectTimeout)
 	}
 }
+
+func TestSandboxBadBinaryExitsTwo(t *testing.T) {
+	dir := t.TempDir()
+	if code := run([]string{"sandbox", "start", "--name", "x", "--sandbox-dir", dir, "--server-binary", dir + "/nope"}); code != 2 {
+		t.Errorf("exit code %d, want 2", code)
+	}
+	if code := run([]string{"sandbox", "stop", "--name", "never", "--sandbox-dir", dir}); code != 2 {
+		t.Errorf("stop of an unknown sandbox: exit code %d, want 2", code)
+	}
+	if code := run([]string{"sandbox", "list", "--sandbox-dir", dir}); code != 0 {
+		t.Errorf("list: exit code %d, want 0", code)
+	}
+}
