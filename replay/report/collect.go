@@ -149,6 +149,20 @@ func (c *checksums) add(params []string, sum string) (key, val uint64) {
 	return key, val
 }
 
+// execution is the part of an executions row that report and compare
+// read; the other columns are not decoded.
+type execution struct {
+	Scenario     string    `parquet:"scenario,dict"`
+	TemplateHash string    `parquet:"template_hash,dict"`
+	Start        time.Time `parquet:"start_time,timestamp(nanosecond)"`
+	LatencyNs    int64     `parquet:"latency_ns"`
+	Rows         int64     `parquet:"rows"`
+	ErrorCode    int32     `parquet:"error_code"`
+	PlanHash     string    `parquet:"plan_hash,dict,optional"`
+	Params       []string  `parquet:"params,list"`
+	Checksum     string    `parquet:"result_checksum,optional"`
+}
+
 // scenarioAcc accumulates one scenario's executions.
 type scenarioAcc struct {
 	name          string
@@ -177,7 +191,7 @@ func newScenarioAcc(name string, seed uint64) *scenarioAcc {
 	}
 }
 
-func (a *scenarioAcc) add(e *results.Execution) {
+func (a *scenarioAcc) add(e *execution) {
 	a.execs++
 	failed := e.ErrorCode != 0
 	lat := e.LatencyNs // paced runs: already measured from the intended start
@@ -235,7 +249,7 @@ type runAcc struct {
 	files     int
 	// onRow, when set, sees every row after it is accumulated (compare
 	// uses it to spot checksum mismatches with the parameters at hand).
-	onRow  func(a *scenarioAcc, e *results.Execution)
+	onRow  func(a *scenarioAcc, e *execution)
 	checks bool
 }
 
@@ -243,7 +257,7 @@ func newRunAcc(seed uint64, checks bool) *runAcc {
 	return &runAcc{seed: seed, scenarios: map[string]*scenarioAcc{}, overall: newTimeline(), checks: checks}
 }
 
-func (r *runAcc) add(e *results.Execution) {
+func (r *runAcc) add(e *execution) {
 	a := r.scenarios[e.Scenario]
 	if a == nil {
 		a = newScenarioAcc(strings.Clone(e.Scenario), r.seed)
@@ -279,7 +293,7 @@ func (r *runAcc) span() (first, last time.Time) {
 
 // readRun adds every executions file of dir to acc.
 func (r *runAcc) readRun(dir string, warn results.Warner) error {
-	n, err := results.ScanExecutions(dir, warn, func(e *results.Execution) error {
+	n, err := results.ScanExecutionsAs(dir, warn, func(e *execution) error {
 		r.add(e)
 		return nil
 	})

@@ -155,7 +155,7 @@ func Compare(baseDirs, candDirs []string, opt CompareOptions) (*Comparison, erro
 	// While reading the candidate, remember the parameters of rows whose
 	// checksum differs from the base's so that mismatches can be shown.
 	examples := map[string]map[uint64][]string{}
-	onRow := func(a *scenarioAcc, e *results.Execution) {
+	onRow := func(a *scenarioAcc, e *execution) {
 		if e.ErrorCode != 0 || e.Checksum == "" {
 			return
 		}
@@ -204,7 +204,7 @@ func Compare(baseDirs, candDirs []string, opt CompareOptions) (*Comparison, erro
 	return c, nil
 }
 
-func readSide(dirs []string, side *Side, opt CompareOptions, w warner, onRow func(*scenarioAcc, *results.Execution)) (*runAcc, *planCatalog, error) {
+func readSide(dirs []string, side *Side, opt CompareOptions, w warner, onRow func(*scenarioAcc, *execution)) (*runAcc, *planCatalog, error) {
 	acc := newRunAcc(opt.Seed, true)
 	acc.onRow = onRow
 	var plans []results.Plan

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress/zstd"
 
 	"github.com/joinbench/joinbench/replay/results"
 )
@@ -65,13 +66,17 @@ func (f runFixture) write(t testing.TB, parent string) string {
 	return dir
 }
 
+// fixtureRowGroup is small so that tests cross row groups; the writer of
+// real runs uses 64k rows.
+var fixtureRowGroup int64 = 700
+
 func writeParquet[T any](t testing.TB, path string, rows []T) {
 	t.Helper()
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := parquet.NewGenericWriter[T](f, parquet.MaxRowsPerRowGroup(700))
+	w := parquet.NewGenericWriter[T](f, parquet.MaxRowsPerRowGroup(fixtureRowGroup), parquet.Compression(&zstd.Codec{Level: zstd.SpeedFastest}))
 	if _, err := w.Write(rows); err != nil {
 		t.Fatal(err)
 	}
