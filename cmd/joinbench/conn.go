@@ -18,20 +18,20 @@ type connFlags struct {
 	DSN            []string      `name:"dsn" env:"JOINBENCH_DSN" sep:"none" group:"Connection" placeholder:"DSN" help:"Server as a Go MySQL DSN (user:pass@tcp(host:port)/db?param=value). Repeat for several endpoints (e.g. every Galera node); statements are spread over them."`
 	Host           string        `env:"JOINBENCH_HOST" group:"Connection" help:"Server host (default 127.0.0.1 when a server is named)."`
 	Port           int           `env:"JOINBENCH_PORT" group:"Connection" help:"Server TCP port (default 3306)."`
-	Socket         string        `env:"JOINBENCH_SOCKET" group:"Connection" type:"path" help:"Unix socket file, instead of TCP."`
+	Socket         string        `env:"JOINBENCH_SOCKET" group:"Connection" type:"path" placeholder:"PATH" help:"Unix socket file, instead of TCP."`
 	User           string        `env:"JOINBENCH_USER" group:"Connection" help:"User name (default root)."`
 	Password       string        `env:"JOINBENCH_PASSWORD,MYSQL_PWD" group:"Connection" help:"Password. Prefer the environment or an option file: command lines are visible to other users. Never printed or written to results."`
 	Database       string        `env:"JOINBENCH_DATABASE" group:"Connection" help:"Database to use; created if missing (default joinbench)."`
-	DefaultsFile   string        `env:"JOINBENCH_DEFAULTS_FILE" group:"Connection" type:"existingfile" help:"Read [client] and [joinbench] options from this file instead of ~/.my.cnf."`
+	DefaultsFile   string        `env:"JOINBENCH_DEFAULTS_FILE" group:"Connection" type:"existingfile" placeholder:"FILE" help:"Read [client] and [joinbench] options from this file instead of ~/.my.cnf."`
 	NoDefaults     bool          `group:"Connection" help:"Read no option file."`
-	SSLMode        string        `name:"ssl-mode" env:"JOINBENCH_SSL_MODE" group:"Connection" help:"TLS: DISABLED, PREFERRED, REQUIRED, VERIFY_CA or VERIFY_IDENTITY (default: VERIFY_CA with --ssl-ca, REQUIRED with only --ssl-cert, else DISABLED)."`
-	SSLCA          string        `name:"ssl-ca" env:"JOINBENCH_SSL_CA" group:"Connection" type:"existingfile" help:"PEM file of the CA that signed the server certificate."`
-	SSLCert        string        `name:"ssl-cert" env:"JOINBENCH_SSL_CERT" group:"Connection" type:"existingfile" help:"PEM client certificate."`
-	SSLKey         string        `name:"ssl-key" env:"JOINBENCH_SSL_KEY" group:"Connection" type:"existingfile" help:"PEM client key."`
+	SSLMode        string        `name:"ssl-mode" env:"JOINBENCH_SSL_MODE" group:"Connection" placeholder:"MODE" help:"TLS: DISABLED, PREFERRED, REQUIRED, VERIFY_CA or VERIFY_IDENTITY (default: VERIFY_CA with --ssl-ca, REQUIRED with only --ssl-cert, else DISABLED)."`
+	SSLCA          string        `name:"ssl-ca" env:"JOINBENCH_SSL_CA" group:"Connection" type:"existingfile" placeholder:"FILE" help:"PEM file of the CA that signed the server certificate."`
+	SSLCert        string        `name:"ssl-cert" env:"JOINBENCH_SSL_CERT" group:"Connection" type:"existingfile" placeholder:"FILE" help:"PEM client certificate."`
+	SSLKey         string        `name:"ssl-key" env:"JOINBENCH_SSL_KEY" group:"Connection" type:"existingfile" placeholder:"FILE" help:"PEM client key."`
 	ConnectTimeout time.Duration `env:"JOINBENCH_CONNECT_TIMEOUT" group:"Connection" default:"10s" help:"Give up connecting after this long."`
 
 	Sandbox        string `env:"JOINBENCH_SANDBOX" group:"Sandbox" placeholder:"NAME" help:"Use the running named sandbox NAME (see 'joinbench sandbox start')."`
-	SandboxDir     string `env:"JOINBENCH_SANDBOX_DIR" group:"Sandbox" type:"path" help:"Where named sandboxes live (default $XDG_STATE_HOME/joinbench/sandboxes or ~/.local/state/joinbench/sandboxes)."`
+	SandboxDir     string `env:"JOINBENCH_SANDBOX_DIR" group:"Sandbox" type:"path" placeholder:"DIR" help:"Where named sandboxes live (default $XDG_STATE_HOME/joinbench/sandboxes or ~/.local/state/joinbench/sandboxes)."`
 	ServerBinary   string `env:"JOINBENCH_SERVER_BINARY" group:"Sandbox" type:"path" placeholder:"PATH" help:"mariadbd or mysqld binary for a throwaway sandbox (default: found on PATH)."`
 	BufferPoolSize string `env:"JOINBENCH_BUFFER_POOL_SIZE" group:"Sandbox" default:"1G" help:"innodb_buffer_pool_size of a throwaway sandbox."`
 	Keep           bool   `group:"Sandbox" help:"Keep a throwaway sandbox's data directory when the command ends."`
