@@ -125,7 +125,7 @@ type InterruptedError struct {
 }
 
 func (e *InterruptedError) Error() string {
-	return fmt.Sprintf("load interrupted; resume with --from-table %s --from-row %d", e.Table, e.Row)
+	return fmt.Sprintf("load interrupted; resume with the same options plus --from-table %s --from-row %d", e.Table, e.Row)
 }
 
 func (o *PrepareOptions) check() error {
