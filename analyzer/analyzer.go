@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -191,15 +192,48 @@ func AnalyzeScenario(sc *corpus.Scenario, opts *Options) []Diagnostic {
 // AnalyzeFile lints one file. A file with a scenario header is read as a
 // scenario; any other file as plain SQL (DDL files, for example).
 func AnalyzeFile(path, src string, opts *Options) []Diagnostic {
-	sc, err := parseScenario(path, src)
+	sc, err := readFile(path, src)
 	if err != nil {
-		line, col := 1, 1
-		if pe, ok := err.(*headerError); ok {
-			line, col = pe.Line, pe.Col
+		line, col, msg := 1, 1, err.Error()
+		var he *headerError
+		var ce *corpus.Error
+		switch {
+		case errors.As(err, &he):
+			line, col, msg = he.Line, he.Col, he.Msg
+		case errors.As(err, &ce):
+			line, col, msg = ce.Line, ce.Col, ce.Msg
 		}
-		return []Diagnostic{{Path: path, Line: line, Col: col, Severity: Error, Rule: Syntax.Name, Message: err.Error()}}
+		return []Diagnostic{{Path: path, Line: line, Col: col, Severity: Error, Rule: Syntax.Name, Message: msg}}
 	}
 	return analyze(path, src, sc, opts)
+}
+
+// readFile reads a scenario with the corpus parser, or a file without a
+// scenario header (a DDL file, say) as plain SQL.
+func readFile(path, src string) (*corpus.Scenario, error) {
+	if isScenario(src) {
+		return corpus.ParseFile(path, []byte(src))
+	}
+	return parseScenario(path, src)
+}
+
+// isScenario reports whether the file's leading comment lines hold a
+// `-- scenario:` or `-- param` line.
+func isScenario(src string) bool {
+	for _, l := range strings.Split(src, "\n") {
+		t := strings.TrimSpace(l)
+		if t == "" {
+			continue
+		}
+		if !strings.HasPrefix(t, "--") {
+			return false
+		}
+		t = strings.TrimSpace(t[2:])
+		if strings.HasPrefix(t, "scenario:") || strings.HasPrefix(t, "param ") {
+			return true
+		}
+	}
+	return false
 }
 
 func analyze(path, src string, sc *corpus.Scenario, opts *Options) []Diagnostic {

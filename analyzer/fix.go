@@ -34,7 +34,7 @@ func RewriteRightJoins(path, src string, opts *Options) (string, error) {
 		opts = &Options{}
 	}
 	for round := 0; round < 10; round++ {
-		sc, err := parseScenario(path, src)
+		sc, err := readFile(path, src)
 		if err != nil {
 			return "", err
 		}

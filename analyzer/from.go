@@ -117,6 +117,25 @@ func scanFrom(u *unit) (refs []*tableRef, joins []*joinSpan) {
 				from++
 			}
 		}
+		if (t.is("INSERT") || t.is("REPLACE")) && (i == 0 || !toks[i-1].punct("(")) {
+			j := i + 1
+			for j < len(toks) && (toks[j].Kind == tokHint || toks[j].is("IGNORE") || toks[j].is("LOW_PRIORITY") || toks[j].is("DELAYED") || toks[j].is("HIGH_PRIORITY")) {
+				j++
+			}
+			if j < len(toks) && toks[j].is("INTO") {
+				j++
+			}
+			p := &fromParser{u: u, toks: toks, depth: depth, block: i, ok: true}
+			if p.tok(j).Kind == tokIdent || p.tok(j).Kind == tokPlaceholder {
+				nt := p.toks[j]
+				r := &tableRef{block: i, nameTok: &nt, name: nt.name(), start: nt.Start, end: nt.End}
+				if nt.Kind == tokPlaceholder {
+					r.name = nt.Word
+				}
+				refs = append(refs, r)
+			}
+			continue
+		}
 		if from < 0 || from >= len(toks) {
 			continue
 		}

@@ -38,27 +38,18 @@ func runPlaceholderType(p *Pass) {
 			tablePos[r.nameTok.Start] = true
 		}
 	}
-	used := map[string]bool{}
+	// Undeclared, unused and in-hint value placeholders are errors of the
+	// scenario format, reported when the file is read.
 	for _, m := range placeholderRE.FindAllStringSubmatchIndex(u.src[u.body:], -1) {
 		start := u.body + m[0]
 		name := u.src[u.body+m[2] : u.body+m[3]]
-		used[name] = true
 		prm := u.param(name)
 		switch {
 		case prm == nil:
-			p.Reportf(start, "{{%s}} is not declared: add `-- param %s: TYPE(ARGS)` to the header", name, name)
 		case prm.Kind == "table" && !tablePos[start] && !u.inHint(start):
 			p.Reportf(start, "table parameter {{%s}} used where a value goes", name)
 		case prm.Kind != "table" && tablePos[start]:
 			p.Reportf(start, "%s parameter {{%s}} used where a table goes: declare it as table(FAMILY)", prm.Kind, name)
-		case prm.Kind != "table" && u.inHint(start):
-			p.Reportf(start, "%s parameter {{%s}} inside an optimizer hint: hints cannot hold bound values, only table parameters", prm.Kind, name)
-		}
-	}
-	for _, prm := range u.sc.Params {
-		if !used[prm.Name] {
-			off := u.lines[min(max(prm.Line-1, 0), len(u.lines)-1)] + max(prm.Col-1, 0)
-			p.Reportf(off, "parameter %s is declared but never used", prm.Name)
 		}
 	}
 	if u.res == nil {
@@ -152,7 +143,13 @@ func checkDecl(p *Pass, prm *corpus.Param, off int) {
 		} else if s != nil && len(familyTables(s, prm.Args[0])) == 0 {
 			p.Reportf(off, "id parameter %s: no table %s in the schema", prm.Name, prm.Args[0])
 		}
-	case "set", "uuid":
+	case "set":
+		if len(prm.Args) == 1 && strings.Contains(prm.Args[0], ".") {
+			if _, _, err := enumMembers(p.u, prm.Args[0]); err != "" {
+				p.Reportf(off, "set parameter %s: %s", prm.Name, err)
+			}
+		}
+	case "uuid":
 	default:
 		p.Reportf(off, "parameter %s has unknown type %q", prm.Name, prm.Kind)
 	}
@@ -200,6 +197,10 @@ func values(u *unit, prm *corpus.Param) ([]string, bool) {
 			return m, err == "" && m != nil
 		}
 	case "set":
+		if len(prm.Args) == 1 && strings.Contains(prm.Args[0], ".") {
+			m, _, err := enumMembers(u, prm.Args[0])
+			return m, err == "" && m != nil
+		}
 		return prm.Args, true
 	case "list":
 		if len(prm.Args) == 1 {

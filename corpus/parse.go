@@ -169,6 +169,9 @@ func (p *parser) headerLine(i, end int, seen map[string]bool) error {
 	if k >= end || src[k] != ':' {
 		return nil // a comment
 	}
+	if key == "lint" {
+		return nil // lint:ignore and lint:file-ignore comments are the analyzer's
+	}
 	val := strings.TrimSpace(src[k+1 : end])
 	valOff := skipBlanks(src, k+1, end)
 	switch key {

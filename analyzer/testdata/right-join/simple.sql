@@ -1,4 +1,4 @@
--- scenario: simple_right
+-- scenario: simple
 -- description: level1 right-joined to main
 -- param m: table(main)
 -- param status: enum(main.enum_field)

@@ -1,0 +1,84 @@
+package analyzer
+
+import (
+	"github.com/pingcap/tidb/pkg/parser/ast"
+)
+
+// LargeDML reports UPDATE and DELETE statements that change an unbounded
+// set of rows in one transaction.
+var LargeDML = register(&Analyzer{
+	Name: "large-dml",
+	Doc: "UPDATE and DELETE must touch a bounded set of rows (LIMIT, or equality on a unique key); multi-table UPDATE ... JOIN cannot be bounded. " +
+		"One big transaction holds locks for its whole length and, on Galera/PXC, replicates as one writeset that triggers flow control and stalls every node: chunk it.",
+	Severity: Warning,
+	Run: func(p *Pass) {
+		u := p.u
+		offs := u.stmtOffsets()
+		for i, st := range u.stmts {
+			switch s := st.(type) {
+			case *ast.UpdateStmt:
+				if s.MultipleTable || isJoin(s.TableRefs) {
+					p.Reportf(offs[i], "multi-table UPDATE ... JOIN changes every matching row in one transaction and cannot take a LIMIT: on Galera/PXC the writeset stalls the cluster (flow control); update in primary-key chunks instead")
+				} else if s.Limit == nil && !boundedByKey(u, s.TableRefs, s.Where) {
+					p.Reportf(offs[i], "UPDATE without LIMIT or a unique-key equality may change any number of rows in one transaction (on Galera/PXC: one large writeset, flow control); add LIMIT and loop, or chunk by primary key")
+				}
+			case *ast.DeleteStmt:
+				if s.IsMultiTable && isJoin(s.TableRefs) {
+					p.Reportf(offs[i], "multi-table DELETE ... JOIN deletes every matching row in one transaction: on Galera/PXC the writeset stalls the cluster (flow control); delete in primary-key chunks instead")
+				} else if s.Limit == nil && !boundedByKey(u, s.TableRefs, s.Where) {
+					p.Reportf(offs[i], "DELETE without LIMIT or a unique-key equality may remove any number of rows in one transaction (on Galera/PXC: one large writeset, flow control); add LIMIT and loop, or chunk by primary key")
+				}
+			}
+		}
+	},
+})
+
+func isJoin(refs *ast.TableRefsClause) bool {
+	if refs == nil || refs.TableRefs == nil {
+		return false
+	}
+	return refs.TableRefs.Right != nil
+}
+
+// boundedByKey reports whether WHERE holds `col = value` for every column
+// of a unique index of the (single) target table.
+func boundedByKey(u *unit, refs *ast.TableRefsClause, where ast.ExprNode) bool {
+	if refs == nil || refs.TableRefs == nil {
+		return false
+	}
+	eq := map[string]bool{}
+	var table string
+	for _, c := range conjuncts(where) {
+		b, ok := isEq(unparen(c))
+		if !ok {
+			continue
+		}
+		for _, side := range []ast.ExprNode{b.L, b.R} {
+			if cn, ok := unparen(side).(*ast.ColumnNameExpr); ok {
+				if ref := u.res.cols[cn]; ref != nil && ref.col != nil {
+					eq[ref.col.Name] = true
+					table = ref.tab.Name
+				}
+			}
+		}
+	}
+	t := u.schema.Table(table)
+	if t == nil {
+		return false
+	}
+	for _, ix := range t.Indexes {
+		if !ix.Unique && !ix.Primary {
+			continue
+		}
+		all := len(ix.Columns) > 0
+		for _, c := range ix.Columns {
+			if col := t.Column(c); col == nil || !eq[col.Name] {
+				all = false
+			}
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,80 @@
+package analyzer
+
+import (
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/opcode"
+)
+
+// OuterJoinNullified reports WHERE conditions that reject NULL on the
+// optional side of an outer join: rows the join added with NULLs are
+// filtered out again, so the outer join is an inner join in disguise and
+// the optimizer treats it as one.
+var OuterJoinNullified = register(&Analyzer{
+	Name: "outer-join-nullified",
+	Doc: "A WHERE condition that rejects NULL on the optional side of a LEFT or RIGHT JOIN turns it into an INNER JOIN; " +
+		"move the condition into the ON clause, or write INNER JOIN.",
+	Severity: Warning,
+	Run: func(p *Pass) {
+		u := p.u
+		seen := map[*ast.ColumnNameExpr]bool{}
+		for _, oj := range u.res.outer {
+			if oj.block == nil || oj.block.Where == nil {
+				continue
+			}
+			optional := map[*source]bool{}
+			for _, s := range oj.optional {
+				optional[s] = true
+			}
+			kind := "LEFT JOIN"
+			if oj.join.Tp == ast.RightJoin {
+				kind = "RIGHT JOIN"
+			}
+			for _, c := range conjuncts(oj.block.Where) {
+				if cn := nullRejected(c); cn != nil {
+					if ref := u.res.cols[cn]; ref != nil && optional[ref.src] && !seen[cn] {
+						seen[cn] = true
+						p.Reportf(u.srcOffset(cn.OriginTextPosition()),
+							"WHERE condition on %s rejects NULL on the optional side of the %s: the join is an INNER JOIN in effect; move the condition into the ON clause or write INNER JOIN",
+							cn.Name.String(), kind)
+					}
+				}
+			}
+		}
+	},
+})
+
+// nullRejected returns the column a condition rejects NULL for, if it is
+// a plain comparison, IN, BETWEEN, LIKE or IS NOT NULL on a column.
+func nullRejected(e ast.ExprNode) *ast.ColumnNameExpr {
+	col := func(x ast.ExprNode) *ast.ColumnNameExpr {
+		c, _ := unparen(x).(*ast.ColumnNameExpr)
+		return c
+	}
+	switch x := unparen(e).(type) {
+	case *ast.BinaryOperationExpr:
+		switch x.Op {
+		case opcode.EQ, opcode.NE, opcode.LT, opcode.LE, opcode.GT, opcode.GE:
+			if c := col(x.L); c != nil {
+				return c
+			}
+			return col(x.R)
+		}
+	case *ast.PatternInExpr:
+		if !x.Not {
+			return col(x.Expr)
+		}
+	case *ast.BetweenExpr:
+		if !x.Not {
+			return col(x.Expr)
+		}
+	case *ast.PatternLikeOrIlikeExpr:
+		if !x.Not {
+			return col(x.Expr)
+		}
+	case *ast.IsNullExpr:
+		if x.Not {
+			return col(x.Expr)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,59 @@
+package analyzer
+
+import (
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/opcode"
+)
+
+// stmtOffsets returns the source offset of each parsed statement.
+func (u *unit) stmtOffsets() []int {
+	out := make([]int, len(u.stmts))
+	cursor := 0
+	for i, st := range u.stmts {
+		text := strings.TrimSpace(st.Text())
+		off := -1
+		if text != "" {
+			off = strings.Index(u.text[cursor:], text)
+		}
+		if off < 0 {
+			out[i] = u.srcOffset(cursor)
+			continue
+		}
+		out[i] = u.srcOffset(cursor + off)
+		// skip leading comments: point at the first token
+		for _, t := range u.toks {
+			if t.Start >= out[i] {
+				out[i] = t.Start
+				break
+			}
+		}
+		cursor += off + len(text)
+	}
+	return out
+}
+
+// conjuncts splits e on top-level AND.
+func conjuncts(e ast.ExprNode) []ast.ExprNode {
+	if e == nil {
+		return nil
+	}
+	if p, ok := e.(*ast.ParenthesesExpr); ok {
+		return conjuncts(p.Expr)
+	}
+	if b, ok := e.(*ast.BinaryOperationExpr); ok && b.Op == opcode.LogicAnd {
+		return append(conjuncts(b.L), conjuncts(b.R)...)
+	}
+	return []ast.ExprNode{e}
+}
+
+func unparen(e ast.ExprNode) ast.ExprNode {
+	for {
+		p, ok := e.(*ast.ParenthesesExpr)
+		if !ok {
+			return e
+		}
+		e = p.Expr
+	}
+}
