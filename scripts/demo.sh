@@ -4,6 +4,7 @@
 #
 #   DEMO_SANDBOX=name   sandbox to use (default demo); reused if running
 #   DEMO_KEEP=1         leave the sandbox running at the end
+#   DEMO_ROWS=n         rows per table (default 10000)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -43,9 +44,17 @@ fi
 echo "DSN: $DSN" >&2
 "$JB" sandbox status --name "$NAME"
 
-# Further steps use the same server through --sandbox "$NAME":
-#   prepare a small dataset, lint the corpus, run every scenario writing
-#   Parquet under $OUT, print a summary.
+step "scenarios"
+"$JB" list
+
+step "prepare a small dataset"
+"$JB" prepare --sandbox "$NAME" --tables 1 --table-size "${DEMO_ROWS:-10000}" --recreate
+
+step "warm up"
+"$JB" warmup --sandbox "$NAME"
+
+# Next steps (same server, --sandbox "$NAME"): lint the corpus, run every
+# scenario writing Parquet under $OUT, print a summary.
 : "$OUT"
 
 step "done"
