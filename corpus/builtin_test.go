@@ -1,6 +1,10 @@
 package corpus
 
 import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -100,4 +104,61 @@ func TestBuiltinScenariosCompileAndRender(t *testing.T) {
 			}
 		}
 	}
+}
+
+var updateGolden = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// TestBuiltinQueriesGolden pins the SQL every built-in scenario sends (with
+// one main table), so that a change to a scenario is a reviewed change to
+// testdata/builtin_queries.golden (go test ./corpus -run Golden -update).
+func TestBuiltinQueriesGolden(t *testing.T) {
+	c, err := LoadBuiltin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, s := range c.Scenarios() {
+		tmpl, err := Compile(s, builtinSchema(t, 1), CompileOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "== %s (%s) params: %s\n", s.Name, tmpl.Hash, strings.Join(tmpl.ParamNames(), ", "))
+		for _, q := range tmpl.Queries() {
+			b.WriteString(q)
+			b.WriteString(";\n")
+		}
+	}
+	path := filepath.Join("testdata", "builtin_queries.golden")
+	if *updateGolden {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if b.String() != string(want) {
+		t.Errorf("the built-in scenarios' SQL changed; review and run go test ./corpus -run Golden -update\n%s", firstDiff(string(want), b.String()))
+	}
+}
+
+func firstDiff(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := 0; i < len(al) || i < len(bl); i++ {
+		var x, y string
+		if i < len(al) {
+			x = al[i]
+		}
+		if i < len(bl) {
+			y = bl[i]
+		}
+		if x != y {
+			return fmt.Sprintf("line %d:\n want %q\n  got %q", i+1, x, y)
+		}
+	}
+	return ""
 }
