@@ -53,7 +53,7 @@ func (f runFixture) write(t testing.TB, parent string) string {
 		writeParquet(t, filepath.Join(dir, results.PlansFile), f.plans)
 	}
 	if f.status != nil {
-		writeParquet(t, filepath.Join(dir, results.StatusFile), f.status)
+		writeParquet(t, filepath.Join(dir, "status-client0-0.parquet"), f.status)
 	}
 	info := f.info
 	if info == nil {

@@ -21,6 +21,7 @@ const (
 	ExecutionsGlob = "executions-*.parquet"
 	PlansFile      = "plans.parquet"
 	StatusFile     = "status.parquet"
+	StatusGlob     = "status-*.parquet" // one series of files per client host
 	RunFile        = "run.json"
 	RunDirPrefix   = "run="
 )
@@ -189,15 +190,24 @@ func ScanExecutionsAs[T any](dir string, warn Warner, fn func(*T) error) (files 
 	return files, nil
 }
 
-// ScanStatus streams status.parquet like ScanExecutions. A missing file
-// is not an error: servers without counters or runs without --status.
+// ScanStatus streams the run's server counters (status.parquet and every
+// status-<host>-<n>.parquet) like ScanExecutions. No file is not an error:
+// runs without counter sampling have none.
 func ScanStatus(dir string, warn Warner, fn func(*Status) error) error {
-	p := filepath.Join(dir, StatusFile)
-	if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
-		return nil
+	paths, err := filepath.Glob(filepath.Join(globEscape(dir), StatusGlob))
+	if err != nil {
+		return fmt.Errorf("list %s: %w", dir, err)
 	}
-	_, err := scanFile(p, warn, fn)
-	return err
+	sort.Strings(paths)
+	if _, err := os.Stat(filepath.Join(dir, StatusFile)); err == nil {
+		paths = append([]string{filepath.Join(dir, StatusFile)}, paths...)
+	}
+	for _, p := range paths {
+		if _, err := scanFile(p, warn, fn); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // ReadPlans reads all of plans.parquet (one row per distinct plan and
