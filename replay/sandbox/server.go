@@ -308,7 +308,8 @@ func (s *Server) start(ctx context.Context, port int, cfg Config) error {
 	if cfg.Detach {
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	} else {
-		cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
+		// Shut down cleanly if this process dies without stopping it.
+		cmd.SysProcAttr.Pdeathsig = syscall.SIGTERM
 	}
 	fmt.Fprintf(s.log, "starting %s on 127.0.0.1:%d\n", s.Binary, port)
 	started := time.Now()
