@@ -1,0 +1,232 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/joinbench/joinbench/analyzer"
+	"github.com/joinbench/joinbench/corpus"
+	"github.com/joinbench/joinbench/ddl"
+	"github.com/joinbench/joinbench/internal/usage"
+)
+
+// lintCmd checks scenario and DDL files without running them.
+type lintCmd struct {
+	Paths     []string `arg:"" optional:"" type:"path" placeholder:"PATH" help:"Files or folders (searched recursively for *.sql) to lint. Default: the built-in corpus plus the --corpus folders."`
+	Corpus    []string `type:"existingdir" placeholder:"DIR" help:"Also lint the *.sql files of this folder, searched recursively (repeatable)."`
+	NoBuiltin bool     `help:"Leave the built-in scenarios out of the default set."`
+	Schema    string   `type:"existingfile" placeholder:"FILE.sql" help:"Resolve names against the CREATE TABLE statements of this file instead of the built-in schema."`
+	Tables    int      `default:"1" help:"Number of main tables of the built-in schema (main1..mainN)."`
+	TableName string   `default:"main" help:"Prefix of the main tables of the built-in schema."`
+	Flavor    string   `enum:"mysql,mariadb,percona,tidb" default:"mysql" help:"Server flavour the corpus targets: mysql, mariadb, percona or tidb. Overrides lint.conf."`
+	Galera    bool     `help:"The target is a Galera/PXC cluster (every DDL blocks the cluster; large writesets stall it). Overrides lint.conf."`
+	Config    string   `type:"existingfile" placeholder:"FILE" help:"Read rule severities from this file instead of the lint.conf nearest to each linted file."`
+	Format    string   `enum:"text,json,sarif" default:"text" short:"f" help:"Output: text (path:line:col: severity: message [rule]), json, or sarif (SARIF 2.1.0 for code scanning)."`
+	Fix       bool     `help:"Apply suggested fixes (RIGHT JOIN to LEFT JOIN) in the files, keeping header and comments; then report what remains. Built-in scenarios are never modified."`
+	Rules     bool     `help:"List the rules with their default severity and exit."`
+}
+
+func (c *lintCmd) Help() string {
+	return `Statically checks scenario files (and DDL files) before anything runs:
+SQL syntax once placeholders are substituted, tables, columns and aliases
+against the schema, placeholder types, optimizer and index hints, RIGHT
+JOINs, outer joins nullified by WHERE, joins without an index, unbounded
+writes and blocking DDL. Every finding names the original file, line and
+column.
+
+Severities: each rule has a default (see --rules); a lint.conf file in the
+linted file's folder or any folder above it changes them, one "rule =
+off|info|warning|error" per line, and may set "flavor = mariadb" and
+"galera = true". A finding is silenced by a comment on its line, or on a
+line of its own just above it:
+  -- lint:ignore right-join the scenario measures RIGHT JOIN handling
+or for the whole file, anywhere in it:
+  -- lint:file-ignore large-dml the update scenarios are meant to be large
+The reason is required; a suppression that silences nothing is reported.
+
+Exit status: 0 no finding at error severity, 1 findings at error severity,
+2 usage or I/O errors.
+
+Examples:
+  joinbench lint
+  joinbench lint --corpus ./scenarios --flavor mariadb
+  joinbench lint --format sarif ./scenarios > lint.sarif
+  joinbench lint --fix scenarios/right/my_right_join.sql`
+}
+
+// lintFindings is returned when findings at error severity exist: exit 1
+// without a further message.
+type lintFindings struct{}
+
+func (lintFindings) Error() string { return "" }
+func (lintFindings) ExitCode() int { return 1 }
+
+func (c *lintCmd) Run(ctx context.Context, cl *cli) error {
+	if c.Rules {
+		for _, a := range analyzer.Analyzers() {
+			fmt.Printf("%-24s %-8s %s\n", a.Name, a.Severity, a.Doc)
+		}
+		return nil
+	}
+	schema, err := c.schema()
+	if err != nil {
+		return err
+	}
+	base := analyzer.Options{Schema: schema, Flavor: analyzer.Flavor(c.Flavor), Galera: c.Galera}
+	flavorSet := c.Flavor != "mysql"
+	var fixed *analyzer.Config
+	if c.Config != "" {
+		b, err := os.ReadFile(c.Config)
+		if err != nil {
+			return usage.Errorf("--config: %v", err)
+		}
+		if fixed, err = analyzer.ParseConfig(c.Config, b); err != nil {
+			return usage.Wrap(err)
+		}
+	}
+	files, user, err := c.files()
+	if err != nil {
+		return err
+	}
+	var finder analyzer.ConfigFinder
+	for i := range files {
+		cfg := fixed
+		if cfg == nil && user[files[i].Path] {
+			if cfg, err = finder.Find(files[i].Path); err != nil {
+				return usage.Wrap(err)
+			}
+		}
+		files[i].Options = cfg.Apply(base, flavorSet, c.Galera)
+	}
+	if c.Fix {
+		n := 0
+		for i, f := range files {
+			if !user[f.Path] {
+				continue
+			}
+			out, k := analyzer.FixFile(f.Path, f.Source, f.Options)
+			if k == 0 {
+				continue
+			}
+			if err := os.WriteFile(f.Path, []byte(out), 0o644); err != nil {
+				return fmt.Errorf("write fix: %w", err)
+			}
+			files[i].Source = out
+			n += k
+		}
+		if !cl.Quiet && n > 0 {
+			fmt.Fprintf(os.Stderr, "joinbench lint: applied %d fix(es)\n", n)
+		}
+	}
+	diags, err := analyzer.AnalyzeAll(ctx, files, &base)
+	if err != nil {
+		return err
+	}
+	switch c.Format {
+	case "json":
+		err = analyzer.WriteJSON(os.Stdout, diags)
+	case "sarif":
+		err = analyzer.WriteSARIF(os.Stdout, diags, version)
+	default:
+		err = analyzer.WriteText(os.Stdout, diags)
+	}
+	if err != nil {
+		return err
+	}
+	errs, warns := 0, 0
+	for _, d := range diags {
+		switch d.Severity {
+		case analyzer.Error:
+			errs++
+		case analyzer.Warning:
+			warns++
+		}
+	}
+	if !cl.Quiet && c.Format == "text" && len(diags) > 0 {
+		fmt.Fprintf(os.Stderr, "joinbench lint: %d file(s), %d error(s), %d warning(s)\n", len(files), errs, warns)
+	}
+	if errs > 0 {
+		return lintFindings{}
+	}
+	return nil
+}
+
+func (c *lintCmd) schema() (*ddl.Schema, error) {
+	if c.Schema == "" {
+		s, err := ddl.BuiltinSchema(ddl.SchemaOptions{Tables: c.Tables, TableName: c.TableName})
+		if err != nil {
+			return nil, usage.Wrap(err)
+		}
+		return s, nil
+	}
+	b, err := os.ReadFile(c.Schema)
+	if err != nil {
+		return nil, usage.Errorf("--schema: %v", err)
+	}
+	s, err := ddl.ParseSchema(string(b))
+	if err != nil {
+		return nil, usage.Errorf("%s:%v", c.Schema, err)
+	}
+	return s, nil
+}
+
+// files gathers what to lint.
+func (c *lintCmd) files() (out []analyzer.File, user map[string]bool, err error) {
+	user = map[string]bool{}
+	if len(c.Paths) == 0 && !c.NoBuiltin {
+		bc, err := corpus.LoadBuiltin()
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, s := range bc.Scenarios() {
+			out = append(out, analyzer.File{Path: s.Path, Source: s.Source})
+		}
+	}
+	roots := c.Paths
+	if len(roots) == 0 {
+		roots = c.Corpus
+	} else {
+		roots = append(roots, c.Corpus...)
+	}
+	for _, root := range roots {
+		st, err := os.Stat(root)
+		if err != nil {
+			return nil, nil, usage.Errorf("%v", err)
+		}
+		if !st.IsDir() {
+			b, err := os.ReadFile(root)
+			if err != nil {
+				return nil, nil, usage.Errorf("%v", err)
+			}
+			out = append(out, analyzer.File{Path: root, Source: string(b)})
+			user[root] = true
+			continue
+		}
+		err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() || !strings.HasSuffix(p, ".sql") {
+				return nil
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			out = append(out, analyzer.File{Path: p, Source: string(b)})
+			user[p] = true
+			return nil
+		})
+		if err != nil {
+			return nil, nil, usage.Errorf("%v", err)
+		}
+	}
+	if len(out) == 0 {
+		return nil, nil, usage.Errorf("no .sql files to lint")
+	}
+	return out, user, nil
+}

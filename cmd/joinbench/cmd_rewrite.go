@@ -1,0 +1,49 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/joinbench/joinbench/analyzer"
+	"github.com/joinbench/joinbench/ddl"
+	"github.com/joinbench/joinbench/internal/usage"
+)
+
+// rewriteCmd prints a scenario with its RIGHT JOINs rewritten.
+type rewriteCmd struct {
+	corpusFlags
+	Name string `arg:"" help:"Scenario name, as joinbench list shows it."`
+}
+
+func (c *rewriteCmd) Help() string {
+	return `Prints the scenario file with every RIGHT JOIN rewritten to the equivalent
+LEFT JOIN: operands swapped, a joined left operand kept together in
+parentheses so the nesting means the same, header, comments, hints and
+placeholders untouched. The file itself is not changed (joinbench lint --fix
+does that for files on disk).
+
+Examples:
+  joinbench rewrite multi_right_pk
+  joinbench rewrite my_scenario --corpus ./scenarios > my_scenario_left.sql`
+}
+
+func (c *rewriteCmd) Run(ctx context.Context, cl *cli) error {
+	cp, err := c.load()
+	if err != nil {
+		return err
+	}
+	s := cp.Get(c.Name)
+	if s == nil {
+		return usage.Errorf("no scenario %q%s (joinbench list shows them)", c.Name, suggest(cp, c.Name))
+	}
+	schema, err := ddl.BuiltinSchema(ddl.SchemaOptions{})
+	if err != nil {
+		return usage.Wrap(err)
+	}
+	out, err := analyzer.RewriteRightJoins(s.Path, s.Source, &analyzer.Options{Schema: schema})
+	if err != nil {
+		return usage.Errorf("%s: %v", s.Path, err)
+	}
+	fmt.Print(out)
+	return nil
+}
