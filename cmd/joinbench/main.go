@@ -30,6 +30,8 @@ type cli struct {
 	Cleanup cleanupCmd `cmd:"" help:"Drop the tables prepare creates (and nothing else)."`
 	Report  reportCmd  `cmd:"" help:"Summarise runs: latency percentiles, throughput over time, plans (text, markdown, json, html)."`
 	Compare compareCmd `cmd:"" help:"Compare a candidate run with a base run: regressions, plan changes, wrong results; exit 1 on regression."`
+	Lint    lintCmd    `cmd:"" help:"Statically check scenario and DDL files: syntax, names, placeholders, hints, risky joins and writes; exit 1 on errors."`
+	Rewrite rewriteCmd `cmd:"" help:"Print a scenario with every RIGHT JOIN rewritten to the equivalent LEFT JOIN."`
 }
 
 const description = `joinbench finds join performance regressions in MySQL-family servers
