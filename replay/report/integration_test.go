@@ -54,6 +54,7 @@ func TestCompareRealRegression(t *testing.T) {
 	s := byName(c)
 	idx, pk := s["simple_inner_index_GB"], s["simple_inner_pk_GB"]
 	t.Logf("index: %s %+v plan changed %v; pk: %s %+v", idx.Verdict, idx.Median, idx.PlanChanged, pk.Verdict, pk.Median)
+	t.Logf("plan diff of simple_inner_index_GB:\n%s", idx.PlanDiff)
 	if idx.Verdict != Regression || !idx.PlanChanged || idx.PlanDiff == "" {
 		t.Errorf("simple_inner_index_GB: %s, plan changed %v, want a regression with a plan change\n%s", idx.Verdict, idx.PlanChanged, idx.PlanDiff)
 	}
