@@ -25,6 +25,7 @@ func main() {
 	nrows := flag.Int("rows", 2_000_000, "rows to write per codec")
 	writers := flag.Int("writers", 1, "writer goroutines, each with its own ExecutionWriter")
 	batch := flag.Int("batch", 256, "rows per Write call")
+	only := flag.String("codec", "", "run only this codec (zstd-fastest, zstd-default, snappy)")
 	flag.Parse()
 
 	codecs := []struct {
@@ -41,6 +42,9 @@ func main() {
 	}
 	fmt.Printf("%-14s %10s %12s %10s %12s %8s\n", "codec", "rows", "rows/s", "bytes/row", "max heap MB", "files")
 	for _, c := range codecs {
+		if *only != "" && c.name != *only {
+			continue
+		}
 		dir, err := os.MkdirTemp("", "jb-parquet-bench")
 		check(err)
 		d, err := results.CreateWithOptions(dir, results.NewRunID(time.Now()), "bench", results.Options{Compression: c.codec})
