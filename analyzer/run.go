@@ -3,6 +3,7 @@ package analyzer
 import (
 	"context"
 	"runtime"
+	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
 )
@@ -20,22 +21,26 @@ type File struct {
 // the findings in path order.
 func AnalyzeAll(ctx context.Context, files []File, opts *Options) ([]Diagnostic, error) {
 	results := make([][]Diagnostic, len(files))
+	// A fixed set of workers taking files in turn: each keeps the stack
+	// the parser grew, which goroutine-per-file would grow again each time.
+	var next atomic.Int64
 	g, ctx := errgroup.WithContext(ctx)
-	g.SetLimit(runtime.GOMAXPROCS(0))
-	for i := range files {
-		if err := ctx.Err(); err != nil {
-			break
-		}
+	for w := 0; w < min(runtime.GOMAXPROCS(0), len(files)); w++ {
 		g.Go(func() error {
-			if err := ctx.Err(); err != nil {
-				return err
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(files) {
+					return nil
+				}
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				o := files[i].Options
+				if o == nil {
+					o = opts
+				}
+				results[i] = AnalyzeFile(files[i].Path, files[i].Source, o)
 			}
-			o := files[i].Options
-			if o == nil {
-				o = opts
-			}
-			results[i] = AnalyzeFile(files[i].Path, files[i].Source, o)
-			return nil
 		})
 	}
 	if err := g.Wait(); err != nil {

@@ -47,7 +47,7 @@ type comment struct {
 // tokenize splits src[from:to] into tokens and comments. It never fails:
 // an unterminated literal or comment runs to the end of the text.
 func tokenize(src string, from, to int) ([]token, []comment) {
-	var toks []token
+	toks := make([]token, 0, (to-from)/5+4)
 	var comments []comment
 	i := from
 	for i < to {

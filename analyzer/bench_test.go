@@ -1,0 +1,56 @@
+package analyzer
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/joinbench/joinbench/corpus"
+	"github.com/joinbench/joinbench/ddl"
+)
+
+func builtinFiles(b *testing.B) ([]File, *Options) {
+	c, err := corpus.LoadBuiltin()
+	if err != nil {
+		b.Fatal(err)
+	}
+	schema, err := ddl.BuiltinSchema(ddl.SchemaOptions{Tables: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var files []File
+	for _, s := range c.Scenarios() {
+		files = append(files, File{Path: s.Path, Source: s.Source})
+	}
+	return files, &Options{Schema: schema}
+}
+
+// BenchmarkBuiltinCorpus lints the 43 built-in scenarios (target < 50 ms).
+func BenchmarkBuiltinCorpus(b *testing.B) {
+	files, opts := builtinFiles(b)
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := AnalyzeAll(context.Background(), files, opts); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkGenerated10k lints a generated corpus of 10,000 files, copies
+// of the built-in scenarios under distinct names (target < 2 s on 2 cores).
+func BenchmarkGenerated10k(b *testing.B) {
+	base, opts := builtinFiles(b)
+	files := make([]File, 10000)
+	for i := range files {
+		f := base[i%len(base)]
+		name := f.Path[strings.LastIndexByte(f.Path, '/')+1 : len(f.Path)-4]
+		files[i] = File{Path: fmt.Sprintf("gen/%05d/%s.sql", i, name), Source: f.Source}
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := AnalyzeAll(context.Background(), files, opts); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
