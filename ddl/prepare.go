@@ -350,8 +350,8 @@ func Prepare(ctx context.Context, db *sql.DB, opts PrepareOptions) (*PrepareResu
 		jobs = append(jobs, job{tab: t, n: n, from: from, to: opts.Gen.TableSize})
 	}
 
-	// Row ranges: a table bigger than one chunk is split so that every
-	// thread has work even when only a few tables remain.
+	// Row ranges: with fewer tables than twice the threads, a table
+	// bigger than one chunk is split so that every thread has work.
 	type task struct {
 		j        *job
 		from, to int64
@@ -362,7 +362,13 @@ func Prepare(ctx context.Context, db *sql.DB, opts PrepareOptions) (*PrepareResu
 	for ji := range jobs {
 		j := &jobs[ji]
 		rows := j.to - j.from + 1
+		// Concurrent sessions inserting into one table contend on its
+		// index pages, so split tables only when there are too few of
+		// them to keep every thread busy.
 		parts := int64(opts.Threads)
+		if len(jobs) >= 2*opts.Threads {
+			parts = 1
+		}
 		if chunks := (rows + int64(opts.ChunkSize) - 1) / int64(opts.ChunkSize); chunks < parts {
 			parts = chunks
 		}

@@ -72,7 +72,7 @@ func TestPrepareSameSeedSameRows(t *testing.T) {
 		name string
 		mod  func(*PrepareOptions)
 	}{
-		{"threads3_chunk97", func(o *PrepareOptions) { o.Threads, o.ChunkSize = 3, 97 }},
+		{"threads4_chunk97_split_ranges", func(o *PrepareOptions) { o.Threads, o.ChunkSize = 4, 97 }},
 		{"deferred_indexes", func(o *PrepareOptions) { o.Threads, o.ChunkSize, o.DeferIndexes = 2, 500, true }},
 		{"insert", func(o *PrepareOptions) { o.Threads, o.ChunkSize, o.Method = 2, 700, LoadInsert }},
 		{"client_ids", func(o *PrepareOptions) { o.Schema.ClientIDs = true; o.Threads = 2 }},
