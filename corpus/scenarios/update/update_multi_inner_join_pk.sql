@@ -7,6 +7,7 @@
 -- param status3: enum(level3.record_status)
 -- param status4: enum(level4.record_status)
 -- param continent: list(continent)
+-- lint:file-ignore large-dml the reference workload's multi-table update; on Galera/PXC run it with a small --table-size
 UPDATE {{m}} AS m
 JOIN (
   SELECT m.id AS match_id, SUM(level1.record_value) AS sum_l1
