@@ -39,6 +39,7 @@ type worker struct {
 	killTimer *time.Timer
 	armed     atomic.Bool
 	sleep     *time.Timer
+	deadline  time.Time // of the current phase: reconnecting gives up then
 	raw       []sql.RawBytes
 	scan      []any
 }
@@ -72,6 +73,7 @@ func (w *worker) run(ctx context.Context, phases []*phase) {
 	defer w.closeConn()
 	defer w.flush()
 	for _, ph := range phases {
+		w.deadline = ph.deadline
 		w.loop(ctx, ph)
 		w.flush()
 	}
@@ -429,6 +431,9 @@ func (w *worker) connect(ctx context.Context) bool {
 		}
 		if w.ep.down.CompareAndSwap(false, true) {
 			e.log.Printf("%s: cannot connect (%v); retrying", w.ep.Name, err)
+		}
+		if !w.deadline.IsZero() && time.Now().Add(backoff).After(w.deadline) {
+			return false
 		}
 		if !w.wait(ctx, backoff) {
 			return false

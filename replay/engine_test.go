@@ -1,0 +1,397 @@
+package replay
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/DATA-DOG/go-sqlmock"
+	"github.com/go-sql-driver/mysql"
+
+	"github.com/joinbench/joinbench/replay/results"
+)
+
+// memSink keeps everything a run records in memory.
+type memSink struct {
+	mu     sync.Mutex
+	rows   []results.Execution
+	plans  []results.Plan
+	status []results.Status
+	closed int
+}
+
+func (m *memSink) NewExecutionWriter() (ExecutionWriter, error) { return memWriter{m}, nil }
+func (m *memSink) WritePlan(p results.Plan) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.plans = append(m.plans, p)
+	return nil
+}
+func (m *memSink) WriteStatus(rows []results.Status) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.status = append(m.status, rows...)
+	return nil
+}
+
+type memWriter struct{ m *memSink }
+
+func (w memWriter) Write(rows []results.Execution) error {
+	w.m.mu.Lock()
+	defer w.m.mu.Unlock()
+	for _, r := range rows {
+		r.Params = append([]string(nil), r.Params...)
+		w.m.rows = append(w.m.rows, r)
+	}
+	return nil
+}
+func (w memWriter) Close() error { w.m.mu.Lock(); w.m.closed++; w.m.mu.Unlock(); return nil }
+
+// fixedRenderer renders the same statements with a counter as argument.
+type fixedRenderer struct {
+	sqls []string
+	n    int
+	out  []Statement
+}
+
+func (r *fixedRenderer) Next() []Statement {
+	r.n++
+	r.out = r.out[:0]
+	for _, q := range r.sqls {
+		r.out = append(r.out, Statement{SQL: q, Args: []any{r.n}})
+	}
+	return r.out
+}
+func (r *fixedRenderer) Values(dst []string) []string { return append(dst, strconv.Itoa(r.n)) }
+
+func scenario(name string, count int, sqls ...string) *Scenario {
+	return &Scenario{Name: name, Hash: "h-" + name, Count: count, Queries: sqls,
+		NewRenderer: func(seed uint64, thread int) Renderer { return &fixedRenderer{sqls: sqls} }}
+}
+
+func newMock(t *testing.T) (*sql.DB, sqlmock.Sqlmock) {
+	t.Helper()
+	db, mock, err := sqlmock.New(sqlmock.QueryMatcherOption(sqlmock.QueryMatcherEqual))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db, mock
+}
+
+func baseConfig(db *sql.DB, sink Sink, scens ...*Scenario) Config {
+	return Config{
+		RunID: "r1", ClientHost: "client", Threads: 1,
+		Endpoints: []Endpoint{{Name: "db:3306", DB: db}},
+		Scenarios: scens, Sink: sink,
+	}
+}
+
+func TestEventRunsEachScenarioCountTimesInATransaction(t *testing.T) {
+	db, mock := newMock(t)
+	const qa, qb = "SELECT a FROM t WHERE id = ?", "UPDATE t SET b = 1 WHERE id = ?"
+	for ev := 0; ev < 3; ev++ {
+		mock.ExpectExec("BEGIN").WillReturnResult(sqlmock.NewResult(0, 0))
+		for i := 0; i < 2; i++ {
+			mock.ExpectQuery(qa).WithArgs(ev*2 + i + 1).WillReturnRows(sqlmock.NewRows([]string{"a"}).AddRow(1).AddRow(2))
+		}
+		mock.ExpectExec(qb).WithArgs(ev + 1).WillReturnResult(sqlmock.NewResult(0, 3))
+		mock.ExpectExec("COMMIT").WillReturnResult(sqlmock.NewResult(0, 0))
+	}
+	sink := &memSink{}
+	cfg := baseConfig(db, sink, scenario("a", 2, qa), scenario("b", 1, qb), scenario("off", 0, "SELECT 1"))
+	cfg.Events = 3
+	res, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := mock.ExpectationsWereMet(); err != nil {
+		t.Fatal(err)
+	}
+	if len(sink.rows) != 9 || sink.closed != 1 {
+		t.Fatalf("got %d rows, writer closed %d times; want 9, 1", len(sink.rows), sink.closed)
+	}
+	for i, r := range sink.rows {
+		wantScen, wantRows := "a", int64(2)
+		if i%3 == 2 {
+			wantScen, wantRows = "b", 3
+		}
+		if r.Scenario != wantScen || r.Rows != wantRows || r.Event != int64(i/3) || r.StatementSeq != int32(i%3) ||
+			r.Endpoint != "db:3306" || r.RunID != "r1" || r.TemplateHash != "h-"+wantScen || r.ErrorCode != 0 ||
+			r.IntendedStart != nil || len(r.Params) != 1 {
+			t.Errorf("row %d: %+v", i, r)
+		}
+	}
+	if res.Summary.Events != 3 || res.Summary.Executions != 9 || res.Summary.Errors != 0 {
+		t.Errorf("summary %+v", res.Summary)
+	}
+	if len(res.Summary.Scenarios) != 2 || res.Summary.Scenarios[0].Executions != 6 || res.Summary.Scenarios[1].Executions != 3 {
+		t.Errorf("scenarios %+v", res.Summary.Scenarios)
+	}
+}
+
+func TestPreparedOncePerConnection(t *testing.T) {
+	db, mock := newMock(t)
+	const q = "SELECT a FROM t WHERE id = ?"
+	p := mock.ExpectPrepare(q)
+	for i := 1; i <= 4; i++ {
+		p.ExpectQuery().WithArgs(i).WillReturnRows(sqlmock.NewRows([]string{"a"}).AddRow(1))
+	}
+	sink := &memSink{}
+	cfg := baseConfig(db, sink, scenario("a", 1, q))
+	cfg.Events, cfg.SkipTrx, cfg.Prepared = 4, true, true
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	if err := mock.ExpectationsWereMet(); err != nil {
+		t.Fatal(err)
+	}
+	if len(sink.rows) != 4 {
+		t.Fatalf("got %d rows", len(sink.rows))
+	}
+}
+
+func TestDeadlockIsRetriedInAFreshTransaction(t *testing.T) {
+	db, mock := newMock(t)
+	const q = "UPDATE t SET b = 1 WHERE id = ?"
+	deadlock := &mysql.MySQLError{Number: 1213, SQLState: [5]byte{'4', '0', '0', '0', '1'}, Message: "Deadlock found"}
+	mock.ExpectExec("BEGIN").WillReturnResult(sqlmock.NewResult(0, 0))
+	mock.ExpectExec(q).WithArgs(1).WillReturnError(deadlock)
+	mock.ExpectExec("ROLLBACK").WillReturnResult(sqlmock.NewResult(0, 0))
+	mock.ExpectExec("BEGIN").WillReturnResult(sqlmock.NewResult(0, 0))
+	mock.ExpectExec(q).WithArgs(1).WillReturnResult(sqlmock.NewResult(0, 1))
+	mock.ExpectExec("COMMIT").WillReturnResult(sqlmock.NewResult(0, 0))
+	sink := &memSink{}
+	cfg := baseConfig(db, sink, scenario("u", 1, q))
+	cfg.Events = 1
+	res, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := mock.ExpectationsWereMet(); err != nil {
+		t.Fatal(err)
+	}
+	if len(sink.rows) != 1 || sink.rows[0].Retries != 1 || sink.rows[0].ErrorCode != 0 || sink.rows[0].Rows != 1 {
+		t.Fatalf("rows %+v", sink.rows)
+	}
+	if res.Summary.Scenarios[0].Retries != 1 || res.Summary.Errors != 0 {
+		t.Errorf("summary %+v", res.Summary)
+	}
+}
+
+func TestRetriesAreBounded(t *testing.T) {
+	db, mock := newMock(t)
+	const q = "UPDATE t SET b = 1 WHERE id = ?"
+	lockWait := &mysql.MySQLError{Number: 1205, SQLState: [5]byte{'H', 'Y', '0', '0', '0'}, Message: "Lock wait timeout"}
+	for i := 0; i < 3; i++ {
+		mock.ExpectExec(q).WithArgs(1).WillReturnError(lockWait)
+	}
+	sink := &memSink{}
+	cfg := baseConfig(db, sink, scenario("u", 1, q))
+	cfg.Events, cfg.SkipTrx, cfg.MaxRetries = 1, true, 2
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	if err := mock.ExpectationsWereMet(); err != nil {
+		t.Fatal(err)
+	}
+	r := sink.rows[0]
+	if r.Retries != 2 || r.ErrorCode != 1205 || r.SQLState != "HY000" || r.ErrorMessage != "Lock wait timeout" {
+		t.Fatalf("row %+v", r)
+	}
+}
+
+func TestScenarioFailingEveryTimeIsDisabled(t *testing.T) {
+	db, mock := newMock(t)
+	mock.MatchExpectationsInOrder(false)
+	const bad, good = "SELECT nope FROM t WHERE id = ?", "SELECT a FROM t WHERE id = ?"
+	unknown := &mysql.MySQLError{Number: 1054, SQLState: [5]byte{'4', '2', 'S', '2', '2'}, Message: "Unknown column 'nope'"}
+	for i := 1; i <= 3; i++ {
+		mock.ExpectQuery(bad).WithArgs(i).WillReturnError(unknown)
+	}
+	for i := 1; i <= 6; i++ {
+		mock.ExpectQuery(good).WithArgs(i).WillReturnRows(sqlmock.NewRows([]string{"a"}).AddRow(1))
+	}
+	sink := &memSink{}
+	var log strings.Builder
+	cfg := baseConfig(db, sink, scenario("bad", 1, bad), scenario("good", 1, good))
+	cfg.Events, cfg.SkipTrx, cfg.DisableAfter, cfg.Log = 6, true, 3, &log
+	res, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := mock.ExpectationsWereMet(); err != nil {
+		t.Fatal(err)
+	}
+	var badSum ScenarioSummary
+	for _, s := range res.Summary.Scenarios {
+		if s.Scenario == "bad" {
+			badSum = s
+		}
+	}
+	if badSum.Executions != 3 || badSum.Errors != 3 || !strings.Contains(badSum.Disabled, "42S22") {
+		t.Errorf("bad scenario summary %+v", badSum)
+	}
+	if !strings.Contains(log.String(), "scenario bad: error 1054 (SQLSTATE 42S22)") {
+		t.Errorf("log does not name the scenario and SQL state:\n%s", log.String())
+	}
+}
+
+func TestEveryScenarioDisabledEndsTheRun(t *testing.T) {
+	db, mock := newMock(t)
+	const bad = "SELECT nope FROM t"
+	unknown := &mysql.MySQLError{Number: 1054, SQLState: [5]byte{'4', '2', 'S', '2', '2'}, Message: "Unknown column"}
+	for i := 0; i < 2; i++ {
+		mock.ExpectQuery(bad).WillReturnError(unknown)
+	}
+	sink := &memSink{}
+	cfg := baseConfig(db, sink, scenario("bad", 1, bad))
+	cfg.SkipTrx, cfg.DisableAfter = true, 2
+	cfg.Duration = time.Minute // would run a minute if the policy failed
+	_, err := Run(context.Background(), cfg)
+	if err == nil || !strings.Contains(err.Error(), "disabled") {
+		t.Fatalf("err = %v", err)
+	}
+	if len(sink.rows) != 2 {
+		t.Fatalf("%d rows", len(sink.rows))
+	}
+}
+
+func TestConnectionLossIsRecordedAndTheWorkerReconnects(t *testing.T) {
+	db, mock := newMock(t)
+	const q = "SELECT a FROM t WHERE id = ?"
+	mock.ExpectQuery(q).WithArgs(1).WillReturnRows(sqlmock.NewRows([]string{"a"}).AddRow(1))
+	mock.ExpectQuery(q).WithArgs(2).WillReturnError(mysql.ErrInvalidConn)
+	mock.ExpectQuery(q).WithArgs(3).WillReturnRows(sqlmock.NewRows([]string{"a"}).AddRow(1))
+	sink := &memSink{}
+	cfg := baseConfig(db, sink, scenario("a", 1, q))
+	cfg.Events, cfg.SkipTrx = 3, true
+	// sqlmock forgets its connection when the last one closes: hold one so
+	// the worker can reopen.
+	hold, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hold.Close()
+	res, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := mock.ExpectationsWereMet(); err != nil {
+		t.Fatal(err)
+	}
+	if len(sink.rows) != 3 || sink.rows[1].ErrorCode != -1 || sink.rows[2].ErrorCode != 0 {
+		t.Fatalf("rows %+v", sink.rows)
+	}
+	if res.Summary.Reconnects != 1 || res.Summary.Errors != 1 || res.Summary.Events != 2 {
+		t.Errorf("summary %+v", res.Summary)
+	}
+}
+
+func TestCancelFlushesWhatWasRecorded(t *testing.T) {
+	db, mock := newMock(t)
+	const q = "SELECT a FROM t WHERE id = ?"
+	mock.MatchExpectationsInOrder(false)
+	for i := 1; i <= 5000; i++ {
+		mock.ExpectQuery(q).WithArgs(i).WillReturnRows(sqlmock.NewRows([]string{"a"}).AddRow(1))
+	}
+	sink := &memSink{}
+	ctx, cancel := context.WithCancel(context.Background())
+	cfg := baseConfig(db, sink, scenario("a", 1, q))
+	cfg.SkipTrx, cfg.Rate = true, 2000
+	cfg.Duration = time.Minute
+	time.AfterFunc(100*time.Millisecond, cancel)
+	res, err := Run(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Summary.Interrupted || sink.closed != 1 {
+		t.Fatalf("interrupted %v, closed %d", res.Summary.Interrupted, sink.closed)
+	}
+	if int64(len(sink.rows)) != res.Summary.Executions || len(sink.rows) == 0 {
+		t.Fatalf("%d rows written, %d executions counted", len(sink.rows), res.Summary.Executions)
+	}
+	for i, r := range sink.rows {
+		if r.IntendedStart == nil || r.IntendedStart.After(r.Start) || time.Duration(r.LatencyNs) < r.Start.Sub(*r.IntendedStart) {
+			t.Fatalf("row %d of a paced run: %+v", i, r)
+		}
+	}
+}
+
+func TestConstantPacer(t *testing.T) {
+	p := ConstantPacer{Rate: 4}
+	for i, want := range []time.Duration{0, 250 * time.Millisecond, 500 * time.Millisecond, 2500 * time.Millisecond} {
+		n := []int64{0, 1, 2, 10}[i]
+		if got := p.Intended(n); got != want {
+			t.Errorf("Intended(%d) = %v, want %v", n, got, want)
+		}
+	}
+	if got := (ConstantPacer{Rate: 3}).Intended(3); got != time.Second {
+		t.Errorf("Intended(3) at 3/s = %v", got)
+	}
+}
+
+func TestRefuseWrites(t *testing.T) {
+	w1, w2, r := scenario("w1", 1, "x"), scenario("w2", 1, "x"), scenario("r", 1, "x")
+	w1.Write, w2.Write = true, true
+	off := scenario("off", 0, "x")
+	off.Write = true
+	if err := RefuseWrites([]*Scenario{r, off}); err != nil {
+		t.Fatal(err)
+	}
+	err := RefuseWrites([]*Scenario{w2, r, w1, off})
+	if err == nil || err.Error() != "--read-only: these scenarios write: w1, w2" {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestClassify(t *testing.T) {
+	ctx := context.Background()
+	cases := []struct {
+		err  error
+		want errKind
+	}{
+		{nil, errNone},
+		{&mysql.MySQLError{Number: 1213}, errRetry},
+		{&mysql.MySQLError{Number: 1205}, errRetry},
+		{&mysql.MySQLError{Number: 1317}, errTimeout},
+		{&mysql.MySQLError{Number: 1054}, errServer},
+		{&mysql.MySQLError{Number: 1927}, errConn},
+		{mysql.ErrInvalidConn, errConn},
+		{errors.New("driver: bad connection"), errConn},
+		{context.Canceled, errCancelled},
+	}
+	for _, c := range cases {
+		if got := classify(ctx, c.err, DefaultRetryErrors); got != c.want {
+			t.Errorf("classify(%v) = %v, want %v", c.err, got, c.want)
+		}
+	}
+	if got := classify(ctx, &mysql.MySQLError{Number: 1213}, []uint16{}); got != errServer {
+		t.Errorf("1213 with no retry list = %v", got)
+	}
+}
+
+func TestInterpolate(t *testing.T) {
+	got := Interpolate("SELECT '?' , ? /* ? */ FROM t WHERE a = ? AND b IN (?, ?)", []any{"it's", 42, []byte{1, 255}, nil})
+	want := `SELECT '?' , 'it\'s' /* ? */ FROM t WHERE a = 42 AND b IN (X'01ff', NULL)`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+func TestReturnsRows(t *testing.T) {
+	for q, want := range map[string]bool{
+		"SELECT 1": true, " (SELECT 1)": true, "WITH x AS (SELECT 1) SELECT * FROM x": true,
+		"/* c */ select 1": true, "/*+ JOIN_ORDER(a) */ SELECT 1": false, "UPDATE t SET a=1": false,
+		"INSERT INTO t VALUES (1)": false, "DELETE FROM t": false,
+	} {
+		if got := returnsRows(q); got != want {
+			t.Errorf("returnsRows(%q) = %v", q, got)
+		}
+	}
+}
