@@ -6,15 +6,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/joinbench/joinbench/corpus"
 	"github.com/joinbench/joinbench/replay/results"
 )
 
 // Statement is one rendered statement: SQL text with `?` placeholders and
 // the values to bind to them.
-type Statement struct {
-	SQL  string
-	Args []any
-}
+type Statement = corpus.Statement
 
 // Renderer yields the statements of one execution of a scenario. A renderer
 // belongs to one worker thread; what Next returns is valid until the next
