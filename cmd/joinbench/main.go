@@ -26,6 +26,7 @@ type cli struct {
 	List    listCmd    `cmd:"" help:"List the scenarios of the corpus (built-in and --corpus folders)."`
 	Show    showCmd    `cmd:"" help:"Print a scenario file and render it with seeded parameter values."`
 	Prepare prepareCmd `cmd:"" help:"Create the workload's tables and load them with deterministic generated rows."`
+	Run     runCmd     `cmd:"" help:"Replay scenarios concurrently; record every execution's timing and every plan in Parquet."`
 	Warmup  warmupCmd  `cmd:"" help:"Read every table and index of the prepared tables into the buffer pool; report how much fits."`
 	Cleanup cleanupCmd `cmd:"" help:"Drop the tables prepare creates (and nothing else)."`
 	Report  reportCmd  `cmd:"" help:"Summarise runs: latency percentiles, throughput over time, plans (text, markdown, json, html)."`
