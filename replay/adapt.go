@@ -32,8 +32,8 @@ func ResultsSink(d *results.RunDir) Sink { return runDirSink{d} }
 type runDirSink struct{ d *results.RunDir }
 
 func (s runDirSink) NewExecutionWriter() (ExecutionWriter, error) { return s.d.NewExecutionWriter() }
-func (s runDirSink) WritePlan(p results.Plan) error                { return s.d.Plans().Write(p) }
-func (s runDirSink) WriteStatus(rows []results.Status) error       { return s.d.Status().Write(rows) }
+func (s runDirSink) WritePlan(p results.Plan) error               { return s.d.Plans().Write(p) }
+func (s runDirSink) WriteStatus(rows []results.Status) error      { return s.d.Status().Write(rows) }
 
 // NewExplainer captures plans with EXPLAIN for servers of one flavor and
 // hashes their shape. Besides what the server prints, every plan is also

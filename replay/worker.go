@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/go-sql-driver/mysql"
+
 	"github.com/joinbench/joinbench/replay/results"
 )
 
@@ -38,6 +40,7 @@ type worker struct {
 	connected bool // at least once
 	killTimer *time.Timer
 	armed     atomic.Bool
+	killed    atomic.Bool // KILL QUERY was sent for the statement in flight
 	sleep     *time.Timer
 	deadline  time.Time // of the current phase: reconnecting gives up then
 	raw       []sql.RawBytes
@@ -317,6 +320,7 @@ func (w *worker) do(ctx context.Context, st *Statement) (n int64, sum string, er
 		return 0, "", p.err
 	}
 	if w.killTimer != nil {
+		w.killed.Store(false)
 		w.armed.Store(true)
 		w.killTimer.Reset(w.e.cfg.QueryTimeout)
 	}
@@ -336,6 +340,11 @@ func (w *worker) do(ctx context.Context, st *Statement) (n int64, sum string, er
 	if w.killTimer != nil {
 		w.armed.Store(false)
 		w.killTimer.Stop()
+		// Some statements (SLEEP, BENCHMARK on MariaDB) end without an
+		// error when killed: the result is cut short all the same.
+		if err == nil && w.killed.Load() {
+			err = errQueryTimeout
+		}
 	}
 	return n, sum, err
 }
@@ -503,6 +512,7 @@ func (w *worker) killQuery() {
 	if !w.armed.Load() {
 		return
 	}
+	w.killed.Store(true)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if _, err := w.ep.DB.ExecContext(ctx, fmt.Sprintf("KILL QUERY %d", w.connID.Load())); err != nil {
@@ -511,3 +521,8 @@ func (w *worker) killQuery() {
 }
 
 var errBadConnMarker = driver.ErrBadConn
+
+// errQueryTimeout is recorded for a statement stopped by QueryTimeout that
+// the server ended without an error of its own.
+var errQueryTimeout = &mysql.MySQLError{Number: erQueryInterrupted, SQLState: [5]byte{'7', '0', '1', '0', '0'},
+	Message: "stopped by the query timeout (KILL QUERY)"}

@@ -1,0 +1,258 @@
+package replay_test
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	_ "github.com/go-sql-driver/mysql"
+
+	"github.com/joinbench/joinbench/corpus"
+	"github.com/joinbench/joinbench/ddl"
+	"github.com/joinbench/joinbench/internal/testdb"
+	"github.com/joinbench/joinbench/replay"
+	"github.com/joinbench/joinbench/replay/explain"
+	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/replay/status"
+)
+
+const tableSize = 300
+
+// prepared returns a database holding the built-in tables, loaded small.
+func prepared(t *testing.T, name string) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("mysql", testdb.Fresh(t, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	dist, _ := ddl.ParseDistribution("uniform")
+	if _, err := ddl.Prepare(context.Background(), db, ddl.PrepareOptions{
+		Gen: ddl.GenOptions{Seed: 1, TableSize: tableSize, Distribution: dist}, Threads: 2, ChunkSize: 1000,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+func builtinScenarios(t *testing.T) []*replay.Scenario {
+	t.Helper()
+	cp, err := corpus.LoadBuiltin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema, err := ddl.BuiltinSchema(ddl.SchemaOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []*replay.Scenario
+	for _, s := range cp.Scenarios() {
+		tm, err := corpus.Compile(s, schema, corpus.CompileOptions{TableSize: tableSize})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, replay.FromTemplate(tm, 1))
+	}
+	return out
+}
+
+// TestRunEveryScenario replays the whole built-in corpus and reads the
+// Parquet files back.
+func TestRunEveryScenario(t *testing.T) {
+	db := prepared(t, "replay_all")
+	ctx := context.Background()
+	fl, err := explain.DetectFlavor(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scens := builtinScenarios(t)
+	if len(scens) != 43 {
+		t.Fatalf("%d built-in scenarios", len(scens))
+	}
+	dir, err := results.Create(t.TempDir(), "itest", "client")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const events = 6
+	var log strings.Builder
+	res, err := replay.Run(ctx, replay.Config{
+		RunID: "itest", ClientHost: "client", Threads: 2, Events: events, Seed: 1, Prepared: true,
+		Endpoints: []replay.Endpoint{{Name: "test", DB: db, Sampler: status.NewSampler(db, "test", "itest", false)}},
+		Scenarios: scens, Sink: replay.ResultsSink(dir),
+		Explain: replay.ExplainJSON, ExplainEvery: 2, Explainer: replay.NewExplainer(fl),
+		Checksum: replay.NewChecksum, ReportInterval: 50 * time.Millisecond, Log: &log,
+	})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	if err := dir.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// delete_inserts has two statements, every other scenario one.
+	want := int64(events * (len(scens) + 1))
+	if res.Summary.Executions != want || res.Summary.Errors != 0 || res.Summary.Events != events {
+		t.Fatalf("summary %+v, want %d executions\n%s", res.Summary, want, log.String())
+	}
+	perScen := map[string]int{}
+	var rows int64
+	_, err = results.ScanExecutions(dir.Path(), func(err error) { t.Error(err) }, func(e *results.Execution) error {
+		rows++
+		perScen[e.Scenario]++
+		if e.LatencyNs <= 0 || e.ErrorCode != 0 || e.RunID != "itest" || e.Endpoint != "test" || e.TemplateHash == "" {
+			return fmt.Errorf("row %+v", *e)
+		}
+		if e.PlanHash == "" {
+			return fmt.Errorf("%s: no plan hash", e.Scenario)
+		}
+		if len(e.Params) == 0 {
+			return fmt.Errorf("%s: no parameter values", e.Scenario)
+		}
+		if strings.HasPrefix(e.Scenario, "update") || e.Scenario == "index_updates" || e.Scenario == "delete_inserts" {
+			if e.Checksum != "" {
+				return fmt.Errorf("%s: checksum on a write", e.Scenario)
+			}
+		} else if e.Checksum == "" {
+			return fmt.Errorf("%s: no checksum", e.Scenario)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows != want || len(perScen) != 43 {
+		t.Fatalf("read %d rows of %d scenarios, want %d of 43", rows, len(perScen), want)
+	}
+	plans, err := results.ReadPlans(dir.Path(), func(err error) { t.Error(err) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	planScen := map[string]bool{}
+	for _, p := range plans {
+		planScen[p.Scenario] = true
+		// Query holds the statement with its values written in.
+		if p.Explain == "" || p.PlanHash == "" || p.Query == "" || strings.Contains(p.Query, "= ?") || p.RunID != "itest" {
+			t.Errorf("plan %+v", p)
+		}
+	}
+	if len(planScen) != 43 {
+		t.Errorf("plans of %d scenarios, want 43", len(planScen))
+	}
+	var statusRows int
+	if err := results.ScanStatus(dir.Path(), nil, func(*results.Status) error { statusRows++; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if statusRows == 0 {
+		t.Error("no status rows")
+	}
+}
+
+// TestQueryTimeoutKillsTheQuery checks that --query-timeout stops the
+// statement on the server and records it.
+func TestQueryTimeoutKillsTheQuery(t *testing.T) {
+	db, err := sql.Open("mysql", testdb.Fresh(t, "replay_timeout"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	slow := &replay.Scenario{Name: "slow", Count: 1, Queries: []string{"SELECT BENCHMARK(10000000000, MD5('x'))"},
+		NewRenderer: func(uint64, int) replay.Renderer { return constRenderer("SELECT BENCHMARK(10000000000, MD5('x'))") }}
+	sink := &countSink{}
+	start := time.Now()
+	res, err := replay.Run(context.Background(), replay.Config{
+		RunID: "t", Threads: 1, Events: 2, SkipTrx: true, QueryTimeout: 300 * time.Millisecond,
+		Endpoints: []replay.Endpoint{{Name: "test", DB: db}}, Scenarios: []*replay.Scenario{slow}, Sink: sink,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if time.Since(start) > time.Minute {
+		t.Fatal("the query was not killed")
+	}
+	if res.Summary.Errors != 2 || len(sink.rows) != 2 || sink.rows[0].ErrorCode != 1317 {
+		t.Fatalf("summary %+v rows %+v", res.Summary, sink.rows)
+	}
+}
+
+// TestLostConnectionsReconnect kills the workers' connections mid-run, as
+// a server restart would: the errors are recorded and the run goes on.
+func TestLostConnectionsReconnect(t *testing.T) {
+	dsn := testdb.Fresh(t, "replay_reconnect")
+	db, err := sql.Open("mysql", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var dbName string
+	if err := db.QueryRow("SELECT DATABASE()").Scan(&dbName); err != nil {
+		t.Fatal(err)
+	}
+	q := "SELECT SLEEP(0.01)"
+	sc := &replay.Scenario{Name: "tick", Count: 1, Queries: []string{q},
+		NewRenderer: func(uint64, int) replay.Renderer { return constRenderer(q) }}
+	admin, err := sql.Open("mysql", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	killed := 0
+	time.AfterFunc(500*time.Millisecond, func() {
+		rows, err := admin.Query("SELECT ID FROM information_schema.PROCESSLIST WHERE DB = ? AND ID <> CONNECTION_ID() AND INFO LIKE 'SELECT SLEEP%'", dbName)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		var ids []int64
+		for rows.Next() {
+			var id int64
+			_ = rows.Scan(&id)
+			ids = append(ids, id)
+		}
+		rows.Close()
+		for _, id := range ids {
+			if _, err := admin.Exec(fmt.Sprintf("KILL %d", id)); err == nil {
+				killed++
+			}
+		}
+	})
+	sink := &countSink{}
+	var log strings.Builder
+	res, err := replay.Run(context.Background(), replay.Config{
+		RunID: "t", Threads: 2, Duration: 1500 * time.Millisecond, SkipTrx: true, Prepared: true,
+		Endpoints: []replay.Endpoint{{Name: "test", DB: db}}, Scenarios: []*replay.Scenario{sc}, Sink: sink, Log: &log,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if killed == 0 {
+		t.Skip("no worker connection was caught running")
+	}
+	if res.Summary.Reconnects == 0 || res.Summary.Errors == 0 {
+		t.Fatalf("summary %+v\n%s", res.Summary, log.String())
+	}
+	last := sink.rows[len(sink.rows)-1]
+	if last.ErrorCode != 0 {
+		t.Fatalf("the run did not go on after the reconnect: last row %+v", last)
+	}
+	if !strings.Contains(log.String(), "reconnected") {
+		t.Errorf("log:\n%s", log.String())
+	}
+}
+
+type constRenderer string
+
+func (c constRenderer) Next() []replay.Statement     { return []replay.Statement{{SQL: string(c)}} }
+func (c constRenderer) Values(dst []string) []string { return dst }
+
+type countSink struct{ rows []results.Execution }
+
+func (s *countSink) NewExecutionWriter() (replay.ExecutionWriter, error) { return s, nil }
+func (s *countSink) Write(rows []results.Execution) error {
+	s.rows = append(s.rows, rows...)
+	return nil
+}
+func (s *countSink) Close() error                            { return nil }
+func (s *countSink) WritePlan(results.Plan) error            { return nil }
+func (s *countSink) WriteStatus(rows []results.Status) error { return nil }
