@@ -73,7 +73,7 @@ func TestPrepareSameSeedSameRows(t *testing.T) {
 		mod  func(*PrepareOptions)
 	}{
 		{"threads4_chunk97_split_ranges", func(o *PrepareOptions) { o.Threads, o.ChunkSize = 4, 97 }},
-		{"deferred_indexes", func(o *PrepareOptions) { o.Threads, o.ChunkSize, o.DeferIndexes = 2, 500, true }},
+		{"indexes_during_load", func(o *PrepareOptions) { o.Threads, o.ChunkSize, o.IndexesDuringLoad = 2, 500, true }},
 		{"insert", func(o *PrepareOptions) { o.Threads, o.ChunkSize, o.Method = 2, 700, LoadInsert }},
 		{"client_ids", func(o *PrepareOptions) { o.Schema.ClientIDs = true; o.Threads = 2 }},
 	}
@@ -91,14 +91,17 @@ func TestPrepareSameSeedSameRows(t *testing.T) {
 					t.Errorf("%s: checksum %d, want %d", n, got[n], want[n])
 				}
 			}
-			if v.name == "deferred_indexes" {
-				s, err := SchemaFromServer(ctx, db, dbName(t, db))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if n := len(s.Table("main2").Indexes); n != 14 {
-					t.Errorf("main2 has %d indexes after a deferred load, want 14", n)
-				}
+			// Deferred (the default) or not, every table ends with all
+			// its indexes.
+			s, err := SchemaFromServer(ctx, db, dbName(t, db))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := len(s.Table("main2").Indexes); n != 14 {
+				t.Errorf("main2 has %d indexes, want 14", n)
+			}
+			if n := len(s.Table("level5").Indexes); n != 12 {
+				t.Errorf("level5 has %d indexes, want 12", n)
 			}
 		})
 	}
@@ -172,6 +175,21 @@ func TestPrepareInterruptAndResume(t *testing.T) {
 		}
 		if c := count(t, db, n); c != testSize {
 			t.Errorf("%s after resume: %d rows", n, c)
+		}
+	}
+	// The interrupted tables were created without their secondary
+	// indexes; the resumed load adds them.
+	s, err := SchemaFromServer(context.Background(), db, dbName(t, db))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range names {
+		want := 12
+		if strings.HasPrefix(n, "main") {
+			want = 14
+		}
+		if got := len(s.Table(n).Indexes); got != want {
+			t.Errorf("%s after resume has %d indexes, want %d", n, got, want)
 		}
 	}
 }

@@ -37,7 +37,7 @@ type prepareCmd struct {
 
 	Threads      int    `default:"2" group:"Load" help:"Connections loading at once: tables load in parallel and large tables in parallel row ranges."`
 	ChunkSize    int    `default:"10000" group:"Load" help:"Rows per statement and per commit."`
-	DeferIndexes bool   `group:"Load" help:"Create the tables with their primary key only and add the secondary indexes after the rows."`
+	DeferIndexes bool   `default:"true" negatable:"" group:"Load" help:"Create each table with its primary key only and add its secondary indexes in one ALTER TABLE once its rows are in (a sorted build, about twice as fast on InnoDB); --no-defer-indexes creates them first and fills them row by row."`
 	LoadMethod   string `default:"auto" enum:"auto,load-data,insert" group:"Load" help:"auto: LOAD DATA LOCAL INFILE streamed from the generator when the server has local_infile=ON, else batched INSERTs; load-data or insert to choose."`
 	SkipBinlog   bool   `group:"Load" help:"SET sql_log_bin=0 in the load sessions so replicas do not get the rows (needs the privilege)."`
 	Recreate     bool   `group:"Load" help:"Drop the tables first when they exist (without it an existing table is an error)."`
@@ -120,7 +120,7 @@ func (c *prepareCmd) Run(ctx context.Context, cl *cli) error {
 	}
 	res, err := ddl.Prepare(ctx, db, ddl.PrepareOptions{
 		Schema: c.schemaOptions(), Gen: gen,
-		Threads: c.Threads, ChunkSize: c.ChunkSize, DeferIndexes: c.DeferIndexes,
+		Threads: c.Threads, ChunkSize: c.ChunkSize, IndexesDuringLoad: !c.DeferIndexes,
 		Recreate: c.Recreate, FromTable: c.FromTable, FromRow: c.FromRow,
 		Method: method, SkipBinlog: c.SkipBinlog, NoAnalyze: c.NoAnalyze,
 		Progress: progress,
