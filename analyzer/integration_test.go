@@ -23,34 +23,8 @@ func TestRightJoinRewriteSameResults(t *testing.T) {
 	ctx := context.Background()
 	const tables, size = 2, 300
 	opts := ddl.SchemaOptions{Tables: tables}
-	creates, err := ddl.CreateStatements(opts)
-	if err != nil {
+	if _, err := ddl.Prepare(ctx, db, ddl.PrepareOptions{Schema: opts, Gen: ddl.GenOptions{Seed: 11, TableSize: size}, Threads: 1, NoAnalyze: true}); err != nil {
 		t.Fatal(err)
-	}
-	for _, q := range creates {
-		if _, err := db.ExecContext(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	gen, err := ddl.NewGenerator(ddl.GenOptions{Seed: 11, TableSize: size})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, name := range opts.TableNames() {
-		kind, n := ddl.MainTable, i+1
-		if i >= tables {
-			kind, n = ddl.LevelTable, i-tables+1
-		}
-		b := []byte("INSERT INTO " + ddl.QuoteIdent(name) + " (" + strings.Join(ddl.Columns(kind), ", ") + ") VALUES ")
-		for id := int64(1); id <= size; id++ {
-			if id > 1 {
-				b = append(b, ',')
-			}
-			b = gen.AppendRow(b, kind, n, id, ddl.SQLValues)
-		}
-		if _, err := db.ExecContext(ctx, string(b)); err != nil {
-			t.Fatalf("load %s: %v", name, err)
-		}
 	}
 	schema, err := ddl.BuiltinSchema(opts)
 	if err != nil {
