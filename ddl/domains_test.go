@@ -1,6 +1,9 @@
 package ddl
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestDomainsMatchTheWorkload(t *testing.T) {
 	want := map[string]int{"continent": 7, "color": 20, "status": 3, "permission": 4, "record_code": 50}
@@ -36,4 +39,24 @@ func toUpper(s string) string {
 		}
 	}
 	return string(b)
+}
+
+func TestGroupFamily(t *testing.T) {
+	s := NewSchema()
+	for _, name := range []string{"main1", "main12", "main01", "mainx", "level1", "main3"} {
+		s.Add(&Table{Name: name, Family: name})
+	}
+	if got := s.GroupFamily("main"); got != 3 {
+		t.Fatalf("grouped %d tables, want 3 (main1, main12, main3)", got)
+	}
+	var names []string
+	for _, tb := range s.Family("main") {
+		names = append(names, tb.Name)
+	}
+	if want := "main1 main3 main12"; strings.Join(names, " ") != want {
+		t.Fatalf("family main = %v, want %s", names, want)
+	}
+	if s.Table("main01").Family != "main01" || s.Table("level1").Family != "level1" {
+		t.Fatal("tables outside the pattern must keep their family")
+	}
 }

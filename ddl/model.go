@@ -185,3 +185,20 @@ type Index struct {
 	Unique  bool
 	Primary bool
 }
+
+// GroupFamily makes every table named <prefix><N> (N a number without
+// leading zeros, as prepare names them) a member of family prefix, so that
+// a schema read from a server or a DDL file resolves table(prefix)
+// parameters like the built-in one. It returns how many tables it grouped.
+func (s *Schema) GroupFamily(prefix string) int {
+	n := 0
+	for _, t := range s.Tables() {
+		rest, ok := strings.CutPrefix(strings.ToLower(t.Name), strings.ToLower(prefix))
+		if !ok || rest == "" || rest[0] == '0' || strings.Trim(rest, "0123456789") != "" {
+			continue
+		}
+		t.Family = prefix
+		n++
+	}
+	return n
+}

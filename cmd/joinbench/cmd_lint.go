@@ -2,16 +2,20 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/go-sql-driver/mysql"
+
 	"github.com/joinbench/joinbench/analyzer"
 	"github.com/joinbench/joinbench/corpus"
 	"github.com/joinbench/joinbench/ddl"
 	"github.com/joinbench/joinbench/internal/usage"
+	"github.com/joinbench/joinbench/replay/explain"
 )
 
 // lintCmd checks scenario and DDL files without running them.
@@ -21,8 +25,9 @@ type lintCmd struct {
 	NoBuiltin bool     `help:"Leave the built-in scenarios out of the default set."`
 	Schema    string   `type:"existingfile" placeholder:"FILE.sql" help:"Resolve names against the CREATE TABLE statements of this file instead of the built-in schema."`
 	Tables    int      `default:"1" help:"Number of main tables of the built-in schema (main1..mainN)."`
-	TableName string   `default:"main" help:"Prefix of the main tables of the built-in schema."`
-	Flavor    string   `enum:"mysql,mariadb,percona,tidb" default:"mysql" help:"Server flavour the corpus targets: mysql, mariadb, percona or tidb. Overrides lint.conf."`
+	TableName string   `default:"main" help:"Prefix of the main tables (main1..mainN): of the built-in schema, or the tables of --schema and --dsn that table(main) parameters stand for."`
+	Flavor    string   `enum:",mysql,mariadb,percona,tidb" default:"" help:"Server flavour the corpus targets: mysql, mariadb, percona or tidb. Overrides lint.conf and the flavour detected with --dsn (default mysql)."`
+	DSN       string   `name:"dsn" placeholder:"DSN" help:"Read the schema (tables, columns, indexes) from this live server's database instead of the built-in model, and detect the flavour (and Galera) from it. Go MySQL DSN naming the database, e.g. root@tcp(127.0.0.1:3306)/joinbench."`
 	Galera    bool     `help:"The target is a Galera/PXC cluster (every DDL blocks the cluster; large writesets stall it). Overrides lint.conf."`
 	Config    string   `type:"existingfile" placeholder:"FILE" help:"Read rule severities from this file instead of the lint.conf nearest to each linted file."`
 	Format    string   `enum:"text,json,sarif" default:"text" short:"f" help:"Output: text (path:line:col: severity: message [rule]), json, or sarif (SARIF 2.1.0 for code scanning)."`
@@ -54,6 +59,7 @@ Exit status: 0 no finding at error severity, 1 findings at error severity,
 Examples:
   joinbench lint
   joinbench lint --corpus ./scenarios --flavor mariadb
+  joinbench lint --dsn 'root@tcp(db1:3306)/joinbench'   # schema and flavour of a live server
   joinbench lint --format sarif ./scenarios > lint.sarif
   joinbench lint --fix scenarios/right/my_right_join.sql`
 }
@@ -72,12 +78,20 @@ func (c *lintCmd) Run(ctx context.Context, cl *cli) error {
 		}
 		return nil
 	}
-	schema, err := c.schema()
+	schema, detected, err := c.schema(ctx)
 	if err != nil {
 		return err
 	}
-	base := analyzer.Options{Schema: schema, Flavor: analyzer.Flavor(c.Flavor), Galera: c.Galera}
-	flavorSet := c.Flavor != "mysql"
+	flavorSet := c.Flavor != "" || detected.Name != ""
+	flavor, galera := c.Flavor, c.Galera
+	if flavor == "" {
+		flavor = detected.Name
+	}
+	if flavor == "" {
+		flavor = string(analyzer.MySQL)
+	}
+	galera = galera || detected.Galera
+	base := analyzer.Options{Schema: schema, Flavor: analyzer.Flavor(flavor), Galera: galera}
 	var fixed *analyzer.Config
 	if c.Config != "" {
 		b, err := os.ReadFile(c.Config)
@@ -100,7 +114,7 @@ func (c *lintCmd) Run(ctx context.Context, cl *cli) error {
 				return usage.Wrap(err)
 			}
 		}
-		files[i].Options = cfg.Apply(base, flavorSet, c.Galera)
+		files[i].Options = cfg.Apply(base, flavorSet, c.Galera || detected.Name != "")
 	}
 	if c.Fix {
 		n := 0
@@ -155,23 +169,67 @@ func (c *lintCmd) Run(ctx context.Context, cl *cli) error {
 	return nil
 }
 
-func (c *lintCmd) schema() (*ddl.Schema, error) {
-	if c.Schema == "" {
-		s, err := ddl.BuiltinSchema(ddl.SchemaOptions{Tables: c.Tables, TableName: c.TableName})
+// schema returns the model names resolve against: a live server's
+// (--dsn, which also tells the flavour), a DDL file's (--schema) or the
+// built-in one.
+func (c *lintCmd) schema(ctx context.Context) (*ddl.Schema, explain.Flavor, error) {
+	switch {
+	case c.DSN != "" && c.Schema != "":
+		return nil, explain.Flavor{}, usage.Errorf("--dsn and --schema both name a schema: give one")
+	case c.DSN != "":
+		return liveSchema(ctx, c.DSN, c.TableName)
+	case c.Schema != "":
+		b, err := os.ReadFile(c.Schema)
 		if err != nil {
-			return nil, usage.Wrap(err)
+			return nil, explain.Flavor{}, usage.Errorf("--schema: %v", err)
 		}
-		return s, nil
+		s, err := ddl.ParseSchema(string(b))
+		if err != nil {
+			return nil, explain.Flavor{}, usage.Errorf("%s:%v", c.Schema, err)
+		}
+		s.GroupFamily(c.TableName)
+		return s, explain.Flavor{}, nil
 	}
-	b, err := os.ReadFile(c.Schema)
+	s, err := ddl.BuiltinSchema(ddl.SchemaOptions{Tables: c.Tables, TableName: c.TableName})
 	if err != nil {
-		return nil, usage.Errorf("--schema: %v", err)
+		return nil, explain.Flavor{}, usage.Wrap(err)
 	}
-	s, err := ddl.ParseSchema(string(b))
+	return s, explain.Flavor{}, nil
+}
+
+// liveSchema reads the schema of the DSN's database and the server's
+// flavour. Lint only reads: it never starts a sandbox nor creates the
+// database.
+func liveSchema(ctx context.Context, dsn, tableName string) (*ddl.Schema, explain.Flavor, error) {
+	cfg, err := mysql.ParseDSN(dsn)
 	if err != nil {
-		return nil, usage.Errorf("%s:%v", c.Schema, err)
+		return nil, explain.Flavor{}, usage.Errorf("--dsn: %v", err)
 	}
-	return s, nil
+	if cfg.DBName == "" {
+		return nil, explain.Flavor{}, usage.Errorf("--dsn: name the database whose schema to read, e.g. root@tcp(127.0.0.1:3306)/joinbench")
+	}
+	endpoint := cfg.Addr
+	db, err := sql.Open("mysql", cfg.FormatDSN())
+	if err != nil {
+		return nil, explain.Flavor{}, usage.Errorf("--dsn: %v", err)
+	}
+	defer db.Close()
+	if err := db.PingContext(ctx); err != nil {
+		return nil, explain.Flavor{}, usage.Errorf("--dsn: cannot reach %s: %v", endpoint, err)
+	}
+	fl, err := explain.DetectFlavor(ctx, db)
+	if err != nil {
+		return nil, explain.Flavor{}, fmt.Errorf("%s: %w", endpoint, err)
+	}
+	s, err := ddl.SchemaFromServer(ctx, db, cfg.DBName)
+	if err != nil {
+		return nil, explain.Flavor{}, fmt.Errorf("%s: read schema of %s: %w", endpoint, cfg.DBName, err)
+	}
+	s.GroupFamily(tableName)
+	if len(s.Tables()) == 0 {
+		return nil, explain.Flavor{}, usage.Errorf("--dsn: database %q on %s has no tables: run joinbench prepare first, or lint against the built-in schema", cfg.DBName, endpoint)
+	}
+	return s, fl, nil
 }
 
 // files gathers what to lint.
