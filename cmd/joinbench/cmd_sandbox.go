@@ -40,7 +40,7 @@ func (c *sandboxStartCmd) Help() string {
 with --no-defaults (no my.cnf on the machine applies), listening on
 127.0.0.1 only, as root without a password. Benchmark settings:
 innodb_flush_log_at_trx_commit=2 (redo flushed once a second, not at every
-commit), no binary log, local_infile=ON, max_connections=2000,
+commit), a 1 GiB redo log (fewer checkpoints while loading), no binary log, local_infile=ON, max_connections=2000,
 skip_name_resolve, character_set_server=utf8mb4.
 
 The server keeps running after this command ends. Starting a running
