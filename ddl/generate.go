@@ -169,13 +169,22 @@ func (w *rowWriter) raw(s string) {
 	w.buf = append(w.buf, s...)
 }
 
+// needsEscape marks the bytes str escapes in either encoding.
+var needsEscape = [256]bool{'\\': true, 0: true, '\t': true, '\n': true, '\r': true, '\'': true, 0x1a: true}
+
 // str appends a string or byte string, escaped for the encoding.
 func (w *rowWriter) str(b []byte) {
 	w.sep()
 	if w.enc == SQLValues {
 		w.buf = append(w.buf, '\'')
 	}
-	for _, c := range b {
+	// Most values (letters, UUIDs) need no escape: copy them at once.
+	i := 0
+	for i < len(b) && !needsEscape[b[i]] {
+		i++
+	}
+	w.buf = append(w.buf, b[:i]...)
+	for _, c := range b[i:] {
 		switch c {
 		case '\\':
 			w.buf = append(w.buf, '\\', '\\')
@@ -218,6 +227,15 @@ func (w *rowWriter) text(s string) {
 
 const letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
+// letterOf maps a random byte b to letters[b%len(letters)] without the
+// division.
+var letterOf = func() (t [256]byte) {
+	for i := range t {
+		t[i] = letters[i%len(letters)]
+	}
+	return t
+}()
+
 // rowRand is the random source of one row.
 type rowRand struct{ pcg rand.PCG }
 
@@ -243,7 +261,7 @@ func (r *rowRand) letters(dst []byte) {
 		if i%8 == 0 {
 			x = r.u64()
 		}
-		dst[i] = letters[int(x&0xff)%len(letters)]
+		dst[i] = letterOf[byte(x)]
 		x >>= 8
 	}
 }
