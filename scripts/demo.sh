@@ -53,8 +53,16 @@ step "prepare a small dataset"
 step "warm up"
 "$JB" warmup --sandbox "$NAME"
 
-# Next steps (same server, --sandbox "$NAME"): lint the corpus, run every
-# scenario writing Parquet under $OUT, print a summary.
-: "$OUT"
+step "lint the corpus against the prepared schema"
+"$JB" lint --dsn "$DSN"
+
+step "replay every scenario for ${DEMO_TIME:-20s}"
+"$JB" run --sandbox "$NAME" --all --threads 2 --time "${DEMO_TIME:-20s}" --out "$OUT" --checksum
+
+run=$(ls -d "$OUT"/run=* | sort | tail -n 1)
+step "report of $run"
+"$JB" report "$run" --format html --out "$run/report.html"
 
 step "done"
+echo "Parquet results: $run" >&2
+echo "HTML report:     $run/report.html" >&2
