@@ -296,12 +296,27 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	go func() { defer close(reportDone); e.report(runCtx, measured, reportStop) }()
 
 	var workers sync.WaitGroup
-	for i := 0; i < cfg.Threads; i++ {
+	all := make([]*worker, cfg.Threads)
+	for i := range all {
 		w := e.newWorker(i)
+		all[i] = w
 		workers.Add(1)
 		go func() { defer workers.Done(); w.run(runCtx, phases) }()
 	}
+	// Statements run with a context that is never cancelled (it is cheaper):
+	// on Ctrl-C those in flight are stopped on the server.
+	workersDone := make(chan struct{})
+	go func() {
+		select {
+		case <-runCtx.Done():
+			for _, w := range all {
+				go w.interrupt()
+			}
+		case <-workersDone:
+		}
+	}()
 	workers.Wait()
+	close(workersDone)
 	end := time.Now()
 	close(e.rows)
 	<-writerDone

@@ -84,6 +84,11 @@ func newMock(t *testing.T) (*sql.DB, sqlmock.Sqlmock) {
 	return db, mock
 }
 
+// expectConnect expects what a worker sends when it connects.
+func expectConnect(mock sqlmock.Sqlmock, id int) {
+	mock.ExpectQuery("SELECT CONNECTION_ID()").WillReturnRows(sqlmock.NewRows([]string{"id"}).AddRow(id))
+}
+
 func baseConfig(db *sql.DB, sink Sink, scens ...*Scenario) Config {
 	return Config{
 		RunID: "r1", ClientHost: "client", Threads: 1,
@@ -94,6 +99,7 @@ func baseConfig(db *sql.DB, sink Sink, scens ...*Scenario) Config {
 
 func TestEventRunsEachScenarioCountTimesInATransaction(t *testing.T) {
 	db, mock := newMock(t)
+	expectConnect(mock, 7)
 	const qa, qb = "SELECT a FROM t WHERE id = ?", "UPDATE t SET b = 1 WHERE id = ?"
 	for ev := 0; ev < 3; ev++ {
 		mock.ExpectExec("BEGIN").WillReturnResult(sqlmock.NewResult(0, 0))
@@ -137,6 +143,7 @@ func TestEventRunsEachScenarioCountTimesInATransaction(t *testing.T) {
 
 func TestPreparedOncePerConnection(t *testing.T) {
 	db, mock := newMock(t)
+	expectConnect(mock, 7)
 	const q = "SELECT a FROM t WHERE id = ?"
 	p := mock.ExpectPrepare(q)
 	for i := 1; i <= 4; i++ {
@@ -158,6 +165,7 @@ func TestPreparedOncePerConnection(t *testing.T) {
 
 func TestDeadlockIsRetriedInAFreshTransaction(t *testing.T) {
 	db, mock := newMock(t)
+	expectConnect(mock, 7)
 	const q = "UPDATE t SET b = 1 WHERE id = ?"
 	deadlock := &mysql.MySQLError{Number: 1213, SQLState: [5]byte{'4', '0', '0', '0', '1'}, Message: "Deadlock found"}
 	mock.ExpectExec("BEGIN").WillReturnResult(sqlmock.NewResult(0, 0))
@@ -186,6 +194,7 @@ func TestDeadlockIsRetriedInAFreshTransaction(t *testing.T) {
 
 func TestRetriesAreBounded(t *testing.T) {
 	db, mock := newMock(t)
+	expectConnect(mock, 7)
 	const q = "UPDATE t SET b = 1 WHERE id = ?"
 	lockWait := &mysql.MySQLError{Number: 1205, SQLState: [5]byte{'H', 'Y', '0', '0', '0'}, Message: "Lock wait timeout"}
 	for i := 0; i < 3; i++ {
@@ -208,6 +217,7 @@ func TestRetriesAreBounded(t *testing.T) {
 
 func TestScenarioFailingEveryTimeIsDisabled(t *testing.T) {
 	db, mock := newMock(t)
+	expectConnect(mock, 7)
 	mock.MatchExpectationsInOrder(false)
 	const bad, good = "SELECT nope FROM t WHERE id = ?", "SELECT a FROM t WHERE id = ?"
 	unknown := &mysql.MySQLError{Number: 1054, SQLState: [5]byte{'4', '2', 'S', '2', '2'}, Message: "Unknown column 'nope'"}
@@ -244,6 +254,7 @@ func TestScenarioFailingEveryTimeIsDisabled(t *testing.T) {
 
 func TestEveryScenarioDisabledEndsTheRun(t *testing.T) {
 	db, mock := newMock(t)
+	expectConnect(mock, 7)
 	const bad = "SELECT nope FROM t"
 	unknown := &mysql.MySQLError{Number: 1054, SQLState: [5]byte{'4', '2', 'S', '2', '2'}, Message: "Unknown column"}
 	for i := 0; i < 2; i++ {
@@ -264,9 +275,11 @@ func TestEveryScenarioDisabledEndsTheRun(t *testing.T) {
 
 func TestConnectionLossIsRecordedAndTheWorkerReconnects(t *testing.T) {
 	db, mock := newMock(t)
+	expectConnect(mock, 7)
 	const q = "SELECT a FROM t WHERE id = ?"
 	mock.ExpectQuery(q).WithArgs(1).WillReturnRows(sqlmock.NewRows([]string{"a"}).AddRow(1))
 	mock.ExpectQuery(q).WithArgs(2).WillReturnError(mysql.ErrInvalidConn)
+	expectConnect(mock, 8)
 	mock.ExpectQuery(q).WithArgs(3).WillReturnRows(sqlmock.NewRows([]string{"a"}).AddRow(1))
 	sink := &memSink{}
 	cfg := baseConfig(db, sink, scenario("a", 1, q))
@@ -295,6 +308,7 @@ func TestConnectionLossIsRecordedAndTheWorkerReconnects(t *testing.T) {
 
 func TestCancelFlushesWhatWasRecorded(t *testing.T) {
 	db, mock := newMock(t)
+	expectConnect(mock, 7)
 	const q = "SELECT a FROM t WHERE id = ?"
 	mock.MatchExpectationsInOrder(false)
 	for i := 1; i <= 5000; i++ {

@@ -39,12 +39,17 @@ type worker struct {
 	sinceConn int64
 	connected bool // at least once
 	killTimer *time.Timer
-	armed     atomic.Bool
+	busy      atomic.Bool // a statement is in flight
 	killed    atomic.Bool // KILL QUERY was sent for the statement in flight
-	sleep     *time.Timer
-	deadline  time.Time // of the current phase: reconnecting gives up then
-	raw       []sql.RawBytes
-	scan      []any
+	// qctx is what statements run with: never cancelled, because a
+	// cancellable context costs a goroutine hand-off per statement in
+	// database/sql and the driver. Stopping a statement is done on the
+	// server with KILL QUERY instead (query timeout, Ctrl-C).
+	qctx     context.Context
+	sleep    *time.Timer
+	deadline time.Time // of the current phase: reconnecting gives up then
+	raw      []sql.RawBytes
+	scan     []any
 }
 
 // prepared is one SQL text on one connection.
@@ -58,7 +63,7 @@ type prepared struct {
 const flushEvery = 200 * time.Millisecond
 
 func (e *engine) newWorker(id int) *worker {
-	w := &worker{e: e, id: id, ep: e.eps[id%len(e.eps)]}
+	w := &worker{e: e, id: id, ep: e.eps[id%len(e.eps)], qctx: context.Background()}
 	w.renderers = make([]Renderer, len(e.scens))
 	for i, s := range e.scens {
 		w.renderers[i] = s.NewRenderer(e.cfg.Seed, id)
@@ -196,7 +201,7 @@ func (w *worker) statement(ctx context.Context, ph *phase, s *scenState, si int,
 		kind    errKind
 	)
 	for {
-		n, sum, err = w.do(ctx, st)
+		n, sum, err = w.do(st)
 		kind = classify(ctx, err, e.cfg.RetryErrors)
 		if kind != errRetry || int(retries) >= e.cfg.MaxRetries {
 			break
@@ -311,7 +316,8 @@ func (w *worker) flush() {
 }
 
 // do executes one statement and reads its whole result.
-func (w *worker) do(ctx context.Context, st *Statement) (n int64, sum string, err error) {
+func (w *worker) do(st *Statement) (n int64, sum string, err error) {
+	ctx := w.qctx
 	p := w.stmts[st.SQL]
 	if p == nil {
 		p = w.prepare(ctx, st.SQL)
@@ -319,9 +325,9 @@ func (w *worker) do(ctx context.Context, st *Statement) (n int64, sum string, er
 	if p.err != nil {
 		return 0, "", p.err
 	}
+	w.busy.Store(true)
 	if w.killTimer != nil {
 		w.killed.Store(false)
-		w.armed.Store(true)
 		w.killTimer.Reset(w.e.cfg.QueryTimeout)
 	}
 	if p.query {
@@ -337,8 +343,8 @@ func (w *worker) do(ctx context.Context, st *Statement) (n int64, sum string, er
 			n, _ = res.RowsAffected()
 		}
 	}
+	w.busy.Store(false)
 	if w.killTimer != nil {
-		w.armed.Store(false)
 		w.killTimer.Stop()
 		// Some statements (SLEEP, BENCHMARK on MariaDB) end without an
 		// error when killed: the result is cut short all the same.
@@ -395,8 +401,8 @@ func (w *worker) query(ctx context.Context, p *prepared, st *Statement) (n int64
 	return n, sum, err
 }
 
-func (w *worker) raw_(ctx context.Context, q string) error {
-	_, err := w.conn.ExecContext(ctx, q)
+func (w *worker) raw_(_ context.Context, q string) error {
+	_, err := w.conn.ExecContext(w.qctx, q)
 	return err
 }
 
@@ -458,14 +464,15 @@ func (w *worker) open(ctx context.Context) error {
 	}
 	w.conn = conn
 	w.stmts = map[string]*prepared{}
-	if w.killTimer != nil {
-		var id int64
-		if err := conn.QueryRowContext(ctx, "SELECT CONNECTION_ID()").Scan(&id); err != nil {
+	var id int64
+	if err := conn.QueryRowContext(ctx, "SELECT CONNECTION_ID()").Scan(&id); err != nil {
+		if classify(ctx, err, nil) != errServer {
 			w.closeConn()
 			return err
 		}
-		w.connID.Store(id)
+		id = 0 // no KILL QUERY on this server
 	}
+	w.connID.Store(id)
 	for _, s := range w.e.scens {
 		for _, q := range s.Queries {
 			if _, ok := w.stmts[q]; ok {
@@ -509,13 +516,23 @@ func (w *worker) closeConn() {
 // killQuery runs on the timer goroutine when a statement outlives
 // QueryTimeout: KILL QUERY on another connection stops it on the server.
 func (w *worker) killQuery() {
-	if !w.armed.Load() {
+	if !w.busy.Load() {
 		return
 	}
 	w.killed.Store(true)
+	w.interrupt()
+}
+
+// interrupt stops the statement in flight, if any, with KILL QUERY sent on
+// another connection.
+func (w *worker) interrupt() {
+	id := w.connID.Load()
+	if !w.busy.Load() || id == 0 {
+		return
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if _, err := w.ep.DB.ExecContext(ctx, fmt.Sprintf("KILL QUERY %d", w.connID.Load())); err != nil {
+	if _, err := w.ep.DB.ExecContext(ctx, fmt.Sprintf("KILL QUERY %d", id)); err != nil {
 		w.e.log.Printf("thread %d: KILL QUERY: %v", w.id, err)
 	}
 }

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-sql-driver/mysql"
+
 	"github.com/joinbench/joinbench/corpus"
 	"github.com/joinbench/joinbench/ddl"
 	"github.com/joinbench/joinbench/internal/usage"
@@ -226,10 +228,11 @@ func (c *runCmd) Run(ctx context.Context, cl *cli) error {
 		}
 		cfg.InterpolateParams = c.PsMode == "disable"
 		cfg.ParseTime = false
-		db, err := sql.Open("mysql", cfg.FormatDSN())
+		conn, err := mysql.NewConnector(cfg)
 		if err != nil {
 			return usage.Errorf("endpoint %s: %v", ep.Name, err)
 		}
+		db := sql.OpenDB(conn)
 		db.SetMaxIdleConns(c.Threads/len(tgt.Endpoints) + 4)
 		dbs = append(dbs, db)
 		if err := db.PingContext(ctx); err != nil {

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Point select by primary key, side by side on the same server and table:
+#   1. sysbench oltp_point_select (10 point selects per event, prepared
+#      statements, uniform ids) on sysbench's own sbtest1;
+#   2. joinbench run of bench/corpus/point_select_sbtest.sql (the same
+#      statement, 10 per event, prepared, uniform ids, no transaction) with
+#      every execution recorded to Parquet and plans captured.
+# Prints both queries/s and the joinbench/sysbench ratio (target >= 1.0).
+#
+# Server: HOST, PORT, USER, PASSWORD (default 127.0.0.1:3306 root, no
+# password); DB (default jbbench_point) is created. THREADS (2), TIME (20
+# seconds) and SIZE (100000 rows) set the load.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+HOST=${HOST:-127.0.0.1}
+PORT=${PORT:-3306}
+USER=${USER:-root}
+PASSWORD=${PASSWORD:-}
+DB=${DB:-jbbench_point}
+THREADS=${THREADS:-2}
+TIME=${TIME:-20}
+SIZE=${SIZE:-100000}
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+bin=$work/joinbench
+go build -o "$bin" ./cmd/joinbench
+
+export MYSQL_PWD=$PASSWORD
+mariadb -h"$HOST" -P"$PORT" -u"$USER" -e "CREATE DATABASE IF NOT EXISTS \`$DB\`"
+sb=(sysbench oltp_point_select --db-driver=mysql --mysql-host="$HOST" --mysql-port="$PORT"
+	--mysql-user="$USER" --mysql-password="$PASSWORD" --mysql-db="$DB"
+	--tables=1 --table-size="$SIZE" --rand-type=uniform --db-ps-mode=auto)
+"${sb[@]}" cleanup >/dev/null
+"${sb[@]}" prepare >/dev/null
+
+echo "== sysbench oltp_point_select, $THREADS threads, ${TIME}s" >&2
+"${sb[@]}" --threads="$THREADS" --time="$TIME" --report-interval=0 run >"$work/sysbench.txt"
+sb_qps=$(awk '/queries:/ { gsub(/[(]/, "", $3); print $3 }' "$work/sysbench.txt")
+grep -E "queries:|avg:|95th" "$work/sysbench.txt" >&2
+
+echo "== joinbench run, $THREADS threads, ${TIME}s" >&2
+dsn="$USER${PASSWORD:+:$PASSWORD}@tcp($HOST:$PORT)/$DB"
+/usr/bin/time -v "$bin" run --dsn "$dsn" --no-builtin --corpus bench/corpus -s point_select_sbtest=10 \
+	--skip-trx --threads "$THREADS" --time "${TIME}s" --out "$work/results" --report-interval 0 \
+	--json >"$work/joinbench.json" 2>"$work/joinbench.err" || { cat "$work/joinbench.err" >&2; exit 1; }
+jb_qps=$(python3 -c 'import json,sys; print(round(json.load(open(sys.argv[1]))["queries_per_second"], 2))' "$work/joinbench.json")
+rss=$(awk -F: '/Maximum resident/ { gsub(/ /, "", $2); print $2 }' "$work/joinbench.err")
+rows=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["executions"])' "$work/joinbench.json")
+du -sh "$work"/results/run=* >&2
+
+"${sb[@]}" cleanup >/dev/null
+python3 - "$sb_qps" "$jb_qps" "$rows" "$rss" <<'PY'
+import sys
+sb, jb, rows, rss = float(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+print(f"sysbench  queries/s: {sb:10.1f}")
+print(f"joinbench queries/s: {jb:10.1f}  ({rows} executions recorded, peak RSS {rss/1024:.0f} MB)")
+print(f"ratio joinbench/sysbench: {jb/sb:.3f}")
+PY

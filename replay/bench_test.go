@@ -1,0 +1,78 @@
+package replay_test
+
+import (
+	"context"
+	"database/sql"
+	"math/rand/v2"
+	"strconv"
+	"testing"
+
+	"github.com/go-sql-driver/mysql"
+
+	"github.com/joinbench/joinbench/internal/testdb"
+	"github.com/joinbench/joinbench/replay"
+	"github.com/joinbench/joinbench/replay/results"
+)
+
+type pointRenderer struct {
+	r   *rand.Rand
+	out [1]replay.Statement
+	arg [1]any
+	id  int64
+}
+
+func (p *pointRenderer) Next() []replay.Statement {
+	p.id = p.r.Int64N(1000) + 1
+	p.arg[0] = p.id
+	p.out[0] = replay.Statement{SQL: "SELECT c FROM pt WHERE id = ?", Args: p.arg[:]}
+	return p.out[:]
+}
+func (p *pointRenderer) Values(dst []string) []string {
+	return append(dst, strconv.FormatInt(p.id, 10))
+}
+
+type discardWriter struct{}
+
+func (discardWriter) Write([]results.Execution) error { return nil }
+func (discardWriter) Close() error                    { return nil }
+
+// BenchmarkPointSelect measures the engine's overhead per statement on the
+// cheapest statement there is: a point select by primary key, results
+// written to Parquet.
+func BenchmarkPointSelect(b *testing.B) {
+	cfg, err := mysql.ParseDSN(testdb.Fresh(b, "replay_bench"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	conn, err := mysql.NewConnector(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	db := sql.OpenDB(conn)
+	defer db.Close()
+	if _, err := db.Exec("CREATE TABLE pt (id INT PRIMARY KEY, c CHAR(120))"); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := db.Exec("INSERT INTO pt SELECT seq, REPEAT('x', 120) FROM seq_1_to_1000"); err != nil {
+		b.Skip("needs MariaDB's sequence engine:", err)
+	}
+	sc := &replay.Scenario{Name: "point", Count: 1, Queries: []string{"SELECT c FROM pt WHERE id = ?"},
+		NewRenderer: func(seed uint64, thread int) replay.Renderer {
+			return &pointRenderer{r: rand.New(rand.NewPCG(seed, uint64(thread)))}
+		}}
+	dir, err := results.Create(b.TempDir(), "bench", "client")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer dir.Close()
+	b.ResetTimer()
+	res, err := replay.Run(context.Background(), replay.Config{
+		RunID: "bench", Threads: 2, Events: int64(b.N), SkipTrx: true, Prepared: true,
+		Endpoints: []replay.Endpoint{{Name: "test", DB: db}}, Scenarios: []*replay.Scenario{sc},
+		Sink: replay.ResultsSink(dir),
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(res.Summary.QPS, "queries/s")
+}
