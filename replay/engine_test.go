@@ -409,3 +409,76 @@ func TestReturnsRows(t *testing.T) {
 		}
 	}
 }
+
+// fakeExplainer reports plan p1 for its first call and p2 after.
+type fakeExplainer struct {
+	mu    sync.Mutex
+	calls int
+}
+
+func (f *fakeExplainer) Explain(ctx context.Context, conn *sql.Conn, query string, args []any, analyze bool) (string, []PlanText, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls++
+	h := "p1"
+	if f.calls > 1 {
+		h = "p2"
+	}
+	return h, []PlanText{{Format: "json", Text: `{"plan":"` + h + `"}`}}, nil
+}
+
+func TestPlansAreCapturedStoredOnceAndChangesReported(t *testing.T) {
+	db, mock := newMock(t)
+	mock.MatchExpectationsInOrder(false)
+	expectConnect(mock, 7)
+	const q = "SELECT a FROM t WHERE id = ?"
+	for i := 1; i <= 10; i++ {
+		mock.ExpectQuery(q).WithArgs(i).WillReturnRows(sqlmock.NewRows([]string{"a"}).AddRow(1))
+	}
+	sink := &memSink{}
+	var log lockedBuilder
+	cfg := baseConfig(db, sink, scenario("a", 1, q))
+	cfg.Events, cfg.SkipTrx, cfg.Log = 10, true, &log
+	cfg.Explain, cfg.Explainer, cfg.ExplainEvery = ExplainJSON, &fakeExplainer{}, 3
+	hold, err := db.Conn(context.Background()) // see TestConnectionLoss...
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hold.Close()
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	if sink.rows[0].PlanHash != "p1" {
+		t.Errorf("first row has plan %q, want the plan captured at start", sink.rows[0].PlanHash)
+	}
+	hashes := map[string]int{}
+	for _, p := range sink.plans {
+		hashes[p.PlanHash]++
+		if p.Scenario != "a" || p.Endpoint != "db:3306" || p.Query != "SELECT a FROM t WHERE id = 1" && p.PlanHash == "p1" {
+			t.Errorf("plan %+v", p)
+		}
+	}
+	if hashes["p1"] != 1 || hashes["p2"] != 1 {
+		t.Errorf("plans stored %v, want each distinct plan once", hashes)
+	}
+	if !strings.Contains(log.String(), "plan change: a (statement 1) on db:3306: p1 -> p2") {
+		t.Errorf("log:\n%s", log.String())
+	}
+}
+
+type lockedBuilder struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuilder) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuilder) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}

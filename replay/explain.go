@@ -68,6 +68,9 @@ func (e *engine) explainLoop(ctx context.Context, ep *endpointState) {
 		if conn == nil {
 			c, err := ep.DB.Conn(ctx)
 			if err != nil {
+				if _, loaded := e.seenErr.LoadOrStore("explain-conn/"+ep.Name, true); !loaded {
+					e.log.Printf("EXPLAIN on %s: %v", ep.Name, err)
+				}
 				continue
 			}
 			conn = c
