@@ -76,7 +76,7 @@ type Config struct {
 	// DisableAfter switches a scenario off after this many consecutive
 	// failures when none has succeeded; 0 means 20.
 	DisableAfter int64
-	BatchSize    int // rows per batch handed to the writer; 0 means 1024
+	BatchSize    int // rows per batch handed to the writer; 0 means 1024, less with many threads
 }
 
 // Result is what Run returns.
@@ -213,7 +213,8 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		cfg.DisableAfter = 20
 	}
 	if cfg.BatchSize == 0 {
-		cfg.BatchSize = 1024
+		// Rows in flight stay around 32k (a few MB) whatever the threads.
+		cfg.BatchSize = min(1024, max(64, 32768/cfg.Threads))
 	}
 	if cfg.Explainer == nil {
 		cfg.Explain = ExplainOff
@@ -238,8 +239,8 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	// A few batches per thread in flight: enough to ride out a slow write,
 	// small enough that memory does not grow with the run.
-	e.rows = make(chan []results.Execution, 4*cfg.Threads)
-	e.free = make(chan []results.Execution, 6*cfg.Threads)
+	e.rows = make(chan []results.Execution, 2*cfg.Threads+8)
+	e.free = make(chan []results.Execution, 3*cfg.Threads+8)
 
 	runCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
