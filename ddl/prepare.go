@@ -627,8 +627,13 @@ func lacksIndexes(ctx context.Context, db *sql.DB, table string) (bool, error) {
 // loadSession opens a connection with the bulk-load session settings:
 //   - time_zone '+00:00': TIMESTAMP values store the same instant on
 //     every server whatever its time zone;
-//   - unique_checks=0: InnoDB may buffer unique secondary index changes
-//     (the generated UUIDs are unique by construction);
+//   - unique_checks=0 when the indexes are built during the load: InnoDB
+//     may buffer unique secondary index changes (the generated UUIDs are
+//     unique by construction), and MariaDB 10.6+ sorts the rows of a
+//     statement into an empty table and builds its indexes at once. With
+//     deferred indexes unique_checks stays 1: that sorting only costs
+//     when the table has no secondary index to build (a LOAD DATA of a
+//     whole 100,000-row table took 30% more server CPU with it);
 //   - foreign_key_checks=0: harmless for this schema, needed for users'
 //     variants with foreign keys to load tables in any order;
 //   - sql_mode without NO_BACKSLASH_ESCAPES, which the row encoding needs;
@@ -641,7 +646,7 @@ func loadSession(ctx context.Context, db *sql.DB, opts PrepareOptions) (*sql.Con
 	}
 	stmts := []string{
 		"SET SESSION time_zone = '+00:00'",
-		"SET SESSION unique_checks = 0",
+		"SET SESSION unique_checks = " + map[bool]string{true: "0", false: "1"}[opts.IndexesDuringLoad],
 		"SET SESSION foreign_key_checks = 0",
 		"SET SESSION sql_mode = REPLACE(@@SESSION.sql_mode, 'NO_BACKSLASH_ESCAPES', '')",
 	}
