@@ -61,9 +61,12 @@ timestamp_field, time_accessed) hold one fixed instant derived from the
 seed, not NOW(), for the same reason; loads run with time_zone '+00:00'.
 
 Rows are streamed to the server with LOAD DATA LOCAL INFILE (no file is
-written) in chunks of --chunk-size rows, each committed on its own. Load
-sessions set unique_checks=0 and foreign_key_checks=0; sql_log_bin=0 only
-with --skip-binlog.
+written) in chunks of --chunk-size rows, each committed on its own. Each
+table is created with its primary key only and gets its secondary indexes
+by one ALTER TABLE as soon as its rows are in, while the other sessions keep
+loading (--no-defer-indexes: created with every index). Load sessions set
+foreign_key_checks=0, unique_checks=0 with --no-defer-indexes, and
+sql_log_bin=0 only with --skip-binlog.
 
 Ctrl-C stops cleanly after the chunks in flight and prints the
 --from-table/--from-row that resumes the load.`
