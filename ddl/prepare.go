@@ -318,6 +318,7 @@ func Prepare(ctx context.Context, db *sql.DB, opts PrepareOptions) (*PrepareResu
 		bare     bool // created without its secondary indexes by this load
 	}
 	var jobs []job
+	probed := map[TableKind]bool{}
 	for i, t := range tabs {
 		n := i + 1
 		if t.Kind == LevelTable {
@@ -349,8 +350,21 @@ func Prepare(ctx context.Context, db *sql.DB, opts PrepareOptions) (*PrepareResu
 					return nil, fmt.Errorf("drop %s: %w", t.Name, err)
 				}
 			}
+			if create == t.CreateBare && !probed[t.Kind] {
+				// The first table of each kind is created with every
+				// index, then emptied of the secondary ones, so that an
+				// engine or table options that cannot hold them fail now
+				// rather than after the rows are in.
+				probed[t.Kind] = true
+				create = t.Create
+			}
 			if _, err := db.ExecContext(ctx, create); err != nil {
 				return nil, createError(t.Name, opts.Schema, err)
+			}
+			if create != t.CreateBare && !opts.IndexesDuringLoad {
+				if err := dropSecondaryIndexes(ctx, db, t); err != nil {
+					return nil, err
+				}
 			}
 			created = true
 		}
@@ -567,6 +581,27 @@ func Prepare(ctx context.Context, db *sql.DB, opts PrepareOptions) (*PrepareResu
 	return res, nil
 }
 
+// dropSecondaryIndexes drops every index of t but the primary key.
+func dropSecondaryIndexes(ctx context.Context, db *sql.DB, t BuiltinTable) error {
+	s, err := ParseSchema(t.Create)
+	if err != nil {
+		return fmt.Errorf("built-in schema of %s: %w", t.Name, err)
+	}
+	var drops []string
+	for _, ix := range s.Table(t.Name).Indexes {
+		if !ix.Primary {
+			drops = append(drops, "DROP INDEX "+QuoteIdent(ix.Name))
+		}
+	}
+	if len(drops) == 0 {
+		return nil
+	}
+	if _, err := db.ExecContext(ctx, "ALTER TABLE "+QuoteIdent(t.Name)+" "+strings.Join(drops, ", ")); err != nil {
+		return fmt.Errorf("drop the secondary indexes of %s before loading it: %w", t.Name, err)
+	}
+	return nil
+}
+
 // addIndexes runs t's ALTER TABLE adding its secondary indexes on conn and
 // records how long it took. It stops when either context ends: ctx is the
 // caller's (Ctrl-C), gctx the load's (another session failed).
@@ -606,6 +641,8 @@ func createError(table string, o SchemaOptions, err error) error {
 		switch me.Number {
 		case 1286: // unknown storage engine
 			return usage.Errorf("create %s: --engine %s: %s", table, o.Engine, me.Message)
+		case 1069, 1070, 1071: // too many keys, key parts, key too long
+			return usage.Errorf("create %s: --engine %s cannot hold the workload's indexes: %s", table, o.Engine, me.Message)
 		case 1064, 1478, 1911, 1115, 1273: // syntax, bad table option, unknown option, charset, collation
 			return usage.Errorf("create %s: --table-options %q: %s", table, o.TableOptions, me.Message)
 		}

@@ -194,6 +194,21 @@ func TestPrepareInterruptAndResume(t *testing.T) {
 	}
 }
 
+// An engine that cannot hold the indexes fails before any row is loaded,
+// although the indexes are only built after the rows.
+func TestPrepareEngineWithoutRoomForTheIndexes(t *testing.T) {
+	db := openDSN(t, testdb.Fresh(t, "ddl_prep_myisam"))
+	o := baseOpts()
+	o.Schema.Engine = "MyISAM" // 1000-byte keys: comp_color does not fit
+	_, err := Prepare(context.Background(), db, o)
+	if !usage.Is(err) || !strings.Contains(err.Error(), "--engine MyISAM") {
+		t.Fatalf("err = %v, want a usage error naming --engine", err)
+	}
+	if tabs, err := ExistingTables(context.Background(), db, o.Schema.TableNames()); err != nil || len(tabs) != 0 {
+		t.Errorf("tables %v (%v) after a failed create, want none", tabs, err)
+	}
+}
+
 func TestPrepareBadOptions(t *testing.T) {
 	for _, o := range []PrepareOptions{
 		{Gen: GenOptions{TableSize: 0}},
