@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"io"
+	"log"
 	"os"
 	"path/filepath"
 	"slices"
@@ -209,7 +211,9 @@ func (c *runCmd) Run(ctx context.Context, cl *cli) error {
 		}
 	}
 
-	// Servers.
+	// Servers. The engine reports lost connections itself, once per
+	// endpoint; the driver's own log lines would repeat them per thread.
+	_ = mysql.SetLogger(log.New(io.Discard, "", 0))
 	tgt, err := c.connect(ctx, logw)
 	if err != nil {
 		return err
