@@ -76,7 +76,16 @@ server_cpu() {
 		echo 0
 	fi
 }
-cpu_delta() { [ -n "$server_pid" ] && awk -v a="$1" -v b="$2" 'BEGIN { printf ", server cpu %6.2fs", b - a }'; true; }
+# CPU seconds of this script's finished child processes (the clients)
+client_cpu() { awk '{ printf "%.2f", ($16 + $17) / 100 }' "/proc/$$/stat"; }
+# cpu_delta SERVER0 SERVER1 CLIENT0 CLIENT1 prints the CPU used, and
+# appends server+client CPU to the file $5 (only with a sandbox)
+cpu_delta() {
+	awk -v a="$3" -v b="$4" 'BEGIN { printf ", client cpu %5.2fs", b - a }'
+	[ -n "$server_pid" ] || return 0
+	awk -v a="$1" -v b="$2" 'BEGIN { printf ", server cpu %5.2fs", b - a }'
+	awk -v a="$1" -v b="$2" -v c="$3" -v d="$4" 'BEGIN { print b - a + d - c }' >>"$5"
+}
 # rows and index count of every table, to check both loads built the same
 table_shape() {
 	for t in $tables; do
@@ -137,14 +146,15 @@ ceiling_session() {
 for run in $(seq 1 "$RUNS"); do
 	"$bin" cleanup "${common[@]}" >/dev/null
 	c0=$(server_cpu)
+	k0=$(client_cpu)
 	t0=$(now)
 	"$bin" prepare "${common[@]}" --table-size "$SIZE" --threads "$THREADS" "$jb_index_flag"
 	t1=$(now)
 	c1=$(server_cpu)
+	k1=$(client_cpu)
 	secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
 	echo "$secs" >>"$work/jb.secs"
-	awk -v a="$c0" -v b="$c1" 'BEGIN { print b - a }' >>"$work/jb.cpu"
-	printf '   run %d: joinbench %6.2fs = %6d rows/s%s\n' "$run" "$secs" "$(rate "$rows" "$secs")" "$(cpu_delta "$c0" "$c1")"
+	printf '   run %d: joinbench %6.2fs = %6d rows/s%s\n' "$run" "$secs" "$(rate "$rows" "$secs")" "$(cpu_delta "$c0" "$c1" "$k0" "$k1" "$work/jb.cpu")"
 	shape=$(table_shape)
 
 	# The ceiling: empty tables of the same definition, minus the
@@ -156,6 +166,7 @@ for run in $(seq 1 "$RUNS"); do
 	echo "$tables" >"$work/queue"
 	echo 1 >"$work/next"
 	c0=$(server_cpu)
+	k0=$(client_cpu)
 	t0=$(now)
 	pids=()
 	for w in $(seq 1 "$THREADS"); do
@@ -166,10 +177,10 @@ for run in $(seq 1 "$RUNS"); do
 	"${client[@]}" "$db" -e "ANALYZE TABLE $(tr '\n' ',' <<<"$tables" | sed 's/,$//')" >/dev/null
 	t1=$(now)
 	c1=$(server_cpu)
+	k1=$(client_cpu)
 	secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
 	echo "$secs" >>"$work/ceil.secs"
-	awk -v a="$c0" -v b="$c1" 'BEGIN { print b - a }' >>"$work/ceil.cpu"
-	printf '   run %d: ceiling   %6.2fs = %6d rows/s%s\n' "$run" "$secs" "$(rate "$rows" "$secs")" "$(cpu_delta "$c0" "$c1")"
+	printf '   run %d: ceiling   %6.2fs = %6d rows/s%s\n' "$run" "$secs" "$(rate "$rows" "$secs")" "$(cpu_delta "$c0" "$c1" "$k0" "$k1" "$work/ceil.cpu")"
 	if [ "$(table_shape)" != "$shape" ]; then
 		echo "the ceiling's tables differ from joinbench's (rows, indexes):" >&2
 		echo "$shape" >&2
@@ -182,8 +193,14 @@ jb_secs=$(median <"$work/jb.secs")
 ceil_secs=$(median <"$work/ceil.secs")
 jb_rate=$(rate "$rows" "$jb_secs")
 ceil_rate=$(rate "$rows" "$ceil_secs")
-cpu_note() { [ -n "$server_pid" ] && printf ', server cpu %.2fs' "$(median <"$1")"; true; }
+cpu_note() { [ -n "$server_pid" ] && printf ', server+client cpu %.2fs' "$(median <"$1")"; true; }
 echo "2. joinbench prepare: $rows rows in ${jb_secs}s = $jb_rate rows/s (median of $RUNS$(cpu_note "$work/jb.cpu"))"
 echo "3. raw ceiling (LOAD DATA of pre-written files): $rows rows in ${ceil_secs}s = $ceil_rate rows/s (median of $RUNS$(cpu_note "$work/ceil.cpu"))"
 awk -v a="$jb_rate" -v b="$ceil_rate" 'BEGIN { printf "joinbench / ceiling = %.2f\n", a / b }'
+# The same comparison in CPU seconds (server plus clients, ceiling over
+# joinbench): other load on the machine hardly moves it, and with every
+# core busy it is the ratio of the speeds.
+if [ -n "$server_pid" ]; then
+	awk -v a="$(median <"$work/jb.cpu")" -v b="$(median <"$work/ceil.cpu")" 'BEGIN { printf "joinbench / ceiling in CPU seconds = %.2f\n", b / a }'
+fi
 "$bin" cleanup "${common[@]}" >/dev/null
