@@ -315,7 +315,7 @@ func Prepare(ctx context.Context, db *sql.DB, opts PrepareOptions) (*PrepareResu
 		tab      BuiltinTable
 		n        int // number within its kind
 		from, to int64
-		bare     bool // created without its secondary indexes by this load
+		bare     bool // without its secondary indexes: added once its rows are in
 	}
 	var jobs []job
 	probed := map[TableKind]bool{}
@@ -330,7 +330,7 @@ func Prepare(ctx context.Context, db *sql.DB, opts PrepareOptions) (*PrepareResu
 			create = t.Create
 		}
 		from := int64(1)
-		created := false
+		bare := false
 		switch {
 		case resumeIdx >= 0 && i < resumeIdx:
 			continue // loaded before the interruption
@@ -343,6 +343,10 @@ func Prepare(ctx context.Context, db *sql.DB, opts PrepareOptions) (*PrepareResu
 			}
 			if _, err := db.ExecContext(ctx, stmt); err != nil {
 				return nil, fmt.Errorf("resume %s: %w", t.Name, err)
+			}
+			// left without them by the interrupted load
+			if bare, err = lacksIndexes(ctx, db, t.Name); err != nil {
+				return nil, err
 			}
 		default:
 			if exists[strings.ToLower(t.Name)] {
@@ -366,9 +370,9 @@ func Prepare(ctx context.Context, db *sql.DB, opts PrepareOptions) (*PrepareResu
 					return nil, err
 				}
 			}
-			created = true
+			bare = !opts.IndexesDuringLoad
 		}
-		jobs = append(jobs, job{tab: t, n: n, from: from, to: opts.Gen.TableSize, bare: created && !opts.IndexesDuringLoad})
+		jobs = append(jobs, job{tab: t, n: n, from: from, to: opts.Gen.TableSize, bare: bare})
 	}
 
 	// Row ranges: with fewer tables than twice the threads, a table
@@ -488,7 +492,7 @@ func Prepare(ctx context.Context, db *sql.DB, opts PrepareOptions) (*PrepareResu
 					if opts.Progress == nil {
 						opts.logf("adding the secondary indexes of %s", t.j.tab.Name)
 					}
-					if err := addIndexes(ctx, gctx, conn, t.j.tab, &stats[statIdx[t.j.tab.Name]], &statMu); err != nil {
+					if err := addIndexes(ctx, gctx, db, conn, t.j.tab, &stats[statIdx[t.j.tab.Name]], &statMu); err != nil {
 						return err
 					}
 				}
@@ -527,8 +531,8 @@ func Prepare(ctx context.Context, db *sql.DB, opts PrepareOptions) (*PrepareResu
 		return nil, ctx.Err()
 	}
 
-	// Secondary indexes wherever an interrupted load left a table without
-	// them (the tables created by this load have theirs already).
+	// Secondary indexes of the tables before the resume point that an
+	// interrupted load left without them (the others have theirs already).
 	var idxMu sync.Mutex
 	ig, ictx := errgroup.WithContext(ctx)
 	ig.SetLimit(opts.Threads)
@@ -604,13 +608,30 @@ func dropSecondaryIndexes(ctx context.Context, db *sql.DB, t BuiltinTable) error
 
 // addIndexes runs t's ALTER TABLE adding its secondary indexes on conn and
 // records how long it took. It stops when either context ends: ctx is the
-// caller's (Ctrl-C), gctx the load's (another session failed).
-func addIndexes(ctx, gctx context.Context, conn *sql.Conn, t BuiltinTable, st *TableStats, mu *sync.Mutex) error {
+// caller's (Ctrl-C), gctx the load's (another session failed). A server
+// goes on with a statement whose client went away, so the ALTER TABLE is
+// then killed from another connection of db.
+func addIndexes(ctx, gctx context.Context, db *sql.DB, conn *sql.Conn, t BuiltinTable, st *TableStats, mu *sync.Mutex) error {
+	var id int64
+	if err := conn.QueryRowContext(gctx, "SELECT CONNECTION_ID()").Scan(&id); err != nil {
+		return fmt.Errorf("add indexes to %s: %w", t.Name, err)
+	}
 	actx, cancel := context.WithCancel(gctx)
 	defer cancel()
 	defer context.AfterFunc(ctx, cancel)()
+	killed := make(chan struct{})
+	stopKill := context.AfterFunc(actx, func() {
+		defer close(killed)
+		kctx, kcancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer kcancel()
+		_, _ = db.ExecContext(kctx, "KILL QUERY "+strconv.FormatInt(id, 10))
+	})
 	start := time.Now()
-	if _, err := conn.ExecContext(actx, t.AddIndexes); err != nil {
+	_, err := conn.ExecContext(actx, t.AddIndexes)
+	if !stopKill() { // the kill started: let it finish before returning
+		<-killed
+	}
+	if err != nil {
 		return fmt.Errorf("add indexes to %s: %w", t.Name, err)
 	}
 	mu.Lock()

@@ -194,6 +194,52 @@ func TestPrepareInterruptAndResume(t *testing.T) {
 	}
 }
 
+// cancelAtDone cancels a load when a table's rows are all in, as its
+// secondary indexes are about to be built.
+type cancelAtDone struct {
+	once   sync.Once
+	cancel func()
+}
+
+func (c *cancelAtDone) Start(string, int64, int64) {}
+func (c *cancelAtDone) Add(string, int64)          {}
+func (c *cancelAtDone) Finish()                    {}
+func (c *cancelAtDone) Done(string)                { c.once.Do(c.cancel) }
+
+// Interrupted while indexing, a table keeps its rows without the secondary
+// indexes; the resumed load adds them.
+func TestPrepareInterruptWhileIndexing(t *testing.T) {
+	db := openDSN(t, testdb.Fresh(t, "ddl_resume_idx"))
+	o := baseOpts()
+	o.Threads, o.ChunkSize = 1, 500
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	o.Progress = &cancelAtDone{cancel: cancel}
+	_, err := Prepare(ctx, db, o)
+	var ie *InterruptedError
+	if !errors.As(err, &ie) || !usage.Is(err) || ie.Table != "main2" || ie.Row != 1 {
+		t.Fatalf("interrupted prepare: %v, want an InterruptedError at main2 row 1", err)
+	}
+	if c := count(t, db, "main1"); c != testSize {
+		t.Fatalf("main1 has %d rows", c)
+	}
+	if missing, err := lacksIndexes(context.Background(), db, "main1"); err != nil || !missing {
+		t.Fatalf("main1 lacks indexes: %v, %v; want true", missing, err)
+	}
+	o.Progress = nil
+	o.FromTable, o.FromRow = ie.Table, ie.Row
+	if _, err := Prepare(context.Background(), db, o); err != nil {
+		t.Fatal(err)
+	}
+	s, err := SchemaFromServer(context.Background(), db, dbName(t, db))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(s.Table("main1").Indexes); n != 14 {
+		t.Errorf("main1 has %d indexes after the resumed load, want 14", n)
+	}
+}
+
 // An engine that cannot hold the indexes fails before any row is loaded,
 // although the indexes are only built after the rows.
 func TestPrepareEngineWithoutRoomForTheIndexes(t *testing.T) {
