@@ -58,6 +58,9 @@ type runCmd struct {
 	Checksum       bool          `group:"Output" help:"Store a checksum of every result set (order-sensitive when the statement has ORDER BY)."`
 	ReportInterval time.Duration `default:"1s" group:"Output" help:"Print progress and sample server counters this often (0 = never)."`
 	JSON           bool          `name:"json" group:"Output" help:"Print the final summary as JSON on stdout."`
+	// PollerIO keeps Go's network poller for the workers' sockets instead
+	// of blocking reads (for comparing the two).
+	PollerIO bool `hidden:"" help:"Use Go's network poller for the workers' sockets instead of blocking socket reads."`
 }
 
 func (c *runCmd) Help() string {
@@ -232,6 +235,9 @@ func (c *runCmd) Run(ctx context.Context, cl *cli) error {
 		}
 		cfg.InterpolateParams = c.PsMode == "disable"
 		cfg.ParseTime = false
+		if !c.PollerIO {
+			replay.UseBlockingIO(cfg)
+		}
 		conn, err := mysql.NewConnector(cfg)
 		if err != nil {
 			return usage.Errorf("endpoint %s: %v", ep.Name, err)
