@@ -18,8 +18,8 @@ import (
 // through the runtime's poller: per statement that is a failed read, an
 // epoll wait and thread hand-offs. A benchmark client's threads do nothing
 // but wait for the server, so a plain blocking read (what C clients such as
-// sysbench do) costs less: measured on a point select by primary key, about
-// 10% less client CPU per statement and 8% more statements per second. The
+// sysbench do) costs less: in interleaved runs of a point select by primary
+// key, 2 to 10% less client CPU per statement (the machine was noisy). The
 // price is one OS thread per connection and no deadlines, which the engine
 // does not use (statements are stopped with KILL QUERY).
 
