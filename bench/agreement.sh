@@ -29,7 +29,7 @@ bin=$work/joinbench
 go build -o "$bin" ./cmd/joinbench
 dsn="$USER${PASSWORD:+:$PASSWORD}@tcp($HOST:$PORT)/$DB"
 export MYSQL_PWD=$PASSWORD
-"$bin" prepare --dsn "$dsn" --table-size "$SIZE" --recreate -q
+"$bin" prepare --dsn "$dsn" --create-database --table-size "$SIZE" --recreate -q
 
 printf "%-28s %14s %14s %8s\n" scenario "joinbench ms" "sysbench ms" ratio
 for s in $SCENARIOS; do

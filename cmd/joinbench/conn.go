@@ -21,7 +21,8 @@ type connFlags struct {
 	Socket         string        `env:"JOINBENCH_SOCKET" group:"Connection" type:"path" placeholder:"PATH" help:"Unix socket file, instead of TCP."`
 	User           string        `env:"JOINBENCH_USER" group:"Connection" help:"User name (default root)."`
 	Password       string        `env:"JOINBENCH_PASSWORD,MYSQL_PWD" group:"Connection" help:"Password. Prefer the environment or an option file: command lines are visible to other users. Never printed or written to results."`
-	Database       string        `env:"JOINBENCH_DATABASE" group:"Connection" help:"Database to use; created if missing (default joinbench)."`
+	Database       string        `env:"JOINBENCH_DATABASE" group:"Connection" help:"Database to use (default joinbench)."`
+	CreateDatabase bool          `env:"JOINBENCH_CREATE_DATABASE" group:"Connection" help:"Create the database if the server does not have it (a sandbox's is always created)."`
 	DefaultsFile   string        `env:"JOINBENCH_DEFAULTS_FILE" group:"Connection" type:"existingfile" placeholder:"FILE" help:"Read [client] and [joinbench] options from this file instead of ~/.my.cnf."`
 	NoDefaults     bool          `group:"Connection" help:"Read no option file."`
 	SSLMode        string        `name:"ssl-mode" env:"JOINBENCH_SSL_MODE" group:"Connection" placeholder:"MODE" help:"TLS: DISABLED, PREFERRED, REQUIRED, VERIFY_CA or VERIFY_IDENTITY (default: VERIFY_CA with --ssl-ca, REQUIRED with only --ssl-cert, else DISABLED)."`
@@ -53,11 +54,12 @@ func (c *connFlags) options() target.Options {
 		SSLCert:        c.SSLCert,
 		SSLKey:         c.SSLKey,
 		ConnectTimeout: c.ConnectTimeout,
+		CreateDatabase: c.CreateDatabase,
 	}
 }
 
-// connect resolves the flags into a reachable target (the database
-// created if missing). With no server named it starts a throwaway sandbox
+// connect resolves the flags into a reachable target (a missing database
+// created with --create-database, or on a sandbox). With no server named it starts a throwaway sandbox
 // server: always Close the target. Progress is written to log.
 func (c *connFlags) connect(ctx context.Context, log io.Writer) (*target.Target, error) {
 	return target.Connect(ctx, c.options(), target.SandboxOptions{

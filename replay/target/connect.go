@@ -23,8 +23,9 @@ type SandboxOptions struct {
 
 // Connect resolves the options into a reachable target: the endpoints the
 // options name, a running named sandbox, or else a throwaway sandbox
-// started now and stopped by Target.Close. The database is created where it
-// is missing. Progress goes to log.
+// started now and stopped by Target.Close. A missing database is created on
+// a sandbox, and on a named server only with o.CreateDatabase. Progress goes
+// to log.
 func Connect(ctx context.Context, o Options, sb SandboxOptions, log io.Writer) (*Target, error) {
 	names, err := o.NamesServer()
 	if err != nil {
@@ -40,7 +41,7 @@ func Connect(ctx context.Context, o Options, sb SandboxOptions, log io.Writer) (
 	if err != nil {
 		return nil, err
 	}
-	if err := Check(ctx, r.Endpoints, log); err != nil {
+	if err := Check(ctx, r.Endpoints, o.CreateDatabase, log); err != nil {
 		return nil, err
 	}
 	return New(r.Endpoints, r.Database, nil), nil
@@ -63,7 +64,7 @@ func connectSandbox(ctx context.Context, o Options, sb SandboxOptions, log io.Wr
 			return nil, usage.Errorf("sandbox %s is not running: start it with 'joinbench sandbox start --name %s'", sb.Name, sb.Name)
 		}
 		eps := []Endpoint{sandboxEndpoint(s, db, o.ConnectTimeout)}
-		if err := Check(ctx, eps, log); err != nil {
+		if err := Check(ctx, eps, true, log); err != nil {
 			return nil, err
 		}
 		t := New(eps, db, nil)

@@ -15,7 +15,8 @@ import (
 )
 
 // TestConnectDSNCreatesDatabase points --dsn at the test server with a
-// database that does not exist yet: Connect creates it.
+// database that does not exist yet: Connect refuses it, unless asked to
+// create it.
 func TestConnectDSNCreatesDatabase(t *testing.T) {
 	home(t, "")
 	dsn := testdb.Fresh(t, "target_connect")
@@ -29,8 +30,12 @@ func TestConnectDSNCreatesDatabase(t *testing.T) {
 			db.Close()
 		}
 	})
+	_, err := Connect(context.Background(), Options{DSNs: []string{cfg.FormatDSN(), dsn}}, SandboxOptions{}, nil)
+	if err == nil || !usage.Is(err) || !strings.Contains(err.Error(), "--create-database") {
+		t.Fatalf("missing database without CreateDatabase: %v, want a usage error naming --create-database", err)
+	}
 	var log strings.Builder
-	tg, err := Connect(context.Background(), Options{DSNs: []string{cfg.FormatDSN(), dsn}}, SandboxOptions{}, &log)
+	tg, err := Connect(context.Background(), Options{DSNs: []string{cfg.FormatDSN(), dsn}, CreateDatabase: true}, SandboxOptions{}, &log)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,6 +50,12 @@ type Options struct {
 	SSLKey  string
 
 	ConnectTimeout time.Duration // 0 means 10s
+
+	// CreateDatabase creates the database on a named server where it does
+	// not exist; without it a missing database is an error, so a typo in
+	// --database cannot silently scatter tables over a new database. A
+	// sandbox's database is always created.
+	CreateDatabase bool
 }
 
 // optionFile returns the option file to read: DefaultsFile, else ~/.my.cnf

@@ -75,19 +75,20 @@ func (t *Target) Close() error {
 	return nil
 }
 
-// Check connects to every endpoint and creates the database where it does
-// not exist yet. An endpoint that cannot be reached or refuses the login
-// is a user error naming the endpoint (never the password).
-func Check(ctx context.Context, eps []Endpoint, log io.Writer) error {
+// Check connects to every endpoint. A database that does not exist yet is
+// created when create is set, else it is a user error saying how to create
+// it. An endpoint that cannot be reached or refuses the login is a user
+// error naming the endpoint (never the password).
+func Check(ctx context.Context, eps []Endpoint, create bool, log io.Writer) error {
 	for _, ep := range eps {
-		if err := check(ctx, ep, log); err != nil {
+		if err := check(ctx, ep, create, log); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func check(ctx context.Context, ep Endpoint, log io.Writer) error {
+func check(ctx context.Context, ep Endpoint, create bool, log io.Writer) error {
 	cfg, err := ep.Config()
 	if err != nil {
 		return usage.Wrap(err)
@@ -98,6 +99,9 @@ func check(ctx context.Context, ep Endpoint, log io.Writer) error {
 	var me *mysql.MySQLError
 	if errors.As(err, &me) && me.Number == 1049 && cfg.DBName != "" {
 		db := cfg.DBName
+		if !create {
+			return usage.Errorf("database %s does not exist on %s: create it, or add --create-database", db, ep.Name)
+		}
 		cfg.DBName = ""
 		if err := exec(ctx, cfg, "CREATE DATABASE IF NOT EXISTS "+QuoteIdent(db)); err != nil {
 			return fmt.Errorf("%s: create database %s: %w", ep.Name, db, err)
