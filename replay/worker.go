@@ -48,15 +48,21 @@ type worker struct {
 	qctx     context.Context
 	sleep    *time.Timer
 	deadline time.Time // of the current phase: reconnecting gives up then
-	raw      []sql.RawBytes
-	scan     []any
+	// Buffers of the direct driver path (driver.go), reused by every
+	// statement.
+	call    dcall
+	rawExec func(any) error // w.rawExecDriver, made once
+	nv      []driver.NamedValue
+	dest    []driver.Value
+	raw     []sql.RawBytes
+	rawBuf  [][]byte
 }
 
 // prepared is one SQL text on one connection.
 type prepared struct {
-	stmt    *sql.Stmt // nil when not preparing (text protocol)
-	err     error     // the prepare failed: executions report it
-	query   bool      // returns rows
+	stmt    driver.Stmt // nil when not preparing (text protocol)
+	err     error       // the prepare failed: executions report it
+	query   bool        // returns rows
 	ordered bool
 }
 
@@ -64,6 +70,7 @@ const flushEvery = 200 * time.Millisecond
 
 func (e *engine) newWorker(id int) *worker {
 	w := &worker{e: e, id: id, ep: e.eps[id%len(e.eps)], qctx: context.Background()}
+	w.rawExec = w.rawExecDriver
 	w.renderers = make([]Renderer, len(e.scens))
 	for i, s := range e.scens {
 		w.renderers[i] = s.NewRenderer(e.cfg.Seed, id)
@@ -317,10 +324,9 @@ func (w *worker) flush() {
 
 // do executes one statement and reads its whole result.
 func (w *worker) do(st *Statement) (n int64, sum string, err error) {
-	ctx := w.qctx
 	p := w.stmts[st.SQL]
 	if p == nil {
-		p = w.prepare(ctx, st.SQL)
+		p = w.prepare(w.qctx, st.SQL)
 	}
 	if p.err != nil {
 		return 0, "", p.err
@@ -330,19 +336,7 @@ func (w *worker) do(st *Statement) (n int64, sum string, err error) {
 		w.killed.Store(false)
 		w.killTimer.Reset(w.e.cfg.QueryTimeout)
 	}
-	if p.query {
-		n, sum, err = w.query(ctx, p, st)
-	} else {
-		var res sql.Result
-		if p.stmt != nil {
-			res, err = p.stmt.ExecContext(ctx, st.Args...)
-		} else {
-			res, err = w.conn.ExecContext(ctx, st.SQL, st.Args...)
-		}
-		if err == nil {
-			n, _ = res.RowsAffected()
-		}
-	}
+	n, sum, err = w.exec(p, st.SQL, st.Args)
 	w.busy.Store(false)
 	if w.killTimer != nil {
 		w.killTimer.Stop()
@@ -355,54 +349,12 @@ func (w *worker) do(st *Statement) (n int64, sum string, err error) {
 	return n, sum, err
 }
 
-func (w *worker) query(ctx context.Context, p *prepared, st *Statement) (n int64, sum string, err error) {
-	var rows *sql.Rows
-	if p.stmt != nil {
-		rows, err = p.stmt.QueryContext(ctx, st.Args...)
-	} else {
-		rows, err = w.conn.QueryContext(ctx, st.SQL, st.Args...)
-	}
-	if err != nil {
-		return 0, "", err
-	}
-	if w.e.cfg.Checksum == nil {
-		for rows.Next() {
-			n++
-		}
-	} else {
-		cols, cerr := rows.Columns()
-		if cerr != nil {
-			rows.Close()
-			return 0, "", cerr
-		}
-		for len(w.raw) < len(cols) {
-			w.raw = append(w.raw, nil)
-			w.scan = append(w.scan, &w.raw[len(w.raw)-1])
-		}
-		// Re-point scan targets: appending may have moved raw.
-		for i := range w.scan {
-			w.scan[i] = &w.raw[i]
-		}
-		h := w.e.cfg.Checksum(p.ordered)
-		for rows.Next() {
-			if err := rows.Scan(w.scan[:len(cols)]...); err != nil {
-				rows.Close()
-				return n, "", err
-			}
-			h.AddRow(w.raw[:len(cols)])
-			n++
-		}
-		sum = h.Sum()
-	}
-	err = rows.Err()
-	if cerr := rows.Close(); err == nil {
-		err = cerr
-	}
-	return n, sum, err
-}
+// txStatement runs transaction control statements (BEGIN, COMMIT,
+// ROLLBACK) as text.
+var txStatement = &prepared{}
 
 func (w *worker) raw_(_ context.Context, q string) error {
-	_, err := w.conn.ExecContext(w.qctx, q)
+	_, _, err := w.exec(txStatement, q, nil)
 	return err
 }
 
@@ -412,7 +364,13 @@ func (w *worker) raw_(_ context.Context, q string) error {
 func (w *worker) prepare(ctx context.Context, q string) *prepared {
 	p := &prepared{query: returnsRows(q), ordered: ordered(q)}
 	if w.e.cfg.Prepared {
-		p.stmt, p.err = w.conn.PrepareContext(ctx, q)
+		rerr := w.conn.Raw(func(dc any) error {
+			p.stmt, p.err = prepareDriver(ctx, dc, q)
+			return p.err
+		})
+		if p.err == nil {
+			p.err = rerr
+		}
 	}
 	if w.stmts == nil {
 		w.stmts = map[string]*prepared{}
@@ -501,11 +459,8 @@ func (w *worker) closeConn() {
 	if w.conn == nil {
 		return
 	}
-	for _, p := range w.stmts {
-		if p.stmt != nil {
-			p.stmt.Close()
-		}
-	}
+	// Statements are not closed one by one: the server frees them with
+	// the connection, which is discarded below.
 	w.stmts = nil
 	// A connection in an unknown state must not go back to the pool.
 	_ = w.conn.Raw(func(any) error { return errBadConnMarker })
