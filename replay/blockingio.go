@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"os"
+	"runtime"
 	"sync"
 	"syscall"
 	"time"
@@ -55,6 +56,29 @@ func UseBlockingIO(cfg *mysql.Config) bool {
 		return false
 	}
 	return true
+}
+
+// ProcsForBlockingIO raises GOMAXPROCS by one per worker thread, unless
+// the GOMAXPROCS environment variable sets it, and returns the value in
+// force.
+//
+// A goroutine blocked in a read system call keeps its P. When no P is idle,
+// the runtime's monitor thread takes the P back from any call that lasts
+// more than 20 us (a point select's round trip does) and starts a thread to
+// look for other work: per statement that is a monitor wake-up, a thread
+// spinning and parking and a slow return from the call, which cost more
+// client CPU than the statement itself. With one spare P per worker an
+// idle P always exists, the monitor leaves calls under 10 ms alone and
+// backs off to sleeping 10 ms at a time. Blocked workers use no CPU, so
+// the extra Ps do not let Go code use more cores than the NumCPU it already
+// could.
+func ProcsForBlockingIO(threads int) int {
+	if os.Getenv("GOMAXPROCS") != "" || threads < 1 {
+		return runtime.GOMAXPROCS(0)
+	}
+	n := runtime.GOMAXPROCS(0) + threads
+	runtime.GOMAXPROCS(n)
+	return n
 }
 
 func dialBlocking(ctx context.Context, network, addr string) (net.Conn, error) {

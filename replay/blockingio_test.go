@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 	"net"
+	"runtime"
+	"strconv"
 	"testing"
 	"time"
 
@@ -77,5 +79,19 @@ func TestUseBlockingIO(t *testing.T) {
 	cfg.Net, cfg.ReadTimeout = "tcp", time.Second
 	if UseBlockingIO(cfg) || cfg.Net != "tcp" {
 		t.Errorf("with a read timeout: net %q", cfg.Net)
+	}
+}
+
+func TestProcsForBlockingIO(t *testing.T) {
+	old := runtime.GOMAXPROCS(0)
+	defer runtime.GOMAXPROCS(old)
+	t.Setenv("GOMAXPROCS", "")
+	if got := ProcsForBlockingIO(3); got != old+3 || runtime.GOMAXPROCS(0) != old+3 {
+		t.Errorf("3 threads: GOMAXPROCS %d (returned %d), want %d", runtime.GOMAXPROCS(0), got, old+3)
+	}
+	runtime.GOMAXPROCS(old)
+	t.Setenv("GOMAXPROCS", strconv.Itoa(old))
+	if got := ProcsForBlockingIO(3); got != old || runtime.GOMAXPROCS(0) != old {
+		t.Errorf("GOMAXPROCS set by the user: now %d (returned %d), want it left at %d", runtime.GOMAXPROCS(0), got, old)
 	}
 }

@@ -228,6 +228,7 @@ func (c *runCmd) Run(ctx context.Context, cl *cli) error {
 			db.Close()
 		}
 	}()
+	blocking := false
 	for _, ep := range tgt.Endpoints {
 		cfg, err := ep.Config()
 		if err != nil {
@@ -235,8 +236,8 @@ func (c *runCmd) Run(ctx context.Context, cl *cli) error {
 		}
 		cfg.InterpolateParams = c.PsMode == "disable"
 		cfg.ParseTime = false
-		if !c.PollerIO {
-			replay.UseBlockingIO(cfg)
+		if !c.PollerIO && replay.UseBlockingIO(cfg) {
+			blocking = true
 		}
 		conn, err := mysql.NewConnector(cfg)
 		if err != nil {
@@ -334,6 +335,11 @@ func (c *runCmd) Run(ctx context.Context, cl *cli) error {
 	}
 	if c.Checksum {
 		cfg.Checksum = replay.NewChecksum
+	}
+	if blocking {
+		// Spare Ps keep the runtime from taking Ps back from workers
+		// blocked in reads (see replay.ProcsForBlockingIO).
+		replay.ProcsForBlockingIO(c.Threads)
 	}
 	res, runErr := replay.Run(ctx, cfg)
 	if res == nil {
