@@ -90,7 +90,7 @@ func (w *worker) execDriver(dc any, p *prepared, q string, args []any) (int64, s
 		if err != nil {
 			return 0, "", err
 		}
-		return w.read(rows, p.ordered)
+		return w.read(rows)
 	}
 	res, err := stmtExec(ctx, si, nv)
 	if err != nil {
@@ -112,7 +112,7 @@ func (w *worker) execText(ctx context.Context, dc any, p *prepared, q string, nv
 		if err != nil {
 			return 0, "", err
 		}
-		return w.read(rows, p.ordered)
+		return w.read(rows)
 	}
 	ec, ok := dc.(driver.ExecerContext)
 	if !ok {
@@ -168,7 +168,7 @@ func (w *worker) bind(dc any, si driver.Stmt, args []any) ([]driver.NamedValue, 
 
 // read reads a result to the end, counting rows and, when checksums are
 // on, hashing them; it always closes rows.
-func (w *worker) read(rows driver.Rows, ordered bool) (n int64, sum string, err error) {
+func (w *worker) read(rows driver.Rows) (n int64, sum string, err error) {
 	cols := len(rows.Columns())
 	if cap(w.dest) < cols {
 		w.dest = make([]driver.Value, cols)
@@ -176,7 +176,7 @@ func (w *worker) read(rows driver.Rows, ordered bool) (n int64, sum string, err 
 	dest := w.dest[:cols]
 	var h Checksummer
 	if w.e.cfg.Checksum != nil {
-		h = w.e.cfg.Checksum(ordered)
+		h = w.e.cfg.Checksum()
 		for len(w.raw) < cols {
 			w.raw = append(w.raw, nil)
 			w.rawBuf = append(w.rawBuf, nil)

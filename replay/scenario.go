@@ -103,9 +103,3 @@ func returnsRows(q string) bool {
 	}
 	return false
 }
-
-// ordered reports whether a statement's result order is defined, which
-// decides whether its checksum is order-sensitive.
-func ordered(q string) bool {
-	return strings.Contains(strings.ToUpper(q), "ORDER BY")
-}

@@ -60,10 +60,9 @@ type worker struct {
 
 // prepared is one SQL text on one connection.
 type prepared struct {
-	stmt    driver.Stmt // nil when not preparing (text protocol)
-	err     error       // the prepare failed: executions report it
-	query   bool        // returns rows
-	ordered bool
+	stmt  driver.Stmt // nil when not preparing (text protocol)
+	err   error       // the prepare failed: executions report it
+	query bool        // returns rows
 }
 
 const flushEvery = 200 * time.Millisecond
@@ -362,7 +361,7 @@ func (w *worker) raw_(_ context.Context, q string) error {
 // is kept and reported by every execution of the statement, so the
 // scenario's error policy applies to it.
 func (w *worker) prepare(ctx context.Context, q string) *prepared {
-	p := &prepared{query: returnsRows(q), ordered: ordered(q)}
+	p := &prepared{query: returnsRows(q)}
 	if w.e.cfg.Prepared {
 		rerr := w.conn.Raw(func(dc any) error {
 			p.stmt, p.err = prepareDriver(ctx, dc, q)
