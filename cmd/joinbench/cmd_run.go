@@ -192,7 +192,7 @@ func (c *runCmd) Run(ctx context.Context, cl *cli) error {
 		return usage.Wrap(err)
 	}
 	var scens []*replay.Scenario
-	var names []string
+	var names, writes []string
 	builtin := false
 	for _, s := range cp.Scenarios() {
 		n := counts[s.Name]
@@ -206,6 +206,9 @@ func (c *runCmd) Run(ctx context.Context, cl *cli) error {
 		}
 		scens = append(scens, replay.FromTemplate(t, n))
 		names = append(names, s.Name)
+		if t.Write {
+			writes = append(writes, s.Name)
+		}
 		builtin = builtin || s.Builtin
 	}
 	if c.ReadOnly {
@@ -308,7 +311,7 @@ func (c *runCmd) Run(ctx context.Context, cl *cli) error {
 	run := &results.Run{
 		RunID: runID, ToolVersion: version, ServerVersion: fl.Version, Flavor: fl.Name,
 		Endpoints: endpoints, ClientHost: host, ServerVars: vars, Options: c.options(duration),
-		Scenarios: names, Start: time.Now(),
+		Scenarios: names, WriteScenarios: writes, Start: time.Now(),
 	}
 	if err := dir.WriteRun(run); err != nil {
 		return err

@@ -244,3 +244,28 @@ func golden(t *testing.T, name string, got []byte) {
 		t.Errorf("%s differs from the output (go test -update rewrites it):\n%s", path, got)
 	}
 }
+
+// TestCompareSkipsChecksumsOfRunsThatWrote: when a run modified data, rows
+// legitimately differ between runs, so different checksums must not be
+// reported as wrong results; the comparison says why it did not check.
+func TestCompareSkipsChecksumsOfRunsThatWrote(t *testing.T) {
+	other := func(k int) string { return "after-writes-" + strconv.Itoa(k) }
+	base := runFixture{id: "b", execs: gen(6, 5, scen{name: "reads", n: 400, medianMs: 1, plan: "x"})}
+	cand := runFixture{id: "c", execs: gen(7, 5, scen{name: "reads", n: 400, medianMs: 1, plan: "x", checksum: other}),
+		info: &results.Run{RunID: "c", ServerVersion: "10.11.6-MariaDB", Flavor: "mariadb", WriteScenarios: []string{"index_updates"}}}
+	c := compareFixtures(t, base, cand)
+	r := byName(c)["reads"]
+	if r.Verdict == WrongResults || r.Checksums.Compared != 0 || c.Failed() {
+		t.Errorf("reads: %s %+v, failed %v: checksums of a run that wrote must not be compared", r.Verdict, r.Checksums, c.Failed())
+	}
+	if !strings.Contains(c.ChecksumsSkipped, "index_updates") {
+		t.Errorf("ChecksumsSkipped = %q, want the reason naming the write scenario", c.ChecksumsSkipped)
+	}
+	var text strings.Builder
+	if err := c.Write(&text, "text"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "result checksums not compared") {
+		t.Errorf("the text output does not say checksums were skipped:\n%s", text.String())
+	}
+}

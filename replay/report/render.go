@@ -284,7 +284,10 @@ func (c *Comparison) writeText(w io.Writer, md bool) {
 	for _, s := range c.Warnings {
 		fmt.Fprintln(w, listItem(md)+"warning: "+s)
 	}
-	if len(c.Warnings) > 0 {
+	if c.ChecksumsSkipped != "" {
+		fmt.Fprintln(w, listItem(md)+"note: "+c.ChecksumsSkipped)
+	}
+	if len(c.Warnings) > 0 || c.ChecksumsSkipped != "" {
 		fmt.Fprintln(w)
 	}
 	t := &table{head: []string{"scenario", "verdict", "median ratio [CI]", "p95 ratio [CI]", "p99 ratio [CI]",

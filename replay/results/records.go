@@ -62,9 +62,13 @@ type Run struct {
 	ServerVars    map[string]string `json:"server_variables"`
 	Options       map[string]any    `json:"options"`
 	Scenarios     []string          `json:"scenarios"`
-	Start         time.Time         `json:"start"`
-	End           time.Time         `json:"end"`
-	Interrupted   bool              `json:"interrupted"`
-	Executions    int64             `json:"executions"`
-	Errors        int64             `json:"errors"`
+	// WriteScenarios are the scenarios of the run that modify data. Result
+	// checksums of two runs are only comparable when neither wrote: writes
+	// from concurrent threads interleave differently in every run.
+	WriteScenarios []string  `json:"write_scenarios,omitempty"`
+	Start          time.Time `json:"start"`
+	End            time.Time `json:"end"`
+	Interrupted    bool      `json:"interrupted"`
+	Executions     int64     `json:"executions"`
+	Errors         int64     `json:"errors"`
 }
