@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"math/rand/v2"
+	"runtime"
 	"strconv"
 	"testing"
 
@@ -44,6 +45,9 @@ func BenchmarkPointSelect(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	// As joinbench run sets it up.
+	replay.UseBlockingIO(cfg)
+	defer runtime.GOMAXPROCS(replay.ProcsForBlockingIO(2) - 2)
 	conn, err := mysql.NewConnector(cfg)
 	if err != nil {
 		b.Fatal(err)
