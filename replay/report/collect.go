@@ -117,8 +117,14 @@ func (t *timeline) points() []TimePoint {
 // checksums remembers, per parameter set, the result checksum seen; a set
 // whose checksum varies within the run is marked unstable and not compared.
 type checksums struct {
-	sums    map[uint64]uint64 // param key → checksum hash; 0 = unstable
-	dropped int64             // rows whose key did not fit
+	sums    map[uint64]resultSum // param key → result; hash 0 = unstable
+	dropped int64                // rows whose key did not fit
+}
+
+// resultSum is a result checksum and the rows it covers.
+type resultSum struct {
+	hash uint64
+	rows int64
 }
 
 func hashStrings(ss ...string) uint64 {
@@ -134,7 +140,7 @@ func hashStrings(ss ...string) uint64 {
 	return v
 }
 
-func (c *checksums) add(params []string, sum string) (key, val uint64) {
+func (c *checksums) add(params []string, sum string, rows int64) (key, val uint64) {
 	key = hashStrings(params...)
 	val = hashStrings(sum)
 	old, ok := c.sums[key]
@@ -142,9 +148,9 @@ func (c *checksums) add(params []string, sum string) (key, val uint64) {
 	case !ok && len(c.sums) >= maxChecksumKeys:
 		c.dropped++
 	case !ok:
-		c.sums[key] = val
-	case old != val:
-		c.sums[key] = 0
+		c.sums[key] = resultSum{hash: val, rows: rows}
+	case old.hash != val:
+		c.sums[key] = resultSum{}
 	}
 	return key, val
 }
@@ -187,7 +193,7 @@ func newScenarioAcc(name string, seed uint64) *scenarioAcc {
 		tl:        newTimeline(),
 		plans:     map[string]int64{},
 		templates: map[string]bool{},
-		checks:    &checksums{sums: map[uint64]uint64{}},
+		checks:    &checksums{sums: map[uint64]resultSum{}},
 	}
 }
 
@@ -266,7 +272,7 @@ func (r *runAcc) add(e *execution) {
 	a.add(e)
 	r.overall.add(e.Start, e.LatencyNs, e.ErrorCode != 0)
 	if r.checks && e.ErrorCode == 0 && e.Checksum != "" {
-		a.checks.add(e.Params, e.Checksum)
+		a.checks.add(e.Params, e.Checksum, e.Rows)
 	}
 	if r.onRow != nil {
 		r.onRow(a, e)

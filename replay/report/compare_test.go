@@ -269,3 +269,36 @@ func TestCompareSkipsChecksumsOfRunsThatWrote(t *testing.T) {
 		t.Errorf("the text output does not say checksums were skipped:\n%s", text.String())
 	}
 }
+
+// TestCompareChecksumCutByLimit: a result that fills the statement's final
+// LIMIT may keep other rows of a tie under another plan; such a difference
+// is reported but is not wrong results. Without the LIMIT it is.
+func TestCompareChecksumCutByLimit(t *testing.T) {
+	differs := func(k int) string { return "other-" + strconv.Itoa(k) }
+	for _, tc := range []struct {
+		query string
+		wrong bool
+	}{
+		{"SELECT m.year_field, COUNT(*) cc FROM main1 m GROUP BY m.year_field ORDER BY cc DESC LIMIT 100", false},
+		{"SELECT m.year_field, COUNT(*) cc FROM main1 m GROUP BY m.year_field ORDER BY cc DESC LIMIT 500", true}, // 100 rows: not cut
+		{"SELECT m.year_field, COUNT(*) cc FROM main1 m GROUP BY m.year_field", true},
+	} {
+		p := plan("gb", "x", "tree")
+		p.Query = tc.query
+		base := runFixture{id: "b", execs: gen(8, 5, scen{name: "gb", n: 300, medianMs: 1, plan: "x"}), plans: []results.Plan{p}}
+		cand := runFixture{id: "c", execs: gen(9, 5, scen{name: "gb", n: 300, medianMs: 1, plan: "x", checksum: differs}), plans: []results.Plan{p}}
+		s := byName(compareFixtures(t, base, cand))["gb"]
+		if got := s.Verdict == WrongResults; got != tc.wrong {
+			t.Errorf("%s: verdict %s %+v, want wrong results = %v", tc.query, s.Verdict, s.Checksums, tc.wrong)
+		}
+		if !tc.wrong && (s.Checksums.CutByLimit != s.Checksums.Compared || !strings.Contains(strings.Join(s.Reasons, ";"), "LIMIT 100 cut")) {
+			t.Errorf("%s: checksums %+v, reasons %v: the differences must be counted as cut by LIMIT and said", tc.query, s.Checksums, s.Reasons)
+		}
+	}
+	for q, want := range map[string]int64{"SELECT 1 LIMIT 5": 5, "SELECT 1 LIMIT 10, 20;": 20, "select 1 limit 7 offset 3\n": 7,
+		"SELECT * FROM (SELECT 1 LIMIT 3) d": 0, "SELECT 1": 0} {
+		if got := topLimit(q); got != want {
+			t.Errorf("topLimit(%q) = %d, want %d", q, got, want)
+		}
+	}
+}

@@ -5,7 +5,9 @@ import (
 	"cmp"
 	"encoding/json"
 	"maps"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/joinbench/joinbench/replay/explain"
@@ -20,6 +22,7 @@ var formatPreference = []string{"tree", "json", "traditional", "analyze"}
 type planCatalog struct {
 	flavor explain.Flavor
 	plans  map[string]map[string]map[string]string // scenario → hash → format → text
+	limits map[string]int64                        // scenario → its statement's top-level LIMIT
 }
 
 func newPlanCatalog(info *results.Run, rows []results.Plan) *planCatalog {
@@ -30,8 +33,11 @@ func newPlanCatalog(info *results.Run, rows []results.Plan) *planCatalog {
 			fl.Name = info.Flavor
 		}
 	}
-	c := &planCatalog{flavor: fl, plans: map[string]map[string]map[string]string{}}
+	c := &planCatalog{flavor: fl, plans: map[string]map[string]map[string]string{}, limits: map[string]int64{}}
 	for _, p := range rows {
+		if n := topLimit(p.Query); n > 0 {
+			c.limits[p.Scenario] = n
+		}
 		byHash := c.plans[p.Scenario]
 		if byHash == nil {
 			byHash = map[string]map[string]string{}
@@ -154,4 +160,22 @@ func lineDiff(a, b string) string {
 		}
 	}
 	return sb.String()
+}
+
+// limitAtEnd matches a LIMIT clause that ends a statement: LIMIT n,
+// LIMIT offset, n or LIMIT n OFFSET m.
+var limitAtEnd = regexp.MustCompile(`(?i)\bLIMIT\s+(\d+)(?:\s*,\s*(\d+)|\s+OFFSET\s+\d+)?\s*;?\s*$`)
+
+// topLimit returns the row count of the LIMIT that ends q, or 0.
+func topLimit(q string) int64 {
+	m := limitAtEnd.FindStringSubmatch(q)
+	if m == nil {
+		return 0
+	}
+	n := m[1]
+	if m[2] != "" {
+		n = m[2]
+	}
+	v, _ := strconv.ParseInt(n, 10, 64)
+	return v
 }
