@@ -26,63 +26,61 @@ const (
 	hdrHighest = int64(time.Hour)
 )
 
-// tlBucket is one time bucket of a timeline.
-type tlBucket struct {
-	execs, errors int64
-	lat           logHist
-}
-
-// timeline is executions per time bucket, bounded to maxBuckets points by
-// doubling the bucket width when needed. Buckets are aligned on the epoch
-// so that merging two adjacent ones is a shift of the key.
-type timeline struct {
+// timeSeries is a time series of buckets of type B, aligned on the epoch so
+// that merging two adjacent buckets is a shift of the key, and bounded to
+// maxBuckets buckets: past it, buckets double in width (1 s, 2 s, 4 s, ...)
+// and neighbours are merged. Timelines and server counters both use it.
+type timeSeries[B any] struct {
 	width   int64 // nanoseconds, 1 s << k
-	buckets map[int64]*tlBucket
+	buckets map[int64]*B
+	newFn   func() *B
+	mergeFn func(into, from *B)
 }
 
-func newTimeline() *timeline {
-	return &timeline{width: int64(time.Second), buckets: map[int64]*tlBucket{}}
+func newSeries[B any](newFn func() *B, mergeFn func(into, from *B)) timeSeries[B] {
+	return timeSeries[B]{width: int64(time.Second), buckets: map[int64]*B{}, newFn: newFn, mergeFn: mergeFn}
 }
 
-func (t *timeline) add(start time.Time, latency int64, failed bool) {
-	k := start.UnixNano() / t.width
-	b := t.buckets[k]
-	if b == nil {
-		for len(t.buckets) >= maxBuckets {
-			t.coarsen()
-			k = start.UnixNano() / t.width
-			if b = t.buckets[k]; b != nil {
-				break
-			}
-		}
-		if b == nil {
-			b = &tlBucket{lat: logHist{}}
-			t.buckets[k] = b
+// at returns the bucket holding t, made when needed.
+func (s *timeSeries[B]) at(t time.Time) *B {
+	k := floorDiv(t.UnixNano(), s.width)
+	if b := s.buckets[k]; b != nil {
+		return b
+	}
+	for len(s.buckets) >= maxBuckets {
+		s.coarsen()
+		k = floorDiv(t.UnixNano(), s.width)
+		if b := s.buckets[k]; b != nil {
+			return b
 		}
 	}
-	b.execs++
-	if failed {
-		b.errors++
-	} else {
-		b.lat.add(latency)
-	}
+	b := s.newFn()
+	s.buckets[k] = b
+	return b
 }
 
-func (t *timeline) coarsen() {
-	t.width *= 2
-	nb := make(map[int64]*tlBucket, len(t.buckets)/2+1)
-	for k, b := range t.buckets {
+func (s *timeSeries[B]) coarsen() {
+	s.width *= 2
+	nb := make(map[int64]*B, len(s.buckets)/2+1)
+	for k, b := range s.buckets {
 		nk := floorDiv(k, 2)
 		if o := nb[nk]; o != nil {
-			o.execs += b.execs
-			o.errors += b.errors
-			o.lat.merge(b.lat)
+			s.mergeFn(o, b)
 		} else {
 			nb[nk] = b
 		}
 	}
-	t.buckets = nb
+	s.buckets = nb
 }
+
+// keys returns the keys of the buckets in time order.
+func (s *timeSeries[B]) keys() []int64 { return slices.Sorted(maps.Keys(s.buckets)) }
+
+// start is the start time of the bucket with key k.
+func (s *timeSeries[B]) start(k int64) time.Time { return time.Unix(0, k*s.width).UTC() }
+
+// seconds is the width of a bucket.
+func (s *timeSeries[B]) seconds() float64 { return float64(s.width) / float64(time.Second) }
 
 func floorDiv(a, b int64) int64 {
 	q := a / b
@@ -92,17 +90,46 @@ func floorDiv(a, b int64) int64 {
 	return q
 }
 
+// tlBucket is one time bucket of a timeline.
+type tlBucket struct {
+	execs, errors int64
+	lat           logHist
+}
+
+// timeline is executions per time bucket.
+type timeline struct{ timeSeries[tlBucket] }
+
+func newTimeline() *timeline {
+	return &timeline{newSeries(
+		func() *tlBucket { return &tlBucket{lat: logHist{}} },
+		func(into, from *tlBucket) {
+			into.execs += from.execs
+			into.errors += from.errors
+			into.lat.merge(from.lat)
+		})}
+}
+
+func (t *timeline) add(start time.Time, latency int64, failed bool) {
+	b := t.at(start)
+	b.execs++
+	if failed {
+		b.errors++
+	} else {
+		b.lat.add(latency)
+	}
+}
+
 // points returns the timeline in time order, empty buckets between the
 // first and last included as zeros.
 func (t *timeline) points() []TimePoint {
 	if len(t.buckets) == 0 {
 		return nil
 	}
-	keys := slices.Sorted(maps.Keys(t.buckets))
-	secs := float64(t.width) / float64(time.Second)
+	keys := t.keys()
+	secs := t.seconds()
 	var out []TimePoint
 	for k := keys[0]; k <= keys[len(keys)-1]; k++ {
-		p := TimePoint{Time: time.Unix(0, k*t.width).UTC(), Seconds: secs}
+		p := TimePoint{Time: t.start(k), Seconds: secs}
 		if b := t.buckets[k]; b != nil {
 			p.Executions = b.execs
 			p.Errors = b.errors

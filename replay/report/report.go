@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/joinbench/joinbench/replay/results"
@@ -244,71 +245,48 @@ func histogramBins(a *scenarioAcc) []Bin {
 	return bins
 }
 
-// counterSeries accumulates one counter, bucketed like a timeline.
+// counterBucket is one time bucket of a server counter: the sum of its
+// deltas and of the sampling intervals they cover.
+type counterBucket struct{ delta, seconds float64 }
+
+// counterSeries accumulates one counter.
 type counterSeries struct {
-	total   int64
-	width   int64
-	buckets map[int64]*[2]float64 // delta, seconds
+	total int64
+	timeSeries[counterBucket]
 }
 
 func readCounters(dir string, warn results.Warner) ([]CounterSeries, error) {
 	type key struct{ ep, v string }
-	series := map[key]*counterSeries{}
+	all := map[key]*counterSeries{}
 	err := results.ScanStatus(dir, warn, func(s *results.Status) error {
 		k := key{s.Endpoint, s.Variable}
-		cs := series[k]
+		cs := all[k]
 		if cs == nil {
-			cs = &counterSeries{width: int64(time.Second), buckets: map[int64]*[2]float64{}}
-			series[key{string([]byte(s.Endpoint)), string([]byte(s.Variable))}] = cs
+			cs = &counterSeries{timeSeries: newSeries(
+				func() *counterBucket { return &counterBucket{} },
+				func(into, from *counterBucket) {
+					into.delta += from.delta
+					into.seconds += from.seconds
+				})}
+			all[key{strings.Clone(s.Endpoint), strings.Clone(s.Variable)}] = cs
 		}
 		cs.total += s.Delta
-		bk := s.Time.UnixNano() / cs.width
-		b := cs.buckets[bk]
-		if b == nil {
-			for len(cs.buckets) >= maxBuckets {
-				cs.width *= 2
-				nb := map[int64]*[2]float64{}
-				for k, v := range cs.buckets {
-					nk := floorDiv(k, 2)
-					if o := nb[nk]; o != nil {
-						o[0] += v[0]
-						o[1] += v[1]
-					} else {
-						nb[nk] = v
-					}
-				}
-				cs.buckets = nb
-				bk = s.Time.UnixNano() / cs.width
-				b = cs.buckets[bk]
-				if b != nil {
-					break
-				}
-			}
-			if b == nil {
-				b = &[2]float64{}
-				cs.buckets[bk] = b
-			}
-		}
-		b[0] += float64(s.Delta)
-		b[1] += s.Interval
+		b := cs.at(s.Time)
+		b.delta += float64(s.Delta)
+		b.seconds += s.Interval
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	var out []CounterSeries
-	for k, cs := range series {
+	for k, cs := range all {
 		s := CounterSeries{Endpoint: k.ep, Variable: k.v, Total: cs.total}
-		keys := make([]int64, 0, len(cs.buckets))
-		for bk := range cs.buckets {
-			keys = append(keys, bk)
-		}
-		slices.Sort(keys)
-		for _, bk := range keys {
+		for _, bk := range cs.keys() {
 			b := cs.buckets[bk]
-			p := CounterPoint{Time: time.Unix(0, bk*cs.width).UTC(), Seconds: b[1]}
-			if b[1] > 0 {
-				p.PerSec = b[0] / b[1]
+			p := CounterPoint{Time: cs.start(bk), Seconds: b.seconds}
+			if b.seconds > 0 {
+				p.PerSec = b.delta / b.seconds
 			}
 			s.Points = append(s.Points, p)
 		}
