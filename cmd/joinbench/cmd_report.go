@@ -20,7 +20,7 @@ type reportCmd struct {
 
 func (c *reportCmd) Help() string {
 	return `Reads every executions-<host>-<n>.parquet of each run (all client hosts
-together), plans.parquet, status.parquet and run.json, and prints per
+together), plans.parquet, status-<host>-<n>.parquet and run.json, and prints per
 scenario: executions, errors, mean, p50, p95, p99 and max latency (ms, of
 successful executions) and executions per second; throughput and p95 over
 time (one-second buckets, wider for long runs); and each distinct plan as a

@@ -120,7 +120,7 @@ func htmlRunOf(rr *RunReport, idx int) htmlRun {
 	})
 	const maxCounters = 16
 	if len(cs) > maxCounters {
-		hr.CounterNote = fmt.Sprintf("the %d busiest of %d counters; all are in status.parquet", maxCounters, len(cs))
+		hr.CounterNote = fmt.Sprintf("the %d busiest of %d counters; all are in the status-*.parquet files", maxCounters, len(cs))
 		cs = cs[:maxCounters]
 	}
 	eps := map[string]bool{}

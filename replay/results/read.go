@@ -20,7 +20,6 @@ import (
 const (
 	ExecutionsGlob = "executions-*.parquet"
 	PlansFile      = "plans.parquet"
-	StatusFile     = "status.parquet"
 	StatusGlob     = "status-*.parquet" // one series of files per client host
 	RunFile        = "run.json"
 	RunDirPrefix   = "run="
@@ -190,7 +189,7 @@ func ScanExecutionsAs[T any](dir string, warn Warner, fn func(*T) error) (files 
 	return files, nil
 }
 
-// ScanStatus streams the run's server counters (status.parquet and every
+// ScanStatus streams the run's server counters (every
 // status-<host>-<n>.parquet) like ScanExecutions. No file is not an error:
 // runs without counter sampling have none.
 func ScanStatus(dir string, warn Warner, fn func(*Status) error) error {
@@ -199,9 +198,6 @@ func ScanStatus(dir string, warn Warner, fn func(*Status) error) error {
 		return fmt.Errorf("list %s: %w", dir, err)
 	}
 	sort.Strings(paths)
-	if _, err := os.Stat(filepath.Join(dir, StatusFile)); err == nil {
-		paths = append([]string{filepath.Join(dir, StatusFile)}, paths...)
-	}
 	for _, p := range paths {
 		if _, err := scanFile(p, warn, fn); err != nil {
 			return err
