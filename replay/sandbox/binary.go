@@ -8,11 +8,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/joinbench/joinbench/internal/usage"
+	"github.com/joinbench/joinbench/replay/explain"
 )
 
 // Flavours of server.
@@ -30,8 +30,6 @@ type Binary struct {
 	Path    string `json:"path"`
 	Flavor  string `json:"flavor"`  // mariadb, mysql or percona
 	Version string `json:"version"` // e.g. 10.11.6 (without the -MariaDB suffix)
-	Major   int    `json:"-"`
-	Minor   int    `json:"-"`
 }
 
 // searchDirs are looked in after PATH: server binaries live in sbin, which
@@ -95,8 +93,6 @@ func ParseVersion(out string) (*Binary, error) {
 		return nil, fmt.Errorf("--version said %q", firstLine(out))
 	}
 	b := &Binary{Flavor: MySQL, Version: m[1] + "." + m[2] + "." + m[3]}
-	b.Major, _ = strconv.Atoi(m[1])
-	b.Minor, _ = strconv.Atoi(m[2])
 	switch {
 	case strings.Contains(m[4], "MariaDB") || strings.Contains(out, "MariaDB"):
 		b.Flavor = MariaDB
@@ -110,9 +106,11 @@ func ParseVersion(out string) (*Binary, error) {
 	return b, nil
 }
 
-// atLeast reports whether the version is major.minor or newer.
-func (b *Binary) atLeast(major, minor int) bool {
-	return b.Major > major || b.Major == major && b.Minor >= minor
+// atLeast reports whether the version is major.minor.patch or newer. It
+// reads Version, so a Binary loaded from a sandbox's state compares as the
+// one probed.
+func (b *Binary) atLeast(major, minor, patch int) bool {
+	return explain.Flavor{Name: b.Flavor, Version: b.Version}.AtLeast(major, minor, patch)
 }
 
 // String is e.g. "mariadbd 10.11.6 (mariadb)".

@@ -1,6 +1,10 @@
 package sandbox
 
-import "testing"
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
 
 func TestRedoLogArg(t *testing.T) {
 	for _, c := range []struct {
@@ -21,5 +25,25 @@ func TestRedoLogArg(t *testing.T) {
 		if got := redoLogArg(b); got != c.want {
 			t.Errorf("%s: %s, want %s", b, got, c.want)
 		}
+	}
+}
+
+// A named sandbox's binary comes back from its state file: version checks
+// must read the same from it as from the probed binary.
+func TestVersionChecksSurviveState(t *testing.T) {
+	b, err := ParseVersion("mysqld  Ver 8.0.35 for Linux on x86_64 (MySQL Community Server - GPL)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, err := json.Marshal(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var loaded Binary
+	if err := json.Unmarshal(js, &loaded); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(benchmarkArgs(&loaded, "1G"), " "), strings.Join(benchmarkArgs(b, "1G"), " "); got != want {
+		t.Errorf("server options from the state file:\n%s\nwant\n%s", got, want)
 	}
 }

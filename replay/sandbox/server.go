@@ -93,7 +93,7 @@ func benchmarkArgs(b *Binary, bufferPool string) []string {
 		"--skip-name-resolve",
 		"--character-set-server=utf8mb4",
 	}
-	if b.Flavor != MariaDB && b.atLeast(8, 0) {
+	if b.Flavor != MariaDB && b.atLeast(8, 0, 0) {
 		args = append(args, "--mysqlx=OFF")
 	}
 	if os.Geteuid() == 0 {
@@ -105,29 +105,13 @@ func benchmarkArgs(b *Binary, bufferPool string) []string {
 // redoLogArg sizes the redo log to 1 GiB in the server's terms.
 func redoLogArg(b *Binary) string {
 	switch {
-	case b.Flavor == MariaDB && b.atLeast(10, 5):
+	case b.Flavor == MariaDB && b.atLeast(10, 5, 0):
 		return "--innodb-log-file-size=1G" // one file since 10.5
-	case b.Flavor != MariaDB && (b.atLeast(8, 1) || b.atLeast(8, 0) && versionPatch(b.Version) >= 30):
+	case b.Flavor != MariaDB && b.atLeast(8, 0, 30):
 		return "--innodb-redo-log-capacity=1G" // replaces innodb_log_file_size
 	default:
 		return "--innodb-log-file-size=512M" // two files (innodb_log_files_in_group)
 	}
-}
-
-// versionPatch returns the third number of a version such as "8.0.35-27".
-func versionPatch(v string) int {
-	parts := strings.SplitN(v, ".", 3)
-	if len(parts) < 3 {
-		return 0
-	}
-	n := 0
-	for _, c := range parts[2] {
-		if c < '0' || c > '9' {
-			break
-		}
-		n = n*10 + int(c-'0')
-	}
-	return n
 }
 
 // Start initialises a data directory in cfg.Dir (unless one is there from
@@ -257,10 +241,10 @@ func (s *Server) initialise(ctx context.Context) error {
 		if bd := s.basedir(); bd != "" {
 			args = append(args, "--basedir="+bd)
 		}
-		if s.Binary.atLeast(10, 4) {
+		if s.Binary.atLeast(10, 4, 0) {
 			args = append(args, "--auth-root-authentication-method=normal")
 		}
-		if s.Binary.atLeast(10, 5) {
+		if s.Binary.atLeast(10, 5, 0) {
 			args = append(args, "--skip-test-db")
 		}
 		if os.Geteuid() == 0 {
@@ -268,7 +252,7 @@ func (s *Server) initialise(ctx context.Context) error {
 		}
 		cmd = exec.CommandContext(ctx, script, args...)
 	} else {
-		if !s.Binary.atLeast(5, 7) {
+		if !s.Binary.atLeast(5, 7, 0) {
 			return usage.Errorf("sandbox: %s: MySQL before 5.7 is not supported", s.Binary)
 		}
 		args := []string{"--no-defaults", "--initialize-insecure", "--datadir=" + s.DataDir, "--tmpdir=" + s.TmpDir, "--log-error=" + s.ErrorLog}
