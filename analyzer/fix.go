@@ -2,6 +2,9 @@ package analyzer
 
 import (
 	"sort"
+
+	"github.com/joinbench/joinbench/corpus"
+	"github.com/joinbench/joinbench/internal/usage"
 )
 
 // FixFile applies the suggested fixes of every finding that is not
@@ -28,7 +31,8 @@ func FixFile(path, src string, opts *Options) (string, int) {
 
 // RewriteRightJoins turns every RIGHT JOIN of a file into the equivalent
 // LEFT JOIN, suppressions notwithstanding. The header, comments, hints and
-// placeholders are kept.
+// placeholders are kept. A file that does not parse is a usage error naming
+// path:line:col.
 func RewriteRightJoins(path, src string, opts *Options) (string, error) {
 	if opts == nil {
 		opts = &Options{}
@@ -41,7 +45,7 @@ func RewriteRightJoins(path, src string, opts *Options) (string, error) {
 		u := newUnit(path, src, sc, opts.Schema, opts)
 		if u.parseErr != nil {
 			l, c := u.position(u.parseErr.offset)
-			return "", &headerError{Line: l, Col: c, Msg: u.parseErr.msg}
+			return "", usage.Wrap(&corpus.Error{Path: path, Line: l, Col: c, Msg: u.parseErr.msg})
 		}
 		out, n := applyEdits(src, rightJoinEdits(u))
 		if n == 0 {

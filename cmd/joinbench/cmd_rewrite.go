@@ -42,7 +42,7 @@ func (c *rewriteCmd) Run(ctx context.Context, cl *cli) error {
 	}
 	out, err := analyzer.RewriteRightJoins(s.Path, s.Source, &analyzer.Options{Schema: schema})
 	if err != nil {
-		return usage.Errorf("%s: %v", s.Path, err)
+		return err
 	}
 	fmt.Print(out)
 	return nil
