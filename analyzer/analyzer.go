@@ -195,12 +195,7 @@ func AnalyzeFile(path, src string, opts *Options) []Diagnostic {
 	sc, err := readFile(path, src)
 	if err != nil {
 		line, col, msg := 1, 1, err.Error()
-		var he *headerError
-		var ce *corpus.Error
-		switch {
-		case errors.As(err, &he):
-			line, col, msg = he.Line, he.Col, he.Msg
-		case errors.As(err, &ce):
+		if ce := (*corpus.Error)(nil); errors.As(err, &ce) {
 			line, col, msg = ce.Line, ce.Col, ce.Msg
 		}
 		return []Diagnostic{{Path: path, Line: line, Col: col, Severity: Error, Rule: Syntax.Name, Message: msg}}
@@ -214,7 +209,7 @@ func readFile(path, src string) (*corpus.Scenario, error) {
 	if isScenario(src) {
 		return corpus.ParseFile(path, []byte(src))
 	}
-	return parseScenario(path, src)
+	return plainFile(path, src), nil
 }
 
 // isScenario reports whether the file's leading comment lines hold a

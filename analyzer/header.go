@@ -1,129 +1,51 @@
 package analyzer
 
 import (
-	"fmt"
 	"path/filepath"
 	"strings"
 
 	"github.com/joinbench/joinbench/corpus"
 )
 
-// headerError is a malformed header line.
-type headerError struct {
-	Line, Col int
-	Msg       string
-}
-
-func (e *headerError) Error() string { return e.Msg }
-
-// parseScenario reads the `-- key: value` header and `-- param` lines of a
-// scenario file and locates the placeholders of its body. A file without a
-// header is plain SQL: its body is the whole file.
-func parseScenario(path, src string) (*corpus.Scenario, error) {
-	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-	sc := &corpus.Scenario{Name: name, Path: path, Source: src}
-	off, line := 0, 1
+// plainFile reads a file without a scenario header (a DDL file, say) as
+// plain SQL: its body starts after the leading comment lines. The
+// placeholders it may hold are found as the corpus finds them in a
+// scenario, outside comments; none is declared, so their Param is nil.
+func plainFile(path, src string) *corpus.Scenario {
+	sc := &corpus.Scenario{Name: strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)), Path: path, Source: src}
+	off := 0
 	for off < len(src) {
 		end := strings.IndexByte(src[off:], '\n')
 		next := len(src)
 		if end >= 0 {
 			next = off + end + 1
-			end = off + end
-		} else {
-			end = len(src)
 		}
-		l := strings.TrimRight(src[off:end], "\r")
-		t := strings.TrimSpace(l)
-		if t != "" && !strings.HasPrefix(t, "--") {
+		if t := strings.TrimSpace(src[off:next]); t != "" && !strings.HasPrefix(t, "--") {
 			break
 		}
-		if strings.HasPrefix(t, "--") {
-			kv := strings.TrimSpace(strings.TrimPrefix(t, "--"))
-			if strings.HasPrefix(kv, "param ") {
-				p, err := parseParamDecl(kv[len("param "):])
-				if err != nil {
-					return nil, &headerError{line, strings.Index(l, "param") + 1, err.Error()}
-				}
-				p.Line, p.Col = line, strings.Index(l, "param")+1
-				if sc.Param(p.Name) != nil {
-					return nil, &headerError{line, p.Col, fmt.Sprintf("parameter %q declared twice", p.Name)}
-				}
-				sc.Params = append(sc.Params, p)
-			} else if k, v, ok := strings.Cut(kv, ":"); ok && !strings.ContainsAny(k, " \t") {
-				switch strings.ToLower(k) {
-				case "scenario":
-					sc.Name = strings.TrimSpace(v)
-				case "description":
-					sc.Description = strings.TrimSpace(v)
-				case "tags":
-					for _, tag := range strings.Split(v, ",") {
-						if tag = strings.TrimSpace(tag); tag != "" {
-							sc.Tags = append(sc.Tags, tag)
-						}
-					}
-				}
-			}
+		off = next
+	}
+	sc.BodyOffset, sc.Body = off, src[off:]
+	_, comments := tokenize(src, off, len(src))
+	for _, m := range placeholderRE.FindAllStringIndex(sc.Body, -1) {
+		start, end := off+m[0], off+m[1]
+		if !inComment(comments, start) {
+			sc.Uses = append(sc.Uses, corpus.Use{Start: start, End: end})
 		}
-		off, line = next, line+1
 	}
-	sc.BodyOffset = off
-	sc.Body = src[off:]
-	for _, m := range placeholderRE.FindAllStringSubmatchIndex(sc.Body, -1) {
-		sc.Uses = append(sc.Uses, corpus.Use{Param: sc.Param(sc.Body[m[2]:m[3]]), Start: off + m[0], End: off + m[1]})
-	}
-	return sc, nil
+	return sc
 }
 
-// parseParamDecl reads `name: kind(args) [distribution]`.
-func parseParamDecl(s string) (*corpus.Param, error) {
-	name, rest, ok := strings.Cut(s, ":")
-	name = strings.TrimSpace(name)
-	if !ok || name == "" {
-		return nil, fmt.Errorf("param declaration %q: want `-- param NAME: TYPE(ARGS)`", s)
-	}
-	rest = strings.TrimSpace(rest)
-	p := &corpus.Param{Name: name}
-	kind, args, hasArgs := strings.Cut(rest, "(")
-	p.Kind = strings.ToLower(strings.TrimSpace(kind))
-	if hasArgs {
-		argText, after, closed := strings.Cut(args, ")")
-		if !closed {
-			return nil, fmt.Errorf("param %s: missing ) in %q", name, rest)
+func inComment(comments []comment, off int) bool {
+	for _, c := range comments {
+		if off >= c.Start && off < c.End {
+			return true
 		}
-		for _, a := range splitArgs(argText) {
-			p.Args = append(p.Args, a)
-		}
-		p.Distribution = strings.TrimSpace(after)
-	} else if f := strings.Fields(kind); len(f) > 1 {
-		p.Kind, p.Distribution = strings.ToLower(f[0]), f[1]
 	}
-	return p, nil
+	return false
 }
 
-func splitArgs(s string) []string {
-	var out []string
-	var cur strings.Builder
-	var q byte
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case q != 0:
-			if c == q {
-				q = 0
-			} else {
-				cur.WriteByte(c)
-			}
-		case c == '\'' || c == '"':
-			q = c
-		case c == ',':
-			out = append(out, strings.TrimSpace(cur.String()))
-			cur.Reset()
-		default:
-			cur.WriteByte(c)
-		}
-	}
-	if t := strings.TrimSpace(cur.String()); t != "" || len(out) > 0 {
-		out = append(out, t)
-	}
-	return out
+// useName is the parameter name a placeholder use spells.
+func useName(src string, use corpus.Use) string {
+	return strings.TrimSpace(src[use.Start+2 : use.End-2])
 }

@@ -40,9 +40,8 @@ func runPlaceholderType(p *Pass) {
 	}
 	// Undeclared, unused and in-hint value placeholders are errors of the
 	// scenario format, reported when the file is read.
-	for _, m := range placeholderRE.FindAllStringSubmatchIndex(u.src[u.body:], -1) {
-		start := u.body + m[0]
-		name := u.src[u.body+m[2] : u.body+m[3]]
+	for _, use := range u.uses() {
+		start, name := use.Start, useName(u.src, use)
 		prm := u.param(name)
 		switch {
 		case prm == nil:
@@ -56,8 +55,8 @@ func runPlaceholderType(p *Pass) {
 		return
 	}
 	markers := map[int]string{}
-	for _, m := range placeholderRE.FindAllStringSubmatchIndex(u.src[u.body:], -1) {
-		markers[u.body+m[0]] = u.src[u.body+m[2] : u.body+m[3]]
+	for _, use := range u.uses() {
+		markers[use.Start] = useName(u.src, use)
 	}
 	check := func(colExpr ast.ExprNode, val ast.ExprNode, what string) {
 		cn, ok := colExpr.(*ast.ColumnNameExpr)

@@ -115,36 +115,47 @@ func (u *unit) tableParamSubst(name string) (string, bool) {
 	return fam, true
 }
 
+// placeholderRE matches a placeholder use the way the corpus spells one.
 var placeholderRE = regexp.MustCompile(`\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`)
+
+// uses returns the placeholder uses of the statement text as the corpus
+// found them (none inside comments), in order.
+func (u *unit) uses() []corpus.Use {
+	if u.sc == nil {
+		return nil
+	}
+	return u.sc.Uses
+}
 
 // buildText substitutes every placeholder of the statement text: table
 // parameters by the table's name, values by `?` (by the parameter's name
 // inside hint comments, which cannot hold markers).
 func (u *unit) buildText() {
 	var b strings.Builder
-	body := u.src[u.body:]
-	b.Grow(len(body) + 16)
-	last := 0
-	for _, m := range placeholderRE.FindAllStringSubmatchIndex(body, -1) {
-		start, end := m[0], m[1]
-		name := body[m[2]:m[3]]
-		if start > last {
-			u.segs = append(u.segs, segment{b.Len(), u.body + last, start - last, start - last})
-			b.WriteString(body[last:start])
+	b.Grow(len(u.src) - u.body + 16)
+	last := u.body
+	for _, use := range u.uses() {
+		if use.Start < last || use.End > len(u.src) {
+			continue
+		}
+		name := useName(u.src, use)
+		if use.Start > last {
+			u.segs = append(u.segs, segment{b.Len(), last, use.Start - last, use.Start - last})
+			b.WriteString(u.src[last:use.Start])
 		}
 		repl := "?"
 		if s, ok := u.tableParamSubst(name); ok {
 			repl = quoteIdentIfNeeded(s)
-		} else if u.inHint(u.body+start) || u.isTablePos(u.body+start) {
+		} else if u.inHint(use.Start) || u.isTablePos(use.Start) {
 			repl = name
 		}
-		u.segs = append(u.segs, segment{b.Len(), u.body + start, len(repl), end - start})
+		u.segs = append(u.segs, segment{b.Len(), use.Start, len(repl), use.End - use.Start})
 		b.WriteString(repl)
-		last = end
+		last = use.End
 	}
-	if last < len(body) {
-		u.segs = append(u.segs, segment{b.Len(), u.body + last, len(body) - last, len(body) - last})
-		b.WriteString(body[last:])
+	if last < len(u.src) {
+		u.segs = append(u.segs, segment{b.Len(), last, len(u.src) - last, len(u.src) - last})
+		b.WriteString(u.src[last:])
 	}
 	u.text = b.String()
 }
