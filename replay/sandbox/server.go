@@ -408,16 +408,19 @@ func (s *Server) setup(ctx context.Context, database string) error {
 	return nil
 }
 
-// DSN is a go-sql-driver/mysql DSN for root over TCP, with database
+// Config is the driver configuration of root over TCP, with database
 // selected (may be empty).
-func (s *Server) DSN(database string) string {
+func (s *Server) Config(database string) *mysql.Config {
 	c := mysql.NewConfig()
 	c.User = "root"
 	c.Net = "tcp"
 	c.Addr = s.Addr()
 	c.DBName = database
-	return c.FormatDSN()
+	return c
 }
+
+// DSN is Config as a go-sql-driver/mysql DSN.
+func (s *Server) DSN(database string) string { return s.Config(database).FormatDSN() }
 
 // Addr is 127.0.0.1:port.
 func (s *Server) Addr() string { return net.JoinHostPort("127.0.0.1", strconv.Itoa(s.Port)) }

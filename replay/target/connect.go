@@ -1,12 +1,11 @@
 package target
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
 	"time"
-
-	"github.com/go-sql-driver/mysql"
 
 	"github.com/joinbench/joinbench/internal/usage"
 	"github.com/joinbench/joinbench/replay/sandbox"
@@ -100,15 +99,8 @@ func connectSandbox(ctx context.Context, o Options, sb SandboxOptions, log io.Wr
 }
 
 func sandboxEndpoint(s *sandbox.Server, db string, timeout time.Duration) Endpoint {
-	cfg := mysql.NewConfig()
-	cfg.User = "root"
-	cfg.Net = "tcp"
-	cfg.Addr = s.Addr()
-	cfg.DBName = db
-	if timeout == 0 {
-		timeout = 10 * time.Second
-	}
-	cfg.Timeout = timeout
+	cfg := s.Config(db)
+	cfg.Timeout = cmp.Or(timeout, DefaultConnectTimeout)
 	return endpoint(cfg)
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
+	"github.com/joinbench/joinbench/ddl"
 	"github.com/joinbench/joinbench/internal/testdb"
 	"github.com/joinbench/joinbench/internal/usage"
 	"github.com/joinbench/joinbench/replay/sandbox"
@@ -26,7 +27,7 @@ func TestConnectDSNCreatesDatabase(t *testing.T) {
 		c := *cfg
 		c.DBName = ""
 		if db, err := sql.Open("mysql", c.FormatDSN()); err == nil {
-			db.Exec("DROP DATABASE IF EXISTS " + QuoteIdent(cfg.DBName))
+			db.Exec("DROP DATABASE IF EXISTS " + ddl.QuoteIdent(cfg.DBName))
 			db.Close()
 		}
 	})

@@ -1,6 +1,7 @@
 package target
 
 import (
+	"cmp"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
@@ -24,6 +25,8 @@ const (
 	DefaultPort     = 3306
 	DefaultUser     = "root"
 	DefaultDatabase = "joinbench"
+
+	DefaultConnectTimeout = 10 * time.Second
 )
 
 // OptionGroups are the option-file groups read, in this order of
@@ -49,7 +52,7 @@ type Options struct {
 	SSLCert string
 	SSLKey  string
 
-	ConnectTimeout time.Duration // 0 means 10s
+	ConnectTimeout time.Duration // 0 means DefaultConnectTimeout
 
 	// CreateDatabase creates the database on a named server where it does
 	// not exist; without it a missing database is an error, so a typo in
@@ -145,10 +148,7 @@ func (o *Options) Resolve() (*Resolved, error) {
 	if err != nil {
 		return nil, err
 	}
-	timeout := o.ConnectTimeout
-	if timeout == 0 {
-		timeout = 10 * time.Second
-	}
+	timeout := cmp.Or(o.ConnectTimeout, DefaultConnectTimeout)
 	r := &Resolved{Database: db}
 
 	if len(o.DSNs) > 0 {

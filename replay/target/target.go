@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
+	"github.com/joinbench/joinbench/ddl"
 	"github.com/joinbench/joinbench/internal/usage"
 )
 
@@ -103,7 +104,7 @@ func check(ctx context.Context, ep Endpoint, create bool, log io.Writer) error {
 			return usage.Errorf("database %s does not exist on %s: create it, or add --create-database", db, ep.Name)
 		}
 		cfg.DBName = ""
-		if err := exec(ctx, cfg, "CREATE DATABASE IF NOT EXISTS "+QuoteIdent(db)); err != nil {
+		if err := exec(ctx, cfg, "CREATE DATABASE IF NOT EXISTS "+ddl.QuoteIdent(db)); err != nil {
 			return fmt.Errorf("%s: create database %s: %w", ep.Name, db, err)
 		}
 		if log != nil {
@@ -136,11 +137,6 @@ func exec(ctx context.Context, cfg *mysql.Config, q string) error {
 	defer db.Close()
 	_, err = db.ExecContext(ctx, q)
 	return err
-}
-
-// QuoteIdent quotes a MySQL identifier with backticks.
-func QuoteIdent(s string) string {
-	return "`" + strings.ReplaceAll(s, "`", "``") + "`"
 }
 
 // redact makes sure an error message never repeats the password.
