@@ -4,7 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -27,8 +27,6 @@ func PreparedTables(ctx context.Context, db *sql.DB, opts SchemaOptions) ([]stri
 		return nil, fmt.Errorf("list tables: %w", err)
 	}
 	defer rows.Close()
-	mainRe := regexp.MustCompile(`^` + regexp.QuoteMeta(opts.TableName) + `([1-9][0-9]*)$`)
-	levelRe := regexp.MustCompile(`^level[1-5]$`)
 	var mains, levels []string
 	for rows.Next() {
 		var n string
@@ -36,29 +34,27 @@ func PreparedTables(ctx context.Context, db *sql.DB, opts SchemaOptions) ([]stri
 			return nil, err
 		}
 		switch {
-		case mainRe.MatchString(n):
+		case isMember(n, opts.TableName):
 			mains = append(mains, n)
-		case levelRe.MatchString(n):
+		case isLevelTable(n):
 			levels = append(levels, n)
 		}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	byNumber := func(s []string) {
-		sortNatural(s)
-	}
-	byNumber(mains)
-	byNumber(levels)
+	slices.SortFunc(mains, compareNumbered)
+	slices.SortFunc(levels, compareNumbered)
 	return append(mains, levels...), nil
 }
 
-func sortNatural(s []string) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && (len(s[j]) < len(s[j-1]) || len(s[j]) == len(s[j-1]) && s[j] < s[j-1]); j-- {
-			s[j], s[j-1] = s[j-1], s[j]
+func isLevelTable(name string) bool {
+	for i := 1; i <= LevelTables; i++ {
+		if name == LevelTableName(i) {
+			return true
 		}
 	}
+	return false
 }
 
 // Cleanup drops the tables PreparedTables finds and returns their names.

@@ -1,7 +1,8 @@
 package ddl
 
 import (
-	"sort"
+	"cmp"
+	"slices"
 	"strings"
 )
 
@@ -53,14 +54,24 @@ func (s *Schema) Family(family string) []*Table {
 			out = append(out, t)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i].Name, out[j].Name
-		if len(a) != len(b) {
-			return len(a) < len(b)
-		}
-		return a < b
-	})
+	slices.SortStableFunc(out, func(a, b *Table) int { return compareNumbered(a.Name, b.Name) })
 	return out
+}
+
+// compareNumbered orders the names of one family (main1, main2, ...,
+// main10) by their number: shorter first, then by text.
+func compareNumbered(a, b string) int {
+	if len(a) != len(b) {
+		return cmp.Compare(len(a), len(b))
+	}
+	return strings.Compare(a, b)
+}
+
+// isMember reports whether name is <prefix><N>, N a number without leading
+// zeros: how prepare names the tables of a family.
+func isMember(name, prefix string) bool {
+	rest, ok := strings.CutPrefix(name, prefix)
+	return ok && rest != "" && rest[0] != '0' && strings.Trim(rest, "0123456789") == ""
 }
 
 // Table is one table: its columns in order, its indexes, its primary key.
@@ -193,12 +204,10 @@ type Index struct {
 func (s *Schema) GroupFamily(prefix string) int {
 	n := 0
 	for _, t := range s.Tables() {
-		rest, ok := strings.CutPrefix(strings.ToLower(t.Name), strings.ToLower(prefix))
-		if !ok || rest == "" || rest[0] == '0' || strings.Trim(rest, "0123456789") != "" {
-			continue
+		if isMember(strings.ToLower(t.Name), strings.ToLower(prefix)) {
+			t.Family = prefix
+			n++
 		}
-		t.Family = prefix
-		n++
 	}
 	return n
 }
