@@ -5,6 +5,8 @@
 #   DEMO_SANDBOX=name   sandbox to use (default demo); reused if running
 #   DEMO_KEEP=1         leave the sandbox running at the end
 #   DEMO_ROWS=n         rows per table (default 10000)
+#   DEMO_TIME=d         how long to replay (default 20s)
+#   DEMO_OUT=dir        results folder (default results)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -5,7 +5,6 @@ package testdb
 
 import (
 	"database/sql"
-	"fmt"
 	"os"
 	"regexp"
 	"strings"
@@ -22,7 +21,7 @@ func ServerDSN(t testing.TB) string {
 	t.Helper()
 	dsn := os.Getenv(EnvVar)
 	if dsn == "" {
-		t.Skipf("%s is not set: this test needs a MySQL-family server (make test-integration, or see .ci/run)", EnvVar)
+		t.Skipf("%s is not set: this test needs a MySQL-family server (make test starts a throwaway one; see also .ci/run)", EnvVar)
 	}
 	return dsn
 }
@@ -74,7 +73,7 @@ func Open(t testing.TB, name string) *sql.DB {
 	}
 	t.Cleanup(func() { db.Close() })
 	if err := db.Ping(); err != nil {
-		t.Fatalf("ping %s: %v", fmt.Sprint(EnvVar), err)
+		t.Fatalf("ping %s: %v", EnvVar, err)
 	}
 	return db
 }
