@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-sql-driver/mysql"
 	"golang.org/x/term"
 
 	"github.com/joinbench/joinbench/ddl"
@@ -171,12 +172,11 @@ func openTarget(ctx context.Context, cf *connFlags, log io.Writer, conns int) (*
 	return tgt, db, nil
 }
 
+// redactDSN returns err's message with the DSN's password masked.
 func redactDSN(err error, dsn string) string {
 	msg := err.Error()
-	if i := strings.Index(dsn, "@"); i > 0 {
-		if j := strings.Index(dsn[:i], ":"); j >= 0 && j+1 < i {
-			msg = strings.ReplaceAll(msg, dsn[j+1:i], "****")
-		}
+	if cfg, perr := mysql.ParseDSN(dsn); perr == nil && cfg.Passwd != "" {
+		msg = strings.ReplaceAll(msg, cfg.Passwd, "****")
 	}
 	return msg
 }
