@@ -57,7 +57,7 @@ func (c *sandboxStartCmd) Run(ctx context.Context, cl *cli) error {
 	if err != nil {
 		return err
 	}
-	log := sandboxLog(cl)
+	log := logWriter(cl)
 	s, running, err := sandbox.StartNamed(ctx, c.SandboxDir, c.Name, sandbox.Config{
 		Binary:         bin,
 		Port:           c.Port,
@@ -89,18 +89,18 @@ func (c *sandboxStopCmd) Run(ctx context.Context, cl *cli) error {
 	if err != nil {
 		return err
 	}
-	s.SetLog(sandboxLog(cl))
+	s.SetLog(logWriter(cl))
 	if err := s.Stop(ctx); err != nil {
 		return fmt.Errorf("sandbox %s: %w", c.Name, err)
 	}
 	if c.Keep {
-		fmt.Fprintf(sandboxLog(cl), "sandbox %s stopped; data kept in %s\n", c.Name, s.Dir)
+		fmt.Fprintf(logWriter(cl), "sandbox %s stopped; data kept in %s\n", c.Name, s.Dir)
 		return nil
 	}
 	if err := s.Remove(); err != nil {
 		return fmt.Errorf("sandbox %s: %w", c.Name, err)
 	}
-	fmt.Fprintf(sandboxLog(cl), "sandbox %s stopped and removed\n", c.Name)
+	fmt.Fprintf(logWriter(cl), "sandbox %s stopped and removed\n", c.Name)
 	return nil
 }
 
@@ -198,12 +198,4 @@ func sandboxPrintJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
-}
-
-// sandboxLog is where progress goes: stderr, or nowhere with --quiet.
-func sandboxLog(cl *cli) io.Writer {
-	if cl != nil && cl.Quiet {
-		return io.Discard
-	}
-	return os.Stderr
 }
