@@ -84,35 +84,19 @@ func Load(opts LoadOptions) (*Corpus, error) {
 		if !st.IsDir() {
 			return nil, usage.Errorf("--corpus %s: not a folder", dir)
 		}
-		var found []file
-		err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() {
-				if p != dir && strings.HasPrefix(d.Name(), ".") {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if !strings.HasSuffix(p, ".sql") && !strings.HasSuffix(p, ".list") {
-				return nil
-			}
-			src, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			found = append(found, file{path: p, src: src})
-			return nil
-		})
+		paths, err := FindFiles(dir, ".sql", ".list")
 		if err != nil {
 			return nil, usage.Errorf("--corpus %s: %v", dir, err)
 		}
-		for _, f := range found {
-			if strings.HasSuffix(f.path, ".list") {
-				lists = append(lists, f)
+		for _, p := range paths {
+			src, err := os.ReadFile(p)
+			if err != nil {
+				return nil, usage.Errorf("--corpus %s: %v", dir, err)
+			}
+			if strings.HasSuffix(p, ".list") {
+				lists = append(lists, file{path: p, src: src})
 			} else {
-				sqls = append(sqls, f)
+				sqls = append(sqls, file{path: p, src: src})
 			}
 		}
 	}
@@ -169,6 +153,32 @@ func Load(opts LoadOptions) (*Corpus, error) {
 		return a.Name < b.Name
 	})
 	return c, nil
+}
+
+// FindFiles returns the files under dir, searched recursively, whose names
+// end in one of exts, in lexical order. Folders below dir whose names start
+// with "." (.git, editor state) are skipped: they hold no scenarios.
+func FindFiles(dir string, exts ...string) ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if p != dir && strings.HasPrefix(d.Name(), ".") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		for _, ext := range exts {
+			if strings.HasSuffix(p, ext) {
+				out = append(out, p)
+				break
+			}
+		}
+		return nil
+	})
+	return out, err
 }
 
 func familyRank(f string) int {

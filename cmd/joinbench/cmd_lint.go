@@ -4,10 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/go-sql-driver/mysql"
 
@@ -264,23 +261,17 @@ func (c *lintCmd) files() (out []analyzer.File, user map[string]bool, err error)
 			user[root] = true
 			continue
 		}
-		err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() || !strings.HasSuffix(p, ".sql") {
-				return nil
-			}
+		paths, err := corpus.FindFiles(root, ".sql")
+		if err != nil {
+			return nil, nil, usage.Errorf("%v", err)
+		}
+		for _, p := range paths {
 			b, err := os.ReadFile(p)
 			if err != nil {
-				return err
+				return nil, nil, usage.Errorf("%v", err)
 			}
 			out = append(out, analyzer.File{Path: p, Source: string(b)})
 			user[p] = true
-			return nil
-		})
-		if err != nil {
-			return nil, nil, usage.Errorf("%v", err)
 		}
 	}
 	if len(out) == 0 {

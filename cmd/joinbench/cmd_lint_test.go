@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -53,5 +55,30 @@ func TestLintLiveSchema(t *testing.T) {
 	}
 	if mariadb := strings.Contains(strings.ToLower(version), "mariadb"); mariadb != (flavour > 0) {
 		t.Errorf("server %s: %d hint-ignored-by-flavor findings; the flavour was not taken from the server", version, flavour)
+	}
+}
+
+// TestLintSkipsHiddenFolders: lint reads a folder as --corpus does, so a
+// scenario under .git or another hidden folder is neither loaded by run
+// nor linted.
+func TestLintSkipsHiddenFolders(t *testing.T) {
+	dir := t.TempDir()
+	for path, src := range map[string]string{
+		"ddl.sql":         "CREATE TABLE t (id INT PRIMARY KEY);\n",
+		".git/broken.sql": "SELEC nothing;\n",
+	} {
+		p := filepath.Join(dir, path)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if code, out := runCaptured(t, "lint", "-q", dir); code != 0 || out != "" {
+		t.Errorf("lint of a folder whose only bad file is under .git: exit %d\n%s", code, out)
+	}
+	if code, _ := runCaptured(t, "lint", "-q", filepath.Join(dir, ".git")); code != 1 {
+		t.Errorf("lint of the hidden folder itself: exit %d, want 1 (its file has a syntax error)", code)
 	}
 }
