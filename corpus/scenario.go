@@ -51,21 +51,6 @@ type Use struct {
 	Start, End int // byte offsets in Source of the whole `{{name}}`
 }
 
-// Position converts a byte offset in Source to a 1-based line and column
-// (columns count bytes, as go/token does).
-func (s *Scenario) Position(offset int) (line, col int) {
-	line, col = 1, 1
-	for i := 0; i < offset && i < len(s.Source); i++ {
-		if s.Source[i] == '\n' {
-			line++
-			col = 1
-		} else {
-			col++
-		}
-	}
-	return line, col
-}
-
 // Param returns the declared parameter with that name, or nil.
 func (s *Scenario) Param(name string) *Param {
 	for _, p := range s.Params {
