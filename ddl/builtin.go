@@ -168,11 +168,19 @@ type BuiltinTable struct {
 
 // BuiltinTables renders the DDL of every built-in table, main tables first.
 func BuiltinTables(opts SchemaOptions) ([]BuiltinTable, error) {
+	tabs, _, err := builtinTables(opts)
+	return tabs, err
+}
+
+// builtinTables renders the DDL of every built-in table and parses each
+// CREATE TABLE once, into the schema model it also returns.
+func builtinTables(opts SchemaOptions) ([]BuiltinTable, *Schema, error) {
 	opts, err := opts.Normalize()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var out []BuiltinTable
+	model := NewSchema()
 	for i, name := range opts.TableNames() {
 		kind := MainTable
 		if i >= opts.Tables {
@@ -180,20 +188,25 @@ func BuiltinTables(opts SchemaOptions) ([]BuiltinTable, error) {
 		}
 		full, err := renderTable(kind, name, opts, true)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		bare, err := renderTable(kind, name, opts, false)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		s, err := ParseSchema(full)
 		if err != nil {
-			return nil, fmt.Errorf("built-in schema of %s: %w", name, err)
+			return nil, nil, fmt.Errorf("built-in schema of %s: %w", name, err)
 		}
+		t := s.Table(name)
+		if t == nil {
+			return nil, nil, fmt.Errorf("built-in schema of %s: no such table in its DDL", name)
+		}
+		model.Add(t)
 		out = append(out, BuiltinTable{Name: name, Kind: kind, Create: full, CreateBare: bare,
-			AddIndexes: AddSecondaryIndexes(s.Table(name))})
+			AddIndexes: AddSecondaryIndexes(t)})
 	}
-	return out, nil
+	return out, model, nil
 }
 
 // CreateStatements returns the CREATE TABLE statements of the built-in
@@ -218,13 +231,9 @@ func BuiltinSchema(opts SchemaOptions) (*Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	stmts, err := CreateStatements(opts)
+	_, s, err := builtinTables(opts)
 	if err != nil {
 		return nil, err
-	}
-	s, err := ParseSchema(strings.Join(stmts, ";\n") + ";\n")
-	if err != nil {
-		return nil, fmt.Errorf("built-in schema: %w", err)
 	}
 	for i := 1; i <= opts.Tables; i++ {
 		s.Table(opts.MainTableName(i)).Family = opts.TableName
