@@ -32,9 +32,9 @@ func (c *rewriteCmd) Run(ctx context.Context, cl *cli) error {
 	if err != nil {
 		return err
 	}
-	s := cp.Get(c.Name)
-	if s == nil {
-		return usage.Errorf("no scenario %q%s (joinbench list shows them)", c.Name, suggest(cp, c.Name))
+	s, err := cp.Lookup(c.Name)
+	if err != nil {
+		return err
 	}
 	schema, err := ddl.BuiltinSchema(ddl.SchemaOptions{})
 	if err != nil {

@@ -55,7 +55,7 @@ type runCmd struct {
 	RunID          string        `group:"Output" placeholder:"ID" help:"Run id (default: start time and a random suffix)."`
 	Explain        string        `default:"json" enum:"json,analyze,off" group:"Output" help:"Capture plans: json (EXPLAIN FORMAT=JSON, plus tree where the server has it), analyze (also EXPLAIN ANALYZE, which executes the statement; never for writes) or off."`
 	ExplainEvery   int64         `default:"10000" group:"Output" placeholder:"N" help:"Capture a scenario's plan again every N executions and report plan changes (0 = only at start)."`
-	Checksum       bool          `group:"Output" help:"Store a checksum of every result set (order-sensitive when the statement has ORDER BY)."`
+	Checksum       bool          `group:"Output" help:"Store a checksum of every result set: the rows as a multiset, whatever their order (rows tying under an ORDER BY come back in any order)."`
 	ReportInterval time.Duration `default:"1s" group:"Output" help:"Print progress and sample server counters this often (0 = never)."`
 	JSON           bool          `name:"json" group:"Output" help:"Print the final summary as JSON on stdout."`
 	// PollerIO keeps Go's network poller for the workers' sockets instead
@@ -97,54 +97,6 @@ Examples:
 }
 
 // selection returns the enabled scenarios and their counts.
-func (c *runCmd) selection(cp *corpus.Corpus) (map[string]int, error) {
-	counts := map[string]int{}
-	if c.All {
-		for _, s := range cp.Scenarios() {
-			counts[s.Name] = 1
-		}
-	}
-	if len(c.Tags) > 0 {
-		matched := 0
-		for _, s := range cp.Scenarios() {
-			for _, t := range s.Tags {
-				if slices.Contains(c.Tags, t) {
-					counts[s.Name] = 1
-					matched++
-					break
-				}
-			}
-		}
-		if matched == 0 {
-			return nil, usage.Errorf("--tags %s: no scenario has these tags (joinbench list shows them)", strings.Join(c.Tags, ","))
-		}
-	}
-	for _, arg := range c.Scenario {
-		name, count, hasCount := strings.Cut(arg, "=")
-		n := 1
-		if hasCount {
-			v, err := strconv.Atoi(count)
-			if err != nil || v < 0 {
-				return nil, usage.Errorf("--scenario %s: COUNT must be a whole number, 0 or more", arg)
-			}
-			n = v
-		}
-		if cp.Get(name) == nil {
-			return nil, usage.Errorf("--scenario %s: no scenario %q%s (joinbench list shows them)", arg, name, suggest(cp, name))
-		}
-		counts[name] = n
-	}
-	for name, n := range counts {
-		if n == 0 {
-			delete(counts, name)
-		}
-	}
-	if len(counts) == 0 {
-		return nil, usage.Errorf("no scenario chosen: use --scenario NAME=COUNT, --tags or --all")
-	}
-	return counts, nil
-}
-
 func (c *runCmd) retryErrors() ([]uint16, error) {
 	s := strings.TrimSpace(c.IgnoreErrors)
 	if s == "" || strings.EqualFold(s, "none") {
@@ -183,7 +135,7 @@ func (c *runCmd) Run(ctx context.Context, cl *cli) error {
 	if err != nil {
 		return err
 	}
-	counts, err := c.selection(cp)
+	counts, err := cp.Select(corpus.Selection{All: c.All, Tags: c.Tags, Specs: c.Scenario})
 	if err != nil {
 		return err
 	}

@@ -8,44 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/joinbench/joinbench/corpus"
 	"github.com/joinbench/joinbench/internal/testdb"
 	"github.com/joinbench/joinbench/internal/usage"
 	"github.com/joinbench/joinbench/replay"
 	"github.com/joinbench/joinbench/replay/results"
 )
-
-func TestRunSelection(t *testing.T) {
-	cp, err := corpus.LoadBuiltin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := &runCmd{Scenario: []string{"simple_inner_pk=3", "index_updates"}}
-	got, err := c.selection(cp)
-	if err != nil || !reflect.DeepEqual(got, map[string]int{"simple_inner_pk": 3, "index_updates": 1}) {
-		t.Errorf("selection = %v, %v", got, err)
-	}
-	c = &runCmd{All: true, Scenario: []string{"delete_inserts=0"}}
-	got, err = c.selection(cp)
-	if err != nil || len(got) != 42 || got["delete_inserts"] != 0 {
-		t.Errorf("--all minus one: %d scenarios, %v", len(got), err)
-	}
-	c = &runCmd{Tags: []string{"write"}}
-	if got, err = c.selection(cp); err != nil || len(got) == 0 {
-		t.Errorf("--tags write: %v, %v", got, err)
-	}
-	for _, bad := range []*runCmd{
-		{Scenario: []string{"nope"}},
-		{Scenario: []string{"simple_inner_pk=x"}},
-		{Scenario: []string{"simple_inner_pk=-1"}},
-		{Tags: []string{"no-such-tag"}},
-		{},
-	} {
-		if _, err := bad.selection(cp); !usage.Is(err) {
-			t.Errorf("%+v: err = %v, want a usage error", bad, err)
-		}
-	}
-}
 
 func TestRunRetryErrors(t *testing.T) {
 	for in, want := range map[string][]uint16{"1213,1205": {1213, 1205}, "none": {}, "": {}, " 1062 ": {1062}} {

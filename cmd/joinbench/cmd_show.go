@@ -40,9 +40,9 @@ func (c *showCmd) Run(ctx context.Context, cl *cli) error {
 	if err != nil {
 		return err
 	}
-	s := cp.Get(c.Name)
-	if s == nil {
-		return usage.Errorf("no scenario %q%s (joinbench list shows them)", c.Name, suggest(cp, c.Name))
+	s, err := cp.Lookup(c.Name)
+	if err != nil {
+		return err
 	}
 	if c.Renders < 0 {
 		return usage.Errorf("-n must be 0 or more, got %d", c.Renders)
@@ -99,23 +99,4 @@ func quoteArg(a any) string {
 		return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 	}
 	return fmt.Sprint(a)
-}
-
-// suggest names scenarios that contain the asked name, or share its start.
-func suggest(cp *corpus.Corpus, name string) string {
-	var near []string
-	low := strings.ToLower(name)
-	for _, s := range cp.Scenarios() {
-		n := strings.ToLower(s.Name)
-		if strings.Contains(n, low) || len(low) >= 6 && strings.HasPrefix(n, low[:6]) {
-			near = append(near, s.Name)
-		}
-	}
-	if len(near) == 0 {
-		return ""
-	}
-	if len(near) > 5 {
-		near = append(near[:5], "...")
-	}
-	return "; did you mean " + strings.Join(near, ", ") + "?"
 }
