@@ -6,29 +6,22 @@
 # both with prepared statements and no transaction. Prints both means and
 # their ratio per scenario (target: within 15%).
 #
-# Server: HOST, PORT, USER, PASSWORD (default 127.0.0.1:3306 root); DB
+# Server: HOST, PORT, USER, PASSWORD name yours; without PORT a throwaway
+# sandbox is started (bench/lib.sh). DB
 # (default jbbench_agree) is created and prepared with SIZE rows per table
 # (default 10000). THREADS (2), TIME (10 seconds per tool and scenario) and
 # SCENARIOS set the load.
 set -euo pipefail
-cd "$(dirname "$0")/.."
 
-HOST=${HOST:-127.0.0.1}
-PORT=${PORT:-3306}
-USER=${USER:-root}
-PASSWORD=${PASSWORD:-}
 DB=${DB:-jbbench_agree}
 THREADS=${THREADS:-2}
 TIME=${TIME:-10}
 SIZE=${SIZE:-10000}
 SCENARIOS=${SCENARIOS:-simple_inner_pk simple_left_index_GB multilevel_inner_pk semi_join_exists_pk}
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-bin=$work/joinbench
-go build -o "$bin" ./cmd/joinbench
-dsn="$USER${PASSWORD:+:$PASSWORD}@tcp($HOST:$PORT)/$DB"
-export MYSQL_PWD=$PASSWORD
+. "$(dirname "$0")/lib.sh"
+dsn=$(bench_dsn)
+
 "$bin" prepare --dsn "$dsn" --create-database --table-size "$SIZE" --recreate -q
 
 printf "%-28s %14s %14s %8s\n" scenario "joinbench ms" "sysbench ms" ratio

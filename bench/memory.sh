@@ -4,38 +4,29 @@
 # execution recorded to Parquet. Prints the peak RSS from /usr/bin/time -v;
 # the target is under 150 MB whatever the run length.
 #
-# Server: HOST, PORT, USER, PASSWORD (default 127.0.0.1:3306 root); DB
+# Server: HOST, PORT, USER, PASSWORD name yours; without PORT a throwaway
+# sandbox is started (bench/lib.sh). DB
 # (default jbbench_point) gets sysbench's sbtest1 table. EXECUTIONS (10000000)
 # and THREADS (2) set the load.
 set -euo pipefail
-cd "$(dirname "$0")/.."
 
-HOST=${HOST:-127.0.0.1}
-PORT=${PORT:-3306}
-USER=${USER:-root}
-PASSWORD=${PASSWORD:-}
 DB=${DB:-jbbench_point}
 THREADS=${THREADS:-2}
 EXECUTIONS=${EXECUTIONS:-10000000}
 SIZE=100000
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-bin=$work/joinbench
-go build -o "$bin" ./cmd/joinbench
+. "$(dirname "$0")/lib.sh"
+dsn=$(bench_dsn)
 
-export MYSQL_PWD=$PASSWORD
-mariadb -h"$HOST" -P"$PORT" -u"$USER" -e "CREATE DATABASE IF NOT EXISTS \`$DB\`"
 sb=(sysbench oltp_point_select --db-driver=mysql --mysql-host="$HOST" --mysql-port="$PORT"
 	--mysql-user="$USER" --mysql-password="$PASSWORD" --mysql-db="$DB" --tables=1 --table-size="$SIZE")
 "${sb[@]}" cleanup >/dev/null
 "${sb[@]}" prepare >/dev/null
 
-dsn="$USER${PASSWORD:+:$PASSWORD}@tcp($HOST:$PORT)/$DB"
 /usr/bin/time -v "$bin" run --dsn "$dsn" --no-builtin --corpus bench/corpus -s point_select_sbtest=10 \
 	--skip-trx --threads "$THREADS" --events $((EXECUTIONS / 10)) --out "$work/results" --report-interval 10s \
 	--json >"$work/summary.json" 2>"$work/stderr.txt" || { cat "$work/stderr.txt" >&2; exit 1; }
-grep -E "^\[" "$work/stderr.txt" | tail -3 >&2
+{ grep -E "^\[" "$work/stderr.txt" || true; } | tail -3 >&2
 du -sh "$work"/results/run=* >&2
 "${sb[@]}" cleanup >/dev/null
 rss=$(awk -F: '/Maximum resident/ { gsub(/ /, "", $2); print $2 }' "$work/stderr.txt")

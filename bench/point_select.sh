@@ -7,28 +7,19 @@
 #      every execution recorded to Parquet and plans captured.
 # Prints both queries/s and the joinbench/sysbench ratio (target >= 1.0).
 #
-# Server: HOST, PORT, USER, PASSWORD (default 127.0.0.1:3306 root, no
-# password); DB (default jbbench_point) is created. THREADS (2), TIME (20
-# seconds) and SIZE (100000 rows) set the load.
+# Server: HOST, PORT, USER, PASSWORD name yours; without PORT a throwaway
+# sandbox is started (bench/lib.sh). DB (default jbbench_point) is created.
+# THREADS (2), TIME (20 seconds) and SIZE (100000 rows) set the load.
 set -euo pipefail
-cd "$(dirname "$0")/.."
 
-HOST=${HOST:-127.0.0.1}
-PORT=${PORT:-3306}
-USER=${USER:-root}
-PASSWORD=${PASSWORD:-}
 DB=${DB:-jbbench_point}
 THREADS=${THREADS:-2}
 TIME=${TIME:-20}
 SIZE=${SIZE:-100000}
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-bin=$work/joinbench
-go build -o "$bin" ./cmd/joinbench
+. "$(dirname "$0")/lib.sh"
+dsn=$(bench_dsn)
 
-export MYSQL_PWD=$PASSWORD
-mariadb -h"$HOST" -P"$PORT" -u"$USER" -e "CREATE DATABASE IF NOT EXISTS \`$DB\`"
 sb=(sysbench oltp_point_select --db-driver=mysql --mysql-host="$HOST" --mysql-port="$PORT"
 	--mysql-user="$USER" --mysql-password="$PASSWORD" --mysql-db="$DB"
 	--tables=1 --table-size="$SIZE" --rand-type=uniform --db-ps-mode=auto)
@@ -43,7 +34,6 @@ sb_cpu=$(awk '/^cpu/ { print $2 + $3 }' "$work/sysbench.time")
 grep -E "queries:|avg:|95th" "$work/sysbench.txt" >&2
 
 echo "== joinbench run, $THREADS threads, ${TIME}s" >&2
-dsn="$USER${PASSWORD:+:$PASSWORD}@tcp($HOST:$PORT)/$DB"
 /usr/bin/time -v "$bin" run --dsn "$dsn" --no-builtin --corpus bench/corpus -s point_select_sbtest=10 \
 	--skip-trx --threads "$THREADS" --time "${TIME}s" --out "$work/results" --report-interval 0 \
 	--json >"$work/joinbench.json" 2>"$work/joinbench.err" || { cat "$work/joinbench.err" >&2; exit 1; }
