@@ -18,9 +18,9 @@ import (
 // its level1 rows by scanning: simple_left_index_GB must be reported as a
 // regression with a plan change, while simple_left_pk_GB (which joins
 // through level1's primary key) must not be flagged, and both must return
-// the same results as before. The threshold is 50%: the regression is
-// about 20x, and tests run beside other tests on a shared machine, whose
-// noise must not make the unaffected scenario look slower.
+// the same results as before. The threshold is 150%: the regression is
+// about 20x, while tests run beside other work on a shared 2-core machine
+// whose noise has made an unaffected scenario look up to about 2x slower.
 func TestRunCompareFindsDroppedIndex(t *testing.T) {
 	dsn := testdb.Fresh(t, "cmd_regression")
 	db := testdb.Open(t, "cmd_regression")
@@ -30,10 +30,13 @@ func TestRunCompareFindsDroppedIndex(t *testing.T) {
 	}
 	// One run per scenario, so that the slow plan of one cannot slow the
 	// other down through shared caches; compare pools the runs of a side.
+	// The warm-up (executed, not recorded) lets the server settle after the
+	// ALTER TABLE, which empties caches such as InnoDB's adaptive hash index
+	// for the table, so that only the plan makes a difference.
 	record := func(side string) {
 		for _, s := range []string{"simple_left_index_GB", "simple_left_pk_GB"} {
 			if code, _ := runCaptured(t, "-q", "run", "--dsn", dsn, "--out", out, "--run-id", side+"-"+s, "-s", s+"=1",
-				"--threads", "1", "--events", "120", "--skip-trx", "--checksum", "--table-size", "3000", "--seed", "5"); code != 0 {
+				"--threads", "1", "--events", "150", "--warmup", "1s", "--skip-trx", "--checksum", "--table-size", "3000", "--seed", "5"); code != 0 {
 				t.Fatalf("run %s of %s: exit %d", side, s, code)
 			}
 		}
@@ -46,7 +49,7 @@ func TestRunCompareFindsDroppedIndex(t *testing.T) {
 
 	jsonOut := filepath.Join(out, "compare.json")
 	code, _ := runCaptured(t, "-q", "compare", filepath.Join(out, "run=before-*"), filepath.Join(out, "run=after-*"),
-		"--format", "json", "-o", jsonOut, "--threshold", "50%")
+		"--format", "json", "-o", jsonOut, "--threshold", "150%")
 	if code != 1 {
 		t.Errorf("compare: exit %d, want 1 (a regression)", code)
 	}
