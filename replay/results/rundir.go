@@ -143,6 +143,9 @@ func (d *RunDir) writerOptions() []parquet.WriterOption {
 		parquet.SkipPageBounds("error_message"),
 		parquet.SkipPageBounds("explain"),
 		parquet.SkipPageBounds("query"),
+		// one page per column per row group for most columns: fewer
+		// pages to compress, encode statistics for and frame
+		parquet.PageBufferSize(1 << 20),
 	}
 }
 
