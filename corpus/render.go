@@ -3,6 +3,7 @@ package corpus
 import (
 	"math/rand/v2"
 	"strconv"
+	"unsafe"
 )
 
 // Statement is one rendered statement: SQL with ? for values (table
@@ -25,6 +26,7 @@ type Renderer struct {
 	boxed    []any    // each parameter's bind value
 	out      []Statement
 	buf      []byte
+	text     []byte // where Values formats numbers; see appendText
 }
 
 // NewRenderer returns the renderer of one thread. For one seed, each
@@ -119,12 +121,30 @@ func (rd *Renderer) Values(dst []string) []string {
 		case KindTable, KindEnum, KindSet, KindList:
 			dst = append(dst, g.choices[rd.idx[i]])
 		case KindInt, KindID, KindYear:
-			dst = append(dst, strconv.FormatInt(rd.ints[i], 10))
+			dst = append(dst, rd.intText(rd.ints[i]))
 		default:
 			dst = append(dst, rd.strs[i])
 		}
 	}
 	return dst
+}
+
+// textChunk is the size of the blocks numbers are formatted into.
+const textChunk = 4096
+
+// intText formats v as a string without an allocation of its own: the
+// text goes into a shared block, handed out in pieces that are never
+// written again (a full block is left to the strings that use it and a
+// new one started), so the string stays valid however long it is kept.
+// Recording every execution's values then costs one allocation per few
+// hundred values instead of one per value.
+func (rd *Renderer) intText(v int64) string {
+	if cap(rd.text)-len(rd.text) < 20 {
+		rd.text = make([]byte, 0, textChunk)
+	}
+	n := len(rd.text)
+	rd.text = strconv.AppendInt(rd.text, v, 10)
+	return unsafe.String(&rd.text[n], len(rd.text)-n)
 }
 
 const hexDigits = "0123456789abcdef"
