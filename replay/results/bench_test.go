@@ -1,6 +1,7 @@
 package results
 
 import (
+	"os"
 	"syscall"
 	"testing"
 	"time"
@@ -48,6 +49,13 @@ func BenchmarkExecutionWriter(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.StopTimer()
+			size := int64(0)
+			for _, f := range w.Files() {
+				if fi, err := os.Stat(f); err == nil {
+					size += fi.Size()
+				}
+			}
+			b.ReportMetric(float64(size)/float64(b.N), "bytes/row")
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 			// wall time suffers when other processes share the cores;
 			// rows per CPU second of this process does not
