@@ -37,9 +37,18 @@ type discardWriter struct{}
 func (discardWriter) Write([]results.Execution) error { return nil }
 func (discardWriter) Close() error                    { return nil }
 
+// discardSink records nothing: the engine's cost without the Parquet
+// encoding.
+type discardSink struct{}
+
+func (discardSink) NewExecutionWriter() (replay.ExecutionWriter, error) { return discardWriter{}, nil }
+func (discardSink) WritePlan(results.Plan) error                        { return nil }
+func (discardSink) WriteStatus([]results.Status) error                  { return nil }
+
 // BenchmarkPointSelect measures the engine's overhead per statement on the
 // cheapest statement there is: a point select by primary key, results
-// written to Parquet.
+// written to Parquet (parquet) or thrown away (discard: the cost of
+// recording is the difference).
 func BenchmarkPointSelect(b *testing.B) {
 	cfg, err := mysql.ParseDSN(testdb.Fresh(b, "replay_bench"))
 	if err != nil {
@@ -64,19 +73,28 @@ func BenchmarkPointSelect(b *testing.B) {
 		NewRenderer: func(seed uint64, thread int) replay.Renderer {
 			return &pointRenderer{r: rand.New(rand.NewPCG(seed, uint64(thread)))}
 		}}
-	dir, err := results.Create(b.TempDir(), "bench", "client")
-	if err != nil {
-		b.Fatal(err)
+	for _, sink := range []string{"parquet", "discard"} {
+		b.Run(sink, func(b *testing.B) {
+			var s replay.Sink = discardSink{}
+			if sink == "parquet" {
+				dir, err := results.Create(b.TempDir(), "bench", "client")
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer dir.Close()
+				s = replay.ResultsSink(dir)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			res, err := replay.Run(context.Background(), replay.Config{
+				RunID: "bench", Threads: 2, Events: int64(b.N), SkipTrx: true, Prepared: true,
+				Endpoints: []replay.Endpoint{{Name: "test", DB: db}}, Scenarios: []*replay.Scenario{sc},
+				Sink: s,
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(res.Summary.QPS, "queries/s")
+		})
 	}
-	defer dir.Close()
-	b.ResetTimer()
-	res, err := replay.Run(context.Background(), replay.Config{
-		RunID: "bench", Threads: 2, Events: int64(b.N), SkipTrx: true, Prepared: true,
-		Endpoints: []replay.Endpoint{{Name: "test", DB: db}}, Scenarios: []*replay.Scenario{sc},
-		Sink: replay.ResultsSink(dir),
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ReportMetric(res.Summary.QPS, "queries/s")
 }
