@@ -45,7 +45,7 @@ func DefaultOptions() Options {
 		FileRows:     4_000_000,
 		FileAge:      time.Minute,
 		PlanDelay:    time.Second,
-		Compression:  &zstd.Codec{Level: zstd.SpeedFastest},
+		Compression:  newZstdCodec(zstd.SpeedFastest),
 	}
 }
 
