@@ -157,7 +157,7 @@ func (w *rowWriter) int(v int64) {
 }
 
 // raw appends text that needs no escaping in either encoding (numbers,
-// dates); SQL quotes it.
+// dates, the domains' plain ASCII words); SQL quotes it.
 func (w *rowWriter) raw(s string) {
 	w.sep()
 	if w.enc == SQLValues {
@@ -211,18 +211,6 @@ func (w *rowWriter) str(b []byte) {
 	if w.enc == SQLValues {
 		w.buf = append(w.buf, '\'')
 	}
-}
-
-func (w *rowWriter) text(s string) {
-	// domain values are plain ASCII words
-	w.sep()
-	if w.enc == SQLValues {
-		w.buf = append(w.buf, '\'')
-		w.buf = append(w.buf, s...)
-		w.buf = append(w.buf, '\'')
-		return
-	}
-	w.buf = append(w.buf, s...)
 }
 
 const letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -366,8 +354,8 @@ func (g *Generator) mainRow(w *rowWriter, r *rowRand, id int64) {
 	s = scratch[:r.between(1, 255)] // varchar_field
 	r.letters(s)
 	w.str(s)
-	w.text(pick(r, Colors))
-	w.text(pick(r, Continents))
+	w.raw(pick(r, Colors))
+	w.raw(pick(r, Continents))
 	// uuid, written reversed so the unique index fills out of order
 	var u [36]byte
 	r.uuid(u[:])
@@ -394,14 +382,14 @@ func (g *Generator) mainRow(w *rowWriter, r *rowRand, id int64) {
 	s = scratch[:r.between(5, 50)] // varbinary_field
 	r.letters(s)
 	w.str(s)
-	w.text(pick(r, Statuses))
-	w.text(pick(r, Permissions))
+	w.raw(pick(r, Statuses))
+	w.raw(pick(r, Permissions))
 	w.int(int64(r.u64() & 1)) // is_active
 }
 
 func (g *Generator) levelRow(w *rowWriter, r *rowRand, id int64) {
 	w.int(id)
-	w.text(pick(r, Continents))
+	w.raw(pick(r, Continents))
 	w.int(g.id(r))    // parent_id
 	w.raw(g.loadTime) // time_accessed
 	for i := 0; i < 5; i++ {
@@ -410,8 +398,8 @@ func (g *Generator) levelRow(w *rowWriter, r *rowRand, id int64) {
 	var u [36]byte
 	r.uuid(u[:])
 	w.str(u[:]) // record_name
-	w.text(pick(r, RecordCodes))
+	w.raw(pick(r, RecordCodes))
 	w.int(r.between(0, math.MaxInt32)) // record_value
-	w.text(pick(r, Statuses))
+	w.raw(pick(r, Statuses))
 	w.int(r.between(1, 10)) // record_priority
 }
