@@ -28,11 +28,7 @@ Examples:
 }
 
 func (c *rewriteCmd) Run(ctx context.Context, cl *cli) error {
-	cp, err := c.load()
-	if err != nil {
-		return err
-	}
-	s, err := cp.Lookup(c.Name)
+	s, err := c.scenario(c.Name)
 	if err != nil {
 		return err
 	}

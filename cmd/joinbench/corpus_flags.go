@@ -16,3 +16,13 @@ type corpusFlags struct {
 func (f *corpusFlags) load() (*corpus.Corpus, error) {
 	return corpus.Load(corpus.LoadOptions{Dirs: f.Corpus, Override: f.Override, NoBuiltin: f.NoBuiltin})
 }
+
+// scenario loads the chosen corpus and returns the named scenario, or a
+// user error suggesting near names.
+func (f *corpusFlags) scenario(name string) (*corpus.Scenario, error) {
+	cp, err := f.load()
+	if err != nil {
+		return nil, err
+	}
+	return cp.Lookup(name)
+}
