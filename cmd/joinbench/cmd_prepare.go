@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
 
-	"github.com/go-sql-driver/mysql"
 	"golang.org/x/term"
 
 	"github.com/joinbench/joinbench/ddl"
@@ -164,19 +162,10 @@ func openTarget(ctx context.Context, cf *connFlags, log io.Writer, conns int) (*
 	}
 	db.SetMaxOpenConns(max(conns, 2))
 	db.SetMaxIdleConns(max(conns, 2))
-	if err := db.PingContext(ctx); err != nil {
+	if err := ep.Ping(ctx, db); err != nil {
 		db.Close()
 		tgt.Close()
-		return nil, nil, usage.Errorf("cannot connect to %s: %v", ep.Name, redactDSN(err, ep.DSN))
+		return nil, nil, err
 	}
 	return tgt, db, nil
-}
-
-// redactDSN returns err's message with the DSN's password masked.
-func redactDSN(err error, dsn string) string {
-	msg := err.Error()
-	if cfg, perr := mysql.ParseDSN(dsn); perr == nil && cfg.Passwd != "" {
-		msg = strings.ReplaceAll(msg, cfg.Passwd, "****")
-	}
-	return msg
 }

@@ -201,8 +201,8 @@ func (c *runCmd) Run(ctx context.Context, cl *cli) error {
 		db := sql.OpenDB(conn)
 		db.SetMaxIdleConns(c.Threads/len(tgt.Endpoints) + 4)
 		dbs = append(dbs, db)
-		if err := db.PingContext(ctx); err != nil {
-			return usage.Errorf("cannot connect to %s: %v", ep.Name, redactDSN(err, ep.DSN))
+		if err := ep.Ping(ctx, db); err != nil {
+			return err
 		}
 	}
 	if tgt.Sandbox != nil && tgt.Sandbox.Name == "" {

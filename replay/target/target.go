@@ -37,6 +37,21 @@ func (e Endpoint) Config() (*mysql.Config, error) {
 	return cfg, nil
 }
 
+// Ping checks that db, opened on this endpoint, answers. A failure is a user
+// error naming the endpoint, with the DSN's password masked wherever the
+// driver's message repeats it.
+func (e Endpoint) Ping(ctx context.Context, db *sql.DB) error {
+	err := db.PingContext(ctx)
+	if err == nil {
+		return nil
+	}
+	password := ""
+	if cfg, perr := mysql.ParseDSN(e.DSN); perr == nil {
+		password = cfg.Passwd
+	}
+	return usage.Errorf("cannot connect to %s: %s", e.Name, redact(err, password))
+}
+
 // Target is where a command's statements go: one or several endpoints
 // sharing a database name.
 type Target struct {

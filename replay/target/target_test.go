@@ -1,10 +1,14 @@
 package target
 
 import (
+	"context"
+	"database/sql"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/go-sql-driver/mysql"
 
@@ -227,5 +231,32 @@ func TestTLSModes(t *testing.T) {
 		if _, err := o.Resolve(); err == nil || !usage.Is(err) {
 			t.Errorf("%+v: %v, want a usage error", o, err)
 		}
+	}
+}
+
+// TestPingMasksPassword: a failed ping is a user error naming the endpoint,
+// the DSN's password masked wherever the message repeats it, whatever the
+// password holds ('@' and ':' included).
+func TestPingMasksPassword(t *testing.T) {
+	for _, password := range []string{"s3cret", "p@ss:w"} {
+		cfg := mysql.NewConfig()
+		cfg.User, cfg.Passwd, cfg.Net, cfg.Addr = "root", password, "tcp", "127.0.0.1:1"
+		cfg.Timeout = time.Second
+		ep := Endpoint{Name: "127.0.0.1:1", DSN: cfg.FormatDSN()}
+		db, err := sql.Open("mysql", ep.DSN)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = ep.Ping(context.Background(), db)
+		db.Close()
+		if err == nil || !usage.Is(err) || !strings.Contains(err.Error(), "cannot connect to 127.0.0.1:1") {
+			t.Fatalf("Ping of a closed port: %v, want a user error naming the endpoint", err)
+		}
+	}
+	if got := redact(errors.New("bad password p@ss:w (using password: YES)"), "p@ss:w"); got != "bad password **** (using password: YES)" {
+		t.Errorf("redact = %q", got)
+	}
+	if got := redact(errors.New("Access denied for user 'root'@'db'"), ""); got != "Access denied for user 'root'@'db'" {
+		t.Errorf("redact without password = %q", got)
 	}
 }
