@@ -141,7 +141,7 @@ func (w *worker) event(ctx context.Context, ph *phase, intended time.Time) {
 	}
 	inTrx := false
 	if !e.cfg.SkipTrx {
-		if err := w.raw_(ctx, "BEGIN"); err != nil {
+		if err := w.txControl("BEGIN"); err != nil {
 			w.lost(ctx, err)
 			return
 		}
@@ -169,7 +169,7 @@ func (w *worker) event(ctx context.Context, ph *phase, intended time.Time) {
 		}
 	}
 	if inTrx {
-		if err := w.raw_(ctx, "COMMIT"); err != nil {
+		if err := w.txControl("COMMIT"); err != nil {
 			k := classify(ctx, err, nil)
 			if k == errConn {
 				w.lost(ctx, err)
@@ -217,13 +217,7 @@ func (w *worker) statement(ctx context.Context, ph *phase, s *scenState, si int,
 			// A deadlock rolled the transaction back; a lock wait timeout
 			// rolled back the statement. Start the transaction over either
 			// way so the retry runs in a fresh one.
-			if rerr := w.raw_(ctx, "ROLLBACK"); rerr == nil {
-				rerr = w.raw_(ctx, "BEGIN")
-				if rerr != nil {
-					err, kind = rerr, classify(ctx, rerr, nil)
-					break
-				}
-			} else {
+			if rerr := w.restartTrx(); rerr != nil {
 				err, kind = rerr, classify(ctx, rerr, nil)
 				break
 			}
@@ -289,6 +283,14 @@ func (w *worker) statement(ctx context.Context, ph *phase, s *scenState, si int,
 	return true
 }
 
+// restartTrx rolls back and begins a new transaction.
+func (w *worker) restartTrx() error {
+	if err := w.txControl("ROLLBACK"); err != nil {
+		return err
+	}
+	return w.txControl("BEGIN")
+}
+
 // nextRow returns the next free row of the batch, reusing its Params array.
 func (w *worker) nextRow() *results.Execution {
 	if w.batch == nil {
@@ -352,7 +354,9 @@ func (w *worker) do(st *Statement) (n int64, sum string, err error) {
 // ROLLBACK) as text.
 var txStatement = &prepared{}
 
-func (w *worker) raw_(_ context.Context, q string) error {
+// txControl sends BEGIN, COMMIT or ROLLBACK. It takes no context: like
+// every statement, it is stopped by KILL QUERY, not by cancellation.
+func (w *worker) txControl(q string) error {
 	_, _, err := w.exec(txStatement, q, nil)
 	return err
 }
