@@ -77,3 +77,14 @@ func TestDumpTSVMatchesGenerator(t *testing.T) {
 		t.Error("level2.tsv differs from the generator's rows")
 	}
 }
+
+func TestMissingTables(t *testing.T) {
+	db := testdb.Open(t, "ddl_missing")
+	if _, err := db.Exec("CREATE TABLE level1 (id INT PRIMARY KEY)"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := MissingTables(context.Background(), db, []string{"main1", "level1", "level2"})
+	if err != nil || !slices.Equal(got, []string{"main1", "level2"}) {
+		t.Fatalf("MissingTables = %v, %v; want [main1 level2]", got, err)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -233,6 +234,22 @@ func ExistingTables(ctx context.Context, db *sql.DB, names []string) ([]string, 
 	var out []string
 	for _, n := range names {
 		if have[strings.ToLower(n)] {
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
+
+// MissingTables returns those of names that the connection's current
+// database does not have, in the order given.
+func MissingTables(ctx context.Context, db *sql.DB, names []string) ([]string, error) {
+	have, err := ExistingTables(ctx, db, names)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, n := range names {
+		if !slices.Contains(have, n) {
 			out = append(out, n)
 		}
 	}
