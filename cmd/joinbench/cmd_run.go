@@ -9,7 +9,6 @@ import (
 	"log"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -185,25 +184,13 @@ func (c *runCmd) Run(ctx context.Context, cl *cli) error {
 	}()
 	blocking := false
 	for _, ep := range tgt.Endpoints {
-		cfg, err := ep.Config()
+		db, b, err := replay.Open(ctx, ep, replay.OpenOptions{
+			Prepared: c.PsMode != "disable", PollerIO: c.PollerIO, MaxIdle: c.Threads/len(tgt.Endpoints) + 4})
 		if err != nil {
-			return usage.Wrap(err)
-		}
-		cfg.InterpolateParams = c.PsMode == "disable"
-		cfg.ParseTime = false
-		if !c.PollerIO && replay.UseBlockingIO(cfg) {
-			blocking = true
-		}
-		conn, err := mysql.NewConnector(cfg)
-		if err != nil {
-			return usage.Errorf("endpoint %s: %v", ep.Name, err)
-		}
-		db := sql.OpenDB(conn)
-		db.SetMaxIdleConns(c.Threads/len(tgt.Endpoints) + 4)
-		dbs = append(dbs, db)
-		if err := ep.Ping(ctx, db); err != nil {
 			return err
 		}
+		dbs = append(dbs, db)
+		blocking = blocking || b
 	}
 	if tgt.Sandbox != nil && tgt.Sandbox.Name == "" {
 		fmt.Fprintf(logw, "preparing %d main table(s) of %d rows in the throwaway server\n", c.Tables, c.TableSize)
@@ -220,12 +207,11 @@ func (c *runCmd) Run(ctx context.Context, cl *cli) error {
 		}
 	} else if builtin {
 		opts := ddl.SchemaOptions{Tables: c.Tables, TableName: c.TableName}
-		want := opts.TableNames()
-		have, err := ddl.ExistingTables(ctx, dbs[0], want)
+		missing, err := ddl.MissingTables(ctx, dbs[0], opts.TableNames())
 		if err != nil {
 			return err
 		}
-		if missing := missingOf(want, have); len(missing) > 0 {
+		if len(missing) > 0 {
 			return usage.Errorf("tables missing in %s on %s: %s (run joinbench prepare with the same --tables and --table-name)",
 				tgt.Database, tgt.Endpoints[0].Name, strings.Join(missing, ", "))
 		}
@@ -336,14 +322,4 @@ func (c *runCmd) options(duration time.Duration) map[string]any {
 		"explain": c.Explain, "explain_every": c.ExplainEvery, "checksum": c.Checksum,
 		"corpus": c.Corpus, "no_builtin": c.NoBuiltin,
 	}
-}
-
-func missingOf(want, have []string) []string {
-	var out []string
-	for _, w := range want {
-		if !slices.Contains(have, w) {
-			out = append(out, w)
-		}
-	}
-	return out
 }
