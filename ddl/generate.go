@@ -348,12 +348,8 @@ func (g *Generator) mainRow(w *rowWriter, r *rowRand, id int64) {
 	f := float32((r.float()*2 - 1) * 1e8)
 	w.sep()
 	w.buf = strconv.AppendFloat(w.buf, float64(f), 'g', -1, 32)
-	s := scratch[:r.between(1, 10)] // char_field
-	r.letters(s)
-	w.str(s)
-	s = scratch[:r.between(1, 255)] // varchar_field
-	r.letters(s)
-	w.str(s)
+	w.letters(r, scratch[:], 1, 10)  // char_field
+	w.letters(r, scratch[:], 1, 255) // varchar_field
 	w.raw(pick(r, Colors))
 	w.raw(pick(r, Continents))
 	// uuid, written reversed so the unique index fills out of order
@@ -370,21 +366,22 @@ func (g *Generator) mainRow(w *rowWriter, r *rowRand, id int64) {
 		bin[8+i] = byte(y >> (8 * i))
 	}
 	w.str(bin[:])
-	s = scratch[:r.between(1, 16)] // text_field: a few bytes
-	r.letters(s)
-	w.str(s)
-	w.raw(g.loadTime) // datetime_field
-	w.raw(g.loadTime) // timestamp_field
+	w.letters(r, scratch[:], 1, 16) // text_field: a few bytes
+	w.raw(g.loadTime)               // datetime_field
+	w.raw(g.loadTime)               // timestamp_field
 	w.int(r.between(MinYear, MaxYear))
-	s = scratch[:r.between(5, 50)] // binary_field (the server pads to 50)
-	r.letters(s)
-	w.str(s)
-	s = scratch[:r.between(5, 50)] // varbinary_field
-	r.letters(s)
-	w.str(s)
+	w.letters(r, scratch[:], 5, 50) // binary_field (the server pads to 50)
+	w.letters(r, scratch[:], 5, 50) // varbinary_field
 	w.raw(pick(r, Statuses))
 	w.raw(pick(r, Permissions))
 	w.int(int64(r.u64() & 1)) // is_active
+}
+
+// letters appends lo..hi random letters, built in scratch.
+func (w *rowWriter) letters(r *rowRand, scratch []byte, lo, hi int64) {
+	s := scratch[:r.between(lo, hi)]
+	r.letters(s)
+	w.str(s)
 }
 
 func (g *Generator) levelRow(w *rowWriter, r *rowRand, id int64) {
