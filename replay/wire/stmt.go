@@ -1,0 +1,279 @@
+package wire
+
+import (
+	"encoding/binary"
+	"math"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+)
+
+// Commands.
+const (
+	comStmtPrepare = 0x16
+	comStmtExecute = 0x17
+	comStmtClose   = 0x19
+)
+
+// Column types of bound parameters.
+const (
+	typeTiny     = 0x01
+	typeDouble   = 0x05
+	typeNull     = 0x06
+	typeLongLong = 0x08
+	typeString   = 0xfe
+	flagUnsigned = 0x80
+)
+
+// serverMoreResults is the status flag announcing another result.
+const serverMoreResults = 0x0008
+
+// Stmt is a statement prepared on the server.
+type Stmt struct {
+	id      uint32
+	params  int
+	columns int
+}
+
+// Params is the number of placeholders.
+func (s *Stmt) Params() int { return s.params }
+
+// Prepare prepares query on the server. A server error is returned as a
+// *mysql.MySQLError, as the driver reports it.
+func (c *Conn) Prepare(query string) (*Stmt, error) {
+	c.startCommand(comStmtPrepare)
+	c.wbuf = append(c.wbuf, query...)
+	if err := c.command(); err != nil {
+		return nil, err
+	}
+	p, _, err := c.next()
+	if err != nil {
+		return nil, err
+	}
+	if len(p) > 0 && p[0] == hdrError {
+		return nil, serverError(p)
+	}
+	// 0x00, statement id 4, columns 2, params 2, filler 1, warnings 2
+	if len(p) < 12 || p[0] != hdrOK {
+		return nil, protocolErrorf("unexpected reply to COM_STMT_PREPARE (%d bytes)", len(p))
+	}
+	s := &Stmt{
+		id:      binary.LittleEndian.Uint32(p[1:]),
+		columns: int(binary.LittleEndian.Uint16(p[5:])),
+		params:  int(binary.LittleEndian.Uint16(p[7:])),
+	}
+	for _, n := range []int{s.params, s.columns} {
+		if n == 0 {
+			continue
+		}
+		if err := c.skipDefinitions(n); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// skipDefinitions skips n column definitions and the EOF packet that ends
+// them when the connection still uses one.
+func (c *Conn) skipDefinitions(n int) error {
+	if !c.caps.DeprecateEOF {
+		n++
+	}
+	for range n {
+		if _, _, err := c.next(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Close frees the statement on the server. The server does not reply.
+func (c *Conn) Close(s *Stmt) error {
+	c.startCommand(comStmtClose)
+	c.wbuf = binary.LittleEndian.AppendUint32(c.wbuf, s.id)
+	return c.command()
+}
+
+// Supported reports whether Exec can send v, a value as database/sql's
+// default converter makes it: nil, int64, float64, bool, []byte, string
+// or time.Time.
+func Supported(v any) bool {
+	switch v.(type) {
+	case nil, int64, float64, bool, []byte, string, time.Time:
+		return true
+	}
+	return false
+}
+
+// Exec executes s with args (each Supported) and reads its whole reply. n
+// is the number of rows a result set returned, or the rows a statement
+// without one affected. A server error is returned as a *mysql.MySQLError;
+// any other error leaves the connection unusable.
+func (c *Conn) Exec(s *Stmt, args []any) (n int64, err error) {
+	if len(args) != s.params {
+		return 0, protocolErrorf("statement takes %d arguments, got %d", s.params, len(args))
+	}
+	if err := c.sendExecute(s, args); err != nil {
+		return 0, err
+	}
+	for {
+		rows, status, err := c.readResult()
+		if err != nil {
+			return n, err
+		}
+		n += rows
+		if status&serverMoreResults == 0 {
+			return n, nil
+		}
+	}
+}
+
+// sendExecute writes COM_STMT_EXECUTE: statement id, no cursor, one
+// iteration, then the NULL bitmap, parameter types and values.
+func (c *Conn) sendExecute(s *Stmt, args []any) error {
+	c.startCommand(comStmtExecute)
+	c.wbuf = binary.LittleEndian.AppendUint32(c.wbuf, s.id)
+	c.wbuf = append(c.wbuf, 0)
+	c.wbuf = binary.LittleEndian.AppendUint32(c.wbuf, 1)
+	if len(args) > 0 {
+		mask := len(c.wbuf)
+		for range (len(args) + 7) / 8 {
+			c.wbuf = append(c.wbuf, 0)
+		}
+		c.wbuf = append(c.wbuf, 1) // types follow
+		types := len(c.wbuf)
+		for range args {
+			c.wbuf = append(c.wbuf, 0, 0)
+		}
+		for i, a := range args {
+			t, flag := byte(typeString), byte(0)
+			switch v := a.(type) {
+			case nil:
+				c.wbuf[mask+i/8] |= 1 << (i % 8)
+				t = typeNull
+			case int64:
+				t = typeLongLong
+				c.wbuf = binary.LittleEndian.AppendUint64(c.wbuf, uint64(v))
+			case float64:
+				t = typeDouble
+				c.wbuf = binary.LittleEndian.AppendUint64(c.wbuf, math.Float64bits(v))
+			case bool:
+				t = typeTiny
+				b := byte(0)
+				if v {
+					b = 1
+				}
+				c.wbuf = append(c.wbuf, b)
+			case string:
+				c.wbuf = appendLenEnc(c.wbuf, uint64(len(v)))
+				c.wbuf = append(c.wbuf, v...)
+			case []byte:
+				c.wbuf = appendLenEnc(c.wbuf, uint64(len(v)))
+				c.wbuf = append(c.wbuf, v...)
+			case time.Time:
+				// As text, the way the driver sends times: the server
+				// converts it to the column's type.
+				c.wbuf = append(c.wbuf, 0) // length, set below
+				at := len(c.wbuf)
+				c.wbuf = v.AppendFormat(c.wbuf, "2006-01-02 15:04:05.999999")
+				c.wbuf[at-1] = byte(len(c.wbuf) - at)
+			default:
+				return protocolErrorf("cannot send argument %d of type %T", i+1, a)
+			}
+			c.wbuf[types+2*i], c.wbuf[types+2*i+1] = t, flag
+		}
+	}
+	return c.command()
+}
+
+// readResult reads one result: an OK packet (rows affected) or a result
+// set (rows counted), and the server status that ends it.
+func (c *Conn) readResult() (n int64, status uint16, err error) {
+	p, _, err := c.next()
+	if err != nil {
+		return 0, 0, err
+	}
+	if len(p) == 0 {
+		return 0, 0, protocolErrorf("empty reply to COM_STMT_EXECUTE")
+	}
+	switch p[0] {
+	case hdrError:
+		return 0, 0, serverError(p)
+	case hdrOK:
+		affected, status, err := okPacket(p)
+		return int64(affected), status, err
+	}
+	cols, k := readLenEnc(p)
+	if k == 0 || cols == 0 {
+		return 0, 0, protocolErrorf("unexpected reply to COM_STMT_EXECUTE (first byte %#x)", p[0])
+	}
+	if !c.caps.CacheMetadata || (len(p) > k && p[k] == 1) {
+		if err := c.skipDefinitions(int(cols)); err != nil {
+			return 0, 0, err
+		}
+	} else if !c.caps.DeprecateEOF {
+		if _, _, err := c.next(); err != nil { // metadata skipped, its EOF is not
+			return 0, 0, err
+		}
+	}
+	// Binary rows start with 0x00; the result ends with an EOF packet (or
+	// an OK packet with the EOF header) or an error.
+	for {
+		p, cont, err := c.next()
+		if err != nil {
+			return n, 0, err
+		}
+		switch {
+		case cont:
+			n++
+			if err := c.skipContinuation(); err != nil {
+				return n, 0, err
+			}
+		case len(p) > 0 && p[0] == hdrOK:
+			n++
+		case len(p) > 0 && p[0] == hdrError:
+			return n, 0, serverError(p)
+		case len(p) > 0 && p[0] == hdrEOF:
+			if c.caps.DeprecateEOF {
+				_, status, err := okPacket(p)
+				return n, status, err
+			}
+			if len(p) < 5 {
+				return n, 0, protocolErrorf("short EOF packet")
+			}
+			return n, binary.LittleEndian.Uint16(p[3:]), nil
+		default:
+			return n, 0, protocolErrorf("unexpected packet in result set (first byte %#x)", p[0])
+		}
+	}
+}
+
+// okPacket reads rows affected and the status of an OK packet (header 0x00,
+// or 0xfe when it ends a result set).
+func okPacket(p []byte) (affected uint64, status uint16, err error) {
+	affected, k := readLenEnc(p[1:])
+	if k == 0 {
+		return 0, 0, protocolErrorf("malformed OK packet")
+	}
+	_, k2 := readLenEnc(p[1+k:]) // last insert id
+	pos := 1 + k + k2
+	if k2 == 0 || len(p) < pos+2 {
+		return 0, 0, protocolErrorf("malformed OK packet")
+	}
+	return affected, binary.LittleEndian.Uint16(p[pos:]), nil
+}
+
+// serverError converts an error packet, as the driver does.
+func serverError(p []byte) error {
+	if len(p) < 3 {
+		return protocolErrorf("short error packet")
+	}
+	me := &mysql.MySQLError{Number: binary.LittleEndian.Uint16(p[1:])}
+	pos := 3
+	if len(p) >= 9 && p[3] == '#' {
+		copy(me.SQLState[:], p[4:9])
+		pos = 9
+	}
+	me.Message = string(p[pos:])
+	return me
+}

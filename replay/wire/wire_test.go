@@ -1,0 +1,297 @@
+package wire
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"io"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+)
+
+// fakeServer answers each command a Conn sends with canned packets.
+type fakeServer struct {
+	t       *testing.T
+	conn    net.Conn
+	got     chan []byte // command payloads received
+	replies chan [][]byte
+}
+
+func newFake(t *testing.T, caps Caps) (*Conn, *fakeServer) {
+	t.Helper()
+	client, server := net.Pipe()
+	f := &fakeServer{t: t, conn: server, got: make(chan []byte, 8), replies: make(chan [][]byte, 8)}
+	go f.serve()
+	t.Cleanup(func() { client.Close(); server.Close() })
+	return NewConn(client, caps), f
+}
+
+// serve reads one command (possibly split over packets) and writes the
+// next reply, packets numbered from the command's last sequence number.
+func (f *fakeServer) serve() {
+	for {
+		var cmd []byte
+		var seq byte
+		for {
+			var h [4]byte
+			if _, err := io.ReadFull(f.conn, h[:]); err != nil {
+				return
+			}
+			n := int(h[0]) | int(h[1])<<8 | int(h[2])<<16
+			seq = h[3]
+			p := make([]byte, n)
+			if _, err := io.ReadFull(f.conn, p); err != nil {
+				return
+			}
+			cmd = append(cmd, p...)
+			if n < maxLen {
+				break
+			}
+		}
+		f.got <- cmd
+		if cmd[0] == comStmtClose {
+			continue
+		}
+		var out []byte
+		for _, p := range <-f.replies {
+			seq++
+			out = append(out, byte(len(p)), byte(len(p)>>8), byte(len(p)>>16), seq)
+			out = append(out, p...)
+		}
+		// Written in pieces, the first tiny: a reply does not always
+		// arrive in one read.
+		for k := 7; len(out) > 0; k = 64 << 10 {
+			k = min(len(out), k)
+			if _, err := f.conn.Write(out[:k]); err != nil {
+				return
+			}
+			out = out[k:]
+		}
+	}
+}
+
+func okPkt(affected byte, status uint16) []byte {
+	return []byte{0x00, affected, 0, byte(status), byte(status >> 8), 0, 0}
+}
+func eofPkt(status uint16) []byte { return []byte{0xfe, 0, 0, byte(status), byte(status >> 8)} }
+func okEOFPkt(status uint16) []byte {
+	return []byte{0xfe, 0, 0, byte(status), byte(status >> 8), 0, 0}
+}
+func errPkt(code uint16, state, msg string) []byte {
+	return append(append([]byte{0xff, byte(code), byte(code >> 8), '#'}, state...), msg...)
+}
+func colDef(name string) []byte { return append([]byte{3, 'd', 'e', 'f'}, name...) }
+func row(b ...byte) []byte      { return append([]byte{0x00, 0x00}, b...) }
+
+func prepareOK(id uint32, cols, params uint16) []byte {
+	p := []byte{0x00}
+	p = binary.LittleEndian.AppendUint32(p, id)
+	p = binary.LittleEndian.AppendUint16(p, cols)
+	p = binary.LittleEndian.AppendUint16(p, params)
+	return append(p, 0, 0, 0)
+}
+
+func TestCapsFromHandshakeResponse(t *testing.T) {
+	pkt := func(flags, ext uint32) []byte {
+		p := make([]byte, 36)
+		p[0], p[3] = 32, 1
+		binary.LittleEndian.PutUint32(p[4:], flags)
+		binary.LittleEndian.PutUint32(p[32:], ext)
+		return p
+	}
+	for _, tc := range []struct {
+		name string
+		p    []byte
+		want Caps
+		ok   bool
+	}{
+		{"mariadb", pkt(capProtocol41|capDeprecateEOF, capCacheMetadata), Caps{DeprecateEOF: true, CacheMetadata: true}, true},
+		{"mysql ignores the filler", pkt(capMySQL|capProtocol41|capDeprecateEOF, capCacheMetadata), Caps{DeprecateEOF: true}, true},
+		{"old eof", pkt(capProtocol41, 0), Caps{}, true},
+		{"tls", pkt(capProtocol41|capSSL, 0), Caps{}, false},
+		{"compressed", pkt(capProtocol41|capCompress, 0), Caps{}, false},
+		{"pre-4.1", pkt(0, 0), Caps{}, false},
+		{"short", pkt(capProtocol41, 0)[:20], Caps{}, false},
+		{"not the first packet", append([]byte{32, 0, 0, 0}, pkt(capProtocol41, 0)[4:]...), Caps{}, false},
+	} {
+		got, ok := CapsFromHandshakeResponse(tc.p)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("%s: %+v %v; want %+v %v", tc.name, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestPrepareAndExecute(t *testing.T) {
+	for _, caps := range []Caps{{}, {DeprecateEOF: true}, {CacheMetadata: true}, {DeprecateEOF: true, CacheMetadata: true}} {
+		c, f := newFake(t, caps)
+		defs := func(names ...string) (out [][]byte) {
+			for _, n := range names {
+				out = append(out, colDef(n))
+			}
+			if !caps.DeprecateEOF {
+				out = append(out, eofPkt(0))
+			}
+			return out
+		}
+		end := eofPkt(0)
+		if caps.DeprecateEOF {
+			end = okEOFPkt(0)
+		}
+
+		f.replies <- append(append([][]byte{prepareOK(7, 2, 1)}, defs("?")...), defs("a", "b")...)
+		s, err := c.Prepare("SELECT a, b FROM t WHERE id = ?")
+		if err != nil {
+			t.Fatalf("%+v: prepare: %v", caps, err)
+		}
+		if got := <-f.got; string(got) != "\x16SELECT a, b FROM t WHERE id = ?" {
+			t.Errorf("%+v: prepare sent %q", caps, got)
+		}
+		if s.id != 7 || s.Params() != 1 || s.columns != 2 {
+			t.Errorf("%+v: statement %+v", caps, s)
+		}
+
+		// Three rows, metadata sent (or, with cached metadata, skipped).
+		header := [][]byte{{2}}
+		if caps.CacheMetadata {
+			header = [][]byte{{2, 0}}
+		} else {
+			header = append(header, defs("a", "b")...)
+		}
+		if caps.CacheMetadata && !caps.DeprecateEOF {
+			header = append(header, eofPkt(0))
+		}
+		f.replies <- append(append(header, row(1, 2), row(3, 4), row(5, 6)), end)
+		n, err := c.Exec(s, []any{int64(42)})
+		if err != nil || n != 3 {
+			t.Fatalf("%+v: exec: %d rows, %v; want 3", caps, n, err)
+		}
+		want := []byte{0x17, 7, 0, 0, 0, 0, 1, 0, 0, 0, 0x00, 1, typeLongLong, 0, 42, 0, 0, 0, 0, 0, 0, 0}
+		if got := <-f.got; !bytes.Equal(got, want) {
+			t.Errorf("%+v: execute sent % x; want % x", caps, got, want)
+		}
+
+		// No rows; then metadata that changed is read and skipped.
+		header = [][]byte{{2}}
+		if caps.CacheMetadata {
+			header = [][]byte{{2, 1}}
+		}
+		f.replies <- append(append(header, defs("a", "b")...), end)
+		if n, err := c.Exec(s, []any{nil}); err != nil || n != 0 {
+			t.Fatalf("%+v: empty result: %d rows, %v", caps, n, err)
+		}
+		if got := <-f.got; !bytes.Equal(got[10:], []byte{0x01, 1, typeNull, 0}) {
+			t.Errorf("%+v: NULL argument sent % x", caps, got[10:])
+		}
+
+		// A server error, then the connection still works.
+		f.replies <- [][]byte{errPkt(1146, "42S02", "Table 'x.t' doesn't exist")}
+		_, err = c.Exec(s, []any{int64(1)})
+		var me *mysql.MySQLError
+		if !errors.As(err, &me) || me.Number != 1146 || string(me.SQLState[:]) != "42S02" || me.Message != "Table 'x.t' doesn't exist" {
+			t.Errorf("%+v: error %v", caps, err)
+		}
+		<-f.got
+		f.replies <- [][]byte{okPkt(5, 0)}
+		if n, err := c.Exec(s, []any{int64(1)}); err != nil || n != 5 {
+			t.Errorf("%+v: after an error: %d, %v; want 5 rows affected", caps, n, err)
+		}
+		<-f.got
+
+		if err := c.Close(s); err != nil {
+			t.Fatal(err)
+		}
+		if got := <-f.got; !bytes.Equal(got, []byte{0x19, 7, 0, 0, 0}) {
+			t.Errorf("%+v: close sent % x", caps, got)
+		}
+	}
+}
+
+func TestExecuteArgumentEncoding(t *testing.T) {
+	c, f := newFake(t, Caps{DeprecateEOF: true})
+	s := &Stmt{id: 1, params: 7}
+	f.replies <- [][]byte{okPkt(0, 0)}
+	ts := time.Date(2024, 2, 29, 3, 4, 5, 123456000, time.UTC)
+	if _, err := c.Exec(s, []any{int64(-1), 1.5, true, "héllo", []byte{0, 1}, ts, nil}); err != nil {
+		t.Fatal(err)
+	}
+	got := <-f.got
+	want := []byte{0x17, 1, 0, 0, 0, 0, 1, 0, 0, 0,
+		0x40, // NULL bitmap: the 7th
+		1, typeLongLong, 0, typeDouble, 0, typeTiny, 0, typeString, 0, typeString, 0, typeString, 0, typeNull, 0}
+	want = append(want, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff)
+	want = append(want, 0, 0, 0, 0, 0, 0, 0xf8, 0x3f)
+	want = append(want, 1)
+	want = append(want, 6, 'h', 0xc3, 0xa9, 'l', 'l', 'o')
+	want = append(want, 2, 0, 1)
+	want = append(append(want, 26), "2024-02-29 03:04:05.123456"...)
+	if !bytes.Equal(got, want) {
+		t.Errorf("sent\n% x\nwant\n% x", got, want)
+	}
+	if _, err := c.Exec(s, []any{int64(1)}); err == nil || !strings.Contains(err.Error(), "takes 7 arguments") {
+		t.Errorf("wrong argument count: %v", err)
+	}
+	if _, err := c.Exec(&Stmt{id: 1, params: 1}, []any{uint8(1)}); err == nil {
+		t.Error("an unsupported argument type was sent")
+	}
+	if Supported(uint8(1)) || !Supported(time.Time{}) {
+		t.Error("Supported is wrong")
+	}
+}
+
+// TestMoreResults checks that results announced by the status flag are
+// read too (a procedure call), their rows added up.
+func TestMoreResults(t *testing.T) {
+	c, f := newFake(t, Caps{DeprecateEOF: true})
+	f.replies <- [][]byte{{1}, colDef("a"), row(1), okEOFPkt(serverMoreResults),
+		{1}, colDef("b"), row(2), row(3), okEOFPkt(serverMoreResults),
+		okPkt(0, 0)}
+	if n, err := c.Exec(&Stmt{id: 1}, nil); err != nil || n != 3 {
+		t.Errorf("%d rows, %v; want 3", n, err)
+	}
+}
+
+// TestLongPackets checks that a command longer than one packet is split and
+// a row longer than one packet is counted once.
+func TestLongPackets(t *testing.T) {
+	c, f := newFake(t, Caps{DeprecateEOF: true})
+	long := strings.Repeat("x", maxLen+10)
+	f.replies <- [][]byte{{1}, colDef("a"), bytes.Repeat([]byte{0}, maxLen), {1, 2, 3}, row(1), okEOFPkt(0)}
+	n, err := c.Exec(&Stmt{id: 1, params: 1}, []any{long})
+	if err != nil || n != 2 {
+		t.Errorf("%d rows, %v; want 2", n, err)
+	}
+	got := <-f.got
+	if len(got) != 10+1+1+2+9+len(long) || !strings.HasSuffix(string(got), long) {
+		t.Errorf("long command arrived as %d bytes", len(got))
+	}
+}
+
+// TestBrokenConnection checks that a reply cut short and a reply out of
+// sequence are errors, not hangs or panics.
+func TestBrokenConnection(t *testing.T) {
+	client, server := net.Pipe()
+	defer client.Close()
+	go func() {
+		var b [64]byte
+		server.Read(b[:])
+		server.Write([]byte{5, 0, 0, 1, 0x00}) // 5 bytes announced, 1 sent
+		server.Close()
+	}()
+	c := NewConn(client, Caps{})
+	if _, err := c.Exec(&Stmt{id: 1}, nil); !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Errorf("cut short: %v; want unexpected EOF", err)
+	}
+
+	c2, f := newFake(t, Caps{})
+	f.replies <- [][]byte{}
+	go func() { <-f.got; f.conn.Write([]byte{1, 0, 0, 9, 0x00}) }()
+	_, err := c2.Exec(&Stmt{id: 1}, nil)
+	var pe *ProtocolError
+	if !errors.As(err, &pe) {
+		t.Errorf("out of sequence: %v; want a protocol error", err)
+	}
+}
