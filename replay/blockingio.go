@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/go-sql-driver/mysql"
+
+	"github.com/joinbench/joinbench/replay/wire"
 )
 
 // Blocking socket I/O for the workers' connections.
@@ -81,7 +83,28 @@ func ProcsForBlockingIO(threads int) int {
 	return n
 }
 
+// dialSlot receives the socket a worker's connection is dialed on, so that
+// the worker can execute statements on it directly (package wire).
+type dialSlot struct{ conn *blockingConn }
+
+type dialSlotKey struct{}
+
+// withDialSlot returns a context whose dial stores the new socket in slot.
+func withDialSlot(ctx context.Context, slot *dialSlot) context.Context {
+	return context.WithValue(ctx, dialSlotKey{}, slot)
+}
+
 func dialBlocking(ctx context.Context, network, addr string) (net.Conn, error) {
+	c, err := dialBlockingConn(ctx, network, addr)
+	if bc, ok := c.(*blockingConn); ok {
+		if slot, _ := ctx.Value(dialSlotKey{}).(*dialSlot); slot != nil {
+			slot.conn = bc
+		}
+	}
+	return c, err
+}
+
+func dialBlockingConn(ctx context.Context, network, addr string) (net.Conn, error) {
 	var d net.Dialer
 	c, err := d.DialContext(ctx, network, addr)
 	if err != nil {
@@ -124,6 +147,11 @@ type blockingConn struct {
 	network       string
 	once          sync.Once
 	local, remote net.Addr
+	// caps are the capabilities the driver negotiated, read from its
+	// handshake response (its first write); capsOK when that parsed.
+	caps    wire.Caps
+	capsOK  bool
+	written bool
 }
 
 func (c *blockingConn) Read(b []byte) (int, error) {
@@ -132,6 +160,10 @@ func (c *blockingConn) Read(b []byte) (int, error) {
 }
 
 func (c *blockingConn) Write(b []byte) (int, error) {
+	if !c.written {
+		c.written = true
+		c.caps, c.capsOK = wire.CapsFromHandshakeResponse(b)
+	}
 	n, err := c.f.Write(b)
 	return n, c.wrap("write", err)
 }

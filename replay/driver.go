@@ -10,6 +10,8 @@ import (
 	"reflect"
 	"strconv"
 	"time"
+
+	"github.com/joinbench/joinbench/replay/wire"
 )
 
 // Statements on the workers' hot path go to the driver directly.
@@ -43,6 +45,10 @@ type dcall struct {
 // exec runs one statement on the worker's connection and reads its whole
 // result.
 func (w *worker) exec(p *prepared, q string, args []any) (n int64, sum string, err error) {
+	if p.wire != nil && w.wireArgs(args) {
+		n, err = w.wire.Exec(p.wire, w.wargs)
+		return n, "", err
+	}
 	w.call = dcall{p: p, sql: q, args: args}
 	if rerr := w.conn.Raw(w.rawExec); rerr != nil && w.call.err == nil {
 		w.call.err = rerr // the connection was already closed
@@ -51,6 +57,24 @@ func (w *worker) exec(p *prepared, q string, args []any) (n int64, sum string, e
 	n, sum, err = c.n, c.sum, c.err
 	*c = dcall{}
 	return n, sum, err
+}
+
+// wireArgs converts args into w.wargs for package wire, as database/sql's
+// default converter would; false when one has a type wire cannot send, and
+// the driver must run the statement.
+func (w *worker) wireArgs(args []any) bool {
+	w.wargs = w.wargs[:0]
+	for _, a := range args {
+		if !wire.Supported(a) {
+			v, err := driver.DefaultParameterConverter.ConvertValue(a)
+			if err != nil || !wire.Supported(v) {
+				return false
+			}
+			a = v
+		}
+		w.wargs = append(w.wargs, a)
+	}
+	return true
 }
 
 // rawExec is the Raw callback of exec. Returning the statement's error lets
@@ -166,17 +190,51 @@ func (w *worker) bind(dc any, si driver.Stmt, args []any) ([]driver.NamedValue, 
 	return nv, nil
 }
 
-// read reads a result to the end, counting rows and, when checksums are
-// on, hashing them; it always closes rows.
+// read reads a result to the end, every result set of it (a procedure
+// call returns several), counting rows and, when checksums are on, hashing
+// them; it always closes rows.
 func (w *worker) read(rows driver.Rows) (n int64, sum string, err error) {
+	var h Checksummer
+	if w.e.cfg.Checksum != nil {
+		h = w.e.cfg.Checksum()
+	}
+	for {
+		var k int64
+		k, err = w.readSet(rows, h)
+		n += k
+		if err != nil {
+			break
+		}
+		more, ok := rows.(driver.RowsNextResultSet)
+		if !ok || !more.HasNextResultSet() {
+			break
+		}
+		if err = more.NextResultSet(); err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			break
+		}
+	}
+	clear(w.dest) // do not keep the driver's buffers reachable
+	if cerr := rows.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil && h != nil {
+		sum = h.Sum()
+	}
+	return n, sum, err
+}
+
+// readSet reads the rows of the current result set into h (nil: counted
+// only).
+func (w *worker) readSet(rows driver.Rows, h Checksummer) (n int64, err error) {
 	cols := len(rows.Columns())
 	if cap(w.dest) < cols {
 		w.dest = make([]driver.Value, cols)
 	}
 	dest := w.dest[:cols]
-	var h Checksummer
-	if w.e.cfg.Checksum != nil {
-		h = w.e.cfg.Checksum()
+	if h != nil {
 		for len(w.raw) < cols {
 			w.raw = append(w.raw, nil)
 			w.rawBuf = append(w.rawBuf, nil)
@@ -189,11 +247,8 @@ func (w *worker) read(rows driver.Rows) (n int64, sum string, err error) {
 		if h != nil {
 			for i, v := range dest {
 				if w.raw[i], w.rawBuf[i], err = rawBytes(v, w.rawBuf[i]); err != nil {
-					break
+					return n, err
 				}
-			}
-			if err != nil {
-				break
 			}
 			h.AddRow(w.raw[:cols])
 		}
@@ -202,14 +257,7 @@ func (w *worker) read(rows driver.Rows) (n int64, sum string, err error) {
 	if err == io.EOF {
 		err = nil
 	}
-	clear(dest) // do not keep the driver's buffers reachable
-	if cerr := rows.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil && h != nil {
-		sum = h.Sum()
-	}
-	return n, sum, err
+	return n, err
 }
 
 // rawBytes formats a column value as Scan into sql.RawBytes does. buf is

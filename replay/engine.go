@@ -32,6 +32,10 @@ type Endpoint struct {
 	Name    string  // host:port as stored on every row; never holds a password
 	DB      *sql.DB // workers take one connection each; KILL QUERY and EXPLAIN use others
 	Sampler StatusSampler
+	// Direct says DB dials blocking sockets (Open without PollerIO): its
+	// workers then execute prepared statements on the socket themselves
+	// (package wire) unless checksums need the values decoded.
+	Direct bool
 }
 
 // Config is everything a run needs. Zero values mean: no limit, no pacing,

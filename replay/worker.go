@@ -5,12 +5,14 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"fmt"
+	"runtime"
 	"sync/atomic"
 	"time"
 
 	"github.com/go-sql-driver/mysql"
 
 	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/replay/wire"
 )
 
 // phase is one stretch of a run: warmup (not recorded) or measured.
@@ -56,11 +58,17 @@ type worker struct {
 	dest    []driver.Value
 	raw     []sql.RawBytes
 	rawBuf  [][]byte
+	// wire executes prepared statements on the connection's socket,
+	// bypassing the driver (see package wire); nil when the endpoint is
+	// not Direct, statements are not prepared or checksums are on.
+	wire  *wire.Conn
+	wargs []any
 }
 
 // prepared is one SQL text on one connection.
 type prepared struct {
-	stmt  driver.Stmt // nil when not preparing (text protocol)
+	stmt  driver.Stmt // prepared by the driver; nil when not preparing (text protocol) or prepared by wire
+	wire  *wire.Stmt  // prepared on the socket directly (worker.wire)
 	err   error       // the prepare failed: executions report it
 	query bool        // returns rows
 }
@@ -84,6 +92,16 @@ func (e *engine) newWorker(id int) *worker {
 }
 
 func (w *worker) run(ctx context.Context, phases []*phase) {
+	if w.ep.Direct {
+		// One thread per worker, blocked in its socket's read as a C
+		// client's thread is. Left free, the goroutine moves between
+		// threads whenever it parks (a batch hand-off, a timer) and the
+		// round trips cost more kernel time: on a point select by primary
+		// key, 2 threads on 2 cores, about 5 instead of 6-8 us of system
+		// time per statement and 15-25% more statements per second.
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+	}
 	defer w.closeConn()
 	defer w.flush()
 	for _, ph := range phases {
@@ -366,7 +384,10 @@ func (w *worker) txControl(q string) error {
 // scenario's error policy applies to it.
 func (w *worker) prepare(ctx context.Context, q string) *prepared {
 	p := &prepared{query: returnsRows(q)}
-	if w.e.cfg.Prepared {
+	switch {
+	case w.wire != nil:
+		p.wire, p.err = w.wire.Prepare(q)
+	case w.e.cfg.Prepared:
 		rerr := w.conn.Raw(func(dc any) error {
 			p.stmt, p.err = prepareDriver(ctx, dc, q)
 			return p.err
@@ -419,12 +440,16 @@ func (w *worker) connect(ctx context.Context) bool {
 }
 
 func (w *worker) open(ctx context.Context) error {
-	conn, err := w.ep.DB.Conn(ctx)
+	conn, sock, err := w.dial(ctx)
 	if err != nil {
 		return err
 	}
 	w.conn = conn
 	w.stmts = map[string]*prepared{}
+	w.wire = nil
+	if w.ep.Direct && sock != nil && sock.capsOK && w.e.cfg.Prepared && w.e.cfg.Checksum == nil {
+		w.wire = wire.NewConn(sock, sock.caps)
+	}
 	var id int64
 	if err := conn.QueryRowContext(ctx, "SELECT CONNECTION_ID()").Scan(&id); err != nil {
 		if classify(ctx, err, nil) != errServer {
@@ -449,6 +474,22 @@ func (w *worker) open(ctx context.Context) error {
 	return nil
 }
 
+// dial takes a connection for the worker and, on a Direct endpoint, the
+// socket it was dialed on. A connection the pool hands back instead of
+// dialing (one the explain or status sampler used) has no socket to share:
+// it is closed, and a new one dialed, a few times at most.
+func (w *worker) dial(ctx context.Context) (*sql.Conn, *blockingConn, error) {
+	for try := 0; ; try++ {
+		var slot dialSlot
+		conn, err := w.ep.DB.Conn(withDialSlot(ctx, &slot))
+		if err != nil || !w.ep.Direct || slot.conn != nil || try == 3 {
+			return conn, slot.conn, err
+		}
+		_ = conn.Raw(func(any) error { return errBadConnMarker })
+		conn.Close()
+	}
+}
+
 // lost handles a connection failure: the connection is dropped and the
 // next event reconnects.
 func (w *worker) lost(ctx context.Context, err error) {
@@ -465,6 +506,7 @@ func (w *worker) closeConn() {
 	// Statements are not closed one by one: the server frees them with
 	// the connection, which is discarded below.
 	w.stmts = nil
+	w.wire = nil
 	// A connection in an unknown state must not go back to the pool.
 	_ = w.conn.Raw(func(any) error { return errBadConnMarker })
 	w.conn.Close()

@@ -183,6 +183,7 @@ func (c *runCmd) Run(ctx context.Context, cl *cli) error {
 		}
 	}()
 	blocking := false
+	var direct []bool
 	for _, ep := range tgt.Endpoints {
 		db, b, err := replay.Open(ctx, ep, replay.OpenOptions{
 			Prepared: c.PsMode != "disable", PollerIO: c.PollerIO, MaxIdle: c.Threads/len(tgt.Endpoints) + 4})
@@ -190,6 +191,7 @@ func (c *runCmd) Run(ctx context.Context, cl *cli) error {
 			return err
 		}
 		dbs = append(dbs, db)
+		direct = append(direct, b)
 		blocking = blocking || b
 	}
 	if tgt.Sandbox != nil && tgt.Sandbox.Name == "" {
@@ -244,7 +246,7 @@ func (c *runCmd) Run(ctx context.Context, cl *cli) error {
 		if c.ReportInterval > 0 {
 			sampler = status.NewSampler(dbs[i], ep.Name, runID, fl.Galera)
 		}
-		eps = append(eps, replay.Endpoint{Name: ep.Name, DB: dbs[i], Sampler: sampler})
+		eps = append(eps, replay.Endpoint{Name: ep.Name, DB: dbs[i], Sampler: sampler, Direct: direct[i]})
 	}
 	run := &results.Run{
 		RunID: runID, ToolVersion: version, ServerVersion: fl.Version, Flavor: fl.Name,
