@@ -67,7 +67,7 @@ type Config struct {
 	Seed         uint64
 
 	Explain      ExplainMode
-	ExplainEvery int64 // also explain about every N executions of a scenario; 0 = only at start
+	ExplainEvery int64 // also explain about every N executions of a scenario (each of T threads every N/T of its own); 0 = only at start
 	Explainer    Explainer
 
 	// Checksum, when set, returns a fresh hash for one result set. It must
@@ -104,7 +104,6 @@ type scenState struct {
 	disabled    atomic.Bool
 	succeeded   atomic.Bool
 	consecutive atomic.Int64
-	executions  atomic.Int64
 	plans       []atomic.Pointer[string] // [endpoint*maxPlanStmts + statement]
 	disabledMsg atomic.Pointer[string]
 }
@@ -135,13 +134,37 @@ type engine struct {
 	log    *lockedWriter
 	cancel context.CancelCauseFunc
 
-	events, execs, errs, reconnects, stallNs atomic.Int64
+	// counts holds each worker's running totals, summed when read (see
+	// counts).
+	counts []counts
+
+	reconnects, stallNs atomic.Int64
 
 	mu       sync.Mutex // guards acc and interval
 	acc      *Accumulator
 	interval *hdrhistogram.Histogram
 
 	seenErr sync.Map // "scenario/code" already logged
+}
+
+// counts are one worker's totals of the measured phase. Only that worker
+// writes them; the reporter reads them. Each sits on its own cache lines:
+// totals shared by all workers would move a cache line between cores on
+// every statement.
+type counts struct {
+	events, execs, errs atomic.Int64
+	_                   [128 - 3*8]byte
+}
+
+// totals sums the workers' counts.
+func (e *engine) totals() (events, execs, errs int64) {
+	for i := range e.counts {
+		c := &e.counts[i]
+		events += c.events.Load()
+		execs += c.execs.Load()
+		errs += c.errs.Load()
+	}
+	return events, execs, errs
 }
 
 type lockedWriter struct {
@@ -228,6 +251,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	e := &engine{
 		cfg:      cfg,
+		counts:   make([]counts, cfg.Threads),
 		log:      &lockedWriter{w: cfg.Log},
 		acc:      NewAccumulator(),
 		interval: newHist(),
@@ -388,13 +412,14 @@ func (e *engine) summary(elapsed time.Duration) Summary {
 		}
 	}
 	sort.Slice(scs, func(i, j int) bool { return scs[i].Scenario < scs[j].Scenario })
+	events, execs, errs := e.totals()
 	s := Summary{
 		RunID:          e.cfg.RunID,
 		Elapsed:        elapsed.Seconds(),
 		Threads:        e.cfg.Threads,
-		Events:         e.events.Load(),
-		Executions:     e.execs.Load(),
-		Errors:         e.errs.Load(),
+		Events:         events,
+		Executions:     execs,
+		Errors:         errs,
 		Reconnects:     e.reconnects.Load(),
 		WriterStallsMs: float64(e.stallNs.Load()) / 1e6,
 		Scenarios:      scs,
@@ -467,7 +492,7 @@ func (e *engine) report(ctx context.Context, measured *phase, stop <-chan struct
 				last = now
 				continue
 			}
-			ev, ex, er := e.events.Load(), e.execs.Load(), e.errs.Load()
+			ev, ex, er := e.totals()
 			secs := now.Sub(last).Seconds()
 			if secs <= 0 {
 				secs = iv.Seconds()

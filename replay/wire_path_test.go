@@ -84,7 +84,7 @@ func TestWirePathMatchesDriver(t *testing.T) {
 		code int32
 	}
 	run := func(direct bool) []outcome {
-		e := &engine{cfg: Config{Prepared: true, RunID: "t"}}
+		e := &engine{cfg: Config{Prepared: true, RunID: "t"}, counts: make([]counts, 1)}
 		e.eps = []*endpointState{{Endpoint: Endpoint{Name: "test", DB: db, Direct: direct}}}
 		w := e.newWorker(0)
 		if err := w.open(context.Background()); err != nil {

@@ -33,16 +33,24 @@ type worker struct {
 	conn      *sql.Conn
 	connID    atomic.Int64
 	stmts     map[string]*prepared
+	lastSQL   string    // the SQL of the last statement run
+	lastStmt  *prepared // and its entry in stmts; nil after the connection changes
 	renderers []Renderer
 	vals      []string
 	batch     []results.Execution
 	flushed   time.Time
-	eventNo   int64
-	sinceConn int64
-	connected bool // at least once
-	killTimer *time.Timer
-	busy      atomic.Bool // a statement is in flight
-	killed    atomic.Bool // KILL QUERY was sent for the statement in flight
+	clockBase time.Time // see now
+	counts    *counts   // this worker's totals, in engine.counts
+	// A plan is captured again every explainEvery successful executions
+	// of a scenario by this worker (0: never), explainCount of them so far.
+	explainEvery int64
+	explainCount []int64
+	eventNo      int64
+	sinceConn    int64
+	connected    bool // at least once
+	killTimer    *time.Timer
+	busy         atomic.Bool // a statement is in flight
+	killed       atomic.Bool // KILL QUERY was sent for the statement in flight
 	// qctx is what statements run with: never cancelled, because a
 	// cancellable context costs a goroutine hand-off per statement in
 	// database/sql and the driver. Stopping a statement is done on the
@@ -76,8 +84,13 @@ type prepared struct {
 const flushEvery = 200 * time.Millisecond
 
 func (e *engine) newWorker(id int) *worker {
-	w := &worker{e: e, id: id, ep: e.eps[id%len(e.eps)], qctx: context.Background()}
+	w := &worker{e: e, id: id, ep: e.eps[id%len(e.eps)], qctx: context.Background(), counts: &e.counts[id]}
 	w.rawExec = w.rawExecDriver
+	if e.cfg.Explain != ExplainOff && e.cfg.ExplainEvery > 0 {
+		// ExplainEvery is over all threads: each takes its share.
+		w.explainEvery = max(1, e.cfg.ExplainEvery/int64(e.cfg.Threads))
+		w.explainCount = make([]int64, len(e.scens))
+	}
 	w.renderers = make([]Renderer, len(e.scens))
 	for i, s := range e.scens {
 		w.renderers[i] = s.NewRenderer(e.cfg.Seed, id)
@@ -86,6 +99,7 @@ func (e *engine) newWorker(id int) *worker {
 		w.killTimer = time.AfterFunc(time.Hour, w.killQuery)
 		w.killTimer.Stop()
 	}
+	w.clockBase = time.Now()
 	w.sleep = time.NewTimer(time.Hour)
 	w.sleep.Stop()
 	return w
@@ -152,10 +166,9 @@ func (w *worker) event(ctx context.Context, ph *phase, intended time.Time) {
 	if w.conn == nil && !w.connect(ctx) {
 		return
 	}
-	evStart := time.Now()
 	var lag time.Duration
 	if !intended.IsZero() {
-		lag = max(evStart.Sub(intended), 0)
+		lag = max(time.Since(intended), 0)
 	}
 	inTrx := false
 	if !e.cfg.SkipTrx {
@@ -200,7 +213,7 @@ func (w *worker) event(ctx context.Context, ph *phase, intended time.Time) {
 	}
 	w.eventNo++
 	if ph.record && ran {
-		e.events.Add(1)
+		w.counts.events.Add(1)
 	}
 	if len(w.batch) > 0 && time.Since(w.flushed) > flushEvery {
 		w.flush()
@@ -216,7 +229,7 @@ func (w *worker) event(ctx context.Context, ph *phase, intended time.Time) {
 // run cancelled).
 func (w *worker) statement(ctx context.Context, ph *phase, s *scenState, si int, st *Statement, seq int32, lag time.Duration, inTrx *bool) bool {
 	e := w.e
-	start := time.Now()
+	start := w.now()
 	var (
 		retries int32
 		n       int64
@@ -241,7 +254,7 @@ func (w *worker) statement(ctx context.Context, ph *phase, s *scenState, si int,
 			}
 		}
 	}
-	end := time.Now()
+	took := time.Since(start)
 	if kind == errCancelled {
 		return false
 	}
@@ -254,15 +267,18 @@ func (w *worker) statement(ctx context.Context, ph *phase, s *scenState, si int,
 	case errRetry:
 		e.noteError(s, err)
 	}
-	if e.cfg.Explain != ExplainOff && e.cfg.ExplainEvery > 0 && kind == errNone {
-		if s.executions.Add(1)%e.cfg.ExplainEvery == 0 {
+	if w.explainEvery > 0 && kind == errNone {
+		// Each worker counts its own executions: a count shared by all
+		// would move a cache line between cores on every statement.
+		w.explainCount[s.idx]++
+		if w.explainCount[s.idx]%w.explainEvery == 0 {
 			w.requestExplain(s, si, st)
 		}
 	}
 	if ph.record {
-		e.execs.Add(1)
+		w.counts.execs.Add(1)
 		if err != nil {
-			e.errs.Add(1)
+			w.counts.errs.Add(1)
 		}
 		row := w.nextRow()
 		params := row.Params[:0]
@@ -276,7 +292,7 @@ func (w *worker) statement(ctx context.Context, ph *phase, s *scenState, si int,
 			Event:        w.eventNo,
 			StatementSeq: seq,
 			Start:        start,
-			LatencyNs:    int64(end.Sub(start) + lag),
+			LatencyNs:    int64(took + lag),
 			Rows:         n,
 			Retries:      retries,
 			PlanHash:     s.plan(w.ep.idx, si),
@@ -309,6 +325,15 @@ func (w *worker) restartTrx() error {
 	return w.txControl("BEGIN")
 }
 
+// now is the time read from the monotonic clock only: time.Now reads the
+// wall clock too, and two clock reads per timestamp are measurable on a
+// point select. The wall time is clockBase's, taken with time.Now at every
+// flush (a fifth of a second apart at most), so it never strays from the
+// system clock by more than the clock's drift over that time.
+func (w *worker) now() time.Time {
+	return w.clockBase.Add(time.Since(w.clockBase))
+}
+
 // nextRow returns the next free row of the batch, reusing its Params array.
 func (w *worker) nextRow() *results.Execution {
 	if w.batch == nil {
@@ -327,6 +352,7 @@ func (w *worker) nextRow() *results.Execution {
 // behind by several batches per thread; that wait is counted.
 func (w *worker) flush() {
 	w.flushed = time.Now()
+	w.clockBase = w.flushed
 	if len(w.batch) == 0 {
 		return
 	}
@@ -343,9 +369,20 @@ func (w *worker) flush() {
 
 // do executes one statement and reads its whole result.
 func (w *worker) do(st *Statement) (n int64, sum string, err error) {
-	p := w.stmts[st.SQL]
-	if p == nil {
-		p = w.prepare(w.qctx, st.SQL)
+	// The same statement usually runs many times in a row (Count per
+	// event, one scenario per run when measuring overhead): the last
+	// lookup is kept, and comparing a string with itself is one pointer
+	// comparison.
+	p := w.lastStmt
+	if p == nil || st.SQL != w.lastSQL {
+		var ok bool
+		if p, ok = w.stmts[st.SQL]; !ok {
+			p = w.prepare(w.qctx, st.SQL)
+			_, ok = w.stmts[st.SQL] // not kept after a connection error
+		}
+		if ok {
+			w.lastSQL, w.lastStmt = st.SQL, p
+		}
 	}
 	if p.err != nil {
 		return 0, "", p.err
@@ -446,6 +483,7 @@ func (w *worker) open(ctx context.Context) error {
 	}
 	w.conn = conn
 	w.stmts = map[string]*prepared{}
+	w.lastSQL, w.lastStmt = "", nil
 	w.wire = nil
 	if w.ep.Direct && sock != nil && sock.capsOK && w.e.cfg.Prepared && w.e.cfg.Checksum == nil {
 		w.wire = wire.NewConn(sock, sock.caps)
@@ -506,6 +544,7 @@ func (w *worker) closeConn() {
 	// Statements are not closed one by one: the server frees them with
 	// the connection, which is discarded below.
 	w.stmts = nil
+	w.lastSQL, w.lastStmt = "", nil
 	w.wire = nil
 	// A connection in an unknown state must not go back to the pool.
 	_ = w.conn.Raw(func(any) error { return errBadConnMarker })
