@@ -57,6 +57,7 @@ type Template struct {
 // gen is how one parameter's values are drawn.
 type gen struct {
 	prm     *Param
+	draw    drawKind // prm.Kind as the renderer switches on it
 	choices []string // table names, enum/set members, list values
 	boxed   []any    // choices as bind arguments (nil for tables)
 	lo      int64    // numeric kinds: value = lo + draw
@@ -64,6 +65,33 @@ type gen struct {
 	minLen  int      // string lengths
 	maxLen  int
 	dist    dist
+}
+
+// drawKind is how a renderer draws a parameter's value. Renderers switch
+// on it for every parameter of every execution, so it is a small integer
+// rather than the Kind string.
+type drawKind uint8
+
+const (
+	drawTable  drawKind = iota // an index into choices, substituted into the SQL text
+	drawChoice                 // an index into choices, bound (enum, set, list)
+	drawInt                    // lo + a draw (int, id, year)
+	drawString
+	drawUUID
+)
+
+func drawKindOf(kind string) drawKind {
+	switch kind {
+	case KindTable:
+		return drawTable
+	case KindEnum, KindSet, KindList:
+		return drawChoice
+	case KindInt, KindID, KindYear:
+		return drawInt
+	case KindString:
+		return drawString
+	}
+	return drawUUID
 }
 
 type stmtTmpl struct {
@@ -147,7 +175,7 @@ func tables(schema *ddl.Schema, name string, opts CompileOptions) []*ddl.Table {
 }
 
 func compileParam(s *Scenario, prm *Param, schema *ddl.Schema, opts CompileOptions, def dist) (*gen, error) {
-	g := &gen{prm: prm, dist: def}
+	g := &gen{prm: prm, draw: drawKindOf(prm.Kind), dist: def}
 	if prm.Distribution != "" {
 		d, err := parseDist(prm.Distribution, prm.DistArgs)
 		if err != nil {

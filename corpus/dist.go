@@ -70,20 +70,35 @@ func parseDist(name string, args []string) (dist, error) {
 // sampler draws integers in [0, n) for one parameter of one renderer.
 type sampler struct {
 	d    dist
+	kind distKind // d.name, switched on for every draw
 	n    uint64
 	zipf *rand.Zipf
 	exp  float64 // pareto exponent log(h)/log(1-h)
 }
 
+// distKind is a distribution's name as a small integer.
+type distKind uint8
+
+const (
+	distUniform distKind = iota
+	distGaussian
+	distPareto
+	distZipf
+)
+
 func newSampler(d dist, n uint64, r *rand.Rand) sampler {
 	sm := sampler{d: d, n: n}
 	switch d.name {
 	case DistZipf:
+		sm.kind = distZipf
 		if n > 1 {
 			sm.zipf = rand.NewZipf(r, d.s, 1, n-1)
 		}
 	case DistPareto:
+		sm.kind = distPareto
 		sm.exp = math.Log(d.h) / math.Log(1-d.h)
+	case DistGaussian:
+		sm.kind = distGaussian
 	}
 	return sm
 }
@@ -94,8 +109,8 @@ func (sm *sampler) next(r *rand.Rand) uint64 {
 	if n <= 1 {
 		return 0
 	}
-	switch sm.d.name {
-	case DistGaussian:
+	switch sm.kind {
+	case distGaussian:
 		mid := float64(n-1) / 2
 		sd := float64(n) / (2 * gaussSigmas)
 		for range 16 {
@@ -105,13 +120,13 @@ func (sm *sampler) next(r *rand.Rand) uint64 {
 			}
 		}
 		return uint64(mid)
-	case DistPareto:
+	case distPareto:
 		v := uint64(float64(n) * math.Pow(r.Float64(), sm.exp))
 		if v >= n {
 			v = n - 1
 		}
 		return v
-	case DistZipf:
+	case distZipf:
 		return sm.zipf.Uint64()
 	}
 	return r.Uint64N(n)

@@ -65,18 +65,18 @@ const letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 func (rd *Renderer) Next() []Statement {
 	r := rd.r
 	for i, g := range rd.t.gens {
-		switch g.prm.Kind {
-		case KindTable:
+		switch g.draw {
+		case drawTable:
 			rd.idx[i] = rd.samplers[i].next(r)
-		case KindEnum, KindSet, KindList:
+		case drawChoice:
 			k := rd.samplers[i].next(r)
 			rd.idx[i] = k
 			rd.boxed[i] = g.boxed[k]
-		case KindInt, KindID, KindYear:
+		case drawInt:
 			v := g.lo + int64(rd.samplers[i].next(r))
 			rd.ints[i] = v
 			rd.boxed[i] = v
-		case KindString:
+		case drawString:
 			n := g.minLen
 			if g.maxLen > g.minLen {
 				n += r.IntN(g.maxLen - g.minLen + 1)
@@ -91,7 +91,7 @@ func (rd *Renderer) Next() []Statement {
 			}
 			rd.strs[i] = string(b)
 			rd.boxed[i] = rd.strs[i]
-		case KindUUID:
+		case drawUUID:
 			rd.strs[i] = string(appendUUID(rd.buf[:0], r.Uint64(), r.Uint64()))
 			rd.boxed[i] = rd.strs[i]
 		}
@@ -117,10 +117,10 @@ func (rd *Renderer) Next() []Statement {
 // parameter reports the table's name.
 func (rd *Renderer) Values(dst []string) []string {
 	for i, g := range rd.t.gens {
-		switch g.prm.Kind {
-		case KindTable, KindEnum, KindSet, KindList:
+		switch g.draw {
+		case drawTable, drawChoice:
 			dst = append(dst, g.choices[rd.idx[i]])
-		case KindInt, KindID, KindYear:
+		case drawInt:
 			dst = append(dst, rd.intText(rd.ints[i]))
 		default:
 			dst = append(dst, rd.strs[i])
