@@ -437,7 +437,11 @@ func (e *engine) summary(elapsed time.Duration) Summary {
 // and reported, and is never part of a measured latency).
 func (e *engine) write(ew ExecutionWriter) error {
 	var werr error
-	for b := range e.rows {
+	for {
+		b, ok := e.nextBatch()
+		if !ok {
+			return werr
+		}
 		e.mu.Lock()
 		for i := range b {
 			r := &b[i]
@@ -459,7 +463,28 @@ func (e *engine) write(ew ExecutionWriter) error {
 		default:
 		}
 	}
-	return werr
+}
+
+// writerPoll is how long the writer sleeps when no batch is waiting.
+const writerPoll = 5 * time.Millisecond
+
+// nextBatch returns the next batch of rows, false once the workers are
+// done. The writer polls rather than waits on the channel: a goroutine
+// waiting on a channel is woken by the sender and queued on the sender's
+// P, and a worker's P with a goroutine queued is taken from it during its
+// next socket read by the runtime's monitor, which then polls every 20 us
+// for a while: thousands of wake-ups a second, each one a context switch
+// on a core the server needs. Sleeping on a timer, the writer is woken by
+// an idle thread instead, and workers never wake anything.
+func (e *engine) nextBatch() ([]results.Execution, bool) {
+	for {
+		select {
+		case b, ok := <-e.rows:
+			return b, ok
+		default:
+		}
+		time.Sleep(writerPoll)
+	}
 }
 
 // report prints the live line every interval and samples server status.
