@@ -54,8 +54,9 @@ func BenchmarkPointSelect(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	// As joinbench run sets it up.
-	replay.UseBlockingIO(cfg)
+	// As joinbench run sets it up: blocking sockets, statements sent on
+	// them directly.
+	direct := replay.UseBlockingIO(cfg)
 	defer runtime.GOMAXPROCS(replay.ProcsForBlockingIO(2) - 2)
 	conn, err := mysql.NewConnector(cfg)
 	if err != nil {
@@ -88,7 +89,7 @@ func BenchmarkPointSelect(b *testing.B) {
 			b.ResetTimer()
 			res, err := replay.Run(context.Background(), replay.Config{
 				RunID: "bench", Threads: 2, Events: int64(b.N), SkipTrx: true, Prepared: true,
-				Endpoints: []replay.Endpoint{{Name: "test", DB: db}}, Scenarios: []*replay.Scenario{sc},
+				Endpoints: []replay.Endpoint{{Name: "test", DB: db, Direct: direct}}, Scenarios: []*replay.Scenario{sc},
 				Sink: s,
 			})
 			if err != nil {
