@@ -82,8 +82,10 @@ connections are recorded and the workers reconnect with backoff, so a
 server restart does not end the run. Ctrl-C stops the run, writes what was
 recorded and prints the summary.
 
-Statements are executed as prepared statements (--ps-mode auto). Values are
-those of --seed: the same seed, threads and counts replay the same
+Statements are executed as prepared statements (--ps-mode auto), sent on
+the connection's socket directly and their rows counted without being
+decoded (with --checksum, through the driver, which decodes them). Values
+are those of --seed: the same seed, threads and counts replay the same
 statements.
 
 With no server named, a throwaway sandbox server is started and the
