@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	_ "github.com/go-sql-driver/mysql"
+	"github.com/go-sql-driver/mysql"
 
 	"github.com/joinbench/joinbench/corpus"
 	"github.com/joinbench/joinbench/ddl"
@@ -21,14 +21,37 @@ import (
 
 const tableSize = 300
 
-// prepared returns a database holding the built-in tables, loaded small.
-func prepared(t *testing.T, name string) *sql.DB {
+// open opens dsn as joinbench run does when direct (blocking sockets,
+// prepared statements sent on them by the workers: Endpoint.Direct), or
+// through the driver alone.
+func open(t *testing.T, dsn string, direct bool) *sql.DB {
 	t.Helper()
-	db, err := sql.Open("mysql", testdb.Fresh(t, name))
+	cfg, err := mysql.ParseDSN(dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
+	if direct && !replay.UseBlockingIO(cfg) {
+		t.Skip("the test server's DSN cannot use blocking sockets")
+	}
+	conn, err := mysql.NewConnector(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := sql.OpenDB(conn)
 	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// paths are the two ways workers execute statements.
+var paths = []struct {
+	name   string
+	direct bool
+}{{"driver", false}, {"direct", true}}
+
+// prepared returns a database holding the built-in tables, loaded small.
+func prepared(t *testing.T, name string, direct bool) *sql.DB {
+	t.Helper()
+	db := open(t, testdb.Fresh(t, name), direct)
 	dist, _ := ddl.ParseDistribution("uniform")
 	if _, err := ddl.Prepare(context.Background(), db, ddl.PrepareOptions{
 		Gen: ddl.GenOptions{Seed: 1, TableSize: tableSize, Distribution: dist}, Threads: 2, ChunkSize: 1000,
@@ -60,9 +83,16 @@ func builtinScenarios(t *testing.T) []*replay.Scenario {
 }
 
 // TestRunEveryScenario replays the whole built-in corpus and reads the
-// Parquet files back.
+// Parquet files back: through the driver with result checksums, and on the
+// direct path joinbench run takes by default (no checksums).
 func TestRunEveryScenario(t *testing.T) {
-	db := prepared(t, "replay_all")
+	for _, p := range paths {
+		t.Run(p.name, func(t *testing.T) { runEveryScenario(t, p.direct) })
+	}
+}
+
+func runEveryScenario(t *testing.T, direct bool) {
+	db := prepared(t, "replay_all", direct)
 	ctx := context.Background()
 	fl, err := explain.DetectFlavor(ctx, db)
 	if err != nil {
@@ -78,12 +108,16 @@ func TestRunEveryScenario(t *testing.T) {
 	}
 	const events = 6
 	var log strings.Builder
+	var sum func() replay.Checksummer
+	if !direct {
+		sum = replay.NewChecksum
+	}
 	res, err := replay.Run(ctx, replay.Config{
 		RunID: "itest", ClientHost: "client", Threads: 2, Events: events, Seed: 1, Prepared: true,
-		Endpoints: []replay.Endpoint{{Name: "test", DB: db, Sampler: status.NewSampler(db, "test", "itest", false)}},
+		Endpoints: []replay.Endpoint{{Name: "test", DB: db, Direct: direct, Sampler: status.NewSampler(db, "test", "itest", false)}},
 		Scenarios: scens, Sink: replay.ResultsSink(dir),
 		Explain: replay.ExplainJSON, ExplainEvery: 2, Explainer: replay.NewExplainer(fl),
-		Checksum: replay.NewChecksum, ReportInterval: 50 * time.Millisecond, Log: &log,
+		Checksum: sum, ReportInterval: 50 * time.Millisecond, Log: &log,
 	})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, log.String())
@@ -110,7 +144,11 @@ func TestRunEveryScenario(t *testing.T) {
 		if len(e.Params) == 0 {
 			return fmt.Errorf("%s: no parameter values", e.Scenario)
 		}
-		if strings.HasPrefix(e.Scenario, "update") || e.Scenario == "index_updates" || e.Scenario == "delete_inserts" {
+		if direct {
+			if e.Checksum != "" {
+				return fmt.Errorf("%s: checksum without --checksum", e.Scenario)
+			}
+		} else if strings.HasPrefix(e.Scenario, "update") || e.Scenario == "index_updates" || e.Scenario == "delete_inserts" {
 			if e.Checksum != "" {
 				return fmt.Errorf("%s: checksum on a write", e.Scenario)
 			}
@@ -152,18 +190,20 @@ func TestRunEveryScenario(t *testing.T) {
 // TestQueryTimeoutKillsTheQuery checks that --query-timeout stops the
 // statement on the server and records it.
 func TestQueryTimeoutKillsTheQuery(t *testing.T) {
-	db, err := sql.Open("mysql", testdb.Fresh(t, "replay_timeout"))
-	if err != nil {
-		t.Fatal(err)
+	for _, p := range paths {
+		t.Run(p.name, func(t *testing.T) { queryTimeoutKillsTheQuery(t, p.direct) })
 	}
-	defer db.Close()
+}
+
+func queryTimeoutKillsTheQuery(t *testing.T, direct bool) {
+	db := open(t, testdb.Fresh(t, "replay_timeout"), direct)
 	slow := &replay.Scenario{Name: "slow", Count: 1, Queries: []string{"SELECT BENCHMARK(10000000000, MD5('x'))"},
 		NewRenderer: func(uint64, int) replay.Renderer { return constRenderer("SELECT BENCHMARK(10000000000, MD5('x'))") }}
 	sink := &countSink{}
 	start := time.Now()
 	res, err := replay.Run(context.Background(), replay.Config{
-		RunID: "t", Threads: 1, Events: 2, SkipTrx: true, QueryTimeout: 300 * time.Millisecond,
-		Endpoints: []replay.Endpoint{{Name: "test", DB: db}}, Scenarios: []*replay.Scenario{slow}, Sink: sink,
+		RunID: "t", Threads: 1, Events: 2, SkipTrx: true, QueryTimeout: 300 * time.Millisecond, Prepared: true,
+		Endpoints: []replay.Endpoint{{Name: "test", DB: db, Direct: direct}}, Scenarios: []*replay.Scenario{slow}, Sink: sink,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -179,12 +219,14 @@ func TestQueryTimeoutKillsTheQuery(t *testing.T) {
 // TestLostConnectionsReconnect kills the workers' connections mid-run, as
 // a server restart would: the errors are recorded and the run goes on.
 func TestLostConnectionsReconnect(t *testing.T) {
-	dsn := testdb.Fresh(t, "replay_reconnect")
-	db, err := sql.Open("mysql", dsn)
-	if err != nil {
-		t.Fatal(err)
+	for _, p := range paths {
+		t.Run(p.name, func(t *testing.T) { lostConnectionsReconnect(t, p.direct) })
 	}
-	defer db.Close()
+}
+
+func lostConnectionsReconnect(t *testing.T, direct bool) {
+	dsn := testdb.Fresh(t, "replay_reconnect")
+	db := open(t, dsn, direct)
 	var dbName string
 	if err := db.QueryRow("SELECT DATABASE()").Scan(&dbName); err != nil {
 		t.Fatal(err)
@@ -221,7 +263,7 @@ func TestLostConnectionsReconnect(t *testing.T) {
 	var log strings.Builder
 	res, err := replay.Run(context.Background(), replay.Config{
 		RunID: "t", Threads: 2, Duration: 1500 * time.Millisecond, SkipTrx: true, Prepared: true,
-		Endpoints: []replay.Endpoint{{Name: "test", DB: db}}, Scenarios: []*replay.Scenario{sc}, Sink: sink, Log: &log,
+		Endpoints: []replay.Endpoint{{Name: "test", DB: db, Direct: direct}}, Scenarios: []*replay.Scenario{sc}, Sink: sink, Log: &log,
 	})
 	if err != nil {
 		t.Fatal(err)
