@@ -25,6 +25,11 @@ import (
 // key, 2 to 10% less client CPU per statement (the machine was noisy). The
 // price is one OS thread per connection and no deadlines, which the engine
 // does not use (statements are stopped with KILL QUERY).
+//
+// The socket is also the one the worker's prepared statements go through
+// directly (package wire): the dial hands it to the worker through a slot
+// in the context (withDialSlot), and the driver's handshake response, its
+// first write, tells which protocol capabilities were agreed.
 
 var registerBlocking sync.Once
 
