@@ -41,13 +41,15 @@ const (
 	capSSL           = 1 << 11 // CLIENT_SSL
 	capProtocol41    = 1 << 9  // CLIENT_PROTOCOL_41
 	capDeprecateEOF  = 1 << 24 // CLIENT_DEPRECATE_EOF
+	capQueryAttrs    = 1 << 27 // CLIENT_QUERY_ATTRIBUTES: COM_STMT_EXECUTE takes another layout
 	capCacheMetadata = 1 << 4  // MARIADB_CLIENT_CACHE_METADATA, an extended capability
 )
 
 // CapsFromHandshakeResponse reads the negotiated capabilities from the
 // client's handshake response packet (header included), the first packet a
 // client sends. ok is false when p is not one, or when the connection is
-// to be encrypted or compressed: this package speaks neither.
+// to be encrypted or compressed or send query attributes: this package
+// speaks none of those.
 func CapsFromHandshakeResponse(p []byte) (c Caps, ok bool) {
 	// header 4, capabilities 4, max packet 4, collation 1, filler 19,
 	// MariaDB extended capabilities 4
@@ -55,7 +57,7 @@ func CapsFromHandshakeResponse(p []byte) (c Caps, ok bool) {
 		return Caps{}, false
 	}
 	flags := binary.LittleEndian.Uint32(p[4:])
-	if flags&capProtocol41 == 0 || flags&(capSSL|capCompress) != 0 {
+	if flags&capProtocol41 == 0 || flags&(capSSL|capCompress|capQueryAttrs) != 0 {
 		return Caps{}, false
 	}
 	c.DeprecateEOF = flags&capDeprecateEOF != 0

@@ -114,6 +114,7 @@ func TestCapsFromHandshakeResponse(t *testing.T) {
 		{"old eof", pkt(capProtocol41, 0), Caps{}, true},
 		{"tls", pkt(capProtocol41|capSSL, 0), Caps{}, false},
 		{"compressed", pkt(capProtocol41|capCompress, 0), Caps{}, false},
+		{"query attributes", pkt(capProtocol41|capQueryAttrs, 0), Caps{}, false},
 		{"pre-4.1", pkt(0, 0), Caps{}, false},
 		{"short", pkt(capProtocol41, 0)[:20], Caps{}, false},
 		{"not the first packet", append([]byte{32, 0, 0, 0}, pkt(capProtocol41, 0)[4:]...), Caps{}, false},
