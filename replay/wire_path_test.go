@@ -63,7 +63,7 @@ func TestWirePathMatchesDriver(t *testing.T) {
 		{sql: "SELECT * FROM wt WHERE id <= ?", args: []any{int64(3)}},
 		{sql: "SELECT id FROM wt WHERE s = ? AND f > ?", args: []any{"x", 0.75}},
 		{sql: "SELECT id FROM wt WHERE s = ?", args: []any{[]byte("héllo")}},
-		{sql: "SELECT id FROM wt WHERE d >= ?", args: []any{time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)}},
+		{sql: "SELECT id FROM wt WHERE d >= ?", args: []any{time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)}}, // the driver sends times
 		{sql: "SELECT id FROM wt WHERE b = ?", args: []any{true}},
 		{sql: "SELECT id FROM wt WHERE n <=> ?", args: []any{nil}},
 		{sql: "SELECT id FROM wt WHERE id = ?", args: []any{2}},        // int: converted

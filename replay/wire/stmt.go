@@ -3,7 +3,6 @@ package wire
 import (
 	"encoding/binary"
 	"math"
-	"time"
 
 	"github.com/go-sql-driver/mysql"
 )
@@ -95,11 +94,12 @@ func (c *Conn) Close(s *Stmt) error {
 }
 
 // Supported reports whether Exec can send v, a value as database/sql's
-// default converter makes it: nil, int64, float64, bool, []byte, string
-// or time.Time.
+// default converter makes it: nil, int64, float64, bool, []byte or
+// string. Times are not: the driver sends them converted to the
+// connection's time zone, which this package does not know.
 func Supported(v any) bool {
 	switch v.(type) {
-	case nil, int64, float64, bool, []byte, string, time.Time:
+	case nil, int64, float64, bool, []byte, string:
 		return true
 	}
 	return false
@@ -170,13 +170,6 @@ func (c *Conn) sendExecute(s *Stmt, args []any) error {
 			case []byte:
 				c.wbuf = appendLenEnc(c.wbuf, uint64(len(v)))
 				c.wbuf = append(c.wbuf, v...)
-			case time.Time:
-				// As text, the way the driver sends times: the server
-				// converts it to the column's type.
-				c.wbuf = append(c.wbuf, 0) // length, set below
-				at := len(c.wbuf)
-				c.wbuf = v.AppendFormat(c.wbuf, "2006-01-02 15:04:05.999999")
-				c.wbuf[at-1] = byte(len(c.wbuf) - at)
 			default:
 				return protocolErrorf("cannot send argument %d of type %T", i+1, a)
 			}
