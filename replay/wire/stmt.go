@@ -21,7 +21,6 @@ const (
 	typeNull     = 0x06
 	typeLongLong = 0x08
 	typeString   = 0xfe
-	flagUnsigned = 0x80
 )
 
 // serverMoreResults is the status flag announcing another result.
@@ -146,7 +145,10 @@ func (c *Conn) sendExecute(s *Stmt, args []any) error {
 			c.wbuf = append(c.wbuf, 0, 0)
 		}
 		for i, a := range args {
-			t, flag := byte(typeString), byte(0)
+			t := byte(typeString)
+			if b, ok := a.([]byte); ok && b == nil {
+				a = nil // a nil []byte is NULL, as the driver sends it
+			}
 			switch v := a.(type) {
 			case nil:
 				c.wbuf[mask+i/8] |= 1 << (i % 8)
@@ -173,7 +175,7 @@ func (c *Conn) sendExecute(s *Stmt, args []any) error {
 			default:
 				return protocolErrorf("cannot send argument %d of type %T", i+1, a)
 			}
-			c.wbuf[types+2*i], c.wbuf[types+2*i+1] = t, flag
+			c.wbuf[types+2*i] = t // the second byte, flags (unsigned), stays 0
 		}
 	}
 	return c.command()

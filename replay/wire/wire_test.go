@@ -230,6 +230,13 @@ func TestExecuteArgumentEncoding(t *testing.T) {
 	if !bytes.Equal(got, want) {
 		t.Errorf("sent\n% x\nwant\n% x", got, want)
 	}
+	f.replies <- [][]byte{okPkt(0, 0)}
+	if _, err := c.Exec(&Stmt{id: 1, params: 2}, []any{[]byte(nil), []byte{}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := <-f.got; !bytes.Equal(got[10:], []byte{0x01, 1, typeNull, 0, typeString, 0, 0}) {
+		t.Errorf("nil and empty []byte sent as % x; want NULL and an empty string", got[10:])
+	}
 	if _, err := c.Exec(s, []any{int64(1)}); err == nil || !strings.Contains(err.Error(), "takes 6 arguments") {
 		t.Errorf("wrong argument count: %v", err)
 	}
