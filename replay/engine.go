@@ -33,8 +33,9 @@ type Endpoint struct {
 	DB      *sql.DB // workers take one connection each; KILL QUERY and EXPLAIN use others
 	Sampler StatusSampler
 	// Direct says DB dials blocking sockets (Open without PollerIO): its
-	// workers then execute prepared statements on the socket themselves
-	// (package wire) unless checksums need the values decoded.
+	// workers keep one thread each and execute prepared statements on
+	// the socket themselves (package wire), unless Config.DriverPath or
+	// checksums need the driver.
 	Direct bool
 }
 
@@ -56,6 +57,9 @@ type Config struct {
 	// Prepared executes through statements prepared once per connection;
 	// false sends text (the DSN should set interpolateParams=true).
 	Prepared bool
+	// DriverPath executes every statement through the driver, also on
+	// Direct endpoints (a server the direct path does not handle).
+	DriverPath bool
 	// RetryErrors are server error numbers retried (after ROLLBACK and
 	// BEGIN when in a transaction) and counted; nil means DefaultRetryErrors.
 	RetryErrors []uint16

@@ -83,16 +83,20 @@ func TestWirePathMatchesDriver(t *testing.T) {
 		rows int64
 		code int32
 	}
-	run := func(direct bool) []outcome {
-		e := &engine{cfg: Config{Prepared: true, RunID: "t"}, counts: make([]counts, 1)}
-		e.eps = []*endpointState{{Endpoint: Endpoint{Name: "test", DB: db, Direct: direct}}}
+	type mode struct {
+		name               string
+		direct, driverPath bool
+	}
+	run := func(m mode) []outcome {
+		e := &engine{cfg: Config{Prepared: true, RunID: "t", DriverPath: m.driverPath}, counts: make([]counts, 1)}
+		e.eps = []*endpointState{{Endpoint: Endpoint{Name: "test", DB: db, Direct: m.direct}}}
 		w := e.newWorker(0)
 		if err := w.open(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 		defer w.closeConn()
-		if (w.wire != nil) != direct {
-			t.Fatalf("direct=%v: the worker's wire connection is %v", direct, w.wire)
+		if (w.wire != nil) != (m.direct && !m.driverPath) {
+			t.Fatalf("%s: the worker's wire connection is %v", m.name, w.wire)
 		}
 		var out []outcome
 		for _, s := range steps {
@@ -113,8 +117,8 @@ func TestWirePathMatchesDriver(t *testing.T) {
 	}
 	want := []outcome{{3, 0}, {1, 0}, {1, 0}, {2, 0}, {2, 0}, {1, 0}, {1, 0}, {1, 0}, {0, 0},
 		{2 + 4, 0}, {2, 0}, {0, 1062}, {0, 1146}, {1, 0}, {1, 0}, {4, 0}}
-	for _, direct := range []bool{true, false} {
-		got := run(direct)
+	for _, m := range []mode{{"direct", true, false}, {"driver", false, false}, {"direct endpoint, driver path", true, true}} {
+		got := run(m)
 		var sqls []string
 		for _, s := range steps {
 			if s.tx == "" {
@@ -123,13 +127,13 @@ func TestWirePathMatchesDriver(t *testing.T) {
 		}
 		for i := range want {
 			if got[i] != want[i] {
-				t.Errorf("direct=%v: %s: %d rows, error %d; want %d rows, error %d",
-					direct, sqls[i], got[i].rows, got[i].code, want[i].rows, want[i].code)
+				t.Errorf("%s: %s: %d rows, error %d; want %d rows, error %d",
+					m.name, sqls[i], got[i].rows, got[i].code, want[i].rows, want[i].code)
 			}
 		}
 	}
 	var n int
-	if err := setup.QueryRow("SELECT SUM(n) FROM wt").Scan(&n); err != nil || n != 4 {
-		t.Errorf("updates applied: %d (%v); want 4 (2 rows, twice)", n, err)
+	if err := setup.QueryRow("SELECT SUM(n) FROM wt").Scan(&n); err != nil || n != 6 {
+		t.Errorf("updates applied: %d (%v); want 6 (2 rows, three times)", n, err)
 	}
 }

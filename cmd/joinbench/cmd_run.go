@@ -42,6 +42,7 @@ type runCmd struct {
 	Rate           float64       `default:"0" group:"Load" placeholder:"EVENTS/S" help:"Start events at this fixed rate over all threads (open loop); latency is then measured from each event's intended start. 0 = as fast as possible."`
 	SkipTrx        bool          `group:"Load" help:"Do not wrap events in BEGIN/COMMIT (statements autocommit)."`
 	PsMode         string        `default:"auto" enum:"auto,disable" group:"Load" help:"auto: prepare every statement once per connection; disable: send text with values interpolated by the client."`
+	ExecPath       string        `default:"direct" enum:"direct,driver" group:"Load" help:"direct: once the driver has connected, prepared statements are sent on the socket and their rows counted without being decoded (least client overhead); driver: everything through the Go MySQL driver, for a server the direct path does not handle. --checksum, --ps-mode disable, TLS and compression always use the driver."`
 	IgnoreErrors   string        `default:"1213,1205" group:"Load" placeholder:"CODES" help:"Server errors retried (after ROLLBACK and BEGIN in a transaction) and counted, comma-separated; 'none' for none."`
 	Reconnect      int64         `default:"0" group:"Load" placeholder:"N" help:"Reopen each thread's connection after every N events (0 = never)."`
 	QueryTimeout   time.Duration `default:"0s" group:"Load" help:"Stop a statement running longer than this with KILL QUERY from another connection; it is recorded as an error (0 = none)."`
@@ -84,7 +85,7 @@ recorded and prints the summary.
 
 Statements are executed as prepared statements (--ps-mode auto), sent on
 the connection's socket directly and their rows counted without being
-decoded (with --checksum, through the driver, which decodes them). Values
+decoded (with --checksum or --exec-path driver, through the driver). Values
 are those of --seed: the same seed, threads and counts replay the same
 statements.
 
@@ -264,7 +265,7 @@ func (c *runCmd) Run(ctx context.Context, cl *cli) error {
 	cfg := replay.Config{
 		RunID: runID, ClientHost: host, Endpoints: eps, Scenarios: scens,
 		Threads: c.Threads, Events: c.Events, Duration: duration, Warmup: c.Warmup, Rate: c.Rate,
-		SkipTrx: c.SkipTrx, Prepared: c.PsMode != "disable", RetryErrors: retry,
+		SkipTrx: c.SkipTrx, Prepared: c.PsMode != "disable", DriverPath: c.ExecPath == "driver", RetryErrors: retry,
 		Reconnect: c.Reconnect, QueryTimeout: c.QueryTimeout, Seed: c.Seed,
 		ExplainEvery: c.ExplainEvery, Sink: replay.ResultsSink(dir),
 		ReportInterval: c.ReportInterval, Log: logw,
@@ -320,7 +321,7 @@ func (c *runCmd) options(duration time.Duration) map[string]any {
 	return map[string]any{
 		"scenario": scen, "tags": c.Tags, "all": c.All, "read_only": c.ReadOnly,
 		"threads": c.Threads, "events": c.Events, "time": duration.String(), "warmup": c.Warmup.String(),
-		"rate": c.Rate, "skip_trx": c.SkipTrx, "ps_mode": c.PsMode, "ignore_errors": c.IgnoreErrors,
+		"rate": c.Rate, "skip_trx": c.SkipTrx, "ps_mode": c.PsMode, "exec_path": c.ExecPath, "ignore_errors": c.IgnoreErrors,
 		"reconnect": c.Reconnect, "query_timeout": c.QueryTimeout.String(), "seed": c.Seed,
 		"distribution": c.Distribution, "tables": c.Tables, "table_size": c.TableSize, "table_name": c.TableName,
 		"explain": c.Explain, "explain_every": c.ExplainEvery, "checksum": c.Checksum,
