@@ -155,7 +155,7 @@ func Compare(baseDirs, candDirs []string, opt CompareOptions) (*Comparison, erro
 	c.Method, c.Rule = methodText(opt)
 	w := warner{list: &c.Warnings, fn: opt.Warn}
 
-	base, baseCat, baseWrites, err := readSide(baseDirs, &c.Base, opt, w, nil)
+	base, baseCat, baseWrites, baseInfo, err := readSide(baseDirs, &c.Base, opt, w, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -186,9 +186,13 @@ func Compare(baseDirs, candDirs []string, opt CompareOptions) (*Comparison, erro
 			}
 		}
 	}
-	cand, candCat, candWrites, err := readSide(candDirs, &c.Candidate, opt, w, onRow)
+	cand, candCat, candWrites, candInfo, err := readSide(candDirs, &c.Candidate, opt, w, onRow)
 	if err != nil {
 		return nil, err
+	}
+	if d := optionDifferences(baseInfo, candInfo); len(d) > 0 {
+		w.warn(fmt.Errorf("the runs were made with different options (%s): a difference may come from them, not from the server",
+			strings.Join(d, "; ")))
 	}
 	if writes := slices.Compact(slices.Sorted(slices.Values(append(baseWrites, candWrites...)))); len(writes) > 0 {
 		c.ChecksumsSkipped = fmt.Sprintf("result checksums not compared: the runs modified data (%s), so their rows differ whatever the server; "+
@@ -216,9 +220,33 @@ func Compare(baseDirs, candDirs []string, opt CompareOptions) (*Comparison, erro
 	return c, nil
 }
 
+// comparedOptions are the run options that change what a run measures or
+// what it costs the client: two runs that differ in one are not a
+// like-for-like comparison of their servers.
+var comparedOptions = []string{"threads", "rate", "skip_trx", "ps_mode", "exec_path", "checksum", "seed",
+	"distribution", "tables", "table_size", "table_name", "read_only", "explain"}
+
+// optionDifferences lists the comparedOptions whose values differ between
+// two runs' run.json, as "name base vs candidate". Options a run does not
+// record (an older joinbench) are not compared.
+func optionDifferences(base, cand *results.Run) []string {
+	if base == nil || cand == nil {
+		return nil
+	}
+	var out []string
+	for _, k := range comparedOptions {
+		b, okb := base.Options[k]
+		c, okc := cand.Options[k]
+		if okb && okc && fmt.Sprint(b) != fmt.Sprint(c) {
+			out = append(out, fmt.Sprintf("%s %v vs %v", k, b, c))
+		}
+	}
+	return out
+}
+
 // readSide reads one side of a comparison; it also returns the scenarios
-// that modified data in any of its runs.
-func readSide(dirs []string, side *Side, opt CompareOptions, w warner, onRow func(*scenarioAcc, *execution)) (*runAcc, *planCatalog, []string, error) {
+// that modified data in any of its runs, and the run.json of its first run.
+func readSide(dirs []string, side *Side, opt CompareOptions, w warner, onRow func(*scenarioAcc, *execution)) (*runAcc, *planCatalog, []string, *results.Run, error) {
 	acc := newRunAcc(opt.Seed, true)
 	acc.onRow = onRow
 	var plans []results.Plan
@@ -241,11 +269,11 @@ func readSide(dirs []string, side *Side, opt CompareOptions, w warner, onRow fun
 		}
 		side.RunIDs = append(side.RunIDs, id)
 		if err := acc.readRun(d, w.warn); err != nil {
-			return nil, nil, nil, err
+			return nil, nil, nil, nil, err
 		}
 		p, err := results.ReadPlans(d, w.warn)
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, nil, nil, nil, err
 		}
 		plans = append(plans, p...)
 	}
@@ -256,7 +284,7 @@ func readSide(dirs []string, side *Side, opt CompareOptions, w warner, onRow fun
 	for _, a := range acc.scenarios {
 		side.Executions += a.execs
 	}
-	return acc, newPlanCatalog(first, plans), writes, nil
+	return acc, newPlanCatalog(first, plans), writes, first, nil
 }
 
 func compareScenario(name string, b, c *scenarioAcc, bcat, ccat *planCatalog, examples map[uint64][]string, checkResults bool, opt CompareOptions) ScenarioComparison {

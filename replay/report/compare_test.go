@@ -270,6 +270,37 @@ func TestCompareSkipsChecksumsOfRunsThatWrote(t *testing.T) {
 	}
 }
 
+// TestCompareWarnsOfDifferentOptions: runs made with different load or
+// client options are not a like-for-like comparison; compare says which
+// options differ, and nothing when they agree.
+func TestCompareWarnsOfDifferentOptions(t *testing.T) {
+	info := func(id string, opts map[string]any) *results.Run {
+		return &results.Run{RunID: id, ServerVersion: "10.11.6-MariaDB", Flavor: "mariadb", Options: opts}
+	}
+	rows := func(seed uint64) []results.Execution {
+		return gen(seed, 5, scen{name: "s", n: 200, medianMs: 1, plan: "x"})
+	}
+	same := map[string]any{"threads": 2, "exec_path": "direct", "ps_mode": "auto", "time": "10s"}
+	c := compareFixtures(t, runFixture{id: "b", execs: rows(10), info: info("b", same)},
+		runFixture{id: "c", execs: rows(11), info: info("c", map[string]any{"threads": 2, "exec_path": "direct", "ps_mode": "auto", "time": "20s"})})
+	for _, w := range c.Warnings {
+		if strings.Contains(w, "different options") {
+			t.Errorf("warning for runs whose compared options agree (only their length differs): %s", w)
+		}
+	}
+	c = compareFixtures(t, runFixture{id: "b", execs: rows(10), info: info("b", same)},
+		runFixture{id: "c", execs: rows(11), info: info("c", map[string]any{"threads": 8, "exec_path": "driver", "ps_mode": "auto"})})
+	found := false
+	for _, w := range c.Warnings {
+		if strings.Contains(w, "threads 2 vs 8") && strings.Contains(w, "exec_path direct vs driver") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("warnings %q do not name threads and exec_path", c.Warnings)
+	}
+}
+
 // TestCompareChecksumCutByLimit: a result that fills the statement's final
 // LIMIT may keep other rows of a tie under another plan; such a difference
 // is reported but is not wrong results. Without the LIMIT it is.
