@@ -12,6 +12,16 @@ import (
 	"github.com/joinbench/joinbench/replay/checksum"
 )
 
+// execAll runs set-up statements, failing the test on the first error.
+func execAll(t *testing.T, db *sql.DB, stmts ...string) {
+	t.Helper()
+	for _, q := range stmts {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+}
+
 // TestDirectDriverMatchesDatabaseSQL checks that statements executed on the
 // driver directly give the row counts and checksums database/sql gives (Scan
 // into sql.RawBytes), for columns of every kind, with prepared statements and
@@ -24,7 +34,7 @@ func TestDirectDriverMatchesDatabaseSQL(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer setup.Close()
-	for _, q := range []string{
+	execAll(t, setup,
 		`CREATE TABLE dt (id INT PRIMARY KEY, i INT, u BIGINT UNSIGNED, ti TINYINT, d DOUBLE, f FLOAT,
 			dec_ DECIMAL(10,3), dt_ DATE, ts DATETIME(6), tm TIME, y YEAR, v VARCHAR(20), b BLOB, bits BIT(5),
 			e ENUM('x','y'), j JSON)`,
@@ -33,12 +43,7 @@ func TestDirectDriverMatchesDatabaseSQL(t *testing.T) {
 			(2, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
 			(3, 0, 0, 0, -0.000001, 3.4e38, -0.001, '1000-01-01', '1970-01-01 00:00:00', '00:00:00', 1901, '', '', b'0', 'x', 'null')`,
 		`CREATE TABLE wt (id INT PRIMARY KEY, n INT)`,
-		`INSERT INTO wt VALUES (1, 0), (2, 0), (3, 0)`,
-	} {
-		if _, err := setup.Exec(q); err != nil {
-			t.Fatal(err)
-		}
-	}
+		`INSERT INTO wt VALUES (1, 0), (2, 0), (3, 0)`)
 	const sel = "SELECT * FROM dt WHERE id <= ? ORDER BY id"
 	const upd = "UPDATE wt SET n = n + 1 WHERE id <= ?"
 

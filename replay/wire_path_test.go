@@ -25,16 +25,11 @@ func TestWirePathMatchesDriver(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer setup.Close()
-	for _, q := range []string{
+	execAll(t, setup,
 		`CREATE TABLE wt (id INT PRIMARY KEY, n INT, s VARCHAR(20), f DOUBLE, d DATETIME(6), b TINYINT, u BIGINT UNSIGNED)`,
 		`INSERT INTO wt VALUES (1, 0, 'x', 0.5, '2024-01-01 00:00:00', 1, 1), (2, 0, 'x', 1.5, '2024-06-01 12:00:00', 0, 2),
 			(3, NULL, 'y', 2.5, '2025-01-01 00:00:00', 1, 18446744073709551615), (4, 0, 'héllo', 3.5, NULL, NULL, 4)`,
-		`CREATE PROCEDURE two_sets(k INT) BEGIN SELECT id FROM wt WHERE id <= k; SELECT id, s FROM wt; END`,
-	} {
-		if _, err := setup.Exec(q); err != nil {
-			t.Fatal(err)
-		}
-	}
+		`CREATE PROCEDURE two_sets(k INT) BEGIN SELECT id FROM wt WHERE id <= k; SELECT id, s FROM wt; END`)
 	cfg, err := mysql.ParseDSN(dsn)
 	if err != nil {
 		t.Fatal(err)
