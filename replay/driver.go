@@ -46,8 +46,19 @@ type dcall struct {
 // result.
 func (w *worker) exec(p *prepared, q string, args []any) (n int64, sum string, err error) {
 	if p.wire != nil && w.wireArgs(args) {
-		n, err = w.wire.Exec(p.wire, w.wargs)
-		return n, "", err
+		var h Checksummer
+		if p.query && w.e.cfg.Checksum != nil {
+			h = w.e.cfg.Checksum()
+		}
+		var sink wire.RowSink
+		if h != nil {
+			sink = h
+		}
+		n, err = w.wire.Exec(p.wire, w.wargs, sink)
+		if err == nil && h != nil {
+			sum = h.Sum()
+		}
+		return n, sum, err
 	}
 	w.call = dcall{p: p, sql: q, args: args}
 	if rerr := w.conn.Raw(w.rawExec); rerr != nil && w.call.err == nil {

@@ -23,12 +23,17 @@ func execAll(t *testing.T, db *sql.DB, stmts ...string) {
 }
 
 // TestDirectDriverMatchesDatabaseSQL checks that statements executed on the
-// driver directly give the row counts and checksums database/sql gives (Scan
-// into sql.RawBytes), for columns of every kind, with prepared statements and
-// with text interpolated by the client, and that writes report the rows they
-// affect.
+// driver directly, and on the socket (package wire, decoding binary rows
+// itself), give the row counts and checksums database/sql gives (Scan into
+// sql.RawBytes), for columns of every kind, with prepared statements and
+// with text interpolated by the client, and that writes report the rows
+// they affect.
 func TestDirectDriverMatchesDatabaseSQL(t *testing.T) {
-	dsn := testdb.Fresh(t, "replay_direct_driver")
+	// Times as text, as Open sets connections up (parseTime off).
+	dsn := strings.Replace(testdb.Fresh(t, "replay_direct_driver"), "parseTime=true", "parseTime=false", 1)
+	if !strings.Contains(dsn, "parseTime=false") {
+		t.Fatalf("DSN %s: want parseTime=true to turn off", dsn)
+	}
 	setup, err := sql.Open("mysql", dsn)
 	if err != nil {
 		t.Fatal(err)
@@ -37,11 +42,13 @@ func TestDirectDriverMatchesDatabaseSQL(t *testing.T) {
 	execAll(t, setup,
 		`CREATE TABLE dt (id INT PRIMARY KEY, i INT, u BIGINT UNSIGNED, ti TINYINT, d DOUBLE, f FLOAT,
 			dec_ DECIMAL(10,3), dt_ DATE, ts DATETIME(6), tm TIME, y YEAR, v VARCHAR(20), b BLOB, bits BIT(5),
-			e ENUM('x','y'), j JSON)`,
+			e ENUM('x','y'), j JSON, tm3 TIME(3), dt2 DATETIME(2), m MEDIUMINT UNSIGNED, sm SMALLINT)`,
 		`INSERT INTO dt VALUES
-			(1, -5, 18446744073709551615, -3, 1.5, 0.1, 12.345, '2024-02-29', '2024-01-02 03:04:05.123456', '-12:00:01', 2024, 'héllo', x'00ff', b'10101', 'y', '{"a": [1, 2]}'),
-			(2, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
-			(3, 0, 0, 0, -0.000001, 3.4e38, -0.001, '1000-01-01', '1970-01-01 00:00:00', '00:00:00', 1901, '', '', b'0', 'x', 'null')`,
+			(1, -5, 18446744073709551615, -3, 1.5, 0.1, 12.345, '2024-02-29', '2024-01-02 03:04:05.123456', '-12:00:01', 2024, 'héllo', x'00ff', b'10101', 'y', '{"a": [1, 2]}',
+				'838:59:58.999', '2024-01-02 03:04:05.12', 16777215, -32768),
+			(2, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
+			(3, 0, 0, 0, -0.000001, 3.4e38, -0.001, '1000-01-01', '1970-01-01 00:00:00', '00:00:00', 1901, '', '', b'0', 'x', 'null',
+				'-00:00:01.250', '1970-01-01 00:00:00.00', 0, 0)`,
 		`CREATE TABLE wt (id INT PRIMARY KEY, n INT)`,
 		`INSERT INTO wt VALUES (1, 0), (2, 0), (3, 0)`)
 	const sel = "SELECT * FROM dt WHERE id <= ? ORDER BY id"
@@ -74,12 +81,19 @@ func TestDirectDriverMatchesDatabaseSQL(t *testing.T) {
 		want[id] = h.Sum()
 	}
 
-	for _, prepared := range []bool{true, false} {
+	for _, mode := range []struct {
+		name             string
+		prepared, direct bool
+	}{{"prepared", true, false}, {"text", false, false}, {"direct", true, true}} {
+		prepared := mode.name
 		cfg, err := mysql.ParseDSN(dsn)
 		if err != nil {
 			t.Fatal(err)
 		}
-		cfg.InterpolateParams = !prepared
+		cfg.InterpolateParams = !mode.prepared
+		if mode.direct && !UseBlockingIO(cfg) {
+			t.Fatal("the test DSN cannot use blocking sockets")
+		}
 		conn, err := mysql.NewConnector(cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -87,34 +101,35 @@ func TestDirectDriverMatchesDatabaseSQL(t *testing.T) {
 		db := sql.OpenDB(conn)
 		sink := &memSink{}
 		rc := baseConfig(db, sink, scenario("sel", 1, sel), scenario("upd", 1, upd))
-		rc.Events, rc.Prepared, rc.Checksum = 3, prepared, NewChecksum
+		rc.Events, rc.Prepared, rc.Checksum = 3, mode.prepared, NewChecksum
+		rc.Endpoints[0].Direct = mode.direct
 		res, err := Run(context.Background(), rc)
 		db.Close()
 		if err != nil {
 			t.Fatal(err)
 		}
 		if res.Summary.Errors != 0 || len(sink.rows) != 6 {
-			t.Fatalf("prepared=%v: %d errors, %d rows; want 0, 6", prepared, res.Summary.Errors, len(sink.rows))
+			t.Fatalf("%s: %d errors, %d rows; want 0, 6", prepared, res.Summary.Errors, len(sink.rows))
 		}
 		for i, r := range sink.rows {
 			id := i/2 + 1
 			switch r.Scenario {
 			case "sel":
 				if r.Rows != int64(id) || r.Checksum != want[id] {
-					t.Errorf("prepared=%v: select id <= %d: %d rows, checksum %s; database/sql: %d rows, %s",
+					t.Errorf("%s: select id <= %d: %d rows, checksum %s; database/sql: %d rows, %s",
 						prepared, id, r.Rows, r.Checksum, id, want[id])
 				}
 			case "upd":
 				if r.Rows != int64(id) || r.Checksum != "" {
-					t.Errorf("prepared=%v: update id <= %d: %d rows affected, checksum %q; want %d, none",
+					t.Errorf("%s: update id <= %d: %d rows affected, checksum %q; want %d, none",
 						prepared, id, r.Rows, r.Checksum, id)
 				}
 			}
 		}
 	}
 	var n int
-	if err := setup.QueryRow("SELECT SUM(n) FROM wt").Scan(&n); err != nil || n != 2*(3+2+1) {
-		t.Errorf("updates applied: %d (%v); want %d", n, err, 2*(3+2+1))
+	if err := setup.QueryRow("SELECT SUM(n) FROM wt").Scan(&n); err != nil || n != 3*(3+2+1) {
+		t.Errorf("updates applied: %d (%v); want %d", n, err, 3*(3+2+1))
 	}
 }
 

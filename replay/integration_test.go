@@ -82,9 +82,9 @@ func builtinScenarios(t *testing.T) []*replay.Scenario {
 	return out
 }
 
-// TestRunEveryScenario replays the whole built-in corpus and reads the
-// Parquet files back: through the driver with result checksums, and on the
-// direct path joinbench run takes by default (no checksums).
+// TestRunEveryScenario replays the whole built-in corpus with result
+// checksums and reads the Parquet files back: through the driver, and on
+// the direct path joinbench run takes by default.
 func TestRunEveryScenario(t *testing.T) {
 	for _, p := range paths {
 		t.Run(p.name, func(t *testing.T) { runEveryScenario(t, p.direct) })
@@ -108,16 +108,12 @@ func runEveryScenario(t *testing.T, direct bool) {
 	}
 	const events = 6
 	var log strings.Builder
-	var sum func() replay.Checksummer
-	if !direct {
-		sum = replay.NewChecksum
-	}
 	res, err := replay.Run(ctx, replay.Config{
 		RunID: "itest", ClientHost: "client", Threads: 2, Events: events, Seed: 1, Prepared: true,
 		Endpoints: []replay.Endpoint{{Name: "test", DB: db, Direct: direct, Sampler: status.NewSampler(db, "test", "itest", false)}},
 		Scenarios: scens, Sink: replay.ResultsSink(dir),
 		Explain: replay.ExplainJSON, ExplainEvery: 2, Explainer: replay.NewExplainer(fl),
-		Checksum: sum, ReportInterval: 50 * time.Millisecond, Log: &log,
+		Checksum: replay.NewChecksum, ReportInterval: 50 * time.Millisecond, Log: &log,
 	})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, log.String())
@@ -144,11 +140,7 @@ func runEveryScenario(t *testing.T, direct bool) {
 		if len(e.Params) == 0 {
 			return fmt.Errorf("%s: no parameter values", e.Scenario)
 		}
-		if direct {
-			if e.Checksum != "" {
-				return fmt.Errorf("%s: checksum without --checksum", e.Scenario)
-			}
-		} else if strings.HasPrefix(e.Scenario, "update") || e.Scenario == "index_updates" || e.Scenario == "delete_inserts" {
+		if strings.HasPrefix(e.Scenario, "update") || e.Scenario == "index_updates" || e.Scenario == "delete_inserts" {
 			if e.Checksum != "" {
 				return fmt.Errorf("%s: checksum on a write", e.Scenario)
 			}

@@ -69,8 +69,8 @@ type worker struct {
 	rawBuf  [][]byte
 	// wire executes prepared statements on the connection's socket,
 	// bypassing the driver (see package wire); nil when the endpoint is
-	// not Direct, statements are not prepared, checksums are on or the
-	// run asks for the driver path.
+	// not Direct, statements are not prepared or the run asks for the
+	// driver path.
 	wire  *wire.Conn
 	wargs []any
 }
@@ -502,7 +502,7 @@ func (w *worker) open(ctx context.Context) error {
 	w.stmts = map[string]*prepared{}
 	w.lastSQL, w.lastStmt = "", nil
 	w.wire = nil
-	if w.ep.Direct && sock != nil && sock.capsOK && w.e.cfg.Prepared && !w.e.cfg.DriverPath && w.e.cfg.Checksum == nil {
+	if w.ep.Direct && sock != nil && sock.capsOK && w.e.cfg.Prepared && !w.e.cfg.DriverPath {
 		w.wire = wire.NewConn(sock, sock.caps)
 	}
 	var id int64

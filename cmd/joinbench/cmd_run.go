@@ -42,7 +42,7 @@ type runCmd struct {
 	Rate           float64       `default:"0" group:"Load" placeholder:"EVENTS/S" help:"Start events at this fixed rate over all threads (open loop); latency is then measured from each event's intended start. 0 = as fast as possible."`
 	SkipTrx        bool          `group:"Load" help:"Do not wrap events in BEGIN/COMMIT (statements autocommit)."`
 	PsMode         string        `default:"auto" enum:"auto,disable" group:"Load" help:"auto: prepare every statement once per connection; disable: send text with values interpolated by the client."`
-	ExecPath       string        `default:"direct" enum:"direct,driver" group:"Load" help:"direct: once the driver has connected, prepared statements are sent on the socket and their rows counted without being decoded (least client overhead); driver: everything through the Go MySQL driver, for a server the direct path does not handle. --checksum, --ps-mode disable, TLS and compression always use the driver."`
+	ExecPath       string        `default:"direct" enum:"direct,driver" group:"Load" help:"direct: once the driver has connected, prepared statements are sent on the socket and their rows counted, decoded only for --checksum (least client overhead); driver: everything through the Go MySQL driver, for a server the direct path does not handle. --ps-mode disable, TLS and compression always use the driver; checksums are the same either way."`
 	IgnoreErrors   string        `default:"1213,1205" group:"Load" placeholder:"CODES" help:"Server errors retried (after ROLLBACK and BEGIN in a transaction) and counted, comma-separated; 'none' for none."`
 	Reconnect      int64         `default:"0" group:"Load" placeholder:"N" help:"Reopen each thread's connection after every N events (0 = never)."`
 	QueryTimeout   time.Duration `default:"0s" group:"Load" help:"Stop a statement running longer than this with KILL QUERY from another connection; it is recorded as an error (0 = none)."`
@@ -84,8 +84,8 @@ server restart does not end the run. Ctrl-C stops the run, writes what was
 recorded and prints the summary.
 
 Statements are executed as prepared statements (--ps-mode auto), sent on
-the connection's socket directly and their rows counted without being
-decoded (with --checksum or --exec-path driver, through the driver). Values
+the connection's socket directly and their rows counted, decoded only for
+--checksum (--exec-path driver sends them through the driver). Values
 are those of --seed: the same seed, threads and counts replay the same
 statements.
 

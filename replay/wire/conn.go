@@ -4,10 +4,13 @@
 // A benchmark client's cost per statement is the tool's overhead, and on a
 // point select by primary key the general-purpose driver's result-set
 // machinery (rows objects, column metadata, conversions) costs more client
-// CPU than the round trip itself. The engine only needs, per execution, the
+// CPU than the round trip itself. The engine needs, per execution, the
 // number of rows returned or affected and the server's error, so this
 // package sends COM_STMT_EXECUTE and reads the reply without decoding
-// values: a row is counted, not parsed, and nothing is allocated.
+// values: a row is counted, not parsed, and nothing is allocated. Only when
+// result checksums are asked for are rows decoded, into the very text the
+// driver would give (rows.go), so that checksums agree whichever way a run
+// executed its statements.
 //
 // It does not connect or authenticate: the driver does, on a socket the
 // engine dials, and this package then shares that socket. Both speak one
@@ -17,6 +20,7 @@
 package wire
 
 import (
+	"database/sql"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -83,6 +87,11 @@ type Conn struct {
 	rbuf []byte // received bytes; rbuf[roff:] are not consumed yet
 	roff int
 	wbuf []byte
+	// Rows decoded for a RowSink (rows.go): each column's text, its
+	// reused buffer, and a row longer than one packet put back together.
+	text    []sql.RawBytes
+	textBuf [][]byte
+	long    []byte
 }
 
 // NewConn returns a Conn on a connected, authenticated socket.
@@ -186,6 +195,22 @@ func (c *Conn) skipContinuation() error {
 		_, cont, err := c.next()
 		if err != nil || !cont {
 			return err
+		}
+	}
+}
+
+// joinContinuation returns first, the first part of a payload longer than
+// one packet, with the rest appended, in c.long.
+func (c *Conn) joinContinuation(first []byte) ([]byte, error) {
+	c.long = append(c.long[:0], first...)
+	for {
+		p, cont, err := c.next()
+		if err != nil {
+			return nil, err
+		}
+		c.long = append(c.long, p...)
+		if !cont {
+			return c.long, nil
 		}
 	}
 }

@@ -31,6 +31,10 @@ type Stmt struct {
 	id      uint32
 	params  int
 	columns int
+	// cols are the result columns as last described by the server, for
+	// decoding rows (a server caching metadata sends them again only
+	// when they change).
+	cols []column
 }
 
 // Params is the number of placeholders.
@@ -60,11 +64,13 @@ func (c *Conn) Prepare(query string) (*Stmt, error) {
 		columns: int(binary.LittleEndian.Uint16(p[5:])),
 		params:  int(binary.LittleEndian.Uint16(p[7:])),
 	}
-	for _, n := range []int{s.params, s.columns} {
-		if n == 0 {
-			continue
+	if s.params > 0 {
+		if err := c.skipDefinitions(s.params); err != nil {
+			return nil, err
 		}
-		if err := c.skipDefinitions(n); err != nil {
+	}
+	if s.columns > 0 {
+		if s.cols, err = c.readColumns(s.columns, nil); err != nil {
 			return nil, err
 		}
 	}
@@ -106,9 +112,10 @@ func Supported(v any) bool {
 
 // Exec executes s with args (each Supported) and reads its whole reply. n
 // is the number of rows a result set returned, or the rows a statement
-// without one affected. A server error is returned as a *mysql.MySQLError;
-// any other error leaves the connection unusable.
-func (c *Conn) Exec(s *Stmt, args []any) (n int64, err error) {
+// without one affected. With a sink, every row of every result set is
+// decoded and handed to it. A server error is returned as a
+// *mysql.MySQLError; any other error leaves the connection unusable.
+func (c *Conn) Exec(s *Stmt, args []any, sink RowSink) (n int64, err error) {
 	if len(args) != s.params {
 		return 0, protocolErrorf("statement takes %d arguments, got %d", s.params, len(args))
 	}
@@ -116,7 +123,7 @@ func (c *Conn) Exec(s *Stmt, args []any) (n int64, err error) {
 		return 0, err
 	}
 	for {
-		rows, status, err := c.readResult()
+		rows, status, err := c.readResult(s, sink)
 		if err != nil {
 			return n, err
 		}
@@ -182,8 +189,9 @@ func (c *Conn) sendExecute(s *Stmt, args []any) error {
 }
 
 // readResult reads one result: an OK packet (rows affected) or a result
-// set (rows counted), and the server status that ends it.
-func (c *Conn) readResult() (n int64, status uint16, err error) {
+// set (rows counted, and given to sink when there is one), and the server
+// status that ends it.
+func (c *Conn) readResult(s *Stmt, sink RowSink) (n int64, status uint16, err error) {
 	p, _, err := c.next()
 	if err != nil {
 		return 0, 0, err
@@ -202,11 +210,17 @@ func (c *Conn) readResult() (n int64, status uint16, err error) {
 	if k == 0 || cols == 0 {
 		return 0, 0, protocolErrorf("unexpected reply to COM_STMT_EXECUTE (first byte %#x)", p[0])
 	}
-	if !c.caps.CacheMetadata || (len(p) > k && p[k] == 1) {
+	sent := !c.caps.CacheMetadata || (len(p) > k && p[k] == 1)
+	switch {
+	case sent && sink != nil:
+		if s.cols, err = c.readColumns(int(cols), s.cols); err != nil {
+			return 0, 0, err
+		}
+	case sent:
 		if err := c.skipDefinitions(int(cols)); err != nil {
 			return 0, 0, err
 		}
-	} else if !c.caps.DeprecateEOF {
+	case !c.caps.DeprecateEOF:
 		if _, _, err := c.next(); err != nil { // metadata skipped, its EOF is not
 			return 0, 0, err
 		}
@@ -219,13 +233,29 @@ func (c *Conn) readResult() (n int64, status uint16, err error) {
 			return n, 0, err
 		}
 		switch {
-		case cont:
+		case cont && sink == nil:
 			n++
 			if err := c.skipContinuation(); err != nil {
 				return n, 0, err
 			}
-		case len(p) > 0 && p[0] == hdrOK:
+		case cont || len(p) > 0 && p[0] == hdrOK:
 			n++
+			if sink == nil {
+				continue
+			}
+			if cont {
+				if p, err = c.joinContinuation(p); err != nil {
+					return n, 0, err
+				}
+			}
+			if len(s.cols) != int(cols) {
+				return n, 0, protocolErrorf("%d columns described, %d in the result", len(s.cols), cols)
+			}
+			row, err := c.decodeRow(p, s.cols)
+			if err != nil {
+				return n, 0, err
+			}
+			sink.AddRow(row)
 		case len(p) > 0 && p[0] == hdrError:
 			return n, 0, serverError(p)
 		case len(p) > 0 && p[0] == hdrEOF:

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"bytes"
+	"database/sql"
 	"encoding/binary"
 	"errors"
 	"io"
@@ -84,8 +85,19 @@ func okEOFPkt(status uint16) []byte {
 func errPkt(code uint16, state, msg string) []byte {
 	return append(append([]byte{0xff, byte(code), byte(code >> 8), '#'}, state...), msg...)
 }
-func colDef(name string) []byte { return append([]byte{3, 'd', 'e', 'f'}, name...) }
-func row(b ...byte) []byte      { return append([]byte{0x00, 0x00}, b...) }
+
+// colDef is a column definition: a VARCHAR unless typed.
+func colDef(name string) []byte { return typedCol(name, typeVarString, 0, 0) }
+
+func typedCol(name string, typ byte, flags uint16, decimals byte) []byte {
+	p := []byte{}
+	for _, s := range []string{"def", "db", "t", "t", name, name} {
+		p = append(append(p, byte(len(s))), s...)
+	}
+	p = append(p, 0x0c, 33, 0, 0, 1, 0, 0, typ, byte(flags), byte(flags>>8), decimals, 0, 0)
+	return p
+}
+func row(b ...byte) []byte { return append([]byte{0x00, 0x00}, b...) }
 
 func prepareOK(id uint32, cols, params uint16) []byte {
 	p := []byte{0x00}
@@ -166,7 +178,7 @@ func TestPrepareAndExecute(t *testing.T) {
 			header = append(header, eofPkt(0))
 		}
 		f.replies <- append(append(header, row(1, 2), row(3, 4), row(5, 6)), end)
-		n, err := c.Exec(s, []any{int64(42)})
+		n, err := c.Exec(s, []any{int64(42)}, nil)
 		if err != nil || n != 3 {
 			t.Fatalf("%+v: exec: %d rows, %v; want 3", caps, n, err)
 		}
@@ -181,7 +193,7 @@ func TestPrepareAndExecute(t *testing.T) {
 			header = [][]byte{{2, 1}}
 		}
 		f.replies <- append(append(header, defs("a", "b")...), end)
-		if n, err := c.Exec(s, []any{nil}); err != nil || n != 0 {
+		if n, err := c.Exec(s, []any{nil}, nil); err != nil || n != 0 {
 			t.Fatalf("%+v: empty result: %d rows, %v", caps, n, err)
 		}
 		if got := <-f.got; !bytes.Equal(got[10:], []byte{0x01, 1, typeNull, 0}) {
@@ -190,14 +202,14 @@ func TestPrepareAndExecute(t *testing.T) {
 
 		// A server error, then the connection still works.
 		f.replies <- [][]byte{errPkt(1146, "42S02", "Table 'x.t' doesn't exist")}
-		_, err = c.Exec(s, []any{int64(1)})
+		_, err = c.Exec(s, []any{int64(1)}, nil)
 		var me *mysql.MySQLError
 		if !errors.As(err, &me) || me.Number != 1146 || string(me.SQLState[:]) != "42S02" || me.Message != "Table 'x.t' doesn't exist" {
 			t.Errorf("%+v: error %v", caps, err)
 		}
 		<-f.got
 		f.replies <- [][]byte{okPkt(5, 0)}
-		if n, err := c.Exec(s, []any{int64(1)}); err != nil || n != 5 {
+		if n, err := c.Exec(s, []any{int64(1)}, nil); err != nil || n != 5 {
 			t.Errorf("%+v: after an error: %d, %v; want 5 rows affected", caps, n, err)
 		}
 		<-f.got
@@ -215,7 +227,7 @@ func TestExecuteArgumentEncoding(t *testing.T) {
 	c, f := newFake(t, Caps{DeprecateEOF: true})
 	s := &Stmt{id: 1, params: 6}
 	f.replies <- [][]byte{okPkt(0, 0)}
-	if _, err := c.Exec(s, []any{int64(-1), 1.5, true, "héllo", []byte{0, 1}, nil}); err != nil {
+	if _, err := c.Exec(s, []any{int64(-1), 1.5, true, "héllo", []byte{0, 1}, nil}, nil); err != nil {
 		t.Fatal(err)
 	}
 	got := <-f.got
@@ -231,20 +243,20 @@ func TestExecuteArgumentEncoding(t *testing.T) {
 		t.Errorf("sent\n% x\nwant\n% x", got, want)
 	}
 	f.replies <- [][]byte{okPkt(0, 0)}
-	if _, err := c.Exec(&Stmt{id: 1, params: 2}, []any{[]byte(nil), []byte{}}); err != nil {
+	if _, err := c.Exec(&Stmt{id: 1, params: 2}, []any{[]byte(nil), []byte{}}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := <-f.got; !bytes.Equal(got[10:], []byte{0x01, 1, typeNull, 0, typeString, 0, 0}) {
 		t.Errorf("nil and empty []byte sent as % x; want NULL and an empty string", got[10:])
 	}
-	if _, err := c.Exec(s, []any{int64(1)}); err == nil || !strings.Contains(err.Error(), "takes 6 arguments") {
+	if _, err := c.Exec(s, []any{int64(1)}, nil); err == nil || !strings.Contains(err.Error(), "takes 6 arguments") {
 		t.Errorf("wrong argument count: %v", err)
 	}
 	for _, v := range []any{uint8(1), time.Time{}} {
 		if Supported(v) {
 			t.Errorf("%T is Supported", v)
 		}
-		if _, err := c.Exec(&Stmt{id: 1, params: 1}, []any{v}); err == nil {
+		if _, err := c.Exec(&Stmt{id: 1, params: 1}, []any{v}, nil); err == nil {
 			t.Errorf("an argument of type %T was sent", v)
 		}
 	}
@@ -257,7 +269,7 @@ func TestMoreResults(t *testing.T) {
 	f.replies <- [][]byte{{1}, colDef("a"), row(1), okEOFPkt(serverMoreResults),
 		{1}, colDef("b"), row(2), row(3), okEOFPkt(serverMoreResults),
 		okPkt(0, 0)}
-	if n, err := c.Exec(&Stmt{id: 1}, nil); err != nil || n != 3 {
+	if n, err := c.Exec(&Stmt{id: 1}, nil, nil); err != nil || n != 3 {
 		t.Errorf("%d rows, %v; want 3", n, err)
 	}
 }
@@ -268,7 +280,7 @@ func TestLongPackets(t *testing.T) {
 	c, f := newFake(t, Caps{DeprecateEOF: true})
 	long := strings.Repeat("x", maxLen+10)
 	f.replies <- [][]byte{{1}, colDef("a"), bytes.Repeat([]byte{0}, maxLen), {1, 2, 3}, row(1), okEOFPkt(0)}
-	n, err := c.Exec(&Stmt{id: 1, params: 1}, []any{long})
+	n, err := c.Exec(&Stmt{id: 1, params: 1}, []any{long}, nil)
 	if err != nil || n != 2 {
 		t.Errorf("%d rows, %v; want 2", n, err)
 	}
@@ -290,16 +302,113 @@ func TestBrokenConnection(t *testing.T) {
 		server.Close()
 	}()
 	c := NewConn(client, Caps{})
-	if _, err := c.Exec(&Stmt{id: 1}, nil); !errors.Is(err, io.ErrUnexpectedEOF) {
+	if _, err := c.Exec(&Stmt{id: 1}, nil, nil); !errors.Is(err, io.ErrUnexpectedEOF) {
 		t.Errorf("cut short: %v; want unexpected EOF", err)
 	}
 
 	c2, f := newFake(t, Caps{})
 	f.replies <- [][]byte{}
 	go func() { <-f.got; f.conn.Write([]byte{1, 0, 0, 9, 0x00}) }()
-	_, err := c2.Exec(&Stmt{id: 1}, nil)
+	_, err := c2.Exec(&Stmt{id: 1}, nil, nil)
 	var pe *ProtocolError
 	if !errors.As(err, &pe) {
 		t.Errorf("out of sequence: %v; want a protocol error", err)
+	}
+}
+
+// rowsSink keeps the rows it is given, as strings ("NULL" for nil).
+type rowsSink struct{ rows [][]string }
+
+func (s *rowsSink) AddRow(cols []sql.RawBytes) {
+	var r []string
+	for _, c := range cols {
+		if c == nil {
+			r = append(r, "NULL")
+		} else {
+			r = append(r, string(c))
+		}
+	}
+	s.rows = append(s.rows, r)
+}
+
+// TestDecodeRow checks the text of binary values against what the Go MySQL
+// driver gives for them (parseTime off) scanned into sql.RawBytes; the
+// integration tests compare the two on a real server.
+func TestDecodeRow(t *testing.T) {
+	cols := []column{
+		{typ: typeTiny, flags: colUnsigned}, {typ: typeShort}, {typ: typeYear, flags: colUnsigned},
+		{typ: typeInt24}, {typ: typeLong, flags: colUnsigned}, {typ: typeLongLong}, {typ: typeLongLong, flags: colUnsigned},
+		{typ: typeFloat}, {typ: typeDouble}, {typ: typeVarString}, {typ: typeNewDecimal},
+		{typ: typeDate}, {typ: typeDateTime, decimals: 6}, {typ: typeDateTime}, {typ: typeTime, decimals: 2},
+		{typ: typeTime}, {typ: typeTimestamp, decimals: 3}, {typ: typeLong},
+	}
+	p := []byte{0x00, 0, 0, 0} // header, NULL bitmap (3 bytes): the last column is NULL
+	p[1+(17+2)/8] |= 1 << ((17 + 2) % 8)
+	p = append(p, 255)                                                // tiny unsigned
+	p = binary.LittleEndian.AppendUint16(p, 0xfffe)                   // short -2
+	p = binary.LittleEndian.AppendUint16(p, 2024)                     // year
+	p = binary.LittleEndian.AppendUint32(p, 0xff800000)               // int24 -8388608
+	p = binary.LittleEndian.AppendUint32(p, 0xffffffff)               // long unsigned
+	p = binary.LittleEndian.AppendUint64(p, ^uint64(0))               // longlong -1
+	p = binary.LittleEndian.AppendUint64(p, ^uint64(0))               // longlong unsigned max
+	p = binary.LittleEndian.AppendUint32(p, 0x3dcccccd)               // float 0.1
+	p = binary.LittleEndian.AppendUint64(p, 0xbff8<<48)               // double -1.5
+	p = append(p, 2, 'a', 'b')                                        // varchar
+	p = append(p, 6, '-', '1', '2', '.', '3', '4')                    // decimal
+	p = append(p, 0)                                                  // date: zero
+	p = append(p, 4, 0xe8, 0x07, 2, 29)                               // datetime(6), date only
+	p = append(p, 7, 0xe8, 0x07, 1, 2, 3, 4, 5)                       // datetime
+	p = append(p, 12, 1, 1, 0, 0, 0, 2, 3, 4, 0x80, 0x8b, 0x08, 0)    // time(2): -(1 day 2h):03:04.56
+	p = append(p, 8, 0, 0, 0, 0, 0, 100%24, 0, 1)                     // time: 04:00:01
+	p = append(p, 11, 0xe8, 0x07, 1, 2, 3, 4, 5, 0x40, 0xe2, 0x01, 0) // timestamp(3), 123456 us
+	// the last column is NULL: no bytes
+	want := []string{"255", "-2", "2024", "-8388608", "4294967295", "-1", "18446744073709551615",
+		"0.1", "-1.5", "ab", "-12.34", "0000-00-00", "2024-02-29 00:00:00.000000", "2024-01-02 03:04:05",
+		"-26:03:04.56", "04:00:01", "2024-01-02 03:04:05.123", "NULL"}
+	c := NewConn(nil, Caps{})
+	row, err := c.decodeRow(p, cols)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s rowsSink
+	s.AddRow(row)
+	for i := range want {
+		if s.rows[0][i] != want[i] {
+			t.Errorf("column %d (type %#x): %q, want %q", i, cols[i].typ, s.rows[0][i], want[i])
+		}
+	}
+	if _, err := c.decodeRow(p[:len(p)-3], cols); err == nil {
+		t.Error("a row cut short decoded")
+	}
+}
+
+// TestExecuteWithSink checks that rows reach a sink, a row longer than one
+// packet put back together, and that metadata the server sends again
+// replaces what the statement had.
+func TestExecuteWithSink(t *testing.T) {
+	c, f := newFake(t, Caps{DeprecateEOF: true, CacheMetadata: true})
+	f.replies <- [][]byte{prepareOK(3, 1, 0), typedCol("n", typeLong, 0, 0)}
+	s, err := c.Prepare("SELECT n FROM t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-f.got
+	intRow := func(v uint32) []byte { return binary.LittleEndian.AppendUint32([]byte{0, 0}, v) }
+	f.replies <- [][]byte{{1, 0}, intRow(7), intRow(8), okEOFPkt(0)}
+	var sink rowsSink
+	if n, err := c.Exec(s, nil, &sink); err != nil || n != 2 {
+		t.Fatalf("%d rows, %v", n, err)
+	}
+	<-f.got
+	// The column became a long string: the server sends the metadata.
+	long := strings.Repeat("z", maxLen)
+	row := append([]byte{0, 0, 0xfd}, byte(len(long)), byte(len(long)>>8), byte(len(long)>>16))
+	row = append(row, long...)
+	f.replies <- [][]byte{{1, 1}, typedCol("n", typeMediumBlob, 0, 0), row[:maxLen], row[maxLen:], okEOFPkt(0)}
+	if n, err := c.Exec(s, nil, &sink); err != nil || n != 1 {
+		t.Fatalf("long row: %d rows, %v", n, err)
+	}
+	if len(sink.rows) != 3 || sink.rows[0][0] != "7" || sink.rows[1][0] != "8" || sink.rows[2][0] != long {
+		t.Errorf("rows %d: %.20q", len(sink.rows), sink.rows)
 	}
 }
