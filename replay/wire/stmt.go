@@ -267,6 +267,8 @@ func (c *Conn) readResult(s *Stmt, sink RowSink) (n int64, status uint16, err er
 				return n, 0, protocolErrorf("short EOF packet")
 			}
 			return n, binary.LittleEndian.Uint16(p[3:]), nil
+		case len(p) == 0:
+			return n, 0, protocolErrorf("empty packet in result set")
 		default:
 			return n, 0, protocolErrorf("unexpected packet in result set (first byte %#x)", p[0])
 		}

@@ -306,6 +306,12 @@ func TestBrokenConnection(t *testing.T) {
 		t.Errorf("cut short: %v; want unexpected EOF", err)
 	}
 
+	c3, f3 := newFake(t, Caps{DeprecateEOF: true})
+	f3.replies <- [][]byte{{1}, colDef("a"), {}}
+	if _, err := c3.Exec(&Stmt{id: 1}, nil, nil); !errors.As(err, new(*ProtocolError)) {
+		t.Errorf("empty packet among rows: %v; want a protocol error", err)
+	}
+
 	c2, f := newFake(t, Caps{})
 	f.replies <- [][]byte{}
 	go func() { <-f.got; f.conn.Write([]byte{1, 0, 0, 9, 0x00}) }()
