@@ -70,7 +70,7 @@ func parseColumn(p []byte) (column, error) {
 	pos := 0
 	for range 6 {
 		n, k := readLenEnc(p[pos:])
-		if k == 0 || pos+k+int(n) > len(p) {
+		if k == 0 || n > uint64(len(p)-pos-k) {
 			return column{}, protocolErrorf("malformed column definition")
 		}
 		pos += k + int(n)
@@ -183,7 +183,7 @@ func (c *Conn) decodeRow(p []byte, cols []column) ([]sql.RawBytes, error) {
 				continue
 			}
 			l, k := readLenEnc(p[pos:])
-			if k == 0 || pos+k+int(l) > len(p) {
+			if k == 0 || l > uint64(len(p)-pos-k) {
 				return nil, errShortRow
 			}
 			out[i] = p[pos+k : pos+k+int(l)] // the server's bytes, valid until the next packet
@@ -191,7 +191,7 @@ func (c *Conn) decodeRow(p []byte, cols []column) ([]sql.RawBytes, error) {
 			continue
 		case typeDate, typeNewDate, typeTime, typeTimestamp, typeDateTime:
 			l, k := readLenEnc(p[pos:])
-			if k == 0 || pos+k+int(l) > len(p) {
+			if k == 0 || l > uint64(len(p)-pos-k) {
 				return nil, errShortRow
 			}
 			v := p[pos+k : pos+k+int(l)]
