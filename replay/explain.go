@@ -46,7 +46,7 @@ func (e *engine) explainAtStart(ctx context.Context, ep *endpointState) {
 	for _, s := range e.scens {
 		r := s.NewRenderer(e.cfg.Seed, e.cfg.Threads)
 		for si, st := range r.Next() {
-			e.explain(ctx, conn, ep, seen, explainReq{s: s, stmt: si, sql: st.SQL, args: st.Args})
+			e.explain(ctx, conn, ep, seen, explainReq{s: s, stmt: si, sql: st.SQL, args: st.Args}, false)
 		}
 	}
 }
@@ -65,17 +65,23 @@ func (e *engine) explainLoop(ctx context.Context, ep *endpointState) {
 		if ctx.Err() != nil {
 			continue // drain
 		}
-		if conn == nil {
-			c, err := ep.DB.Conn(ctx)
-			if err != nil {
-				if _, loaded := e.seenErr.LoadOrStore("explain-conn/"+ep.Name, true); !loaded {
-					e.log.Printf("EXPLAIN on %s: %v", ep.Name, err)
+		// A connection that died with the server (a restart) fails once:
+		// the request is tried again on a fresh one before any error is
+		// reported.
+		for try := 0; try < 2; try++ {
+			if conn == nil {
+				c, err := ep.DB.Conn(ctx)
+				if err != nil {
+					if _, loaded := e.seenErr.LoadOrStore("explain-conn/"+ep.Name, true); !loaded {
+						e.log.Printf("EXPLAIN on %s: %v", ep.Name, err)
+					}
+					break
 				}
-				continue
+				conn = c
 			}
-			conn = c
-		}
-		if !e.explain(ctx, conn, ep, seen, req) {
+			if e.explain(ctx, conn, ep, seen, req, try == 0) {
+				break
+			}
 			conn.Close()
 			conn = nil
 		}
@@ -84,21 +90,22 @@ func (e *engine) explainLoop(ctx context.Context, ep *endpointState) {
 
 // explain captures one statement's plan, stores each distinct plan once and
 // publishes its hash to the workers. It returns false when the connection
-// should be replaced.
-func (e *engine) explain(ctx context.Context, conn *sql.Conn, ep *endpointState, seen map[string]bool, req explainReq) bool {
+// should be replaced; that failure is not reported when quietConnErr.
+func (e *engine) explain(ctx context.Context, conn *sql.Conn, ep *endpointState, seen map[string]bool, req explainReq, quietConnErr bool) bool {
 	s := req.s
 	analyze := e.cfg.Explain == ExplainAnalyze && !s.Write
 	cctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	hash, plans, err := e.cfg.Explainer.Explain(cctx, conn, req.sql, req.args, analyze)
 	cancel()
 	if err != nil {
-		if ctx.Err() == nil {
+		connErr := classify(ctx, err, nil) == errConn
+		if ctx.Err() == nil && !(connErr && quietConnErr) {
 			key := "explain/" + s.Name
 			if _, loaded := e.seenErr.LoadOrStore(key, true); !loaded {
 				e.log.Printf("EXPLAIN of %s on %s: %v", s.Name, ep.Name, err)
 			}
 		}
-		return classify(ctx, err, nil) != errConn
+		return !connErr
 	}
 	key := s.Name + "\x00" + hash
 	if !seen[key] {
