@@ -412,14 +412,18 @@ func TestReturnsRows(t *testing.T) {
 
 // fakeExplainer reports plan p1 for its first call and p2 after.
 type fakeExplainer struct {
-	mu    sync.Mutex
-	calls int
+	mu     sync.Mutex
+	calls  int
+	failAt int // this call fails as a dead connection does
 }
 
 func (f *fakeExplainer) Explain(ctx context.Context, conn *sql.Conn, query string, args []any, analyze bool) (string, []PlanText, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.calls++
+	if f.calls == f.failAt {
+		return "", nil, mysql.ErrInvalidConn
+	}
 	h := "p1"
 	if f.calls > 1 {
 		h = "p2"
@@ -463,6 +467,42 @@ func TestPlansAreCapturedStoredOnceAndChangesReported(t *testing.T) {
 	}
 	if !strings.Contains(log.String(), "plan change: a (statement 1) on db:3306: p1 -> p2") {
 		t.Errorf("log:\n%s", log.String())
+	}
+}
+
+// TestExplainRetriesOnADeadConnection: the explainer's connection died
+// with the server (a restart); the request is tried again on a fresh
+// connection and nothing is reported.
+func TestExplainRetriesOnADeadConnection(t *testing.T) {
+	db, mock := newMock(t)
+	mock.MatchExpectationsInOrder(false)
+	expectConnect(mock, 7)
+	const q = "SELECT a FROM t WHERE id = ?"
+	for i := 1; i <= 2; i++ {
+		mock.ExpectQuery(q).WithArgs(i).WillReturnRows(sqlmock.NewRows([]string{"a"}).AddRow(1))
+	}
+	sink := &memSink{}
+	var log lockedBuilder
+	cfg := baseConfig(db, sink, scenario("a", 1, q))
+	cfg.Events, cfg.SkipTrx, cfg.Log = 2, true, &log
+	x := &fakeExplainer{failAt: 2} // the one in-run EXPLAIN, after the second execution
+	cfg.Explain, cfg.Explainer, cfg.ExplainEvery = ExplainJSON, x, 2
+	hold, err := db.Conn(context.Background()) // see TestConnectionLoss...
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hold.Close()
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	x.mu.Lock()
+	calls := x.calls
+	x.mu.Unlock()
+	if calls < 3 {
+		t.Errorf("%d EXPLAIN calls: the failed one was not tried again", calls)
+	}
+	if strings.Contains(log.String(), "EXPLAIN") {
+		t.Errorf("a retried EXPLAIN was reported:\n%s", log.String())
 	}
 }
 
