@@ -290,3 +290,42 @@ func (s *countSink) Write(rows []results.Execution) error {
 func (s *countSink) Close() error                            { return nil }
 func (s *countSink) WritePlan(results.Plan) error            { return nil }
 func (s *countSink) WriteStatus(rows []results.Status) error { return nil }
+
+// TestPacingOnDirectWorkers: workers with a thread of their own sleep in
+// the kernel between paced events; the rate is kept, and a run stopped
+// while they sleep ends at once.
+func TestPacingOnDirectWorkers(t *testing.T) {
+	db := open(t, testdb.Fresh(t, "replay_paced"), true)
+	q := "SELECT 1"
+	sc := &replay.Scenario{Name: "tick", Count: 1, Queries: []string{q},
+		NewRenderer: func(uint64, int) replay.Renderer { return constRenderer(q) }}
+	sink := &countSink{}
+	res, err := replay.Run(context.Background(), replay.Config{
+		RunID: "t", Threads: 2, Duration: time.Second, Rate: 200, SkipTrx: true, Prepared: true,
+		Endpoints: []replay.Endpoint{{Name: "test", DB: db, Direct: true}}, Scenarios: []*replay.Scenario{sc}, Sink: sink,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev := res.Summary.Events; ev < 180 || ev > 201 {
+		t.Errorf("%d events in 1 s at 200/s", ev)
+	}
+	for _, r := range sink.rows {
+		if r.IntendedStart == nil || r.LatencyNs <= 0 {
+			t.Fatalf("paced row %+v", r)
+		}
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	if _, err := replay.Run(ctx, replay.Config{
+		RunID: "t2", Threads: 2, Rate: 0.5, SkipTrx: true, Prepared: true,
+		Endpoints: []replay.Endpoint{{Name: "test", DB: db, Direct: true}}, Scenarios: []*replay.Scenario{sc}, Sink: &countSink{},
+	}); err != nil && !strings.Contains(err.Error(), "context") {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 30*time.Second { // liveness, not speed: without the stop it never ends
+		t.Errorf("a run stopped while its workers slept took %s to end", took)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/go-sql-driver/mysql"
@@ -85,6 +86,10 @@ type prepared struct {
 
 const flushEvery = 200 * time.Millisecond
 
+// waitSlice is the longest a worker sleeps in the kernel before checking
+// whether the run stopped.
+const waitSlice = 10 * time.Millisecond
+
 // yieldEvery is how often a worker on blocking sockets passes through the
 // scheduler. Go's monitor thread treats a goroutine that has not been
 // through the scheduler for 10 ms as running too long, even when it spends
@@ -162,7 +167,29 @@ func (w *worker) loop(ctx context.Context, ph *phase) {
 }
 
 // wait sleeps d unless the run stops first.
+//
+// A worker with a thread of its own (Direct endpoints) sleeps in the
+// kernel, a slice at a time so that it notices the run stopping: Go's
+// timers wake a goroutine up to a millisecond late when every thread is
+// idle (the poller waits in whole milliseconds), and a paced run measures
+// latency from the intended start, so that lateness would be counted as
+// the server's. Measured on a point select paced at 2,000 events/s: mean
+// latency 0.5 ms with timers, 3-4 ms with timers and a locked thread.
 func (w *worker) wait(ctx context.Context, d time.Duration) bool {
+	if w.ep.Direct {
+		end := time.Now().Add(d)
+		for {
+			if ctx.Err() != nil {
+				return false
+			}
+			left := time.Until(end)
+			if left <= 0 {
+				return true
+			}
+			ts := syscall.NsecToTimespec(int64(min(left, waitSlice)))
+			_ = syscall.Nanosleep(&ts, nil) // EINTR: the loop sleeps the rest
+		}
+	}
 	w.sleep.Reset(d)
 	select {
 	case <-ctx.Done():
