@@ -3,6 +3,7 @@ package analyzer
 import (
 	"errors"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -226,7 +227,10 @@ func (u *unit) parse() {
 	defer parserPool.Put(p)
 	stmts, _, err := parseNoPanic(p, u.text)
 	if err == nil {
-		u.stmts = stmts
+		// The parser returns its own result slice and refills it on its
+		// next Parse, which another file's analysis may run as soon as
+		// the parser is back in the pool.
+		u.stmts = slices.Clone(stmts)
 		return
 	}
 	msg := err.Error()
