@@ -23,4 +23,12 @@ if [[ -z "${JOINBENCH_TEST_DSN:-}" ]]; then
 	fi
 fi
 
-go test -timeout "${TEST_TIMEOUT:-10m}" ./...
+# With a C compiler (cgo), under the race detector: the engine, the writer
+# and lint run goroutines side by side. RACE=0 turns it off.
+race=()
+if [[ "${RACE:-1}" != 0 && "$(go env CGO_ENABLED)" == 1 ]] && command -v "$(go env CC)" >/dev/null 2>&1; then
+	race=(-race)
+else
+	echo "note: no C compiler for cgo: tests run without the race detector" >&2
+fi
+go test "${race[@]}" -timeout "${TEST_TIMEOUT:-10m}" ./...
