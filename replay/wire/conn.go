@@ -88,10 +88,11 @@ type Conn struct {
 	roff int
 	wbuf []byte
 	// Rows decoded for a RowSink (rows.go): each column's text, its
-	// reused buffer, and a row longer than one packet put back together.
-	text    []sql.RawBytes
-	textBuf [][]byte
-	long    []byte
+	// reused buffer, a row longer than one packet put back together.
+	text     []sql.RawBytes
+	textBuf  [][]byte
+	long     []byte
+	moreCols []column // the columns of a procedure's second and later results
 }
 
 // NewConn returns a Conn on a connected, authenticated socket.

@@ -122,8 +122,8 @@ func (c *Conn) Exec(s *Stmt, args []any, sink RowSink) (n int64, err error) {
 	if err := c.sendExecute(s, args); err != nil {
 		return 0, err
 	}
-	for {
-		rows, status, err := c.readResult(s, sink)
+	for first := true; ; first = false {
+		rows, status, err := c.readResult(s, sink, first)
 		if err != nil {
 			return n, err
 		}
@@ -191,7 +191,7 @@ func (c *Conn) sendExecute(s *Stmt, args []any) error {
 // readResult reads one result: an OK packet (rows affected) or a result
 // set (rows counted, and given to sink when there is one), and the server
 // status that ends it.
-func (c *Conn) readResult(s *Stmt, sink RowSink) (n int64, status uint16, err error) {
+func (c *Conn) readResult(s *Stmt, sink RowSink, first bool) (n int64, status uint16, err error) {
 	p, _, err := c.next()
 	if err != nil {
 		return 0, 0, err
@@ -210,10 +210,17 @@ func (c *Conn) readResult(s *Stmt, sink RowSink) (n int64, status uint16, err er
 	if k == 0 || cols == 0 {
 		return 0, 0, protocolErrorf("unexpected reply to COM_STMT_EXECUTE (first byte %#x)", p[0])
 	}
+	// The statement's own result has its columns in s.cols (a server that
+	// caches metadata sends them only when they change); the further
+	// results of a procedure call are described every time.
+	colsOf := &s.cols
+	if !first {
+		colsOf = &c.moreCols
+	}
 	sent := !c.caps.CacheMetadata || (len(p) > k && p[k] == 1)
 	switch {
 	case sent && sink != nil:
-		if s.cols, err = c.readColumns(int(cols), s.cols); err != nil {
+		if *colsOf, err = c.readColumns(int(cols), *colsOf); err != nil {
 			return 0, 0, err
 		}
 	case sent:
@@ -248,10 +255,10 @@ func (c *Conn) readResult(s *Stmt, sink RowSink) (n int64, status uint16, err er
 					return n, 0, err
 				}
 			}
-			if len(s.cols) != int(cols) {
-				return n, 0, protocolErrorf("%d columns described, %d in the result", len(s.cols), cols)
+			if len(*colsOf) != int(cols) {
+				return n, 0, protocolErrorf("%d columns described, %d in the result", len(*colsOf), cols)
 			}
-			row, err := c.decodeRow(p, s.cols)
+			row, err := c.decodeRow(p, *colsOf)
 			if err != nil {
 				return n, 0, err
 			}

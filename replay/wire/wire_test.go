@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"strings"
@@ -467,4 +468,34 @@ func FuzzReply(f *testing.F) {
 		c = NewConn(replayRW{bytes.NewReader(reply)}, Caps{DeprecateEOF: deprecateEOF, CacheMetadata: cache})
 		_, _ = c.Prepare("SELECT 1")
 	})
+}
+
+// TestCachedMetadataAfterAProcedureCall: a procedure's later results are
+// described every time and must not replace the columns the server caches
+// for the statement's own result.
+func TestCachedMetadataAfterAProcedureCall(t *testing.T) {
+	c, f := newFake(t, Caps{DeprecateEOF: true, CacheMetadata: true})
+	s := &Stmt{id: 1}
+	intRow := func(v uint32) []byte { return binary.LittleEndian.AppendUint32([]byte{0, 0}, v) }
+	strRow := func(v string) []byte { return append([]byte{0, 0, byte(len(v))}, v...) }
+	f.replies <- [][]byte{
+		{1, 1}, typedCol("n", typeLong, 0, 0), intRow(5), okEOFPkt(serverMoreResults),
+		{1, 1}, typedCol("s", typeVarString, 0, 0), strRow("abc"), okEOFPkt(serverMoreResults),
+		okPkt(0, 0)}
+	var sink rowsSink
+	if _, err := c.Exec(s, nil, &sink); err != nil {
+		t.Fatal(err)
+	}
+	<-f.got
+	f.replies <- [][]byte{
+		{1, 0}, intRow(6), okEOFPkt(serverMoreResults), // the first result's metadata: cached
+		{1, 1}, typedCol("s", typeVarString, 0, 0), strRow("de"), okEOFPkt(serverMoreResults),
+		okPkt(0, 0)}
+	if _, err := c.Exec(s, nil, &sink); err != nil {
+		t.Fatal(err)
+	}
+	want := [][]string{{"5"}, {"abc"}, {"6"}, {"de"}}
+	if fmt.Sprint(sink.rows) != fmt.Sprint(want) {
+		t.Errorf("rows %q, want %q", sink.rows, want)
+	}
 }
