@@ -431,19 +431,22 @@ func (f *fakeExplainer) Explain(ctx context.Context, conn *sql.Conn, query strin
 	return h, []PlanText{{Format: "json", Text: `{"plan":"` + h + `"}`}}, nil
 }
 
-func TestPlansAreCapturedStoredOnceAndChangesReported(t *testing.T) {
+// explainedRun runs events point selects, one thread, with x explaining
+// every `every` executions, and returns what was recorded and logged.
+func explainedRun(t *testing.T, events int, x Explainer, every int64) (*memSink, *lockedBuilder) {
+	t.Helper()
 	db, mock := newMock(t)
 	mock.MatchExpectationsInOrder(false)
 	expectConnect(mock, 7)
 	const q = "SELECT a FROM t WHERE id = ?"
-	for i := 1; i <= 10; i++ {
+	for i := 1; i <= events; i++ {
 		mock.ExpectQuery(q).WithArgs(i).WillReturnRows(sqlmock.NewRows([]string{"a"}).AddRow(1))
 	}
 	sink := &memSink{}
-	var log lockedBuilder
+	log := &lockedBuilder{}
 	cfg := baseConfig(db, sink, scenario("a", 1, q))
-	cfg.Events, cfg.SkipTrx, cfg.Log = 10, true, &log
-	cfg.Explain, cfg.Explainer, cfg.ExplainEvery = ExplainJSON, &fakeExplainer{}, 3
+	cfg.Events, cfg.SkipTrx, cfg.Log = int64(events), true, log
+	cfg.Explain, cfg.Explainer, cfg.ExplainEvery = ExplainJSON, x, every
 	hold, err := db.Conn(context.Background()) // see TestConnectionLoss...
 	if err != nil {
 		t.Fatal(err)
@@ -452,6 +455,11 @@ func TestPlansAreCapturedStoredOnceAndChangesReported(t *testing.T) {
 	if _, err := Run(context.Background(), cfg); err != nil {
 		t.Fatal(err)
 	}
+	return sink, log
+}
+
+func TestPlansAreCapturedStoredOnceAndChangesReported(t *testing.T) {
+	sink, log := explainedRun(t, 10, &fakeExplainer{}, 3)
 	if sink.rows[0].PlanHash != "p1" {
 		t.Errorf("first row has plan %q, want the plan captured at start", sink.rows[0].PlanHash)
 	}
@@ -474,27 +482,8 @@ func TestPlansAreCapturedStoredOnceAndChangesReported(t *testing.T) {
 // with the server (a restart); the request is tried again on a fresh
 // connection and nothing is reported.
 func TestExplainRetriesOnADeadConnection(t *testing.T) {
-	db, mock := newMock(t)
-	mock.MatchExpectationsInOrder(false)
-	expectConnect(mock, 7)
-	const q = "SELECT a FROM t WHERE id = ?"
-	for i := 1; i <= 2; i++ {
-		mock.ExpectQuery(q).WithArgs(i).WillReturnRows(sqlmock.NewRows([]string{"a"}).AddRow(1))
-	}
-	sink := &memSink{}
-	var log lockedBuilder
-	cfg := baseConfig(db, sink, scenario("a", 1, q))
-	cfg.Events, cfg.SkipTrx, cfg.Log = 2, true, &log
-	x := &fakeExplainer{failAt: 2} // the one in-run EXPLAIN, after the second execution
-	cfg.Explain, cfg.Explainer, cfg.ExplainEvery = ExplainJSON, x, 2
-	hold, err := db.Conn(context.Background()) // see TestConnectionLoss...
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer hold.Close()
-	if _, err := Run(context.Background(), cfg); err != nil {
-		t.Fatal(err)
-	}
+	x := &fakeExplainer{failAt: 2}     // the one in-run EXPLAIN, after the second execution
+	_, log := explainedRun(t, 2, x, 2) // 2 events, explained every 2
 	x.mu.Lock()
 	calls := x.calls
 	x.mu.Unlock()
