@@ -52,13 +52,19 @@ var paths = []struct {
 func prepared(t *testing.T, name string, direct bool) *sql.DB {
 	t.Helper()
 	db := open(t, testdb.Fresh(t, name), direct)
+	prepareTables(t, db)
+	return db
+}
+
+// prepareTables creates and loads the built-in tables, small.
+func prepareTables(t *testing.T, db *sql.DB) {
+	t.Helper()
 	dist, _ := ddl.ParseDistribution("uniform")
 	if _, err := ddl.Prepare(context.Background(), db, ddl.PrepareOptions{
 		Gen: ddl.GenOptions{Seed: 1, TableSize: tableSize, Distribution: dist}, Threads: 2, ChunkSize: 1000,
 	}); err != nil {
 		t.Fatal(err)
 	}
-	return db
 }
 
 func builtinScenarios(t *testing.T) []*replay.Scenario {
@@ -327,5 +333,50 @@ func TestPacingOnDirectWorkers(t *testing.T) {
 	}
 	if took := time.Since(start); took > 30*time.Second { // liveness, not speed: without the stop it never ends
 		t.Errorf("a run stopped while its workers slept took %s to end", took)
+	}
+}
+
+// TestPathsAgreeOnResults replays every read-only scenario of the built-in
+// corpus twice with the same values, through the driver and on the direct
+// path, and checks that each execution returned the same rows (count and
+// checksum): the direct path decodes rows into the driver's text.
+func TestPathsAgreeOnResults(t *testing.T) {
+	dsn := testdb.Fresh(t, "replay_paths_agree")
+	var reads []*replay.Scenario
+	for _, s := range builtinScenarios(t) {
+		if !s.Write {
+			reads = append(reads, s)
+		}
+	}
+	results := map[bool]map[string]string{}
+	for _, direct := range []bool{false, true} {
+		db := open(t, dsn, direct)
+		if !direct {
+			prepareTables(t, db)
+		}
+		sink := &countSink{}
+		res, err := replay.Run(context.Background(), replay.Config{
+			RunID: "agree", Threads: 1, Events: 3, Seed: 7, Prepared: true, Checksum: replay.NewChecksum,
+			Endpoints: []replay.Endpoint{{Name: "test", DB: db, Direct: direct}}, Scenarios: reads, Sink: sink,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Summary.Errors != 0 {
+			t.Fatalf("direct=%v: %d errors", direct, res.Summary.Errors)
+		}
+		got := map[string]string{}
+		for _, r := range sink.rows {
+			got[fmt.Sprintf("%s/%d/%d", r.Scenario, r.Event, r.StatementSeq)] = fmt.Sprintf("%d rows, %s", r.Rows, r.Checksum)
+		}
+		results[direct] = got
+	}
+	if len(results[true]) != len(results[false]) || len(results[false]) == 0 {
+		t.Fatalf("%d executions on the direct path, %d through the driver", len(results[true]), len(results[false]))
+	}
+	for k, want := range results[false] {
+		if got := results[true][k]; got != want {
+			t.Errorf("%s: direct path %s, driver %s", k, got, want)
+		}
 	}
 }
