@@ -138,8 +138,8 @@ type engine struct {
 	log    *lockedWriter
 	cancel context.CancelCauseFunc
 
-	// counts holds each worker's running totals, summed when read (see
-	// counts).
+	// counts holds each worker's running totals, indexed by worker;
+	// totals sums them.
 	counts []counts
 
 	reconnects, stallNs atomic.Int64

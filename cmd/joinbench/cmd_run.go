@@ -9,6 +9,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -185,8 +186,7 @@ func (c *runCmd) Run(ctx context.Context, cl *cli) error {
 			db.Close()
 		}
 	}()
-	blocking := false
-	var direct []bool
+	var direct []bool // per endpoint: blocking sockets the workers share (replay.Endpoint.Direct)
 	for _, ep := range tgt.Endpoints {
 		db, b, err := replay.Open(ctx, ep, replay.OpenOptions{
 			Prepared: c.PsMode != "disable", PollerIO: c.PollerIO, MaxIdle: c.Threads/len(tgt.Endpoints) + 4})
@@ -195,7 +195,6 @@ func (c *runCmd) Run(ctx context.Context, cl *cli) error {
 		}
 		dbs = append(dbs, db)
 		direct = append(direct, b)
-		blocking = blocking || b
 	}
 	if tgt.Sandbox != nil && tgt.Sandbox.Name == "" {
 		fmt.Fprintf(logw, "preparing %d main table(s) of %d rows in the throwaway server\n", c.Tables, c.TableSize)
@@ -282,7 +281,7 @@ func (c *runCmd) Run(ctx context.Context, cl *cli) error {
 	if c.Checksum {
 		cfg.Checksum = replay.NewChecksum
 	}
-	if blocking {
+	if slices.Contains(direct, true) {
 		// Spare Ps keep the runtime from taking Ps back from workers
 		// blocked in reads (see replay.ProcsForBlockingIO).
 		replay.ProcsForBlockingIO(c.Threads)

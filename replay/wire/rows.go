@@ -98,12 +98,7 @@ func (c *Conn) readColumns(n int, into []column) ([]column, error) {
 		}
 		into = append(into, col)
 	}
-	if !c.caps.DeprecateEOF {
-		if _, _, err := c.next(); err != nil {
-			return nil, err
-		}
-	}
-	return into, nil
+	return into, c.endDefinitions()
 }
 
 // errShortRow is a row whose values end before its columns do.

@@ -37,9 +37,6 @@ type Stmt struct {
 	cols []column
 }
 
-// Params is the number of placeholders.
-func (s *Stmt) Params() int { return s.params }
-
 // Prepare prepares query on the server. A server error is returned as a
 // *mysql.MySQLError, as the driver reports it.
 func (c *Conn) Prepare(query string) (*Stmt, error) {
@@ -80,15 +77,22 @@ func (c *Conn) Prepare(query string) (*Stmt, error) {
 // skipDefinitions skips n column definitions and the EOF packet that ends
 // them when the connection still uses one.
 func (c *Conn) skipDefinitions(n int) error {
-	if !c.caps.DeprecateEOF {
-		n++
-	}
 	for range n {
 		if _, _, err := c.next(); err != nil {
 			return err
 		}
 	}
-	return nil
+	return c.endDefinitions()
+}
+
+// endDefinitions reads the EOF packet that ends column definitions (sent
+// or, with cached metadata, not) on a connection that still uses one.
+func (c *Conn) endDefinitions() error {
+	if c.caps.DeprecateEOF {
+		return nil
+	}
+	_, _, err := c.next()
+	return err
 }
 
 // Close frees the statement on the server. The server does not reply.
@@ -227,8 +231,8 @@ func (c *Conn) readResult(s *Stmt, sink RowSink, first bool) (n int64, status ui
 		if err := c.skipDefinitions(int(cols)); err != nil {
 			return 0, 0, err
 		}
-	case !c.caps.DeprecateEOF:
-		if _, _, err := c.next(); err != nil { // metadata skipped, its EOF is not
+	default: // metadata cached, not sent; its EOF packet is
+		if err := c.endDefinitions(); err != nil {
 			return 0, 0, err
 		}
 	}

@@ -164,7 +164,7 @@ func TestPrepareAndExecute(t *testing.T) {
 		if got := <-f.got; string(got) != "\x16SELECT a, b FROM t WHERE id = ?" {
 			t.Errorf("%+v: prepare sent %q", caps, got)
 		}
-		if s.id != 7 || s.Params() != 1 || s.columns != 2 {
+		if s.id != 7 || s.params != 1 || s.columns != 2 {
 			t.Errorf("%+v: statement %+v", caps, s)
 		}
 
