@@ -8,6 +8,7 @@ import (
 
 	"github.com/joinbench/joinbench/corpus"
 	"github.com/joinbench/joinbench/ddl"
+	"github.com/joinbench/joinbench/internal/server/flavor"
 )
 
 // Severity of a finding. A rule's default can be changed per corpus in its
@@ -113,42 +114,24 @@ type TextEdit struct {
 	NewText string `json:"new_text"`
 }
 
-// Flavor is the server family the corpus targets.
-type Flavor string
-
-const (
-	MySQL   Flavor = "mysql"
-	MariaDB Flavor = "mariadb"
-	Percona Flavor = "percona"
-	TiDB    Flavor = "tidb"
-)
-
-// ParseFlavor accepts mysql, mariadb, percona and tidb.
-func ParseFlavor(s string) (Flavor, error) {
-	switch f := Flavor(strings.ToLower(strings.TrimSpace(s))); f {
-	case MySQL, MariaDB, Percona, TiDB:
-		return f, nil
-	case "":
-		return MySQL, nil
-	}
-	return "", fmt.Errorf("unknown flavor %q (want mysql, mariadb, percona or tidb)", s)
-}
-
 // Options configure an analysis.
 type Options struct {
 	Schema *ddl.Schema // names are resolved against it; nil means every name is unknown
-	Flavor Flavor      // "" means mysql
-	Galera bool        // the target is a Galera/PXC cluster
+	// Flavor is the server the corpus targets: its family ("" means
+	// mysql), its version when known, and whether it is a Galera/PXC
+	// cluster.
+	Flavor flavor.Flavor
 	// Severity overrides per rule name (from lint.conf); absent means the
 	// rule's default.
 	Severity map[string]Severity
 }
 
-func (o *Options) flavor() Flavor {
-	if o == nil || o.Flavor == "" {
-		return MySQL
+// flavor is the targeted family, mysql when none was given.
+func (o *Options) flavor() flavor.Name {
+	if o == nil {
+		return flavor.MySQL
 	}
-	return o.Flavor
+	return o.Flavor.Or(flavor.MySQL).Name
 }
 
 func (o *Options) severity(a *Analyzer) Severity {

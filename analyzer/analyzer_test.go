@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/joinbench/joinbench/internal/server/flavor"
 )
 
 // TestRules runs every rule over testdata/<rule>/*.sql. A comment
@@ -51,9 +53,9 @@ func testOptions(src string) *Options {
 		for _, f := range strings.Fields(m[1]) {
 			switch {
 			case strings.HasPrefix(f, "flavor="):
-				opts.Flavor = Flavor(strings.TrimPrefix(f, "flavor="))
+				opts.Flavor.Name = flavor.Name(strings.TrimPrefix(f, "flavor="))
 			case f == "galera":
-				opts.Galera = true
+				opts.Flavor.Galera = true
 			case f == "noschema":
 				opts.Schema = nil
 			}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/joinbench/joinbench/internal/server/flavor"
 )
 
 // ConfigName is the file, in a corpus folder or any folder above it, that
@@ -23,7 +25,7 @@ const ConfigName = "lint.conf"
 // Config is a parsed lint.conf.
 type Config struct {
 	Path     string
-	Flavor   Flavor // "" when not set
+	Flavor   flavor.Name // "" when not set
 	Galera   *bool
 	Severity map[string]Severity
 }
@@ -51,7 +53,7 @@ func ParseConfig(path string, src []byte) (*Config, error) {
 		}
 		switch k {
 		case "flavor":
-			f, err := ParseFlavor(v)
+			f, err := flavor.ParseName(v)
 			if err != nil {
 				return nil, fmt.Errorf("%s:%d: %v", path, line, err)
 			}
@@ -84,10 +86,10 @@ func (c *Config) Apply(opts Options, flavorSet, galeraSet bool) *Options {
 		return &o
 	}
 	if c.Flavor != "" && !flavorSet {
-		o.Flavor = c.Flavor
+		o.Flavor.Name = c.Flavor
 	}
 	if c.Galera != nil && !galeraSet {
-		o.Galera = *c.Galera
+		o.Flavor.Galera = *c.Galera
 	}
 	sev := map[string]Severity{}
 	for k, v := range c.Severity {

@@ -1,6 +1,10 @@
 package analyzer
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/joinbench/joinbench/internal/server/flavor"
+)
 
 // The SQL parser drops optimizer hints it does not know (JOIN_ORDER, BNL,
 // INDEX, ...) with only a warning, so hints are read here from the raw
@@ -132,12 +136,12 @@ var tidbHints = map[string]int{
 
 // hintKind returns how a hint's arguments are read and whether the flavour
 // knows the hint at all. MariaDB knows none.
-func hintKind(f Flavor, name string) (int, bool) {
+func hintKind(f flavor.Name, name string) (int, bool) {
 	switch f {
-	case TiDB:
+	case flavor.TiDB:
 		k, ok := tidbHints[name]
 		return k, ok
-	case MariaDB:
+	case flavor.MariaDB:
 		if k, ok := mysqlHints[name]; ok {
 			return k, false
 		}

@@ -23,7 +23,7 @@ var BlockingDDL = register(&Analyzer{
 		u := p.u
 		offs := u.stmtOffsets()
 		tool := "pt-online-schema-change or gh-ost"
-		if u.opts.Galera {
+		if u.opts.Flavor.Galera {
 			tool = "pt-online-schema-change (gh-ost does not support Galera)"
 		}
 		for i, st := range u.stmts {
@@ -46,7 +46,7 @@ var BlockingDDL = register(&Analyzer{
 				p.Reportf(offs[i], "%s blocks writes to the table while it runs: %s; use %s", ddlName(st), strings.Join(why, "; "), tool)
 				continue
 			}
-			if u.opts.Galera && isDDL(st) {
+			if u.opts.Flavor.Galera && isDDL(st) {
 				p.Reportf(offs[i], "%s on a Galera/PXC cluster runs under total order isolation: every node stops writing until it ends; use %s, or a rolling schema upgrade", ddlName(st), tool)
 			}
 		}

@@ -1,6 +1,10 @@
 package analyzer
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/joinbench/joinbench/internal/server/flavor"
+)
 
 // HintIgnoredByFlavor reports optimizer hints the target flavour silently
 // ignores, naming what does the same job there.
@@ -26,23 +30,11 @@ var HintIgnoredByFlavor = register(&Analyzer{
 				if eq != "" {
 					eq = "; use " + eq
 				}
-				p.Reportf(h.Start, "%s ignores optimizer hint %s silently%s", flavorName(fl), h.Name, eq)
+				p.Reportf(h.Start, "%s ignores optimizer hint %s silently%s", fl.Title(), h.Name, eq)
 			}
 		}
 	},
 })
-
-func flavorName(f Flavor) string {
-	switch f {
-	case MariaDB:
-		return "MariaDB"
-	case TiDB:
-		return "TiDB"
-	case Percona:
-		return "Percona Server"
-	}
-	return "MySQL"
-}
 
 func hintArgs(h *hint) string {
 	var a []string
@@ -53,7 +45,7 @@ func hintArgs(h *hint) string {
 }
 
 // hintEquivalent names what does a hint's job in flavour f.
-func hintEquivalent(f Flavor, h *hint) string {
+func hintEquivalent(f flavor.Name, h *hint) string {
 	args := hintArgs(h)
 	idx := func() (string, string) {
 		if len(h.Args) == 0 {
@@ -66,7 +58,7 @@ func hintEquivalent(f Flavor, h *hint) string {
 		return h.Args[0].Text, strings.Join(ix, ", ")
 	}
 	switch f {
-	case MariaDB:
+	case flavor.MariaDB:
 		switch h.Name {
 		case "JOIN_ORDER", "JOIN_PREFIX", "JOIN_SUFFIX", "JOIN_FIXED_ORDER":
 			if args != "" {
@@ -102,7 +94,7 @@ func hintEquivalent(f Flavor, h *hint) string {
 		case "LEADING":
 			return "SELECT STRAIGHT_JOIN with the FROM clause in the wanted order"
 		}
-	case TiDB:
+	case flavor.TiDB:
 		switch h.Name {
 		case "JOIN_ORDER", "JOIN_PREFIX":
 			return "LEADING(" + args + ")"

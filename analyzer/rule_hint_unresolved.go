@@ -3,6 +3,8 @@ package analyzer
 import (
 	"sort"
 	"strings"
+
+	"github.com/joinbench/joinbench/internal/server/flavor"
 )
 
 // HintUnresolved checks the names inside optimizer hints. A hint that names
@@ -32,7 +34,7 @@ func runHintUnresolved(p *Pass) {
 		}
 		for _, h := range hc.hints {
 			kind, known := hintKind(fl, h.Name)
-			if fl == MariaDB {
+			if fl == flavor.MariaDB {
 				known = true // reported by hint-ignored-by-flavor; names are still checked
 				if _, ok := mysqlHints[h.Name]; !ok {
 					kind, known = tidbHints[h.Name]

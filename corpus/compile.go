@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/joinbench/joinbench/ddl"
+	"github.com/joinbench/joinbench/internal/sqllex"
 	"github.com/joinbench/joinbench/internal/usage"
 )
 
@@ -305,7 +306,7 @@ func (t *Template) compileStmt(sp stmtParts) (stmtTmpl, error) {
 			case pt.param < 0:
 				b.WriteString(pt.text)
 			case t.gens[pt.param].prm.Kind == KindTable:
-				b.WriteString(ddl.QuoteIdent(t.gens[pt.param].choices[choice[pt.param]]))
+				b.WriteString(sqllex.QuoteIdent(t.gens[pt.param].choices[choice[pt.param]]))
 			default:
 				b.WriteByte('?')
 			}

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"text/template"
+
+	"github.com/joinbench/joinbench/internal/sqllex"
 )
 
 //go:embed schema/*.sql.tmpl
@@ -135,7 +137,7 @@ func renderTable(kind TableKind, name string, opts SchemaOptions, indexes bool) 
 	}
 	var b strings.Builder
 	err := schemaTemplates.ExecuteTemplate(&b, tmpl, tableTemplateData{
-		Name:          QuoteIdent(name),
+		Name:          sqllex.QuoteIdent(name),
 		AutoIncrement: !opts.ClientIDs,
 		PrimaryKey:    !opts.NoPrimaryKey,
 		Indexes:       indexes,
@@ -146,11 +148,6 @@ func renderTable(kind TableKind, name string, opts SchemaOptions, indexes bool) 
 		return "", fmt.Errorf("render %s: %w", name, err)
 	}
 	return strings.TrimSpace(b.String()), nil
-}
-
-// QuoteIdent quotes an identifier with backticks.
-func QuoteIdent(name string) string {
-	return "`" + strings.ReplaceAll(name, "`", "``") + "`"
 }
 
 // BuiltinTable is one table of the built-in schema with its DDL.
@@ -257,16 +254,16 @@ func AddSecondaryIndexes(t *Table) string {
 		}
 		cols := make([]string, len(ix.Columns))
 		for i, c := range ix.Columns {
-			cols[i] = QuoteIdent(c)
+			cols[i] = sqllex.QuoteIdent(c)
 		}
 		kind := "INDEX"
 		if ix.Unique {
 			kind = "UNIQUE INDEX"
 		}
-		parts = append(parts, fmt.Sprintf("ADD %s %s (%s)", kind, QuoteIdent(ix.Name), strings.Join(cols, ", ")))
+		parts = append(parts, fmt.Sprintf("ADD %s %s (%s)", kind, sqllex.QuoteIdent(ix.Name), strings.Join(cols, ", ")))
 	}
 	if len(parts) == 0 {
 		return ""
 	}
-	return "ALTER TABLE " + QuoteIdent(t.Name) + "\n  " + strings.Join(parts, ",\n  ")
+	return "ALTER TABLE " + sqllex.QuoteIdent(t.Name) + "\n  " + strings.Join(parts, ",\n  ")
 }

@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/joinbench/joinbench/internal/sqllex"
 	"github.com/joinbench/joinbench/internal/usage"
 )
 
@@ -64,7 +65,7 @@ func Cleanup(ctx context.Context, db *sql.DB, opts SchemaOptions) ([]string, err
 		return nil, err
 	}
 	for i, n := range names {
-		if _, err := db.ExecContext(ctx, "DROP TABLE IF EXISTS "+QuoteIdent(n)); err != nil {
+		if _, err := db.ExecContext(ctx, "DROP TABLE IF EXISTS "+sqllex.QuoteIdent(n)); err != nil {
 			return names[:i], fmt.Errorf("drop %s: %w", n, err)
 		}
 	}
@@ -180,7 +181,7 @@ func Warmup(ctx context.Context, db *sql.DB, opts SchemaOptions, threads int) (*
 
 // warmStatements returns the reads that bring t's indexes into memory.
 func warmStatements(t *Table) []string {
-	q := QuoteIdent(t.Name)
+	q := sqllex.QuoteIdent(t.Name)
 	var out []string
 	if e := strings.ToLower(t.Engine); e == "myisam" || e == "aria" {
 		out = append(out, "LOAD INDEX INTO CACHE "+q)
@@ -192,12 +193,12 @@ func warmStatements(t *Table) []string {
 	if t.PrimaryKey != nil {
 		hint = " FORCE INDEX (PRIMARY)"
 	}
-	out = append(out, fmt.Sprintf("SELECT COUNT(*), SUM(LENGTH(%s)) FROM %s%s", QuoteIdent(last), q, hint))
+	out = append(out, fmt.Sprintf("SELECT COUNT(*), SUM(LENGTH(%s)) FROM %s%s", sqllex.QuoteIdent(last), q, hint))
 	for _, ix := range t.Indexes {
 		if ix.Primary || len(ix.Columns) == 0 {
 			continue
 		}
-		out = append(out, fmt.Sprintf("SELECT COUNT(*), SUM(LENGTH(%s)) FROM %s FORCE INDEX (%s)", QuoteIdent(ix.Columns[0]), q, QuoteIdent(ix.Name)))
+		out = append(out, fmt.Sprintf("SELECT COUNT(*), SUM(LENGTH(%s)) FROM %s FORCE INDEX (%s)", sqllex.QuoteIdent(ix.Columns[0]), q, sqllex.QuoteIdent(ix.Name)))
 	}
 	return out
 }

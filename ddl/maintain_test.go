@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/joinbench/joinbench/internal/sqllex"
 	"github.com/joinbench/joinbench/internal/testdb"
 	"github.com/joinbench/joinbench/internal/usage"
 )
@@ -24,7 +25,7 @@ func TestWarmupAndCleanupDropOnlyTheirTables(t *testing.T) {
 	// Tables that look alike but are not prepare's.
 	others := []string{"main", "main01", "main1_old", "mainx", "level6", "level0", "level", "xmain1", "other"}
 	for _, n := range others {
-		if _, err := db.Exec("CREATE TABLE " + QuoteIdent(n) + " (id INT PRIMARY KEY)"); err != nil {
+		if _, err := db.Exec("CREATE TABLE " + sqllex.QuoteIdent(n) + " (id INT PRIMARY KEY)"); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/go-sql-driver/mysql"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/joinbench/joinbench/internal/sqllex"
 	"github.com/joinbench/joinbench/internal/usage"
 )
 
@@ -341,7 +342,7 @@ func Prepare(ctx context.Context, db *sql.DB, opts PrepareOptions) (*PrepareResu
 		if t.Kind == LevelTable {
 			n = i - opts.Schema.Tables + 1
 		}
-		q := QuoteIdent(t.Name)
+		q := sqllex.QuoteIdent(t.Name)
 		create := t.CreateBare
 		if opts.IndexesDuringLoad {
 			create = t.Create
@@ -587,7 +588,7 @@ func Prepare(ctx context.Context, db *sql.DB, opts PrepareOptions) (*PrepareResu
 	if !opts.NoAnalyze {
 		quoted := make([]string, len(names))
 		for i, n := range names {
-			quoted[i] = QuoteIdent(n)
+			quoted[i] = sqllex.QuoteIdent(n)
 		}
 		opts.logf("ANALYZE TABLE %s", strings.Join(names, ", "))
 		if err := drain(db.QueryContext(ctx, "ANALYZE TABLE "+strings.Join(quoted, ", "))); err != nil {
@@ -611,13 +612,13 @@ func dropSecondaryIndexes(ctx context.Context, db *sql.DB, t BuiltinTable) error
 	var drops []string
 	for _, ix := range s.Table(t.Name).Indexes {
 		if !ix.Primary {
-			drops = append(drops, "DROP INDEX "+QuoteIdent(ix.Name))
+			drops = append(drops, "DROP INDEX "+sqllex.QuoteIdent(ix.Name))
 		}
 	}
 	if len(drops) == 0 {
 		return nil
 	}
-	if _, err := db.ExecContext(ctx, "ALTER TABLE "+QuoteIdent(t.Name)+" "+strings.Join(drops, ", ")); err != nil {
+	if _, err := db.ExecContext(ctx, "ALTER TABLE "+sqllex.QuoteIdent(t.Name)+" "+strings.Join(drops, ", ")); err != nil {
 		return fmt.Errorf("drop the secondary indexes of %s before loading it: %w", t.Name, err)
 	}
 	return nil
@@ -781,7 +782,7 @@ func (l *loader) chunk(ctx context.Context, t BuiltinTable, n int, from, to int6
 		}
 		pw.Close()
 	}()
-	q := "LOAD DATA LOCAL INFILE 'Reader::" + name + "' INTO TABLE " + QuoteIdent(t.Name) +
+	q := "LOAD DATA LOCAL INFILE 'Reader::" + name + "' INTO TABLE " + sqllex.QuoteIdent(t.Name) +
 		" CHARACTER SET binary FIELDS TERMINATED BY '\\t' ESCAPED BY '\\\\' LINES TERMINATED BY '\\n' (" + strings.Join(cols, ",") + ")"
 	_, err := l.conn.ExecContext(ctx, q)
 	pr.CloseWithError(errors.New("load ended")) // unblocks the generator if the server stopped reading
@@ -793,7 +794,7 @@ func (l *loader) chunk(ctx context.Context, t BuiltinTable, n int, from, to int6
 
 func (l *loader) insertChunk(ctx context.Context, t BuiltinTable, n int, cols []string, from, to int64) error {
 	limit := int(min(l.maxPacket, 16<<20)) - 1024
-	head := "INSERT INTO " + QuoteIdent(t.Name) + " (" + strings.Join(cols, ",") + ") VALUES "
+	head := "INSERT INTO " + sqllex.QuoteIdent(t.Name) + " (" + strings.Join(cols, ",") + ") VALUES "
 	tx, err := l.conn.BeginTx(ctx, nil)
 	if err != nil {
 		return err

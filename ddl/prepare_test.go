@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/joinbench/joinbench/internal/sqllex"
 	"github.com/joinbench/joinbench/internal/testdb"
 	"github.com/joinbench/joinbench/internal/usage"
 )
@@ -19,7 +20,7 @@ func checksums(t *testing.T, db *sql.DB, names []string) map[string]int64 {
 	for _, n := range names {
 		var name string
 		var sum sql.NullInt64
-		if err := db.QueryRow("CHECKSUM TABLE "+QuoteIdent(n)).Scan(&name, &sum); err != nil {
+		if err := db.QueryRow("CHECKSUM TABLE "+sqllex.QuoteIdent(n)).Scan(&name, &sum); err != nil {
 			t.Fatalf("checksum %s: %v", n, err)
 		}
 		if !sum.Valid {
@@ -33,7 +34,7 @@ func checksums(t *testing.T, db *sql.DB, names []string) map[string]int64 {
 func count(t *testing.T, db *sql.DB, table string) int64 {
 	t.Helper()
 	var n int64
-	if err := db.QueryRow("SELECT COUNT(*) FROM " + QuoteIdent(table)).Scan(&n); err != nil {
+	if err := db.QueryRow("SELECT COUNT(*) FROM " + sqllex.QuoteIdent(table)).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/joinbench/joinbench/corpus"
+	"github.com/joinbench/joinbench/internal/server/flavor"
 	"github.com/joinbench/joinbench/replay/checksum"
 	"github.com/joinbench/joinbench/replay/explain"
 	"github.com/joinbench/joinbench/replay/results"
@@ -38,9 +39,9 @@ func (s runDirSink) WriteStatus(rows []results.Status) error      { return s.d.S
 // NewExplainer captures plans with EXPLAIN for servers of one flavor and
 // hashes their shape. Besides what the server prints, every plan is also
 // stored as the indented shape tree ("shape" format) the hash is made of.
-func NewExplainer(fl explain.Flavor) Explainer { return flavorExplainer{fl} }
+func NewExplainer(fl flavor.Flavor) Explainer { return flavorExplainer{fl} }
 
-type flavorExplainer struct{ fl explain.Flavor }
+type flavorExplainer struct{ fl flavor.Flavor }
 
 func (x flavorExplainer) Explain(ctx context.Context, conn *sql.Conn, query string, args []any, analyze bool) (string, []PlanText, error) {
 	out, err := explain.Capture(ctx, conn, x.fl, query, args, analyze)

@@ -12,7 +12,7 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
-	"github.com/joinbench/joinbench/replay/wire"
+	"github.com/joinbench/joinbench/replay/internal/wire"
 )
 
 // Blocking socket I/O for the workers' connections.

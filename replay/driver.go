@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/joinbench/joinbench/replay/wire"
+	"github.com/joinbench/joinbench/replay/internal/wire"
 )
 
 // Statements on the workers' hot path go to the driver directly.

@@ -12,9 +12,9 @@ import (
 
 	"github.com/joinbench/joinbench/corpus"
 	"github.com/joinbench/joinbench/ddl"
+	"github.com/joinbench/joinbench/internal/server"
 	"github.com/joinbench/joinbench/internal/testdb"
 	"github.com/joinbench/joinbench/replay"
-	"github.com/joinbench/joinbench/replay/explain"
 	"github.com/joinbench/joinbench/replay/results"
 	"github.com/joinbench/joinbench/replay/status"
 )
@@ -100,7 +100,7 @@ func TestRunEveryScenario(t *testing.T) {
 func runEveryScenario(t *testing.T, direct bool) {
 	db := prepared(t, "replay_all", direct)
 	ctx := context.Background()
-	fl, err := explain.DetectFlavor(ctx, db)
+	fl, err := server.DetectFlavor(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,8 +6,8 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
+	"github.com/joinbench/joinbench/internal/server"
 	"github.com/joinbench/joinbench/internal/usage"
-	"github.com/joinbench/joinbench/replay/target"
 )
 
 // OpenOptions set how the workers' connections talk to an endpoint.
@@ -21,7 +21,7 @@ type OpenOptions struct {
 // interpolation per Prepared, raw column bytes (no time parsing), and
 // blocking socket reads unless PollerIO (see UseBlockingIO). It reports
 // whether blocking reads are in use, so the caller can size GOMAXPROCS.
-func Open(ctx context.Context, ep target.Endpoint, o OpenOptions) (db *sql.DB, blocking bool, err error) {
+func Open(ctx context.Context, ep server.Endpoint, o OpenOptions) (db *sql.DB, blocking bool, err error) {
 	cfg, err := ep.Config()
 	if err != nil {
 		return nil, false, usage.Wrap(err)

@@ -12,8 +12,8 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
+	"github.com/joinbench/joinbench/replay/internal/wire"
 	"github.com/joinbench/joinbench/replay/results"
-	"github.com/joinbench/joinbench/replay/wire"
 )
 
 // phase is one stretch of a run: warmup (not recorded) or measured.

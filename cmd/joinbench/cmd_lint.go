@@ -11,8 +11,9 @@ import (
 	"github.com/joinbench/joinbench/analyzer"
 	"github.com/joinbench/joinbench/corpus"
 	"github.com/joinbench/joinbench/ddl"
+	"github.com/joinbench/joinbench/internal/server"
+	"github.com/joinbench/joinbench/internal/server/flavor"
 	"github.com/joinbench/joinbench/internal/usage"
-	"github.com/joinbench/joinbench/replay/explain"
 )
 
 // lintCmd checks scenario and DDL files without running them.
@@ -80,15 +81,12 @@ func (c *lintCmd) Run(ctx context.Context, cl *cli) error {
 		return err
 	}
 	flavorSet := c.Flavor != "" || detected.Name != ""
-	flavor, galera := c.Flavor, c.Galera
-	if flavor == "" {
-		flavor = detected.Name
+	target := detected.Or(flavor.MySQL)
+	if c.Flavor != "" {
+		target = flavor.Flavor{Name: flavor.Name(c.Flavor)} // a version detected on another family means nothing here
 	}
-	if flavor == "" {
-		flavor = string(analyzer.MySQL)
-	}
-	galera = galera || detected.Galera
-	base := analyzer.Options{Schema: schema, Flavor: analyzer.Flavor(flavor), Galera: galera}
+	target.Galera = c.Galera || detected.Galera
+	base := analyzer.Options{Schema: schema, Flavor: target}
 	var fixed *analyzer.Config
 	if c.Config != "" {
 		b, err := os.ReadFile(c.Config)
@@ -169,62 +167,62 @@ func (c *lintCmd) Run(ctx context.Context, cl *cli) error {
 // schema returns the model names resolve against: a live server's
 // (--dsn, which also tells the flavour), a DDL file's (--schema) or the
 // built-in one.
-func (c *lintCmd) schema(ctx context.Context) (*ddl.Schema, explain.Flavor, error) {
+func (c *lintCmd) schema(ctx context.Context) (*ddl.Schema, flavor.Flavor, error) {
 	switch {
 	case c.DSN != "" && c.Schema != "":
-		return nil, explain.Flavor{}, usage.Errorf("--dsn and --schema both name a schema: give one")
+		return nil, flavor.Flavor{}, usage.Errorf("--dsn and --schema both name a schema: give one")
 	case c.DSN != "":
 		return liveSchema(ctx, c.DSN, c.TableName)
 	case c.Schema != "":
 		b, err := os.ReadFile(c.Schema)
 		if err != nil {
-			return nil, explain.Flavor{}, usage.Errorf("--schema: %v", err)
+			return nil, flavor.Flavor{}, usage.Errorf("--schema: %v", err)
 		}
 		s, err := ddl.ParseSchema(string(b))
 		if err != nil {
-			return nil, explain.Flavor{}, usage.Errorf("%s:%v", c.Schema, err)
+			return nil, flavor.Flavor{}, usage.Errorf("%s:%v", c.Schema, err)
 		}
 		s.GroupFamily(c.TableName)
-		return s, explain.Flavor{}, nil
+		return s, flavor.Flavor{}, nil
 	}
 	s, err := ddl.BuiltinSchema(ddl.SchemaOptions{Tables: c.Tables, TableName: c.TableName})
 	if err != nil {
-		return nil, explain.Flavor{}, usage.Wrap(err)
+		return nil, flavor.Flavor{}, usage.Wrap(err)
 	}
-	return s, explain.Flavor{}, nil
+	return s, flavor.Flavor{}, nil
 }
 
 // liveSchema reads the schema of the DSN's database and the server's
 // flavour. Lint only reads: it never starts a sandbox nor creates the
 // database.
-func liveSchema(ctx context.Context, dsn, tableName string) (*ddl.Schema, explain.Flavor, error) {
+func liveSchema(ctx context.Context, dsn, tableName string) (*ddl.Schema, flavor.Flavor, error) {
 	cfg, err := mysql.ParseDSN(dsn)
 	if err != nil {
-		return nil, explain.Flavor{}, usage.Errorf("--dsn: %v", err)
+		return nil, flavor.Flavor{}, usage.Errorf("--dsn: %v", err)
 	}
 	if cfg.DBName == "" {
-		return nil, explain.Flavor{}, usage.Errorf("--dsn: name the database whose schema to read, e.g. root@tcp(127.0.0.1:3306)/joinbench")
+		return nil, flavor.Flavor{}, usage.Errorf("--dsn: name the database whose schema to read, e.g. root@tcp(127.0.0.1:3306)/joinbench")
 	}
 	endpoint := cfg.Addr
 	db, err := sql.Open("mysql", cfg.FormatDSN())
 	if err != nil {
-		return nil, explain.Flavor{}, usage.Errorf("--dsn: %v", err)
+		return nil, flavor.Flavor{}, usage.Errorf("--dsn: %v", err)
 	}
 	defer db.Close()
 	if err := db.PingContext(ctx); err != nil {
-		return nil, explain.Flavor{}, usage.Errorf("--dsn: cannot reach %s: %v", endpoint, err)
+		return nil, flavor.Flavor{}, usage.Errorf("--dsn: cannot reach %s: %v", endpoint, err)
 	}
-	fl, err := explain.DetectFlavor(ctx, db)
+	fl, err := server.DetectFlavor(ctx, db)
 	if err != nil {
-		return nil, explain.Flavor{}, fmt.Errorf("%s: %w", endpoint, err)
+		return nil, flavor.Flavor{}, fmt.Errorf("%s: %w", endpoint, err)
 	}
 	s, err := ddl.SchemaFromServer(ctx, db, cfg.DBName)
 	if err != nil {
-		return nil, explain.Flavor{}, fmt.Errorf("%s: read schema of %s: %w", endpoint, cfg.DBName, err)
+		return nil, flavor.Flavor{}, fmt.Errorf("%s: read schema of %s: %w", endpoint, cfg.DBName, err)
 	}
 	s.GroupFamily(tableName)
 	if len(s.Tables()) == 0 {
-		return nil, explain.Flavor{}, usage.Errorf("--dsn: database %q on %s has no tables: run joinbench prepare first, or lint against the built-in schema", cfg.DBName, endpoint)
+		return nil, flavor.Flavor{}, usage.Errorf("--dsn: database %q on %s has no tables: run joinbench prepare first, or lint against the built-in schema", cfg.DBName, endpoint)
 	}
 	return s, fl, nil
 }

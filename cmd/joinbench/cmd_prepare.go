@@ -11,8 +11,8 @@ import (
 	"golang.org/x/term"
 
 	"github.com/joinbench/joinbench/ddl"
+	"github.com/joinbench/joinbench/internal/server"
 	"github.com/joinbench/joinbench/internal/usage"
-	"github.com/joinbench/joinbench/replay/target"
 )
 
 // schemaFlags name the built-in tables; prepare, warmup and cleanup share them.
@@ -146,7 +146,7 @@ func logWriter(cl *cli) io.Writer {
 
 // openTarget connects and opens the first endpoint (schema work goes to one
 // server; a cluster replicates it).
-func openTarget(ctx context.Context, cf *connFlags, log io.Writer, conns int) (*target.Target, *sql.DB, error) {
+func openTarget(ctx context.Context, cf *connFlags, log io.Writer, conns int) (*server.Target, *sql.DB, error) {
 	tgt, err := cf.connect(ctx, log)
 	if err != nil {
 		return nil, nil, err

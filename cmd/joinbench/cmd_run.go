@@ -19,9 +19,9 @@ import (
 
 	"github.com/joinbench/joinbench/corpus"
 	"github.com/joinbench/joinbench/ddl"
+	"github.com/joinbench/joinbench/internal/server"
 	"github.com/joinbench/joinbench/internal/usage"
 	"github.com/joinbench/joinbench/replay"
-	"github.com/joinbench/joinbench/replay/explain"
 	"github.com/joinbench/joinbench/replay/results"
 	"github.com/joinbench/joinbench/replay/status"
 )
@@ -220,7 +220,7 @@ func (c *runCmd) Run(ctx context.Context, cl *cli) error {
 				tgt.Database, tgt.Endpoints[0].Name, strings.Join(missing, ", "))
 		}
 	}
-	fl, err := explain.DetectFlavor(ctx, dbs[0])
+	fl, err := server.DetectFlavor(ctx, dbs[0])
 	if err != nil {
 		return err
 	}

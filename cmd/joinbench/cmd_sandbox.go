@@ -9,7 +9,8 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/joinbench/joinbench/replay/sandbox"
+	"github.com/joinbench/joinbench/internal/server/flavor"
+	"github.com/joinbench/joinbench/internal/server/sandbox"
 )
 
 // sandboxCmd manages long-lived named sandbox servers.
@@ -128,7 +129,7 @@ func (c *sandboxStatusCmd) Run(cl *cli) error {
 	} else {
 		w := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
 		fmt.Fprintf(w, "name\t%s\nstate\t%s\nserver\t%s\nbinary\t%s\naddress\t%s\nsocket\t%s\npid\t%d\ndata\t%s\nerror log\t%s\nstarted\t%s\ndsn\t%s\n",
-			s.Name, sandboxState(running), s.Binary.Flavor+" "+s.Binary.Version, s.Binary.Path, s.Addr(), s.Socket, s.PID,
+			s.Name, sandboxState(running), s.Binary.Flavour().String(), s.Binary.Path, s.Addr(), s.Socket, s.PID,
 			s.DataDir, s.ErrorLog, s.StartedAt.Local().Format(time.RFC3339), s.DSN(""))
 		if err := w.Flush(); err != nil {
 			return err
@@ -166,17 +167,17 @@ func (c *sandboxListCmd) Run() error {
 }
 
 type sandboxJSON struct {
-	Name    string `json:"name"`
-	Running bool   `json:"running"`
-	Flavor  string `json:"flavor"`
-	Version string `json:"version"`
-	Binary  string `json:"binary"`
-	Address string `json:"address"`
-	Port    int    `json:"port"`
-	Socket  string `json:"socket"`
-	PID     int    `json:"pid"`
-	Dir     string `json:"dir"`
-	DSN     string `json:"dsn"`
+	Name    string      `json:"name"`
+	Running bool        `json:"running"`
+	Flavor  flavor.Name `json:"flavor"`
+	Version string      `json:"version"`
+	Binary  string      `json:"binary"`
+	Address string      `json:"address"`
+	Port    int         `json:"port"`
+	Socket  string      `json:"socket"`
+	PID     int         `json:"pid"`
+	Dir     string      `json:"dir"`
+	DSN     string      `json:"dsn"`
 }
 
 func sandboxView(s *sandbox.Server) sandboxJSON {

@@ -5,7 +5,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/joinbench/joinbench/replay/target"
+	"github.com/joinbench/joinbench/internal/server"
 )
 
 // connFlags are the server connection options shared by every command that
@@ -38,8 +38,8 @@ type connFlags struct {
 	Keep           bool   `group:"Sandbox" help:"Keep a throwaway sandbox's data directory when the command ends."`
 }
 
-func (c *connFlags) options() target.Options {
-	return target.Options{
+func (c *connFlags) options() server.Options {
+	return server.Options{
 		DSNs:           c.DSN,
 		Host:           c.Host,
 		Port:           c.Port,
@@ -61,8 +61,8 @@ func (c *connFlags) options() target.Options {
 // connect resolves the flags into a reachable target (a missing database
 // created with --create-database, or on a sandbox). With no server named it starts a throwaway sandbox
 // server: always Close the target. Progress is written to log.
-func (c *connFlags) connect(ctx context.Context, log io.Writer) (*target.Target, error) {
-	return target.Connect(ctx, c.options(), target.SandboxOptions{
+func (c *connFlags) connect(ctx context.Context, log io.Writer) (*server.Target, error) {
+	return server.Connect(ctx, c.options(), server.SandboxOptions{
 		Name:           c.Sandbox,
 		Dir:            c.SandboxDir,
 		ServerBinary:   c.ServerBinary,

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
+
+	"github.com/joinbench/joinbench/internal/server/flavor"
 )
 
 // Explained is one EXPLAIN output of a statement.
@@ -22,16 +24,16 @@ type Explained struct {
 //   - MariaDB: EXPLAIN FORMAT=JSON; with analyze, ANALYZE FORMAT=JSON (it
 //     runs the statement).
 //   - TiDB: EXPLAIN FORMAT='tidb_json'; with analyze, EXPLAIN ANALYZE.
-func Statements(fl Flavor, query string, analyze bool) []Explained {
+func Statements(fl flavor.Flavor, query string, analyze bool) []Explained {
 	var out []Explained
 	add := func(format, prefix string) { out = append(out, Explained{Format: format, Text: prefix + query}) }
 	switch fl.Name {
-	case "mariadb":
+	case flavor.MariaDB:
 		add("json", "EXPLAIN FORMAT=JSON ")
 		if analyze {
 			add("analyze", "ANALYZE FORMAT=JSON ")
 		}
-	case "tidb":
+	case flavor.TiDB:
 		add("json", "EXPLAIN FORMAT='tidb_json' ")
 		if analyze {
 			add("analyze", "EXPLAIN ANALYZE ")
@@ -51,9 +53,9 @@ func Statements(fl Flavor, query string, analyze bool) []Explained {
 // Capture explains query on conn with args bound as in the real statement
 // and returns every format the server has (see Statements). The first
 // element is always the JSON plan.
-func Capture(ctx context.Context, conn *sql.Conn, fl Flavor, query string, args []any, analyze bool) ([]Explained, error) {
+func Capture(ctx context.Context, conn *sql.Conn, fl flavor.Flavor, query string, args []any, analyze bool) ([]Explained, error) {
 	stmts := Statements(fl, strings.TrimSpace(query), analyze)
-	if (fl.Name == "mysql" || fl.Name == "percona") && fl.AtLeast(8, 3, 0) {
+	if (fl.Name == flavor.MySQL || fl.Name == flavor.Percona) && fl.AtLeast(8, 3, 0) {
 		// MySQL 8.3 added a second JSON format, chosen by this session
 		// variable; the shape hash reads the first (the default).
 		if _, err := conn.ExecContext(ctx, "SET SESSION explain_json_format_version = 1"); err != nil {
@@ -119,7 +121,7 @@ func queryText(ctx context.Context, conn *sql.Conn, q string, args []any) (strin
 
 // Plan is Capture plus the shape hash of the JSON plan: what the engine
 // stores per distinct plan.
-func Plan(ctx context.Context, conn *sql.Conn, fl Flavor, query string, args []any, analyze bool) (hash string, plans []Explained, err error) {
+func Plan(ctx context.Context, conn *sql.Conn, fl flavor.Flavor, query string, args []any, analyze bool) (hash string, plans []Explained, err error) {
 	plans, err = Capture(ctx, conn, fl, query, args, analyze)
 	if err != nil {
 		return "", nil, err

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/joinbench/joinbench/internal/server"
+	"github.com/joinbench/joinbench/internal/server/flavor"
 	"github.com/joinbench/joinbench/internal/testdb"
 )
 
@@ -54,7 +56,7 @@ func TestCaptureAgainstServer(t *testing.T) {
 	db := testdb.Open(t, "replay_explain")
 	ctx := context.Background()
 	setupTables(t, db)
-	fl, err := DetectFlavor(ctx, db)
+	fl, err := server.DetectFlavor(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,13 +97,13 @@ func TestCaptureAgainstServer(t *testing.T) {
 			t.Errorf("plan hash changed with parameters %v: %s != %s\n%s", p, h, base, tr)
 		}
 	}
-	if fl.Name == "mariadb" || fl.AtLeast(8, 0, 18) {
+	if fl.Name == flavor.MariaDB || fl.AtLeast(8, 0, 18) {
 		h, ex := hashFor("active", "Europe", true)
 		last := ex[len(ex)-1]
 		if last.Format != "analyze" || last.Text == "" {
 			t.Fatalf("no analyze output: %+v", ex)
 		}
-		if fl.Name == "mariadb" {
+		if fl.Name == flavor.MariaDB {
 			ah, err := ShapeHash(fl, last.Text)
 			if err != nil {
 				t.Fatal(err)
@@ -133,7 +135,7 @@ func TestCaptureError(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	fl, err := DetectFlavor(ctx, db)
+	fl, err := server.DetectFlavor(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,8 @@ import (
 	"io"
 	"regexp"
 	"strings"
+
+	"github.com/joinbench/joinbench/internal/server/flavor"
 )
 
 // node is a JSON value that keeps the order of object keys, which is the
@@ -126,13 +128,13 @@ type line struct {
 // shapeLines walks a plan. MySQL and MariaDB share the query_block /
 // nested_loop / table structure with different wrappers; TiDB's
 // tidb_json is a tree of operators.
-func shapeLines(fl Flavor, jsonPlan string) ([]line, error) {
+func shapeLines(fl flavor.Flavor, jsonPlan string) ([]line, error) {
 	root, err := parseJSON(jsonPlan)
 	if err != nil {
 		return nil, err
 	}
 	w := &walker{}
-	if fl.Name == "tidb" || (root.isArr && len(root.arr) > 0 && root.arr[0].get("id") != nil) {
+	if fl.Name == flavor.TiDB || (root.isArr && len(root.arr) > 0 && root.arr[0].get("id") != nil) {
 		w.tidb(root, 0)
 	} else {
 		if !root.isObj || root.get("query_block") == nil {
@@ -391,7 +393,7 @@ func (w *walker) tidb(n *node, depth int) {
 // temporary table steps. Costs, row estimates, filtered percentages,
 // conditions and literal values are left out, so the same plan explained
 // with other parameter values has the same hash.
-func ShapeHash(fl Flavor, jsonPlan string) (string, error) {
+func ShapeHash(fl flavor.Flavor, jsonPlan string) (string, error) {
 	lines, err := shapeLines(fl, jsonPlan)
 	if err != nil {
 		return "", err
@@ -411,7 +413,7 @@ func ShapeHash(fl Flavor, jsonPlan string) (string, error) {
 // row estimates after "  # ") and one per wrapping step (query block,
 // sort, temporary table, join buffer, subqueries). Lines without the
 // estimates are what ShapeHash hashes.
-func Tree(fl Flavor, jsonPlan string) (string, error) {
+func Tree(fl flavor.Flavor, jsonPlan string) (string, error) {
 	lines, err := shapeLines(fl, jsonPlan)
 	if err != nil {
 		return "", err

@@ -7,18 +7,20 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/joinbench/joinbench/internal/server/flavor"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
-func flavorFor(name string) Flavor {
+func flavorFor(name string) flavor.Flavor {
 	switch {
 	case strings.HasPrefix(name, "mariadb"):
-		return Flavor{Name: "mariadb", Version: "10.11.19"}
+		return flavor.Flavor{Name: flavor.MariaDB, Version: "10.11.19"}
 	case strings.HasPrefix(name, "tidb"):
-		return Flavor{Name: "tidb", Version: "v7.5.0"}
+		return flavor.Flavor{Name: flavor.TiDB, Version: "v7.5.0"}
 	default:
-		return Flavor{Name: "mysql", Version: "8.0.36"}
+		return flavor.Flavor{Name: flavor.MySQL, Version: "8.0.36"}
 	}
 }
 
@@ -173,31 +175,9 @@ func TestTiDBPlan(t *testing.T) {
 	}
 }
 
-func TestParseFlavor(t *testing.T) {
-	for _, c := range []struct {
-		version, comment string
-		want             Flavor
-	}{
-		{"10.11.19-MariaDB-0+deb12u1", "Debian 12", Flavor{Name: "mariadb", Version: "10.11.19"}},
-		{"8.0.36", "MySQL Community Server - GPL", Flavor{Name: "mysql", Version: "8.0.36"}},
-		{"8.0.36-28", "Percona Server (GPL), Release 28, Revision 47601f19", Flavor{Name: "percona", Version: "8.0.36"}},
-		{"8.0.35-27.1", "Percona XtraDB Cluster (GPL), Release rel27, Revision 84d9464, WSREP version 26.1.4.3", Flavor{Name: "percona", Version: "8.0.35"}},
-		{"8.0.11-TiDB-v7.5.0", "", Flavor{Name: "tidb", Version: "v7.5.0"}},
-		{"5.5.5-10.6.16-MariaDB-log", "MariaDB Server", Flavor{Name: "mariadb", Version: "10.6.16"}},
-	} {
-		if got := ParseFlavor(c.version, c.comment); got != c.want {
-			t.Errorf("ParseFlavor(%q, %q) = %+v, want %+v", c.version, c.comment, got, c.want)
-		}
-	}
-	if !(Flavor{Version: "8.0.16"}).AtLeast(8, 0, 16) || (Flavor{Version: "8.0.15"}).AtLeast(8, 0, 16) ||
-		!(Flavor{Version: "9.1.0"}).AtLeast(8, 0, 18) || (Flavor{Version: "5.7.44-log"}).AtLeast(8, 0, 0) {
-		t.Error("AtLeast is wrong")
-	}
-}
-
 func TestStatements(t *testing.T) {
 	q := "SELECT 1 FROM t WHERE a = ?"
-	formats := func(fl Flavor, analyze bool) string {
+	formats := func(fl flavor.Flavor, analyze bool) string {
 		var f []string
 		for _, s := range Statements(fl, q, analyze) {
 			if !strings.HasSuffix(s.Text, q) {
@@ -208,16 +188,16 @@ func TestStatements(t *testing.T) {
 		return strings.Join(f, ",")
 	}
 	for _, c := range []struct {
-		fl      Flavor
+		fl      flavor.Flavor
 		analyze bool
 		want    string
 	}{
-		{Flavor{Name: "mariadb", Version: "10.11.9"}, false, "json"},
-		{Flavor{Name: "mariadb", Version: "10.11.9"}, true, "json,analyze"},
-		{Flavor{Name: "mysql", Version: "5.7.44"}, true, "json"},
-		{Flavor{Name: "mysql", Version: "8.0.16"}, true, "json,tree"},
-		{Flavor{Name: "percona", Version: "8.0.36"}, true, "json,tree,analyze"},
-		{Flavor{Name: "tidb", Version: "v7.5.0"}, false, "json"},
+		{flavor.Flavor{Name: flavor.MariaDB, Version: "10.11.9"}, false, "json"},
+		{flavor.Flavor{Name: flavor.MariaDB, Version: "10.11.9"}, true, "json,analyze"},
+		{flavor.Flavor{Name: flavor.MySQL, Version: "5.7.44"}, true, "json"},
+		{flavor.Flavor{Name: flavor.MySQL, Version: "8.0.16"}, true, "json,tree"},
+		{flavor.Flavor{Name: "percona", Version: "8.0.36"}, true, "json,tree,analyze"},
+		{flavor.Flavor{Name: flavor.TiDB, Version: "v7.5.0"}, false, "json"},
 	} {
 		if got := formats(c.fl, c.analyze); got != c.want {
 			t.Errorf("%v analyze=%v: formats %s, want %s", c.fl, c.analyze, got, c.want)

@@ -261,7 +261,7 @@ func readSide(dirs []string, side *Side, opt CompareOptions, w warner, onRow fun
 			}
 			writes = append(writes, info.WriteScenarios...)
 			if side.ServerVersion == "" {
-				side.ServerVersion, side.Flavor = info.ServerVersion, info.Flavor
+				side.ServerVersion, side.Flavor = info.ServerVersion, string(info.Flavor)
 				first = info
 			} else if side.ServerVersion != info.ServerVersion {
 				w.warn(fmt.Errorf("%s: server version %s differs from %s in the same side", d, info.ServerVersion, side.ServerVersion))

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/joinbench/joinbench/internal/server/flavor"
 	"github.com/joinbench/joinbench/replay/explain"
 	"github.com/joinbench/joinbench/replay/results"
 )
@@ -20,15 +21,15 @@ var formatPreference = []string{"tree", "json", "traditional", "analyze"}
 // planCatalog holds the plans.parquet rows of one side by scenario and
 // plan hash.
 type planCatalog struct {
-	flavor explain.Flavor
+	flavor flavor.Flavor
 	plans  map[string]map[string]map[string]string // scenario → hash → format → text
 	limits map[string]int64                        // scenario → its statement's top-level LIMIT
 }
 
 func newPlanCatalog(info *results.Run, rows []results.Plan) *planCatalog {
-	var fl explain.Flavor
+	var fl flavor.Flavor
 	if info != nil {
-		fl = explain.ParseFlavor(info.ServerVersion, "")
+		fl = flavor.Parse(info.ServerVersion, "")
 		if info.Flavor != "" {
 			fl.Name = info.Flavor
 		}

@@ -1,6 +1,10 @@
 package results
 
-import "time"
+import (
+	"time"
+
+	"github.com/joinbench/joinbench/internal/server/flavor"
+)
 
 // Execution is one row of executions-<host>-<n>.parquet: one statement
 // executed once.
@@ -56,7 +60,7 @@ type Run struct {
 	RunID         string            `json:"run_id"`
 	ToolVersion   string            `json:"tool_version"`
 	ServerVersion string            `json:"server_version"`
-	Flavor        string            `json:"flavor"` // mysql, mariadb, percona, tidb
+	Flavor        flavor.Name       `json:"flavor"` // mysql, mariadb, percona, tidb
 	Endpoints     []string          `json:"endpoints"`
 	ClientHost    string            `json:"client_host"`
 	ServerVars    map[string]string `json:"server_variables"`

@@ -19,6 +19,7 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
+	"github.com/joinbench/joinbench/internal/server/flavor"
 	"github.com/joinbench/joinbench/internal/usage"
 )
 
@@ -93,7 +94,7 @@ func benchmarkArgs(b *Binary, bufferPool string) []string {
 		"--skip-name-resolve",
 		"--character-set-server=utf8mb4",
 	}
-	if b.Flavor != MariaDB && b.atLeast(8, 0, 0) {
+	if b.Flavor != flavor.MariaDB && b.atLeast(8, 0, 0) {
 		args = append(args, "--mysqlx=OFF")
 	}
 	if os.Geteuid() == 0 {
@@ -105,9 +106,9 @@ func benchmarkArgs(b *Binary, bufferPool string) []string {
 // redoLogArg sizes the redo log to 1 GiB in the server's terms.
 func redoLogArg(b *Binary) string {
 	switch {
-	case b.Flavor == MariaDB && b.atLeast(10, 5, 0):
+	case b.Flavor == flavor.MariaDB && b.atLeast(10, 5, 0):
 		return "--innodb-log-file-size=1G" // one file since 10.5
-	case b.Flavor != MariaDB && b.atLeast(8, 0, 30):
+	case b.Flavor != flavor.MariaDB && b.atLeast(8, 0, 30):
 		return "--innodb-redo-log-capacity=1G" // replaces innodb_log_file_size
 	default:
 		return "--innodb-log-file-size=512M" // two files (innodb_log_files_in_group)
@@ -232,7 +233,7 @@ func (s *Server) initialise(ctx context.Context) error {
 	}
 	var cmd *exec.Cmd
 	started := time.Now()
-	if s.Binary.Flavor == MariaDB {
+	if s.Binary.Flavor == flavor.MariaDB {
 		script, err := s.installDB()
 		if err != nil {
 			return err

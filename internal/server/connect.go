@@ -1,4 +1,4 @@
-package target
+package server
 
 import (
 	"cmp"
@@ -7,8 +7,8 @@ import (
 	"io"
 	"time"
 
+	"github.com/joinbench/joinbench/internal/server/sandbox"
 	"github.com/joinbench/joinbench/internal/usage"
-	"github.com/joinbench/joinbench/replay/sandbox"
 )
 
 // SandboxOptions choose and configure a sandbox server.

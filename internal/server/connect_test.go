@@ -1,4 +1,4 @@
-package target
+package server
 
 import (
 	"context"
@@ -9,10 +9,10 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
-	"github.com/joinbench/joinbench/ddl"
+	"github.com/joinbench/joinbench/internal/server/sandbox"
+	"github.com/joinbench/joinbench/internal/sqllex"
 	"github.com/joinbench/joinbench/internal/testdb"
 	"github.com/joinbench/joinbench/internal/usage"
-	"github.com/joinbench/joinbench/replay/sandbox"
 )
 
 // TestConnectDSNCreatesDatabase points --dsn at the test server with a
@@ -27,7 +27,7 @@ func TestConnectDSNCreatesDatabase(t *testing.T) {
 		c := *cfg
 		c.DBName = ""
 		if db, err := sql.Open("mysql", c.FormatDSN()); err == nil {
-			db.Exec("DROP DATABASE IF EXISTS " + ddl.QuoteIdent(cfg.DBName))
+			db.Exec("DROP DATABASE IF EXISTS " + sqllex.QuoteIdent(cfg.DBName))
 			db.Close()
 		}
 	})

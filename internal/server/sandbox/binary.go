@@ -11,15 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/joinbench/joinbench/internal/server/flavor"
 	"github.com/joinbench/joinbench/internal/usage"
-	"github.com/joinbench/joinbench/replay/explain"
-)
-
-// Flavours of server.
-const (
-	MariaDB = "mariadb"
-	MySQL   = "mysql"
-	Percona = "percona"
 )
 
 // InstallHint is the one command that installs a server on Debian/Ubuntu.
@@ -27,9 +20,9 @@ const InstallHint = "apt-get install mariadb-server"
 
 // Binary is a server executable and what its --version says.
 type Binary struct {
-	Path    string `json:"path"`
-	Flavor  string `json:"flavor"`  // mariadb, mysql or percona
-	Version string `json:"version"` // e.g. 10.11.6 (without the -MariaDB suffix)
+	Path    string      `json:"path"`
+	Flavor  flavor.Name `json:"flavor"`  // mariadb, mysql or percona
+	Version string      `json:"version"` // e.g. 10.11.6 (without the -MariaDB suffix)
 }
 
 // searchDirs are looked in after PATH: server binaries live in sbin, which
@@ -92,14 +85,14 @@ func ParseVersion(out string) (*Binary, error) {
 	if m == nil {
 		return nil, fmt.Errorf("--version said %q", firstLine(out))
 	}
-	b := &Binary{Flavor: MySQL, Version: m[1] + "." + m[2] + "." + m[3]}
+	b := &Binary{Flavor: flavor.MySQL, Version: m[1] + "." + m[2] + "." + m[3]}
 	switch {
 	case strings.Contains(m[4], "MariaDB") || strings.Contains(out, "MariaDB"):
-		b.Flavor = MariaDB
+		b.Flavor = flavor.MariaDB
 	case strings.Contains(out, "Percona"):
-		b.Flavor = Percona
+		b.Flavor = flavor.Percona
 	}
-	if b.Flavor != MariaDB && m[4] != "" {
+	if b.Flavor != flavor.MariaDB && m[4] != "" {
 		// Percona Server 8 says "8.0.35-27": keep the build suffix.
 		b.Version += m[4]
 	}
@@ -110,7 +103,7 @@ func ParseVersion(out string) (*Binary, error) {
 // reads Version, so a Binary loaded from a sandbox's state compares as the
 // one probed.
 func (b *Binary) atLeast(major, minor, patch int) bool {
-	return explain.Flavor{Name: b.Flavor, Version: b.Version}.AtLeast(major, minor, patch)
+	return b.Flavour().AtLeast(major, minor, patch)
 }
 
 // String is e.g. "mariadbd 10.11.6 (mariadb)".
@@ -124,4 +117,9 @@ func firstLine(s string) string {
 		s = s[:i]
 	}
 	return s
+}
+
+// Flavour is the binary's family and version as the one flavour type.
+func (b *Binary) Flavour() flavor.Flavor {
+	return flavor.Flavor{Name: b.Flavor, Version: b.Version}
 }

@@ -1,4 +1,4 @@
-package target
+package server
 
 import (
 	"context"
@@ -11,7 +11,8 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
-	"github.com/joinbench/joinbench/ddl"
+	"github.com/joinbench/joinbench/internal/server/flavor"
+	"github.com/joinbench/joinbench/internal/sqllex"
 	"github.com/joinbench/joinbench/internal/usage"
 )
 
@@ -67,8 +68,8 @@ type Target struct {
 
 // SandboxInfo describes a sandbox server behind a target.
 type SandboxInfo struct {
-	Name    string // empty for a throwaway server
-	Flavor  string // mariadb, mysql, percona
+	Name    string      // empty for a throwaway server
+	Flavor  flavor.Name // mariadb, mysql, percona
 	Version string
 	DataDir string
 }
@@ -119,7 +120,7 @@ func check(ctx context.Context, ep Endpoint, create bool, log io.Writer) error {
 			return usage.Errorf("database %s does not exist on %s: create it, or add --create-database", db, ep.Name)
 		}
 		cfg.DBName = ""
-		if err := exec(ctx, cfg, "CREATE DATABASE IF NOT EXISTS "+ddl.QuoteIdent(db)); err != nil {
+		if err := exec(ctx, cfg, "CREATE DATABASE IF NOT EXISTS "+sqllex.QuoteIdent(db)); err != nil {
 			return fmt.Errorf("%s: create database %s: %w", ep.Name, db, err)
 		}
 		if log != nil {

@@ -24,7 +24,7 @@ func TestParseVersion(t *testing.T) {
 			t.Errorf("%s: %v", out, err)
 			continue
 		}
-		got := b.Flavor + " " + strings.TrimSuffix(b.Version, "-27")
+		got := string(b.Flavor) + " " + strings.TrimSuffix(b.Version, "-27")
 		if got != want {
 			t.Errorf("%s: got %s, want %s", out, got, want)
 		}
