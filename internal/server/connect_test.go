@@ -73,7 +73,7 @@ func TestConnectThrowaway(t *testing.T) {
 		t.Skip("starts a server; skipped with -short")
 	}
 	if _, err := sandbox.FindBinary(context.Background(), ""); err != nil {
-		t.Skipf("%v", err)
+		testdb.Skipf(t, "%v", err)
 	}
 	home(t, "")
 	tg, err := Connect(context.Background(), Options{Database: "jbt"}, SandboxOptions{BufferPoolSize: "64M"}, testLog{t})

@@ -1,12 +1,14 @@
 // Package testdb gives integration tests a fresh database on the server named
 // by JOINBENCH_TEST_DSN (the one .ci/run starts). Without that variable the
-// test is skipped with a message saying how to run it.
+// test is skipped with a message saying how to run it, except under CI=true,
+// where a missing server (or any other part a test needs) is a failure.
 package testdb
 
 import (
 	"database/sql"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -16,14 +18,33 @@ import (
 // EnvVar names the server that integration tests use.
 const EnvVar = "JOINBENCH_TEST_DSN"
 
-// ServerDSN returns the configured DSN or skips the test.
+// ServerDSN returns the configured DSN or skips the test (fails it in CI).
 func ServerDSN(t testing.TB) string {
 	t.Helper()
 	dsn := os.Getenv(EnvVar)
 	if dsn == "" {
-		t.Skipf("%s is not set: this test needs a MySQL-family server (make test starts a throwaway one; see also .ci/run)", EnvVar)
+		Skipf(t, "%s is not set: this test needs a MySQL-family server (make test starts a throwaway one; see also .ci/run)", EnvVar)
 	}
 	return dsn
+}
+
+// InCI reports whether the tests run under CI (CI=true), where every part a
+// test needs (server, sandbox binary, browser) must be there.
+func InCI() bool {
+	ci, _ := strconv.ParseBool(os.Getenv("CI"))
+	return ci
+}
+
+// Skipf skips a test whose outside part (a server, a binary, a browser) is
+// missing; under CI it fails instead, so that a suite cannot pass by
+// skipping what it was meant to check.
+func Skipf(t testing.TB, format string, args ...any) {
+	t.Helper()
+	if InCI() {
+		t.Fatalf("CI=true, and: "+format, args...)
+		return
+	}
+	t.Skipf(format, args...)
 }
 
 var unsafeChars = regexp.MustCompile(`[^a-z0-9_]+`)

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/joinbench/joinbench/internal/testdb"
 	"github.com/joinbench/joinbench/replay/results"
 )
 
@@ -196,7 +197,7 @@ func TestHTMLInChromium(t *testing.T) {
 		}
 	}
 	if chromium == "" {
-		t.Skip("chromium is not installed: the HTML report was not checked in a browser (apt-get install chromium)")
+		testdb.Skipf(t, "chromium is not installed: the HTML report was not checked in a browser (apt-get install chromium)")
 	}
 	args := func(extra ...string) []string {
 		return append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

@@ -12,6 +12,7 @@ import (
 
 	_ "github.com/go-sql-driver/mysql"
 
+	"github.com/joinbench/joinbench/internal/testdb"
 	"github.com/joinbench/joinbench/internal/usage"
 )
 
@@ -23,7 +24,7 @@ func serverBinary(t *testing.T) *Binary {
 	}
 	b, err := FindBinary(context.Background(), os.Getenv("JOINBENCH_SERVER_BINARY"))
 	if err != nil {
-		t.Skipf("no server binary (%v): install one with '%s' to run this test", err, InstallHint)
+		testdb.Skipf(t, "no server binary (%v): install one with '%s' to run this test", err, InstallHint)
 	}
 	return b
 }
