@@ -114,14 +114,14 @@ func (s *Sampler) Sample(ctx context.Context, now time.Time) ([]results.Status, 
 func (s *Sampler) read(ctx context.Context) (map[string]int64, error) {
 	rows, err := s.db.QueryContext(ctx, s.query)
 	if err != nil {
-		return nil, fmt.Errorf("status of %s: %w", s.endpoint, err)
+		return nil, fmt.Errorf("SHOW GLOBAL STATUS: %w", err)
 	}
 	defer rows.Close()
 	vals := make(map[string]int64, len(s.names))
 	for rows.Next() {
 		var name, value string
 		if err := rows.Scan(&name, &value); err != nil {
-			return nil, fmt.Errorf("status of %s: %w", s.endpoint, err)
+			return nil, fmt.Errorf("SHOW GLOBAL STATUS: %w", err)
 		}
 		v, err := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
 		if err != nil {
@@ -130,7 +130,7 @@ func (s *Sampler) read(ctx context.Context) (map[string]int64, error) {
 		vals[strings.ToLower(name)] = v
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("status of %s: %w", s.endpoint, err)
+		return nil, fmt.Errorf("SHOW GLOBAL STATUS: %w", err)
 	}
 	return vals, nil
 }

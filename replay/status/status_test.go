@@ -2,6 +2,8 @@ package status
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -121,5 +123,23 @@ func TestDeltasAgainstServer(t *testing.T) {
 	}
 	if len(rows) < len(Counters)-2 {
 		t.Errorf("only %d of %d counters found: %+v", len(rows), len(Counters), rows)
+	}
+}
+
+// TestSampleErrorSaysItOnce: the engine prefixes a sampling error with the
+// endpoint ("status of db1: ..."), so the sampler's own error must not.
+func TestSampleErrorSaysItOnce(t *testing.T) {
+	db, mock, err := sqlmock.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	mock.ExpectQuery("SHOW GLOBAL STATUS").WillReturnError(errors.New("connection refused"))
+	_, err = NewSampler(db, "db1:3306", "r1", false).Sample(context.Background(), time.Now())
+	if err == nil {
+		t.Fatal("no error from a failing server")
+	}
+	if strings.Contains(err.Error(), "db1:3306") || strings.Contains(err.Error(), "status of") {
+		t.Errorf("error %q repeats what the caller says (status of <endpoint>)", err)
 	}
 }
