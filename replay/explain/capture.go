@@ -68,6 +68,9 @@ func Capture(ctx context.Context, conn *sql.Conn, fl flavor.Flavor, query string
 		if err != nil {
 			return out, fmt.Errorf("explain (%s): %w", st.Format, err)
 		}
+		if st.Format == "json" {
+			text = RepairJSON(text) // stored as valid JSON, for DuckDB and the shape hash alike
+		}
 		out = append(out, Explained{Format: st.Format, Text: text})
 	}
 	return out, nil

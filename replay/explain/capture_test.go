@@ -144,3 +144,29 @@ func TestCaptureError(t *testing.T) {
 		t.Errorf("Capture of a bad statement: %v", err)
 	}
 }
+
+// TestCaptureEscapesInConditions: MariaDB writes SQL escapes (\' \Z), raw
+// tabs and quotes into its JSON plan; what Capture returns is valid JSON
+// with a shape hash all the same.
+func TestCaptureEscapesInConditions(t *testing.T) {
+	db := testdb.Open(t, "replay_explain_escapes")
+	ctx := context.Background()
+	setupTables(t, db)
+	fl, err := server.DetectFlavor(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	q := "SELECT * FROM main1 AS m WHERE m.continent = 'it''s' OR m.continent = 'b\\Zc' OR m.continent = 'tab\there' OR m.continent = '\"' OR m.continent = ?"
+	hash, plans, err := Plan(ctx, conn, fl, q, []any{"Asia"}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hash == "" || !json.Valid([]byte(plans[0].Text)) {
+		t.Fatalf("hash %q, plan not valid JSON:\n%s", hash, plans[0].Text)
+	}
+}

@@ -64,7 +64,7 @@ func (n *node) str() string {
 }
 
 func parseJSON(s string) (*node, error) {
-	dec := json.NewDecoder(strings.NewReader(s))
+	dec := json.NewDecoder(strings.NewReader(RepairJSON(s)))
 	dec.UseNumber()
 	n, err := decodeNode(dec)
 	if err != nil {
