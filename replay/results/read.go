@@ -222,6 +222,37 @@ func ReadPlans(dir string, warn Warner) ([]Plan, error) {
 	return out, err
 }
 
+// missingColumns lists the required columns of row type T that a file's
+// schema lacks: a Parquet file of another kind (plans.parquet renamed, a
+// file from another tool) is refused instead of read as rows of zeros.
+// Optional columns may be missing: files written before a column was
+// added read with it empty.
+func missingColumns[T any](file *parquet.Schema) []string {
+	want := parquet.SchemaOf(new(T))
+	var missing []string
+	for _, path := range want.Columns() {
+		leaf, ok := want.Lookup(path...)
+		if !ok || leaf.Node.Optional() {
+			continue
+		}
+		if _, ok := file.Lookup(path...); !ok {
+			missing = append(missing, strings.Join(path, "."))
+		}
+	}
+	return missing
+}
+
+// kindOf names the file kind T is read from, for messages.
+func kindOf[T any]() string {
+	switch any(new(T)).(type) {
+	case *Plan:
+		return "a plans file"
+	case *Status:
+		return "a status file"
+	}
+	return "an executions file"
+}
+
 // errStop marks an error from the caller's callback so that it is passed
 // up rather than turned into a warning.
 type errStop struct{ err error }
@@ -257,6 +288,10 @@ func scanFile[T any](path string, warn Warner, fn func(*T) error) (opened bool, 
 	pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipBloomFilters(true), parquet.SkipPageIndex(true))
 	if err != nil {
 		warn.warn(fmt.Errorf("%s: not a complete Parquet file: %w (skipped; truncated?)", path, err))
+		return false, nil
+	}
+	if missing := missingColumns[T](pf.Schema()); len(missing) > 0 {
+		warn.warn(fmt.Errorf("%s: not %s: no column %s (skipped)", path, kindOf[T](), strings.Join(missing, ", ")))
 		return false, nil
 	}
 	buf := make([]T, readBatch)

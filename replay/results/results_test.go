@@ -507,3 +507,49 @@ func killChild(dir string) {
 	time.Sleep(time.Minute)
 	os.Exit(4)
 }
+
+// TestScanRefusesAnotherSchema: a plans file renamed into an executions
+// file is skipped with a warning naming what is missing, not read as
+// executions of zero latency.
+func TestScanRefusesAnotherSchema(t *testing.T) {
+	d, err := Create(t.TempDir(), "r1", "h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Plans().Write(Plan{Scenario: "s", PlanHash: "h", Format: "json", Explain: "{}"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range mustGlob(t, filepath.Join(d.Path(), ExecutionsGlob)) {
+		os.Remove(f)
+	}
+	if err := os.Rename(filepath.Join(d.Path(), PlansFile), filepath.Join(d.Path(), "executions-h-000001.parquet")); err != nil {
+		t.Fatal(err)
+	}
+	var warnings []string
+	rows := 0
+	files, err := ScanExecutions(d.Path(), func(err error) { warnings = append(warnings, err.Error()) }, func(*Execution) error {
+		rows++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows != 0 || files != 0 {
+		t.Errorf("read %d rows from %d files of a plans file taken for executions", rows, files)
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "not an executions file: no column") || !strings.Contains(warnings[0], "latency_ns") {
+		t.Errorf("warnings = %q, want one naming the missing columns", warnings)
+	}
+}
+
+func mustGlob(t *testing.T, pattern string) []string {
+	t.Helper()
+	m, err := filepath.Glob(pattern)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
