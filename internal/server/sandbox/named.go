@@ -97,8 +97,19 @@ func StartNamed(ctx context.Context, rootDir, name string, cfg Config) (s *Serve
 	}
 	cfg.Dir = filepath.Join(root(rootDir), name)
 	cfg.Detach = true
+	// A sandbox that never started is not one: without its state file list
+	// would not show it nor stop remove it, so its directory (a data
+	// directory can be a gigabyte of redo log) goes with the failure. A
+	// kept sandbox that fails to start again keeps its data.
+	_, statErr := os.Stat(filepath.Join(cfg.Dir, stateFile))
+	known := statErr == nil
 	s, err = Start(ctx, cfg)
 	if err != nil {
+		if !known {
+			if rmErr := os.RemoveAll(cfg.Dir); rmErr != nil {
+				err = fmt.Errorf("%w (and its directory %s could not be removed: %v)", err, cfg.Dir, rmErr)
+			}
+		}
 		return nil, false, err
 	}
 	s.Name = name

@@ -202,3 +202,35 @@ func (l testLog) Write(p []byte) (int, error) {
 func listen(port int) (net.Listener, error) {
 	return net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
 }
+
+// TestNamedStartFailureLeavesNothing: a named sandbox that fails to start
+// for the first time leaves no directory behind (list would not show it,
+// stop could not remove it); one that was kept keeps its data.
+func TestNamedStartFailureLeavesNothing(t *testing.T) {
+	root := t.TempDir()
+	for _, initOK := range []bool{false, true} {
+		_, _, err := StartNamed(context.Background(), root, "broken", Config{Binary: fakeServer(t, initOK)})
+		if err == nil {
+			t.Fatal("the fake server started")
+		}
+		if _, statErr := os.Stat(filepath.Join(root, "broken")); !os.IsNotExist(statErr) {
+			t.Errorf("init ok %v: failed start (%v) left its directory: %v", initOK, err, statErr)
+		}
+	}
+
+	// A kept sandbox (state saved by an earlier start) that fails keeps it.
+	kept := filepath.Join(root, "kept")
+	s := &Server{Name: "kept", Dir: kept, Binary: *fakeServer(t, true)}
+	if err := os.MkdirAll(filepath.Join(kept, "data", "mysql"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.saveState(); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := StartNamed(context.Background(), root, "kept", Config{Binary: &s.Binary}); err == nil {
+		t.Fatal("the fake server started")
+	}
+	if _, err := os.Stat(filepath.Join(kept, "data", "mysql")); err != nil {
+		t.Errorf("a kept sandbox lost its data after a failed start: %v", err)
+	}
+}
