@@ -108,7 +108,9 @@ func TestReferenceRendering(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b strings.Builder
-	writeReference(&b, parser.Model, parser.Model.Node)
+	if err := writeReference(&b, parser.Model, parser.Model.Node); err != nil {
+		t.Fatal(err)
+	}
 	got := b.String()
 	for _, want := range []string{
 		"# toy command reference\n",
@@ -141,36 +143,8 @@ func TestReferenceRendering(t *testing.T) {
 		t.Errorf("the shared --host row appears %d times, want 1", n)
 	}
 	var again strings.Builder
-	writeReference(&again, parser.Model, parser.Model.Node)
+	_ = writeReference(&again, parser.Model, parser.Model.Node)
 	if again.String() != got {
 		t.Error("two renderings of one model differ")
-	}
-}
-
-func TestEscapeInline(t *testing.T) {
-	for in, want := range map[string]string{
-		"innodb_buffer_pool_size":       "innodb_buffer_pool_size",
-		"'_' and _x_":                   `'\_' and \_x\_`,
-		"*.sql and run=* folders":       `\*.sql and run=\* folders`,
-		"run=<id>/ and `x`":             "run=\\<id>/ and \\`x\\`",
-		"[client] and [joinbench]":      "[client] and [joinbench]",
-		"[text](url) and [a][b]":        `[text\](url) and [a\][b]`,
-		"~/.my.cnf and a~b~":            `~/.my.cnf and a\~b\~`,
-		`C:\path`:                       `C:\\path`,
-		"l1_id..l5_id, $XDG_STATE_HOME": "l1_id..l5_id, $XDG_STATE_HOME",
-	} {
-		if got := escapeInline(in); got != want {
-			t.Errorf("escapeInline(%q) = %q, want %q", in, got, want)
-		}
-	}
-	for in, want := range map[string]string{
-		"- not a list":    `\- not a list`,
-		"1. not a list":   `1\. not a list`,
-		"# not a heading": `\# not a heading`,
-		"2025 was a year": "2025 was a year",
-	} {
-		if got := escapeLineStart(in); got != want {
-			t.Errorf("escapeLineStart(%q) = %q, want %q", in, got, want)
-		}
 	}
 }
