@@ -8,14 +8,67 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/alecthomas/kong"
+
 	"github.com/joinbench/joinbench/analyzer"
 	"github.com/joinbench/joinbench/replay/results"
 )
 
 // The pages under docs/ are written by hand; these tests catch the ways
-// they go stale without anyone noticing: a rule or a Parquet column added
-// in code and missing from its page, a link to a file or heading that is
-// gone.
+// they go stale without anyone noticing: a flag renamed or removed, a rule
+// or a Parquet column added in code and missing from its page, a link to a
+// file or heading that is gone.
+
+// handWrittenPages are the README and every page under docs/ but the
+// generated reference.
+func handWrittenPages(t *testing.T) []string {
+	t.Helper()
+	pages, err := filepath.Glob(filepath.Join("..", "..", "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := []string{filepath.Join("..", "..", "README.md")}
+	for _, p := range pages {
+		if filepath.Base(p) != "cli.md" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+var flagMention = regexp.MustCompile(`--[a-z][a-z0-9-]*`)
+
+func TestDocsMentionOnlyExistingFlags(t *testing.T) {
+	parser, err := kong.New(&cli{}, kong.Name("joinbench"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	flags := map[string]bool{}
+	var visit func(n *kong.Node)
+	visit = func(n *kong.Node) {
+		for _, f := range n.Flags {
+			flags[f.Name] = true
+			if f.Tag.Negatable == kongNegatableDefault {
+				flags["no-"+f.Name] = true
+			}
+		}
+		for _, child := range n.Children {
+			visit(child)
+		}
+	}
+	visit(parser.Model.Node)
+	for _, page := range handWrittenPages(t) {
+		b, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range flagMention.FindAllString(string(b), -1) {
+			if !flags[strings.TrimPrefix(m, "--")] {
+				t.Errorf("%s mentions %s, which no joinbench command has", filepath.Base(page), m)
+			}
+		}
+	}
+}
 
 func readDoc(t *testing.T, path string) string {
 	t.Helper()
@@ -53,11 +106,7 @@ var markdownLink = regexp.MustCompile(`\]\(([^)\s]+)\)`)
 // Every relative link of the README and the docs pages reaches a file, and
 // a #fragment into a Markdown file reaches one of its headings.
 func TestDocsLinksResolve(t *testing.T) {
-	pages, err := filepath.Glob(filepath.Join("..", "..", "docs", "*.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	pages = append(pages, filepath.Join("..", "..", "README.md"))
+	pages := append(handWrittenPages(t), filepath.Join("..", "..", "docs", "cli.md"))
 	for _, page := range pages {
 		b, err := os.ReadFile(page)
 		if err != nil {
