@@ -1,4 +1,4 @@
-# joinbench: make build | test | bench | demo | lint
+# joinbench: make build | test | bench | demo | lint | docs
 GO          ?= go
 VERSION     ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS     := -X main.version=$(VERSION)
@@ -6,7 +6,7 @@ BIN         := bin/joinbench
 TEST_TIMEOUT ?= 10m
 BENCHTIME   ?= 1s
 
-.PHONY: all build test bench demo lint clean
+.PHONY: all build test bench demo lint docs clean
 
 all: build
 
@@ -26,6 +26,14 @@ bench:
 # End-to-end demo on a sandbox server; see scripts/demo.sh.
 demo: build
 	scripts/demo.sh
+
+# The command reference docs/cli.md is generated from the --help texts:
+# regenerate it after changing a command, a flag or a help text (a test in
+# cmd/joinbench fails until then). After a merge conflict in docs/cli.md,
+# take either side and run make docs.
+docs: build
+	$(BIN) help --markdown > docs/cli.md.tmp || { rm -f docs/cli.md.tmp; exit 1; }
+	mv docs/cli.md.tmp docs/cli.md
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

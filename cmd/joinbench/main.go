@@ -33,6 +33,7 @@ type cli struct {
 	Compare compareCmd `cmd:"" help:"Compare a candidate run with a base run: regressions, plan changes, wrong results; exit 1 on regression."`
 	Lint    lintCmd    `cmd:"" help:"Statically check scenario and DDL files: syntax, names, placeholders, hints, risky joins and writes; exit 1 on errors."`
 	Rewrite rewriteCmd `cmd:"" help:"Print a scenario with every RIGHT JOIN rewritten to the equivalent LEFT JOIN."`
+	Help    helpCmd    `cmd:"" hidden:"" help:"Print a command's help, or the reference of every command as Markdown (--markdown)."`
 }
 
 const description = `joinbench finds join performance regressions in MySQL-family servers
