@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -314,16 +313,14 @@ func (c *runCmd) Run(ctx context.Context, cl *cli) error {
 
 // options are the run's settings stored in run.json (no connection
 // details: those may hold a password).
-func (c *runCmd) options(duration time.Duration) map[string]any {
-	scen := append([]string(nil), c.Scenario...)
-	sort.Strings(scen)
-	return map[string]any{
-		"scenario": scen, "tags": c.Tags, "all": c.All, "read_only": c.ReadOnly,
-		"threads": c.Threads, "events": c.Events, "time": duration.String(), "warmup": c.Warmup.String(),
-		"rate": c.Rate, "skip_trx": c.SkipTrx, "ps_mode": c.PsMode, "exec_path": c.ExecPath, "ignore_errors": c.IgnoreErrors,
-		"reconnect": c.Reconnect, "query_timeout": c.QueryTimeout.String(), "seed": c.Seed,
-		"distribution": c.Distribution, "tables": c.Tables, "table_size": c.TableSize, "table_name": c.TableName,
-		"explain": c.Explain, "explain_every": c.ExplainEvery, "checksum": c.Checksum,
-		"corpus": c.Corpus, "no_builtin": c.NoBuiltin,
+func (c *runCmd) options(duration time.Duration) *results.RunOptions {
+	return &results.RunOptions{
+		Scenario: slices.Sorted(slices.Values(c.Scenario)), Tags: c.Tags, All: c.All, ReadOnly: c.ReadOnly,
+		CorpusDirs: c.Corpus, NoBuiltin: c.NoBuiltin,
+		Threads: c.Threads, Events: c.Events, Time: results.Duration(duration), Warmup: results.Duration(c.Warmup),
+		Rate: c.Rate, SkipTrx: c.SkipTrx, PsMode: results.PsMode(c.PsMode), ExecPath: results.ExecPath(c.ExecPath), Seed: c.Seed,
+		IgnoreErrors: c.IgnoreErrors, Reconnect: c.Reconnect, QueryTimeout: results.Duration(c.QueryTimeout),
+		Distribution: c.Distribution, Tables: c.Tables, TableSize: c.TableSize, TableName: c.TableName,
+		Explain: results.Explain(c.Explain), ExplainEvery: c.ExplainEvery, Checksum: c.Checksum,
 	}
 }

@@ -64,7 +64,7 @@ type Run struct {
 	Endpoints     []string          `json:"endpoints"`
 	ClientHost    string            `json:"client_host"`
 	ServerVars    map[string]string `json:"server_variables"`
-	Options       map[string]any    `json:"options"`
+	Options       *RunOptions       `json:"options"`
 	Scenarios     []string          `json:"scenarios"`
 	// WriteScenarios are the scenarios of the run that modify data. Result
 	// checksums of two runs are only comparable when neither wrote: writes
