@@ -16,8 +16,9 @@ import (
 	"github.com/joinbench/joinbench/replay/results"
 )
 
-// TestRunOptions: the flags map to the run's options, and run.json records
-// them with the keys and values it always had (the defaults here).
+// TestRunOptions: the flags map to the run's options, which encode with the
+// keys, order and default values run.json always had (the session sorts the
+// scenario specs before recording them).
 func TestRunOptions(t *testing.T) {
 	var c cli
 	parser, err := kong.New(&c, kong.Vars{"version": version})
