@@ -56,7 +56,7 @@ func BenchmarkPointSelect(b *testing.B) {
 	}
 	// As joinbench run sets it up: blocking sockets, statements sent on
 	// them directly.
-	direct := replay.UseBlockingIO(cfg)
+	direct := replay.UseBlockingIO(cfg) == ""
 	defer runtime.GOMAXPROCS(replay.ProcsForBlockingIO(2) - 2)
 	conn, err := mysql.NewConnector(cfg)
 	if err != nil {

@@ -3,6 +3,7 @@ package replay
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"runtime"
@@ -20,64 +21,45 @@ import (
 // Go's network I/O parks a goroutine whose read would block and wakes it
 // through the runtime's poller: per statement that is a failed read, an
 // epoll wait and thread hand-offs. A benchmark client's threads do nothing
-// but wait for the server, so a plain blocking read (what C clients such as
-// sysbench do) costs less: in interleaved runs of a point select by primary
-// key, 2 to 10% less client CPU per statement (the machine was noisy). The
-// price is one OS thread per connection and no deadlines, which the engine
-// does not use (statements are stopped with KILL QUERY).
+// but wait for the server, so a plain blocking read, as C clients such as
+// sysbench do, costs less client CPU per statement (bench/README.md, "Go
+// runtime measurements"). The price is one OS thread per connection and no
+// deadlines, which the engine does not use (statements are stopped with
+// KILL QUERY).
 //
-// The socket is also the one the worker's prepared statements go through
-// directly (package wire): the dial hands it to the worker through a slot
-// in the context (withDialSlot), and the driver's handshake response, its
-// first write, tells which protocol capabilities were agreed.
+// The socket is dialed by the connector's own dial function (the driver's
+// Config.DialFunc, nothing registered globally) and is also the one the
+// worker's prepared statements go through directly (package wire): the dial
+// hands it to the worker through a slot in the context (withDialSlot), and
+// the driver's handshake response, its first write, tells which protocol
+// capabilities were agreed.
 
-var registerBlocking sync.Once
-
-// Driver network names of blocking TCP and Unix sockets.
-const (
-	blockingTCP  = "joinbench-blocking-tcp"
-	blockingUnix = "joinbench-blocking-unix"
-)
-
-// UseBlockingIO switches a driver configuration to blocking socket I/O and
-// reports whether it did: only tcp and unix networks without read or write
-// timeouts (those need deadlines) are switched.
-func UseBlockingIO(cfg *mysql.Config) bool {
+// UseBlockingIO makes cfg's connections dial blocking sockets and returns
+// "", or returns why it cannot: only tcp and unix networks without read or
+// write timeouts (those need deadlines) are switched.
+func UseBlockingIO(cfg *mysql.Config) (why string) {
 	if cfg.ReadTimeout != 0 || cfg.WriteTimeout != 0 {
-		return false
+		return "the DSN sets a read or write timeout, which blocking sockets cannot keep"
 	}
-	registerBlocking.Do(func() {
-		mysql.RegisterDialContext(blockingTCP, func(ctx context.Context, addr string) (net.Conn, error) {
-			return dialBlocking(ctx, "tcp", addr)
-		})
-		mysql.RegisterDialContext(blockingUnix, func(ctx context.Context, addr string) (net.Conn, error) {
-			return dialBlocking(ctx, "unix", addr)
-		})
-	})
 	switch cfg.Net {
-	case "tcp", "":
-		cfg.Net = blockingTCP
-	case "unix":
-		cfg.Net = blockingUnix
+	case "tcp", "", "unix":
 	default:
-		return false
+		return fmt.Sprintf("network %q: only tcp and unix sockets are made blocking", cfg.Net)
 	}
-	return true
+	cfg.DialFunc = dialBlocking
+	return ""
 }
 
 // ProcsForBlockingIO raises GOMAXPROCS by one per worker thread, unless
 // the GOMAXPROCS environment variable sets it, and returns the value in
 // force.
 //
-// A goroutine blocked in a read system call keeps its P. When no P is idle,
-// the runtime's monitor thread takes the P back from any call that lasts
-// more than 20 us (a point select's round trip does) and starts a thread to
-// look for other work: per statement that is a monitor wake-up, a thread
-// spinning and parking and a slow return from the call, which cost more
-// client CPU than the statement itself. With one spare P per worker an
-// idle P always exists, the monitor leaves calls under 10 ms alone and
-// backs off to sleeping 10 ms at a time. Blocked workers use no CPU, so
-// the extra Ps do not let Go code use more cores than the NumCPU it already
+// A goroutine blocked in a read system call keeps its P, and when no P is
+// idle the runtime's monitor takes it back from any call as long as a point
+// select's round trip, at a cost per statement larger than the statement's
+// own (bench/README.md, "Go runtime measurements"); with a spare P per
+// worker an idle one always exists. Blocked workers use no CPU, so the
+// extra Ps do not let Go code use more cores than the NumCPU it already
 // could.
 func ProcsForBlockingIO(threads int) int {
 	if os.Getenv("GOMAXPROCS") != "" || threads < 1 {
@@ -89,8 +71,12 @@ func ProcsForBlockingIO(threads int) int {
 }
 
 // dialSlot receives the socket a worker's connection is dialed on, so that
-// the worker can execute statements on it directly (package wire).
-type dialSlot struct{ conn *blockingConn }
+// the worker can execute statements on it directly (package wire), or why
+// the socket could not be made blocking.
+type dialSlot struct {
+	conn *blockingConn
+	why  string
+}
 
 type dialSlotKey struct{}
 
@@ -99,29 +85,31 @@ func withDialSlot(ctx context.Context, slot *dialSlot) context.Context {
 	return context.WithValue(ctx, dialSlotKey{}, slot)
 }
 
+// dialBlocking is the connector's dial function (mysql.Config.DialFunc).
 func dialBlocking(ctx context.Context, network, addr string) (net.Conn, error) {
-	c, err := dialBlockingConn(ctx, network, addr)
-	if bc, ok := c.(*blockingConn); ok {
-		if slot, _ := ctx.Value(dialSlotKey{}).(*dialSlot); slot != nil {
-			slot.conn = bc
-		}
+	c, why, err := dialBlockingConn(ctx, network, addr)
+	if slot, _ := ctx.Value(dialSlotKey{}).(*dialSlot); slot != nil && err == nil {
+		slot.conn, _ = c.(*blockingConn)
+		slot.why = why
 	}
 	return c, err
 }
 
-func dialBlockingConn(ctx context.Context, network, addr string) (net.Conn, error) {
+// dialBlockingConn dials a socket and switches it to blocking mode; when
+// that fails, it returns the socket as dialed (on Go's poller) and why.
+func dialBlockingConn(ctx context.Context, network, addr string) (net.Conn, string, error) {
 	var d net.Dialer
 	c, err := d.DialContext(ctx, network, addr)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	sc, ok := c.(syscall.Conn)
 	if !ok {
-		return c, nil
+		return c, fmt.Sprintf("a %T socket cannot be made blocking", c), nil
 	}
 	rc, err := sc.SyscallConn()
 	if err != nil {
-		return c, nil
+		return c, fmt.Sprintf("the socket cannot be made blocking: %v", err), nil
 	}
 	nfd := -1
 	var derr error
@@ -136,13 +124,13 @@ func dialBlockingConn(ctx context.Context, network, addr string) (net.Conn, erro
 		if nfd >= 0 {
 			syscall.Close(nfd)
 		}
-		return c, nil // keep the runtime's poller
+		return c, fmt.Sprintf("the socket cannot be made blocking: %v", errors.Join(cerr, derr)), nil // keep the runtime's poller
 	}
 	local, remote := c.LocalAddr(), c.RemoteAddr()
 	// The duplicate keeps the socket open once the original is closed; the
 	// two share the (now blocking) file status.
 	c.Close()
-	return &blockingConn{f: os.NewFile(uintptr(nfd), network+":"+addr), fd: nfd, network: network, local: local, remote: remote}, nil
+	return &blockingConn{f: os.NewFile(uintptr(nfd), network+":"+addr), fd: nfd, network: network, local: local, remote: remote}, "", nil
 }
 
 // blockingConn is a net.Conn over a socket in blocking mode.
@@ -153,9 +141,10 @@ type blockingConn struct {
 	once          sync.Once
 	local, remote net.Addr
 	// caps are the capabilities the driver negotiated, read from its
-	// handshake response (its first write); capsOK when that parsed.
+	// handshake response (its first write); capsErr says why package wire
+	// cannot speak on the connection.
 	caps    wire.Caps
-	capsOK  bool
+	capsErr error
 	written bool
 }
 
@@ -167,7 +156,7 @@ func (c *blockingConn) Read(b []byte) (int, error) {
 func (c *blockingConn) Write(b []byte) (int, error) {
 	if !c.written {
 		c.written = true
-		c.caps, c.capsOK = wire.CapsFromHandshakeResponse(b)
+		c.caps, c.capsErr = wire.CapsFromHandshakeResponse(b)
 	}
 	n, err := c.f.Write(b)
 	return n, c.wrap("write", err)

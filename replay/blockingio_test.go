@@ -7,6 +7,7 @@ import (
 	"net"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -70,16 +71,71 @@ func TestBlockingConn(t *testing.T) {
 }
 
 func TestUseBlockingIO(t *testing.T) {
+	for _, network := range []string{"tcp", "unix"} {
+		cfg := mysql.NewConfig()
+		cfg.Net = network
+		if why := UseBlockingIO(cfg); why != "" || cfg.DialFunc == nil || cfg.Net != network {
+			t.Errorf("%s: %q, dial function set: %v, net %q", network, why, cfg.DialFunc != nil, cfg.Net)
+		}
+	}
+	// The dial function belongs to the connector: nothing is registered
+	// with the driver for every connection of the process.
 	cfg := mysql.NewConfig()
-	cfg.Net = "tcp"
-	if !UseBlockingIO(cfg) || cfg.Net != blockingTCP {
-		t.Errorf("tcp: net %q", cfg.Net)
+	if _, err := mysql.NewConnector(cfg); err != nil {
+		t.Fatal(err)
+	}
+	if cfg.DialFunc != nil {
+		t.Error("a configuration that was not switched dials blocking sockets")
+	}
+	cfg.ReadTimeout = time.Second
+	if why := UseBlockingIO(cfg); !strings.Contains(why, "timeout") || cfg.DialFunc != nil {
+		t.Errorf("with a read timeout: %q, dial function set: %v", why, cfg.DialFunc != nil)
 	}
 	cfg = mysql.NewConfig()
-	cfg.Net, cfg.ReadTimeout = "tcp", time.Second
-	if UseBlockingIO(cfg) || cfg.Net != "tcp" {
-		t.Errorf("with a read timeout: net %q", cfg.Net)
+	cfg.Net = "tcp6"
+	if why := UseBlockingIO(cfg); !strings.Contains(why, `"tcp6"`) || cfg.DialFunc != nil {
+		t.Errorf("tcp6: %q, dial function set: %v", why, cfg.DialFunc != nil)
 	}
+}
+
+// TestDialSlot: the dial hands the worker its blocking socket through the
+// context, and only to the dial that asked.
+func TestDialSlot(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			s, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() { io.Copy(io.Discard, s); s.Close() }()
+		}
+	}()
+	var slot dialSlot
+	c, err := dialBlocking(withDialSlot(context.Background(), &slot), "tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if slot.conn == nil || slot.conn != c || slot.why != "" {
+		t.Errorf("slot %+v for %T", slot, c)
+	}
+	// The handshake response tells whether the direct path can speak.
+	if _, err := c.Write([]byte("not a handshake response, long enough to look like one")); err != nil {
+		t.Fatal(err)
+	}
+	if slot.conn.capsErr == nil {
+		t.Error("a first packet that is not a handshake response was taken for one")
+	}
+	c2, err := dialBlocking(context.Background(), "tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c2.Close()
 }
 
 func TestProcsForBlockingIO(t *testing.T) {

@@ -1,8 +1,17 @@
-// Package replay owns the run engine: targets (DSN, sandbox, several
-// endpoints), workers, events, pacing, error policy, timing, EXPLAIN
-// capture, Parquet result writing, live progress and summaries, and reading
-// results back for report and compare.
+// Package replay owns the run engine: workers, events, pacing, error
+// policy, timing, EXPLAIN capture, live progress and summaries, and how
+// statements reach the server (the driver, or the direct protocol path of
+// replay/internal/wire on blocking sockets, with every fallback logged and
+// recorded).
 //
-// It must not parse scenario files itself (corpus does) nor create tables
-// (ddl does).
+// A run is made from typed Options through one entry point, Session:
+// NewSession checks the options and compiles the chosen scenarios, Open
+// opens the endpoints, Run records the run in its results folder
+// (replay/results) and replays it. Run(ctx, Config) is the engine itself,
+// on endpoints already open and any Sink; tests and benchmarks drive it
+// directly.
+//
+// It must not parse scenario files itself (corpus does), create tables
+// (ddl does: a caller that needs them prepares them between Open and Run),
+// nor read results back (replay/report does).
 package replay

@@ -72,13 +72,14 @@ func (w *worker) exec(p *prepared, q string, args []any) (n int64, sum string, e
 
 // wireArgs converts args into w.wargs for package wire, as database/sql's
 // default converter would; false when one has a type wire cannot send, and
-// the driver must run the statement.
+// the driver must run the statement (recorded, and logged once).
 func (w *worker) wireArgs(args []any) bool {
 	w.wargs = w.wargs[:0]
 	for _, a := range args {
 		if !wire.Supported(a) {
 			v, err := driver.DefaultParameterConverter.ConvertValue(a)
 			if err != nil || !wire.Supported(v) {
+				w.noteDriverStatement(a)
 				return false
 			}
 			a = v
@@ -88,8 +89,9 @@ func (w *worker) wireArgs(args []any) bool {
 	return true
 }
 
-// rawExec is the Raw callback of exec. Returning the statement's error lets
-// database/sql drop the connection when the driver says it is bad.
+// rawExecDriver is the Raw callback of exec (as w.rawExec). Returning the
+// statement's error lets database/sql drop the connection when the driver
+// says it is bad.
 func (w *worker) rawExecDriver(dc any) error {
 	c := &w.call
 	c.n, c.sum, c.err = w.execDriver(dc, c.p, c.sql, c.args)

@@ -3,6 +3,7 @@ package replay
 import (
 	"context"
 	"database/sql"
+	"slices"
 	"strings"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 
 	"github.com/joinbench/joinbench/internal/testdb"
 	"github.com/joinbench/joinbench/replay/checksum"
+	"github.com/joinbench/joinbench/replay/results"
 )
 
 // execAll runs set-up statements, failing the test on the first error.
@@ -91,8 +93,10 @@ func TestDirectDriverMatchesDatabaseSQL(t *testing.T) {
 			t.Fatal(err)
 		}
 		cfg.InterpolateParams = !mode.prepared
-		if mode.direct && !UseBlockingIO(cfg) {
-			t.Fatal("the test DSN cannot use blocking sockets")
+		if mode.direct {
+			if why := UseBlockingIO(cfg); why != "" {
+				t.Fatalf("the test DSN cannot use blocking sockets: %s", why)
+			}
 		}
 		conn, err := mysql.NewConnector(cfg)
 		if err != nil {
@@ -110,6 +114,17 @@ func TestDirectDriverMatchesDatabaseSQL(t *testing.T) {
 		}
 		if res.Summary.Errors != 0 || len(sink.rows) != 6 {
 			t.Fatalf("%s: %d errors, %d rows; want 0, 6", prepared, res.Summary.Errors, len(sink.rows))
+		}
+		// The run records the path its connections took, and why not direct.
+		wantPath, wantWhy := results.PathDriver, []string{whyNotBlocking}
+		switch {
+		case mode.direct:
+			wantPath, wantWhy = results.PathDirect, nil
+		case !mode.prepared:
+			wantWhy = []string{whyText}
+		}
+		if p := res.Paths; len(p) != 1 || p[0].Path != wantPath || !slices.Equal(p[0].Reasons, wantWhy) || p[0].Endpoint != "db:3306" {
+			t.Errorf("%s: paths %+v; want %s for %q", prepared, p, wantPath, wantWhy)
 		}
 		for i, r := range sink.rows {
 			id := i/2 + 1

@@ -32,11 +32,15 @@ type Endpoint struct {
 	Name    string  // host:port as stored on every row; never holds a password
 	DB      *sql.DB // workers take one connection each; KILL QUERY and EXPLAIN use others
 	Sampler StatusSampler
-	// Direct says DB dials blocking sockets (Open without PollerIO): its
-	// workers keep one thread each and execute prepared statements on
-	// the socket themselves (package wire), unless Config.DriverPath or
-	// checksums need the driver.
+	// Direct says DB dials blocking sockets (see UseBlockingIO): its
+	// workers keep one thread each and execute prepared statements on the
+	// socket themselves (package wire), unless Config.DriverPath, text
+	// statements (Prepared false) or the connection (TLS, compression)
+	// need the driver.
 	Direct bool
+	// Fallback says why an endpoint that was to be Direct is not; it is
+	// logged once and recorded in the run's exec paths.
+	Fallback string
 }
 
 // Config is everything a run needs. Zero values mean: no limit, no pacing,
@@ -94,6 +98,8 @@ type Config struct {
 type Result struct {
 	Start, End time.Time // of the measured phase
 	Summary    Summary
+	// Paths say, per endpoint, how its workers executed statements.
+	Paths []results.EndpointPath
 }
 
 // maxPlanStmts bounds the statements per scenario render that carry a plan
@@ -127,6 +133,7 @@ type endpointState struct {
 	idx      int
 	down     atomic.Bool
 	explains chan explainReq
+	paths    pathTally
 }
 
 type engine struct {
@@ -190,6 +197,17 @@ func (c *Config) Validate() error {
 	if len(c.Endpoints) == 0 {
 		return usage.Errorf("no server to run against")
 	}
+	if err := c.validateLoad(); err != nil {
+		return err
+	}
+	if c.Sink == nil {
+		return errors.New("replay: no result sink")
+	}
+	return nil
+}
+
+// validateLoad checks the settings that need no server.
+func (c *Config) validateLoad() error {
 	if c.Threads < 1 {
 		return usage.Errorf("--threads must be at least 1, not %d", c.Threads)
 	}
@@ -207,9 +225,6 @@ func (c *Config) Validate() error {
 	}
 	if n == 0 {
 		return usage.Errorf("no scenario enabled: choose some with --scenario NAME=COUNT, --tags or --all")
-	}
-	if c.Sink == nil {
-		return errors.New("replay: no result sink")
 	}
 	return nil
 }
@@ -369,7 +384,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		end = start
 	}
 	elapsed := end.Sub(start)
-	res := &Result{Start: start, End: end, Summary: e.summary(elapsed)}
+	res := &Result{Start: start, End: end, Summary: e.summary(elapsed), Paths: e.paths()}
 	res.Summary.Interrupted = ctx.Err() != nil
 	if err := context.Cause(runCtx); err != nil && ctx.Err() == nil && !errors.Is(err, context.Canceled) {
 		return res, err
@@ -473,13 +488,12 @@ func (e *engine) write(ew ExecutionWriter) error {
 const writerPoll = 5 * time.Millisecond
 
 // nextBatch returns the next batch of rows, false once the workers are
-// done. The writer polls rather than waits on the channel: a goroutine
-// waiting on a channel is woken by the sender and queued on the sender's
-// P, and a worker's P with a goroutine queued is taken from it during its
-// next socket read by the runtime's monitor, which then polls every 20 us
-// for a while: thousands of wake-ups a second, each one a context switch
-// on a core the server needs. Sleeping on a timer, the writer is woken by
-// an idle thread instead, and workers never wake anything.
+// done. The writer polls rather than waits on the channel because a
+// goroutine woken by a worker's send is queued on that worker's P, which
+// the runtime's monitor then takes during the worker's next socket read,
+// at the cost of many wake-ups on cores the server needs (bench/README.md,
+// "Go runtime measurements"); sleeping on a timer, the writer is woken by an
+// idle thread instead, and workers never wake anything.
 func (e *engine) nextBatch() ([]results.Execution, bool) {
 	for {
 		select {

@@ -3,6 +3,8 @@ package replay
 import (
 	"context"
 	"database/sql"
+	"io"
+	"log"
 
 	"github.com/go-sql-driver/mysql"
 
@@ -10,36 +12,42 @@ import (
 	"github.com/joinbench/joinbench/internal/usage"
 )
 
-// OpenOptions set how the workers' connections talk to an endpoint.
-type OpenOptions struct {
+// openOptions set how the workers' connections talk to an endpoint.
+type openOptions struct {
 	Prepared bool // server-side prepared statements; otherwise values are interpolated client-side
 	PollerIO bool // keep Go's network poller instead of blocking socket reads
 	MaxIdle  int  // connections kept open in the pool
 }
 
-// Open opens and checks an endpoint as the engine's workers use it:
+// openEndpoint opens and checks an endpoint as the engine's workers use it:
 // interpolation per Prepared, raw column bytes (no time parsing), and
-// blocking socket reads unless PollerIO (see UseBlockingIO). It reports
-// whether blocking reads are in use, so the caller can size GOMAXPROCS.
-func Open(ctx context.Context, ep server.Endpoint, o OpenOptions) (db *sql.DB, blocking bool, err error) {
+// blocking socket reads unless PollerIO (see UseBlockingIO). The endpoint
+// is Direct when its sockets are blocking; when they could not be,
+// Fallback says why.
+func openEndpoint(ctx context.Context, ep server.Endpoint, o openOptions) (Endpoint, error) {
 	cfg, err := ep.Config()
 	if err != nil {
-		return nil, false, usage.Wrap(err)
+		return Endpoint{}, usage.Wrap(err)
 	}
 	cfg.InterpolateParams = !o.Prepared
 	cfg.ParseTime = false
+	// The engine reports lost connections itself, once per endpoint; the
+	// driver's own log lines would repeat them per thread.
+	cfg.Logger = log.New(io.Discard, "", 0)
+	e := Endpoint{Name: ep.Name}
 	if !o.PollerIO {
-		blocking = UseBlockingIO(cfg)
+		e.Fallback = UseBlockingIO(cfg)
+		e.Direct = e.Fallback == ""
 	}
 	conn, err := mysql.NewConnector(cfg)
 	if err != nil {
-		return nil, false, usage.Errorf("endpoint %s: %v", ep.Name, err)
+		return Endpoint{}, usage.Errorf("endpoint %s: %v", ep.Name, err)
 	}
-	db = sql.OpenDB(conn)
-	db.SetMaxIdleConns(o.MaxIdle)
-	if err := ep.Ping(ctx, db); err != nil {
-		db.Close()
-		return nil, false, err
+	e.DB = sql.OpenDB(conn)
+	e.DB.SetMaxIdleConns(o.MaxIdle)
+	if err := ep.Ping(ctx, e.DB); err != nil {
+		e.DB.Close()
+		return Endpoint{}, err
 	}
-	return db, blocking, nil
+	return e, nil
 }

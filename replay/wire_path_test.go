@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -37,8 +38,8 @@ func TestWirePathMatchesDriver(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg.ParseTime = false // times as text, as Open sets connections up
-	if !UseBlockingIO(cfg) {
-		t.Skip("the test server's DSN cannot use blocking sockets")
+	if why := UseBlockingIO(cfg); why != "" {
+		t.Skip("the test server's DSN cannot use blocking sockets:", why)
 	}
 	conn, err := mysql.NewConnector(cfg)
 	if err != nil {
@@ -90,8 +91,20 @@ func TestWirePathMatchesDriver(t *testing.T) {
 	run := func(m mode) []outcome {
 		// Every mode starts from the same rows (the steps update some).
 		execAll(t, setup, "UPDATE wt SET n = 0 WHERE n IS NOT NULL")
-		e := &engine{cfg: Config{Prepared: true, RunID: "t", DriverPath: m.driverPath, Checksum: NewChecksum}, counts: make([]counts, 1)}
+		var log strings.Builder
+		e := &engine{cfg: Config{Prepared: true, RunID: "t", DriverPath: m.driverPath, Checksum: NewChecksum}, counts: make([]counts, 1),
+			log: &lockedWriter{w: &log}}
 		e.eps = []*endpointState{{Endpoint: Endpoint{Name: "test", DB: db, Direct: m.direct}}}
+		defer func() {
+			// The direct path does not send times: that one statement went
+			// through the driver, which was logged and recorded.
+			p := e.paths()[0]
+			direct := m.direct && !m.driverPath
+			if direct != (p.Path == "direct") || direct != (p.DriverStatements == 1) ||
+				direct != strings.Contains(log.String(), "argument of type time.Time") {
+				t.Errorf("%s: path %+v, log %q", m.name, p, log.String())
+			}
+		}()
 		w := e.newWorker(0)
 		if err := w.open(context.Background()); err != nil {
 			t.Fatal(err)

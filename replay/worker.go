@@ -69,9 +69,8 @@ type worker struct {
 	raw     []sql.RawBytes
 	rawBuf  [][]byte
 	// wire executes prepared statements on the connection's socket,
-	// bypassing the driver (see package wire); nil when the endpoint is
-	// not Direct, statements are not prepared or the run asks for the
-	// driver path.
+	// bypassing the driver (see package wire); nil when the connection
+	// takes the driver path (see execPath).
 	wire  *wire.Conn
 	wargs []any
 }
@@ -98,16 +97,12 @@ func setTimerSlack(ns uintptr) {
 const waitSlice = 10 * time.Millisecond
 
 // yieldEvery is how often a worker on blocking sockets passes through the
-// scheduler. Go's monitor thread treats a goroutine that has not been
-// through the scheduler for 10 ms as running too long, even when it spends
-// that time in short system calls: it signals the thread, takes its P
-// during the next socket read, and then polls every 20 us for a while. On a
-// point select that was thousands of wake-ups and a hundred signals a
-// second; yielding every 5 ms leaves the monitor asleep (10 ms at a time)
-// and the signals stop: 15-25% more statements per second. Paced workers do
-// not yield: a locked goroutine's yield waits for another thread to hand
-// it back, which showed as latency tails of tens of milliseconds (p95 11
-// to 126 ms against 0.3-0.7 ms without yields, at 2,000 events/s).
+// scheduler: Go's monitor treats a goroutine that has not been through it
+// for 10 ms as running too long, even when that time is spent in short
+// system calls, and then signals its thread and takes its P, which costs
+// throughput (bench/README.md, "Go runtime measurements"). Paced workers
+// do not yield: a locked goroutine's yield waits for another thread to hand
+// it back, which shows as latency tails.
 const yieldEvery = 5 * time.Millisecond
 
 func (e *engine) newWorker(id int) *worker {
@@ -135,17 +130,14 @@ func (e *engine) newWorker(id int) *worker {
 func (w *worker) run(ctx context.Context, phases []*phase) {
 	if w.ep.Direct {
 		// One thread per worker, blocked in its socket's read as a C
-		// client's thread is. When the runtime takes the worker's P away
-		// during a read (see yieldEvery; a statement over 10 ms still
-		// has it taken), a locked goroutine gets a P back on its own
-		// thread; a free one is queued and another thread woken to run
-		// it. Before the yields, locking gave 15-25% more point selects
-		// a second and cut system time per statement from 6-8 to 5 us.
+		// client's thread is: when the runtime takes the worker's P away
+		// during a read (see yieldEvery), a locked goroutine gets a P back
+		// on its own thread, where a free one would be queued and another
+		// thread woken to run it.
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
-		// Paced workers sleep in the kernel (see wait); the default timer
-		// slack lets a sleep end up to 50 us late. Measured p50 latency
-		// of a point select paced at 2,000 events/s: 0.113 -> 0.068 ms.
+		// Paced workers sleep in the kernel (see wait), where the default
+		// timer slack would let a sleep end up to 50 us late.
 		setTimerSlack(1)
 		defer setTimerSlack(0) // the thread's default again
 	}
@@ -186,10 +178,8 @@ func (w *worker) loop(ctx context.Context, ph *phase) {
 // A worker with a thread of its own (Direct endpoints) sleeps in the
 // kernel, a slice at a time so that it notices the run stopping: Go's
 // timers wake a goroutine up to a millisecond late when every thread is
-// idle (the poller waits in whole milliseconds), and a paced run measures
-// latency from the intended start, so that lateness would be counted as
-// the server's. Measured on a point select paced at 2,000 events/s: mean
-// latency 0.5 ms with timers, 3-4 ms with timers and a locked thread.
+// idle, and a paced run measures latency from the intended start, so that
+// lateness would be counted as the server's.
 func (w *worker) wait(ctx context.Context, d time.Duration) bool {
 	if w.ep.Direct {
 		end := time.Now().Add(d)
@@ -536,7 +526,7 @@ func (w *worker) connect(ctx context.Context) bool {
 }
 
 func (w *worker) open(ctx context.Context) error {
-	conn, sock, err := w.dial(ctx)
+	conn, sock, dialWhy, err := w.dial(ctx)
 	if err != nil {
 		return err
 	}
@@ -544,7 +534,8 @@ func (w *worker) open(ctx context.Context) error {
 	w.stmts = map[string]*prepared{}
 	w.lastSQL, w.lastStmt = "", nil
 	w.wire = nil
-	if w.ep.Direct && sock != nil && sock.capsOK && w.e.cfg.Prepared && !w.e.cfg.DriverPath {
+	direct, why, fallback := w.execPath(sock, dialWhy)
+	if direct {
 		w.wire = wire.NewConn(sock, sock.caps)
 	}
 	var id int64
@@ -568,19 +559,26 @@ func (w *worker) open(ctx context.Context) error {
 			}
 		}
 	}
+	w.notePath(direct, why, fallback)
 	return nil
 }
 
 // dial takes a connection for the worker and, on a Direct endpoint, the
-// socket it was dialed on. A connection the pool hands back instead of
-// dialing (one the explain or status sampler used) has no socket to share:
-// it is closed, and a new one dialed, a few times at most.
-func (w *worker) dial(ctx context.Context) (*sql.Conn, *blockingConn, error) {
+// socket it was dialed on, or why there is none. A connection the pool
+// hands back instead of dialing (one the explain or status sampler used)
+// has no socket to share: it is closed, and a new one dialed, a few times
+// at most.
+func (w *worker) dial(ctx context.Context) (*sql.Conn, *blockingConn, string, error) {
 	for try := 0; ; try++ {
 		var slot dialSlot
 		conn, err := w.ep.DB.Conn(withDialSlot(ctx, &slot))
-		if err != nil || !w.ep.Direct || slot.conn != nil || try == 3 {
-			return conn, slot.conn, err
+		switch {
+		case err != nil:
+			return nil, nil, "", err
+		case !w.ep.Direct || slot.conn != nil || slot.why != "":
+			return conn, slot.conn, slot.why, nil
+		case try == 3:
+			return conn, nil, whyPooled, nil
 		}
 		_ = conn.Raw(func(any) error { return errBadConnMarker })
 		conn.Close()

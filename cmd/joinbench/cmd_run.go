@@ -2,28 +2,22 @@ package main
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"io"
-	"log"
+	stdlog "log"
 	"os"
 	"path/filepath"
-	"slices"
-	"sort"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/go-sql-driver/mysql"
 
-	"github.com/joinbench/joinbench/corpus"
 	"github.com/joinbench/joinbench/ddl"
 	"github.com/joinbench/joinbench/internal/server"
 	"github.com/joinbench/joinbench/internal/usage"
 	"github.com/joinbench/joinbench/replay"
 	"github.com/joinbench/joinbench/replay/results"
-	"github.com/joinbench/joinbench/replay/status"
 )
 
 // runCmd replays scenarios against the server and records every execution.
@@ -99,231 +93,104 @@ Examples:
   joinbench run --tags simple --read-only --json > summary.json`
 }
 
-// selection returns the enabled scenarios and their counts.
-func (c *runCmd) retryErrors() ([]uint16, error) {
-	s := strings.TrimSpace(c.IgnoreErrors)
-	if s == "" || strings.EqualFold(s, "none") {
-		return []uint16{}, nil
-	}
-	var out []uint16
-	for _, f := range strings.Split(s, ",") {
-		v, err := strconv.ParseUint(strings.TrimSpace(f), 10, 16)
-		if err != nil {
-			return nil, usage.Errorf("--ignore-errors: %q is not an error number", f)
-		}
-		out = append(out, uint16(v))
-	}
-	return out, nil
+func (c *runCmd) Run(ctx context.Context, cl *cli) error {
+	return runOnce(ctx, &c.connFlags, c.options(cl), logWriter(cl), c.show)
 }
 
-func (c *runCmd) Run(ctx context.Context, cl *cli) error {
-	logw := logWriter(cl)
-	if c.Threads < 1 {
-		return usage.Errorf("--threads must be at least 1, got %d", c.Threads)
+// options maps the flags to the run's options.
+func (c *runCmd) options(cl *cli) replay.Options {
+	o := replay.Options{
+		RunOptions: results.RunOptions{
+			Scenario: c.Scenario, Tags: c.Tags, All: c.All, ReadOnly: c.ReadOnly, CorpusDirs: c.Corpus, NoBuiltin: c.NoBuiltin,
+			Threads: c.Threads, Events: c.Events, Time: results.Duration(c.Time), Warmup: results.Duration(c.Warmup),
+			Rate: c.Rate, SkipTrx: c.SkipTrx, PsMode: results.PsMode(c.PsMode), ExecPath: results.ExecPath(c.ExecPath), Seed: c.Seed,
+			IgnoreErrors: c.IgnoreErrors, Reconnect: c.Reconnect, QueryTimeout: results.Duration(c.QueryTimeout),
+			Distribution: c.Distribution, Tables: c.Tables, TableSize: c.TableSize, TableName: c.TableName,
+			Explain: results.Explain(c.Explain), ExplainEvery: c.ExplainEvery, Checksum: c.Checksum,
+		},
+		Override: c.Override, PollerIO: c.PollerIO, Out: c.Out, RunID: c.RunID, ToolVersion: version,
+		ReportInterval: c.ReportInterval, Log: logWriter(cl),
 	}
-	if c.Tables < 1 || c.TableSize < 1 {
-		return usage.Errorf("--tables and --table-size must be at least 1")
+	if !cl.Quiet {
+		o.Progress = os.Stderr
 	}
-	retry, err := c.retryErrors()
-	if err != nil {
-		return err
-	}
-	duration := c.Time
-	if duration == 0 && c.Events == 0 {
-		duration = 10 * time.Second
-	}
+	return o
+}
 
-	// Scenarios, compiled against the built-in schema.
-	cp, err := c.load()
-	if err != nil {
-		return err
-	}
-	counts, err := cp.Select(corpus.Selection{All: c.All, Tags: c.Tags, Specs: c.Scenario})
-	if err != nil {
-		return err
-	}
-	schema, err := ddl.BuiltinSchema(ddl.SchemaOptions{Tables: c.Tables, TableName: c.TableName})
-	if err != nil {
-		return usage.Wrap(err)
-	}
-	var scens []*replay.Scenario
-	var names, writes []string
-	builtin := false
-	for _, s := range cp.Scenarios() {
-		n := counts[s.Name]
-		if n == 0 {
-			continue
-		}
-		t, err := corpus.Compile(s, schema, corpus.CompileOptions{
-			Tables: c.Tables, TableSize: c.TableSize, Distribution: c.Distribution, TableName: c.TableName})
-		if err != nil {
+// show prints a run's summary on stdout, then where its results are.
+func (c *runCmd) show(out *replay.Outcome, log io.Writer) error {
+	if c.JSON {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out.Summary); err != nil {
 			return err
 		}
-		scens = append(scens, replay.FromTemplate(t, n))
-		names = append(names, s.Name)
-		if t.Write {
-			writes = append(writes, s.Name)
-		}
-		builtin = builtin || s.Builtin
+	} else if err := out.Summary.WriteText(os.Stdout); err != nil {
+		return err
 	}
-	if c.ReadOnly {
-		if err := replay.RefuseWrites(scens); err != nil {
-			return err
-		}
-	}
+	fmt.Fprintf(log, "results: %s\n", filepath.Clean(out.Dir))
+	return nil
+}
 
-	// Servers. The engine reports lost connections itself, once per
-	// endpoint; the driver's own log lines would repeat them per thread.
-	_ = mysql.SetLogger(log.New(io.Discard, "", 0))
-	tgt, err := c.connect(ctx, logw)
+// runOnce makes one run of o on the server the connection flags name: with
+// none, a throwaway sandbox whose tables are prepared first. show gets the
+// outcome while the server is still up (a throwaway one is stopped after),
+// unless nothing ran; the run's own error is returned after it.
+func runOnce(ctx context.Context, cf *connFlags, o replay.Options, log io.Writer, show func(*replay.Outcome, io.Writer) error) error {
+	s, err := replay.NewSession(o)
+	if err != nil {
+		return err
+	}
+	// The engine silences its own connections' driver logs; these are the
+	// target's (checks, sandbox).
+	_ = mysql.SetLogger(stdlog.New(io.Discard, "", 0))
+	tgt, err := cf.connect(ctx, log)
 	if err != nil {
 		return err
 	}
 	defer tgt.Close()
-	var dbs []*sql.DB
-	defer func() {
-		for _, db := range dbs {
-			db.Close()
-		}
-	}()
-	var direct []bool // per endpoint: blocking sockets the workers share (replay.Endpoint.Direct)
-	for _, ep := range tgt.Endpoints {
-		db, b, err := replay.Open(ctx, ep, replay.OpenOptions{
-			Prepared: c.PsMode != "disable", PollerIO: c.PollerIO, MaxIdle: c.Threads/len(tgt.Endpoints) + 4})
-		if err != nil {
-			return err
-		}
-		dbs = append(dbs, db)
-		direct = append(direct, b)
+	defer s.Close()
+	if err := s.Open(ctx, tgt.Endpoints); err != nil {
+		return err
 	}
+	if err := readyTables(ctx, tgt, s, o, log); err != nil {
+		return err
+	}
+	out, runErr := s.Run(ctx)
+	if out == nil {
+		return runErr
+	}
+	if err := show(out, log); err != nil {
+		return err
+	}
+	return runErr
+}
+
+// readyTables prepares the tables in a throwaway server, or checks that a
+// named server has those the built-in scenarios use.
+func readyTables(ctx context.Context, tgt *server.Target, s *replay.Session, o replay.Options, log io.Writer) error {
+	schema := ddl.SchemaOptions{Tables: o.Tables, TableName: o.TableName}
 	if tgt.Sandbox != nil && tgt.Sandbox.Name == "" {
-		fmt.Fprintf(logw, "preparing %d main table(s) of %d rows in the throwaway server\n", c.Tables, c.TableSize)
+		fmt.Fprintf(log, "preparing %d main table(s) of %d rows in the throwaway server\n", o.Tables, o.TableSize)
 		dist, err := ddl.ParseDistribution("uniform")
 		if err != nil {
 			return err
 		}
-		if _, err := ddl.Prepare(ctx, dbs[0], ddl.PrepareOptions{
-			Schema:  ddl.SchemaOptions{Tables: c.Tables, TableName: c.TableName},
-			Gen:     ddl.GenOptions{Seed: c.Seed, TableSize: c.TableSize, Distribution: dist},
-			Threads: 2, ChunkSize: 10000, Recreate: true,
-		}); err != nil {
-			return err
-		}
-	} else if builtin {
-		opts := ddl.SchemaOptions{Tables: c.Tables, TableName: c.TableName}
-		missing, err := ddl.MissingTables(ctx, dbs[0], opts.TableNames())
-		if err != nil {
-			return err
-		}
-		if len(missing) > 0 {
-			return usage.Errorf("tables missing in %s on %s: %s (run joinbench prepare with the same --tables and --table-name)",
-				tgt.Database, tgt.Endpoints[0].Name, strings.Join(missing, ", "))
-		}
+		po := ddl.PrepareOptions{Schema: schema, Gen: ddl.GenOptions{Seed: o.Seed, TableSize: o.TableSize, Distribution: dist},
+			Threads: 2, ChunkSize: 10000, Recreate: true}
+		_, err = ddl.Prepare(ctx, s.DB(), po)
+		return err
 	}
-	fl, err := server.DetectFlavor(ctx, dbs[0])
+	if !s.UsesBuiltin() {
+		return nil
+	}
+	missing, err := ddl.MissingTables(ctx, s.DB(), schema.TableNames())
 	if err != nil {
 		return err
 	}
-	vars, err := replay.ReadServerVariables(ctx, dbs[0])
-	if err != nil {
-		fmt.Fprintf(logw, "warning: %v\n", err)
+	if len(missing) > 0 {
+		return usage.Errorf("tables missing in %s on %s: %s (run joinbench prepare with the same --tables and --table-name)",
+			tgt.Database, tgt.Endpoints[0].Name, strings.Join(missing, ", "))
 	}
-
-	// Results folder and run.json.
-	host, _ := os.Hostname()
-	runID := c.RunID
-	if runID == "" {
-		runID = results.NewRunID(time.Now())
-	}
-	dir, err := results.Create(c.Out, runID, host)
-	if err != nil {
-		return usage.Wrap(err)
-	}
-	defer dir.Close()
-	var endpoints []string
-	var eps []replay.Endpoint
-	for i, ep := range tgt.Endpoints {
-		endpoints = append(endpoints, ep.Name)
-		var sampler replay.StatusSampler
-		if c.ReportInterval > 0 {
-			sampler = status.NewSampler(dbs[i], ep.Name, runID, fl.Galera)
-		}
-		eps = append(eps, replay.Endpoint{Name: ep.Name, DB: dbs[i], Sampler: sampler, Direct: direct[i]})
-	}
-	run := &results.Run{
-		RunID: runID, ToolVersion: version, ServerVersion: fl.Version, Flavor: fl.Name,
-		Endpoints: endpoints, ClientHost: host, ServerVars: vars, Options: c.options(duration),
-		Scenarios: names, WriteScenarios: writes, Start: time.Now(),
-	}
-	if err := dir.WriteRun(run); err != nil {
-		return err
-	}
-	fmt.Fprintf(logw, "run %s: %d scenario(s), %d thread(s) on %s (%s %s), results in %s\n",
-		runID, len(scens), c.Threads, strings.Join(endpoints, ", "), fl.Name, fl.Version, dir.Path())
-
-	cfg := replay.Config{
-		RunID: runID, ClientHost: host, Endpoints: eps, Scenarios: scens,
-		Threads: c.Threads, Events: c.Events, Duration: duration, Warmup: c.Warmup, Rate: c.Rate,
-		SkipTrx: c.SkipTrx, Prepared: c.PsMode != "disable", DriverPath: c.ExecPath == "driver", RetryErrors: retry,
-		Reconnect: c.Reconnect, QueryTimeout: c.QueryTimeout, Seed: c.Seed,
-		ExplainEvery: c.ExplainEvery, Sink: replay.ResultsSink(dir),
-		ReportInterval: c.ReportInterval, Log: logw,
-	}
-	if !cl.Quiet {
-		cfg.Progress = os.Stderr
-	}
-	switch c.Explain {
-	case "json":
-		cfg.Explain, cfg.Explainer = replay.ExplainJSON, replay.NewExplainer(fl)
-	case "analyze":
-		cfg.Explain, cfg.Explainer = replay.ExplainAnalyze, replay.NewExplainer(fl)
-	}
-	if c.Checksum {
-		cfg.Checksum = replay.NewChecksum
-	}
-	if slices.Contains(direct, true) {
-		// Spare Ps keep the runtime from taking Ps back from workers
-		// blocked in reads (see replay.ProcsForBlockingIO).
-		replay.ProcsForBlockingIO(c.Threads)
-	}
-	res, runErr := replay.Run(ctx, cfg)
-	if res == nil {
-		return runErr
-	}
-	run.Start, run.End = res.Start, res.End
-	run.Interrupted = res.Summary.Interrupted
-	run.Executions, run.Errors = res.Summary.Executions, res.Summary.Errors
-	if err := dir.WriteRun(run); err != nil && runErr == nil {
-		runErr = err
-	}
-	if err := dir.Close(); err != nil && runErr == nil {
-		runErr = fmt.Errorf("close results: %w", err)
-	}
-	if c.JSON {
-		enc := json.NewEncoder(os.Stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(res.Summary); err != nil {
-			return err
-		}
-	} else if err := res.Summary.WriteText(os.Stdout); err != nil {
-		return err
-	}
-	fmt.Fprintf(logw, "results: %s\n", filepath.Clean(dir.Path()))
-	return runErr
-}
-
-// options are the run's settings stored in run.json (no connection
-// details: those may hold a password).
-func (c *runCmd) options(duration time.Duration) map[string]any {
-	scen := append([]string(nil), c.Scenario...)
-	sort.Strings(scen)
-	return map[string]any{
-		"scenario": scen, "tags": c.Tags, "all": c.All, "read_only": c.ReadOnly,
-		"threads": c.Threads, "events": c.Events, "time": duration.String(), "warmup": c.Warmup.String(),
-		"rate": c.Rate, "skip_trx": c.SkipTrx, "ps_mode": c.PsMode, "exec_path": c.ExecPath, "ignore_errors": c.IgnoreErrors,
-		"reconnect": c.Reconnect, "query_timeout": c.QueryTimeout.String(), "seed": c.Seed,
-		"distribution": c.Distribution, "tables": c.Tables, "table_size": c.TableSize, "table_name": c.TableName,
-		"explain": c.Explain, "explain_every": c.ExplainEvery, "checksum": c.Checksum,
-		"corpus": c.Corpus, "no_builtin": c.NoBuiltin,
-	}
+	return nil
 }

@@ -4,25 +4,72 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"reflect"
+	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/alecthomas/kong"
 
 	"github.com/joinbench/joinbench/internal/testdb"
-	"github.com/joinbench/joinbench/internal/usage"
 	"github.com/joinbench/joinbench/replay"
 	"github.com/joinbench/joinbench/replay/results"
 )
 
-func TestRunRetryErrors(t *testing.T) {
-	for in, want := range map[string][]uint16{"1213,1205": {1213, 1205}, "none": {}, "": {}, " 1062 ": {1062}} {
-		got, err := (&runCmd{IgnoreErrors: in}).retryErrors()
-		if err != nil || !reflect.DeepEqual(got, want) {
-			t.Errorf("%q: %v, %v", in, got, err)
+// TestRunOptions: the flags map to the run's options, which encode with the
+// keys, order and default values run.json always had (the session sorts the
+// scenario specs before recording them).
+func TestRunOptions(t *testing.T) {
+	var c cli
+	parser, err := kong.New(&c, kong.Vars{"version": version})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := parser.Parse([]string{"run", "-s", "b=2", "-s", "a", "--corpus", t.TempDir(), "--rate", "2.5", "--exec-path", "driver"}); err != nil {
+		t.Fatal(err)
+	}
+	o := c.Run.options(&c)
+	if o.Threads != 1 || o.Rate != 2.5 || o.ExecPath != results.ExecDriver || o.PsMode != results.PsAuto ||
+		o.Explain != results.ExplainJSON || o.ReportInterval != time.Second || o.Out != c.Run.Out || o.ToolVersion != version {
+		t.Errorf("options %+v", o)
+	}
+	o.CorpusDirs = []string{"dir"}
+	sess, err := replay.NewSession(o)
+	if err == nil || sess != nil {
+		t.Fatalf("scenarios a and b do not exist, yet the session was made: %v", err)
+	}
+	b, err := json.Marshal(o.RunOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `{"all":false,"checksum":false,"corpus":["dir"],"distribution":"uniform","events":0,"exec_path":"driver",` +
+		`"explain":"json","explain_every":10000,"ignore_errors":"1213,1205","no_builtin":false,"ps_mode":"auto",` +
+		`"query_timeout":"0s","rate":2.5,"read_only":false,"reconnect":0,"scenario":["b=2","a"],"seed":1,"skip_trx":false,` +
+		`"table_name":"main","table_size":10000,"tables":1,"tags":null,"threads":1,"time":"0s","warmup":"0s"}`
+	if string(b) != want {
+		t.Errorf("options as run.json records them:\n%s\nwant\n%s", b, want)
+	}
+}
+
+// TestRunUsageErrorsComeFirst: mistakes in the options are reported (exit
+// 2) before any server is connected to or started.
+func TestRunUsageErrorsComeFirst(t *testing.T) {
+	t.Setenv("JOINBENCH_DSN", "")
+	t.Setenv("JOINBENCH_SERVER_BINARY", "/nonexistent/mariadbd")
+	out := t.TempDir()
+	for _, args := range [][]string{
+		{"--ignore-errors", "1213,deadlock", "-s", "simple_inner_pk"},
+		{"--threads", "0", "-s", "simple_inner_pk"},
+		{"--events", "-1", "-s", "simple_inner_pk"},
+		{"-s", "no_such_scenario"},
+	} {
+		code, _ := runCaptured(t, append([]string{"run", "-q", "--out", out}, args...)...)
+		if code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
 		}
 	}
-	if _, err := (&runCmd{IgnoreErrors: "1213,deadlock"}).retryErrors(); !usage.Is(err) {
-		t.Errorf("err = %v", err)
+	if entries, _ := os.ReadDir(out); len(entries) > 0 {
+		t.Errorf("a run folder was made: %v", entries)
 	}
 }
 
@@ -57,6 +104,15 @@ func TestRunCommand(t *testing.T) {
 	}
 	if strings.Contains(string(raw), "tcp(") {
 		t.Errorf("run.json holds a DSN:\n%s", raw)
+	}
+	if o := info.Options; o == nil || o.Threads != 2 || o.Events != 10 || o.TableSize != 200 ||
+		!slices.Equal(o.Scenario, []string{"index_updates", "simple_inner_pk=2"}) || o.ExecPath != results.ExecDirect {
+		t.Errorf("run.json options %+v", o)
+	}
+	// The test server speaks plain TCP: the workers took the direct path.
+	if p := info.ExecPaths; len(p) != 1 || p[0].Endpoint != info.Endpoints[0] || p[0].Path != results.PathDirect ||
+		p[0].DirectConnections < 2 || p[0].DriverConnections != 0 {
+		t.Errorf("run.json exec paths %+v", p)
 	}
 	n := 0
 	if _, err := results.ScanExecutions(dir, func(err error) { t.Error(err) }, func(*results.Execution) error { n++; return nil }); err != nil || n != 30 {

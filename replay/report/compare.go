@@ -222,23 +222,42 @@ func Compare(baseDirs, candDirs []string, opt CompareOptions) (*Comparison, erro
 
 // comparedOptions are the run options that change what a run measures or
 // what it costs the client: two runs that differ in one are not a
-// like-for-like comparison of their servers.
-var comparedOptions = []string{"threads", "rate", "skip_trx", "ps_mode", "exec_path", "checksum", "seed",
-	"distribution", "tables", "table_size", "table_name", "read_only", "explain"}
+// like-for-like comparison of their servers. Each is named by its run.json
+// key.
+var comparedOptions = []struct {
+	key   string
+	value func(*results.RunOptions) any
+}{
+	{"threads", func(o *results.RunOptions) any { return o.Threads }},
+	{"rate", func(o *results.RunOptions) any { return o.Rate }},
+	{"skip_trx", func(o *results.RunOptions) any { return o.SkipTrx }},
+	{"ps_mode", func(o *results.RunOptions) any { return o.PsMode }},
+	{"exec_path", func(o *results.RunOptions) any { return o.ExecPath }},
+	{"checksum", func(o *results.RunOptions) any { return o.Checksum }},
+	{"seed", func(o *results.RunOptions) any { return o.Seed }},
+	{"distribution", func(o *results.RunOptions) any { return o.Distribution }},
+	{"tables", func(o *results.RunOptions) any { return o.Tables }},
+	{"table_size", func(o *results.RunOptions) any { return o.TableSize }},
+	{"table_name", func(o *results.RunOptions) any { return o.TableName }},
+	{"read_only", func(o *results.RunOptions) any { return o.ReadOnly }},
+	{"explain", func(o *results.RunOptions) any { return o.Explain }},
+}
 
 // optionDifferences lists the comparedOptions whose values differ between
 // two runs' run.json, as "name base vs candidate". Options a run does not
 // record (an older joinbench) are not compared.
 func optionDifferences(base, cand *results.Run) []string {
-	if base == nil || cand == nil {
+	if base == nil || cand == nil || base.Options == nil || cand.Options == nil {
 		return nil
 	}
 	var out []string
-	for _, k := range comparedOptions {
-		b, okb := base.Options[k]
-		c, okc := cand.Options[k]
-		if okb && okc && fmt.Sprint(b) != fmt.Sprint(c) {
-			out = append(out, fmt.Sprintf("%s %v vs %v", k, b, c))
+	for _, o := range comparedOptions {
+		if !base.Options.Recorded(o.key) || !cand.Options.Recorded(o.key) {
+			continue
+		}
+		b, c := o.value(base.Options), o.value(cand.Options)
+		if b != c {
+			out = append(out, fmt.Sprintf("%s %v vs %v", o.key, b, c))
 		}
 	}
 	return out

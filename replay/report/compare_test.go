@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/joinbench/joinbench/replay/results"
 )
@@ -272,32 +273,53 @@ func TestCompareSkipsChecksumsOfRunsThatWrote(t *testing.T) {
 
 // TestCompareWarnsOfDifferentOptions: runs made with different load or
 // client options are not a like-for-like comparison; compare says which
-// options differ, and nothing when they agree.
+// options differ, and nothing when they agree or when a run does not record
+// an option (an older joinbench).
 func TestCompareWarnsOfDifferentOptions(t *testing.T) {
-	info := func(id string, opts map[string]any) *results.Run {
-		return &results.Run{RunID: id, ServerVersion: "10.11.6-MariaDB", Flavor: "mariadb", Options: opts}
+	info := func(id, options string) *results.Run {
+		o := new(results.RunOptions)
+		if err := json.Unmarshal([]byte(options), o); err != nil {
+			t.Fatal(err)
+		}
+		return &results.Run{RunID: id, ServerVersion: "10.11.6-MariaDB", Flavor: "mariadb", Options: o}
 	}
 	rows := func(seed uint64) []results.Execution {
 		return gen(seed, 5, scen{name: "s", n: 200, medianMs: 1, plan: "x"})
 	}
-	same := map[string]any{"threads": 2, "exec_path": "direct", "ps_mode": "auto", "time": "10s"}
-	c := compareFixtures(t, runFixture{id: "b", execs: rows(10), info: info("b", same)},
-		runFixture{id: "c", execs: rows(11), info: info("c", map[string]any{"threads": 2, "exec_path": "direct", "ps_mode": "auto", "time": "20s"})})
-	for _, w := range c.Warnings {
-		if strings.Contains(w, "different options") {
-			t.Errorf("warning for runs whose compared options agree (only their length differs): %s", w)
+	optionWarnings := func(c *Comparison) []string {
+		var out []string
+		for _, w := range c.Warnings {
+			if strings.Contains(w, "different options") {
+				out = append(out, w)
+			}
 		}
+		return out
+	}
+	same := `{"threads": 2, "exec_path": "direct", "ps_mode": "auto", "time": "10s", "seed": 1}`
+	c := compareFixtures(t, runFixture{id: "b", execs: rows(10), info: info("b", same)},
+		runFixture{id: "c", execs: rows(11), info: info("c", `{"threads": 2, "exec_path": "direct", "ps_mode": "auto", "time": "20s"}`)})
+	if w := optionWarnings(c); len(w) > 0 {
+		t.Errorf("warning for runs whose compared options agree (only their length differs, one does not record its seed): %q", w)
 	}
 	c = compareFixtures(t, runFixture{id: "b", execs: rows(10), info: info("b", same)},
-		runFixture{id: "c", execs: rows(11), info: info("c", map[string]any{"threads": 8, "exec_path": "driver", "ps_mode": "auto"})})
-	found := false
-	for _, w := range c.Warnings {
-		if strings.Contains(w, "threads 2 vs 8") && strings.Contains(w, "exec_path direct vs driver") {
-			found = true
+		runFixture{id: "c", execs: rows(11), info: info("c", `{"threads": 8, "exec_path": "driver", "ps_mode": "auto", "seed": 7, "rate": 100}`)})
+	w := strings.Join(optionWarnings(c), "\n")
+	for _, want := range []string{"threads 2 vs 8", "exec_path direct vs driver", "seed 1 vs 7"} {
+		if !strings.Contains(w, want) {
+			t.Errorf("option warnings %q do not say %q", w, want)
 		}
 	}
-	if !found {
-		t.Errorf("warnings %q do not name threads and exec_path", c.Warnings)
+	if strings.Contains(w, "rate") || strings.Contains(w, "ps_mode") {
+		t.Errorf("option warnings %q name an option one run does not record, or that agrees", w)
+	}
+	// Options made in memory (as the run command writes them) hold every key.
+	full := func(id string, threads int) *results.Run {
+		return &results.Run{RunID: id, ServerVersion: "10.11.6-MariaDB", Flavor: "mariadb",
+			Options: &results.RunOptions{Threads: threads, ExecPath: results.ExecDirect, Time: results.Duration(time.Second)}}
+	}
+	c = compareFixtures(t, runFixture{id: "b", execs: rows(10), info: full("b", 2)}, runFixture{id: "c", execs: rows(11), info: full("c", 4)})
+	if w := strings.Join(optionWarnings(c), "\n"); !strings.Contains(w, "threads 2 vs 4") || strings.Contains(w, "exec_path") {
+		t.Errorf("option warnings %q, want threads only", w)
 	}
 }
 

@@ -64,7 +64,7 @@ type Run struct {
 	Endpoints     []string          `json:"endpoints"`
 	ClientHost    string            `json:"client_host"`
 	ServerVars    map[string]string `json:"server_variables"`
-	Options       map[string]any    `json:"options"`
+	Options       *RunOptions       `json:"options"`
 	Scenarios     []string          `json:"scenarios"`
 	// WriteScenarios are the scenarios of the run that modify data. Result
 	// checksums of two runs are only comparable when neither wrote: writes
@@ -75,4 +75,35 @@ type Run struct {
 	Interrupted    bool      `json:"interrupted"`
 	Executions     int64     `json:"executions"`
 	Errors         int64     `json:"errors"`
+	// ExecPaths say, per endpoint in the order of Endpoints, how its
+	// workers executed statements; written at the end of the run.
+	ExecPaths []EndpointPath `json:"exec_paths,omitempty"`
 }
+
+// EndpointPath is how the workers of one endpoint executed their
+// statements: the path they took, not the one asked for (RunOptions.ExecPath).
+type EndpointPath struct {
+	Endpoint string `json:"endpoint"`
+	// Path is "direct" when every worker connection sent its prepared
+	// statements on the socket, "driver" when none did, "mixed" when some
+	// fell back to the driver, "none" when no worker connected.
+	Path string `json:"path"`
+	// Reasons say why connections used the driver, each once: the options
+	// (exec_path driver, ps_mode disable) or what the direct path could not
+	// handle (a fallback, also logged during the run).
+	Reasons           []string `json:"reasons,omitempty"`
+	DirectConnections int64    `json:"direct_connections"`
+	DriverConnections int64    `json:"driver_connections"`
+	// DriverStatements counts statements of direct connections that went
+	// through the driver all the same (an argument the direct path does not
+	// send); Reasons says which.
+	DriverStatements int64 `json:"driver_statements,omitempty"`
+}
+
+// Paths of EndpointPath.
+const (
+	PathDirect = "direct"
+	PathDriver = "driver"
+	PathMixed  = "mixed"
+	PathNone   = "none"
+)

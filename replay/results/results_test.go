@@ -390,7 +390,7 @@ func TestWriteRun(t *testing.T) {
 	}
 	defer d.Close()
 	r := &Run{RunID: "r1", ToolVersion: "dev", Flavor: "mariadb", Start: time.Unix(10, 0).UTC(),
-		Options: map[string]any{"threads": 4.0}, ServerVars: map[string]string{"join_buffer_size": "262144"}}
+		Options: &RunOptions{Threads: 4, Time: Duration(10 * time.Second)}, ServerVars: map[string]string{"join_buffer_size": "262144"}}
 	if err := d.WriteRun(r); err != nil {
 		t.Fatal(err)
 	}

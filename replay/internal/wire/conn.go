@@ -51,24 +51,32 @@ const (
 
 // CapsFromHandshakeResponse reads the negotiated capabilities from the
 // client's handshake response packet (header included), the first packet a
-// client sends. ok is false when p is not one, or when the connection is
-// to be encrypted or compressed or send query attributes: this package
-// speaks none of those.
-func CapsFromHandshakeResponse(p []byte) (c Caps, ok bool) {
+// client sends. The error says why this package cannot speak on the
+// connection: p is not a handshake response, or the connection is to be
+// encrypted or compressed or send query attributes.
+func CapsFromHandshakeResponse(p []byte) (Caps, error) {
 	// header 4, capabilities 4, max packet 4, collation 1, filler 19,
 	// MariaDB extended capabilities 4
 	if len(p) < 36 || p[3] != 1 {
-		return Caps{}, false
+		return Caps{}, errors.New("the client's first packet is not a handshake response")
 	}
 	flags := binary.LittleEndian.Uint32(p[4:])
-	if flags&capProtocol41 == 0 || flags&(capSSL|capCompress|capQueryAttrs) != 0 {
-		return Caps{}, false
+	switch {
+	case flags&capProtocol41 == 0:
+		return Caps{}, errors.New("the connection does not use protocol 4.1")
+	case flags&capSSL != 0:
+		return Caps{}, errors.New("the connection is encrypted (TLS), which the direct path does not speak")
+	case flags&capCompress != 0:
+		return Caps{}, errors.New("the connection is compressed, which the direct path does not speak")
+	case flags&capQueryAttrs != 0:
+		return Caps{}, errors.New("the connection sends query attributes, which the direct path does not speak")
 	}
+	var c Caps
 	c.DeprecateEOF = flags&capDeprecateEOF != 0
 	if flags&capMySQL == 0 {
 		c.CacheMetadata = binary.LittleEndian.Uint32(p[32:])&capCacheMetadata != 0
 	}
-	return c, true
+	return c, nil
 }
 
 // Packet headers.

@@ -120,21 +120,21 @@ func TestCapsFromHandshakeResponse(t *testing.T) {
 		name string
 		p    []byte
 		want Caps
-		ok   bool
+		why  string // in the error; "" when the direct path can speak
 	}{
-		{"mariadb", pkt(capProtocol41|capDeprecateEOF, capCacheMetadata), Caps{DeprecateEOF: true, CacheMetadata: true}, true},
-		{"mysql ignores the filler", pkt(capMySQL|capProtocol41|capDeprecateEOF, capCacheMetadata), Caps{DeprecateEOF: true}, true},
-		{"old eof", pkt(capProtocol41, 0), Caps{}, true},
-		{"tls", pkt(capProtocol41|capSSL, 0), Caps{}, false},
-		{"compressed", pkt(capProtocol41|capCompress, 0), Caps{}, false},
-		{"query attributes", pkt(capProtocol41|capQueryAttrs, 0), Caps{}, false},
-		{"pre-4.1", pkt(0, 0), Caps{}, false},
-		{"short", pkt(capProtocol41, 0)[:20], Caps{}, false},
-		{"not the first packet", append([]byte{32, 0, 0, 0}, pkt(capProtocol41, 0)[4:]...), Caps{}, false},
+		{"mariadb", pkt(capProtocol41|capDeprecateEOF, capCacheMetadata), Caps{DeprecateEOF: true, CacheMetadata: true}, ""},
+		{"mysql ignores the filler", pkt(capMySQL|capProtocol41|capDeprecateEOF, capCacheMetadata), Caps{DeprecateEOF: true}, ""},
+		{"old eof", pkt(capProtocol41, 0), Caps{}, ""},
+		{"tls", pkt(capProtocol41|capSSL, 0), Caps{}, "encrypted (TLS)"},
+		{"compressed", pkt(capProtocol41|capCompress, 0), Caps{}, "compressed"},
+		{"query attributes", pkt(capProtocol41|capQueryAttrs, 0), Caps{}, "query attributes"},
+		{"pre-4.1", pkt(0, 0), Caps{}, "protocol 4.1"},
+		{"short", pkt(capProtocol41, 0)[:20], Caps{}, "not a handshake response"},
+		{"not the first packet", append([]byte{32, 0, 0, 0}, pkt(capProtocol41, 0)[4:]...), Caps{}, "not a handshake response"},
 	} {
-		got, ok := CapsFromHandshakeResponse(tc.p)
-		if got != tc.want || ok != tc.ok {
-			t.Errorf("%s: %+v %v; want %+v %v", tc.name, got, ok, tc.want, tc.ok)
+		got, err := CapsFromHandshakeResponse(tc.p)
+		if got != tc.want || (err == nil) != (tc.why == "") || (err != nil && !strings.Contains(err.Error(), tc.why)) {
+			t.Errorf("%s: %+v %v; want %+v and an error saying %q", tc.name, got, err, tc.want, tc.why)
 		}
 	}
 }

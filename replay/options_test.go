@@ -1,0 +1,75 @@
+package replay
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/joinbench/joinbench/internal/usage"
+	"github.com/joinbench/joinbench/replay/results"
+)
+
+func TestParseRetryErrors(t *testing.T) {
+	for in, want := range map[string][]uint16{"1213,1205": {1213, 1205}, "none": {}, "": {}, " 1062 ": {1062}} {
+		got, err := ParseRetryErrors(in)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("%q: %v, %v", in, got, err)
+		}
+	}
+	if _, err := ParseRetryErrors("1213,deadlock"); !usage.Is(err) {
+		t.Errorf("err = %v", err)
+	}
+}
+
+// TestNewSession: the session checks the options and compiles the
+// scenarios they choose; run.json records the defaults it filled in and
+// the scenario specs sorted.
+func TestNewSession(t *testing.T) {
+	o := Options{RunOptions: results.RunOptions{
+		Scenario: []string{"simple_inner_pk=2", "index_updates"}, Threads: 2, Tables: 1, TableSize: 100, TableName: "main",
+		Distribution: "uniform", IgnoreErrors: "1213", PsMode: results.PsAuto, ExecPath: results.ExecDirect, Explain: results.ExplainOff}}
+	s, err := NewSession(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.UsesBuiltin() || len(s.work.scenarios) != 2 || !reflect.DeepEqual(s.work.writes, []string{"index_updates"}) ||
+		!reflect.DeepEqual(s.retry, []uint16{1213}) {
+		t.Errorf("session %+v, work %+v", s, s.work)
+	}
+	rec := s.opts.record()
+	if rec.Time != results.Duration(DefaultDuration) || !reflect.DeepEqual(rec.Scenario, []string{"index_updates", "simple_inner_pk=2"}) {
+		t.Errorf("recorded %+v", rec)
+	}
+	if o.Scenario[0] != "simple_inner_pk=2" {
+		t.Error("the caller's scenario specs were sorted in place")
+	}
+	cfg := s.opts.config(s.retry)
+	if cfg.Duration != DefaultDuration || cfg.Explain != ExplainOff || !cfg.Prepared || cfg.DriverPath || cfg.Checksum != nil {
+		t.Errorf("engine config %+v", cfg)
+	}
+	o.Events, o.Time = 5, results.Duration(time.Minute)
+	o.ExecPath, o.PsMode, o.Explain, o.Checksum = results.ExecDriver, results.PsDisable, results.ExplainAnalyze, true
+	if s, err = NewSession(o); err != nil {
+		t.Fatal(err)
+	}
+	cfg = s.opts.config(s.retry)
+	if cfg.Duration != time.Minute || cfg.Events != 5 || cfg.Explain != ExplainAnalyze || cfg.Prepared || !cfg.DriverPath || cfg.Checksum == nil {
+		t.Errorf("engine config %+v", cfg)
+	}
+
+	for name, bad := range map[string]func(*Options){
+		"threads":       func(o *Options) { o.Threads = 0 },
+		"tables":        func(o *Options) { o.Tables = 0 },
+		"ignore errors": func(o *Options) { o.IgnoreErrors = "x" },
+		"negative rate": func(o *Options) { o.Rate = -1 },
+		"no scenario":   func(o *Options) { o.Scenario = []string{"simple_inner_pk=0"} },
+		"unknown":       func(o *Options) { o.Scenario = []string{"no_such_scenario"} },
+		"read only":     func(o *Options) { o.ReadOnly = true },
+	} {
+		o := o
+		bad(&o)
+		if _, err := NewSession(o); !usage.Is(err) {
+			t.Errorf("%s: %v, want a usage error", name, err)
+		}
+	}
+}
