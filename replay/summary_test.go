@@ -5,54 +5,74 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/joinbench/joinbench/replay/results"
 )
 
 func near(got, want float64) bool { return math.Abs(got-want) <= want*0.002 }
 
-func TestSummarizeLatencies(t *testing.T) {
-	var lat []int64
+func TestAccumulator(t *testing.T) {
+	t0 := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+	a := NewAccumulator()
 	for i := 1; i <= 100; i++ {
-		lat = append(lat, int64(i)*int64(time.Millisecond))
+		a.Add(&results.Execution{Scenario: "x", Start: t0.Add(time.Duration(i) * 10 * time.Millisecond),
+			LatencyNs: int64(i) * int64(time.Millisecond), Rows: 1})
 	}
-	s := SummarizeLatencies("x", lat, 4, 2*time.Second)
-	if s.Executions != 104 || s.Errors != 4 || !near(s.QPS, 52) {
-		t.Errorf("counts %+v", s)
+	for i := 0; i < 4; i++ {
+		a.Add(&results.Execution{Scenario: "x", Start: t0, LatencyNs: int64(time.Millisecond), ErrorCode: 1213, Retries: 3})
+	}
+	// A paced scenario, sent late: its window opens at the intended start.
+	late := t0.Add(-time.Second)
+	a.Add(&results.Execution{Scenario: "paced", Start: t0, IntendedStart: &late, LatencyNs: int64(1500 * time.Millisecond)})
+	scs, total := a.Close()
+	if len(scs) != 2 || scs[0].Scenario != "paced" || scs[1].Scenario != "x" {
+		t.Fatalf("scenarios %+v", scs)
+	}
+	x := scs[1]
+	if x.Executions != 104 || x.Errors != 4 || x.Retries != 12 || !near(x.QPS, 104/1.1) {
+		t.Errorf("counts %+v", x)
 	}
 	for name, c := range map[string][2]float64{
-		"mean": {s.MeanMs, 50.5}, "p50": {s.P50Ms, 50}, "p95": {s.P95Ms, 95}, "p99": {s.P99Ms, 99}, "max": {s.MaxMs, 100},
+		"mean": {x.MeanMs, 50.5}, "p50": {x.P50Ms, 50}, "p95": {x.P95Ms, 95}, "p99": {x.P99Ms, 99}, "max": {x.MaxMs, 100},
 	} {
 		if !near(c[0], c[1]) {
 			t.Errorf("%s = %v, want %v", name, c[0], c[1])
 		}
 	}
-}
-
-func TestAccumulatorMatchesSlice(t *testing.T) {
-	a, b := NewAccumulator(), NewAccumulator()
-	var lat []int64
-	for i := 0; i < 1000; i++ {
-		ns := int64(500+i*37) * int64(time.Microsecond)
-		lat = append(lat, ns)
-		acc := a
-		if i%2 == 1 {
-			acc = b
-		}
-		acc.Add("x", ns, false, 0)
+	if p := scs[0]; p.Executions != 1 || !near(p.MaxMs, 1500) || !near(p.QPS, 1/1.5) {
+		t.Errorf("paced %+v", p)
 	}
-	a.Add("x", 0, true, 3)
-	a.Merge(b)
-	got := a.Scenarios(time.Second)
-	want := SummarizeLatencies("x", lat, 1, time.Second)
-	want.Retries = 3
-	if len(got) != 1 || got[0] != want {
-		t.Errorf("accumulated %+v\nfrom slice  %+v", got, want)
+	// The whole run: from the paced row's intended start (t0-1s) to the
+	// last end of x (t0+1s+100ms).
+	if total.Executions != 105 || total.Errors != 4 || total.Duration != 2100*time.Millisecond ||
+		total.Throughput != 105/(2100*time.Millisecond).Seconds() {
+		t.Errorf("total %+v", total)
 	}
 }
 
-func TestLatenciesOutOfRangeAreClamped(t *testing.T) {
-	s := SummarizeLatencies("x", []int64{1, 2 * int64(time.Hour)}, 0, 0)
-	if s.MaxMs < 3.5e6 || s.QPS != 0 {
+func TestAccumulatorClampsLikeTheReducer(t *testing.T) {
+	// Out of the histogram's range: counted at its bounds (1 µs, 1 h). The
+	// window is not clamped: it runs to the real end.
+	t0 := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+	a := NewAccumulator()
+	a.Add(&results.Execution{Scenario: "x", Start: t0, LatencyNs: 1})
+	a.Add(&results.Execution{Scenario: "x", Start: t0, LatencyNs: 2 * int64(time.Hour)})
+	scs, _ := a.Close()
+	if s := scs[0]; s.MaxMs < 3.6e6 || s.MaxMs > 3.61e6 || s.P50Ms < 0.001 || s.P50Ms > 0.0011 || s.QPS != 2/(2*time.Hour).Seconds() {
 		t.Errorf("%+v", s)
+	}
+	h := newHist()
+	recordLatency(h, 1)
+	recordLatency(h, 2*int64(time.Hour))
+	if h.TotalCount() != 2 || float64(h.Max())/1e6 != scs[0].MaxMs {
+		t.Errorf("progress histogram: %d values, max %d", h.TotalCount(), h.Max())
+	}
+}
+
+func TestAccumulatorEmpty(t *testing.T) {
+	scs, total := NewAccumulator().Close()
+	if len(scs) != 0 || total.Executions != 0 || total.Duration != 0 || total.Throughput != 0 {
+		t.Errorf("%+v %+v", scs, total)
 	}
 }
 

@@ -191,3 +191,7 @@ func (m *Metrics) Buckets() []Bucket {
 	}
 	return out
 }
+
+// Milliseconds converts a latency for display: the live summary and the
+// report both print milliseconds, computed the same way to the last bit.
+func Milliseconds(d time.Duration) float64 { return float64(d) / 1e6 }
