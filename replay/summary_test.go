@@ -2,10 +2,12 @@ package replay
 
 import (
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/joinbench/joinbench/replay/report"
 	"github.com/joinbench/joinbench/replay/results"
 )
 
@@ -87,5 +89,81 @@ func TestSummaryText(t *testing.T) {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("missing %q in\n%s", want, b.String())
 		}
+	}
+}
+
+// TestSummaryAgreesWithReport feeds the same rows to the live summary and,
+// through a results folder, to the report: every figure both print must be
+// equal to the last bit. The rows carry what a live run has and a file has
+// not (monotonic clock readings), paced and unpaced rows, failures, and
+// latencies outside the histogram.
+func TestSummaryAgreesWithReport(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	base := time.Now() // with a monotonic reading, as the workers' clocks
+	var rows []results.Execution
+	for i := range 3000 {
+		r := results.Execution{
+			Scenario:  []string{"a", "b", "c"}[i%3],
+			Start:     base.Add(time.Duration(rng.Int64N(int64(5 * time.Second)))),
+			LatencyNs: int64(rng.ExpFloat64() * 3e6),
+			Rows:      rng.Int64N(10),
+			Params:    []string{},
+		}
+		switch {
+		case i%3 == 1: // paced, sometimes late
+			is := r.Start.Add(-time.Duration(rng.Int64N(int64(time.Millisecond))))
+			r.IntendedStart = &is
+			r.LatencyNs += int64(r.Start.Sub(is))
+		case i%97 == 0:
+			r.ErrorCode, r.ErrorMessage = 1213, "deadlock"
+		case i%211 == 0:
+			r.LatencyNs = 10 // below the histogram
+		case i == 2:
+			r.LatencyNs = 2 * int64(time.Hour) // above it
+		}
+		rows = append(rows, r)
+	}
+	acc := NewAccumulator()
+	for i := range rows {
+		acc.Add(&rows[i])
+	}
+	scs, total := acc.Close()
+
+	dir, err := results.Create(t.TempDir(), "agree", "client")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := dir.NewExecutionWriter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := dir.Close(); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := report.Build([]string{dir.Path()}, report.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rr := rep.Runs[0]
+	if len(rr.Scenarios) != len(scs) {
+		t.Fatalf("%d scenarios in the report, %d in the summary", len(rr.Scenarios), len(scs))
+	}
+	for i, s := range scs {
+		r := rr.Scenarios[i]
+		got := [8]float64{float64(s.Executions), float64(s.Errors), s.MeanMs, s.P50Ms, s.P95Ms, s.P99Ms, s.MaxMs, s.QPS}
+		want := [8]float64{float64(r.Executions), float64(r.Errors), r.MeanMs, r.P50Ms, r.P95Ms, r.P99Ms, r.MaxMs, r.QPS}
+		if s.Scenario != r.Scenario || got != want {
+			t.Errorf("scenario %s: summary %v\nreport %s: %v", s.Scenario, got, r.Scenario, want)
+		}
+	}
+	if total.Throughput != rr.Total.QPS || total.Duration.Seconds() != rr.End.Sub(rr.Start).Seconds() ||
+		total.Executions != rr.Total.Executions || total.Errors != rr.Total.Errors {
+		t.Errorf("whole run: summary %v/s over %v, report %v/s over %v", total.Throughput, total.Duration, rr.Total.QPS, rr.End.Sub(rr.Start))
 	}
 }
