@@ -167,3 +167,21 @@ func TestSummaryAgreesWithReport(t *testing.T) {
 		t.Errorf("whole run: summary %v/s over %v, report %v/s over %v", total.Throughput, total.Duration, rr.Total.QPS, rr.End.Sub(rr.Start))
 	}
 }
+
+// BenchmarkAccumulatorAdd is the result writer's cost per row for the
+// summary.
+func BenchmarkAccumulatorAdd(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	t0 := time.Now()
+	rows := make([]results.Execution, 256)
+	for i := range rows {
+		rows[i] = results.Execution{Scenario: []string{"a", "b", "c", "d"}[i%4], Start: t0.Add(time.Duration(i) * time.Microsecond),
+			LatencyNs: int64(rng.ExpFloat64() * 1e6), Rows: 1}
+	}
+	a := NewAccumulator()
+	i := 0
+	for b.Loop() {
+		a.Add(&rows[i%len(rows)])
+		i++
+	}
+}

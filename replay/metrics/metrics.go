@@ -74,11 +74,7 @@ func (m *Metrics) Add(e *Execution) {
 	m.Executions++
 	m.Retries += int64(e.Retries)
 	if e.ErrorCode != 0 {
-		m.Errors++
-		if m.ErrorCodes == nil {
-			m.ErrorCodes = map[int32]int64{}
-		}
-		m.ErrorCodes[e.ErrorCode]++
+		m.addError(e.ErrorCode)
 	} else {
 		m.Rows += e.Rows
 		if m.hist == nil {
@@ -86,18 +82,24 @@ func (m *Metrics) Add(e *Execution) {
 		}
 		Record(m.hist, e.LatencyNs)
 	}
-	due := e.Start
+	from := e.Start.UnixNano() // when it was due: the intended start, else the start
 	if !e.IntendedStart.IsZero() {
-		due = e.IntendedStart
+		from = e.IntendedStart.UnixNano()
 	}
-	from := due.UnixNano()
 	to := from + max(e.LatencyNs, 0)
-	if m.Executions == 1 || from < m.first {
-		m.first = from
+	if m.Executions == 1 {
+		m.first, m.last = from, to
+		return
 	}
-	if m.Executions == 1 || to > m.last {
-		m.last = to
+	m.first, m.last = min(m.first, from), max(m.last, to)
+}
+
+func (m *Metrics) addError(code int32) {
+	m.Errors++
+	if m.ErrorCodes == nil {
+		m.ErrorCodes = map[int32]int64{}
 	}
+	m.ErrorCodes[code]++
 }
 
 // Merge adds everything recorded in o to m, as if each of o's executions
