@@ -383,8 +383,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if end.Before(start) {
 		end = start
 	}
-	elapsed := end.Sub(start)
-	res := &Result{Start: start, End: end, Summary: e.summary(elapsed), Paths: e.paths()}
+	res := &Result{Start: start, End: end, Summary: e.summary(), Paths: e.paths()}
 	res.Summary.Interrupted = ctx.Err() != nil
 	if err := context.Cause(runCtx); err != nil && ctx.Err() == nil && !errors.Is(err, context.Canceled) {
 		return res, err
@@ -411,9 +410,9 @@ func (e *engine) disabledCount() int {
 	return n
 }
 
-func (e *engine) summary(elapsed time.Duration) Summary {
+func (e *engine) summary() Summary {
 	e.mu.Lock()
-	scs := e.acc.Scenarios(elapsed)
+	scs, total := e.acc.Close()
 	e.mu.Unlock()
 	byName := map[string]*ScenarioSummary{}
 	for i := range scs {
@@ -434,7 +433,7 @@ func (e *engine) summary(elapsed time.Duration) Summary {
 	events, execs, errs := e.totals()
 	s := Summary{
 		RunID:          e.cfg.RunID,
-		Elapsed:        elapsed.Seconds(),
+		Elapsed:        total.Duration.Seconds(),
 		Threads:        e.cfg.Threads,
 		Events:         events,
 		Executions:     execs,
@@ -443,9 +442,9 @@ func (e *engine) summary(elapsed time.Duration) Summary {
 		WriterStallsMs: float64(e.stallNs.Load()) / 1e6,
 		Scenarios:      scs,
 	}
-	if elapsed > 0 {
-		s.EventsPerSec = float64(s.Events) / elapsed.Seconds()
-		s.QPS = float64(s.Executions) / elapsed.Seconds()
+	if total.Duration > 0 {
+		s.EventsPerSec = float64(s.Events) / total.Duration.Seconds()
+		s.QPS = total.Throughput
 	}
 	return s
 }
@@ -464,9 +463,8 @@ func (e *engine) write(ew ExecutionWriter) error {
 		e.mu.Lock()
 		for i := range b {
 			r := &b[i]
-			failed := r.ErrorCode != 0
-			e.acc.Add(r.Scenario, r.LatencyNs, failed, r.Retries)
-			if !failed {
+			e.acc.Add(r)
+			if r.ErrorCode == 0 {
 				recordLatency(e.interval, r.LatencyNs)
 			}
 		}

@@ -5,33 +5,23 @@ import (
 	"io"
 	"sort"
 	"text/tabwriter"
-	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/joinbench/joinbench/replay/metrics"
+	"github.com/joinbench/joinbench/replay/results"
 )
 
-// Latencies are kept in HDR histograms of nanoseconds from 1µs to one hour
-// with three significant digits (0.1% resolution): values outside are
-// clamped.
-const (
-	histMin  = int64(time.Microsecond)
-	histMax  = int64(time.Hour)
-	histSigs = 3
-)
+// newHist and recordLatency serve the live progress line: the reducer's
+// histogram bounds and clamping rule, so that its p95 reads like the
+// summary's.
+func newHist() *hdrhistogram.Histogram { return metrics.NewHistogram() }
 
-func newHist() *hdrhistogram.Histogram { return hdrhistogram.New(histMin, histMax, histSigs) }
+func recordLatency(h *hdrhistogram.Histogram, ns int64) { metrics.Record(h, ns) }
 
-func recordLatency(h *hdrhistogram.Histogram, ns int64) {
-	if ns < histMin {
-		ns = histMin
-	} else if ns > histMax {
-		ns = histMax
-	}
-	_ = h.RecordValue(ns) // cannot fail once clamped
-}
-
-// ScenarioSummary is the outcome of one scenario in a run. Latency figures
-// cover the executions that succeeded, in milliseconds.
+// ScenarioSummary is the outcome of one scenario in a run, computed by the
+// same reducer as `joinbench report` (replay/metrics), so the two agree.
+// Latency figures cover the executions that succeeded, in milliseconds.
 type ScenarioSummary struct {
 	Scenario   string  `json:"scenario"`
 	Executions int64   `json:"executions"` // succeeded and failed
@@ -42,109 +32,81 @@ type ScenarioSummary struct {
 	P95Ms      float64 `json:"p95_ms"`
 	P99Ms      float64 `json:"p99_ms"`
 	MaxMs      float64 `json:"max_ms"`
-	QPS        float64 `json:"queries_per_second"` // executions per second of the measured time
+	// QPS is executions per second of the scenario's window: from its first
+	// intended start to its last end (see replay/metrics).
+	QPS float64 `json:"queries_per_second"`
 	// Disabled says why the scenario was switched off during the run.
 	Disabled string `json:"disabled,omitempty"`
 }
 
 // Summary is the outcome of a run.
 type Summary struct {
-	RunID          string            `json:"run_id"`
-	Elapsed        float64           `json:"elapsed_seconds"` // measured time, warmup excluded
+	RunID string `json:"run_id"`
+	// Elapsed is the window of the run's measured executions, warmup
+	// excluded: from the first intended start to the last end, as
+	// `joinbench report` computes it from the results files.
+	Elapsed        float64           `json:"elapsed_seconds"`
 	Threads        int               `json:"threads"`
 	Events         int64             `json:"events"`
 	Executions     int64             `json:"executions"`
 	Errors         int64             `json:"errors"`
-	EventsPerSec   float64           `json:"events_per_second"`
-	QPS            float64           `json:"queries_per_second"`
+	EventsPerSec   float64           `json:"events_per_second"`  // per second of Elapsed
+	QPS            float64           `json:"queries_per_second"` // executions per second of Elapsed
 	Reconnects     int64             `json:"reconnects"`
 	WriterStallsMs float64           `json:"writer_stall_ms"` // time workers waited for the result writer
 	Interrupted    bool              `json:"interrupted"`
 	Scenarios      []ScenarioSummary `json:"scenarios"`
 }
 
-// Accumulator builds per-scenario summaries from executions one at a time.
-// It is not safe for concurrent use.
+// Accumulator reduces the rows a run records, one at a time, to a summary
+// per scenario and for the whole run. It is not safe for concurrent use.
 type Accumulator struct {
-	byName map[string]*scenarioAcc
-}
-
-type scenarioAcc struct {
-	hist            *hdrhistogram.Histogram
-	execs, errs, rt int64
+	byName map[string]*metrics.Metrics
 }
 
 // NewAccumulator returns an empty accumulator.
-func NewAccumulator() *Accumulator { return &Accumulator{byName: map[string]*scenarioAcc{}} }
+func NewAccumulator() *Accumulator { return &Accumulator{byName: map[string]*metrics.Metrics{}} }
 
-// Add records one execution: its latency in nanoseconds (ignored when it
-// failed), whether it failed, and its retries.
-func (a *Accumulator) Add(scenario string, latencyNs int64, failed bool, retries int32) {
-	s := a.byName[scenario]
-	if s == nil {
-		s = &scenarioAcc{hist: newHist()}
-		a.byName[scenario] = s
+// Add records one execution row, as it is written to the results.
+func (a *Accumulator) Add(r *results.Execution) {
+	m := a.byName[r.Scenario]
+	if m == nil {
+		m = &metrics.Metrics{}
+		a.byName[r.Scenario] = m
 	}
-	s.execs++
-	s.rt += int64(retries)
-	if failed {
-		s.errs++
-		return
+	// Field by field: a composite literal holding times is built in a
+	// temporary and copied, which costs the writer a store-forwarding
+	// stall per row.
+	var e metrics.Execution
+	e.Start = r.Start
+	if r.IntendedStart != nil {
+		e.IntendedStart = *r.IntendedStart
 	}
-	recordLatency(s.hist, latencyNs)
+	e.LatencyNs, e.Rows, e.ErrorCode, e.Retries = r.LatencyNs, r.Rows, r.ErrorCode, r.Retries
+	m.Add(&e)
 }
 
-// Merge adds everything recorded in b to a.
-func (a *Accumulator) Merge(b *Accumulator) {
-	for name, sb := range b.byName {
-		s := a.byName[name]
-		if s == nil {
-			s = &scenarioAcc{hist: newHist()}
-			a.byName[name] = s
-		}
-		s.hist.Merge(sb.hist)
-		s.execs += sb.execs
-		s.errs += sb.errs
-		s.rt += sb.rt
-	}
-}
-
-// Scenarios returns one summary per scenario seen, sorted by name; elapsed
-// is the measured time that queries per second divide by.
-func (a *Accumulator) Scenarios(elapsed time.Duration) []ScenarioSummary {
+// Close returns one summary per scenario seen, sorted by name, and the
+// metrics of the whole run (every scenario merged), closed.
+func (a *Accumulator) Close() ([]ScenarioSummary, metrics.Metrics) {
+	var total metrics.Metrics
 	out := make([]ScenarioSummary, 0, len(a.byName))
-	for name, s := range a.byName {
-		out = append(out, summarize(name, s, elapsed))
+	for name, m := range a.byName {
+		m.Close()
+		out = append(out, summarize(name, m))
+		total.Merge(m)
 	}
+	total.Close()
 	sort.Slice(out, func(i, j int) bool { return out[i].Scenario < out[j].Scenario })
-	return out
+	return out, total
 }
 
-// SummarizeLatencies computes a scenario summary from a slice of latencies
-// in nanoseconds (successful executions) and a count of failed ones, with
-// the same histogram a run uses, so figures match the live summary.
-func SummarizeLatencies(scenario string, latenciesNs []int64, errors int64, elapsed time.Duration) ScenarioSummary {
-	s := &scenarioAcc{hist: newHist(), execs: int64(len(latenciesNs)) + errors, errs: errors}
-	for _, ns := range latenciesNs {
-		recordLatency(s.hist, ns)
-	}
-	return summarize(scenario, s, elapsed)
-}
-
-func summarize(name string, s *scenarioAcc, elapsed time.Duration) ScenarioSummary {
-	ms := func(ns int64) float64 { return float64(ns) / 1e6 }
-	out := ScenarioSummary{Scenario: name, Executions: s.execs, Errors: s.errs, Retries: s.rt}
-	if s.hist.TotalCount() > 0 {
-		out.MeanMs = s.hist.Mean() / 1e6
-		out.P50Ms = ms(s.hist.ValueAtQuantile(50))
-		out.P95Ms = ms(s.hist.ValueAtQuantile(95))
-		out.P99Ms = ms(s.hist.ValueAtQuantile(99))
-		out.MaxMs = ms(s.hist.Max())
-	}
-	if elapsed > 0 {
-		out.QPS = float64(s.execs) / elapsed.Seconds()
-	}
-	return out
+func summarize(name string, m *metrics.Metrics) ScenarioSummary {
+	ms := metrics.Milliseconds
+	l := m.Latencies
+	return ScenarioSummary{Scenario: name, Executions: m.Executions, Errors: m.Errors, Retries: m.Retries,
+		MeanMs: ms(l.Mean), P50Ms: ms(l.P50), P95Ms: ms(l.P95), P99Ms: ms(l.P99), MaxMs: ms(l.Max),
+		QPS: m.Throughput}
 }
 
 // WriteText prints the summary as a table for people.

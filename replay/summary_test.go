@@ -2,57 +2,79 @@ package replay
 
 import (
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/joinbench/joinbench/replay/report"
+	"github.com/joinbench/joinbench/replay/results"
 )
 
 func near(got, want float64) bool { return math.Abs(got-want) <= want*0.002 }
 
-func TestSummarizeLatencies(t *testing.T) {
-	var lat []int64
+func TestAccumulator(t *testing.T) {
+	t0 := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+	a := NewAccumulator()
 	for i := 1; i <= 100; i++ {
-		lat = append(lat, int64(i)*int64(time.Millisecond))
+		a.Add(&results.Execution{Scenario: "x", Start: t0.Add(time.Duration(i) * 10 * time.Millisecond),
+			LatencyNs: int64(i) * int64(time.Millisecond), Rows: 1})
 	}
-	s := SummarizeLatencies("x", lat, 4, 2*time.Second)
-	if s.Executions != 104 || s.Errors != 4 || !near(s.QPS, 52) {
-		t.Errorf("counts %+v", s)
+	for i := 0; i < 4; i++ {
+		a.Add(&results.Execution{Scenario: "x", Start: t0, LatencyNs: int64(time.Millisecond), ErrorCode: 1213, Retries: 3})
+	}
+	// A paced scenario, sent late: its window opens at the intended start.
+	late := t0.Add(-time.Second)
+	a.Add(&results.Execution{Scenario: "paced", Start: t0, IntendedStart: &late, LatencyNs: int64(1500 * time.Millisecond)})
+	scs, total := a.Close()
+	if len(scs) != 2 || scs[0].Scenario != "paced" || scs[1].Scenario != "x" {
+		t.Fatalf("scenarios %+v", scs)
+	}
+	x := scs[1]
+	if x.Executions != 104 || x.Errors != 4 || x.Retries != 12 || !near(x.QPS, 104/1.1) {
+		t.Errorf("counts %+v", x)
 	}
 	for name, c := range map[string][2]float64{
-		"mean": {s.MeanMs, 50.5}, "p50": {s.P50Ms, 50}, "p95": {s.P95Ms, 95}, "p99": {s.P99Ms, 99}, "max": {s.MaxMs, 100},
+		"mean": {x.MeanMs, 50.5}, "p50": {x.P50Ms, 50}, "p95": {x.P95Ms, 95}, "p99": {x.P99Ms, 99}, "max": {x.MaxMs, 100},
 	} {
 		if !near(c[0], c[1]) {
 			t.Errorf("%s = %v, want %v", name, c[0], c[1])
 		}
 	}
-}
-
-func TestAccumulatorMatchesSlice(t *testing.T) {
-	a, b := NewAccumulator(), NewAccumulator()
-	var lat []int64
-	for i := 0; i < 1000; i++ {
-		ns := int64(500+i*37) * int64(time.Microsecond)
-		lat = append(lat, ns)
-		acc := a
-		if i%2 == 1 {
-			acc = b
-		}
-		acc.Add("x", ns, false, 0)
+	if p := scs[0]; p.Executions != 1 || !near(p.MaxMs, 1500) || !near(p.QPS, 1/1.5) {
+		t.Errorf("paced %+v", p)
 	}
-	a.Add("x", 0, true, 3)
-	a.Merge(b)
-	got := a.Scenarios(time.Second)
-	want := SummarizeLatencies("x", lat, 1, time.Second)
-	want.Retries = 3
-	if len(got) != 1 || got[0] != want {
-		t.Errorf("accumulated %+v\nfrom slice  %+v", got, want)
+	// The whole run: from the paced row's intended start (t0-1s) to the
+	// last end of x (t0+1s+100ms).
+	if total.Executions != 105 || total.Errors != 4 || total.Duration != 2100*time.Millisecond ||
+		total.Throughput != 105/(2100*time.Millisecond).Seconds() {
+		t.Errorf("total %+v", total)
 	}
 }
 
-func TestLatenciesOutOfRangeAreClamped(t *testing.T) {
-	s := SummarizeLatencies("x", []int64{1, 2 * int64(time.Hour)}, 0, 0)
-	if s.MaxMs < 3.5e6 || s.QPS != 0 {
+func TestAccumulatorClampsLikeTheReducer(t *testing.T) {
+	// Out of the histogram's range: counted at its bounds (1 µs, 1 h). The
+	// window is not clamped: it runs to the real end.
+	t0 := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+	a := NewAccumulator()
+	a.Add(&results.Execution{Scenario: "x", Start: t0, LatencyNs: 1})
+	a.Add(&results.Execution{Scenario: "x", Start: t0, LatencyNs: 2 * int64(time.Hour)})
+	scs, _ := a.Close()
+	if s := scs[0]; s.MaxMs < 3.6e6 || s.MaxMs > 3.61e6 || s.P50Ms < 0.001 || s.P50Ms > 0.0011 || s.QPS != 2/(2*time.Hour).Seconds() {
 		t.Errorf("%+v", s)
+	}
+	h := newHist()
+	recordLatency(h, 1)
+	recordLatency(h, 2*int64(time.Hour))
+	if h.TotalCount() != 2 || float64(h.Max())/1e6 != scs[0].MaxMs {
+		t.Errorf("progress histogram: %d values, max %d", h.TotalCount(), h.Max())
+	}
+}
+
+func TestAccumulatorEmpty(t *testing.T) {
+	scs, total := NewAccumulator().Close()
+	if len(scs) != 0 || total.Executions != 0 || total.Duration != 0 || total.Throughput != 0 {
+		t.Errorf("%+v %+v", scs, total)
 	}
 }
 
@@ -67,5 +89,99 @@ func TestSummaryText(t *testing.T) {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("missing %q in\n%s", want, b.String())
 		}
+	}
+}
+
+// TestSummaryAgreesWithReport feeds the same rows to the live summary and,
+// through a results folder, to the report: every figure both print must be
+// equal to the last bit. The rows carry what a live run has and a file has
+// not (monotonic clock readings), paced and unpaced rows, failures, and
+// latencies outside the histogram.
+func TestSummaryAgreesWithReport(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	base := time.Now() // with a monotonic reading, as the workers' clocks
+	var rows []results.Execution
+	for i := range 3000 {
+		r := results.Execution{
+			Scenario:  []string{"a", "b", "c"}[i%3],
+			Start:     base.Add(time.Duration(rng.Int64N(int64(5 * time.Second)))),
+			LatencyNs: int64(rng.ExpFloat64() * 3e6),
+			Rows:      rng.Int64N(10),
+			Params:    []string{},
+		}
+		switch {
+		case i%3 == 1: // paced, sometimes late
+			is := r.Start.Add(-time.Duration(rng.Int64N(int64(time.Millisecond))))
+			r.IntendedStart = &is
+			r.LatencyNs += int64(r.Start.Sub(is))
+		case i%97 == 0:
+			r.ErrorCode, r.ErrorMessage = 1213, "deadlock"
+		case i%211 == 0:
+			r.LatencyNs = 10 // below the histogram
+		case i == 2:
+			r.LatencyNs = 2 * int64(time.Hour) // above it
+		}
+		rows = append(rows, r)
+	}
+	acc := NewAccumulator()
+	for i := range rows {
+		acc.Add(&rows[i])
+	}
+	scs, total := acc.Close()
+
+	dir, err := results.Create(t.TempDir(), "agree", "client")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := dir.NewExecutionWriter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := dir.Close(); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := report.Build([]string{dir.Path()}, report.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rr := rep.Runs[0]
+	if len(rr.Scenarios) != len(scs) {
+		t.Fatalf("%d scenarios in the report, %d in the summary", len(rr.Scenarios), len(scs))
+	}
+	for i, s := range scs {
+		r := rr.Scenarios[i]
+		got := [8]float64{float64(s.Executions), float64(s.Errors), s.MeanMs, s.P50Ms, s.P95Ms, s.P99Ms, s.MaxMs, s.QPS}
+		want := [8]float64{float64(r.Executions), float64(r.Errors), r.MeanMs, r.P50Ms, r.P95Ms, r.P99Ms, r.MaxMs, r.QPS}
+		if s.Scenario != r.Scenario || got != want {
+			t.Errorf("scenario %s: summary %v\nreport %s: %v", s.Scenario, got, r.Scenario, want)
+		}
+	}
+	if total.Throughput != rr.Total.QPS || total.Duration.Seconds() != rr.End.Sub(rr.Start).Seconds() ||
+		total.Executions != rr.Total.Executions || total.Errors != rr.Total.Errors {
+		t.Errorf("whole run: summary %v/s over %v, report %v/s over %v", total.Throughput, total.Duration, rr.Total.QPS, rr.End.Sub(rr.Start))
+	}
+}
+
+// BenchmarkAccumulatorAdd is the result writer's cost per row for the
+// summary.
+func BenchmarkAccumulatorAdd(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	t0 := time.Now()
+	rows := make([]results.Execution, 256)
+	for i := range rows {
+		rows[i] = results.Execution{Scenario: []string{"a", "b", "c", "d"}[i%4], Start: t0.Add(time.Duration(i) * time.Microsecond),
+			LatencyNs: int64(rng.ExpFloat64() * 1e6), Rows: 1}
+	}
+	a := NewAccumulator()
+	i := 0
+	for b.Loop() {
+		a.Add(&rows[i%len(rows)])
+		i++
 	}
 }

@@ -7,8 +7,7 @@ import (
 	"strings"
 	"time"
 
-	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
-
+	"github.com/joinbench/joinbench/replay/metrics"
 	"github.com/joinbench/joinbench/replay/results"
 )
 
@@ -21,9 +20,6 @@ const (
 	// maxChecksumKeys bounds the distinct parameter sets whose result
 	// checksums are kept per scenario.
 	maxChecksumKeys = 100000
-	// HDR histogram range: 1 µs to 1 hour at 3 significant digits.
-	hdrLowest  = 1000
-	hdrHighest = int64(time.Hour)
 )
 
 // timeSeries is a time series of buckets of type B, aligned on the epoch so
@@ -183,39 +179,37 @@ func (c *checksums) add(params []string, sum string, rows int64) (key, val uint6
 }
 
 // execution is the part of an executions row that report and compare
-// read; the other columns are not decoded.
+// read; the other columns are not decoded (retries neither: no report
+// shows them).
 type execution struct {
-	Scenario     string    `parquet:"scenario,dict"`
-	TemplateHash string    `parquet:"template_hash,dict"`
-	Start        time.Time `parquet:"start_time,timestamp(nanosecond)"`
-	LatencyNs    int64     `parquet:"latency_ns"`
-	Rows         int64     `parquet:"rows"`
-	ErrorCode    int32     `parquet:"error_code"`
-	PlanHash     string    `parquet:"plan_hash,dict,optional"`
-	Params       []string  `parquet:"params,list"`
-	Checksum     string    `parquet:"result_checksum,optional"`
+	Scenario      string    `parquet:"scenario,dict"`
+	TemplateHash  string    `parquet:"template_hash,dict"`
+	Start         time.Time `parquet:"start_time,timestamp(nanosecond)"`
+	IntendedStart time.Time `parquet:"intended_start,optional,timestamp(nanosecond)"` // zero when unpaced
+	LatencyNs     int64     `parquet:"latency_ns"`
+	Rows          int64     `parquet:"rows"`
+	ErrorCode     int32     `parquet:"error_code"`
+	PlanHash      string    `parquet:"plan_hash,dict,optional"`
+	Params        []string  `parquet:"params,list"`
+	Checksum      string    `parquet:"result_checksum,optional"`
 }
 
-// scenarioAcc accumulates one scenario's executions.
+// scenarioAcc accumulates one scenario's executions: the figures in m
+// (the reducer the live summary uses too), and what only a report or a
+// comparison needs beside them.
 type scenarioAcc struct {
-	name          string
-	execs, errors int64
-	rows          int64
-	errCodes      map[int32]int64
-	hist          *hdrhistogram.Histogram
-	sample        *reservoir
-	tl            *timeline
-	plans         map[string]int64
-	templates     map[string]bool
-	first, last   time.Time
-	checks        *checksums
+	name      string
+	m         metrics.Metrics
+	sample    *reservoir
+	tl        *timeline
+	plans     map[string]int64
+	templates map[string]bool
+	checks    *checksums
 }
 
 func newScenarioAcc(name string, seed uint64) *scenarioAcc {
 	return &scenarioAcc{
 		name:      name,
-		errCodes:  map[int32]int64{},
-		hist:      hdrhistogram.New(hdrLowest, hdrHighest, 3),
 		sample:    newReservoir(sampleSize, seed^hashStrings(name)),
 		tl:        newTimeline(),
 		plans:     map[string]int64{},
@@ -225,17 +219,16 @@ func newScenarioAcc(name string, seed uint64) *scenarioAcc {
 }
 
 func (a *scenarioAcc) add(e *execution) {
-	a.execs++
+	// Field by field: a composite literal holding times is built in a
+	// temporary and copied, which costs a store-forwarding stall per row.
+	var me metrics.Execution
+	me.Start, me.IntendedStart = e.Start, e.IntendedStart
+	me.LatencyNs, me.Rows, me.ErrorCode = e.LatencyNs, e.Rows, e.ErrorCode
+	a.m.Add(&me)
 	failed := e.ErrorCode != 0
-	lat := e.LatencyNs // paced runs: already measured from the intended start
-	if failed {
-		a.errors++
-		a.errCodes[e.ErrorCode]++
-	} else {
-		a.rows += e.Rows
-		v := min(max(lat, 0), hdrHighest)
-		_ = a.hist.RecordValue(v)
-		a.sample.add(v)
+	if !failed {
+		// The bootstrap resamples what the histogram holds.
+		a.sample.add(metrics.Clamp(e.LatencyNs))
 		if e.PlanHash != "" {
 			a.plans[e.PlanHash]++
 		}
@@ -243,36 +236,29 @@ func (a *scenarioAcc) add(e *execution) {
 	if e.TemplateHash != "" {
 		a.templates[e.TemplateHash] = true
 	}
-	a.tl.add(e.Start, lat, failed)
-	end := e.Start.Add(time.Duration(max(lat, 0)))
-	if a.first.IsZero() || e.Start.Before(a.first) {
-		a.first = e.Start
-	}
-	if end.After(a.last) {
-		a.last = end
-	}
+	a.tl.add(e.Start, e.LatencyNs, failed) // paced runs: latency already measured from the intended start
 }
 
 // summary computes the scenario's figures.
 func (a *scenarioAcc) summary() Summary {
-	s := Summary{Executions: a.execs, Errors: a.errors}
-	if a.execs > 0 {
-		s.ErrorRate = float64(a.errors) / float64(a.execs)
-	}
-	if n := a.hist.TotalCount(); n > 0 {
-		s.MeanMs = a.hist.Mean() / 1e6
-		s.P50Ms = ms(a.hist.ValueAtQuantile(50))
-		s.P95Ms = ms(a.hist.ValueAtQuantile(95))
-		s.P99Ms = ms(a.hist.ValueAtQuantile(99))
-		s.MaxMs = ms(a.hist.Max())
-	}
-	if d := a.last.Sub(a.first); d > 0 {
-		s.QPS = float64(a.execs) / d.Seconds()
+	a.m.Close()
+	return summaryOf(&a.m)
+}
+
+// summaryOf turns closed metrics into a Summary: the same figures, from
+// the same reducer, as the live summary of `joinbench run`.
+func summaryOf(m *metrics.Metrics) Summary {
+	l, ms := m.Latencies, metrics.Milliseconds
+	s := Summary{Executions: m.Executions, Errors: m.Errors,
+		MeanMs: ms(l.Mean), P50Ms: ms(l.P50), P95Ms: ms(l.P95), P99Ms: ms(l.P99), MaxMs: ms(l.Max),
+		QPS: m.Throughput}
+	if m.Executions > 0 {
+		s.ErrorRate = float64(m.Errors) / float64(m.Executions)
 	}
 	return s
 }
 
-func ms(ns int64) float64 { return float64(ns) / 1e6 }
+func ms(ns int64) float64 { return metrics.Milliseconds(time.Duration(ns)) }
 
 // runAcc accumulates all scenarios of one side (one or several runs).
 type runAcc struct {
@@ -311,17 +297,15 @@ func (r *runAcc) names() []string {
 	return slices.Sorted(maps.Keys(r.scenarios))
 }
 
-// span is the earliest start and latest end over all scenarios.
-func (r *runAcc) span() (first, last time.Time) {
+// total is the metrics of all scenarios merged, closed: its window is
+// the run's (or side's) first intended start to last end.
+func (r *runAcc) total() metrics.Metrics {
+	var t metrics.Metrics
 	for _, a := range r.scenarios {
-		if first.IsZero() || (!a.first.IsZero() && a.first.Before(first)) {
-			first = a.first
-		}
-		if a.last.After(last) {
-			last = a.last
-		}
+		t.Merge(&a.m)
 	}
-	return first, last
+	t.Close()
+	return t
 }
 
 // readRun adds every executions file of dir to acc.

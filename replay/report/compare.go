@@ -301,7 +301,7 @@ func readSide(dirs []string, side *Side, opt CompareOptions, w warner, onRow fun
 		w.warn(fmt.Errorf("%s: no readable executions file", strings.Join(dirs, ", ")))
 	}
 	for _, a := range acc.scenarios {
-		side.Executions += a.execs
+		side.Executions += a.m.Executions
 	}
 	return acc, newPlanCatalog(first, plans), writes, first, nil
 }
@@ -360,23 +360,23 @@ func compareScenario(name string, b, c *scenarioAcc, bcat, ccat *planCatalog, ex
 
 	// Error rates.
 	er := &ErrorRates{}
-	if b.execs > 0 {
-		er.Base = float64(b.errors) / float64(b.execs)
+	if b.m.Executions > 0 {
+		er.Base = float64(b.m.Errors) / float64(b.m.Executions)
 	}
-	if c.execs > 0 {
-		er.Candidate = float64(c.errors) / float64(c.execs)
+	if c.m.Executions > 0 {
+		er.Candidate = float64(c.m.Errors) / float64(c.m.Executions)
 	}
-	er.PValue = twoProportionP(b.errors, b.execs, c.errors, c.execs)
+	er.PValue = twoProportionP(b.m.Errors, b.m.Executions, c.m.Errors, c.m.Executions)
 	sig := er.PValue < 1-opt.Confidence
 	er.Increased = sig && er.Candidate-er.Base >= 0.01
 	er.Decreased = sig && er.Base-er.Candidate >= 0.01
-	for code := range c.errCodes {
-		if b.errCodes[code] == 0 {
+	for code := range c.m.ErrorCodes {
+		if b.m.ErrorCodes[code] == 0 {
 			er.NewCodes = append(er.NewCodes, code)
 		}
 	}
 	slices.Sort(er.NewCodes)
-	if b.errors > 0 || c.errors > 0 {
+	if b.m.Errors > 0 || c.m.Errors > 0 {
 		sc.Errors = er
 	}
 
@@ -393,8 +393,8 @@ func compareScenario(name string, b, c *scenarioAcc, bcat, ccat *planCatalog, ex
 		if ct == "" {
 			ct = "(plan " + ch + " not in plans.parquet)"
 		}
-		sc.PlanDiff = fmt.Sprintf("--- base plan %s (%d of %d)\n+++ candidate plan %s (%d of %d)\n", bh, b.plans[bh], b.execs-b.errors,
-			ch, c.plans[ch], c.execs-c.errors) + lineDiff(bt, ct)
+		sc.PlanDiff = fmt.Sprintf("--- base plan %s (%d of %d)\n+++ candidate plan %s (%d of %d)\n", bh, b.plans[bh], b.m.Executions-b.m.Errors,
+			ch, c.plans[ch], c.m.Executions-c.m.Errors) + lineDiff(bt, ct)
 	}
 
 	// Latency.

@@ -4,7 +4,9 @@
 // no change, wrong results) with bootstrap confidence intervals.
 //
 // It reads results through replay/results, streaming row groups: memory is
-// bounded by per-scenario histograms and samples, never by row count. It
-// renders text, markdown, JSON and a self-contained HTML page (inline CSS,
-// JS and SVG charts: it opens offline). It never talks to a server.
+// bounded by per-scenario histograms and samples, never by row count. The
+// figures of a summary come from replay/metrics, the reducer the live
+// summary of a run uses too. It renders text, markdown, JSON and a
+// self-contained HTML page (inline CSS, JS and SVG charts: it opens
+// offline). It never talks to a server.
 package report

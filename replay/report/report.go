@@ -9,13 +9,15 @@ import (
 	"strings"
 	"time"
 
+	"github.com/joinbench/joinbench/replay/metrics"
 	"github.com/joinbench/joinbench/replay/results"
 )
 
-// Summary is the outcome of one scenario (or of a whole run). Latency
-// figures cover the executions that succeeded, in milliseconds; the
-// rate is executions per second of the scenario's span (first start to
-// last end).
+// Summary is the outcome of one scenario (or of a whole run), reduced by
+// replay/metrics as the live summary of `joinbench run` is, so the two
+// agree. Latency figures cover the executions that succeeded, in
+// milliseconds; the rate is executions per second of the scenario's window
+// (first intended start, the start when unpaced, to last end).
 type Summary struct {
 	Executions int64   `json:"executions"` // succeeded and failed
 	Errors     int64   `json:"errors"`
@@ -93,8 +95,8 @@ type RunReport struct {
 	RunID     string           `json:"run_id"`
 	Info      *results.Run     `json:"run,omitempty"`
 	Files     int              `json:"executions_files"`
-	Start     time.Time        `json:"start"`
-	End       time.Time        `json:"end"`
+	Start     time.Time        `json:"start"` // first intended start (start when unpaced)
+	End       time.Time        `json:"end"`   // last end
 	Total     Summary          `json:"total"`
 	Scenarios []ScenarioReport `json:"scenarios"`
 	Timeline  []TimePoint      `json:"timeline"`
@@ -169,17 +171,12 @@ func buildRun(dir string, opt Options) (*RunReport, error) {
 		return nil, err
 	}
 	catalog := newPlanCatalog(rr.Info, plans)
-	rr.Start, rr.End = acc.span()
-	total := newScenarioAcc("", opt.seed())
 	for _, name := range acc.names() {
-		a := acc.scenarios[name]
-		rr.Scenarios = append(rr.Scenarios, scenarioReport(a, catalog))
-		total.execs += a.execs
-		total.errors += a.errors
-		total.hist.Merge(a.hist)
+		rr.Scenarios = append(rr.Scenarios, scenarioReport(acc.scenarios[name], catalog))
 	}
-	total.first, total.last = rr.Start, rr.End
-	rr.Total = total.summary()
+	total := acc.total()
+	rr.Start, rr.End = total.First, total.Last
+	rr.Total = summaryOf(&total)
 	rr.Timeline = acc.overall.points()
 	counters, err := readCounters(dir, w.warn)
 	if err != nil {
@@ -194,33 +191,29 @@ var spectrum = []float64{0, 10, 25, 50, 75, 90, 95, 99, 99.5, 99.9, 99.95, 99.99
 
 func scenarioReport(a *scenarioAcc, catalog *planCatalog) ScenarioReport {
 	sr := ScenarioReport{Scenario: a.name, Summary: a.summary(), Timeline: a.tl.points()}
-	if len(a.errCodes) > 0 {
+	if len(a.m.ErrorCodes) > 0 {
 		sr.ErrorCodes = map[string]int64{}
-		for c, n := range a.errCodes {
+		for c, n := range a.m.ErrorCodes {
 			sr.ErrorCodes[strconv.Itoa(int(c))] = n
 		}
 	}
-	if a.hist.TotalCount() > 0 {
+	if a.m.Successes() > 0 {
 		for _, p := range spectrum {
-			v := a.hist.ValueAtQuantile(p)
-			if p == 0 {
-				v = a.hist.Min()
-			}
-			sr.Percentiles = append(sr.Percentiles, Percentile{Percentile: p, Ms: ms(v)})
+			sr.Percentiles = append(sr.Percentiles, Percentile{Percentile: p, Ms: metrics.Milliseconds(a.m.Percentile(p))})
 		}
-		sr.Histogram = histogramBins(a)
+		sr.Histogram = histogramBins(&a.m)
 	}
 	sr.Plans = catalog.plansOf(a)
 	return sr
 }
 
-// histogramBins groups the HDR histogram into about 40 log-spaced bins
-// between the minimum and the maximum.
-func histogramBins(a *scenarioAcc) []Bin {
-	lo, hi := float64(max(a.hist.Min(), 1)), float64(max(a.hist.Max(), 1))
+// histogramBins groups the latency histogram of closed metrics into about
+// 40 log-spaced bins between the minimum and the maximum.
+func histogramBins(m *metrics.Metrics) []Bin {
+	lo, hi := float64(max(m.Latencies.Min, 1)), float64(max(m.Latencies.Max, 1))
 	const n = 40
 	if hi <= lo {
-		return []Bin{{FromMs: lo / 1e6, ToMs: hi / 1e6, Count: a.hist.TotalCount(), Cumulative: 1}}
+		return []Bin{{FromMs: lo / 1e6, ToMs: hi / 1e6, Count: m.Successes(), Cumulative: 1}}
 	}
 	step := math.Log(hi/lo) / n
 	bins := make([]Bin, n)
@@ -228,15 +221,12 @@ func histogramBins(a *scenarioAcc) []Bin {
 		bins[i].FromMs = lo * math.Exp(step*float64(i)) / 1e6
 		bins[i].ToMs = lo * math.Exp(step*float64(i+1)) / 1e6
 	}
-	for _, b := range a.hist.Distribution() {
-		if b.Count == 0 {
-			continue
-		}
+	for _, b := range m.Buckets() {
 		v := float64(max((b.From+b.To)/2, 1))
 		i := int(math.Log(v/lo) / step)
 		bins[min(max(i, 0), n-1)].Count += b.Count
 	}
-	total := float64(a.hist.TotalCount())
+	total := float64(m.Successes())
 	cum := int64(0)
 	for i := range bins {
 		cum += bins[i].Count

@@ -1,0 +1,17 @@
+// Package metrics is the one latency reducer of joinbench: it turns
+// executions, added one at a time, into the figures a run is judged by
+// (count, errors by code, rows, latency percentiles, throughput). The live
+// summary printed at the end of `joinbench run` and `joinbench report` both
+// use it, so that for the same run they print the same numbers to the digit.
+//
+// It is a leaf package: it imports no other package of joinbench, takes
+// executions as its own small Execution value, and knows nothing of Parquet,
+// servers or output formats. It lives beside the engine rather than inside
+// replay/report so that the engine does not link the report's readers and
+// formats, and so that report does not import the engine: both import this
+// package, and nothing else joins them.
+//
+// It must not print, read files or keep anything per execution: memory is
+// one HDR histogram and a few counters per Metrics, whatever the run's
+// length.
+package metrics

@@ -1,0 +1,199 @@
+package metrics
+
+import (
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// Execution is what the reducer reads of one executed statement.
+type Execution struct {
+	// Start is when the statement was sent.
+	Start time.Time
+	// IntendedStart is when a paced run meant to send it; zero when the run
+	// was not paced.
+	IntendedStart time.Time
+	// LatencyNs is measured from IntendedStart when it is set, else from
+	// Start, as the engine records it.
+	LatencyNs int64
+	Rows      int64 // rows returned or affected
+	ErrorCode int32 // 0 when it succeeded
+	Retries   int32 // deadlock / lock wait retries before this outcome
+}
+
+// Latencies are the latency figures of the executions that succeeded, read
+// from the histogram (so within its 0.1% resolution), each clamped into
+// [HistogramMin, HistogramMax].
+type Latencies struct {
+	Min  time.Duration
+	Mean time.Duration
+	P50  time.Duration
+	P95  time.Duration
+	P99  time.Duration
+	Max  time.Duration
+}
+
+// Metrics reduces executions, added one at a time, to a run's figures. Add
+// them with Add (or combine two with Merge), then call Close to compute
+// Latencies, the window and Throughput; adding more after Close and closing
+// again is fine. The zero value is ready to use. It is not safe for
+// concurrent use.
+//
+// The window is [First, Last]: First is the earliest intended start of an
+// execution (its start when the run was not paced), Last the latest end
+// (that same instant plus the latency). Failed executions count in it.
+// Throughput is executions, succeeded and failed, per second of the window:
+// it covers exactly the time the recorded executions were due or running,
+// not the warmup, not the set-up before the first statement nor the wait
+// after the last, so that it can be computed again from the results files
+// alone.
+type Metrics struct {
+	Executions int64           // succeeded and failed
+	Errors     int64           // failed
+	ErrorCodes map[int32]int64 // failures by server error code; nil when none
+	Retries    int64           // deadlock / lock wait retries, over all executions
+	Rows       int64           // rows returned or affected by the executions that succeeded
+
+	// Set by Close.
+	Latencies  Latencies
+	First      time.Time     // UTC; zero when there were no executions
+	Last       time.Time     // UTC; zero when there were no executions
+	Duration   time.Duration // Last - First
+	Throughput float64       // executions per second of Duration; 0 when Duration is 0
+
+	hist *hdrhistogram.Histogram
+	// first and last are Unix nanoseconds: comparing integers is cheaper
+	// than comparing times, and the wall clock is what results files keep
+	// (a time.Time from time.Now also carries a monotonic reading, which
+	// would make a live run's window differ from the one read back).
+	first, last int64
+}
+
+// Add records one execution.
+func (m *Metrics) Add(e *Execution) {
+	m.Executions++
+	m.Retries += int64(e.Retries)
+	if e.ErrorCode != 0 {
+		m.addError(e.ErrorCode)
+	} else {
+		m.Rows += e.Rows
+		if m.hist == nil {
+			m.hist = NewHistogram()
+		}
+		Record(m.hist, e.LatencyNs)
+	}
+	from := e.Start.UnixNano() // when it was due: the intended start, else the start
+	if !e.IntendedStart.IsZero() {
+		from = e.IntendedStart.UnixNano()
+	}
+	to := from + max(e.LatencyNs, 0)
+	if m.Executions == 1 {
+		m.first, m.last = from, to
+		return
+	}
+	m.first, m.last = min(m.first, from), max(m.last, to)
+}
+
+func (m *Metrics) addError(code int32) {
+	m.Errors++
+	if m.ErrorCodes == nil {
+		m.ErrorCodes = map[int32]int64{}
+	}
+	m.ErrorCodes[code]++
+}
+
+// Merge adds everything recorded in o to m, as if each of o's executions
+// had been added to m.
+func (m *Metrics) Merge(o *Metrics) {
+	if o.Executions == 0 {
+		return
+	}
+	if m.Executions == 0 || o.first < m.first {
+		m.first = o.first
+	}
+	if m.Executions == 0 || o.last > m.last {
+		m.last = o.last
+	}
+	m.Executions += o.Executions
+	m.Errors += o.Errors
+	m.Retries += o.Retries
+	m.Rows += o.Rows
+	for code, n := range o.ErrorCodes {
+		if m.ErrorCodes == nil {
+			m.ErrorCodes = map[int32]int64{}
+		}
+		m.ErrorCodes[code] += n
+	}
+	if o.hist != nil {
+		if m.hist == nil {
+			m.hist = NewHistogram()
+		}
+		m.hist.Merge(o.hist)
+	}
+}
+
+// Close computes Latencies, the window and Throughput from what was added.
+func (m *Metrics) Close() {
+	m.Latencies = Latencies{}
+	if m.hist != nil && m.hist.TotalCount() > 0 {
+		m.Latencies = Latencies{
+			Min:  time.Duration(m.hist.Min()),
+			Mean: time.Duration(int64(m.hist.Mean() + 0.5)),
+			P50:  m.Percentile(50),
+			P95:  m.Percentile(95),
+			P99:  m.Percentile(99),
+			Max:  time.Duration(m.hist.Max()),
+		}
+	}
+	m.First, m.Last, m.Duration, m.Throughput = time.Time{}, time.Time{}, 0, 0
+	if m.Executions == 0 {
+		return
+	}
+	m.First, m.Last = time.Unix(0, m.first).UTC(), time.Unix(0, m.last).UTC()
+	m.Duration = time.Duration(m.last - m.first)
+	if m.Duration > 0 {
+		m.Throughput = float64(m.Executions) / m.Duration.Seconds()
+	}
+}
+
+// Successes is the number of latencies recorded: the executions that
+// succeeded.
+func (m *Metrics) Successes() int64 { return m.Executions - m.Errors }
+
+// Percentile returns the latency at percentile p (0 to 100) of the
+// executions that succeeded: the smallest recorded value that p% of them
+// do not exceed, p = 0 being the minimum. It is 0 when none succeeded.
+func (m *Metrics) Percentile(p float64) time.Duration {
+	if m.hist == nil || m.hist.TotalCount() == 0 {
+		return 0
+	}
+	if p <= 0 {
+		return time.Duration(m.hist.Min())
+	}
+	return time.Duration(m.hist.ValueAtQuantile(p))
+}
+
+// Bucket is one non-empty bucket of the latency histogram: Count latencies
+// between From and To.
+type Bucket struct {
+	From, To time.Duration
+	Count    int64
+}
+
+// Buckets returns the histogram's non-empty buckets in ascending order.
+func (m *Metrics) Buckets() []Bucket {
+	if m.hist == nil {
+		return nil
+	}
+	var out []Bucket
+	for _, b := range m.hist.Distribution() {
+		if b.Count != 0 {
+			out = append(out, Bucket{From: time.Duration(b.From), To: time.Duration(b.To), Count: b.Count})
+		}
+	}
+	return out
+}
+
+// Milliseconds converts a latency for display: the live summary and the
+// report both print milliseconds, computed the same way to the last bit.
+func Milliseconds(d time.Duration) float64 { return float64(d) / 1e6 }
