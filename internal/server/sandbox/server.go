@@ -316,23 +316,30 @@ func (s *Server) start(ctx context.Context, port int, cfg Config) error {
 	args = append(args, benchmarkArgs(&s.Binary, cfg.BufferPoolSize)...)
 	args = append(args, cfg.ServerArgs...)
 	s.Args = args
+	return s.launch(ctx, cfg.Detach)
+}
 
+// launch runs the server binary with s.Args, output appended to the error
+// log, and waits until it answers on its socket. A server that exits first
+// is a user error quoting the log's errors (errPortTaken when its port was
+// taken); one still silent when ctx ends is stopped.
+func (s *Server) launch(ctx context.Context, detach bool) error {
 	logStart := fileSize(s.ErrorLog)
 	out, err := os.OpenFile(s.ErrorLog, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return fmt.Errorf("sandbox: %w", err)
 	}
 	defer out.Close()
-	cmd := exec.Command(s.Binary.Path, args...)
+	cmd := exec.Command(s.Binary.Path, s.Args...)
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if cfg.Detach {
+	if detach {
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	} else {
 		// Shut down cleanly if this process dies without stopping it.
 		cmd.SysProcAttr.Pdeathsig = syscall.SIGTERM
 	}
-	fmt.Fprintf(s.log, "starting %s on 127.0.0.1:%d\n", s.Binary, port)
+	fmt.Fprintf(s.log, "starting %s on 127.0.0.1:%d\n", s.Binary, s.Port)
 	started := time.Now()
 	if err := cmd.Start(); err != nil {
 		return usage.Errorf("sandbox: start %s: %v", s.Binary.Path, err)
@@ -564,12 +571,12 @@ func errorLines(tail string) string {
 		if l == "" {
 			continue
 		}
-		last = l
-		if strings.Contains(l, "[ERROR]") || strings.HasPrefix(l, "ERROR") {
+		last = clip(l)
+		if (strings.Contains(l, "[ERROR]") || strings.HasPrefix(l, "ERROR")) && !echoesSSTCommand(l) {
 			if i := strings.Index(l, "[ERROR]"); i >= 0 {
 				l = strings.TrimSpace(l[i:])
 			}
-			errs = append(errs, l)
+			errs = append(errs, clip(l))
 		}
 	}
 	if len(errs) == 0 {
@@ -579,6 +586,27 @@ func errorLines(tail string) string {
 		errs = errs[len(errs)-3:]
 	}
 	return strings.Join(errs, "; ")
+}
+
+// echoesSSTCommand reports whether a Galera error line only repeats the
+// state transfer script's command line (every server option, a few
+// kilobytes): the script's own WSREP_SST lines say what went wrong.
+func echoesSSTCommand(l string) bool {
+	for _, p := range []string{"Failed to read from: wsrep_sst_", "Process completed with error: wsrep_sst_", "Command did not run: wsrep_sst_"} {
+		if strings.Contains(l, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// clip shortens a log line to what an error message can carry.
+func clip(l string) string {
+	const max = 300
+	if len(l) > max {
+		return l[:max] + "..."
+	}
+	return l
 }
 
 // saveState writes the server's state file.
