@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/joinbench/joinbench/internal/usage"
@@ -343,6 +344,8 @@ func (c *Cluster) startNode(ctx context.Context, n *Node, cfg ClusterConfig, boo
 		if n.startPosition != "" {
 			n.Args = append(n.Args, "--wsrep-start-position="+n.startPosition)
 		}
+		logStart := fileSize(n.ErrorLog)
+		n.abortWithin = abortWithin
 		err := n.launch(ctx, cfg.Detach)
 		if err == nil {
 			err = n.waitSynced(ctx)
@@ -351,7 +354,11 @@ func (c *Cluster) startNode(ctx context.Context, n *Node, cfg ClusterConfig, boo
 			fmt.Fprintf(c.log, "%s: synced in %.1fs\n", n.Name, time.Since(started).Seconds())
 			return nil
 		}
-		_ = n.Stop(context.Background())
+		n.abort()
+		if ctx.Err() == context.DeadlineExceeded {
+			err = usage.Errorf("not Synced within the start timeout (%s)%s: give a longer --start-timeout (log: %s)",
+				cfg.StartTimeout, joinPhase(readTailFrom(n.ErrorLog, logStart)), n.ErrorLog)
+		}
 		if errors.Is(err, errPortTaken) && attempt < 3 {
 			if perr := c.newPorts(n); perr != nil {
 				return perr
@@ -373,6 +380,40 @@ func (c *Cluster) startNode(ctx context.Context, n *Node, cfg ClusterConfig, boo
 		}
 		return err
 	}
+}
+
+// abortWithin is how long a node that failed to start gets to shut down
+// before it is killed: one in the middle of a state transfer may not
+// answer SIGTERM until the transfer ends.
+const abortWithin = 10 * time.Second
+
+// abort stops a node that failed to start: cleanly if it can within
+// abortWithin, else killed; then what it started and left behind (its
+// state transfer script, mariadb-backup, socat share its process group)
+// is killed too.
+func (n *Node) abort() {
+	ctx, cancel := context.WithTimeout(context.Background(), abortWithin)
+	defer cancel()
+	if n.Running() {
+		_ = n.Stop(ctx)
+	}
+	if n.PID > 0 {
+		_ = syscall.Kill(-n.PID, syscall.SIGKILL)
+	}
+	for n.Running() {
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// joinPhase says where a node that timed out was, from its log.
+func joinPhase(log string) string {
+	switch {
+	case strings.Contains(log, "SST started on joiner") && !strings.Contains(log, "SST received"):
+		return " while receiving the data by state transfer"
+	case strings.Contains(log, "State transfer required") && !strings.Contains(log, "Synchronized with group"):
+		return " while catching up with the cluster"
+	}
+	return ""
 }
 
 // errorLinesOnly is errorLines without the fallback to the last line: a

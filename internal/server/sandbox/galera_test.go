@@ -112,12 +112,13 @@ func TestStartClusterRefusals(t *testing.T) {
 // option, kilobytes) on [ERROR] lines: the one-line error keeps the
 // script's own lines instead.
 func TestErrorLinesSkipTheSSTCommand(t *testing.T) {
-	tail := `2026-12-01  2:42:38 0 [ERROR] WSREP: Failed to read from: wsrep_sst_mariabackup --role 'donor' --address '127.0.0.1:1' ` + strings.Repeat("--opt=x ", 500) + `
+	tail := `2026-12-01  2:42:38 0 [ERROR] WSREP: Failed to read from: wsrep_sst_mariabackup --role 'donor' --mysqld-args ` + strings.Repeat("--opt=x ", 500) + `
 WSREP_SST: [ERROR] mariadb-backup finished with error: 7. Check syslog (20261201 02:46:04.633)
-2026-12-01  2:42:38 0 [ERROR] WSREP: Process completed with error: wsrep_sst_mariabackup --role 'donor'
+2026-12-01  2:42:38 0 [ERROR] WSREP: Process completed with error: wsrep_sst_mariabackup --role 'donor' --mysqld-args --port=1
+2026-12-01  3:20:44 0 [ERROR] WSREP: Failed to read 'ready <addr>' (got '(null)') from: wsrep_sst_bogus --role 'joiner' --mysqld-args --port=1
 `
 	got := errorLines(tail)
-	if strings.Contains(got, "Failed to read from") || !strings.Contains(got, "mariadb-backup finished with error: 7") || len(got) > 400 {
+	if strings.Contains(got, "Failed to read") || strings.Contains(got, "Process completed") || !strings.Contains(got, "mariadb-backup finished with error: 7") || len(got) > 400 {
 		t.Errorf("got %q", got)
 	}
 }

@@ -69,6 +69,9 @@ type Server struct {
 	exited chan struct{} // closed when a child started here exits
 	tmpDir bool          // Dir was created by Start
 	log    io.Writer
+	// abortWithin bounds the clean shutdown of a server that did not
+	// answer in time before it is killed. 0: as Stop, two minutes.
+	abortWithin time.Duration
 }
 
 // benchmarkArgs are the server settings of every sandbox. They favour
@@ -360,7 +363,12 @@ func (s *Server) launch(ctx context.Context, detach bool) error {
 			}
 			return usage.Errorf("sandbox: %s exited during start-up: %s (log: %s)", filepath.Base(s.Binary.Path), errorLines(tail), s.ErrorLog)
 		case <-ctx.Done():
-			_ = s.Stop(context.Background())
+			stopCtx, cancel := context.Background(), context.CancelFunc(func() {})
+			if s.abortWithin > 0 {
+				stopCtx, cancel = context.WithTimeout(stopCtx, s.abortWithin)
+			}
+			_ = s.Stop(stopCtx)
+			cancel()
 			return usage.Errorf("sandbox: server did not answer within the start timeout: %s (log: %s)", errorLines(readTailFrom(s.ErrorLog, logStart)), s.ErrorLog)
 		case <-tick.C:
 			if err := s.ping(ctx); err == nil {
@@ -592,12 +600,7 @@ func errorLines(tail string) string {
 // state transfer script's command line (every server option, a few
 // kilobytes): the script's own WSREP_SST lines say what went wrong.
 func echoesSSTCommand(l string) bool {
-	for _, p := range []string{"Failed to read from: wsrep_sst_", "Process completed with error: wsrep_sst_", "Command did not run: wsrep_sst_"} {
-		if strings.Contains(l, p) {
-			return true
-		}
-	}
-	return false
+	return strings.Contains(l, "wsrep_sst_") && strings.Contains(l, "--mysqld-args")
 }
 
 // clip shortens a log line to what an error message can carry.
