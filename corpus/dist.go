@@ -16,6 +16,12 @@ const (
 	// DefaultZipfS is the zipf distribution's exponent (> 1); value k+1
 	// is drawn with probability proportional to 1/(1+k)^s.
 	DefaultZipfS = 1.1
+	// DefaultHotData and DefaultHotOps are the hotspot distribution's
+	// arguments: a fraction of the values (the first ones) that receives a
+	// fraction of the draws, 20% and 80% by default, as YCSB's
+	// hotspotdatafraction and hotspotopnfraction.
+	DefaultHotData = 0.2
+	DefaultHotOps  = 0.8
 	// gaussSigmas is how many standard deviations of the gaussian
 	// distribution the range covers on each side of its middle.
 	gaussSigmas = 3
@@ -26,10 +32,12 @@ type dist struct {
 	name string
 	h    float64 // pareto
 	s    float64 // zipf
+
+	hotData, hotOps float64 // hotspot
 }
 
 func parseDist(name string, args []string) (dist, error) {
-	d := dist{name: name, h: DefaultParetoH, s: DefaultZipfS}
+	d := dist{name: name, h: DefaultParetoH, s: DefaultZipfS, hotData: DefaultHotData, hotOps: DefaultHotOps}
 	switch name {
 	case "", DistUniform, DistGaussian:
 		d.name = name
@@ -61,6 +69,24 @@ func parseDist(name string, args []string) (dist, error) {
 			}
 			d.s = s
 		}
+	case DistHotspot:
+		if len(args) > 2 {
+			return d, fmt.Errorf("hotspot takes two arguments: the hot fraction of the values, then the fraction of draws it gets")
+		}
+		if len(args) >= 1 {
+			v, err := strconv.ParseFloat(args[0], 64)
+			if err != nil || !(v > 0 && v < 1) {
+				return d, fmt.Errorf("hotspot(%s): the hot fraction of the values must be a number between 0 and 1", args[0])
+			}
+			d.hotData = v
+		}
+		if len(args) == 2 {
+			v, err := strconv.ParseFloat(args[1], 64)
+			if err != nil || !(v >= 0 && v <= 1) {
+				return d, fmt.Errorf("hotspot(%s, %s): the fraction of draws to the hot values must be a number from 0 to 1", args[0], args[1])
+			}
+			d.hotOps = v
+		}
 	default:
 		return d, fmt.Errorf("unknown distribution %q", name)
 	}
@@ -74,6 +100,7 @@ type sampler struct {
 	n    uint64
 	zipf *rand.Zipf
 	exp  float64 // pareto exponent log(h)/log(1-h)
+	hot  uint64  // hotspot: values [0, hot) are the hot set
 }
 
 // distKind is a distribution's name as a small integer.
@@ -84,6 +111,7 @@ const (
 	distGaussian
 	distPareto
 	distZipf
+	distHotspot
 )
 
 func newSampler(d dist, n uint64, r *rand.Rand) sampler {
@@ -99,6 +127,11 @@ func newSampler(d dist, n uint64, r *rand.Rand) sampler {
 		sm.exp = math.Log(d.h) / math.Log(1-d.h)
 	case DistGaussian:
 		sm.kind = distGaussian
+	case DistHotspot:
+		sm.kind = distHotspot
+		// At least one hot and one cold value, so that both shares exist
+		// on a small range.
+		sm.hot = min(max(uint64(float64(n)*d.hotData), 1), max(n, 2)-1)
 	}
 	return sm
 }
@@ -128,6 +161,13 @@ func (sm *sampler) next(r *rand.Rand) uint64 {
 		return v
 	case distZipf:
 		return sm.zipf.Uint64()
+	case distHotspot:
+		// YCSB's hotspot generator: a draw goes to the hot set with
+		// probability hotOps, else to the cold rest; uniform within each.
+		if r.Float64() < sm.d.hotOps {
+			return r.Uint64N(sm.hot)
+		}
+		return sm.hot + r.Uint64N(n-sm.hot)
 	}
 	return r.Uint64N(n)
 }

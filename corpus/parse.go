@@ -27,6 +27,7 @@ const (
 	DistGaussian = "gaussian"
 	DistPareto   = "pareto"
 	DistZipf     = "zipf"
+	DistHotspot  = "hotspot"
 )
 
 // HeaderKeys are the keys a scenario header may hold.
@@ -36,7 +37,7 @@ var HeaderKeys = []string{"scenario", "description", "tags", "count", "param"}
 var Kinds = []string{KindTable, KindEnum, KindSet, KindList, KindInt, KindID, KindString, KindUUID, KindYear}
 
 // Distributions lists every distribution name.
-var Distributions = []string{DistUniform, DistGaussian, DistPareto, DistZipf}
+var Distributions = []string{DistUniform, DistGaussian, DistPareto, DistZipf, DistHotspot}
 
 // takesDistribution reports whether values of the kind are drawn by
 // index or number, so that a distribution applies.

@@ -36,7 +36,7 @@ type Param struct {
 	Kind string   // table, enum, set, list, int, id, string, uuid, year
 	Args []string // the type's arguments as written, e.g. ["level1.record_status"]
 	// Distribution for numeric, id and list kinds: uniform, gaussian,
-	// pareto, zipf ("" means the run's default).
+	// pareto, zipf, hotspot ("" means the run's default).
 	Distribution string
 	DistArgs     []string // the distribution's arguments, e.g. ["0.1"] for pareto(0.1)
 	Line, Col    int      // 1-based position of the parameter's name in Source

@@ -38,6 +38,23 @@ if ! have_server; then
 	fi
 fi
 
+# Galera cluster sandboxes (sandbox start --galera N) need the Galera
+# library, and mariadb-backup and socat for state transfers.
+galera=()
+[[ -e /usr/lib/galera/libgalera_smm.so ]] || galera+=(galera-4)
+command -v mariadb-backup >/dev/null 2>&1 || galera+=(mariadb-backup)
+command -v socat >/dev/null 2>&1 || galera+=(socat)
+if ((${#galera[@]})); then
+	if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
+		echo "installing ${galera[*]} for Galera cluster sandboxes" >&2
+		export DEBIAN_FRONTEND=noninteractive
+		apt-get update -qq
+		apt-get install -y -qq --no-install-recommends "${galera[@]}" >/dev/null
+	else
+		echo "for Galera cluster sandboxes: sudo apt-get install ${galera[*]}" >&2
+	fi
+fi
+
 step "sandbox $NAME"
 DSN=$("$JB" sandbox start --name "$NAME" --buffer-pool-size 512M)
 if [[ -z "${DEMO_KEEP:-}" ]]; then

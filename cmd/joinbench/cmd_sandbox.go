@@ -11,6 +11,7 @@ import (
 
 	"github.com/joinbench/joinbench/internal/server/flavor"
 	"github.com/joinbench/joinbench/internal/server/sandbox"
+	"github.com/joinbench/joinbench/internal/usage"
 )
 
 // sandboxCmd manages long-lived named sandbox servers.
@@ -33,7 +34,9 @@ type sandboxStartCmd struct {
 	BufferPoolSize string        `default:"1G" help:"innodb_buffer_pool_size."`
 	Database       string        `default:"joinbench" help:"Database to create; the printed DSN selects it. Empty: none."`
 	ServerArg      []string      `sep:"none" placeholder:"--OPTION=VALUE" help:"Extra server option, e.g. --server-arg=--optimizer-switch=... (repeatable)."`
-	StartTimeout   time.Duration `default:"2m" help:"Give up when initialisation plus start-up take longer."`
+	StartTimeout   time.Duration `default:"2m" help:"Give up when initialisation plus start-up take longer (for a cluster: each node's start, state transfer included)."`
+	Galera         int           `placeholder:"N" help:"Start a MariaDB Galera cluster of N nodes on 127.0.0.1 instead of one server (needs galera-4, mariadb-backup and socat)."`
+	GaleraProvider string        `type:"path" placeholder:"PATH" help:"The Galera library, libgalera_smm.so (default: where galera-4 installs it)."`
 }
 
 func (c *sandboxStartCmd) Help() string {
@@ -47,12 +50,30 @@ skip_name_resolve, character_set_server=utf8mb4.
 The server keeps running after this command ends. Starting a running
 sandbox prints its DSN again; starting a stopped one that was kept
 (stop --keep) reuses its data. Use it from other commands with
---sandbox NAME.`
+--sandbox NAME.
+
+With --galera N the sandbox is a MariaDB Galera cluster of N such servers
+(nodes), each on its own free ports (client, group communication,
+incremental and snapshot state transfer), with its options in
+NAME/nodeI/my.cnf. node1 bootstraps the cluster, then the others join one at
+a time, each receiving the data by a mariabackup state transfer, each
+within --start-timeout; a DSN per node is printed, one a line. A kept
+cluster starts again from the node that left last (grastate.dat
+safe_to_bootstrap), or from the one holding the most recent write-set
+(mariadbd --wsrep-recover) when none left cleanly; the other nodes rejoin
+by incremental transfer. --sandbox NAME then means every node, each an
+endpoint.`
 }
 
 func (c *sandboxStartCmd) Run(ctx context.Context, cl *cli) error {
 	if err := sandbox.CheckName(c.Name); err != nil {
 		return err
+	}
+	if c.Galera != 0 || sandbox.IsCluster(c.SandboxDir, c.Name) {
+		return c.runCluster(ctx, cl)
+	}
+	if c.GaleraProvider != "" {
+		return usage.Errorf("--galera-provider is for a cluster: add --galera N")
 	}
 	bin, err := sandbox.FindBinary(ctx, c.ServerBinary)
 	if err != nil {
@@ -86,6 +107,9 @@ type sandboxStopCmd struct {
 }
 
 func (c *sandboxStopCmd) Run(ctx context.Context, cl *cli) error {
+	if sandbox.IsCluster(c.SandboxDir, c.Name) {
+		return c.runCluster(ctx, cl)
+	}
 	s, err := sandbox.Lookup(c.SandboxDir, c.Name)
 	if err != nil {
 		return err
@@ -116,7 +140,10 @@ type sandboxNotRunning struct{ name string }
 func (e sandboxNotRunning) Error() string { return "sandbox " + e.name + " is not running" }
 func (e sandboxNotRunning) ExitCode() int { return 1 }
 
-func (c *sandboxStatusCmd) Run(cl *cli) error {
+func (c *sandboxStatusCmd) Run(ctx context.Context, cl *cli) error {
+	if sandbox.IsCluster(c.SandboxDir, c.Name) {
+		return c.runCluster(ctx)
+	}
 	s, err := sandbox.Lookup(c.SandboxDir, c.Name)
 	if err != nil {
 		return err
@@ -146,15 +173,22 @@ type sandboxListCmd struct {
 	JSON       bool   `help:"Print a JSON array."`
 }
 
-func (c *sandboxListCmd) Run() error {
+func (c *sandboxListCmd) Run(ctx context.Context) error {
 	list, err := sandbox.List(c.SandboxDir)
 	if err != nil {
 		return err
 	}
+	clusters, err := sandbox.ListClusters(c.SandboxDir)
+	if err != nil {
+		return err
+	}
 	if c.JSON {
-		views := make([]sandboxJSON, 0, len(list))
+		views := make([]any, 0, len(list)+len(clusters))
 		for _, s := range list {
 			views = append(views, sandboxView(s))
+		}
+		for _, cl := range clusters {
+			views = append(views, clusterView(ctx, cl))
 		}
 		return sandboxPrintJSON(os.Stdout, views)
 	}
@@ -162,6 +196,9 @@ func (c *sandboxListCmd) Run() error {
 	fmt.Fprintln(w, "NAME\tSTATE\tADDRESS\tFLAVOR\tVERSION\tPID\tDIR")
 	for _, s := range list {
 		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%d\t%s\n", s.Name, sandboxState(s.Running()), s.Addr(), s.Binary.Flavor, s.Binary.Version, s.PID, s.Dir)
+	}
+	for _, cl := range clusters {
+		listClusterRow(w, cl)
 	}
 	return w.Flush()
 }

@@ -21,7 +21,7 @@ type showCmd struct {
 	Tables       int    `default:"1" help:"Number of main tables a table(main) parameter chooses from (main1..mainN)."`
 	TableSize    int64  `default:"10000" help:"Rows per table: id(table) parameters draw in 1..SIZE."`
 	TableName    string `default:"main" help:"Prefix of the main tables."`
-	Distribution string `enum:"uniform,gaussian,pareto,zipf" default:"uniform" help:"Default distribution of the parameters that declare none: uniform, gaussian, pareto or zipf."`
+	Distribution string `enum:"uniform,gaussian,pareto,zipf,hotspot" default:"uniform" help:"Default distribution of the parameters that declare none: uniform, gaussian, pareto, zipf or hotspot."`
 }
 
 func (c *showCmd) Help() string {

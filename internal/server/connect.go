@@ -54,6 +54,9 @@ func connectSandbox(ctx context.Context, o Options, sb SandboxOptions, log io.Wr
 	if db == "" {
 		db = DefaultDatabase
 	}
+	if sb.Name != "" && sandbox.IsCluster(sb.Dir, sb.Name) {
+		return connectCluster(ctx, o, sb, db, log)
+	}
 	if sb.Name != "" {
 		s, err := sandbox.Lookup(sb.Dir, sb.Name)
 		if err != nil {
@@ -95,6 +98,29 @@ func connectSandbox(ctx context.Context, o Options, sb SandboxOptions, log io.Wr
 		return s.Remove()
 	})
 	t.Sandbox = sandboxInfo(s)
+	return t, nil
+}
+
+// connectCluster makes every node of a running Galera cluster sandbox an
+// endpoint, in node order. A stopped node is an error: a run on part of a
+// cluster would not measure what the user asked for.
+func connectCluster(ctx context.Context, o Options, sb SandboxOptions, db string, log io.Writer) (*Target, error) {
+	c, err := sandbox.LookupCluster(sb.Dir, sb.Name)
+	if err != nil {
+		return nil, err
+	}
+	var eps []Endpoint
+	for _, n := range c.Nodes {
+		if !n.Running() {
+			return nil, usage.Errorf("sandbox %s: %s is not running: start the cluster with 'joinbench sandbox start --name %s'", sb.Name, n.Name, sb.Name)
+		}
+		eps = append(eps, sandboxEndpoint(&n.Server, db, o.ConnectTimeout))
+	}
+	if err := Check(ctx, eps, true, log); err != nil {
+		return nil, err
+	}
+	t := New(eps, db, nil)
+	t.Sandbox = &SandboxInfo{Name: c.Name, Flavor: c.Binary.Flavor, Version: c.Binary.Version, DataDir: c.Nodes[0].DataDir, Nodes: len(c.Nodes)}
 	return t, nil
 }
 

@@ -71,7 +71,8 @@ type SandboxInfo struct {
 	Name    string      // empty for a throwaway server
 	Flavor  flavor.Name // mariadb, mysql, percona
 	Version string
-	DataDir string
+	DataDir string // the first node's, for a cluster
+	Nodes   int    // nodes of a Galera cluster sandbox; 0 for a single server
 }
 
 // New builds a target; closer (may be nil) runs once on Close.

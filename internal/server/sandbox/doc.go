@@ -8,5 +8,10 @@
 // sub-directory per name) so that several servers, e.g. two versions to
 // compare, run side by side across commands.
 //
+// A named sandbox can also be a MariaDB Galera cluster (cluster.go): N
+// servers on 127.0.0.1, each on its own ports and with its own option file,
+// bootstrapped, joined and stopped in the order Galera needs, and started
+// again from the node that holds the cluster's latest state (grastate.go).
+//
 // The package knows nothing of scenarios, schemas or results.
 package sandbox

@@ -54,6 +54,9 @@ func Lookup(rootDir, name string) (*Server, error) {
 	}
 	dir := filepath.Join(root(rootDir), name)
 	b, err := os.ReadFile(filepath.Join(dir, stateFile))
+	if errors.Is(err, os.ErrNotExist) && IsCluster(rootDir, name) {
+		return nil, usage.Errorf("sandbox %s is a Galera cluster, not a single server", name)
+	}
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, usage.Errorf("no sandbox named %q in %s: start it with 'joinbench sandbox start --name %s'", name, root(rootDir), name)
 	}
@@ -83,6 +86,9 @@ func (s *Server) SetLog(w io.Writer) {
 func StartNamed(ctx context.Context, rootDir, name string, cfg Config) (s *Server, running bool, err error) {
 	if err := CheckName(name); err != nil {
 		return nil, false, err
+	}
+	if IsCluster(rootDir, name) {
+		return nil, false, usage.Errorf("sandbox %s is a Galera cluster: start it with --galera, or stop it first ('joinbench sandbox stop --name %s')", name, name)
 	}
 	old, err := Lookup(rootDir, name)
 	if err == nil {

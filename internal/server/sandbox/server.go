@@ -69,6 +69,9 @@ type Server struct {
 	exited chan struct{} // closed when a child started here exits
 	tmpDir bool          // Dir was created by Start
 	log    io.Writer
+	// abortWithin bounds the clean shutdown of a server that did not
+	// answer in time before it is killed. 0: as Stop, two minutes.
+	abortWithin time.Duration
 }
 
 // benchmarkArgs are the server settings of every sandbox. They favour
@@ -316,23 +319,30 @@ func (s *Server) start(ctx context.Context, port int, cfg Config) error {
 	args = append(args, benchmarkArgs(&s.Binary, cfg.BufferPoolSize)...)
 	args = append(args, cfg.ServerArgs...)
 	s.Args = args
+	return s.launch(ctx, cfg.Detach)
+}
 
+// launch runs the server binary with s.Args, output appended to the error
+// log, and waits until it answers on its socket. A server that exits first
+// is a user error quoting the log's errors (errPortTaken when its port was
+// taken); one still silent when ctx ends is stopped.
+func (s *Server) launch(ctx context.Context, detach bool) error {
 	logStart := fileSize(s.ErrorLog)
 	out, err := os.OpenFile(s.ErrorLog, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return fmt.Errorf("sandbox: %w", err)
 	}
 	defer out.Close()
-	cmd := exec.Command(s.Binary.Path, args...)
+	cmd := exec.Command(s.Binary.Path, s.Args...)
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if cfg.Detach {
+	if detach {
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	} else {
 		// Shut down cleanly if this process dies without stopping it.
 		cmd.SysProcAttr.Pdeathsig = syscall.SIGTERM
 	}
-	fmt.Fprintf(s.log, "starting %s on 127.0.0.1:%d\n", s.Binary, port)
+	fmt.Fprintf(s.log, "starting %s on 127.0.0.1:%d\n", s.Binary, s.Port)
 	started := time.Now()
 	if err := cmd.Start(); err != nil {
 		return usage.Errorf("sandbox: start %s: %v", s.Binary.Path, err)
@@ -353,7 +363,12 @@ func (s *Server) start(ctx context.Context, port int, cfg Config) error {
 			}
 			return usage.Errorf("sandbox: %s exited during start-up: %s (log: %s)", filepath.Base(s.Binary.Path), errorLines(tail), s.ErrorLog)
 		case <-ctx.Done():
-			_ = s.Stop(context.Background())
+			stopCtx, cancel := context.Background(), context.CancelFunc(func() {})
+			if s.abortWithin > 0 {
+				stopCtx, cancel = context.WithTimeout(stopCtx, s.abortWithin)
+			}
+			_ = s.Stop(stopCtx)
+			cancel()
 			return usage.Errorf("sandbox: server did not answer within the start timeout: %s (log: %s)", errorLines(readTailFrom(s.ErrorLog, logStart)), s.ErrorLog)
 		case <-tick.C:
 			if err := s.ping(ctx); err == nil {
@@ -564,12 +579,12 @@ func errorLines(tail string) string {
 		if l == "" {
 			continue
 		}
-		last = l
-		if strings.Contains(l, "[ERROR]") || strings.HasPrefix(l, "ERROR") {
+		last = clip(l)
+		if (strings.Contains(l, "[ERROR]") || strings.HasPrefix(l, "ERROR")) && !echoesSSTCommand(l) {
 			if i := strings.Index(l, "[ERROR]"); i >= 0 {
 				l = strings.TrimSpace(l[i:])
 			}
-			errs = append(errs, l)
+			errs = append(errs, clip(l))
 		}
 	}
 	if len(errs) == 0 {
@@ -579,6 +594,22 @@ func errorLines(tail string) string {
 		errs = errs[len(errs)-3:]
 	}
 	return strings.Join(errs, "; ")
+}
+
+// echoesSSTCommand reports whether a Galera error line only repeats the
+// state transfer script's command line (every server option, a few
+// kilobytes): the script's own WSREP_SST lines say what went wrong.
+func echoesSSTCommand(l string) bool {
+	return strings.Contains(l, "wsrep_sst_") && strings.Contains(l, "--mysqld-args")
+}
+
+// clip shortens a log line to what an error message can carry.
+func clip(l string) string {
+	const max = 300
+	if len(l) > max {
+		return l[:max] + "..."
+	}
+	return l
 }
 
 // saveState writes the server's state file.
