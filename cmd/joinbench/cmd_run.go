@@ -42,7 +42,7 @@ type runCmd struct {
 	Reconnect      int64         `default:"0" group:"Load" placeholder:"N" help:"Reopen each thread's connection after every N events (0 = never)."`
 	QueryTimeout   time.Duration `default:"0s" group:"Load" help:"Stop a statement running longer than this with KILL QUERY from another connection; it is recorded as an error (0 = none)."`
 	Seed           uint64        `default:"1" group:"Load" help:"Seed of the parameter values: the same seed replays the same values."`
-	Distribution   string        `default:"uniform" enum:"uniform,gaussian,pareto,zipf" group:"Load" help:"Default distribution of the parameters that declare none."`
+	Distribution   string        `default:"uniform" enum:"uniform,gaussian,pareto,zipf,hotspot" group:"Load" help:"Default distribution of the parameters that declare none: uniform, gaussian, pareto, zipf or hotspot (20% of the values get 80% of the draws)."`
 	Tables         int           `default:"1" group:"Schema" help:"Number of main tables that table(main) parameters choose from (as given to prepare)."`
 	TableSize      int64         `default:"10000" group:"Schema" help:"Rows per table (as given to prepare): id parameters draw in 1..SIZE."`
 	TableName      string        `default:"main" group:"Schema" help:"Prefix of the main tables (as given to prepare)."`
