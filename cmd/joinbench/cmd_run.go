@@ -19,6 +19,7 @@ import (
 
 	"github.com/joinbench/joinbench/corpus"
 	"github.com/joinbench/joinbench/ddl"
+	"github.com/joinbench/joinbench/ddl/load"
 	"github.com/joinbench/joinbench/internal/server"
 	"github.com/joinbench/joinbench/internal/usage"
 	"github.com/joinbench/joinbench/replay"
@@ -202,7 +203,7 @@ func (c *runCmd) Run(ctx context.Context, cl *cli) error {
 		if err != nil {
 			return err
 		}
-		if _, err := ddl.Prepare(ctx, dbs[0], ddl.PrepareOptions{
+		if _, err := load.Prepare(ctx, dbs[0], load.PrepareOptions{
 			Schema:  ddl.SchemaOptions{Tables: c.Tables, TableName: c.TableName},
 			Gen:     ddl.GenOptions{Seed: c.Seed, TableSize: c.TableSize, Distribution: dist},
 			Threads: 2, ChunkSize: 10000, Recreate: true,
@@ -211,7 +212,7 @@ func (c *runCmd) Run(ctx context.Context, cl *cli) error {
 		}
 	} else if builtin {
 		opts := ddl.SchemaOptions{Tables: c.Tables, TableName: c.TableName}
-		missing, err := ddl.MissingTables(ctx, dbs[0], opts.TableNames())
+		missing, err := load.MissingTables(ctx, dbs[0], opts.TableNames())
 		if err != nil {
 			return err
 		}

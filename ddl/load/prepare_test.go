@@ -1,4 +1,4 @@
-package ddl
+package load
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/joinbench/joinbench/ddl"
 	"github.com/joinbench/joinbench/internal/sqllex"
 	"github.com/joinbench/joinbench/internal/testdb"
 	"github.com/joinbench/joinbench/internal/usage"
@@ -44,8 +45,8 @@ const testSize = 1500
 
 func baseOpts() PrepareOptions {
 	return PrepareOptions{
-		Schema: SchemaOptions{Tables: 2},
-		Gen:    GenOptions{Seed: 99, TableSize: testSize},
+		Schema: ddl.SchemaOptions{Tables: 2},
+		Gen:    ddl.GenOptions{Seed: 99, TableSize: testSize},
 	}
 }
 
@@ -58,7 +59,7 @@ func TestPrepareSameSeedSameRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Rows != 7*testSize || res.Method != LoadData {
+	if res.Rows != 7*testSize || res.Method != MethodLoadData {
 		t.Fatalf("loaded %d rows with %s", res.Rows, res.Method)
 	}
 	names := o.Schema.TableNames()
@@ -75,7 +76,7 @@ func TestPrepareSameSeedSameRows(t *testing.T) {
 	}{
 		{"threads4_chunk97_split_ranges", func(o *PrepareOptions) { o.Threads, o.ChunkSize = 4, 97 }},
 		{"indexes_during_load", func(o *PrepareOptions) { o.Threads, o.ChunkSize, o.IndexesDuringLoad = 2, 500, true }},
-		{"insert", func(o *PrepareOptions) { o.Threads, o.ChunkSize, o.Method = 2, 700, LoadInsert }},
+		{"insert", func(o *PrepareOptions) { o.Threads, o.ChunkSize, o.Method = 2, 700, MethodInsert }},
 		{"client_ids", func(o *PrepareOptions) { o.Schema.ClientIDs = true; o.Threads = 2 }},
 	}
 	for _, v := range variants {
@@ -258,13 +259,13 @@ func TestPrepareEngineWithoutRoomForTheIndexes(t *testing.T) {
 
 func TestPrepareBadOptions(t *testing.T) {
 	for _, o := range []PrepareOptions{
-		{Gen: GenOptions{TableSize: 0}},
-		{Gen: GenOptions{TableSize: 10}, Threads: -1},
-		{Gen: GenOptions{TableSize: 10}, ChunkSize: -5},
-		{Gen: GenOptions{TableSize: 10}, FromTable: "nope"},
-		{Gen: GenOptions{TableSize: 10}, FromRow: 3},
-		{Gen: GenOptions{TableSize: 10}, FromTable: "main1", FromRow: 12},
-		{Gen: GenOptions{TableSize: 10}, Schema: SchemaOptions{TableName: "bad name"}},
+		{Gen: ddl.GenOptions{TableSize: 0}},
+		{Gen: ddl.GenOptions{TableSize: 10}, Threads: -1},
+		{Gen: ddl.GenOptions{TableSize: 10}, ChunkSize: -5},
+		{Gen: ddl.GenOptions{TableSize: 10}, FromTable: "nope"},
+		{Gen: ddl.GenOptions{TableSize: 10}, FromRow: 3},
+		{Gen: ddl.GenOptions{TableSize: 10}, FromTable: "main1", FromRow: 12},
+		{Gen: ddl.GenOptions{TableSize: 10}, Schema: ddl.SchemaOptions{TableName: "bad name"}},
 	} {
 		if _, err := Prepare(context.Background(), nil, o); !usage.Is(err) {
 			t.Errorf("%+v: err = %v, want a usage error", o, err)
