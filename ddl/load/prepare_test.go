@@ -281,3 +281,56 @@ func dbName(t *testing.T, db *sql.DB) string {
 	}
 	return n
 }
+
+// Resumed after its last row (interrupted while the last table was being
+// indexed), a load has no row to load: it only adds the indexes that the
+// kept tables and the resumed one lack, and the rows stay as they were.
+func TestPrepareResumeAfterTheLastRow(t *testing.T) {
+	ctx := context.Background()
+	db := openDSN(t, testdb.Fresh(t, "ddl_resume_last"))
+	o := baseOpts()
+	o.Threads, o.NoAnalyze = 2, true
+	if _, err := Prepare(ctx, db, o); err != nil {
+		t.Fatal(err)
+	}
+	names := o.Schema.TableNames()
+	want := checksums(t, db, names)
+	for _, n := range []string{"main2", "level5"} {
+		tabs, err := ddl.BuiltinTables(o.Schema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, bt := range tabs {
+			if bt.Name != n {
+				continue
+			}
+			drop, err := dropSecondaryIndexes(bt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.Exec(drop); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	o.FromTable, o.FromRow = "level5", testSize+1
+	res, err := Prepare(ctx, db, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Rows != 0 || len(res.Tables) != 1 || res.Tables[0].Name != "level5" || res.Tables[0].Indexing <= 0 {
+		t.Errorf("resumed load did %+v, want level5 indexed and no row loaded", res.Tables)
+	}
+	if got := checksums(t, db, names); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("checksums %v after the resumed load, want %v", got, want)
+	}
+	s, err := SchemaFromServer(ctx, db, dbName(t, db))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n, want := range map[string]int{"main2": 14, "level5": 12} {
+		if got := len(s.Table(n).Indexes); got != want {
+			t.Errorf("%s has %d indexes after the resumed load, want %d", n, got, want)
+		}
+	}
+}
