@@ -12,6 +12,7 @@ import (
 
 	"github.com/joinbench/joinbench/corpus"
 	"github.com/joinbench/joinbench/ddl"
+	"github.com/joinbench/joinbench/ddl/load"
 	"github.com/joinbench/joinbench/internal/server"
 	"github.com/joinbench/joinbench/internal/testdb"
 	"github.com/joinbench/joinbench/replay"
@@ -60,7 +61,7 @@ func prepared(t *testing.T, name string, direct bool) *sql.DB {
 func prepareTables(t *testing.T, db *sql.DB) {
 	t.Helper()
 	dist, _ := ddl.ParseDistribution("uniform")
-	if _, err := ddl.Prepare(context.Background(), db, ddl.PrepareOptions{
+	if _, err := load.Prepare(context.Background(), db, load.PrepareOptions{
 		Gen: ddl.GenOptions{Seed: 1, TableSize: tableSize, Distribution: dist}, Threads: 2, ChunkSize: 1000,
 	}); err != nil {
 		t.Fatal(err)

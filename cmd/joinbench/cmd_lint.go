@@ -11,6 +11,7 @@ import (
 	"github.com/joinbench/joinbench/analyzer"
 	"github.com/joinbench/joinbench/corpus"
 	"github.com/joinbench/joinbench/ddl"
+	"github.com/joinbench/joinbench/ddl/load"
 	"github.com/joinbench/joinbench/internal/server"
 	"github.com/joinbench/joinbench/internal/server/flavor"
 	"github.com/joinbench/joinbench/internal/usage"
@@ -216,7 +217,7 @@ func liveSchema(ctx context.Context, dsn, tableName string) (*ddl.Schema, flavor
 	if err != nil {
 		return nil, flavor.Flavor{}, fmt.Errorf("%s: %w", endpoint, err)
 	}
-	s, err := ddl.SchemaFromServer(ctx, db, cfg.DBName)
+	s, err := load.SchemaFromServer(ctx, db, cfg.DBName)
 	if err != nil {
 		return nil, flavor.Flavor{}, fmt.Errorf("%s: read schema of %s: %w", endpoint, cfg.DBName, err)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/joinbench/joinbench/ddl"
+	"github.com/joinbench/joinbench/ddl/load"
 	"github.com/joinbench/joinbench/internal/testdb"
 )
 
@@ -23,7 +24,7 @@ func TestLintLiveSchema(t *testing.T) {
 	}
 
 	db := testdb.Open(t, "cmd_lint_live")
-	if _, err := ddl.Prepare(context.Background(), db, ddl.PrepareOptions{
+	if _, err := load.Prepare(context.Background(), db, load.PrepareOptions{
 		Schema: ddl.SchemaOptions{Tables: 2}, Gen: ddl.GenOptions{Seed: 1, TableSize: 50}, Threads: 1, NoAnalyze: true,
 	}); err != nil {
 		t.Fatal(err)

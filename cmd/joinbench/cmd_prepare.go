@@ -11,6 +11,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/joinbench/joinbench/ddl"
+	"github.com/joinbench/joinbench/ddl/load"
 	"github.com/joinbench/joinbench/internal/server"
 	"github.com/joinbench/joinbench/internal/usage"
 )
@@ -89,7 +90,7 @@ func (c *prepareCmd) Run(ctx context.Context, cl *cli) error {
 	if err != nil {
 		return usage.Wrap(err)
 	}
-	method, err := ddl.ParseLoadMethod(c.LoadMethod)
+	method, err := load.ParseMethod(c.LoadMethod)
 	if err != nil {
 		return usage.Wrap(err)
 	}
@@ -112,15 +113,15 @@ func (c *prepareCmd) Run(ctx context.Context, cl *cli) error {
 	defer tgt.Close()
 	defer db.Close()
 
-	var progress ddl.Progress
+	var progress load.Progress
 	if !cl.Quiet {
 		if term.IsTerminal(int(os.Stderr.Fd())) {
-			progress = ddl.NewBarProgress(os.Stderr)
+			progress = load.NewBarProgress(os.Stderr)
 		} else {
-			progress = ddl.NewLogProgress(os.Stderr, 10*time.Second)
+			progress = load.NewLogProgress(os.Stderr, 10*time.Second)
 		}
 	}
-	res, err := ddl.Prepare(ctx, db, ddl.PrepareOptions{
+	res, err := load.Prepare(ctx, db, load.PrepareOptions{
 		Schema: c.schemaOptions(), Gen: gen,
 		Threads: c.Threads, ChunkSize: c.ChunkSize, IndexesDuringLoad: !c.DeferIndexes,
 		Recreate: c.Recreate, FromTable: c.FromTable, FromRow: c.FromRow,

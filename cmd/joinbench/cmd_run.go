@@ -14,6 +14,7 @@ import (
 	"github.com/go-sql-driver/mysql"
 
 	"github.com/joinbench/joinbench/ddl"
+	"github.com/joinbench/joinbench/ddl/load"
 	"github.com/joinbench/joinbench/internal/server"
 	"github.com/joinbench/joinbench/internal/usage"
 	"github.com/joinbench/joinbench/replay"
@@ -176,15 +177,15 @@ func readyTables(ctx context.Context, tgt *server.Target, s *replay.Session, o r
 		if err != nil {
 			return err
 		}
-		po := ddl.PrepareOptions{Schema: schema, Gen: ddl.GenOptions{Seed: o.Seed, TableSize: o.TableSize, Distribution: dist},
+		po := load.PrepareOptions{Schema: schema, Gen: ddl.GenOptions{Seed: o.Seed, TableSize: o.TableSize, Distribution: dist},
 			Threads: 2, ChunkSize: 10000, Recreate: true}
-		_, err = ddl.Prepare(ctx, s.DB(), po)
+		_, err = load.Prepare(ctx, s.DB(), po)
 		return err
 	}
 	if !s.UsesBuiltin() {
 		return nil
 	}
-	missing, err := ddl.MissingTables(ctx, s.DB(), schema.TableNames())
+	missing, err := load.MissingTables(ctx, s.DB(), schema.TableNames())
 	if err != nil {
 		return err
 	}
