@@ -60,7 +60,10 @@ func NewHintScanner(src string, t Token) *Scanner {
 
 // Err returns the first lexical error met so far, or nil: an unterminated
 // string, identifier, comment, hint or executable comment (reported once
-// the end is reached), or a malformed placeholder.
+// the end is reached), or a malformed placeholder. In the content of a
+// hint only a malformed placeholder is an error: an unterminated quote
+// there breaks the hint, which the server ignores with a warning, not the
+// statement.
 func (s *Scanner) Err() *Error { return s.err }
 
 func (s *Scanner) fail(off int, msg string) {
@@ -232,7 +235,10 @@ func (s *Scanner) quoted(k Kind, q byte) Token {
 	}
 	t := s.emit(k, len(src))
 	t.Unterminated = true
-	s.fail(i, msgUnterminatedQuote)
+	if !s.hint {
+		// in a hint the server only warns and ignores the hint
+		s.fail(i, msgUnterminatedQuote)
+	}
 	return t
 }
 

@@ -279,3 +279,28 @@ func checkCover(t *testing.T, src string, from int, toks []Token) {
 		t.Fatalf("tokens end at %d, src at %d (src %q)", at, len(src), src)
 	}
 }
+
+func TestHintScannerErrors(t *testing.T) {
+	tests := []struct {
+		src string
+		off int // -1: no error
+	}{
+		{"SELECT /*+ QB_NAME('x) */", -1},
+		{"SELECT /*+ BKA(`t) */", -1},
+		{"SELECT /*+ BKA({{ 1 }}) */", 15},
+		{"SELECT /*+ BKA('{{ 1 }}') */", -1},
+	}
+	for _, tc := range tests {
+		toks, _ := Tokens(tc.src)
+		s := NewHintScanner(tc.src, toks[2])
+		for s.Next().Kind != EOF {
+		}
+		err := s.Err()
+		switch {
+		case tc.off < 0 && err != nil:
+			t.Errorf("%q: unexpected error %v", tc.src, err)
+		case tc.off >= 0 && (err == nil || err.Offset != tc.off):
+			t.Errorf("%q: error %v, want one at offset %d", tc.src, err, tc.off)
+		}
+	}
+}
