@@ -111,9 +111,6 @@ func (u *unit) tableParamSubst(name string) (string, bool) {
 	return fam, true
 }
 
-// placeholderRE matches a placeholder use the way the corpus spells one.
-var placeholderRE = regexp.MustCompile(`\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`)
-
 // uses returns the placeholder uses of the statement text as the corpus
 // found them (none inside comments), in order.
 func (u *unit) uses() []corpus.Use {
