@@ -3,8 +3,9 @@ package sqllex
 import "testing"
 
 // FuzzScanner: no input makes the scanner panic or loop, its tokens cover
-// the input without gaps or overlaps, an error lies inside the input, and
-// the content of every hint scans the same way.
+// the input without gaps or overlaps, NextNonSpace agrees with Next, an
+// error lies inside the input, and so do the tokens of every hint's
+// content.
 func FuzzScanner(f *testing.F) {
 	for _, s := range []string{
 		"SELECT /*+ BKA(t) */ a, 'b''c', `d``e`, \"f\\\"g\" FROM {{m}} -- c\n# d\n/* e */ WHERE x = .5;",
@@ -18,6 +19,7 @@ func FuzzScanner(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src string) {
 		toks, err := Tokens(src)
 		checkCover(t, src, 0, toks)
+		checkNonSpace(t, src, toks)
 		if err != nil && (err.Offset < 0 || err.Offset >= len(src)) {
 			t.Fatalf("error outside the input: %v", err)
 		}

@@ -35,9 +35,9 @@ type Scanner struct {
 
 	// the last token other than white space and comments, for the two
 	// rules that look back: a hint follows a keyword, `.5` is a number
-	// unless glued to what precedes it
-	prev    Token
-	hasPrev bool
+	// unless glued to what precedes it (prevEnd is -1 before the first)
+	prevKind           Kind
+	prevStart, prevEnd int
 
 	err *Error
 }
@@ -45,7 +45,7 @@ type Scanner struct {
 // NewScanner returns a scanner of src from the offset from; token offsets
 // are offsets in src. To scan part of a text, pass src[:end].
 func NewScanner(src string, from int) *Scanner {
-	return &Scanner{src: src, pos: min(max(from, 0), len(src))}
+	return &Scanner{src: src, pos: min(max(from, 0), len(src)), prevEnd: -1}
 }
 
 // NewHintScanner returns a scanner of the content of the Hint token t of
@@ -87,16 +87,24 @@ func Tokens(src string) ([]Token, *Error) {
 }
 
 // Next returns the next token, or a token of kind EOF at the end.
-func (s *Scanner) Next() Token {
-	t := s.scan()
-	if !t.Kind.IsComment() && t.Kind != ExecStart && t.Kind != ExecEnd {
-		s.prev, s.hasPrev = t, true
-	}
-	return t
-}
+func (s *Scanner) Next() Token { return s.next(false) }
 
-func (s *Scanner) scan() Token {
+// NextNonSpace returns the next token that is not white space, for
+// callers that drop it anyway.
+func (s *Scanner) NextNonSpace() Token { return s.next(true) }
+
+func (s *Scanner) next(skipSpace bool) Token {
 	src, i := s.src, s.pos
+	if i < len(src) && classes[src[i]] == classSpace {
+		j := i + 1
+		for j < len(src) && classes[src[j]] == classSpace {
+			j++
+		}
+		if !skipSpace {
+			return s.emit(Space, j)
+		}
+		s.pos, i = j, j
+	}
 	if i >= len(src) {
 		if s.inExec {
 			s.fail(s.execStart, msgUnterminatedExec)
@@ -104,14 +112,25 @@ func (s *Scanner) scan() Token {
 		}
 		return Token{Kind: EOF, Start: len(src), End: len(src)}
 	}
-	c := src[i]
-	switch {
-	case isSpace(c):
+	switch classes[src[i]] {
+	case classWord:
 		j := i + 1
-		for j < len(src) && isSpace(src[j]) {
+		for j < len(src) && isWordByte(src[j]) {
 			j++
 		}
-		return s.emit(Space, j)
+		return s.emit(Word, j)
+	case classDigit:
+		return s.number()
+	case classPunct:
+		return s.emit(Punct, i+punctLen(src, i))
+	}
+	return s.special(src[i])
+}
+
+// special scans a token starting with a byte that needs a closer look.
+func (s *Scanner) special(c byte) Token {
+	src, i := s.src, s.pos
+	switch {
 	case !s.hint && (c == '#' || c == '-' && isDashComment(src, i)):
 		j := strings.IndexByte(src[i:], '\n')
 		if j < 0 {
@@ -133,28 +152,36 @@ func (s *Scanner) scan() Token {
 		return s.quoted(String, c)
 	case c == '`':
 		return s.quoted(QuotedIdent, c)
-	case isDigit(c) || c == '.' && i+1 < len(src) && isDigit(src[i+1]) && !(s.hasPrev && s.prev.End == i):
-		j := i + 1
-		for j < len(src) && (isWordByte(src[j]) || src[j] == '.') {
-			j++
-		}
-		if isNumber(src[i:j]) {
-			return s.emit(Number, j)
-		}
-		return s.emit(Word, j)
-	case isWordByte(c):
-		j := i + 1
-		for j < len(src) && isWordByte(src[j]) {
-			j++
-		}
-		return s.emit(Word, j)
+	case c == '.' && i+1 < len(src) && isDigit(src[i+1]) && s.prevEnd != i: // not t.5
+		return s.number()
 	}
 	return s.emit(Punct, i+punctLen(src, i))
 }
 
+// number scans a run of word bytes and dots that starts with a digit, or
+// a dot and a digit: a Number, or a Word such as 1abc.
+func (s *Scanner) number() Token {
+	src, i := s.src, s.pos
+	j := i + 1
+	for j < len(src) && (isWordByte(src[j]) || src[j] == '.') {
+		j++
+	}
+	if isNumber(src[i:j]) {
+		return s.emit(Number, j)
+	}
+	return s.emit(Word, j)
+}
+
+// emit returns the token of kind k from the current offset to end and
+// moves past it.
 func (s *Scanner) emit(k Kind, end int) Token {
 	t := Token{Kind: k, Start: s.pos, End: end}
 	s.pos = end
+	switch k {
+	case Space, LineComment, BlockComment, ExecStart, ExecEnd:
+	default:
+		s.prevKind, s.prevStart, s.prevEnd = k, t.Start, end
+	}
 	return t
 }
 
@@ -175,13 +202,12 @@ func (s *Scanner) slashStar() Token {
 	if j := strings.Index(src[i+2:], "*/"); j >= 0 {
 		end, closed = i+2+j+2, true
 	}
+	misplaced := kind == Hint && !s.hintPlaced(i)
 	t := s.emit(kind, end)
+	t.Misplaced = misplaced
 	if !closed {
 		t.Unterminated = true
 		s.fail(i, msg)
-	}
-	if kind == Hint {
-		t.Misplaced = !s.hintPlaced(i)
 	}
 	return t
 }
@@ -190,15 +216,15 @@ func (s *Scanner) slashStar() Token {
 // takes hints with only white space between, the one place MySQL reads
 // hints (everywhere else `/*+` opens a plain comment).
 func (s *Scanner) hintPlaced(i int) bool {
-	if !s.hasPrev || s.prev.Kind != Word {
+	if s.prevKind != Word || s.prevEnd < 0 {
 		return false
 	}
-	for j := s.prev.End; j < i; j++ {
+	for j := s.prevEnd; j < i; j++ {
 		if !isSpace(s.src[j]) {
 			return false
 		}
 	}
-	return TakesHint(s.src[s.prev.Start:s.prev.End])
+	return TakesHint(s.src[s.prevStart:s.prevEnd])
 }
 
 // TakesHint reports whether an optimizer hint comment may follow the
@@ -338,13 +364,39 @@ func isNumber(s string) bool {
 	return true
 }
 
-func isSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
-}
+// Byte classes: the first byte of most tokens tells their kind; the
+// others need a closer look.
+const (
+	classSpecial = iota // # - / * { ' " ` .
+	classSpace
+	classWord
+	classDigit
+	classPunct
+)
+
+var classes = func() (t [256]uint8) {
+	for c := range 256 {
+		switch b := byte(c); {
+		case b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\f' || b == '\v':
+			t[c] = classSpace
+		case b >= '0' && b <= '9':
+			t[c] = classDigit
+		case b == '_' || b == '$' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= 0x80:
+			t[c] = classWord
+		case strings.IndexByte("#-/*{'\"`.", b) >= 0:
+			t[c] = classSpecial
+		default:
+			t[c] = classPunct
+		}
+	}
+	return t
+}()
+
+func isSpace(c byte) bool { return classes[c] == classSpace }
 
 func isBlank(c byte) bool { return c == ' ' || c == '\t' }
 
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+func isDigit(c byte) bool { return classes[c] == classDigit }
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
@@ -352,6 +404,4 @@ func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 // letters, digits, _, $ and every byte of a multi-byte UTF-8 character.
 func IsWordByte(c byte) bool { return isWordByte(c) }
 
-func isWordByte(c byte) bool {
-	return c == '_' || c == '$' || isLetter(c) || isDigit(c) || c >= 0x80
-}
+func isWordByte(c byte) bool { return classes[c] == classWord || classes[c] == classDigit }

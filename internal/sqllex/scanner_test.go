@@ -138,7 +138,26 @@ func TestTokens(t *testing.T) {
 				t.Errorf("Tokens(%q)\n got %s\nwant %s", tc.src, got, tc.want)
 			}
 			checkCover(t, tc.src, 0, toks)
+			checkNonSpace(t, tc.src, toks)
 		})
+	}
+}
+
+// checkNonSpace fails unless NextNonSpace returns the tokens of toks
+// that are not white space.
+func checkNonSpace(t *testing.T, src string, toks []Token) {
+	t.Helper()
+	s := NewScanner(src, 0)
+	for _, want := range toks {
+		if want.Kind == Space {
+			continue
+		}
+		if got := s.NextNonSpace(); got != want {
+			t.Fatalf("NextNonSpace = %+v, want %+v (src %q)", got, want, src)
+		}
+	}
+	if got := s.NextNonSpace(); got.Kind != EOF {
+		t.Fatalf("NextNonSpace = %+v, want EOF (src %q)", got, src)
 	}
 }
 
