@@ -72,12 +72,12 @@ func collect(s *sqllex.Scanner, src string, capacity int) ([]token, []comment) {
 	toks := make([]token, 0, capacity)
 	var comments []comment
 	for {
-		t := s.Next()
+		t := s.NextNonSpace()
 		text := src[t.Start:t.End]
 		switch t.Kind {
 		case sqllex.EOF:
 			return toks, comments
-		case sqllex.Space, sqllex.ExecStart, sqllex.ExecEnd:
+		case sqllex.ExecStart, sqllex.ExecEnd:
 		case sqllex.LineComment, sqllex.BlockComment:
 			comments = append(comments, comment{t.Start, t.End, text})
 		default:

@@ -28,7 +28,7 @@ type unit struct {
 	body     int              // offset of the statement text in src
 	toks     []token          // tokens of the statement text, offsets in src
 	comments []comment        // every comment in src, header included
-	lines    *sqllex.Lines
+	lines    *sqllex.Lines    // line starts, for positions
 
 	text     string // parse text
 	segs     []segment
@@ -202,7 +202,7 @@ func (u *unit) position(off int) (line, col int) { return u.lines.Position(off) 
 var tidbPos = regexp.MustCompile(`line (\d+) column (\d+) near "`)
 
 func (u *unit) parse() {
-	if strings.TrimSpace(stripComments(u.text)) == "" {
+	if !hasSQL(u.text) {
 		u.parseErr = &syntaxError{offset: u.body, msg: "no SQL statement"}
 		return
 	}
@@ -273,10 +273,13 @@ func textOffset(text string, line, col int) int {
 	return off
 }
 
-func stripComments(s string) string {
-	toks, _ := tokenize(s, 0, len(s))
-	if len(toks) == 0 {
-		return ""
+// hasSQL reports whether s holds more than white space and comments.
+func hasSQL(s string) bool {
+	sc := sqllex.NewScanner(s, 0)
+	for t := sc.Next(); t.Kind != sqllex.EOF; t = sc.Next() {
+		if !t.Kind.IsComment() && t.Kind != sqllex.ExecStart && t.Kind != sqllex.ExecEnd {
+			return true
+		}
 	}
-	return s
+	return false
 }
