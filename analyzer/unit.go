@@ -277,7 +277,7 @@ func textOffset(text string, line, col int) int {
 func hasSQL(s string) bool {
 	sc := sqllex.NewScanner(s, 0)
 	for t := sc.Next(); t.Kind != sqllex.EOF; t = sc.Next() {
-		if !t.Kind.IsComment() && t.Kind != sqllex.ExecStart && t.Kind != sqllex.ExecEnd {
+		if !t.Kind.IsSpaceOrComment() && t.Kind != sqllex.ExecStart && t.Kind != sqllex.ExecEnd {
 			return true
 		}
 	}

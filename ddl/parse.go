@@ -57,7 +57,7 @@ func splitStatements(src string) []statement {
 		case t.Kind == sqllex.Punct && src[t.Start] == ';':
 			flush(t.Start)
 		case start >= 0:
-		case t.Kind.IsComment(), t.Kind == sqllex.Hint && t.Misplaced:
+		case t.Kind.IsSpaceOrComment(), t.Kind == sqllex.Hint && t.Misplaced:
 		default:
 			start = t.Start
 		}

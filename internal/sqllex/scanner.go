@@ -216,7 +216,7 @@ func (s *Scanner) slashStar() Token {
 // takes hints with only white space between, the one place MySQL reads
 // hints (everywhere else `/*+` opens a plain comment).
 func (s *Scanner) hintPlaced(i int) bool {
-	if s.prevKind != Word || s.prevEnd < 0 {
+	if s.prevKind != Word {
 		return false
 	}
 	for j := s.prevEnd; j < i; j++ {
@@ -224,12 +224,12 @@ func (s *Scanner) hintPlaced(i int) bool {
 			return false
 		}
 	}
-	return TakesHint(s.src[s.prevStart:s.prevEnd])
+	return takesHint(s.src[s.prevStart:s.prevEnd])
 }
 
-// TakesHint reports whether an optimizer hint comment may follow the
+// takesHint reports whether an optimizer hint comment may follow the
 // keyword word (any case): SELECT, INSERT, UPDATE, DELETE or REPLACE.
-func TakesHint(word string) bool {
+func takesHint(word string) bool {
 	switch len(word) {
 	case 6:
 		return strings.EqualFold(word, "SELECT") || strings.EqualFold(word, "INSERT") ||

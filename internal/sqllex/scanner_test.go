@@ -269,13 +269,13 @@ func TestTokenHelpers(t *testing.T) {
 		t.Errorf("Unquote of an unterminated identifier = %q", got)
 	}
 	for _, w := range []string{"select", "Insert", "UPDATE", "delete", "REPLACE"} {
-		if !TakesHint(w) {
-			t.Errorf("TakesHint(%q) = false", w)
+		if !takesHint(w) {
+			t.Errorf("takesHint(%q) = false", w)
 		}
 	}
 	for _, w := range []string{"SET", "WITH", "SELECTS", "REPLAC", ""} {
-		if TakesHint(w) {
-			t.Errorf("TakesHint(%q) = true", w)
+		if takesHint(w) {
+			t.Errorf("takesHint(%q) = true", w)
 		}
 	}
 	if Kind(99).String() != "Kind(99)" || Hint.String() != "Hint" {

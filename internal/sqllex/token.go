@@ -37,9 +37,10 @@ func (k Kind) String() string {
 	return fmt.Sprintf("Kind(%d)", k)
 }
 
-// IsComment reports whether the server skips a token of this kind: white
-// space and plain comments. Hints and executable comments are not skipped.
-func (k Kind) IsComment() bool { return k == Space || k == LineComment || k == BlockComment }
+// IsSpaceOrComment reports whether the server skips a token of this
+// kind: white space and plain comments (not hints, not executable
+// comments).
+func (k Kind) IsSpaceOrComment() bool { return k == Space || k == LineComment || k == BlockComment }
 
 // Token is one lexical token: src[Start:End] of the text scanned.
 type Token struct {
