@@ -86,12 +86,12 @@ func checkFile(t *testing.T, rule, path string) {
 			continue
 		}
 		line, _ := u.position(c.Start)
-		if strings.TrimSpace(src[u.lines[line-1]:c.Start]) == "" {
+		if strings.TrimSpace(src[u.lines.Start(line):c.Start]) == "" {
 			// a comment line of its own is about the line above it that
 			// is not itself a want line
 			for line > 1 {
 				line--
-				prev := strings.TrimSpace(src[u.lines[line-1]:u.lines[line]])
+				prev := strings.TrimSpace(src[u.lines.Start(line):u.lines.Start(line+1)])
 				if !wantRE.MatchString(prev) {
 					break
 				}

@@ -29,7 +29,7 @@ func runPlaceholderType(p *Pass) {
 		return
 	}
 	for _, prm := range u.sc.Params {
-		off := u.lines[min(max(prm.Line-1, 0), len(u.lines)-1)] + max(prm.Col-1, 0)
+		off := u.lines.Start(prm.Line) + max(prm.Col-1, 0)
 		checkDecl(p, prm, off)
 	}
 	tablePos := map[int]bool{}

@@ -103,7 +103,7 @@ func (u *unit) diag(off int, msg string) Diagnostic {
 // codeBefore reports whether a token precedes off on its line.
 func (u *unit) codeBefore(off int) bool {
 	line, _ := u.position(off)
-	start := u.lines[line-1]
+	start := u.lines.Start(line)
 	for _, t := range u.toks {
 		if t.Start >= start && t.Start < off {
 			return true

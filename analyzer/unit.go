@@ -15,6 +15,7 @@ import (
 
 	"github.com/joinbench/joinbench/corpus"
 	"github.com/joinbench/joinbench/ddl"
+	"github.com/joinbench/joinbench/internal/sqllex"
 )
 
 // unit is one file under analysis: its source, its tokens, the text handed
@@ -27,7 +28,7 @@ type unit struct {
 	body     int              // offset of the statement text in src
 	toks     []token          // tokens of the statement text, offsets in src
 	comments []comment        // every comment in src, header included
-	lines    []int            // offsets where lines start
+	lines    *sqllex.Lines    // line starts, for positions
 
 	text     string // parse text
 	segs     []segment
@@ -57,13 +58,7 @@ type syntaxError struct {
 var parserPool = sync.Pool{New: func() any { return parser.New() }}
 
 func newUnit(path, src string, sc *corpus.Scenario, schema *ddl.Schema, opts *Options) *unit {
-	u := &unit{path: path, src: src, sc: sc, schema: schema, opts: opts}
-	u.lines = append(u.lines, 0)
-	for i := 0; i < len(src); i++ {
-		if src[i] == '\n' {
-			u.lines = append(u.lines, i+1)
-		}
-	}
+	u := &unit{path: path, src: src, sc: sc, schema: schema, opts: opts, lines: sqllex.NewLines(src)}
 	if sc != nil {
 		u.body = sc.BodyOffset
 		if u.body < 0 || u.body > len(src) {
@@ -115,9 +110,6 @@ func (u *unit) tableParamSubst(name string) (string, bool) {
 	}
 	return fam, true
 }
-
-// placeholderRE matches a placeholder use the way the corpus spells one.
-var placeholderRE = regexp.MustCompile(`\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`)
 
 // uses returns the placeholder uses of the statement text as the corpus
 // found them (none inside comments), in order.
@@ -184,7 +176,7 @@ func (u *unit) isTablePos(off int) bool {
 
 func quoteIdentIfNeeded(s string) string {
 	for i := 0; i < len(s); i++ {
-		if !isWordByte(s[i]) {
+		if !sqllex.IsWordByte(s[i]) {
 			return "`" + strings.ReplaceAll(s, "`", "``") + "`"
 		}
 	}
@@ -205,21 +197,12 @@ func (u *unit) srcOffset(textOff int) int {
 }
 
 // position converts a source offset to a 1-based line and byte column.
-func (u *unit) position(off int) (line, col int) {
-	if off > len(u.src) {
-		off = len(u.src)
-	}
-	i := sort.Search(len(u.lines), func(i int) bool { return u.lines[i] > off }) - 1
-	if i < 0 {
-		i = 0
-	}
-	return i + 1, off - u.lines[i] + 1
-}
+func (u *unit) position(off int) (line, col int) { return u.lines.Position(off) }
 
 var tidbPos = regexp.MustCompile(`line (\d+) column (\d+) near "`)
 
 func (u *unit) parse() {
-	if strings.TrimSpace(stripComments(u.text)) == "" {
+	if !hasSQL(u.text) {
 		u.parseErr = &syntaxError{offset: u.body, msg: "no SQL statement"}
 		return
 	}
@@ -290,10 +273,13 @@ func textOffset(text string, line, col int) int {
 	return off
 }
 
-func stripComments(s string) string {
-	toks, _ := tokenize(s, 0, len(s))
-	if len(toks) == 0 {
-		return ""
+// hasSQL reports whether s holds more than white space and comments.
+func hasSQL(s string) bool {
+	sc := sqllex.NewScanner(s, 0)
+	for t := sc.Next(); t.Kind != sqllex.EOF; t = sc.Next() {
+		if !t.Kind.IsSpaceOrComment() && t.Kind != sqllex.ExecStart && t.Kind != sqllex.ExecEnd {
+			return true
+		}
 	}
-	return s
+	return false
 }
