@@ -3,12 +3,14 @@ package load
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/go-sql-driver/mysql"
 	"github.com/joinbench/joinbench/ddl"
 )
 
@@ -52,9 +54,20 @@ func addMissingIndexes(ctx context.Context, db *sql.DB, opts PrepareOptions, p *
 	g.SetLimit(opts.Threads)
 	for _, t := range p.indexAfter {
 		g.Go(func() error {
+			// The server may still have been finishing the interrupted
+			// load's ALTER TABLE when the plan was made (a statement whose
+			// client went away runs on, and KILL QUERY cannot stop its
+			// last phase): ask again, and take a duplicate key name as
+			// that ALTER having won the race.
+			if bare, err := lacksIndexes(gctx, db, t.Name); err != nil || !bare {
+				return err
+			}
 			opts.logf("adding the secondary indexes of %s", t.Name)
 			start := time.Now()
 			if _, err := db.ExecContext(gctx, t.AddIndexes); err != nil {
+				if bare, cerr := lacksIndexes(gctx, db, t.Name); isDupKeyName(err) && cerr == nil && !bare {
+					return nil
+				}
 				return fmt.Errorf("add indexes to %s: %w", t.Name, err)
 			}
 			st.indexed(t.Name, time.Since(start))
@@ -62,4 +75,11 @@ func addMissingIndexes(ctx context.Context, db *sql.DB, opts PrepareOptions, p *
 		})
 	}
 	return g.Wait()
+}
+
+// isDupKeyName reports the server's "Duplicate key name" (ER_DUP_KEYNAME):
+// an index of that name exists already.
+func isDupKeyName(err error) bool {
+	var me *mysql.MySQLError
+	return errors.As(err, &me) && me.Number == 1061
 }
