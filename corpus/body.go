@@ -116,11 +116,15 @@ func (p *parser) body() error {
 			case '?':
 				return s.errorf(t.Start, "a bare ? is not allowed: declare a parameter and write {{name}}")
 			}
-			fallthrough
-		default:
+			text.WriteString(t.Text(src))
+			mark(t)
+		case sqllex.String, sqllex.QuotedIdent:
 			if err := s.quotedPlaceholder(t); err != nil {
 				return err
 			}
+			text.WriteString(t.Text(src))
+			mark(t)
+		default:
 			text.WriteString(t.Text(src))
 			mark(t)
 		}

@@ -95,7 +95,11 @@ func (s *Scanner) NextNonSpace() Token { return s.next(true) }
 
 func (s *Scanner) next(skipSpace bool) Token {
 	src, i := s.src, s.pos
-	if i < len(src) && classes[src[i]] == classSpace {
+	if i >= len(src) {
+		return s.eof()
+	}
+	class := classes[src[i]]
+	if class == classSpace {
 		j := i + 1
 		for j < len(src) && classes[src[j]] == classSpace {
 			j++
@@ -104,18 +108,15 @@ func (s *Scanner) next(skipSpace bool) Token {
 			return s.emit(Space, j)
 		}
 		s.pos, i = j, j
-	}
-	if i >= len(src) {
-		if s.inExec {
-			s.fail(s.execStart, msgUnterminatedExec)
-			s.inExec = false
+		if i == len(src) {
+			return s.eof()
 		}
-		return Token{Kind: EOF, Start: len(src), End: len(src)}
+		class = classes[src[i]]
 	}
-	switch classes[src[i]] {
+	switch class {
 	case classWord:
 		j := i + 1
-		for j < len(src) && isWordByte(src[j]) {
+		for j < len(src) && wordBytes[src[j]] {
 			j++
 		}
 		return s.emit(Word, j)
@@ -125,6 +126,15 @@ func (s *Scanner) next(skipSpace bool) Token {
 		return s.emit(Punct, i+punctLen(src, i))
 	}
 	return s.special(src[i])
+}
+
+// eof returns the EOF token, reporting an executable comment left open.
+func (s *Scanner) eof() Token {
+	if s.inExec {
+		s.fail(s.execStart, msgUnterminatedExec)
+		s.inExec = false
+	}
+	return Token{Kind: EOF, Start: len(s.src), End: len(s.src)}
 }
 
 // special scans a token starting with a byte that needs a closer look.
@@ -404,4 +414,11 @@ func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 // letters, digits, _, $ and every byte of a multi-byte UTF-8 character.
 func IsWordByte(c byte) bool { return isWordByte(c) }
 
-func isWordByte(c byte) bool { return classes[c] == classWord || classes[c] == classDigit }
+func isWordByte(c byte) bool { return wordBytes[c] }
+
+var wordBytes = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = classes[c] == classWord || classes[c] == classDigit
+	}
+	return t
+}()
