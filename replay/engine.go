@@ -56,6 +56,12 @@ type Config struct {
 	Duration time.Duration // stop starting events after this; 0 = no limit
 	Warmup   time.Duration // executed first, not recorded
 	Rate     float64       // events per second over all threads (open loop); 0 = as fast as possible
+	// Pacer, when set with Rate, schedules the events instead of a
+	// ConstantPacer of Rate (a segment of a split run paces its share).
+	Pacer Pacer
+	// StartAt, when set, is when the measured phase (or the warmup) starts:
+	// the segments of a split run start together.
+	StartAt time.Time
 
 	SkipTrx bool // do not wrap events in BEGIN/COMMIT
 	// Prepared executes through statements prepared once per connection;
@@ -323,6 +329,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		}
 	}
 
+	if !cfg.StartAt.IsZero() {
+		waitUntil(runCtx, cfg.StartAt, e.log)
+	}
 	now := time.Now()
 	var phases []*phase
 	if cfg.Warmup > 0 {
@@ -336,6 +345,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	if cfg.Rate > 0 {
 		measured.pacer = ConstantPacer{Rate: cfg.Rate}
+		if cfg.Pacer != nil {
+			measured.pacer = cfg.Pacer
+		}
 		for _, ph := range phases {
 			ph.pacer = measured.pacer
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/joinbench/joinbench/corpus"
 	"github.com/joinbench/joinbench/ddl"
+	"github.com/joinbench/joinbench/internal/segment"
 	"github.com/joinbench/joinbench/internal/usage"
 	"github.com/joinbench/joinbench/replay/results"
 )
@@ -31,6 +32,13 @@ type Options struct {
 	Out         string // results folder: the run is written to Out/run=<id>/
 	RunID       string // default: the start time and a random suffix
 	ToolVersion string // stored in run.json
+
+	// Segment makes this client one of N running the run together (see
+	// shareOut); the zero value runs it all.
+	Segment segment.Segment
+	// BarrierTimeout is how long a segment waits for the others to be
+	// ready; 0 means DefaultBarrierTimeout.
+	BarrierTimeout time.Duration
 
 	ReportInterval time.Duration // live progress and server status sampling; 0 = none
 	Progress       io.Writer     // live report lines; nil = none

@@ -26,7 +26,10 @@ import (
 // Preparing tables is left to the caller on purpose: replay runs a
 // workload and does not create tables (package ddl does).
 type Session struct {
-	opts  Options
+	opts Options
+	// whole is what run.json records of a split run: the options as given,
+	// before shareOut (nil when not split).
+	whole *results.RunOptions
 	retry []uint16
 	work  *workload
 	eps   []Endpoint
@@ -52,6 +55,13 @@ func NewSession(o Options) (*Session, error) {
 		return nil, err
 	}
 	o = o.withDefaults()
+	var whole *results.RunOptions
+	if o.Segment.Split() {
+		whole = o.record()
+		if err := o.shareOut(); err != nil {
+			return nil, err
+		}
+	}
 	w, err := o.compile()
 	if err != nil {
 		return nil, err
@@ -61,7 +71,7 @@ func NewSession(o Options) (*Session, error) {
 	if err := cfg.validateLoad(); err != nil {
 		return nil, err
 	}
-	return &Session{opts: o, retry: retry, work: w}, nil
+	return &Session{opts: o, whole: whole, retry: retry, work: w}, nil
 }
 
 // UsesBuiltin reports whether a built-in scenario is enabled: those need
@@ -128,7 +138,12 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 	if runID == "" {
 		runID = results.NewRunID(time.Now())
 	}
-	dir, err := results.Create(o.Out, runID, host)
+	var dir *results.RunDir
+	if o.Segment.Split() {
+		dir, err = results.CreateSegment(o.Out, runID, host, o.Segment.Index, results.Options{})
+	} else {
+		dir, err = results.Create(o.Out, runID, host)
+	}
 	if err != nil {
 		return nil, usage.Wrap(err)
 	}
@@ -149,6 +164,9 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 		Endpoints: names, ClientHost: host, ServerVars: vars, Options: o.record(),
 		Scenarios: s.work.names, WriteScenarios: s.work.writes, Start: time.Now(),
 	}
+	if o.Segment.Split() {
+		run.Segment, run.Segments = o.Segment.Index, o.Segment.Count
+	}
 	if err := dir.WriteRun(run); err != nil {
 		return nil, err
 	}
@@ -166,6 +184,12 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 		// blocked in reads (see ProcsForBlockingIO), for this run only.
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 		ProcsForBlockingIO(o.Threads)
+	}
+	if o.Segment.Split() {
+		if cfg.StartAt, err = s.meet(ctx, run, dir, log); err != nil {
+			return nil, err
+		}
+		cfg.Pacer = o.segmentPacer()
 	}
 	res, runErr := Run(ctx, cfg)
 	if res == nil {

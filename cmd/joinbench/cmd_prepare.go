@@ -12,6 +12,7 @@ import (
 
 	"github.com/joinbench/joinbench/ddl"
 	"github.com/joinbench/joinbench/ddl/load"
+	"github.com/joinbench/joinbench/internal/segment"
 	"github.com/joinbench/joinbench/internal/server"
 	"github.com/joinbench/joinbench/internal/usage"
 )
@@ -44,6 +45,7 @@ type prepareCmd struct {
 	FromTable    string `group:"Load" placeholder:"TABLE" help:"Resume an interrupted load at this table (tables before it are kept)."`
 	FromRow      int64  `group:"Load" placeholder:"ID" help:"With --from-table: the first row id to load again (default 1)."`
 	NoAnalyze    bool   `group:"Load" help:"Skip the final ANALYZE TABLE."`
+	Segment      string `group:"Load" placeholder:"I/N" help:"Load segment I of N (from 1) of every table's rows, with N-1 other clients loading the rest; the last to finish adds the indexes and analyses. Default from JOB_COMPLETION_INDEX (from 0) and JOINBENCH_SEGMENTS when both are set. See docs/scale-out.md."`
 
 	DumpCSV string `hidden:"" placeholder:"DIR" help:"Write the rows as LOAD DATA files DIR/<table>.tsv and exit (for measuring the server's raw load speed)."`
 }
@@ -94,6 +96,10 @@ func (c *prepareCmd) Run(ctx context.Context, cl *cli) error {
 	if err != nil {
 		return usage.Wrap(err)
 	}
+	seg, err := segment.Resolve(c.Segment, nil)
+	if err != nil {
+		return usage.Wrap(err)
+	}
 	gen := ddl.GenOptions{Seed: c.Seed, TableSize: c.TableSize, Distribution: dist}
 	if c.DumpCSV != "" {
 		files, err := ddl.DumpTSV(c.DumpCSV, c.schemaOptions(), gen)
@@ -126,11 +132,17 @@ func (c *prepareCmd) Run(ctx context.Context, cl *cli) error {
 		Threads: c.Threads, ChunkSize: c.ChunkSize, IndexesDuringLoad: !c.DeferIndexes,
 		Recreate: c.Recreate, FromTable: c.FromTable, FromRow: c.FromRow,
 		Method: method, SkipBinlog: c.SkipBinlog, NoAnalyze: c.NoAnalyze,
-		Progress: progress,
-		Log:      func(s string) { fmt.Fprintln(logw, s) },
+		Segment: seg, Progress: progress,
+		Log: func(s string) { fmt.Fprintln(logw, s) },
 	})
 	if err != nil {
 		return err
+	}
+	if seg.Split() {
+		fmt.Fprintf(logw, "segment %s loaded its %d rows in %s on %s (%.0f rows/s, %s)%s\n",
+			seg, res.Rows, res.Duration.Round(time.Millisecond), tgt.Endpoints[0].Name, res.RowsPerSecond(), res.Method,
+			map[bool]string{true: "; it was the last and finished the prepare", false: ""}[res.Finished])
+		return nil
 	}
 	fmt.Fprintf(logw, "prepared %d tables in %s on %s: %d rows in %s (%.0f rows/s, %s)\n",
 		len(res.Tables), tgt.Database, tgt.Endpoints[0].Name, res.Rows, res.Duration.Round(time.Millisecond), res.RowsPerSecond(), res.Method)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/joinbench/joinbench/ddl"
 	"github.com/joinbench/joinbench/ddl/load"
+	"github.com/joinbench/joinbench/internal/segment"
 	"github.com/joinbench/joinbench/internal/server"
 	"github.com/joinbench/joinbench/internal/usage"
 	"github.com/joinbench/joinbench/replay"
@@ -54,6 +55,8 @@ type runCmd struct {
 	Checksum       bool          `group:"Output" help:"Store a checksum of every result set: the rows as a multiset, whatever their order (rows tying under an ORDER BY come back in any order)."`
 	ReportInterval time.Duration `default:"1s" group:"Output" help:"Print progress and sample server counters this often (0 = never)."`
 	JSON           bool          `name:"json" group:"Output" help:"Print the final summary as JSON on stdout."`
+	Segment        string        `group:"Scale-out" placeholder:"I/N" help:"Be segment I of N (from 1) of one run made by N clients with the same options and --run-id: --threads, --events and --rate are shared out, the segments start together (a barrier in the database under test) and write into one run folder. Default from JOB_COMPLETION_INDEX (from 0) and JOINBENCH_SEGMENTS when both are set. See docs/scale-out.md."`
+	BarrierTimeout time.Duration `default:"10m" group:"Scale-out" help:"With --segment: how long to wait for the other segments before failing."`
 	// PollerIO keeps Go's network poller for the workers' sockets instead
 	// of blocking reads (for comparing the two).
 	PollerIO bool `hidden:"" help:"Use Go's network poller for the workers' sockets instead of blocking socket reads."`
@@ -95,7 +98,13 @@ Examples:
 }
 
 func (c *runCmd) Run(ctx context.Context, cl *cli) error {
-	return runOnce(ctx, &c.connFlags, c.options(cl), logWriter(cl), c.show)
+	o := c.options(cl)
+	seg, err := segment.Resolve(c.Segment, nil)
+	if err != nil {
+		return usage.Wrap(err)
+	}
+	o.Segment, o.BarrierTimeout = seg, c.BarrierTimeout
+	return runOnce(ctx, &c.connFlags, o, logWriter(cl), c.show)
 }
 
 // options maps the flags to the run's options.

@@ -53,6 +53,10 @@ func Cleanup(ctx context.Context, db *sql.DB, opts ddl.SchemaOptions) ([]string,
 			return names[:i], fmt.Errorf("drop %s: %w", n, err)
 		}
 	}
+	// what a split prepare coordinated through, if it was one
+	if _, err := db.ExecContext(ctx, "DROP TABLE IF EXISTS "+SegmentsTable); err != nil {
+		return names, fmt.Errorf("drop %s: %w", SegmentsTable, err)
+	}
 	return names, nil
 }
 

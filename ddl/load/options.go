@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/joinbench/joinbench/ddl"
+	"github.com/joinbench/joinbench/internal/segment"
 	"github.com/joinbench/joinbench/internal/usage"
 )
 
@@ -70,8 +71,12 @@ type PrepareOptions struct {
 	SkipBinlog bool
 	// NoAnalyze skips the final ANALYZE TABLE.
 	NoAnalyze bool
-	Progress  Progress     // nil: none
-	Log       func(string) // nil: none; one line per call
+	// Segment loads one share of every table's rows; the last segment to
+	// finish adds the indexes and analyses (see prepareSegment). The zero
+	// value loads everything.
+	Segment  segment.Segment
+	Progress Progress     // nil: none
+	Log      func(string) // nil: none; one line per call
 }
 
 // Progress receives load progress; implementations must be safe for
@@ -101,6 +106,9 @@ type PrepareResult struct {
 	Tables   []TableStats
 	Rows     int64
 	Duration time.Duration // create to analyze
+	// Finished says, for a segment of a split prepare, that it was the
+	// last and added the indexes and analysed.
+	Finished bool
 }
 
 // RowsPerSecond is rows loaded per second of the whole prepare.
@@ -147,6 +155,9 @@ func (o *PrepareOptions) check() error {
 	}
 	if o.ChunkSize < 1 {
 		return usage.Errorf("--chunk-size must be at least 1, got %d", o.ChunkSize)
+	}
+	if o.Segment.Split() && (o.Recreate || o.FromTable != "") {
+		return usage.Errorf("--segment cannot be combined with --recreate or --from-table: run joinbench cleanup first to start over; a segment run again replaces its own rows")
 	}
 	if o.FromTable == "" && o.FromRow != 0 {
 		return usage.Errorf("--from-row needs --from-table")

@@ -46,8 +46,10 @@ type tablePlan struct {
 	// table created with them only to find out early that the engine and
 	// table options can hold them; "" when there is none to drop.
 	dropIndexes string
-	// from and to are the rows to load (none when from > to).
-	from, to int64
+	// from and to are the rows to load (none when from > to); first is
+	// the first row of the table's part this prepare makes (1, or the
+	// first of a segment's share), for progress.
+	first, from, to int64
 	// bare tables are loaded without their secondary indexes: the session
 	// that commits the last row adds them.
 	bare bool
@@ -125,7 +127,7 @@ func plan(opts PrepareOptions, method Method, rep *serverReport) (*loadPlan, err
 			n = i - opts.Schema.Tables + 1
 		}
 		name := strings.ToLower(t.Name)
-		tp := tablePlan{BuiltinTable: t, n: n, from: 1, to: opts.Gen.TableSize}
+		tp := tablePlan{BuiltinTable: t, n: n, first: 1, from: 1, to: opts.Gen.TableSize}
 		switch {
 		case resumeIdx >= 0 && i < resumeIdx: // loaded before the interruption
 			if rep.Bare[name] && t.AddIndexes != "" {

@@ -71,7 +71,7 @@ func loadRows(ctx context.Context, db *sql.DB, opts PrepareOptions, p *loadPlan,
 	}
 	if opts.Progress != nil {
 		for _, t := range p.tables {
-			opts.Progress.Start(t.Name, opts.Gen.TableSize, t.from-1)
+			opts.Progress.Start(t.Name, t.to-t.first+1, t.from-t.first)
 		}
 	}
 

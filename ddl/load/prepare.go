@@ -17,6 +17,9 @@ func Prepare(ctx context.Context, db *sql.DB, opts PrepareOptions) (*PrepareResu
 	if err := opts.check(); err != nil {
 		return nil, err
 	}
+	if opts.Segment.Split() {
+		return prepareSegment(ctx, db, opts)
+	}
 	start := time.Now()
 	rep, err := inspect(ctx, db, opts)
 	if err != nil {

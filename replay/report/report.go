@@ -101,7 +101,11 @@ type RunReport struct {
 	Scenarios []ScenarioReport `json:"scenarios"`
 	Timeline  []TimePoint      `json:"timeline"`
 	Counters  []CounterSeries  `json:"counters,omitempty"`
-	Warnings  []string         `json:"warnings,omitempty"`
+	// Clients and Common break a run split over several clients
+	// (--segment) down per client; the figures above are of all of them.
+	Clients  []ClientReport `json:"clients,omitempty"`
+	Common   *CommonWindow  `json:"common_window,omitempty"`
+	Warnings []string       `json:"warnings,omitempty"`
 }
 
 // Report is the report of one or more runs.
@@ -183,6 +187,11 @@ func buildRun(dir string, opt Options) (*RunReport, error) {
 		return nil, err
 	}
 	rr.Counters = counters
+	if rr.Info != nil && rr.Info.Segments > 1 {
+		if rr.Clients, rr.Common, err = clientBreakdown(dir, w.warn); err != nil {
+			return nil, err
+		}
+	}
 	return rr, nil
 }
 

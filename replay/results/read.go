@@ -140,9 +140,9 @@ func ExecutionFiles(dir string) ([]string, error) {
 	return m, nil
 }
 
-// ReadRunInfo reads run.json. A missing file gives nil and no error; an
+// readRunFile reads run.json. A missing file gives nil and no error; an
 // unreadable one is warned about and also gives nil.
-func ReadRunInfo(dir string, warn Warner) *Run {
+func readRunFile(dir string, warn Warner) *Run {
 	path := filepath.Join(dir, RunFile)
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -157,6 +157,19 @@ func ReadRunInfo(dir string, warn Warner) *Run {
 		return nil
 	}
 	return &r
+}
+
+// ReadRunInfo reads run.json; for a run split over several clients it
+// is the run-level run.json completed from the clients' segment-<i>.json
+// (see mergeSegments), with warnings about segments missing. A missing
+// file gives nil and no error; an unreadable one is warned about and also
+// gives nil.
+func ReadRunInfo(dir string, warn Warner) *Run {
+	r := readRunFile(dir, warn)
+	if segs := ReadSegments(dir, warn); len(segs) > 0 {
+		return mergeSegments(dir, r, segs, warn)
+	}
+	return r
 }
 
 // ScanExecutions streams every row of every executions file of a run to
@@ -206,20 +219,20 @@ func ScanStatus(dir string, warn Warner, fn func(*Status) error) error {
 	return nil
 }
 
-// ReadPlans reads all of plans.parquet (one row per distinct plan and
-// format: small). A missing file gives no plans; an unreadable one is
+// ReadPlans reads all of plans.parquet, or of every segment's
+// plans-seg<i>.parquet (one row per distinct plan and format: small). A missing file gives no plans; an unreadable one is
 // warned about.
 func ReadPlans(dir string, warn Warner) ([]Plan, error) {
-	p := filepath.Join(dir, PlansFile)
-	if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
 	var out []Plan
-	_, err := scanFile(p, warn, func(pl *Plan) error {
-		out = append(out, *pl)
-		return nil
-	})
-	return out, err
+	for _, p := range planFiles(dir) {
+		if _, err := scanFile(p, warn, func(pl *Plan) error {
+			out = append(out, *pl)
+			return nil
+		}); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
 }
 
 // missingColumns lists the required columns of row type T that a file's

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -75,8 +76,12 @@ type RunDir struct {
 	path       string
 	runID      string
 	clientHost string
-	opts       Options
-	now        func() time.Time
+	// segment is the part of a split run this client writes (0: not
+	// split); tag names its files apart from the other segments'.
+	segment int
+	tag     string
+	opts    Options
+	now     func() time.Time
 
 	execN   atomic.Int64
 	statusN atomic.Int64
@@ -109,20 +114,28 @@ func CreateWithOptions(dir, runID, clientHost string, opts Options) (*RunDir, er
 		}
 		return nil, fmt.Errorf("run folder: %w", err)
 	}
+	return newRunDir(path, runID, clientHost, 0, opts), nil
+}
+
+func newRunDir(path, runID, clientHost string, segment int, opts Options) *RunDir {
 	d := &RunDir{
 		path:       path,
 		runID:      runID,
 		clientHost: clientHost,
+		segment:    segment,
 		opts:       opts.withDefaults(),
 		now:        time.Now,
 		writers:    map[*ExecutionWriter]struct{}{},
 	}
+	if segment > 0 {
+		d.tag = "-seg" + strconv.Itoa(segment)
+	}
 	d.plans = &PlanWriter{d: d, seen: map[planKey]struct{}{}}
 	d.status = &StatusWriter{r: rollingWriter[Status]{
-		d: d, prefix: "status-" + safeHost(clientHost), now: d.now,
+		d: d, prefix: "status-" + safeHost(clientHost) + d.tag, now: d.now,
 		nextN: func() int { return int(d.statusN.Add(1) - 1) },
 	}}
-	return d, nil
+	return d
 }
 
 // Path is the run folder, <dir>/run=<id>.
@@ -164,7 +177,7 @@ func (d *RunDir) NewExecutionWriter() (*ExecutionWriter, error) {
 		return nil, errClosed
 	}
 	w := &ExecutionWriter{d: d, r: rollingWriter[Execution]{
-		d: d, prefix: "executions-" + safeHost(d.clientHost), now: d.now,
+		d: d, prefix: "executions-" + safeHost(d.clientHost) + d.tag, now: d.now,
 		nextN: func() int { return int(d.execN.Add(1) - 1) },
 	}}
 	d.writers[w] = struct{}{}
@@ -177,14 +190,24 @@ func (d *RunDir) Plans() *PlanWriter { return d.plans }
 // Status is the run's status-<host>-<n>.parquet writer.
 func (d *RunDir) Status() *StatusWriter { return d.status }
 
-// WriteRun writes run.json atomically: to a temporary file first, renamed
-// over the old one. Call it at the start of a run and again at its end.
+// WriteRun writes this client's metadata atomically: to a temporary file
+// first, renamed over the old one. Call it at the start of a run and again
+// at its end. It is run.json, or segment-<i>.json for a segment of a split
+// run (see WriteRunLevel).
 func (d *RunDir) WriteRun(r *Run) error {
+	name := RunFile
+	if d.segment > 0 {
+		name = SegmentFile(d.segment)
+	}
+	return writeJSON(filepath.Join(d.path, name), r)
+}
+
+func writeJSON(path string, r *Run) error {
 	b, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
-		return fmt.Errorf("run.json: %w", err)
+		return fmt.Errorf("%s: %w", filepath.Base(path), err)
 	}
-	return writeAtomic(filepath.Join(d.path, "run.json"), append(b, '\n'))
+	return writeAtomic(path, append(b, '\n'))
 }
 
 // writeAtomic writes data to name through a synced temporary file and a

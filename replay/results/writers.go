@@ -36,6 +36,7 @@ func (w *ExecutionWriter) Write(rows []Execution) error {
 		if rows[i].ClientHost == "" {
 			rows[i].ClientHost = w.d.clientHost
 		}
+		rows[i].Segment = int32(w.d.segment)
 	}
 	return w.r.write(rows)
 }
@@ -234,7 +235,7 @@ func (p *PlanWriter) rewrite() error {
 	if err := w.Close(); err != nil {
 		return fmt.Errorf("plans.parquet: %w", err)
 	}
-	if err := writeAtomic(filepath.Join(p.d.path, "plans.parquet"), buf.b); err != nil {
+	if err := writeAtomic(filepath.Join(p.d.path, "plans"+p.d.tag+".parquet"), buf.b); err != nil {
 		return err
 	}
 	p.dirty = false
