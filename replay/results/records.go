@@ -75,4 +75,7 @@ type Run struct {
 	Interrupted    bool      `json:"interrupted"`
 	Executions     int64     `json:"executions"`
 	Errors         int64     `json:"errors"`
+	// Replicate is set on the rounds of a repeated comparison (joinbench
+	// ab): which side and round this run is.
+	Replicate *Replicate `json:"replicate,omitempty"`
 }
