@@ -1,0 +1,172 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+)
+
+// TooNoisy is the verdict on a scenario whose calibrated A/A noise, with
+// the rounds at hand, is larger than the threshold: neither a change nor
+// its absence can be told at that threshold.
+const TooNoisy = "too noisy to judge"
+
+// Methods of a latency verdict (ScenarioComparison.Method).
+const (
+	// MethodPaired: t interval over the log ratios of adjacent base and
+	// candidate rounds.
+	MethodPaired = "paired"
+	// MethodWelch: Welch t interval over the logs of per-round statistics
+	// of the two sides.
+	MethodWelch = "welch"
+	// MethodBootstrap: one round on a side, so the variation between runs
+	// is unknown; percentile bootstrap over the pooled executions, and
+	// only changes beyond the noise floor count.
+	MethodBootstrap = "bootstrap"
+)
+
+// DefaultNoiseFloor is the smallest change a comparison with a single
+// round on a side judges without a calibration. Whole runs on a shared
+// machine were seen to drift by up to about 30% with nothing changed; a
+// dropped index typically costs 2x or more.
+const DefaultNoiseFloor = 0.5
+
+// methodLabel is a method as the verdict lines print it.
+func methodLabel(s *ScenarioComparison) string {
+	switch s.Method {
+	case MethodPaired:
+		return "paired t"
+	case MethodWelch:
+		return "Welch t"
+	case MethodBootstrap:
+		return fmt.Sprintf("bootstrap, floor %.0f%%", (s.Bound-1)*100)
+	}
+	return ""
+}
+
+// judgeLatency sets the latency intervals of sc and returns the latency
+// verdict. b and c are the pooled executions of each side, sr the
+// scenario's rounds (nil when each side is one run folder).
+func judgeLatency(sc *ScenarioComparison, b, c *scenarioAcc, sr *scenarioRounds, opt CompareOptions) string {
+	cal := opt.Noise.Scenario(sc.Scenario)
+	sc.BaseRounds, sc.CandidateRounds = 1, 1
+	sc.BaseExecutions, sc.CandidateExecutions = b.execs-b.errors, c.execs-c.errors
+	if sr != nil {
+		sc.BaseRounds, sc.CandidateRounds = len(sr.base), len(sr.cand)
+	}
+	up := 1 + opt.Threshold
+	noise := -1.0 // unknown
+	source := ""
+	pq := [3]float64{0.50, 0.95, 0.99}
+	var iv [3]Interval
+
+	switch {
+	case sr != nil && len(sr.pairs) >= 2 && !opt.Unpaired:
+		sc.Method = MethodPaired
+		sc.BaseRounds, sc.CandidateRounds = len(sr.pairs), len(sr.pairs)
+		sc.BaseExecutions, sc.CandidateExecutions = 0, 0
+		for _, p := range sr.pairs {
+			sc.BaseExecutions += p[0].seen
+			sc.CandidateExecutions += p[1].seen
+		}
+		for i, q := range pq {
+			floor := 0.0
+			if cal != nil {
+				floor = cal.sigma(q).pairedSigma()
+			}
+			iv[i] = pairedInterval(pairedLogDiffs(sr.pairs, q), floor, opt.Confidence)
+		}
+		if cal != nil {
+			noise = noiseFraction(cal.Median.pairedSigma()/math.Sqrt(float64(len(sr.pairs))), opt.Confidence)
+		}
+	case sr != nil && len(sr.base) >= 2 && len(sr.cand) >= 2:
+		sc.Method = MethodWelch
+		sc.BaseExecutions, sc.CandidateExecutions = executionsOf(sr.base), executionsOf(sr.cand)
+		for i, q := range pq {
+			floor := 0.0
+			if cal != nil {
+				floor = cal.sigma(q).Sigma
+			}
+			iv[i] = welchInterval(logQuantiles(sr.base, q), logQuantiles(sr.cand, q), floor, opt.Confidence)
+		}
+		if cal != nil {
+			noise = noiseFraction(cal.Median.Sigma*math.Sqrt(1/float64(len(sr.base))+1/float64(len(sr.cand))), opt.Confidence)
+		}
+	default:
+		sc.Method = MethodBootstrap
+		bs, cs := b.sample.sorted(), c.sample.sorted()
+		rng := rand.New(rand.NewPCG(opt.Seed, hashStrings(sc.Scenario)))
+		for i, q := range pq {
+			iv[i] = bootstrapRatio(rng, bs, cs, q, opt.Resamples, opt.Confidence)
+		}
+		floor := opt.NoiseFloor
+		source = "default floor"
+		if cal != nil {
+			floor, noise = cal.SingleRound, cal.SingleRound
+		}
+		up = math.Max(up, 1+floor)
+	}
+	if cal != nil {
+		source = "calibration"
+	}
+	sc.Median, sc.P95, sc.P99 = &iv[0], &iv[1], &iv[2]
+	sc.Bound, sc.NoiseSource = up, source
+	if noise >= 0 {
+		sc.Noise = noise
+	}
+
+	how := func(iv Interval) string {
+		return fmt.Sprintf("%.0f%% CI %.2f-%.2f, %s", opt.Confidence*100, iv.Low, iv.High, methodLabel(sc))
+	}
+	med, p95 := iv[0], iv[1]
+	switch {
+	case med.Low > up:
+		sc.Reasons = append(sc.Reasons, fmt.Sprintf("median %.2fx slower (%s)", med.Ratio, how(med)))
+		return Regression
+	case p95.Low > up:
+		sc.Reasons = append(sc.Reasons, fmt.Sprintf("p95 %.2fx slower (%s)", p95.Ratio, how(p95)))
+		return Regression
+	case med.High < 1/up:
+		sc.Reasons = append(sc.Reasons, fmt.Sprintf("median %.2fx faster (%s)", 1/med.Ratio, how(med)))
+		return Improvement
+	case noise > opt.Threshold:
+		sc.Reasons = append(sc.Reasons, fmt.Sprintf("its A/A noise with %d and %d rounds is ±%.0f%% (calibration), more than the %.0f%% threshold",
+			sc.BaseRounds, sc.CandidateRounds, noise*100, opt.Threshold*100))
+		return TooNoisy
+	}
+	return NoChange
+}
+
+// sigma is the calibrated spread of the per-round statistic closest to
+// quantile q: the p95's for the tail quantiles.
+func (s *ScenarioNoise) sigma(q float64) NoiseSigma {
+	if q > 0.5 {
+		return s.P95
+	}
+	return s.Median
+}
+
+// verdictNotes say what limits the latency verdicts of a comparison.
+func verdictNotes(c *Comparison, opt CompareOptions) []string {
+	single, calibrated := 0, 0
+	for _, s := range c.Scenarios {
+		if s.Method == MethodBootstrap {
+			single++
+			if s.NoiseSource == "calibration" {
+				calibrated++
+			}
+		}
+	}
+	if single == 0 {
+		return nil
+	}
+	floor := fmt.Sprintf("%.0f%% (--noise-floor)", opt.NoiseFloor*100)
+	switch {
+	case calibrated == single:
+		floor = "the calibrated noise of each scenario"
+	case calibrated > 0:
+		floor += ", or the calibrated noise of a scenario"
+	}
+	return []string{fmt.Sprintf("single round on a side (%d scenario(s)): variation between runs cannot be measured, "+
+		"so latency changes count only beyond %s; to judge smaller changes, compare several rounds per side (joinbench ab)", single, floor)}
+}
