@@ -33,11 +33,18 @@ type abCmd struct {
 
 	Base      []string `required:"" sep:"none" group:"A/B" placeholder:"SERVER" help:"Base server: a named sandbox, HOST:PORT, a socket path or a DSN (repeat DSNs for several endpoints)."`
 	Candidate []string `sep:"none" group:"A/B" placeholder:"SERVER" help:"Candidate server, as --base (default: the base, with --calibrate)."`
-	Rounds    int      `default:"5" group:"A/B" help:"Rounds per side. Rounds alternate base, candidate, candidate, base, ... so that a drift of the machine hits both sides alike."`
+	Rounds    int      `default:"6" group:"A/B" help:"Rounds per side. Rounds alternate base, candidate, candidate, base, ... so that a drift of the machine hits both sides alike."`
 
 	verdictFlags `embed:"" group:"Verdicts"`
 	Format       string `short:"f" enum:"text,markdown,json" default:"text" group:"Verdicts" help:"Output format of the comparison: text, markdown or json."`
 	Output       string `short:"o" type:"path" placeholder:"FILE" group:"Verdicts" help:"Write the comparison to FILE instead of standard output."`
+
+	// noWarmup is set once a round recorded nothing because its warm-up
+	// events outlasted the round: the engine starts recorded events only
+	// before the round's end, so with events that long a warm-up would
+	// leave every round empty. The later rounds of both sides then run
+	// without warm-up, alike.
+	noWarmup bool `kong:"-"`
 }
 
 func (a *abCmd) Help() string {
@@ -117,8 +124,8 @@ func (a *abCmd) Run(ctx context.Context, cl *cli, kctx *kong.Context) error {
 	sides := [2]*abSide{{name: results.SideBase, server: base}, {name: results.SideCandidate, server: cand}}
 	logw := logWriter(cl)
 	per := a.Time + a.Warmup
-	fmt.Fprintf(logw, "ab %s: %d rounds per side of %s (+%s warm-up): base %s, candidate %s, about %s; results in %s\n",
-		series, a.Rounds, a.Time, a.Warmup, base.label, cand.label, (time.Duration(2*a.Rounds) * per).Round(time.Second), root)
+	fmt.Fprintf(logw, "ab %s: rounds of %s (+%s warm-up), %d per side: base %s, candidate %s, at least %s; results in %s\n",
+		series, a.Time, a.Warmup, a.Rounds, base.label, cand.label, (time.Duration(2*a.Rounds) * per).Round(time.Second), root)
 
 	order := 0
 	for k := 1; k <= a.Rounds; k++ {
@@ -159,13 +166,17 @@ func (a *abCmd) check(kctx *kong.Context) error {
 	if a.Calibrate != "" && a.Rounds < 2 {
 		return usage.Errorf("--calibrate needs at least 2 rounds per side, got --rounds %d", a.Rounds)
 	}
-	set := map[string]bool{}
-	for _, f := range kctx.Flags() {
-		set[f.Name] = f.Set
+	// Flags given on the command line (kong marks defaulted flags set
+	// too). Each round replaces whatever server the environment names.
+	given := map[string]bool{}
+	for _, p := range kctx.Path {
+		if p.Flag != nil {
+			given[p.Flag.Name] = true
+		}
 	}
 	for _, name := range []string{"dsn", "host", "port", "socket", "sandbox"} {
-		if set[name] {
-			return usage.Errorf("--%s (or JOINBENCH_%s) does not apply to ab: name the servers with --base and --candidate", name, strings.ToUpper(name))
+		if given[name] {
+			return usage.Errorf("--%s does not apply to ab: name the servers with --base and --candidate", name)
 		}
 	}
 	if a.JSON {
@@ -174,16 +185,39 @@ func (a *abCmd) check(kctx *kong.Context) error {
 	if a.Time == 0 && a.Events == 0 {
 		a.Time = abRoundTime
 	}
-	if !set["warmup"] {
+	if !given["warmup"] {
 		a.Warmup = abWarmup
 	}
 	return nil
 }
 
-// round runs one round on a side by running the run command with the
-// side's server, and returns the run folder.
+// round runs one round on a side and returns its run folder. A round
+// that recorded nothing after a warm-up is run again without one (see
+// abCmd.noWarmup).
 func (a *abCmd) round(ctx context.Context, cl *cli, s *abSide, series, root string, k int) (string, error) {
+	dir, err := a.runRound(ctx, cl, s, series, root, k)
+	if err != nil || a.noWarmup || a.Warmup == 0 {
+		return dir, err
+	}
+	if info := results.ReadRunInfo(dir, nil); info == nil || info.Executions > 0 {
+		return dir, nil
+	}
+	a.noWarmup = true
+	fmt.Fprintf(logWriter(cl), "ab: round %d of %s recorded nothing: its events outlast the warm-up and the round; "+
+		"running it again, and every later round, without warm-up\n", k, s.name)
+	if err := os.RemoveAll(dir); err != nil {
+		return "", err
+	}
+	return a.runRound(ctx, cl, s, series, root, k)
+}
+
+// runRound runs one round on a side by running the run command with the
+// side's server, and returns the run folder.
+func (a *abCmd) runRound(ctx context.Context, cl *cli, s *abSide, series, root string, k int) (string, error) {
 	r := a.runCmd
+	if a.noWarmup {
+		r.Warmup = 0
+	}
 	r.DSN, r.Host, r.Port, r.Socket, r.Sandbox = s.server.dsns, s.server.host, s.server.port, s.server.socket, s.server.sandbox
 	r.Out = filepath.Join(root, "side="+s.name)
 	r.RunID = fmt.Sprintf("%s-%s-%02d", series, s.name, k)

@@ -112,3 +112,40 @@ func TestABCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestABRoundLongerThanItsEvents: an event that outlasts the warm-up and
+// the round (a candidate many times slower) must not leave rounds empty;
+// the round is run again without warm-up, and so are the later ones.
+func TestABRoundLongerThanItsEvents(t *testing.T) {
+	dsn := testdb.Fresh(t, "cmd_ab_slow")
+	corpus := t.TempDir()
+	if err := os.WriteFile(filepath.Join(corpus, "slow_event.sql"), []byte(
+		"-- scenario: slow_event\n-- description: one statement longer than a round\n-- tags: test\nSELECT SLEEP(1.5);\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	jsonOut := filepath.Join(out, "ab.json")
+	code, _ := runCaptured(t, "ab", "--base", dsn, "--candidate", dsn, "--no-builtin", "--corpus", corpus, "-s", "slow_event",
+		"--threads", "1", "--time", "500ms", "--warmup", "500ms", "--rounds", "2", "--explain", "off", "--out", out, "--run-id", "s",
+		"--format", "json", "-o", jsonOut, "-q")
+	if code != 0 {
+		t.Fatalf("ab: exit %d", code)
+	}
+	b, err := os.ReadFile(jsonOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c report.Comparison
+	if err := json.Unmarshal(b, &c); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Scenarios) != 1 || c.Scenarios[0].Method != report.MethodPaired || c.Scenarios[0].BaseExecutions != 2 {
+		t.Fatalf("comparison of rounds longer than their events: %+v", c.Scenarios)
+	}
+	for _, id := range []string{"base-01", "candidate-01", "candidate-02", "base-02"} {
+		info := results.ReadRunInfo(filepath.Join(out, "ab=s", "side="+strings.Split(id, "-")[0], "run=s-"+id), nil)
+		if info == nil || info.Executions != 1 {
+			t.Errorf("round %s: %+v", id, info)
+		}
+	}
+}

@@ -23,7 +23,7 @@ type compareCmd struct {
 	verdictFlags `embed:""`
 	Resamples    int    `default:"2000" help:"Bootstrap resamples per ratio."`
 	Seed         uint64 `default:"1" help:"Seed of the bootstrap and the latency samples: same inputs and seed, same output."`
-	MinSamples   int    `default:"30" help:"Fewest successful executions per side for a latency verdict."`
+	MinSamples   int    `default:"30" help:"Fewest successful executions per side for a latency verdict from a single round (over rounds: two rounds per side with at least one each)."`
 	Format       string `short:"f" enum:"text,markdown,json" default:"text" help:"Output format: text, markdown (for a pull request comment) or json."`
 	Out          string `short:"o" type:"path" placeholder:"FILE" help:"Write the comparison to FILE instead of standard output."`
 }

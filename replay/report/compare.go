@@ -31,7 +31,8 @@ type CompareOptions struct {
 	// same output.
 	Seed uint64
 	// MinSamples is the fewest successful executions per side for a
-	// latency verdict (30).
+	// latency verdict from pooled executions (30); over rounds, each side
+	// needs two rounds of at least minRoundSamples instead.
 	MinSamples int
 	// NoiseFloor is the smallest change judged when a side has a single
 	// round (DefaultNoiseFloor), unless Noise calibrates the scenario.
@@ -445,7 +446,7 @@ func compareScenario(name string, b, c *scenarioAcc, bcat, ccat *planCatalog, ex
 	// Latency.
 	bs, cs := b.sample.sorted(), c.sample.sorted()
 	latencyVerdict := ""
-	if len(bs) < opt.MinSamples || len(cs) < opt.MinSamples {
+	if !rounds.enough() && (len(bs) < opt.MinSamples || len(cs) < opt.MinSamples) {
 		latencyVerdict = InsufficientData
 		sc.Reasons = append(sc.Reasons, fmt.Sprintf("fewer than %d successful executions on a side (%d base, %d candidate)",
 			opt.MinSamples, len(bs), len(cs)))

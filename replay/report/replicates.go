@@ -21,8 +21,11 @@ const (
 	// enough for a per-round p99, little memory over many rounds.
 	roundSampleCap = 4000
 	// minRoundSamples is the fewest successful executions of a scenario
-	// for a round to count for that scenario.
-	minRoundSamples = 5
+	// for a round to count for that scenario. One is enough: the spread
+	// between rounds holds the noise of small rounds, and a candidate
+	// many times slower may complete only one event per thread in a
+	// round.
+	minRoundSamples = 1
 )
 
 // round is one run folder of a side.
@@ -102,6 +105,12 @@ type scenarioRounds struct {
 	// one series (they ran next to each other), when every round of both
 	// sides belongs to that series.
 	pairs [][2]*roundSample
+}
+
+// enough reports whether both sides have the two rounds a verdict over
+// rounds needs.
+func (sr *scenarioRounds) enough() bool {
+	return sr != nil && len(sr.base) >= 2 && len(sr.cand) >= 2
 }
 
 // roundsOf gathers a scenario's rounds from both sides.
