@@ -61,11 +61,15 @@ mkdir -p "$OUT"
 export JOINBENCH_PASSWORD=$PASSWORD MYSQL_PWD=$PASSWORD
 
 started=()
-restore=()
-cleanup() {
+restore=() # PORT|SQL undoing a mode's change to a server
+undo() {
 	for sql in "${restore[@]}"; do
 		mariadb -h"$HOST" -P"${sql%%|*}" -u"$USER" "$DB" -e "${sql#*|}" || true
 	done
+	restore=()
+}
+cleanup() {
+	undo
 	for s in "${started[@]}"; do
 		"$bin" sandbox stop -q --name "$s" --sandbox-dir "$work/sandboxes" || true
 	done
@@ -223,6 +227,7 @@ for mode in ${MODE//,/ }; do
 		sql "$PORT_B" "ALTER TABLE level1 DROP INDEX idx_parent_id"
 		restore+=("$PORT_B|ALTER TABLE level1 ADD INDEX idx_parent_id (parent_id)")
 		for i in $(seq 1 "${N:-3}"); do ab_once "index-$i"; done
+		undo
 		totals index
 		;;
 	slow)
@@ -230,6 +235,7 @@ for mode in ${MODE//,/ }; do
 		sql "$PORT_A" "SET GLOBAL innodb_adaptive_hash_index=ON"
 		restore+=("$PORT_A|SET GLOBAL innodb_adaptive_hash_index=$old")
 		for i in $(seq 1 "${N:-5}"); do ab_once "slow-$i"; done
+		undo
 		totals slow
 		;;
 	calibrate)

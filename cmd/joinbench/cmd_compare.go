@@ -97,7 +97,7 @@ func (f *verdictFlags) compareOrCalibrate(cl *cli, base, cand []string, opt repo
 		return err
 	}
 	if f.Calibrate == "" && cmp.Failed() {
-		return regressionsFound{n: cmp.Counts[report.Regression], wrong: cmp.Counts[report.WrongResults]}
+		return regressionsFound{n: cmp.Counts[report.Regression], wrong: cmp.Counts[report.WrongResults], overall: cmp.OverallRegressed()}
 	}
 	return nil
 }
@@ -105,29 +105,56 @@ func (f *verdictFlags) compareOrCalibrate(cl *cli, base, cand []string, opt repo
 func (c *compareCmd) Help() string {
 	return `For each scenario, compares the candidate with the base: the ratio
 (candidate/base) of the median, p95 and p99 latency of successful
-executions with a percentile-bootstrap confidence interval (at most 10000
-latencies sampled per scenario and side; seeded, so reproducible); the
-error rate (two-proportion z test); the plans used (a changed plan is shown
-as a diff of the two plan trees); and the result checksums of executions
-with the same parameter values.
+executions with a confidence interval; the error rate (two-proportion z
+test); the plans used (a changed plan is shown as a diff of the two plan
+trees); and the result checksums of executions with the same parameter
+values.
+
+Each run folder of a side is one round. Whole runs on a shared machine
+drift against each other by far more than executions within a run vary,
+so the interval comes from the spread between rounds when there are
+several:
+  paired t   the rounds of both sides belong to one series of joinbench
+             ab (adjacent base and candidate rounds): t interval of the
+             mean log ratio of each pair's per-round quantile
+  Welch t    two or more rounds per side otherwise: Welch t interval of
+             the difference of the mean log per-round quantiles
+  bootstrap  a single round on a side: percentile bootstrap of the pooled
+             executions (at most 10000 latencies sampled per scenario and
+             side; seeded, so reproducible). It cannot see the variation
+             between runs, so a latency change counts only beyond
+             --noise-floor (50%), or a calibrated scenario's own noise
+Every verdict line says which, with the rounds and successful executions
+of each side.
 
 Verdicts:
-  wrong results  a parameter set returns a different result checksum
-                 (sets whose checksum already varies within one run are
-                 ignored)
-  regression     the interval of the median or of the p95 ratio lies wholly
-                 above 1+threshold, or the error rate rose by at least one
-                 point and significantly
-  improvement    the interval of the median ratio lies wholly below
-                 1/(1+threshold)
-  no change      anything else; "insufficient data" when a side has fewer
-                 than --min-samples successful executions
+  wrong results       a parameter set returns a different result checksum
+                      (sets whose checksum already varies within one run
+                      are ignored)
+  regression          the interval of the median or of the p95 ratio lies
+                      wholly above 1+threshold (with the bootstrap: above
+                      1+noise floor if larger), or the error rate rose by at
+                      least one point and significantly
+  improvement         the interval of the median ratio lies wholly below the
+                      inverse of that bound
+  too noisy to judge  neither, and the scenario's calibrated noise (from
+                      --noise-file) with the rounds at hand exceeds the
+                      threshold
+  no change           anything else; "insufficient data" when a side has
+                      fewer than --min-samples successful executions (with
+                      a single round) or no two rounds with one
 
-Exit status: 1 when any scenario is a regression or gives wrong results,
-0 otherwise, 2 on a usage error.
+Calibration: compare two sides where nothing changed (A/A rounds, e.g.
+joinbench ab with --candidate the base) with --calibrate noise.json to
+store each scenario's spread between rounds; give it to later comparisons
+on the same setup with --noise-file noise.json.
+
+Exit status: 1 when any scenario is a regression or gives wrong results
+(not with --calibrate), 0 otherwise, 2 on a usage error.
 
 Examples:
   joinbench compare results/run=mariadb-10.11 results/run=mariadb-11.4
+  joinbench compare results/ab=ID/side=base results/ab=ID/side=candidate --noise-file noise.json
   joinbench compare base/ cand/ --threshold 5% --format markdown > comment.md`
 }
 
@@ -152,7 +179,10 @@ func (c *compareCmd) Run(ctx context.Context, cl *cli) error {
 }
 
 // regressionsFound makes compare exit 1 with a one-line reason.
-type regressionsFound struct{ n, wrong int }
+type regressionsFound struct {
+	n, wrong int
+	overall  bool // the geometric mean over scenarios regressed
+}
 
 func (e regressionsFound) Error() string {
 	var parts []string
@@ -161,6 +191,9 @@ func (e regressionsFound) Error() string {
 	}
 	if e.n > 0 {
 		parts = append(parts, fmt.Sprintf("%d regression(s)", e.n))
+	}
+	if e.overall {
+		parts = append(parts, "a regression over all scenarios")
 	}
 	return strings.Join(parts, ", ")
 }

@@ -145,8 +145,8 @@ func Calibrate(baseDirs, candDirs []string, opt CompareOptions) (*Noise, *Compar
 	}
 	n := &Noise{Format: NoiseFormat, Created: time.Now().UTC().Truncate(time.Second), ServerVersion: c.Base.ServerVersion,
 		BaseRuns: c.Base.RunIDs, CandidateRuns: c.Candidate.RunIDs, Confidence: opt.Confidence, Scenarios: map[string]ScenarioNoise{}}
-	for _, name := range slices.Sorted(maps.Keys(rounds)) {
-		sr := rounds[name]
+	for _, name := range slices.Sorted(maps.Keys(rounds.scen)) {
+		sr := rounds.scen[name]
 		if len(sr.base) < 2 || len(sr.cand) < 2 {
 			continue
 		}

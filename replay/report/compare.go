@@ -151,8 +151,13 @@ type Comparison struct {
 	Base       Side                 `json:"base"`
 	Candidate  Side                 `json:"candidate"`
 	Scenarios  []ScenarioComparison `json:"scenarios"`
-	Counts     map[string]int       `json:"counts"` // scenarios per verdict
-	Warnings   []string             `json:"warnings,omitempty"`
+	// Overall judges the geometric mean over scenarios of the per-round
+	// median, which a slowdown of the whole server moves more surely than
+	// any one scenario (over rounds only; nil otherwise). A regression
+	// there fails the comparison too.
+	Overall  *ScenarioComparison `json:"overall,omitempty"`
+	Counts   map[string]int      `json:"counts"` // scenarios per verdict
+	Warnings []string            `json:"warnings,omitempty"`
 	// ChecksumsSkipped says why result checksums were not compared ("" when
 	// they were).
 	ChecksumsSkipped string `json:"checksums_skipped,omitempty"`
@@ -166,7 +171,13 @@ type Comparison struct {
 
 // Failed reports whether anything is a regression or wrong results.
 func (c *Comparison) Failed() bool {
-	return c.Counts[Regression] > 0 || c.Counts[WrongResults] > 0
+	return c.Counts[Regression] > 0 || c.Counts[WrongResults] > 0 || c.OverallRegressed()
+}
+
+// OverallRegressed reports whether the geometric mean over scenarios is a
+// regression.
+func (c *Comparison) OverallRegressed() bool {
+	return c.Overall != nil && c.Overall.Verdict == Regression
 }
 
 // methodText describes the statistics, for the output.
@@ -203,7 +214,7 @@ func Compare(baseDirs, candDirs []string, opt CompareOptions) (*Comparison, erro
 
 // compare is Compare that also returns the rounds of each scenario (nil
 // when each side is one run folder).
-func compare(baseDirs, candDirs []string, opt CompareOptions) (*Comparison, map[string]*scenarioRounds, error) {
+func compare(baseDirs, candDirs []string, opt CompareOptions) (*Comparison, *sideRounds, error) {
 	opt.defaults()
 	c := &Comparison{Threshold: opt.Threshold, Confidence: opt.Confidence, Resamples: opt.Resamples, Seed: opt.Seed,
 		Counts: map[string]int{}, NoiseFloor: opt.NoiseFloor}
@@ -270,15 +281,16 @@ func compare(baseDirs, candDirs []string, opt CompareOptions) (*Comparison, map[
 		sorted = append(sorted, n)
 	}
 	slices.Sort(sorted)
-	rounds, err := readSideRounds(c, baseDirs, candDirs, sorted, opt, w)
+	rounds, err := readSideRounds(baseDirs, candDirs, sorted, opt, w)
 	if err != nil {
 		return nil, nil, err
 	}
 	for _, n := range sorted {
-		sc := compareScenario(n, base.scenarios[n], cand.scenarios[n], baseCat, candCat, examples[n], c.ChecksumsSkipped == "", rounds[n], opt)
+		sc := compareScenario(n, base.scenarios[n], cand.scenarios[n], baseCat, candCat, examples[n], c.ChecksumsSkipped == "", rounds.of(n), opt)
 		c.Scenarios = append(c.Scenarios, sc)
 		c.Counts[sc.Verdict]++
 	}
+	c.Overall = overallComparison(rounds, c.Scenarios, opt)
 	c.Notes = verdictNotes(c, opt)
 	return c, rounds, nil
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -46,7 +47,11 @@ func (c *Comparison) summaryLine() string {
 			parts = append(parts, fmt.Sprintf("%d %s", n, v))
 		}
 	}
-	return strings.Join(parts, ", ")
+	out := strings.Join(parts, ", ")
+	if c.Overall != nil {
+		out += fmt.Sprintf("; all scenarios: %s (%.2f)", c.Overall.Verdict, c.Overall.Median.Ratio)
+	}
+	return out
 }
 
 func (c *Comparison) writeText(w io.Writer, md bool) {
@@ -71,7 +76,11 @@ func (c *Comparison) writeText(w io.Writer, md bool) {
 	t := &table{head: []string{"scenario", "verdict", "median ratio [CI]", "p95 ratio [CI]", "p99 ratio [CI]",
 		"base p50 ms", "cand p50 ms", "rounds base/cand", "executions base/cand", "method", "errors base→cand", "plan"},
 		right: map[int]bool{5: true, 6: true, 7: true, 8: true}}
-	for _, s := range c.Scenarios {
+	rows := c.Scenarios
+	if c.Overall != nil {
+		rows = append(slices.Clone(rows), *c.Overall)
+	}
+	for _, s := range rows {
 		verdict := s.Verdict
 		if md && (verdict == Regression || verdict == WrongResults) {
 			verdict = "**" + verdict + "**"
@@ -102,7 +111,7 @@ func (c *Comparison) writeText(w io.Writer, md bool) {
 	fmt.Fprintln(w)
 
 	var details []ScenarioComparison
-	for _, s := range c.Scenarios {
+	for _, s := range rows {
 		if len(s.Reasons) > 0 || s.PlanDiff != "" {
 			details = append(details, s)
 		}

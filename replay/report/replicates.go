@@ -178,11 +178,27 @@ func executionsOf(ss []*roundSample) int64 {
 	return n
 }
 
+// sideRounds are the rounds of both sides and, per scenario, those that
+// count for it.
+type sideRounds struct {
+	base, cand []*round
+	scen       map[string]*scenarioRounds
+}
+
+// of returns a scenario's rounds, nil when the sides were not read as
+// rounds.
+func (s *sideRounds) of(name string) *scenarioRounds {
+	if s == nil {
+		return nil
+	}
+	return s.scen[name]
+}
+
 // readSideRounds reads every run folder of both sides as a round when a
 // side has more than one, and gathers each scenario's rounds; nil when
 // both sides are a single run (the pooled executions are those rounds).
 // It warns when a calibration was measured on rounds of another size.
-func readSideRounds(c *Comparison, baseDirs, candDirs, names []string, opt CompareOptions, w warner) (map[string]*scenarioRounds, error) {
+func readSideRounds(baseDirs, candDirs, names []string, opt CompareOptions, w warner) (*sideRounds, error) {
 	if len(baseDirs) < 2 && len(candDirs) < 2 {
 		return nil, nil
 	}
@@ -216,5 +232,5 @@ func readSideRounds(c *Comparison, baseDirs, candDirs, names []string, opt Compa
 		w.warn(fmt.Errorf("%s: the calibration's rounds had a very different number of executions per round than these (%s): "+
 			"calibrate with the same round length, threads and data", opt.Noise.Path, strings.Join(unlike, "; ")))
 	}
-	return out, nil
+	return &sideRounds{base: base, cand: cand, scen: out}, nil
 }

@@ -281,3 +281,53 @@ func TestRoundIntervals(t *testing.T) {
 		t.Errorf("identical rounds %+v", z)
 	}
 }
+
+// TestOverallCatchesUniformSlowdown: a 1.3x slowdown of every scenario,
+// each scenario too noisy alone to show it, shows in the geometric mean
+// over scenarios, and fails the comparison; A/A it does not.
+func TestOverallCatchesUniformSlowdown(t *testing.T) {
+	var scs []scen
+	slow := map[string]float64{}
+	for i := range 12 {
+		name := fmt.Sprintf("s%02d", i)
+		scs = append(scs, scen{name: name, n: 12, medianMs: float64(5 + i), sigma: 0.6, plan: "p"})
+		slow[name] = 1.3
+	}
+	dir := t.TempDir()
+	base, cand := roundsSeries(t, filepath.Join(dir, "ab"), "ab", 6, slow, scs...)
+	c, err := Compare(base, cand, CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := c.Overall
+	if o == nil || o.Verdict != Regression || o.Method != MethodPaired || o.Median.Ratio < 1.15 || o.Median.Ratio > 1.45 || !c.Failed() {
+		t.Fatalf("overall %+v, failed %v", o, c.Failed())
+	}
+	if n := c.Counts[Regression]; n > 6 {
+		t.Errorf("%d of 12 noisy scenarios flagged alone: the test does not need the overall row", n)
+	}
+	var text bytes.Buffer
+	if err := c.Write(&text, FormatText); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "all scenarios: regression") || !strings.Contains(text.String(), OverallName+"  ") {
+		t.Errorf("text lacks the overall verdict:\n%s", text.String())
+	}
+
+	aaBase, aaCand := roundsSeries(t, filepath.Join(dir, "aa"), "aa", 6, nil, scs...)
+	aa, err := Compare(aaBase, aaCand, CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if aa.Overall == nil || aa.Overall.Verdict != NoChange || aa.Failed() {
+		t.Errorf("A/A overall %+v", aa.Overall)
+	}
+	// Single runs: no overall verdict.
+	one, err := Compare(base[:1], cand[:1], CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if one.Overall != nil {
+		t.Errorf("single runs got an overall verdict %+v", one.Overall)
+	}
+}
