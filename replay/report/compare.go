@@ -32,7 +32,7 @@ type CompareOptions struct {
 	Seed uint64
 	// MinSamples is the fewest successful executions per side for a
 	// latency verdict from pooled executions (30); over rounds, each side
-	// needs two rounds of at least minRoundSamples instead.
+	// needs two rounds with a successful execution instead.
 	MinSamples int
 	// NoiseFloor is the smallest change judged when a side has a single
 	// round (DefaultNoiseFloor), unless Noise calibrates the scenario.
