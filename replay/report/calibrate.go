@@ -33,6 +33,9 @@ type Noise struct {
 	// ratios stay within 1 ± the fraction).
 	Confidence float64                  `json:"confidence"`
 	Scenarios  map[string]ScenarioNoise `json:"scenarios"`
+	// Overall is the noise of the geometric mean over the scenarios of
+	// each round's median (the overall verdict); its P95 is not measured.
+	Overall *ScenarioNoise `json:"overall,omitempty"`
 
 	// Path is where the calibration was read from (for messages).
 	Path string `json:"-"`
@@ -145,37 +148,60 @@ func Calibrate(baseDirs, candDirs []string, opt CompareOptions) (*Noise, *Compar
 	}
 	n := &Noise{Format: NoiseFormat, Created: time.Now().UTC().Truncate(time.Second), ServerVersion: c.Base.ServerVersion,
 		BaseRuns: c.Base.RunIDs, CandidateRuns: c.Candidate.RunIDs, Confidence: opt.Confidence, Scenarios: map[string]ScenarioNoise{}}
+	var judged []string
 	for _, name := range slices.Sorted(maps.Keys(rounds.scen)) {
 		sr := rounds.scen[name]
-		if len(sr.base) < 2 || len(sr.cand) < 2 {
+		if !sr.enough() {
 			continue
 		}
-		n.Scenarios[name] = scenarioNoise(sr, opt.Confidence)
+		judged = append(judged, name)
+		all := append(slices.Clone(sr.base), sr.cand...)
+		s := ScenarioNoise{Rounds: len(all), Pairs: len(sr.pairs), ExecutionsPerRound: float64(executionsOf(all)) / float64(len(all))}
+		series := func(q float64) roundSeries {
+			rs := roundSeries{base: logQuantiles(sr.base, q), cand: logQuantiles(sr.cand, q)}
+			if len(sr.pairs) >= 2 {
+				rs.diffs = pairedLogDiffs(sr.pairs, q)
+			}
+			return rs
+		}
+		s.Median, s.P95 = spreadOf(series(0.5)), spreadOf(series(0.95))
+		s.finish(series(0.5), opt.Confidence)
+		n.Scenarios[name] = s
+	}
+	if names, series := overallSeries(rounds, judged); len(names) >= 2 {
+		s := ScenarioNoise{Rounds: len(series.base) + len(series.cand), Pairs: len(series.diffs), Median: spreadOf(series)}
+		for _, r := range append(slices.Clone(rounds.base), rounds.cand...) {
+			for _, name := range names {
+				s.ExecutionsPerRound += float64(r.scen[name].seen)
+			}
+		}
+		s.ExecutionsPerRound /= float64(s.Rounds)
+		s.finish(series, opt.Confidence)
+		n.Overall = &s
 	}
 	return n, c, nil
 }
 
-func scenarioNoise(sr *scenarioRounds, confidence float64) ScenarioNoise {
-	all := append(slices.Clone(sr.base), sr.cand...)
-	s := ScenarioNoise{Rounds: len(all), Pairs: len(sr.pairs),
-		ExecutionsPerRound: float64(executionsOf(all)) / float64(len(all))}
-	sigma := func(q float64) NoiseSigma {
-		// Pooled within sides: a constant difference between two alike
-		// servers is not round-to-round noise.
-		_, vb := meanVar(logQuantiles(sr.base, q))
-		_, vc := meanVar(logQuantiles(sr.cand, q))
-		nb, nc := float64(len(sr.base)), float64(len(sr.cand))
-		ns := NoiseSigma{Sigma: math.Sqrt(((nb-1)*vb + (nc-1)*vc) / (nb + nc - 2))}
-		if len(sr.pairs) >= 2 {
-			_, vd := meanVar(pairedLogDiffs(sr.pairs, q))
-			ns.SigmaPaired = math.Sqrt(vd)
-		}
-		return ns
+// spreadOf measures the spread between rounds of a per-round statistic.
+func spreadOf(rs roundSeries) NoiseSigma {
+	// Pooled within sides: a constant difference between two alike
+	// servers is not round-to-round noise.
+	_, vb := meanVar(rs.base)
+	_, vc := meanVar(rs.cand)
+	nb, nc := float64(len(rs.base)), float64(len(rs.cand))
+	ns := NoiseSigma{Sigma: math.Sqrt(((nb-1)*vb + (nc-1)*vc) / (nb + nc - 2))}
+	if len(rs.diffs) >= 2 {
+		_, vd := meanVar(rs.diffs)
+		ns.SigmaPaired = math.Sqrt(vd)
 	}
-	s.Median, s.P95 = sigma(0.50), sigma(0.95)
+	return ns
+}
+
+// finish sets the single-round noise and the A/A ratio from the median's
+// series.
+func (s *ScenarioNoise) finish(median roundSeries, confidence float64) {
 	s.SingleRound = noiseFraction(s.Median.Sigma*math.Sqrt2, confidence)
-	mb, _ := meanVar(logQuantiles(sr.base, 0.5))
-	mc, _ := meanVar(logQuantiles(sr.cand, 0.5))
+	mb, _ := meanVar(median.base)
+	mc, _ := meanVar(median.cand)
 	s.MedianRatio = math.Exp(mc - mb)
-	return s
 }

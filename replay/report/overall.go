@@ -8,19 +8,19 @@ import (
 // OverallName is the scenario name of Comparison.Overall.
 const OverallName = "(all scenarios)"
 
-// overallComparison judges the geometric mean over scenarios of each
+// The overall verdict judges the geometric mean over scenarios of each
 // round's median latency. Noise of one scenario's executions averages out
 // over the scenarios, so a slowdown of the whole server shows there
 // before it shows in any one scenario; what the scenarios share (the
 // machine busier during one round) does not average out, and the spread
-// between rounds holds it. Only scenarios judged over rounds that have an
-// execution in every round of both sides take part, so that every round
-// averages the same ones. Nil when the sides were not read as rounds or
-// fewer than two scenarios qualify.
-func overallComparison(rs *sideRounds, scs []ScenarioComparison, opt CompareOptions) *ScenarioComparison {
-	if rs == nil {
-		return nil
-	}
+// between rounds holds it. Only scenarios with an execution in every
+// round of both sides take part, so that every round averages the same
+// ones.
+
+// overallSeries keeps the candidates with an execution in every round of
+// both sides and returns them with the per-round mean log median over
+// them (paired by round number when the rounds form one series).
+func overallSeries(rs *sideRounds, candidates []string) ([]string, roundSeries) {
 	inAll := func(name string, side []*round) bool {
 		for _, r := range side {
 			if s := r.scen[name]; s == nil || len(s.vals) < minRoundSamples {
@@ -30,13 +30,10 @@ func overallComparison(rs *sideRounds, scs []ScenarioComparison, opt CompareOpti
 		return true
 	}
 	var names []string
-	for _, s := range scs {
-		if (s.Method == MethodPaired || s.Method == MethodWelch) && inAll(s.Scenario, rs.base) && inAll(s.Scenario, rs.cand) {
-			names = append(names, s.Scenario)
+	for _, n := range candidates {
+		if inAll(n, rs.base) && inAll(n, rs.cand) {
+			names = append(names, n)
 		}
-	}
-	if len(names) < 2 {
-		return nil
 	}
 	meanLog := func(r *round) float64 {
 		sum := 0.0
@@ -45,62 +42,69 @@ func overallComparison(rs *sideRounds, scs []ScenarioComparison, opt CompareOpti
 		}
 		return sum / float64(len(names))
 	}
-	execs := func(side []*round) int64 {
-		n := int64(0)
-		for _, r := range side {
-			for _, name := range names {
-				n += r.scen[name].seen
-			}
-		}
-		return n
-	}
-	oc := &ScenarioComparison{Scenario: OverallName, BaseRounds: len(rs.base), CandidateRounds: len(rs.cand),
-		BaseExecutions: execs(rs.base), CandidateExecutions: execs(rs.cand), Bound: 1 + opt.Threshold}
-	var iv Interval
-	if commonSeries(rs.base, rs.cand) != "" && !opt.Unpaired {
-		byRound := map[int]float64{}
-		for _, r := range rs.base {
-			byRound[r.rep.Round] = meanLog(r)
-		}
-		var d []float64
-		for _, r := range rs.cand {
-			if b, ok := byRound[r.rep.Round]; ok {
-				d = append(d, meanLog(r)-b)
-			}
-		}
-		if len(d) >= 2 {
-			oc.Method = MethodPaired
-			oc.BaseRounds, oc.CandidateRounds = len(d), len(d)
-			iv = pairedInterval(d, 0, opt.Confidence)
+	var s roundSeries
+	byRound := map[int]float64{}
+	for _, r := range rs.base {
+		y := meanLog(r)
+		s.base = append(s.base, y)
+		if r.rep != nil {
+			byRound[r.rep.Round] = y
 		}
 	}
-	if oc.Method == "" {
-		if len(rs.base) < 2 || len(rs.cand) < 2 {
-			return nil
+	paired := commonSeries(rs.base, rs.cand) != ""
+	for _, r := range rs.cand {
+		y := meanLog(r)
+		s.cand = append(s.cand, y)
+		if !paired {
+			continue
 		}
-		var yb, yc []float64
-		for _, r := range rs.base {
-			yb = append(yb, meanLog(r))
+		if b, ok := byRound[r.rep.Round]; ok {
+			s.diffs = append(s.diffs, y-b)
 		}
-		for _, r := range rs.cand {
-			yc = append(yc, meanLog(r))
-		}
-		oc.Method = MethodWelch
-		iv = welchInterval(yb, yc, 0, opt.Confidence)
 	}
-	oc.Median = &iv
-	how := fmt.Sprintf("%.0f%% CI %.2f-%.2f, %s", opt.Confidence*100, iv.Low, iv.High, methodLabel(oc))
-	over := fmt.Sprintf("geometric mean of the per-round median over the %d scenarios with an execution in every round", len(names))
-	switch up := oc.Bound; {
-	case iv.Low > up:
-		oc.Verdict = Regression
-		oc.Reasons = []string{fmt.Sprintf("%.2fx slower (%s)", iv.Ratio, how), over}
-	case iv.High < 1/up:
-		oc.Verdict = Improvement
-		oc.Reasons = []string{fmt.Sprintf("%.2fx faster (%s)", 1/iv.Ratio, how), over}
-	default:
-		oc.Verdict = NoChange
-		oc.Reasons = []string{over}
+	return names, s
+}
+
+// overallComparison is the overall verdict; nil when the sides were not
+// read as rounds, or fewer than two scenarios judged over rounds have an
+// execution in every round.
+func overallComparison(rs *sideRounds, scs []ScenarioComparison, opt CompareOptions) *ScenarioComparison {
+	if rs == nil || len(rs.base) < 2 || len(rs.cand) < 2 {
+		return nil
 	}
+	var candidates []string
+	for _, s := range scs {
+		if s.Method == MethodPaired || s.Method == MethodWelch {
+			candidates = append(candidates, s.Scenario)
+		}
+	}
+	names, series := overallSeries(rs, candidates)
+	if len(names) < 2 {
+		return nil
+	}
+	oc := &ScenarioComparison{Scenario: OverallName}
+	var sigma *NoiseSigma
+	if opt.Noise != nil && opt.Noise.Overall != nil {
+		sigma = &opt.Noise.Overall.Median
+		oc.NoiseSource = "calibration"
+	}
+	iv, method, noise := roundsInterval(series, sigma, opt)
+	oc.Median, oc.Method = &iv, method
+	oc.BaseRounds, oc.CandidateRounds = len(series.base), len(series.cand)
+	if method == MethodPaired {
+		oc.BaseRounds, oc.CandidateRounds = len(series.diffs), len(series.diffs)
+	}
+	for _, r := range rs.base {
+		for _, n := range names {
+			oc.BaseExecutions += r.scen[n].seen
+		}
+	}
+	for _, r := range rs.cand {
+		for _, n := range names {
+			oc.CandidateExecutions += r.scen[n].seen
+		}
+	}
+	oc.Verdict = decide(oc, 1+opt.Threshold, noise, opt)
+	oc.Reasons = append(oc.Reasons, fmt.Sprintf("geometric mean of the per-round median over the %d scenarios with an execution in every round", len(names)))
 	return oc
 }

@@ -173,12 +173,15 @@ func TestCalibrateAndTooNoisy(t *testing.T) {
 		math.Abs(st.ExecutionsPerRound-400) > 1 || st.SingleRound <= 0 {
 		t.Errorf("calibration: steady %+v, jumpy %+v", st, jp)
 	}
+	if o := noise.Overall; o == nil || o.Rounds != 10 || o.Pairs != 5 || o.Median.Sigma <= 0 || o.Median.SigmaPaired <= 0 {
+		t.Errorf("overall calibration %+v", o)
+	}
 	path := filepath.Join(dir, "noise.json")
 	if err := noise.Write(path); err != nil {
 		t.Fatal(err)
 	}
 	read, err := ReadNoise(path)
-	if err != nil || read.Scenarios["jumpy"] != jp || read.Path != path {
+	if err != nil || read.Scenarios["jumpy"] != jp || read.Path != path || *read.Overall != *noise.Overall {
 		t.Fatalf("read back: %v %+v", err, read)
 	}
 	if _, err := ReadNoise(filepath.Join(dir, "aa")); err == nil {
@@ -200,6 +203,9 @@ func TestCalibrateAndTooNoisy(t *testing.T) {
 	}
 	if j := s["jumpy"]; j.Verdict != TooNoisy || j.Noise <= 0.1 || len(j.Reasons) == 0 {
 		t.Errorf("jumpy: %s, noise %v, reasons %q", j.Verdict, j.Noise, j.Reasons)
+	}
+	if c.Overall == nil || c.Overall.NoiseSource != "calibration" || c.Overall.Noise <= 0 {
+		t.Errorf("overall with the calibration: %+v", c.Overall)
 	}
 	if c.NoiseFile != path || c.Counts[TooNoisy] != 1 || c.Failed() != true {
 		t.Errorf("comparison: noise file %q, counts %v", c.NoiseFile, c.Counts)

@@ -51,79 +51,109 @@ func judgeLatency(sc *ScenarioComparison, b, c *scenarioAcc, sr *scenarioRounds,
 	cal := opt.Noise.Scenario(sc.Scenario)
 	sc.BaseRounds, sc.CandidateRounds = 1, 1
 	sc.BaseExecutions, sc.CandidateExecutions = b.execs-b.errors, c.execs-c.errors
-	if sr != nil {
-		sc.BaseRounds, sc.CandidateRounds = len(sr.base), len(sr.cand)
-	}
 	up := 1 + opt.Threshold
 	noise := -1.0 // unknown
-	source := ""
 	pq := [3]float64{0.50, 0.95, 0.99}
 	var iv [3]Interval
 
-	switch {
-	case sr != nil && len(sr.pairs) >= 2 && !opt.Unpaired:
-		sc.Method = MethodPaired
-		sc.BaseRounds, sc.CandidateRounds = len(sr.pairs), len(sr.pairs)
-		sc.BaseExecutions, sc.CandidateExecutions = 0, 0
-		for _, p := range sr.pairs {
-			sc.BaseExecutions += p[0].seen
-			sc.CandidateExecutions += p[1].seen
-		}
+	if sr.enough() {
 		for i, q := range pq {
-			floor := 0.0
-			if cal != nil {
-				floor = cal.sigma(q).pairedSigma()
+			rs := roundSeries{base: logQuantiles(sr.base, q), cand: logQuantiles(sr.cand, q)}
+			if len(sr.pairs) >= 2 {
+				rs.diffs = pairedLogDiffs(sr.pairs, q)
 			}
-			iv[i] = pairedInterval(pairedLogDiffs(sr.pairs, q), floor, opt.Confidence)
-		}
-		if cal != nil {
-			noise = noiseFraction(cal.Median.pairedSigma()/math.Sqrt(float64(len(sr.pairs))), opt.Confidence)
-		}
-	case sr != nil && len(sr.base) >= 2 && len(sr.cand) >= 2:
-		sc.Method = MethodWelch
-		sc.BaseExecutions, sc.CandidateExecutions = executionsOf(sr.base), executionsOf(sr.cand)
-		for i, q := range pq {
-			floor := 0.0
+			var sigma *NoiseSigma
 			if cal != nil {
-				floor = cal.sigma(q).Sigma
+				s := cal.sigma(q)
+				sigma = &s
 			}
-			iv[i] = welchInterval(logQuantiles(sr.base, q), logQuantiles(sr.cand, q), floor, opt.Confidence)
+			var n float64
+			iv[i], sc.Method, n = roundsInterval(rs, sigma, opt)
+			if i == 0 {
+				noise = n
+			}
 		}
-		if cal != nil {
-			noise = noiseFraction(cal.Median.Sigma*math.Sqrt(1/float64(len(sr.base))+1/float64(len(sr.cand))), opt.Confidence)
+		if sc.Method == MethodPaired {
+			sc.BaseRounds, sc.CandidateRounds = len(sr.pairs), len(sr.pairs)
+			sc.BaseExecutions, sc.CandidateExecutions = 0, 0
+			for _, p := range sr.pairs {
+				sc.BaseExecutions += p[0].seen
+				sc.CandidateExecutions += p[1].seen
+			}
+		} else {
+			sc.BaseRounds, sc.CandidateRounds = len(sr.base), len(sr.cand)
+			sc.BaseExecutions, sc.CandidateExecutions = executionsOf(sr.base), executionsOf(sr.cand)
 		}
-	default:
+	} else {
 		sc.Method = MethodBootstrap
+		if sr != nil {
+			sc.BaseRounds, sc.CandidateRounds = len(sr.base), len(sr.cand)
+		}
 		bs, cs := b.sample.sorted(), c.sample.sorted()
 		rng := rand.New(rand.NewPCG(opt.Seed, hashStrings(sc.Scenario)))
 		for i, q := range pq {
 			iv[i] = bootstrapRatio(rng, bs, cs, q, opt.Resamples, opt.Confidence)
 		}
 		floor := opt.NoiseFloor
-		source = "default floor"
+		sc.NoiseSource = "default floor"
 		if cal != nil {
 			floor, noise = cal.SingleRound, cal.SingleRound
 		}
 		up = math.Max(up, 1+floor)
 	}
 	if cal != nil {
-		source = "calibration"
+		sc.NoiseSource = "calibration"
 	}
 	sc.Median, sc.P95, sc.P99 = &iv[0], &iv[1], &iv[2]
-	sc.Bound, sc.NoiseSource = up, source
+	return decide(sc, up, noise, opt)
+}
+
+// roundSeries is one per-round statistic on the log scale: per side, and
+// per pair (candidate minus base) when the rounds pair.
+type roundSeries struct {
+	base, cand []float64
+	diffs      []float64
+}
+
+// roundsInterval returns the interval of the ratio over rounds (each side
+// has two or more), the method used, and the A/A noise that sigma, a
+// calibration, predicts for these rounds (-1 without one).
+func roundsInterval(rs roundSeries, sigma *NoiseSigma, opt CompareOptions) (Interval, string, float64) {
+	noise := -1.0
+	if len(rs.diffs) >= 2 && !opt.Unpaired {
+		floor := 0.0
+		if sigma != nil {
+			floor = sigma.pairedSigma()
+			noise = noiseFraction(floor/math.Sqrt(float64(len(rs.diffs))), opt.Confidence)
+		}
+		return pairedInterval(rs.diffs, floor, opt.Confidence), MethodPaired, noise
+	}
+	floor := 0.0
+	if sigma != nil {
+		floor = sigma.Sigma
+		noise = noiseFraction(floor*math.Sqrt(1/float64(len(rs.base))+1/float64(len(rs.cand))), opt.Confidence)
+	}
+	return welchInterval(rs.base, rs.cand, floor, opt.Confidence), MethodWelch, noise
+}
+
+// decide gives the latency verdict from sc's intervals (P95 may be nil):
+// a regression when the median or p95 interval lies wholly above up, an
+// improvement when the median's lies wholly below 1/up, too noisy when
+// neither and the calibrated noise (-1: none) exceeds the threshold.
+func decide(sc *ScenarioComparison, up, noise float64, opt CompareOptions) string {
+	sc.Bound = up
 	if noise >= 0 {
 		sc.Noise = noise
 	}
-
-	how := func(iv Interval) string {
+	how := func(iv *Interval) string {
 		return fmt.Sprintf("%.0f%% CI %.2f-%.2f, %s", opt.Confidence*100, iv.Low, iv.High, methodLabel(sc))
 	}
-	med, p95 := iv[0], iv[1]
+	med, p95 := sc.Median, sc.P95
 	switch {
 	case med.Low > up:
 		sc.Reasons = append(sc.Reasons, fmt.Sprintf("median %.2fx slower (%s)", med.Ratio, how(med)))
 		return Regression
-	case p95.Low > up:
+	case p95 != nil && p95.Low > up:
 		sc.Reasons = append(sc.Reasons, fmt.Sprintf("p95 %.2fx slower (%s)", p95.Ratio, how(p95)))
 		return Regression
 	case med.High < 1/up:
