@@ -206,10 +206,17 @@ sig = sorted(s["median"].get("sigma_paired") or s["median"]["sigma"] * math.sqrt
 print(f"== detectable: per-pair noise (sd of the log ratio of adjacent rounds' medians) over {len(sig)} scenarios: "
       f"min {sig[0]:.3f}, median {sig[len(sig)//2]:.3f}, max {sig[-1]:.3f}")
 print(f"   smallest median slowdown flagged in 90% of comparisons (threshold {thr}), rounds of {time_}:")
+o = noise.get("overall")
+so = (o["median"].get("sigma_paired") or o["median"]["sigma"] * math.sqrt(2)) if o else None
+if so:
+    print(f"   per-pair noise of the geometric mean over scenarios (the overall verdict): {so:.3f}")
 for n in (3, 6, 10, 20, 40):
     need = lambda s: (1 + t) * math.exp((tq(n - 1) + 1.2816) * s / math.sqrt(n)) - 1
-    print(f"   {n:3d} rounds/side (~{2*n*per_round/60:.0f} min): median scenario {100*need(sig[len(sig)//2]):.0f}%, "
-          f"quietest {100*need(sig[0]):.0f}%, noisiest {100*need(sig[-1]):.0f}%")
+    line = (f"   {n:3d} rounds/side (~{2*n*per_round/60:.0f} min): median scenario {100*need(sig[len(sig)//2]):.0f}%, "
+            f"quietest {100*need(sig[0]):.0f}%, noisiest {100*need(sig[-1]):.0f}%")
+    if so:
+        line += f"; all scenarios at once {100*need(so):.0f}%"
+    print(line)
 PY
 }
 
