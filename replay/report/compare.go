@@ -187,7 +187,8 @@ func methodText(o CompareOptions) (method, rule string) {
 		"t interval of the mean log ratio of each pair's per-round quantiles), Welch t (two or more rounds on each side: "+
 		"Welch t interval of the difference of mean log per-round quantiles), bootstrap (a single round on a side: "+
 		"percentile bootstrap of the pooled executions, %d resamples, seed %d, at most %d latencies sampled per scenario and side, "+
-		"which cannot see variation between runs)",
+		"which cannot see variation between runs); over rounds, the (all scenarios) row judges the same way the per-round geometric "+
+		"mean of the medians of the scenarios with an execution in every round",
 		o.Confidence*100, o.Resamples, o.Seed, sampleSize)
 	if o.Noise != nil {
 		method += fmt.Sprintf("; calibrated A/A noise from %s bounds the spread of per-round quantiles from below", o.Noise.Path)
@@ -198,7 +199,7 @@ func methodText(o CompareOptions) (method, rule string) {
 		"improvement: the median ratio's interval lies entirely below the inverse of that bound; "+
 		"too noisy to judge: neither, and the calibrated A/A noise of the scenario with these rounds exceeds %.4g%%; "+
 		"wrong results: any parameter set whose result checksum differs (sets whose checksum varies within a run are ignored); "+
-		"an error rate up by at least 1 point (significant) is a regression",
+		"an error rate up by at least 1 point (significant) is a regression; a regression of the (all scenarios) row fails the comparison too",
 		1+o.Threshold, t, o.NoiseFloor*100, t)
 	return method, rule
 }
