@@ -42,6 +42,10 @@ type CompareOptions struct {
 	// Unpaired compares rounds as independent samples even when they
 	// ran in adjacent pairs.
 	Unpaired bool
+	// roundsConfidence and overallConfidence are the confidence of each
+	// scenario's intervals over rounds and of the overall row's, set by
+	// compare (simultaneous.go).
+	roundsConfidence, overallConfidence float64
 	// Warn receives problems that do not stop the comparison.
 	Warn func(error)
 }
@@ -167,6 +171,11 @@ type Comparison struct {
 	NoiseFile  string  `json:"noise_file,omitempty"`
 	// Notes say what limits the verdicts (a single round per side).
 	Notes []string `json:"notes,omitempty"`
+	// Over rounds, intervals are simultaneous: each scenario's at
+	// RoundsConfidence, the overall row's at OverallConfidence, so that
+	// all of them together hold at Confidence (simultaneous.go).
+	RoundsConfidence  float64 `json:"rounds_confidence,omitempty"`
+	OverallConfidence float64 `json:"overall_confidence,omitempty"`
 }
 
 // Failed reports whether anything is a regression or wrong results.
@@ -181,7 +190,7 @@ func (c *Comparison) OverallRegressed() bool {
 }
 
 // methodText describes the statistics, for the output.
-func methodText(o CompareOptions) (method, rule string) {
+func methodText(o CompareOptions, judged int) (method, rule string) {
 	method = fmt.Sprintf("each run folder is a round; per scenario, the candidate/base ratio of the median, p95 and p99 latency of successful executions "+
 		"with a %.0f%% interval, by one of: paired t (rounds of the same number on both sides ran next to each other: "+
 		"t interval of the mean log ratio of each pair's per-round quantiles), Welch t (two or more rounds on each side: "+
@@ -190,6 +199,14 @@ func methodText(o CompareOptions) (method, rule string) {
 		"which cannot see variation between runs); over rounds, the (all scenarios) row judges the same way the per-round geometric "+
 		"mean of the medians of the scenarios with an execution in every round",
 		o.Confidence*100, o.Resamples, o.Seed, sampleSize)
+	if judged > 0 {
+		method += fmt.Sprintf("; the intervals over rounds are simultaneous, so that an A/A comparison fails with at most %.0f%% chance "+
+			"however many scenarios it has (weighted Bonferroni: ", 100-o.Confidence*100)
+		if o.overallConfidence > 0 {
+			method += fmt.Sprintf("the overall row at %.4g%%, ", o.overallConfidence*100)
+		}
+		method += fmt.Sprintf("the median and p95 of each of the %d scenarios judged over rounds at %.4g%%)", judged, o.roundsConfidence*100)
+	}
 	if o.Noise != nil {
 		method += fmt.Sprintf("; calibrated A/A noise from %s bounds the spread of per-round quantiles from below", o.Noise.Path)
 	}
@@ -222,7 +239,6 @@ func compare(baseDirs, candDirs []string, opt CompareOptions) (*Comparison, *sid
 	if opt.Noise != nil {
 		c.NoiseFile = opt.Noise.Path
 	}
-	c.Method, c.Rule = methodText(opt)
 	w := warner{list: &c.Warnings, fn: opt.Warn}
 
 	base, baseCat, baseWrites, baseInfo, err := readSide(baseDirs, &c.Base, opt, w, nil)
@@ -286,6 +302,10 @@ func compare(baseDirs, candDirs []string, opt CompareOptions) (*Comparison, *sid
 	if err != nil {
 		return nil, nil, err
 	}
+	judged, overall := rounds.roundsTests()
+	opt.roundsConfidence, opt.overallConfidence = simultaneousConfidence(opt.Confidence, judged, overall)
+	c.RoundsConfidence, c.OverallConfidence = opt.roundsConfidence, opt.overallConfidence
+	c.Method, c.Rule = methodText(opt, judged)
 	for _, n := range sorted {
 		sc := compareScenario(n, base.scenarios[n], cand.scenarios[n], baseCat, candCat, examples[n], c.ChecksumsSkipped == "", rounds.of(n), opt)
 		c.Scenarios = append(c.Scenarios, sc)

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 )
@@ -88,7 +89,7 @@ func overallComparison(rs *sideRounds, scs []ScenarioComparison, opt CompareOpti
 		sigma = &opt.Noise.Overall.Median
 		oc.NoiseSource = "calibration"
 	}
-	iv, method, noise := roundsInterval(series, sigma, opt)
+	iv, method, noise := roundsInterval(series, sigma, cmp.Or(opt.overallConfidence, opt.Confidence), opt)
 	oc.Median, oc.Method = &iv, method
 	oc.BaseRounds, oc.CandidateRounds = len(series.base), len(series.cand)
 	if method == MethodPaired {

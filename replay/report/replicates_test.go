@@ -296,7 +296,7 @@ func TestOverallCatchesUniformSlowdown(t *testing.T) {
 	slow := map[string]float64{}
 	for i := range 12 {
 		name := fmt.Sprintf("s%02d", i)
-		scs = append(scs, scen{name: name, n: 12, medianMs: float64(5 + i), sigma: 0.6, plan: "p"})
+		scs = append(scs, scen{name: name, n: 30, medianMs: float64(5 + i), sigma: 0.6, plan: "p"})
 		slow[name] = 1.3
 	}
 	dir := t.TempDir()
@@ -335,5 +335,26 @@ func TestOverallCatchesUniformSlowdown(t *testing.T) {
 	}
 	if one.Overall != nil {
 		t.Errorf("single runs got an overall verdict %+v", one.Overall)
+	}
+}
+
+func TestSimultaneousConfidence(t *testing.T) {
+	per, all := simultaneousConfidence(0.95, 38, true)
+	if math.Abs(all-0.975) > 1e-12 || math.Abs(per-(1-0.025/76)) > 1e-12 {
+		t.Errorf("38 scenarios and the overall row: %v, %v", per, all)
+	}
+	if per, all := simultaneousConfidence(0.95, 1, false); math.Abs(per-0.975) > 1e-12 || all != 0 {
+		t.Errorf("one scenario: %v, %v", per, all)
+	}
+	base, cand := roundsSeries(t, t.TempDir(), "s", 3, nil, scen{name: "x", n: 50, medianMs: 5, plan: "p"}, scen{name: "y", n: 50, medianMs: 5, plan: "p"})
+	c, err := Compare(base, cand, CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(c.RoundsConfidence-(1-0.025/4)) > 1e-12 || c.OverallConfidence != 0.975 || !strings.Contains(c.Method, "simultaneous") {
+		t.Errorf("comparison confidences %v, %v; method %q", c.RoundsConfidence, c.OverallConfidence, c.Method)
+	}
+	if s := c.Scenarios[0]; s.Median.High-s.Median.Low <= 0 {
+		t.Errorf("interval %+v", s.Median)
 	}
 }

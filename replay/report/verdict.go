@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -68,7 +69,7 @@ func judgeLatency(sc *ScenarioComparison, b, c *scenarioAcc, sr *scenarioRounds,
 				sigma = &s
 			}
 			var n float64
-			iv[i], sc.Method, n = roundsInterval(rs, sigma, opt)
+			iv[i], sc.Method, n = roundsInterval(rs, sigma, cmp.Or(opt.roundsConfidence, opt.Confidence), opt)
 			if i == 0 {
 				noise = n
 			}
@@ -116,9 +117,9 @@ type roundSeries struct {
 }
 
 // roundsInterval returns the interval of the ratio over rounds (each side
-// has two or more), the method used, and the A/A noise that sigma, a
-// calibration, predicts for these rounds (-1 without one).
-func roundsInterval(rs roundSeries, sigma *NoiseSigma, opt CompareOptions) (Interval, string, float64) {
+// has two or more) at confidence conf, the method used, and the A/A noise
+// that sigma, a calibration, predicts for these rounds (-1 without one).
+func roundsInterval(rs roundSeries, sigma *NoiseSigma, conf float64, opt CompareOptions) (Interval, string, float64) {
 	noise := -1.0
 	if len(rs.diffs) >= 2 && !opt.Unpaired {
 		floor := 0.0
@@ -126,14 +127,14 @@ func roundsInterval(rs roundSeries, sigma *NoiseSigma, opt CompareOptions) (Inte
 			floor = sigma.pairedSigma()
 			noise = noiseFraction(floor/math.Sqrt(float64(len(rs.diffs))), opt.Confidence)
 		}
-		return pairedInterval(rs.diffs, floor, opt.Confidence), MethodPaired, noise
+		return pairedInterval(rs.diffs, floor, conf), MethodPaired, noise
 	}
 	floor := 0.0
 	if sigma != nil {
 		floor = sigma.Sigma
 		noise = noiseFraction(floor*math.Sqrt(1/float64(len(rs.base))+1/float64(len(rs.cand))), opt.Confidence)
 	}
-	return welchInterval(rs.base, rs.cand, floor, opt.Confidence), MethodWelch, noise
+	return welchInterval(rs.base, rs.cand, floor, conf), MethodWelch, noise
 }
 
 // decide gives the latency verdict from sc's intervals (P95 may be nil):
@@ -145,8 +146,12 @@ func decide(sc *ScenarioComparison, up, noise float64, opt CompareOptions) strin
 	if noise >= 0 {
 		sc.Noise = noise
 	}
+	level := fmt.Sprintf("%.0f%% CI", opt.Confidence*100)
+	if sc.Method != MethodBootstrap && opt.roundsConfidence > 0 {
+		level = fmt.Sprintf("%.0f%% simultaneous CI", opt.Confidence*100)
+	}
 	how := func(iv *Interval) string {
-		return fmt.Sprintf("%.0f%% CI %.2f-%.2f, %s", opt.Confidence*100, iv.Low, iv.High, methodLabel(sc))
+		return fmt.Sprintf("%s %.2f-%.2f, %s", level, iv.Low, iv.High, methodLabel(sc))
 	}
 	med, p95 := sc.Median, sc.P95
 	switch {
