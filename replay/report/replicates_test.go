@@ -358,3 +358,28 @@ func TestSimultaneousConfidence(t *testing.T) {
 		t.Errorf("interval %+v", s.Median)
 	}
 }
+
+// TestRoundsHugeChangeFewRounds: with two rounds per side the interval
+// over rounds is too wide to say anything, but a change far beyond the
+// noise floor shows in the pooled executions, as with a single round.
+func TestRoundsHugeChangeFewRounds(t *testing.T) {
+	base, cand := roundsSeries(t, t.TempDir(), "s", 2, map[string]float64{"scan": 20, "drifty": 1.3},
+		scen{name: "scan", n: 10, medianMs: 5, plan: "p"},
+		scen{name: "drifty", n: 200, medianMs: 5, plan: "p"},
+		scen{name: "same", n: 200, medianMs: 5, plan: "p"})
+	c, err := Compare(base, cand, CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := byName(c)
+	if sc := s["scan"]; sc.Verdict != Regression || sc.Method != MethodPaired || sc.Median.Low > 1.1 || sc.FloorBound != 1.5 ||
+		len(sc.Reasons) == 0 || !strings.Contains(sc.Reasons[0], "beyond the 50% noise floor") {
+		t.Errorf("scan: %s, rounds %+v, pooled %+v, reasons %q", sc.Verdict, sc.Median, sc.PooledMedian, sc.Reasons)
+	}
+	if v := s["drifty"].Verdict; v == Regression {
+		t.Errorf("drifty 1.3x over two rounds: %s", v)
+	}
+	if v := s["same"].Verdict; v != NoChange {
+		t.Errorf("same: %s", v)
+	}
+}

@@ -26,6 +26,11 @@ const (
 	MethodBootstrap = "bootstrap"
 )
 
+// minPooledSamples is the fewest successful executions per side for the
+// pooled median to count over rounds (a candidate many times slower may
+// complete only a few).
+const minPooledSamples = 5
+
 // DefaultNoiseFloor is the smallest change a comparison with a single
 // round on a side judges without a calibration. Whole runs on a shared
 // machine were seen to drift by up to about 30% with nothing changed; a
@@ -56,6 +61,21 @@ func judgeLatency(sc *ScenarioComparison, b, c *scenarioAcc, sr *scenarioRounds,
 	noise := -1.0 // unknown
 	pq := [3]float64{0.50, 0.95, 0.99}
 	var iv [3]Interval
+	// Between-run drift stays under the noise floor: beyond it, the
+	// pooled executions alone are enough to tell, however few the rounds.
+	floor := opt.NoiseFloor
+	if cal != nil {
+		floor = cal.SingleRound
+	}
+	pooled := func() [3]Interval {
+		bs, cs := b.sample.sorted(), c.sample.sorted()
+		rng := rand.New(rand.NewPCG(opt.Seed, hashStrings(sc.Scenario)))
+		var out [3]Interval
+		for i, q := range pq {
+			out[i] = bootstrapRatio(rng, bs, cs, q, opt.Resamples, opt.Confidence)
+		}
+		return out
+	}
 
 	if sr.enough() {
 		for i, q := range pq {
@@ -85,20 +105,26 @@ func judgeLatency(sc *ScenarioComparison, b, c *scenarioAcc, sr *scenarioRounds,
 			sc.BaseRounds, sc.CandidateRounds = len(sr.base), len(sr.cand)
 			sc.BaseExecutions, sc.CandidateExecutions = executionsOf(sr.base), executionsOf(sr.cand)
 		}
+		// The pooled median is an interval from a few executions on; a
+		// p95 of fewer than MinSamples is about the slowest one.
+		n := min(len(b.sample.vals), len(c.sample.vals))
+		if n >= minPooledSamples {
+			p := pooled()
+			sc.PooledMedian = &p[0]
+			if n >= opt.MinSamples {
+				sc.PooledP95 = &p[1]
+			}
+			sc.FloorBound = math.Max(up, 1+floor)
+		}
 	} else {
 		sc.Method = MethodBootstrap
 		if sr != nil {
 			sc.BaseRounds, sc.CandidateRounds = len(sr.base), len(sr.cand)
 		}
-		bs, cs := b.sample.sorted(), c.sample.sorted()
-		rng := rand.New(rand.NewPCG(opt.Seed, hashStrings(sc.Scenario)))
-		for i, q := range pq {
-			iv[i] = bootstrapRatio(rng, bs, cs, q, opt.Resamples, opt.Confidence)
-		}
-		floor := opt.NoiseFloor
+		iv = pooled()
 		sc.NoiseSource = "default floor"
 		if cal != nil {
-			floor, noise = cal.SingleRound, cal.SingleRound
+			noise = cal.SingleRound
 		}
 		up = math.Max(up, 1+floor)
 	}
@@ -153,7 +179,11 @@ func decide(sc *ScenarioComparison, up, noise float64, opt CompareOptions) strin
 	how := func(iv *Interval) string {
 		return fmt.Sprintf("%s %.2f-%.2f, %s", level, iv.Low, iv.High, methodLabel(sc))
 	}
-	med, p95 := sc.Median, sc.P95
+	beyond := func(iv *Interval) string {
+		return fmt.Sprintf("beyond the %.0f%% noise floor: pooled executions, %.0f%% CI %.2f-%.2f, bootstrap", (sc.FloorBound-1)*100,
+			opt.Confidence*100, iv.Low, iv.High)
+	}
+	med, p95, pm, pp := sc.Median, sc.P95, sc.PooledMedian, sc.PooledP95
 	switch {
 	case med.Low > up:
 		sc.Reasons = append(sc.Reasons, fmt.Sprintf("median %.2fx slower (%s)", med.Ratio, how(med)))
@@ -161,8 +191,17 @@ func decide(sc *ScenarioComparison, up, noise float64, opt CompareOptions) strin
 	case p95 != nil && p95.Low > up:
 		sc.Reasons = append(sc.Reasons, fmt.Sprintf("p95 %.2fx slower (%s)", p95.Ratio, how(p95)))
 		return Regression
+	case pm != nil && pm.Low > sc.FloorBound:
+		sc.Reasons = append(sc.Reasons, fmt.Sprintf("median %.2fx slower, %s", pm.Ratio, beyond(pm)))
+		return Regression
+	case pp != nil && pp.Low > sc.FloorBound:
+		sc.Reasons = append(sc.Reasons, fmt.Sprintf("p95 %.2fx slower, %s", pp.Ratio, beyond(pp)))
+		return Regression
 	case med.High < 1/up:
 		sc.Reasons = append(sc.Reasons, fmt.Sprintf("median %.2fx faster (%s)", 1/med.Ratio, how(med)))
+		return Improvement
+	case pm != nil && pm.High < 1/sc.FloorBound:
+		sc.Reasons = append(sc.Reasons, fmt.Sprintf("median %.2fx faster, %s", 1/pm.Ratio, beyond(pm)))
 		return Improvement
 	case noise > opt.Threshold:
 		sc.Reasons = append(sc.Reasons, fmt.Sprintf("its A/A noise with %d and %d rounds is ±%.0f%% (calibration), more than the %.0f%% threshold",
