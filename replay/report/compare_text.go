@@ -35,7 +35,16 @@ func ratioText(iv *Interval) string {
 	if iv == nil {
 		return "-"
 	}
-	return fmt.Sprintf("%.2f [%.2f, %.2f]", iv.Ratio, iv.Low, iv.High)
+	return fmt.Sprintf("%s [%s, %s]", fratio(iv.Ratio), fratio(iv.Low), fratio(iv.High))
+}
+
+// fratio prints a ratio with two decimals; the bounds of intervals from
+// very few rounds can be far out, and print in three significant digits.
+func fratio(v float64) string {
+	if v != 0 && (v < 0.01 || v >= 1000) {
+		return fmt.Sprintf("%.3g", v)
+	}
+	return fmt.Sprintf("%.2f", v)
 }
 
 var verdictOrder = []string{WrongResults, Regression, Improvement, NoChange, TooNoisy, InsufficientData, OnlyInBase, OnlyInCandidate}
