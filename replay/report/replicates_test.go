@@ -383,3 +383,15 @@ func TestRoundsHugeChangeFewRounds(t *testing.T) {
 		t.Errorf("same: %s", v)
 	}
 }
+
+func TestRatioText(t *testing.T) {
+	for iv, want := range map[Interval]string{
+		{Ratio: 1.234, Low: 0.9, High: 1.5}:        "1.23 [0.90, 1.50]",
+		{Ratio: 0.8, Low: 2.49e-11, High: 2.59e10}: "0.80 [2.49e-11, 2.59e+10]",
+		{Ratio: 1500, Low: 999.99, High: 0}:        "1.5e+03 [999.99, 0.00]",
+	} {
+		if got := ratioText(&iv); got != want {
+			t.Errorf("ratioText(%+v) = %q, want %q", iv, got, want)
+		}
+	}
+}
