@@ -190,7 +190,10 @@ PY
 }
 
 # detectable NOISE_JSON: smallest median slowdown flagged in 90% of
-# comparisons, per number of rounds, from each scenario's paired noise.
+# comparisons, per number of rounds, from the paired noise of each
+# scenario and of the geometric mean over scenarios, with the intervals
+# compare uses (simultaneous: each scenario at 1 - 2.5%/(2 x scenarios),
+# the overall row at 97.5%).
 detectable() {
 	python3 - "$1" "$THRESHOLD" "$TIME" "$WARMUP" <<'PY'
 import json, math, sys
@@ -198,24 +201,53 @@ noise, thr, time_, warm = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3]
 t = float(thr.rstrip("%")) / 100 if thr.endswith("%") else float(thr)
 secs = lambda d: float(d.rstrip("s"))
 per_round = secs(time_) + secs(warm) + 4  # + connecting, plans, the last events
-def tq(df):  # t quantile 0.975 (table, then normal)
-    table = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26, 10: 2.23, 12: 2.18, 15: 2.13, 20: 2.09, 30: 2.04}
-    k = max(x for x in table if x <= df) if df >= 1 else 1
-    return table[k] if df < 40 else 1.96
-sig = sorted(s["median"].get("sigma_paired") or s["median"]["sigma"] * math.sqrt(2) for s in noise["scenarios"].values())
-print(f"== detectable: per-pair noise (sd of the log ratio of adjacent rounds' medians) over {len(sig)} scenarios: "
-      f"min {sig[0]:.3f}, median {sig[len(sig)//2]:.3f}, max {sig[-1]:.3f}")
-print(f"   smallest median slowdown flagged in 90% of comparisons (threshold {thr}), rounds of {time_}:")
+
+def betacf(a, b, x):
+    c, d = 1.0, 1 - (a + b) * x / (a + 1)
+    d = 1 / (d or 1e-300)
+    h = d
+    for m in range(1, 300):
+        for num in (m * (b - m) * x / ((a + 2*m - 1) * (a + 2*m)), -(a + m) * (a + b + m) * x / ((a + 2*m) * (a + 2*m + 1))):
+            d = 1 + num * d
+            d = 1 / (d or 1e-300)
+            c = 1 + num / (c or 1e-300)
+            h *= d * c
+        if abs(d * c - 1) < 1e-14:
+            break
+    return h
+
+def t_cdf(x, df):
+    z = df / (df + x * x)
+    front = math.exp(math.lgamma((df + 1) / 2) - math.lgamma(df / 2) - math.lgamma(0.5) + df / 2 * math.log(z) + 0.5 * math.log1p(-z))
+    a, b = df / 2, 0.5
+    ib = front * betacf(a, b, z) / a if z < (a + 1) / (a + b + 2) else 1 - front * betacf(b, a, 1 - z) / b
+    return 1 - ib / 2 if x > 0 else ib / 2
+
+def t_q(p, df):
+    lo, hi = 0.0, 1.0
+    while t_cdf(hi, df) < p:
+        hi *= 2
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if t_cdf(mid, df) < p else (lo, mid)
+    return (lo + hi) / 2
+
+pair = lambda s: s["median"].get("sigma_paired") or s["median"]["sigma"] * math.sqrt(2)
+sig = sorted(pair(s) for s in noise["scenarios"].values())
+k = len(sig)
 o = noise.get("overall")
-so = (o["median"].get("sigma_paired") or o["median"]["sigma"] * math.sqrt(2)) if o else None
-if so:
-    print(f"   per-pair noise of the geometric mean over scenarios (the overall verdict): {so:.3f}")
+so = pair(o) if o else None
+print(f"== detectable: per-pair noise (sd of the log ratio of adjacent rounds' medians) over {k} scenarios: "
+      f"min {sig[0]:.3f}, median {sig[k//2]:.3f}, max {sig[-1]:.3f}" + (f"; of their geometric mean: {so:.3f}" if so else ""))
+print(f"   smallest slowdown flagged in 90% of comparisons by the interval over rounds (threshold {thr}), rounds of {time_}:")
 for n in (3, 6, 10, 20, 40):
-    need = lambda s: (1 + t) * math.exp((tq(n - 1) + 1.2816) * s / math.sqrt(n)) - 1
-    line = (f"   {n:3d} rounds/side (~{2*n*per_round/60:.0f} min): median scenario {100*need(sig[len(sig)//2]):.0f}%, "
-            f"quietest {100*need(sig[0]):.0f}%, noisiest {100*need(sig[-1]):.0f}%")
+    # one-sided 90% power: the interval's low end above 1 + threshold.
+    need = lambda s, conf: (1 + t) * math.exp((t_q(1 - (1 - conf) / 2, n - 1) + t_q(0.9, n - 1)) * s / math.sqrt(n)) - 1
+    per = 1 - 0.025 / (2 * k)
+    line = (f"   {n:3d} rounds/side (~{2*n*per_round/60:.0f} min): one scenario (median noise) {100*need(sig[k//2], per):.0f}%, "
+            f"quietest {100*need(sig[0], per):.0f}%, noisiest {100*need(sig[-1], per):.0f}%")
     if so:
-        line += f"; all scenarios at once {100*need(so):.0f}%"
+        line += f"; all scenarios at once {100*need(so, 0.975):.0f}%"
     print(line)
 PY
 }
