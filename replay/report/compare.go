@@ -142,11 +142,10 @@ type ScenarioComparison struct {
 	// "calibration", or "default floor" for a single round.
 	Noise       float64 `json:"noise,omitempty"`
 	NoiseSource string  `json:"noise_source,omitempty"`
-	// Over rounds, the pooled executions' bootstrap intervals too: a
-	// change whose interval lies beyond FloorBound (1 + the noise floor)
-	// is a verdict whatever the rounds say.
+	// Over rounds, the pooled executions' bootstrap interval of the
+	// median too: a change whose interval lies beyond FloorBound (1 + the
+	// noise floor) is a verdict whatever the rounds say.
 	PooledMedian *Interval `json:"pooled_median,omitempty"`
-	PooledP95    *Interval `json:"pooled_p95,omitempty"`
 	FloorBound   float64   `json:"floor_bound,omitempty"`
 }
 
@@ -223,7 +222,7 @@ func methodText(o CompareOptions, judged int) (method, rule string) {
 		"too noisy to judge: neither, and the calibrated A/A noise of the scenario with these rounds exceeds %.4g%%; "+
 		"wrong results: any parameter set whose result checksum differs (sets whose checksum varies within a run are ignored); "+
 		"an error rate up by at least 1 point (significant) is a regression; a regression of the (all scenarios) row fails the comparison too; "+
-		"over rounds, a scenario whose pooled executions' bootstrap interval lies beyond the noise floor gets the verdict too, however few the rounds",
+		"over rounds, a scenario whose pooled executions' bootstrap interval of the median lies beyond the noise floor gets the verdict too, however few the rounds",
 		1+o.Threshold, t, o.NoiseFloor*100, t)
 	return method, rule
 }
