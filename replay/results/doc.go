@@ -14,6 +14,10 @@
 //	    plans.parquet                     one row per distinct plan and format (Plan)
 //	    status-<host>-<n>.parquet         server counter deltas per interval (Status)
 //
+// The rounds of a repeated comparison (joinbench ab) are runs too, laid
+// out as <dir>/ab=<series>/side=<base|candidate>/run=<id>/, their run.json
+// saying which side and round they are (Replicate).
+//
 // <host> is the client host (characters other than letters, digits, '.',
 // '_' and '-' replaced by '_') and n counts files of the run from 0. Every
 // row carries the run id.

@@ -86,6 +86,9 @@ type Run struct {
 	// ExecPaths say, per endpoint in the order of Endpoints, how its
 	// workers executed statements; written at the end of the run.
 	ExecPaths []EndpointPath `json:"exec_paths,omitempty"`
+	// Replicate is set on the rounds of a repeated comparison (joinbench
+	// ab): which side and round this run is.
+	Replicate *Replicate `json:"replicate,omitempty"`
 }
 
 // EndpointPath is how the workers of one endpoint executed their
