@@ -13,6 +13,8 @@ var HintIgnoredByFlavor = register(&Analyzer{
 	Doc: "MariaDB ignores every /*+ */ optimizer hint without a warning, and MySQL and TiDB each ignore the other's; " +
 		"the scenario then measures a plan it did not ask for. The message names the flavour's equivalent.",
 	Severity: Warning,
+	// reads the hint comments' tokens only
+	RunDespiteErrors: true,
 	Run: func(p *Pass) {
 		fl := p.u.opts.flavor()
 		for _, hc := range p.u.hints {

@@ -21,6 +21,9 @@ var PlaceholderType = register(&Analyzer{
 		"enum/set/list values must be members of the compared ENUM/SET column and fit a string column's length; int and year ranges must fit the column's type.",
 	Severity: Error,
 	Run:      runPlaceholderType,
+	// Where a placeholder stands (table, qualifier, value) is read from
+	// the parse: on a file that does not parse it would be guesswork.
+	RunDespiteErrors: false,
 })
 
 func runPlaceholderType(p *Pass) {
@@ -38,6 +41,17 @@ func runPlaceholderType(p *Pass) {
 			tablePos[r.nameTok.Start] = true
 		}
 	}
+	// A table parameter qualifying a column ({{m}}.id, UPDATE {{m}} SET
+	// {{m}}.x = ...) names its table, as the table's name would: valid
+	// where the table has no alias (the resolver checks that).
+	qualifier := map[int]bool{}
+	for i := 0; i+2 < len(u.toks); i++ {
+		t, dot, next := u.toks[i], u.toks[i+1], u.toks[i+2]
+		if t.Kind == tokPlaceholder && dot.punct(".") && dot.Start == t.End && next.Start == dot.End &&
+			(next.Kind == tokIdent || next.punct("*")) {
+			qualifier[t.Start] = true
+		}
+	}
 	// Undeclared, unused and in-hint value placeholders are errors of the
 	// scenario format, reported when the file is read.
 	for _, use := range u.uses() {
@@ -45,7 +59,7 @@ func runPlaceholderType(p *Pass) {
 		prm := u.param(name)
 		switch {
 		case prm == nil:
-		case prm.Kind == "table" && !tablePos[start] && !u.inHint(start):
+		case prm.Kind == "table" && !tablePos[start] && !qualifier[start] && !u.inHint(start):
 			p.Reportf(start, "table parameter {{%s}} used where a value goes", name)
 		case prm.Kind != "table" && tablePos[start]:
 			p.Reportf(start, "%s parameter {{%s}} used where a table goes: declare it as table(FAMILY)", prm.Kind, name)
