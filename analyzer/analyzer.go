@@ -3,6 +3,7 @@ package analyzer
 import (
 	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 
@@ -62,11 +63,38 @@ type Analyzer struct {
 	Doc      string
 	Severity Severity
 	Run      func(*Pass)
+	// Explanation is the long documentation `lint --explain RULE` prints.
+	Explanation Explanation
 	// RunDespiteErrors lets the rule run on a file whose statement does
 	// not parse (as in go/analysis). Such a rule must not rely on the
 	// parse: on a broken file, what the parse would tell is guesswork and
 	// its findings would be noise next to the syntax error.
 	RunDespiteErrors bool
+}
+
+// Explanation documents a rule at length: why it matters, and a wrong
+// and a right example (as `ruff rule` and `clippy --explain` show).
+type Explanation struct {
+	Text  string
+	Wrong string
+	Right string
+}
+
+// HelpURI is where a rule is documented, for SARIF and editors.
+func (a *Analyzer) HelpURI() string {
+	return "https://github.com/joinbench/joinbench/blob/main/docs/scenarios.md#lint"
+}
+
+// WriteExplanation prints a rule's documentation: name, default severity,
+// summary, explanation, and the wrong and right examples.
+func (a *Analyzer) WriteExplanation(w io.Writer) error {
+	_, err := fmt.Fprintf(w, "# %s (default: %s)\n\n%s\n\n%s\n\n## Wrong\n\n%s\n\n## Right\n\n%s\n",
+		a.Name, a.Severity, a.Doc, a.Explanation.Text, indent(a.Explanation.Wrong), indent(a.Explanation.Right))
+	return err
+}
+
+func indent(s string) string {
+	return "    " + strings.ReplaceAll(s, "\n", "\n    ")
 }
 
 // Pass is what a rule sees of one file.

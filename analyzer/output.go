@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 )
 
 // WriteText prints one line per finding: path:line:col: severity: message [rule].
@@ -63,16 +64,27 @@ func WriteSARIF(w io.Writer, diags []Diagnostic, version string) error {
 		Locations []location `json:"locations"`
 		Fixes     []fix      `json:"fixes,omitempty"`
 	}
+	type help struct {
+		Text     string `json:"text"`
+		Markdown string `json:"markdown"`
+	}
 	type rule struct {
 		ID               string            `json:"id"`
 		ShortDescription msg               `json:"shortDescription"`
+		FullDescription  msg               `json:"fullDescription"`
+		Help             help              `json:"help"`
+		HelpURI          string            `json:"helpUri"`
 		DefaultConfig    map[string]string `json:"defaultConfiguration"`
 	}
 	var rules []rule
 	index := map[string]int{}
 	for i, a := range Analyzers() {
 		index[a.Name] = i
-		rules = append(rules, rule{ID: a.Name, ShortDescription: msg{a.Doc}, DefaultConfig: map[string]string{"level": sarifLevel(a.Severity)}})
+		var md strings.Builder
+		_ = a.WriteExplanation(&md)
+		rules = append(rules, rule{ID: a.Name, ShortDescription: msg{a.Doc}, FullDescription: msg{a.Explanation.Text},
+			Help:    help{Text: a.Explanation.Text + "\nWrong:\n" + indent(a.Explanation.Wrong) + "\nRight:\n" + indent(a.Explanation.Right), Markdown: md.String()},
+			HelpURI: a.HelpURI(), DefaultConfig: map[string]string{"level": sarifLevel(a.Severity)}})
 	}
 	results := []result{}
 	for _, d := range diags {

@@ -83,3 +83,18 @@ func TestSARIFRegionsHaveEnds(t *testing.T) {
 		t.Error("no endColumn in the SARIF log")
 	}
 }
+
+// TestEveryRuleIsExplained: lint --explain has something to say about
+// every rule, with a wrong and a right example.
+func TestEveryRuleIsExplained(t *testing.T) {
+	for _, a := range Analyzers() {
+		e := a.Explanation
+		if e.Text == "" || e.Wrong == "" || e.Right == "" || e.Wrong == e.Right {
+			t.Errorf("rule %s: explanation, wrong and right examples needed", a.Name)
+		}
+		var b bytes.Buffer
+		if err := a.WriteExplanation(&b); err != nil || !strings.Contains(b.String(), "## Wrong") {
+			t.Errorf("rule %s: explanation %q, %v", a.Name, b.String(), err)
+		}
+	}
+}

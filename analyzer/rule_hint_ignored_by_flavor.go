@@ -12,6 +12,11 @@ var HintIgnoredByFlavor = register(&Analyzer{
 	Name: "hint-ignored-by-flavor",
 	Doc: "MariaDB ignores every /*+ */ optimizer hint without a warning, and MySQL and TiDB each ignore the other's; " +
 		"the scenario then measures a plan it did not ask for. The message names the flavour's equivalent.",
+	Explanation: Explanation{
+		Text:  "MariaDB reads /*+ */ hints as plain comments; MySQL and TiDB each ignore the other's hints. The scenario then measures a plan it did not ask for. The message names the flavour's equivalent; for a join order it never proposes one that puts the optional side of an outer join before its preserved side.",
+		Wrong: "-- lint.conf: flavor = mariadb\nSELECT /*+ JOIN_ORDER(level1, m) */ m.id FROM {{m}} AS m JOIN level1 ON m.l1_id = level1.id;",
+		Right: "-- lint.conf: flavor = mariadb\nSELECT STRAIGHT_JOIN m.id FROM level1 JOIN {{m}} AS m ON m.l1_id = level1.id;",
+	},
 	Severity: Warning,
 	// reads the hint comments' tokens only
 	RunDespiteErrors: true,

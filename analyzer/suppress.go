@@ -20,8 +20,13 @@ type suppression struct {
 }
 
 var suppressionRule = register(&Analyzer{
-	Name:             "lint-ignore",
-	Doc:              "A lint:ignore comment must name known rules, give a reason, and silence something.",
+	Name: "lint-ignore",
+	Doc:  "A lint:ignore comment must name known rules, give a reason, and silence something.",
+	Explanation: Explanation{
+		Text:  "-- lint:ignore RULE REASON silences RULE on its line (or the next line of SQL); -- lint:file-ignore RULE REASON in the whole file. The rule must exist, the reason is required, and a suppression that silences nothing is reported.",
+		Wrong: "-- lint:ignore right-join\nSELECT m.id FROM {{m}} AS m;",
+		Right: "-- lint:file-ignore right-join the scenario measures how the server plans RIGHT JOIN",
+	},
 	Severity:         Warning,
 	RunDespiteErrors: true,
 	Run:              func(*Pass) {}, // reported by applySuppressions

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/go-sql-driver/mysql"
 
@@ -32,6 +33,7 @@ type lintCmd struct {
 	Format    string   `enum:"text,json,sarif" default:"text" short:"f" help:"Output: text (path:line:col: severity: message [rule]), json, or sarif (SARIF 2.1.0 for code scanning)."`
 	Fix       bool     `help:"Apply suggested fixes (RIGHT JOIN to LEFT JOIN) in the files, keeping header and comments; then report what remains. Built-in scenarios are never modified."`
 	Rules     bool     `help:"List the rules with their default severity and exit."`
+	Explain   string   `placeholder:"RULE" help:"Print a rule's documentation, with a wrong and a right example, and exit."`
 }
 
 func (c *lintCmd) Help() string {
@@ -60,7 +62,8 @@ Examples:
   joinbench lint --corpus ./scenarios --flavor mariadb
   joinbench lint --dsn 'root@tcp(db1:3306)/joinbench'   # schema and flavour of a live server
   joinbench lint --format sarif ./scenarios > lint.sarif
-  joinbench lint --fix scenarios/right/my_right_join.sql`
+  joinbench lint --fix scenarios/right/my_right_join.sql
+  joinbench lint --explain outer-join-nullified`
 }
 
 // lintFindings is returned when findings at error severity exist: exit 1
@@ -71,6 +74,17 @@ func (lintFindings) Error() string { return "" }
 func (lintFindings) ExitCode() int { return 1 }
 
 func (c *lintCmd) Run(ctx context.Context, cl *cli) error {
+	if c.Explain != "" {
+		a := analyzer.Lookup(c.Explain)
+		if a == nil {
+			var names []string
+			for _, a := range analyzer.Analyzers() {
+				names = append(names, a.Name)
+			}
+			return usage.Errorf("--explain: no rule %s (rules: %s)", c.Explain, strings.Join(names, ", "))
+		}
+		return a.WriteExplanation(os.Stdout)
+	}
 	if c.Rules {
 		for _, a := range analyzer.Analyzers() {
 			fmt.Printf("%-24s %-8s %s\n", a.Name, a.Severity, a.Doc)
