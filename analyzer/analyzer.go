@@ -151,6 +151,9 @@ func (d Diagnostic) String() string {
 type SuggestedFix struct {
 	Message string     `json:"message"`
 	Edits   []TextEdit `json:"edits"`
+	// Unsafe marks a fix that changes what the statement returns: lint
+	// --fix applies it only when asked to (Options.UnsafeFixes).
+	Unsafe bool `json:"unsafe,omitempty"`
 }
 
 // TextEdit replaces Source[Start:End] with NewText.
@@ -170,6 +173,9 @@ type Options struct {
 	// Severity overrides per rule name (from lint.conf); absent means the
 	// rule's default.
 	Severity map[string]Severity
+	// UnsafeFixes lets FixFile apply fixes that change a statement's
+	// results (SuggestedFix.Unsafe).
+	UnsafeFixes bool
 }
 
 // flavor is the targeted family, mysql when none was given.

@@ -59,6 +59,8 @@ func testOptions(src string) *Options {
 				opts.Flavor.Name = flavor.Name(strings.TrimPrefix(f, "flavor="))
 			case f == "galera":
 				opts.Flavor.Galera = true
+			case f == "unsafe-fixes":
+				opts.UnsafeFixes = true
 			case f == "noschema":
 				opts.Schema = nil
 			}

@@ -98,3 +98,18 @@ func TestEveryRuleIsExplained(t *testing.T) {
 		}
 	}
 }
+
+// TestUnsafeFixesNeedAsking: a fix that changes the results is offered
+// but FixFile applies it only with UnsafeFixes.
+func TestUnsafeFixesNeedAsking(t *testing.T) {
+	src := "-- scenario: f\n-- param m: table(main)\nSELECT m.id FROM {{m}} AS m\nLEFT JOIN level1 ON m.l1_id = level1.id AND m.small_number > 3\nLIMIT 10;\n"
+	opts := &Options{Schema: testSchema()}
+	if got, n := FixFile("f.sql", src, opts); n != 0 || got != src {
+		t.Errorf("applied %d unsafe edit(s) without being asked:\n%s", n, got)
+	}
+	opts.UnsafeFixes = true
+	got, n := FixFile("f.sql", src, opts)
+	if n == 0 || !strings.Contains(got, "WHERE m.small_number > 3") || strings.Contains(got, "AND m.small_number") {
+		t.Errorf("with UnsafeFixes: %d edit(s)\n%s", n, got)
+	}
+}

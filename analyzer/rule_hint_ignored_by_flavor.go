@@ -34,7 +34,25 @@ var HintIgnoredByFlavor = register(&Analyzer{
 					continue // unknown everywhere: hint-unresolved
 				}
 				eq := hintEquivalent(fl, h)
-				if eq != "" {
+				if orderHints[h.Name] || h.Name == "JOIN_SUFFIX" {
+					// Never propose an order no server can follow: an
+					// outer join's optional side read before its
+					// preserved side (impossible-join-order says so).
+					var names []string
+					for _, a := range h.Args {
+						names = append(names, a.Text)
+					}
+					if oj, _, pres := p.u.res.impossibleOrder(hc.block, names, h.Name != "JOIN_ORDER"); oj != nil || h.Name == "JOIN_SUFFIX" && len(names) > 0 {
+						if oj != nil {
+							eq = "\x00no equivalent: the order reads the optional side of the " + joinKind(oj) + " before " + pres + ", which no server can do; keep " + pres + " first"
+						} else if fl == flavor.MariaDB {
+							eq = "SELECT STRAIGHT_JOIN with the FROM clause ending with " + hintArgs(h) + ", outer joins' preserved sides first"
+						}
+					}
+				}
+				if strings.HasPrefix(eq, "\x00") {
+					eq = "; " + eq[1:]
+				} else if eq != "" {
 					eq = "; use " + eq
 				}
 				p.Reportf(h.Start, "%s ignores optimizer hint %s silently%s", fl.Title(), h.Name, eq)
