@@ -52,6 +52,7 @@ type segment struct {
 
 type syntaxError struct {
 	offset int // in src
+	end    int // end of the rejected token in src; 0 when unknown
 	msg    string
 }
 
@@ -222,14 +223,7 @@ func (u *unit) parse() {
 		line, _ := strconv.Atoi(msg[m[2]:m[3]])
 		col, _ := strconv.Atoi(msg[m[4]:m[5]])
 		off = textOffset(u.text, line, col)
-		near := msg[m[1]:]
-		near = strings.TrimSuffix(strings.TrimSpace(near), `"`)
-		if i := strings.IndexAny(near, "\n"); i >= 0 {
-			near = near[:i]
-		}
-		if len(near) > 30 {
-			near = near[:30] + "..."
-		}
+		near := strings.TrimSuffix(strings.TrimSpace(msg[m[1]:]), `"`)
 		if near == "" {
 			msg = "syntax error at end of statement"
 			if n := len(u.toks); n > 0 {
@@ -237,12 +231,72 @@ func (u *unit) parse() {
 				return
 			}
 		} else {
-			msg = "syntax error near " + strconv.Quote(near)
+			// The parser's column is where its scanner stopped, past the
+			// token it rejected; the quoted text starts at that token.
+			start := tokenStartNear(u.text, off, near)
+			u.parseErr = u.syntaxErrorAt(u.srcOffset(start))
+			return
 		}
 	} else if i := strings.LastIndex(msg, "]"); i >= 0 && strings.HasPrefix(msg, "[") {
 		msg = strings.TrimSpace(msg[i+1:])
 	}
 	u.parseErr = &syntaxError{offset: u.srcOffset(off), msg: msg}
+}
+
+// tokenStartNear returns where the text the parser quotes (near) starts:
+// the last occurrence at or before off, or off.
+func tokenStartNear(text string, off int, near string) int {
+	if i := strings.IndexByte(near, '\n'); i >= 0 {
+		near = near[:i]
+	}
+	near = near[:min(len(near), 40)]
+	limit := min(len(text), off+len(near))
+	if i := strings.LastIndex(text[:limit], near); i >= 0 && near != "" {
+		return i
+	}
+	return off
+}
+
+// misspelt are keywords a misspelling of which the parser takes for an
+// alias, rejecting the token after it instead.
+var misspelt = []string{"JOIN", "WHERE", "LEFT", "RIGHT", "INNER", "OUTER", "ORDER", "GROUP", "SELECT", "FROM", "LIMIT", "HAVING", "STRAIGHT_JOIN", "USING"}
+
+// syntaxErrorAt builds the error for a rejected token at source offset
+// off, quoting the file's own text (placeholders as written). When the
+// word before it looks like a misspelt keyword the parser read as an
+// alias (FROM t JION level1), the error points at that word.
+func (u *unit) syntaxErrorAt(off int) *syntaxError {
+	i := sort.Search(len(u.toks), func(i int) bool { return u.toks[i].Start >= off })
+	if i > 0 && i <= len(u.toks) {
+		prev := u.toks[i-1]
+		if prev.Kind == tokIdent && !prev.Quoted && len(prev.Word) >= 4 {
+			for _, kw := range misspelt {
+				if d := editDistance(prev.Word, kw); d > 0 && d <= 2 && (i < len(u.toks) && u.toks[i].Kind == tokIdent) {
+					return &syntaxError{offset: prev.Start, end: prev.End,
+						msg: "syntax error near " + strconv.Quote(u.quoteSource(prev.Start)) + ": " + prev.Text + " is not a keyword; did you mean " + kw + "?"}
+				}
+			}
+		}
+	}
+	e := &syntaxError{offset: off, msg: "syntax error near " + strconv.Quote(u.quoteSource(off))}
+	if i < len(u.toks) && u.toks[i].Start == off {
+		e.end = u.toks[i].End
+	}
+	return e
+}
+
+// quoteSource returns the file's text from off to the end of its line,
+// shortened to 30 bytes.
+func (u *unit) quoteSource(off int) string {
+	end := off
+	for end < len(u.src) && u.src[end] != '\n' && u.src[end] != '\r' {
+		end++
+	}
+	q := u.src[off:end]
+	if len(q) > 30 {
+		q = q[:30] + "..."
+	}
+	return q
 }
 
 func parseNoPanic(p *parser.Parser, text string) (stmts []ast.StmtNode, warns []error, err error) {

@@ -83,3 +83,15 @@ func TestLintSkipsHiddenFolders(t *testing.T) {
 		t.Errorf("lint of the hidden folder itself: exit %d, want 1 (its file has a syntax error)", code)
 	}
 }
+
+// TestLintExplain: --explain prints a rule's documentation with examples,
+// and an unknown rule is a usage error.
+func TestLintExplain(t *testing.T) {
+	code, out := runCaptured(t, "lint", "--explain", "outer-join-nullified")
+	if code != 0 || !strings.Contains(out, "## Wrong") || !strings.Contains(out, "## Right") {
+		t.Fatalf("lint --explain: exit %d\n%s", code, out)
+	}
+	if code, out := runCaptured(t, "lint", "--explain", "no-such-rule"); code != 2 {
+		t.Fatalf("lint --explain no-such-rule: exit %d, want 2\n%s", code, out)
+	}
+}
