@@ -90,13 +90,16 @@ func (s *Session) Open(ctx context.Context, endpoints []server.Endpoint) error {
 
 // DB is the first endpoint's pool, for work on the schema before the run
 // (a cluster replicates it to the others). Open first.
-func (s *Session) DB() *sql.DB { return s.eps[0].DB }
+func (s *Session) DB() *sql.DB { return s.eps[0].admin() }
 
 // Close closes the endpoints' connections.
 func (s *Session) Close() error {
 	var errs []error
 	for _, ep := range s.eps {
 		errs = append(errs, ep.DB.Close())
+		if ep.Admin != nil {
+			errs = append(errs, ep.Admin.Close())
+		}
 	}
 	s.eps = nil
 	return errors.Join(errs...)
@@ -113,7 +116,7 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 	}
 	o := &s.opts
 	log := &lockedWriter{w: o.Log}
-	db := s.eps[0].DB
+	db := s.eps[0].admin()
 	fl, err := server.DetectFlavor(ctx, db)
 	if err != nil {
 		return nil, err
@@ -139,7 +142,7 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 	for i, ep := range s.eps {
 		eps[i] = ep
 		if o.ReportInterval > 0 {
-			eps[i].Sampler = status.NewSampler(ep.DB, ep.Name, runID, fl.Galera)
+			eps[i].Sampler = status.NewSampler(ep.admin(), ep.Name, runID, fl.Galera)
 		}
 		names = append(names, ep.Name)
 		direct = direct || ep.Direct

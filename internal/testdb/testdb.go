@@ -10,7 +10,11 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/go-sql-driver/mysql"
 )
@@ -97,4 +101,41 @@ func Open(t testing.TB, name string) *sql.DB {
 		t.Fatalf("ping %s: %v", EnvVar, err)
 	}
 	return db
+}
+
+// StopServer stops the process of the server db is connected to with
+// SIGSTOP, as a hung server, and returns the function that continues it
+// (SIGCONT). It runs at the end of the test in any case, and by itself
+// after limit, so that a test that hangs cannot leave the shared server
+// stopped; continued reports whether that happened. The server must run on
+// this machine (its pid file readable), else the test is skipped.
+func StopServer(t testing.TB, db *sql.DB, limit time.Duration) (cont func(), continued func() bool) {
+	t.Helper()
+	var pidFile string
+	if err := db.QueryRow("SELECT @@pid_file").Scan(&pidFile); err != nil {
+		t.Fatalf("pid file of the test server: %v", err)
+	}
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		Skipf(t, "the test server's pid file cannot be read (a server on another machine?): %v", err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || pid <= 0 {
+		t.Fatalf("%s: not a pid: %q", pidFile, b)
+	}
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		Skipf(t, "cannot stop the test server (pid %d): %v", pid, err)
+	}
+	var once sync.Once
+	var byLimit atomic.Bool
+	cont = func() {
+		once.Do(func() {
+			if err := syscall.Kill(pid, syscall.SIGCONT); err != nil {
+				t.Errorf("continue the test server (pid %d): %v", pid, err)
+			}
+		})
+	}
+	timer := time.AfterFunc(limit, func() { byLimit.Store(true); cont() })
+	t.Cleanup(func() { timer.Stop(); cont() })
+	return cont, byLimit.Load
 }
