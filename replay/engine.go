@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"strings"
 	"sync"
@@ -230,8 +231,9 @@ func (c *Config) validateLoad() error {
 	if c.Threads < 1 {
 		return usage.Errorf("--threads must be at least 1, not %d", c.Threads)
 	}
-	if c.Events < 0 || c.Duration < 0 || c.Warmup < 0 || c.Rate < 0 || c.QueryTimeout < 0 || c.Reconnect < 0 || c.ExplainEvery < 0 {
-		return usage.Errorf("--events, --time, --warmup, --rate, --query-timeout, --reconnect and --explain-every cannot be negative")
+	if c.Events < 0 || c.Duration < 0 || c.Warmup < 0 || !(c.Rate >= 0) || math.IsInf(c.Rate, 0) || c.QueryTimeout < 0 ||
+		c.Reconnect < 0 || c.ExplainEvery < 0 || c.ReportInterval < 0 {
+		return usage.Errorf("events, duration, warmup, rate, query timeout, reconnect, explain every and report interval cannot be negative (nor the rate infinite)")
 	}
 	n := 0
 	for _, s := range c.Scenarios {
@@ -507,8 +509,17 @@ func (e *engine) summary(elapsed time.Duration) Summary {
 // and reported, and is never part of a measured latency).
 func (e *engine) write(ew ExecutionWriter) error {
 	var werr error
+	roller, _ := ew.(IdleRoller)
+	idle := func() {
+		if roller != nil && werr == nil {
+			if err := roller.RollIfOld(); err != nil {
+				werr = fmt.Errorf("write executions: %w", err)
+				e.cancel(werr)
+			}
+		}
+	}
 	for {
-		b, ok := e.nextBatch()
+		b, ok := e.nextBatch(idle)
 		if !ok {
 			return werr
 		}
@@ -539,19 +550,20 @@ func (e *engine) write(ew ExecutionWriter) error {
 const writerPoll = 5 * time.Millisecond
 
 // nextBatch returns the next batch of rows, false once the workers are
-// done. The writer polls rather than waits on the channel because a
+// done; idle runs while it waits (every writerPoll). The writer polls rather than waits on the channel because a
 // goroutine woken by a worker's send is queued on that worker's P, which
 // the runtime's monitor then takes during the worker's next socket read,
 // at the cost of many wake-ups on cores the server needs (bench/README.md,
 // "Go runtime measurements"); sleeping on a timer, the writer is woken by an
 // idle thread instead, and workers never wake anything.
-func (e *engine) nextBatch() ([]results.Execution, bool) {
+func (e *engine) nextBatch(idle func()) ([]results.Execution, bool) {
 	for {
 		select {
 		case b, ok := <-e.rows:
 			return b, ok
 		default:
 		}
+		idle()
 		time.Sleep(writerPoll)
 	}
 }

@@ -38,21 +38,41 @@ func (s *lockedSink) len() int {
 
 // TestHungServerEndsTheRun stops the server's process (SIGSTOP) in the
 // middle of a run, as a hung or partitioned server: the run ends anyway
-// (after the query timeout, or at the end of its time), with the
-// statements that never got a reply recorded as timeouts, on either
-// execution path; nothing waits for the server to be continued.
+// (after the query timeout, at the end of its time, or when interrupted),
+// with the statements that never got a reply recorded as timeouts, on
+// every execution path; nothing waits for the server to be continued.
 func TestHungServerEndsTheRun(t *testing.T) {
-	for _, p := range paths {
-		for _, c := range []struct {
-			name         string
-			queryTimeout time.Duration
-		}{{"query timeout", 300 * time.Millisecond}, {"end of run", 0}} {
-			t.Run(p.name+"/"+c.name, func(t *testing.T) { hungServer(t, p.direct, c.queryTimeout) })
-		}
+	type stopBy int
+	const (
+		queryTimeout stopBy = iota
+		endOfRun
+		interrupt
+	)
+	for _, c := range []struct {
+		name               string
+		direct, driverPath bool
+		by                 stopBy
+	}{
+		{"driver/query timeout", false, false, queryTimeout},
+		{"driver/end of run", false, false, endOfRun},
+		{"direct/query timeout", true, false, queryTimeout},
+		{"direct/end of run", true, false, endOfRun},
+		{"direct/interrupted", true, false, interrupt},
+		// --exec-path driver: the driver on the blocking sockets
+		{"direct endpoint, driver path/query timeout", true, true, queryTimeout},
+		{"direct endpoint, driver path/end of run", true, true, endOfRun},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var qt time.Duration
+			if c.by == queryTimeout {
+				qt = 300 * time.Millisecond
+			}
+			hungServer(t, c.direct, c.driverPath, qt, c.by == interrupt)
+		})
 	}
 }
 
-func hungServer(t *testing.T, direct bool, queryTimeout time.Duration) {
+func hungServer(t *testing.T, direct, driverPath bool, queryTimeout time.Duration, interrupt bool) {
 	defer replay.ShortenStopTimes(500*time.Millisecond, time.Second, time.Second)()
 	dsn := testdb.Fresh(t, "replay_hung")
 	db := open(t, dsn, direct)
@@ -75,8 +95,9 @@ func hungServer(t *testing.T, direct bool, queryTimeout time.Duration) {
 	done := make(chan outcome, 1)
 	go func() {
 		res, err := replay.Run(ctx, replay.Config{
-			RunID: "hung", Threads: 2, Duration: 3 * time.Second, QueryTimeout: queryTimeout, Prepared: true, SkipTrx: true,
-			Endpoints: []replay.Endpoint{{Name: "test", DB: db, Direct: direct}}, Scenarios: []*replay.Scenario{sc},
+			RunID: "hung", Threads: 2, Duration: 2 * time.Second, QueryTimeout: queryTimeout, Prepared: true, SkipTrx: true,
+			DriverPath: driverPath,
+			Endpoints:  []replay.Endpoint{{Name: "test", DB: db, Direct: direct}}, Scenarios: []*replay.Scenario{sc},
 			Sink: sink, Log: &log,
 		})
 		done <- outcome{res, err}
@@ -90,6 +111,9 @@ func hungServer(t *testing.T, direct bool, queryTimeout time.Duration) {
 		}
 	}
 	cont, continued := testdb.StopServer(t, admin, time.Minute)
+	if interrupt {
+		time.AfterFunc(100*time.Millisecond, cancel)
+	}
 	var o outcome
 	select {
 	case o = <-done:
@@ -101,8 +125,8 @@ func hungServer(t *testing.T, direct bool, queryTimeout time.Duration) {
 	if byLimit {
 		t.Fatalf("the run waited for the server to be continued\n%s", log.String())
 	}
-	if o.err != nil {
-		t.Fatalf("run: %v\n%s", o.err, log.String())
+	if o.err != nil || o.res.Summary.Interrupted != interrupt {
+		t.Fatalf("run: %v, interrupted %v\n%s", o.err, o.res.Summary.Interrupted, log.String())
 	}
 	var noReply int
 	for _, r := range sink.rows {

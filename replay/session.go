@@ -41,11 +41,8 @@ type Outcome struct {
 
 // NewSession checks o for user mistakes and compiles its scenarios.
 func NewSession(o Options) (*Session, error) {
-	if o.Threads < 1 {
-		return nil, usage.Errorf("--threads must be at least 1, got %d", o.Threads)
-	}
-	if o.Tables < 1 || o.TableSize < 1 {
-		return nil, usage.Errorf("--tables and --table-size must be at least 1")
+	if err := o.check(); err != nil {
+		return nil, err
 	}
 	retry, err := ParseRetryErrors(o.IgnoreErrors)
 	if err != nil {
@@ -84,6 +81,16 @@ func (s *Session) Open(ctx context.Context, endpoints []server.Endpoint) error {
 			return err
 		}
 		s.eps = append(s.eps, e)
+	}
+	// Threads are dealt round-robin: the first endpoints take one more.
+	for i := range s.eps {
+		workers := s.opts.Threads / len(s.eps)
+		if i < s.opts.Threads%len(s.eps) {
+			workers++
+		}
+		if err := checkConnections(ctx, &s.eps[i], workers); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -174,15 +181,23 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 	if res == nil {
 		return nil, runErr
 	}
+	// The other files first: when the disk is full, run.json (small, and
+	// written last) says what went wrong.
+	if err := dir.Close(); err != nil && runErr == nil {
+		runErr = fmt.Errorf("close results: %w", err)
+	}
+	if we := (*results.WriteError)(nil); errors.As(runErr, &we) {
+		runErr = fmt.Errorf("%w: the run was stopped; the files finished before are kept in %s", runErr, dir.Path())
+	}
 	run.Start, run.End = res.Start, res.End
 	run.Interrupted = res.Summary.Interrupted
 	run.Executions, run.Errors = res.Summary.Executions, res.Summary.Errors
 	run.ExecPaths = res.Paths
-	if err := dir.WriteRun(run); err != nil && runErr == nil {
-		runErr = err
+	if runErr != nil {
+		run.Error = runErr.Error()
 	}
-	if err := dir.Close(); err != nil && runErr == nil {
-		runErr = fmt.Errorf("close results: %w", err)
+	if err := dir.WriteRun(run); err != nil {
+		runErr = errors.Join(runErr, fmt.Errorf("run.json not completed (report warns of it): %w", err))
 	}
 	return &Outcome{Result: *res, Run: run, Dir: dir.Path()}, runErr
 }

@@ -7,6 +7,7 @@ package testdb
 import (
 	"database/sql"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -108,7 +109,10 @@ func Open(t testing.TB, name string) *sql.DB {
 // (SIGCONT). It runs at the end of the test in any case, and by itself
 // after limit, so that a test that hangs cannot leave the shared server
 // stopped; continued reports whether that happened. The server must run on
-// this machine (its pid file readable), else the test is skipped.
+// this machine (its pid file readable), else the test is skipped. Tests of
+// several packages share the server and run at once: one stops it at a
+// time (a lock file next to the pid file's name in the temporary folder),
+// so that none continues the server under another.
 func StopServer(t testing.TB, db *sql.DB, limit time.Duration) (cont func(), continued func() bool) {
 	t.Helper()
 	var pidFile string
@@ -123,7 +127,16 @@ func StopServer(t testing.TB, db *sql.DB, limit time.Duration) (cont func(), con
 	if err != nil || pid <= 0 {
 		t.Fatalf("%s: not a pid: %q", pidFile, b)
 	}
+	lock, err := os.OpenFile(filepath.Join(os.TempDir(), "joinbench-test-stop-"+strconv.Itoa(pid)+".lock"), os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		lock.Close()
+		t.Fatalf("lock the test server: %v", err)
+	}
 	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		lock.Close()
 		Skipf(t, "cannot stop the test server (pid %d): %v", pid, err)
 	}
 	var once sync.Once
@@ -133,6 +146,7 @@ func StopServer(t testing.TB, db *sql.DB, limit time.Duration) (cont func(), con
 			if err := syscall.Kill(pid, syscall.SIGCONT); err != nil {
 				t.Errorf("continue the test server (pid %d): %v", pid, err)
 			}
+			lock.Close() // releases the lock
 		})
 	}
 	timer := time.AfterFunc(limit, func() { byLimit.Store(true); cont() })

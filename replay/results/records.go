@@ -78,6 +78,10 @@ type Run struct {
 	// ExecPaths say, per endpoint in the order of Endpoints, how its
 	// workers executed statements; written at the end of the run.
 	ExecPaths []EndpointPath `json:"exec_paths,omitempty"`
+	// Error says why the run failed, when it did (a results file that
+	// could not be written, every scenario disabled): its files may then
+	// hold fewer executions than Executions counts.
+	Error string `json:"error,omitempty"`
 }
 
 // EndpointPath is how the workers of one endpoint executed their

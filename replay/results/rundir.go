@@ -27,10 +27,13 @@ type Options struct {
 	// FileRows finishes an executions or status file after that many rows.
 	// Default 4,000,000.
 	FileRows int64
-	// FileAge finishes an executions or status file that has been open that
-	// long, at its next write. It bounds what a killed process loses.
-	// Default 1 minute.
+	// FileAge finishes an executions file that has been open that long,
+	// at its next write or RollIfOld. It bounds what a killed process
+	// loses. Default 1 second: see doc.go for what it costs.
 	FileAge time.Duration
+	// StatusFileAge is FileAge for status files, which get a few rows per
+	// report interval. Default 1 minute.
+	StatusFileAge time.Duration
 	// PlanDelay is how long after a new plan plans.parquet is rewritten
 	// (new plans in that window are written together). Default 1 second.
 	PlanDelay time.Duration
@@ -41,11 +44,12 @@ type Options struct {
 // DefaultOptions are the options Create uses.
 func DefaultOptions() Options {
 	return Options{
-		RowGroupRows: 1 << 16,
-		FileRows:     4_000_000,
-		FileAge:      time.Minute,
-		PlanDelay:    time.Second,
-		Compression:  newZstdCodec(zstd.SpeedFastest),
+		RowGroupRows:  1 << 16,
+		FileRows:      4_000_000,
+		FileAge:       time.Second,
+		StatusFileAge: time.Minute,
+		PlanDelay:     time.Second,
+		Compression:   newZstdCodec(zstd.SpeedFastest),
 	}
 }
 
@@ -59,6 +63,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.FileAge <= 0 {
 		o.FileAge = d.FileAge
+	}
+	if o.StatusFileAge <= 0 {
+		o.StatusFileAge = d.StatusFileAge
 	}
 	if o.PlanDelay <= 0 {
 		o.PlanDelay = d.PlanDelay
@@ -77,6 +84,7 @@ type RunDir struct {
 	clientHost string
 	opts       Options
 	now        func() time.Time
+	create     func(name string) (*os.File, error) // a new file to write; tests inject failures
 
 	execN   atomic.Int64
 	statusN atomic.Int64
@@ -96,7 +104,7 @@ func Create(dir, runID, clientHost string) (*RunDir, error) {
 
 // CreateWithOptions is Create with tuned writer options.
 func CreateWithOptions(dir, runID, clientHost string, opts Options) (*RunDir, error) {
-	if err := checkRunID(runID); err != nil {
+	if err := CheckRunID(runID); err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -115,11 +123,14 @@ func CreateWithOptions(dir, runID, clientHost string, opts Options) (*RunDir, er
 		clientHost: clientHost,
 		opts:       opts.withDefaults(),
 		now:        time.Now,
-		writers:    map[*ExecutionWriter]struct{}{},
+		create: func(name string) (*os.File, error) {
+			return os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		},
+		writers: map[*ExecutionWriter]struct{}{},
 	}
 	d.plans = &PlanWriter{d: d, seen: map[planKey]struct{}{}}
 	d.status = &StatusWriter{r: rollingWriter[Status]{
-		d: d, prefix: "status-" + safeHost(clientHost), now: d.now,
+		d: d, prefix: "status-" + safeHost(clientHost), now: d.now, age: d.opts.StatusFileAge,
 		nextN: func() int { return int(d.statusN.Add(1) - 1) },
 	}}
 	return d, nil
@@ -164,7 +175,7 @@ func (d *RunDir) NewExecutionWriter() (*ExecutionWriter, error) {
 		return nil, errClosed
 	}
 	w := &ExecutionWriter{d: d, r: rollingWriter[Execution]{
-		d: d, prefix: "executions-" + safeHost(d.clientHost), now: d.now,
+		d: d, prefix: "executions-" + safeHost(d.clientHost), now: d.now, age: d.opts.FileAge,
 		nextN: func() int { return int(d.execN.Add(1) - 1) },
 	}}
 	d.writers[w] = struct{}{}
@@ -192,7 +203,7 @@ func (d *RunDir) WriteRun(r *Run) error {
 func writeAtomic(name string, data []byte) error {
 	f, err := os.CreateTemp(filepath.Dir(name), filepath.Base(name)+".*"+tmpSuffix)
 	if err != nil {
-		return fmt.Errorf("write %s: %w", name, err)
+		return &WriteError{Path: name, Err: err}
 	}
 	tmp := f.Name()
 	_, err = f.Write(data)
@@ -210,10 +221,21 @@ func writeAtomic(name string, data []byte) error {
 	}
 	if err != nil {
 		_ = os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", name, err)
+		return &WriteError{Path: name, Err: err}
 	}
 	return nil
 }
+
+// WriteError is a results file that could not be written (a full disk, a
+// file system gone read-only): the run cannot record and must stop. What
+// was finished before it is kept.
+type WriteError struct {
+	Path string
+	Err  error
+}
+
+func (e *WriteError) Error() string { return fmt.Sprintf("write %s: %v", e.Path, e.Err) }
+func (e *WriteError) Unwrap() error { return e.Err }
 
 // Close finishes every writer of the run: execution writers still open,
 // plans and status. Every file of the run is readable afterwards. Closing
