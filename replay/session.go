@@ -181,13 +181,8 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 	if res == nil {
 		return nil, runErr
 	}
-	// The other files first: when the disk is full, run.json (small, and
-	// written last) says what went wrong.
-	if err := dir.Close(); err != nil && runErr == nil {
-		runErr = fmt.Errorf("close results: %w", err)
-	}
 	if we := (*results.WriteError)(nil); errors.As(runErr, &we) {
-		runErr = fmt.Errorf("%w: the run was stopped; the files finished before are kept in %s", runErr, dir.Path())
+		runErr = fmt.Errorf("%w: the run was stopped; the files finished before are kept in %s", we, dir.Path())
 	}
 	run.Start, run.End = res.Start, res.End
 	run.Interrupted = res.Summary.Interrupted
@@ -198,6 +193,9 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 	}
 	if err := dir.WriteRun(run); err != nil {
 		runErr = errors.Join(runErr, fmt.Errorf("run.json not completed (report warns of it): %w", err))
+	}
+	if err := dir.Close(); err != nil && runErr == nil {
+		runErr = fmt.Errorf("close results: %w", err)
 	}
 	return &Outcome{Result: *res, Run: run, Dir: dir.Path()}, runErr
 }

@@ -48,6 +48,8 @@
 //
 // A file that cannot be written (a full disk) is removed, the writer
 // returns a WriteError naming it, and the run stops; the files finished
-// before are kept, and run.json records the error. ReadRunInfo warns when
-// a run's files hold fewer executions than its run.json counts.
+// before are kept, and run.json records the error, in 64 KB set aside at
+// Create for it (".reserve", removed when the folder is closed).
+// ReadRunInfo warns when a run's files hold fewer executions than its
+// run.json counts.
 package results

@@ -128,6 +128,7 @@ func CreateWithOptions(dir, runID, clientHost string, opts Options) (*RunDir, er
 		},
 		writers: map[*ExecutionWriter]struct{}{},
 	}
+	d.reserve()
 	d.plans = &PlanWriter{d: d, seen: map[planKey]struct{}{}}
 	d.status = &StatusWriter{r: rollingWriter[Status]{
 		d: d, prefix: "status-" + safeHost(clientHost), now: d.now, age: d.opts.StatusFileAge,
@@ -190,12 +191,37 @@ func (d *RunDir) Status() *StatusWriter { return d.status }
 
 // WriteRun writes run.json atomically: to a temporary file first, renamed
 // over the old one. Call it at the start of a run and again at its end.
+// When the disk is full, the space reserved at Create is given up for it.
 func (d *RunDir) WriteRun(r *Run) error {
 	b, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		return fmt.Errorf("run.json: %w", err)
 	}
-	return writeAtomic(filepath.Join(d.path, "run.json"), append(b, '\n'))
+	name := filepath.Join(d.path, RunFile)
+	err = writeAtomic(name, append(b, '\n'))
+	if err != nil && os.Remove(filepath.Join(d.path, reserveFile)) == nil {
+		err = writeAtomic(name, append(b, '\n'))
+	}
+	return err
+}
+
+// reserveFile holds space for the last run.json on a disk that fills up
+// during the run; it is removed when the run folder is closed.
+const (
+	reserveFile = ".reserve"
+	reserveSize = 64 << 10
+)
+
+// reserve writes the reserve file; a failure only leaves no reserve.
+func (d *RunDir) reserve() {
+	f, err := os.OpenFile(filepath.Join(d.path, reserveFile), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return
+	}
+	_, err = f.Write(make([]byte, reserveSize))
+	if cerr := f.Close(); err != nil || cerr != nil {
+		_ = os.Remove(f.Name())
+	}
 }
 
 // writeAtomic writes data to name through a synced temporary file and a
@@ -234,7 +260,14 @@ type WriteError struct {
 	Err  error
 }
 
-func (e *WriteError) Error() string { return fmt.Sprintf("write %s: %v", e.Path, e.Err) }
+func (e *WriteError) Error() string {
+	err := e.Err
+	var pe *os.PathError
+	if errors.As(err, &pe) && pe.Path == e.Path {
+		err = pe.Err // said once
+	}
+	return fmt.Sprintf("write %s: %v", e.Path, err)
+}
 func (e *WriteError) Unwrap() error { return e.Err }
 
 // Close finishes every writer of the run: execution writers still open,
@@ -257,5 +290,6 @@ func (d *RunDir) Close() error {
 		errs = append(errs, w.Close())
 	}
 	errs = append(errs, d.status.close(), d.plans.close())
+	_ = os.Remove(filepath.Join(d.path, reserveFile))
 	return errors.Join(errs...)
 }
