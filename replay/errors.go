@@ -23,7 +23,7 @@ const (
 	errServer            // the server refused the statement: recorded, counts toward disabling
 	errTimeout           // killed by --query-timeout: recorded
 	errConn              // the connection is gone: recorded, the worker reconnects
-	errAborted           // no reply, not even to KILL QUERY: the connection was cut (stop.go); recorded, the worker reconnects
+	errAborted           // no reply, even after KILL QUERY: the connection was cut (stop.go); recorded, the worker reconnects
 	errCancelled         // the run is stopping: not recorded
 )
 

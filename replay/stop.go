@@ -21,10 +21,11 @@ import (
 // publishes its sequence number, and a call that must end (its query
 // timeout passed, the run ended, Ctrl-C) is stopped by stopCall: KILL
 // QUERY from another connection, and when the call still has no reply
-// abortAfter later (the server answered neither), the worker's socket is
-// shut down, which ends any read or write blocked on it. Such a call is
-// recorded as a timeout (errNoReply) and the worker reconnects. Connecting
-// is bounded by stopTimes.connect and by the end of the run the same way.
+// abortAfter later (the server is hung, or the reply is lost), the
+// worker's socket is shut down, which ends any read or write blocked on
+// it. Such a call is recorded as a timeout (errNoReply) and the worker
+// reconnects. Connecting is bounded by stopTimes.connect and by the end of
+// the run the same way.
 //
 // Arming costs two atomic stores and one load per call; stopping costs
 // nothing until it is needed.
@@ -47,11 +48,12 @@ type stopTimes struct {
 
 var defaultStopTimes = stopTimes{abortAfter: 3 * time.Second, endGrace: 5 * time.Second, connect: 10 * time.Second}
 
-// errNoReply is recorded for a call that had no reply even to KILL QUERY:
-// its connection was cut. It is a timeout (the code of KILL QUERY's own
-// error), the server's and not the scenario's, and the worker reconnects.
+// errNoReply is recorded for a call that had no reply even after KILL
+// QUERY (a hung server, a cut network): its connection was cut. It is a
+// timeout (the code of KILL QUERY's own error), the server's and not the
+// scenario's, and the worker reconnects.
 var errNoReply = &mysql.MySQLError{Number: erQueryInterrupted, SQLState: [5]byte{'7', '0', '1', '0', '0'},
-	Message: "timeout: no reply from the server, not even to KILL QUERY; the connection was closed"}
+	Message: "timeout: no reply from the server, even after KILL QUERY; the connection was closed"}
 
 // errStopping is returned by a call that was not started because the run is
 // stopping; it is never recorded.
@@ -170,7 +172,7 @@ func (w *worker) cut(seq uint64) {
 	w.cutSeq.Store(seq)
 	w.ep.unresponsive.Store(true)
 	if _, seen := w.e.seenErr.LoadOrStore("cut/"+w.ep.Name, true); !seen {
-		w.e.log.Printf("%s: no reply to a statement nor to KILL QUERY within %s: closing its connection (recorded as a timeout)",
+		w.e.log.Printf("%s: no reply to a statement %s after KILL QUERY: closing its connection (recorded as a timeout)",
 			w.ep.Name, w.e.stop.abortAfter)
 	}
 	if l := w.link.Load(); l != nil {
