@@ -32,6 +32,11 @@ type Session struct {
 	eps   []Endpoint
 }
 
+// setupTimeout bounds the questions a session asks a server before the run
+// (ping, limits, flavour, variables): a server that does not answer them
+// is an error, not a wait.
+const setupTimeout = 30 * time.Second
+
 // Outcome is what a Session's run produced.
 type Outcome struct {
 	Result
@@ -73,6 +78,8 @@ func (s *Session) Open(ctx context.Context, endpoints []server.Endpoint) error {
 	if len(endpoints) == 0 {
 		return usage.Errorf("no server to run against")
 	}
+	ctx, cancel := context.WithTimeout(ctx, setupTimeout)
+	defer cancel()
 	o := openOptions{Prepared: s.opts.PsMode != results.PsDisable, PollerIO: s.opts.PollerIO,
 		MaxIdle: s.opts.Threads/len(endpoints) + 4}
 	for _, ep := range endpoints {
@@ -124,11 +131,13 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 	o := &s.opts
 	log := &lockedWriter{w: o.Log}
 	db := s.eps[0].admin()
-	fl, err := server.DetectFlavor(ctx, db)
+	sctx, cancel := context.WithTimeout(ctx, setupTimeout)
+	defer cancel()
+	fl, err := server.DetectFlavor(sctx, db)
 	if err != nil {
 		return nil, err
 	}
-	vars, err := ReadServerVariables(ctx, db)
+	vars, err := ReadServerVariables(sctx, db)
 	if err != nil {
 		log.Printf("warning: %v", err)
 	}
