@@ -168,7 +168,7 @@ func openTarget(ctx context.Context, cf *connFlags, log io.Writer, conns int) (*
 	if len(tgt.Endpoints) > 1 {
 		fmt.Fprintf(log, "using %s of the %d endpoints\n", ep.Name, len(tgt.Endpoints))
 	}
-	db, err := sql.Open("mysql", ep.DSN)
+	db, err := ep.OpenDB()
 	if err != nil {
 		tgt.Close()
 		return nil, nil, usage.Errorf("endpoint %s: %v", ep.Name, err)

@@ -89,6 +89,10 @@ type Run struct {
 	// Replicate is set on the rounds of a repeated comparison (joinbench
 	// ab): which side and round this run is.
 	Replicate *Replicate `json:"replicate,omitempty"`
+	// Error says why the run failed, when it did (a results file that
+	// could not be written, every scenario disabled): its files may then
+	// hold fewer executions than Executions counts.
+	Error string `json:"error,omitempty"`
 }
 
 // EndpointPath is how the workers of one endpoint executed their

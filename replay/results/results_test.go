@@ -97,7 +97,7 @@ func TestNewRunID(t *testing.T) {
 	if !strings.HasPrefix(id, "20261130T110102Z-") || len(id) != len("20261130T110102Z-0000") {
 		t.Fatalf("NewRunID = %q", id)
 	}
-	if checkRunID(id) != nil {
+	if CheckRunID(id) != nil {
 		t.Fatalf("own id rejected: %q", id)
 	}
 	if a, b := NewRunID(now), NewRunID(now.Add(time.Second)); a >= b {
