@@ -4,7 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
-	"fmt"
+	"errors"
 	"runtime"
 	"sync/atomic"
 	"syscall"
@@ -570,7 +570,7 @@ func (w *worker) open(ctx context.Context) (err error) {
 		if !stopCut() && err == nil {
 			// The connection was cut as open succeeded: it is unusable.
 			w.closeConn()
-			err = fmt.Errorf("connect: no reply within %s", w.e.stop.connect)
+			err = errors.New("connect: no reply in time")
 		}
 	}()
 	direct, why, fallback := w.execPath(slot.conn, slot.why)
