@@ -93,7 +93,9 @@ line() {
 	if [[ $before == - ]]; then ran=n/a; else ran=$(($(server_count) - before)); fi
 	c=$(counted "$work/$name.json")
 	f=$(file_rows "$out/run=$name")
-	kept=$(python3 -c 'import sys; c, f = sys.argv[1], int(sys.argv[2]); print(f"{100 * f / int(c):.1f}%" if c.isdigit() and int(c) else "-")' "$c" "$f")
+	# kept: of what the run counted, or when it could not count (killed),
+	# of what the server ran
+	kept=$(python3 -c 'import sys; n = next((int(x) for x in sys.argv[1:3] if x.isdigit() and int(x)), 0); f = int(sys.argv[3]); print(f"{100 * f / n:.1f}%" if n else "-")' "$c" "$ran" "$f")
 	printf "%-22s %6s %8s %8s %9s %9s %7s %5s\n" "$name" "$(sub "$run_end" "$fault")" \
 		"$(if [[ $run_code == 0 ]]; then sub "$run_end" "$(python3 -c "print($run_start + $planned)")"; else echo -; fi)" \
 		"$ran" "$c" "$f" "$kept" "$run_code"
