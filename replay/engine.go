@@ -560,12 +560,13 @@ func (e *engine) write(ew ExecutionWriter) error {
 const writerPoll = 5 * time.Millisecond
 
 // nextBatch returns the next batch of rows, false once the workers are
-// done; idle runs while it waits (every writerPoll). The writer polls rather than waits on the channel because a
-// goroutine woken by a worker's send is queued on that worker's P, which
-// the runtime's monitor then takes during the worker's next socket read,
-// at the cost of many wake-ups on cores the server needs (bench/README.md,
-// "Go runtime measurements"); sleeping on a timer, the writer is woken by an
-// idle thread instead, and workers never wake anything.
+// done; idle runs while it waits (every writerPoll). The writer polls
+// rather than waits on the channel because a goroutine woken by a worker's
+// send is queued on that worker's P, which the runtime's monitor then
+// takes during the worker's next socket read, at the cost of many wake-ups
+// on cores the server needs (bench/README.md, "Go runtime measurements");
+// sleeping on a timer, the writer is woken by an idle thread instead, and
+// workers never wake anything.
 func (e *engine) nextBatch(idle func()) ([]results.Execution, bool) {
 	for {
 		select {
@@ -604,10 +605,10 @@ func (e *engine) report(ctx context.Context, measured *phase, stop <-chan struct
 		case <-stop:
 			// The last interval's counters, also after Ctrl-C, unless the
 			// server stopped answering.
-			e.sampleStatus(context.WithoutCancel(ctx), time.Now(), finalSampleTimeout)
+			e.sampleStatus(context.WithoutCancel(ctx), time.Now(), true)
 			return
 		case now := <-t.C:
-			e.sampleStatus(ctx, now, sampleTimeout)
+			e.sampleStatus(ctx, now, false)
 			if now.Before(measured.start) {
 				last = now
 				continue
@@ -643,9 +644,15 @@ const (
 	finalSampleTimeout = 2 * time.Second
 )
 
-func (e *engine) sampleStatus(ctx context.Context, now time.Time, timeout time.Duration) {
+// sampleStatus samples every endpoint's counters and writes them; final is
+// the sample at the end of the run.
+func (e *engine) sampleStatus(ctx context.Context, now time.Time, final bool) {
+	timeout := sampleTimeout
+	if final {
+		timeout = finalSampleTimeout
+	}
 	for _, ep := range e.eps {
-		if ep.Sampler == nil || ep.down.Load() || (timeout == finalSampleTimeout && ep.unresponsive.Load()) {
+		if ep.Sampler == nil || ep.down.Load() || (final && ep.unresponsive.Load()) {
 			continue
 		}
 		sctx, cancel := context.WithTimeout(ctx, timeout)

@@ -4,7 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
-	"fmt"
+	"errors"
 	"runtime"
 	"sync/atomic"
 	"syscall"
@@ -534,12 +534,21 @@ func (w *worker) connect(ctx context.Context) bool {
 	}
 }
 
-// open connects the worker, within stopTimes.connect: past it, or once the run
-// stops, the connection is cut and open fails.
+// open connects the worker, within stopTimes.connect and the phase: past
+// them, or once the run stops, the connection is cut and open fails.
 func (w *worker) open(ctx context.Context) (err error) {
-	cancel := context.CancelFunc(func() {})
+	// Connecting past the phase's end is of no use: the worker would stop
+	// right after.
+	var deadline time.Time
 	if d := w.e.stop.connect; d > 0 {
-		ctx, cancel = context.WithTimeout(ctx, d)
+		deadline = time.Now().Add(d)
+	}
+	if !w.deadline.IsZero() && (deadline.IsZero() || w.deadline.Before(deadline)) {
+		deadline = w.deadline
+	}
+	cancel := context.CancelFunc(func() {})
+	if !deadline.IsZero() {
+		ctx, cancel = context.WithDeadline(ctx, deadline)
 	}
 	defer cancel()
 	conn, slot, err := w.dial(ctx)
@@ -561,7 +570,7 @@ func (w *worker) open(ctx context.Context) (err error) {
 		if !stopCut() && err == nil {
 			// The connection was cut as open succeeded: it is unusable.
 			w.closeConn()
-			err = fmt.Errorf("connect: no reply within %s", w.e.stop.connect)
+			err = errors.New("connect: no reply in time")
 		}
 	}()
 	direct, why, fallback := w.execPath(slot.conn, slot.why)

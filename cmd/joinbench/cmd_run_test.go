@@ -164,3 +164,13 @@ func TestRunCommand(t *testing.T) {
 		t.Errorf("read %d executions, %v", n, err)
 	}
 }
+
+// TestPrepareRefusesAbsurdTables: prepare takes --tables within the same
+// bound as run, before connecting (the built-in schema of a million tables
+// took minutes to build).
+func TestPrepareRefusesAbsurdTables(t *testing.T) {
+	code, _, stderr := runCapturedAll(t, "prepare", "--dsn", "root@tcp(127.0.0.1:1)/x", "--tables", "1000000")
+	if code != 2 || !strings.Contains(stderr, "--tables") {
+		t.Errorf("exit %d, %q; want 2 naming --tables", code, stderr)
+	}
+}
