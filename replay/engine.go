@@ -388,6 +388,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		}
 	}
 	phases = append(phases, measured)
+	var cpu clientCPU
+	cpuMark := time.AfterFunc(time.Until(measured.start), cpu.markStart)
+	defer cpuMark.Stop()
 
 	reportStop := make(chan struct{})
 	reportDone := make(chan struct{})
@@ -450,6 +453,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	res := &Result{Start: start, End: end, Summary: e.summary(), Paths: e.paths()}
 	res.Summary.Interrupted = ctx.Err() != nil
+	if used, ok := cpu.since(); ok {
+		res.Summary.setClientCPU(used)
+	}
 	if err := context.Cause(runCtx); err != nil && ctx.Err() == nil && !errors.Is(err, context.Canceled) {
 		return res, err
 	}

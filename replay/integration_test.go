@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -132,6 +133,9 @@ func runEveryScenario(t *testing.T, direct bool) {
 	want := int64(events * (len(scens) + 1))
 	if res.Summary.Executions != want || res.Summary.Errors != 0 || res.Summary.Events != events {
 		t.Fatalf("summary %+v, want %d executions\n%s", res.Summary, want, log.String())
+	}
+	if s := res.Summary; s.ClientCPUSeconds <= 0 || math.Abs(s.ClientCPUPerQueryUs-s.ClientCPUSeconds*1e6/float64(s.Executions)) > 1 {
+		t.Errorf("client CPU %.6f s, %.2f µs per execution: want the CPU the run used, and it per execution", s.ClientCPUSeconds, s.ClientCPUPerQueryUs)
 	}
 	perScen := map[string]int{}
 	var rows int64

@@ -221,6 +221,7 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 	run.Interrupted = res.Summary.Interrupted
 	run.Executions, run.Errors = res.Summary.Executions, res.Summary.Errors
 	run.ExecPaths = res.Paths
+	run.ClientCPUSeconds, run.ClientCPUPerQueryUs = res.Summary.ClientCPUSeconds, res.Summary.ClientCPUPerQueryUs
 	if runErr != nil {
 		run.Error = runErr.Error()
 	}
