@@ -46,23 +46,23 @@ type Summary struct {
 	// Elapsed is the window of the run's measured executions, warmup
 	// excluded: from the first intended start to the last end, as
 	// `joinbench report` computes it from the results files.
-	Elapsed        float64           `json:"elapsed_seconds"`
-	Threads        int               `json:"threads"`
-	Events         int64             `json:"events"`
-	Executions     int64             `json:"executions"`
-	Errors         int64             `json:"errors"`
-	EventsPerSec   float64           `json:"events_per_second"`  // per second of Elapsed
-	QPS            float64           `json:"queries_per_second"` // executions per second of Elapsed
-	Reconnects     int64             `json:"reconnects"`
-	WriterStallsMs float64           `json:"writer_stall_ms"` // time workers waited for the result writer
+	Elapsed        float64 `json:"elapsed_seconds"`
+	Threads        int     `json:"threads"`
+	Events         int64   `json:"events"`
+	Executions     int64   `json:"executions"`
+	Errors         int64   `json:"errors"`
+	EventsPerSec   float64 `json:"events_per_second"`  // per second of Elapsed
+	QPS            float64 `json:"queries_per_second"` // executions per second of Elapsed
+	Reconnects     int64   `json:"reconnects"`
+	WriterStallsMs float64 `json:"writer_stall_ms"` // time workers waited for the result writer
 	// ClientCPUSeconds is the CPU time (user and system) this client
 	// process used over the measured phase, and ClientCPUPerQueryUs that
 	// divided by its executions: what each query cost the client. Both
 	// are 0 where the platform cannot tell.
-	ClientCPUSeconds    float64 `json:"client_cpu_seconds"`
-	ClientCPUPerQueryUs float64 `json:"client_cpu_us_per_query"`
-	Interrupted    bool              `json:"interrupted"`
-	Scenarios      []ScenarioSummary `json:"scenarios"`
+	ClientCPUSeconds    float64           `json:"client_cpu_seconds"`
+	ClientCPUPerQueryUs float64           `json:"client_cpu_us_per_query"`
+	Interrupted         bool              `json:"interrupted"`
+	Scenarios           []ScenarioSummary `json:"scenarios"`
 }
 
 // Accumulator reduces the rows a run records, one at a time, to a summary
