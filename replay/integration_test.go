@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -133,6 +134,9 @@ func runEveryScenario(t *testing.T, direct bool) {
 	if res.Summary.Executions != want || res.Summary.Errors != 0 || res.Summary.Events != events {
 		t.Fatalf("summary %+v, want %d executions\n%s", res.Summary, want, log.String())
 	}
+	if s := res.Summary; s.ClientCPUSeconds <= 0 || math.Abs(s.ClientCPUPerQueryUs-s.ClientCPUSeconds*1e6/float64(s.Executions)) > 1 {
+		t.Errorf("client CPU %.6f s, %.2f µs per execution: want the CPU the run used, and it per execution", s.ClientCPUSeconds, s.ClientCPUPerQueryUs)
+	}
 	perScen := map[string]int{}
 	var rows int64
 	_, err = results.ScanExecutions(dir.Path(), func(err error) { t.Error(err) }, func(e *results.Execution) error {
@@ -238,32 +242,40 @@ func lostConnectionsReconnect(t *testing.T, direct bool) {
 		t.Fatal(err)
 	}
 	defer admin.Close()
+	// The workers' statements are killed once some are seen running (polled
+	// for: under the race detector connecting takes a while); killed is read
+	// only once the killer is done, which may be after Run returns.
 	killed := 0
-	time.AfterFunc(500*time.Millisecond, func() {
-		rows, err := admin.Query("SELECT ID FROM information_schema.PROCESSLIST WHERE DB = ? AND ID <> CONNECTION_ID() AND INFO LIKE 'SELECT SLEEP%'", dbName)
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		var ids []int64
-		for rows.Next() {
-			var id int64
-			_ = rows.Scan(&id)
-			ids = append(ids, id)
-		}
-		rows.Close()
-		for _, id := range ids {
-			if _, err := admin.Exec(fmt.Sprintf("KILL %d", id)); err == nil {
-				killed++
+	killerDone := make(chan struct{})
+	go func() {
+		defer close(killerDone)
+		for start := time.Now(); killed == 0 && time.Since(start) < time.Second; time.Sleep(20 * time.Millisecond) {
+			rows, err := admin.Query("SELECT ID FROM information_schema.PROCESSLIST WHERE DB = ? AND ID <> CONNECTION_ID() AND INFO LIKE 'SELECT SLEEP%'", dbName)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			var ids []int64
+			for rows.Next() {
+				var id int64
+				_ = rows.Scan(&id)
+				ids = append(ids, id)
+			}
+			rows.Close()
+			for _, id := range ids {
+				if _, err := admin.Exec(fmt.Sprintf("KILL %d", id)); err == nil {
+					killed++
+				}
 			}
 		}
-	})
+	}()
 	sink := &countSink{}
 	var log strings.Builder
 	res, err := replay.Run(context.Background(), replay.Config{
 		RunID: "t", Threads: 2, Duration: 1500 * time.Millisecond, SkipTrx: true, Prepared: true,
 		Endpoints: []replay.Endpoint{{Name: "test", DB: db, Direct: direct}}, Scenarios: []*replay.Scenario{sc}, Sink: sink, Log: &log,
 	})
+	<-killerDone
 	if err != nil {
 		t.Fatal(err)
 	}

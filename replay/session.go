@@ -35,6 +35,11 @@ type Session struct {
 	eps   []Endpoint
 }
 
+// setupTimeout bounds the questions a session asks a server before the run
+// (ping, limits, flavour, variables): a server that does not answer them
+// is an error, not a wait.
+const setupTimeout = 30 * time.Second
+
 // Outcome is what a Session's run produced.
 type Outcome struct {
 	Result
@@ -44,11 +49,8 @@ type Outcome struct {
 
 // NewSession checks o for user mistakes and compiles its scenarios.
 func NewSession(o Options) (*Session, error) {
-	if o.Threads < 1 {
-		return nil, usage.Errorf("--threads must be at least 1, got %d", o.Threads)
-	}
-	if o.Tables < 1 || o.TableSize < 1 {
-		return nil, usage.Errorf("--tables and --table-size must be at least 1")
+	if err := o.check(); err != nil {
+		return nil, err
 	}
 	retry, err := ParseRetryErrors(o.IgnoreErrors)
 	if err != nil {
@@ -86,6 +88,8 @@ func (s *Session) Open(ctx context.Context, endpoints []server.Endpoint) error {
 	if len(endpoints) == 0 {
 		return usage.Errorf("no server to run against")
 	}
+	ctx, cancel := context.WithTimeout(ctx, setupTimeout)
+	defer cancel()
 	o := openOptions{Prepared: s.opts.PsMode != results.PsDisable, PollerIO: s.opts.PollerIO,
 		MaxIdle: s.opts.Threads/len(endpoints) + 4}
 	for _, ep := range endpoints {
@@ -95,18 +99,31 @@ func (s *Session) Open(ctx context.Context, endpoints []server.Endpoint) error {
 		}
 		s.eps = append(s.eps, e)
 	}
+	// Threads are dealt round-robin: the first endpoints take one more.
+	for i := range s.eps {
+		workers := s.opts.Threads / len(s.eps)
+		if i < s.opts.Threads%len(s.eps) {
+			workers++
+		}
+		if err := checkConnections(ctx, &s.eps[i], workers); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
 // DB is the first endpoint's pool, for work on the schema before the run
 // (a cluster replicates it to the others). Open first.
-func (s *Session) DB() *sql.DB { return s.eps[0].DB }
+func (s *Session) DB() *sql.DB { return s.eps[0].admin() }
 
 // Close closes the endpoints' connections.
 func (s *Session) Close() error {
 	var errs []error
 	for _, ep := range s.eps {
 		errs = append(errs, ep.DB.Close())
+		if ep.Admin != nil {
+			errs = append(errs, ep.Admin.Close())
+		}
 	}
 	s.eps = nil
 	return errors.Join(errs...)
@@ -123,12 +140,14 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 	}
 	o := &s.opts
 	log := &lockedWriter{w: o.Log}
-	db := s.eps[0].DB
-	fl, err := server.DetectFlavor(ctx, db)
+	db := s.eps[0].admin()
+	sctx, cancel := context.WithTimeout(ctx, setupTimeout)
+	defer cancel()
+	fl, err := server.DetectFlavor(sctx, db)
 	if err != nil {
 		return nil, err
 	}
-	vars, err := ReadServerVariables(ctx, db)
+	vars, err := ReadServerVariables(sctx, db)
 	if err != nil {
 		log.Printf("warning: %v", err)
 	}
@@ -154,7 +173,7 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 	for i, ep := range s.eps {
 		eps[i] = ep
 		if o.ReportInterval > 0 {
-			eps[i].Sampler = status.NewSampler(ep.DB, ep.Name, runID, fl.Galera)
+			eps[i].Sampler = status.NewSampler(ep.admin(), ep.Name, runID, fl.Galera)
 		}
 		names = append(names, ep.Name)
 		direct = direct || ep.Direct
@@ -195,12 +214,19 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 	if res == nil {
 		return nil, runErr
 	}
+	if we := (*results.WriteError)(nil); errors.As(runErr, &we) {
+		runErr = fmt.Errorf("%w: the run was stopped; the files finished before are kept in %s", we, dir.Path())
+	}
 	run.Start, run.End = res.Start, res.End
 	run.Interrupted = res.Summary.Interrupted
 	run.Executions, run.Errors = res.Summary.Executions, res.Summary.Errors
 	run.ExecPaths = res.Paths
-	if err := dir.WriteRun(run); err != nil && runErr == nil {
-		runErr = err
+	run.ClientCPUSeconds, run.ClientCPUPerQueryUs = res.Summary.ClientCPUSeconds, res.Summary.ClientCPUPerQueryUs
+	if runErr != nil {
+		run.Error = runErr.Error()
+	}
+	if err := dir.WriteRun(run); err != nil {
+		runErr = errors.Join(runErr, fmt.Errorf("run.json not completed (report warns of it): %w", err))
 	}
 	if err := dir.Close(); err != nil && runErr == nil {
 		runErr = fmt.Errorf("close results: %w", err)

@@ -5,6 +5,7 @@ import (
 	"io"
 	"sort"
 	"text/tabwriter"
+	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
@@ -45,17 +46,23 @@ type Summary struct {
 	// Elapsed is the window of the run's measured executions, warmup
 	// excluded: from the first intended start to the last end, as
 	// `joinbench report` computes it from the results files.
-	Elapsed        float64           `json:"elapsed_seconds"`
-	Threads        int               `json:"threads"`
-	Events         int64             `json:"events"`
-	Executions     int64             `json:"executions"`
-	Errors         int64             `json:"errors"`
-	EventsPerSec   float64           `json:"events_per_second"`  // per second of Elapsed
-	QPS            float64           `json:"queries_per_second"` // executions per second of Elapsed
-	Reconnects     int64             `json:"reconnects"`
-	WriterStallsMs float64           `json:"writer_stall_ms"` // time workers waited for the result writer
-	Interrupted    bool              `json:"interrupted"`
-	Scenarios      []ScenarioSummary `json:"scenarios"`
+	Elapsed        float64 `json:"elapsed_seconds"`
+	Threads        int     `json:"threads"`
+	Events         int64   `json:"events"`
+	Executions     int64   `json:"executions"`
+	Errors         int64   `json:"errors"`
+	EventsPerSec   float64 `json:"events_per_second"`  // per second of Elapsed
+	QPS            float64 `json:"queries_per_second"` // executions per second of Elapsed
+	Reconnects     int64   `json:"reconnects"`
+	WriterStallsMs float64 `json:"writer_stall_ms"` // time workers waited for the result writer
+	// ClientCPUSeconds is the CPU time (user and system) this client
+	// process used over the measured phase, and ClientCPUPerQueryUs that
+	// divided by its executions: what each query cost the client. Both
+	// are 0 where the platform cannot tell.
+	ClientCPUSeconds    float64           `json:"client_cpu_seconds"`
+	ClientCPUPerQueryUs float64           `json:"client_cpu_us_per_query"`
+	Interrupted         bool              `json:"interrupted"`
+	Scenarios           []ScenarioSummary `json:"scenarios"`
 }
 
 // Accumulator reduces the rows a run records, one at a time, to a summary
@@ -109,6 +116,14 @@ func summarize(name string, m *metrics.Metrics) ScenarioSummary {
 		QPS: m.Throughput}
 }
 
+// setClientCPU records the client's CPU time over the measured phase.
+func (s *Summary) setClientCPU(used time.Duration) {
+	s.ClientCPUSeconds = used.Seconds()
+	if s.Executions > 0 {
+		s.ClientCPUPerQueryUs = float64(used.Microseconds()) / float64(s.Executions)
+	}
+}
+
 // WriteText prints the summary as a table for people.
 func (s *Summary) WriteText(w io.Writer) error {
 	state := ""
@@ -117,6 +132,9 @@ func (s *Summary) WriteText(w io.Writer) error {
 	}
 	fmt.Fprintf(w, "run %s%s: %.1fs, %d threads, %d events (%.1f/s), %d executions (%.1f/s), %d errors, %d reconnects\n",
 		s.RunID, state, s.Elapsed, s.Threads, s.Events, s.EventsPerSec, s.Executions, s.QPS, s.Errors, s.Reconnects)
+	if s.ClientCPUSeconds > 0 {
+		fmt.Fprintf(w, "client CPU %.2fs, %.1f µs per execution\n", s.ClientCPUSeconds, s.ClientCPUPerQueryUs)
+	}
 	if s.WriterStallsMs > 0 {
 		fmt.Fprintf(w, "warning: workers waited %.0f ms in total for the result writer to catch up\n", s.WriterStallsMs)
 	}

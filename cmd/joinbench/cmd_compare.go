@@ -31,8 +31,8 @@ type compareCmd struct {
 // verdictFlags decide verdicts; compare and ab share them.
 type verdictFlags struct {
 	Threshold  fraction `default:"10%" help:"Smallest slowdown that counts as a regression, as 10% or 0.10."`
-	Confidence fraction `default:"95%" help:"Confidence level of the intervals (and of the error-rate test)."`
-	NoiseFloor fraction `default:"50%" help:"With a single round on a side, the variation between runs is unknown: the smallest latency change judged then (unless --noise-file calibrates the scenario)."`
+	Confidence fraction `default:"95%" help:"Confidence level of the intervals (and of the error-rate test). Over rounds, of all intervals together: an A/A comparison fails with at most 1 - confidence chance."`
+	NoiseFloor fraction `default:"50%" help:"Smallest latency change judged from the pooled executions alone, which cannot see the variation between runs: with a single round on a side, and over rounds beside the interval over rounds (unless --noise-file calibrates the scenario)."`
 	NoiseFile  string   `type:"existingfile" placeholder:"FILE" help:"Calibration written by --calibrate on this setup: each scenario's noise between rounds. A scenario noisier than --threshold with the rounds at hand is 'too noisy to judge'."`
 	Calibrate  string   `type:"path" placeholder:"FILE" help:"The sides are alike (an A/A comparison: nothing changed): write each scenario's noise between rounds to FILE for --noise-file. Needs two or more rounds per side; verdicts do not change the exit status."`
 	Unpaired   bool     `help:"Compare rounds as independent samples (Welch) even when they ran in adjacent pairs."`

@@ -15,6 +15,7 @@ import (
 	"github.com/joinbench/joinbench/internal/segment"
 	"github.com/joinbench/joinbench/internal/server"
 	"github.com/joinbench/joinbench/internal/usage"
+	"github.com/joinbench/joinbench/replay"
 )
 
 // schemaFlags name the built-in tables; prepare, warmup and cleanup share them.
@@ -82,8 +83,8 @@ func (c *prepareCmd) schemaOptions() ddl.SchemaOptions {
 }
 
 func (c *prepareCmd) Run(ctx context.Context, cl *cli) error {
-	if c.Tables < 1 {
-		return usage.Errorf("--tables must be at least 1, got %d", c.Tables)
+	if c.Tables < 1 || c.Tables > replay.MaxTables {
+		return usage.Errorf("--tables must be between 1 and %d, got %d", replay.MaxTables, c.Tables)
 	}
 	if c.TableSize < 1 {
 		return usage.Errorf("--table-size must be at least 1, got %d", c.TableSize)
@@ -168,7 +169,7 @@ func openTarget(ctx context.Context, cf *connFlags, log io.Writer, conns int) (*
 	if len(tgt.Endpoints) > 1 {
 		fmt.Fprintf(log, "using %s of the %d endpoints\n", ep.Name, len(tgt.Endpoints))
 	}
-	db, err := sql.Open("mysql", ep.DSN)
+	db, err := ep.OpenDB()
 	if err != nil {
 		tgt.Close()
 		return nil, nil, usage.Errorf("endpoint %s: %v", ep.Name, err)

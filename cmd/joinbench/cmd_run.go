@@ -79,8 +79,13 @@ Errors: deadlocks and lock wait timeouts (--ignore-errors) are retried and
 counted; other server errors are recorded with their SQL state; a scenario
 that fails 20 times in a row without ever succeeding is disabled. Lost
 connections are recorded and the workers reconnect with backoff, so a
-server restart does not end the run. Ctrl-C stops the run, writes what was
-recorded and prints the summary.
+server restart does not end the run. A statement with no reply, not even
+to KILL QUERY (a hung server, a cut network), has its connection closed
+and is recorded as a timeout, so the run ends whatever the server does:
+statements still running at the end of --time get 5s (or --query-timeout,
+when longer), then KILL QUERY and 3s. Ctrl-C (or SIGTERM) stops the run
+the same way at once, writes what was recorded and prints the summary; a
+second one exits at once.
 
 Statements are executed as prepared statements (--ps-mode auto), sent on
 the connection's socket directly and their rows counted, decoded only for
@@ -90,6 +95,10 @@ statements.
 
 With no server named, a throwaway sandbox server is started and the
 tables are prepared in it first (--tables, --table-size, --seed).
+
+Exit status: 0 when the run completed, 1 when it failed (a results file
+could not be written, every scenario was disabled), 2 on a usage error,
+130 when it was interrupted (what was recorded is kept).
 
 Examples:
   joinbench run --dsn 'root@tcp(127.0.0.1:3306)/joinbench' --all --time 60s --threads 8

@@ -86,9 +86,18 @@ type Run struct {
 	// ExecPaths say, per endpoint in the order of Endpoints, how its
 	// workers executed statements; written at the end of the run.
 	ExecPaths []EndpointPath `json:"exec_paths,omitempty"`
+	// ClientCPUSeconds is the CPU time this client process used over the
+	// measured phase, and ClientCPUPerQueryUs that per execution: each run
+	// states what it cost the client, so that a client-bound run shows.
+	ClientCPUSeconds    float64 `json:"client_cpu_seconds,omitempty"`
+	ClientCPUPerQueryUs float64 `json:"client_cpu_us_per_query,omitempty"`
 	// Replicate is set on the rounds of a repeated comparison (joinbench
 	// ab): which side and round this run is.
 	Replicate *Replicate `json:"replicate,omitempty"`
+	// Error says why the run failed, when it did (a results file that
+	// could not be written, every scenario disabled): its files may then
+	// hold fewer executions than Executions counts.
+	Error string `json:"error,omitempty"`
 }
 
 // EndpointPath is how the workers of one endpoint executed their

@@ -13,7 +13,7 @@ func TestSetReplicate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &Run{RunID: "s-base-01", Start: time.Unix(10, 0).UTC(), Options: &RunOptions{Seed: uint64(1) << 60, Threads: 2}}
+	r := &Run{RunID: "s-base-01", Start: time.Unix(10, 0).UTC(), End: time.Unix(20, 0).UTC(), Options: &RunOptions{Seed: uint64(1) << 60, Threads: 2}}
 	if err := d.WriteRun(r); err != nil {
 		t.Fatal(err)
 	}

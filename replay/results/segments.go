@@ -31,7 +31,7 @@ func SegmentFile(i int) string { return "segment-" + strconv.Itoa(i) + ".json" }
 // existing folder is joined, but one where this segment already wrote its
 // metadata is refused (the same segment twice, or a run id used before).
 func CreateSegment(dir, runID, clientHost string, index int, opts Options) (*RunDir, error) {
-	if err := checkRunID(runID); err != nil {
+	if err := CheckRunID(runID); err != nil {
 		return nil, err
 	}
 	if index < 1 {

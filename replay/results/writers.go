@@ -53,6 +53,18 @@ func (w *ExecutionWriter) Flush() error {
 	return w.r.flush()
 }
 
+// RollIfOld finishes the open file if it is older than Options.FileAge:
+// call it from time to time when rows may stop coming (a server that
+// stops answering), so that the last rows written become readable.
+func (w *ExecutionWriter) RollIfOld() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return errClosed
+	}
+	return w.r.rollIfOld()
+}
+
 // Roll finishes the open file now, making every row written so far
 // readable; the next Write starts a new file.
 func (w *ExecutionWriter) Roll() error {
