@@ -30,6 +30,10 @@ type Session struct {
 	retry []uint16
 	work  *workload
 	eps   []Endpoint
+	// specs are the run's actions as parsed, actions the same resolved
+	// against the endpoints by Open.
+	specs   []ActionSpec
+	actions []Action
 }
 
 // Outcome is what a Session's run produced.
@@ -61,7 +65,14 @@ func NewSession(o Options) (*Session, error) {
 	if err := cfg.validateLoad(); err != nil {
 		return nil, err
 	}
-	return &Session{opts: o, retry: retry, work: w}, nil
+	specs, err := ParseActions(o.Actions, o.ActionFiles)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkActions(specs, time.Duration(o.Time)); err != nil {
+		return nil, err
+	}
+	return &Session{opts: o, retry: retry, work: w, specs: specs}, nil
 }
 
 // UsesBuiltin reports whether a built-in scenario is enabled: those need
@@ -76,6 +87,11 @@ func (s *Session) Open(ctx context.Context, endpoints []server.Endpoint) error {
 	if len(endpoints) == 0 {
 		return usage.Errorf("no server to run against")
 	}
+	actions, err := ResolveActions(s.specs, endpoints)
+	if err != nil {
+		return err
+	}
+	s.actions = actions
 	o := openOptions{Prepared: s.opts.PsMode != results.PsDisable, PollerIO: s.opts.PollerIO,
 		MaxIdle: s.opts.Threads/len(endpoints) + 4}
 	for _, ep := range endpoints {
@@ -149,6 +165,9 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 		Endpoints: names, ClientHost: host, ServerVars: vars, Options: o.record(),
 		Scenarios: s.work.names, WriteScenarios: s.work.writes, Start: time.Now(),
 	}
+	for _, a := range s.specs {
+		run.Actions = append(run.Actions, a.Text)
+	}
 	if err := dir.WriteRun(run); err != nil {
 		return nil, err
 	}
@@ -158,6 +177,7 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 	cfg := o.config(s.retry)
 	cfg.RunID, cfg.ClientHost, cfg.Endpoints, cfg.Scenarios = runID, host, eps, s.work.scenarios
 	cfg.Sink = ResultsSink(dir)
+	cfg.Actions = s.actions
 	if cfg.Explain != ExplainOff {
 		cfg.Explainer = NewExplainer(fl)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/joinbench/joinbench/replay/metrics"
 	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/replay/stall"
 )
 
 // newHist and recordLatency serve the live progress line: the reducer's
@@ -56,6 +57,9 @@ type Summary struct {
 	WriterStallsMs float64           `json:"writer_stall_ms"` // time workers waited for the result writer
 	Interrupted    bool              `json:"interrupted"`
 	Scenarios      []ScenarioSummary `json:"scenarios"`
+	// Actions are the run's actions (--action) and what each cost every
+	// endpoint: the longest stretch without a successful write.
+	Actions []stall.Cost `json:"actions,omitempty"`
 }
 
 // Accumulator reduces the rows a run records, one at a time, to a summary
@@ -134,5 +138,5 @@ func (s *Summary) WriteText(w io.Writer) error {
 			fmt.Fprintf(w, "disabled: %s\n", sc.Disabled)
 		}
 	}
-	return nil
+	return writeActionCosts(w, s.Actions)
 }

@@ -24,6 +24,13 @@ type Endpoint struct {
 	// DSN is a go-sql-driver/mysql DSN, password included, with the
 	// database selected.
 	DSN string
+	// Node is the name of the sandbox server behind the endpoint (node1,
+	// node2, ... for a cluster's nodes), empty for other servers: run
+	// actions name their endpoint by it.
+	Node string
+	// Process controls the sandbox server behind the endpoint (nil for
+	// other servers): the pause and restart faults of a run need it.
+	Process Process
 
 	database string
 }

@@ -78,6 +78,9 @@ type Run struct {
 	// ExecPaths say, per endpoint in the order of Endpoints, how its
 	// workers executed statements; written at the end of the run.
 	ExecPaths []EndpointPath `json:"exec_paths,omitempty"`
+	// Actions are the run's --action specs, in the order given; what each
+	// did is in actions.parquet.
+	Actions []string `json:"actions,omitempty"`
 }
 
 // EndpointPath is how the workers of one endpoint executed their
