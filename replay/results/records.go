@@ -53,6 +53,10 @@ type Status struct {
 	Interval float64   `parquet:"interval_seconds"`
 	Variable string    `parquet:"variable,dict"`
 	Delta    int64     `parquet:"delta"`
+	// Gauge marks a variable that is a level, not a counter (Galera's
+	// receive and send queues): Delta is then its value at the end of the
+	// interval. False (null) in files written before gauges were sampled.
+	Gauge bool `parquet:"gauge,optional"`
 }
 
 // Run is run.json.
