@@ -37,9 +37,13 @@ type epTimeline struct {
 // for runs on several endpoints (a cluster) or with actions only, so that
 // other reports cost nothing more. With actions it also measures what each
 // cost every endpoint, as the run's own summary did (package stall).
-func readEndpoints(dir string, info *results.Run, actions []results.Action, warn results.Warner) ([]EndpointTimeline, []stall.Cost, error) {
+//
+// baseline is, per endpoint, the longest stretch without a successful write
+// before the first action: what the workload does on its own, the noise a
+// stall must stand out of.
+func readEndpoints(dir string, info *results.Run, actions []results.Action, warn results.Warner) (tls []EndpointTimeline, costs []stall.Cost, baseline []stall.EndpointCost, err error) {
 	if info == nil || (len(info.Endpoints) < 2 && len(actions) == 0) {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	var tr *stall.Tracker
 	if len(actions) > 0 {
@@ -49,16 +53,16 @@ func readEndpoints(dir string, info *results.Run, actions []results.Action, warn
 	for _, s := range info.WriteScenarios {
 		writes[s] = true
 	}
-	tls := map[string]*epTimeline{}
-	_, err := results.ScanExecutionsAs(dir, warn, func(e *endpointRow) error {
+	byEp := map[string]*epTimeline{}
+	_, err = results.ScanExecutionsAs(dir, warn, func(e *endpointRow) error {
 		start := e.Start
 		if !e.IntendedStart.IsZero() {
 			start = e.IntendedStart
 		}
-		tl := tls[e.Endpoint]
+		tl := byEp[e.Endpoint]
 		if tl == nil {
 			tl = &epTimeline{timeline: newTimeline(), longest: map[int64]int64{}}
-			tls[strings.Clone(e.Endpoint)] = tl
+			byEp[strings.Clone(e.Endpoint)] = tl
 		}
 		tl.add(e.Start, e.LatencyNs, e.ErrorCode != 0)
 		if e.ErrorCode == 0 {
@@ -71,17 +75,16 @@ func readEndpoints(dir string, info *results.Run, actions []results.Action, warn
 		return nil
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	var out []EndpointTimeline
 	eps := slices.Clone(info.Endpoints)
-	for ep := range tls {
+	for ep := range byEp {
 		if !slices.Contains(eps, ep) {
 			eps = append(eps, ep)
 		}
 	}
 	for _, ep := range eps {
-		tl := tls[ep]
+		tl := byEp[ep]
 		if tl == nil {
 			continue
 		}
@@ -98,11 +101,21 @@ func readEndpoints(dir string, info *results.Run, actions []results.Action, warn
 				pts[i].P95Ms = min(pts[i].P95Ms, pts[i].MaxMs)
 			}
 		}
-		out = append(out, EndpointTimeline{Endpoint: ep, Timeline: pts})
+		tls = append(tls, EndpointTimeline{Endpoint: ep, Timeline: pts})
 	}
-	var costs []stall.Cost
 	if tr != nil {
 		costs = stall.Costs(tr, actions, info.Endpoints, info.End)
+		first := info.End
+		for _, a := range actions {
+			if !a.Start.IsZero() && a.Start.Before(first) {
+				first = a.Start
+			}
+		}
+		for _, ep := range info.Endpoints {
+			st := tr.Longest(ep, info.Start, first)
+			baseline = append(baseline, stall.EndpointCost{Endpoint: ep, LongestZeroWriteMs: float64(st.Length.Microseconds()) / 1e3,
+				WorstLatencyMs: float64(st.Worst.Microseconds()) / 1e3})
+		}
 	}
-	return out, costs, nil
+	return tls, costs, baseline, nil
 }

@@ -92,3 +92,71 @@ func TestReportActions(t *testing.T) {
 		}
 	}
 }
+
+// stallRun writes a run on two endpoints whose second endpoint completes no
+// write for stallMs from 2 s on, with one action at 2 s.
+func stallRun(t *testing.T, parent, id string, stallMs int) string {
+	t.Helper()
+	eps := []string{"127.0.0.1:1", "127.0.0.1:2"}
+	var execs []results.Execution
+	for ms := 0; ms < 6000; ms += 5 {
+		for i, ep := range eps {
+			if i == 1 && ms >= 2000 && ms < 2000+stallMs {
+				continue
+			}
+			execs = append(execs, results.Execution{Scenario: "w", Endpoint: ep, Start: t0.Add(time.Duration(ms) * time.Millisecond),
+				LatencyNs: int64(time.Millisecond), Params: []string{}})
+		}
+	}
+	spec := "2s@1: sql: ALTER TABLE t FORCE"
+	dir := runFixture{id: id, execs: execs, hosts: 1, info: &results.Run{RunID: id, Endpoints: eps, Actions: []string{spec},
+		WriteScenarios: []string{"w"}, Start: t0, End: t0.Add(6 * time.Second)}}.write(t, parent)
+	rd, err := results.Create(t.TempDir(), id, "h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rd.WriteActions([]results.Action{{Action: 1, Step: 1, Kind: "sql", Endpoint: eps[0], Spec: spec,
+		Start: t0.Add(2 * time.Second), End: t0.Add(2100 * time.Millisecond), Outcome: results.ActionOK}}); err != nil {
+		t.Fatal(err)
+	}
+	rd.Close()
+	if err := os.Rename(filepath.Join(rd.Path(), results.ActionsFile), filepath.Join(dir, results.ActionsFile)); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// compare of two runs that differ in how a change was made says, per
+// endpoint, which stalled less.
+func TestCompareStalls(t *testing.T) {
+	parent := t.TempDir()
+	toi, rsu, again := stallRun(t, parent, "toi", 1500), stallRun(t, parent, "rsu", 0), stallRun(t, parent, "toi2", 1450)
+	c, err := Compare([]string{toi}, []string{rsu}, CompareOptions{Resamples: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := c.Stalls
+	if s == nil || len(s.Endpoints) != 2 {
+		t.Fatalf("stalls %+v", s)
+	}
+	if s.Verdict != LessStall || s.Endpoints[0].Verdict != SameStall || s.Endpoints[1].Verdict != LessStall ||
+		s.Endpoints[1].BaseLongestMs < 1400 || s.Endpoints[1].CandidateLongestMs > 10 {
+		t.Errorf("TOI vs RSU: %+v", s)
+	}
+	var b bytes.Buffer
+	if err := c.Write(&b, "text"); err != nil || !strings.Contains(b.String(), "candidate has less stall") {
+		t.Errorf("text (%v):\n%s", err, b.String())
+	}
+	// Reversed, more stall; the same stall twice, no change.
+	if c, _ := Compare([]string{rsu}, []string{toi}, CompareOptions{Resamples: 100}); c.Stalls.Verdict != MoreStall {
+		t.Errorf("RSU vs TOI: %s", c.Stalls.Verdict)
+	}
+	if c, _ := Compare([]string{toi}, []string{again}, CompareOptions{Resamples: 100}); c.Stalls.Verdict != SameStall {
+		t.Errorf("TOI vs TOI: %+v", c.Stalls)
+	}
+	// Runs without actions have no stall comparison.
+	plain := runFixture{id: "plain", execs: []results.Execution{{Scenario: "w", Start: t0, LatencyNs: 1, Params: []string{}}}}.write(t, parent)
+	if c, _ := Compare([]string{plain}, []string{rsu}, CompareOptions{Resamples: 100}); c.Stalls != nil {
+		t.Errorf("without actions: %+v", c.Stalls)
+	}
+}

@@ -126,6 +126,9 @@ type Comparison struct {
 	// ChecksumsSkipped says why result checksums were not compared ("" when
 	// they were).
 	ChecksumsSkipped string `json:"checksums_skipped,omitempty"`
+	// Stalls compares what the runs' actions cost each endpoint, when both
+	// have actions (see stalls.go).
+	Stalls *StallComparison `json:"stalls,omitempty"`
 }
 
 // Failed reports whether anything is a regression or wrong results.
@@ -216,6 +219,9 @@ func Compare(baseDirs, candDirs []string, opt CompareOptions) (*Comparison, erro
 		sc := compareScenario(n, base.scenarios[n], cand.scenarios[n], baseCat, candCat, examples[n], c.ChecksumsSkipped == "", opt)
 		c.Scenarios = append(c.Scenarios, sc)
 		c.Counts[sc.Verdict]++
+	}
+	if c.Stalls, err = compareStalls(baseDirs, candDirs, w); err != nil {
+		return nil, err
 	}
 	return c, nil
 }

@@ -145,6 +145,7 @@ func (rr *RunReport) writeText(w io.Writer, md bool) {
 		fms(tot.P99Ms), fms(tot.MaxMs), fmt.Sprintf("%.1f", tot.QPS), "")
 	t.write(w, md)
 	fmt.Fprintln(w)
+	writeActionsText(w, md, rr.Actions)
 
 	var errs []string
 	for _, s := range rr.Scenarios {
@@ -316,6 +317,7 @@ func (c *Comparison) writeText(w io.Writer, md bool) {
 	}
 	t.write(w, md)
 	fmt.Fprintln(w)
+	c.Stalls.writeText(w, md)
 
 	var details []ScenarioComparison
 	for _, s := range c.Scenarios {

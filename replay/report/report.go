@@ -118,7 +118,10 @@ type RunReport struct {
 	// each cost every endpoint, as the run's summary printed it.
 	ActionRows []results.Action `json:"action_rows,omitempty"`
 	Actions    []stall.Cost     `json:"actions,omitempty"`
-	Warnings   []string         `json:"warnings,omitempty"`
+	// Baseline is, per endpoint, the longest stretch without a successful
+	// write before the first action: the workload's own gaps.
+	Baseline []stall.EndpointCost `json:"baseline,omitempty"`
+	Warnings []string             `json:"warnings,omitempty"`
 }
 
 // Report is the report of one or more runs.
@@ -204,7 +207,7 @@ func buildRun(dir string, opt Options) (*RunReport, error) {
 	if rr.ActionRows, err = results.ReadActions(dir, w.warn); err != nil {
 		return nil, err
 	}
-	if rr.Endpoints, rr.Actions, err = readEndpoints(dir, rr.Info, rr.ActionRows, w.warn); err != nil {
+	if rr.Endpoints, rr.Actions, rr.Baseline, err = readEndpoints(dir, rr.Info, rr.ActionRows, w.warn); err != nil {
 		return nil, err
 	}
 	return rr, nil

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# What a schema change, a purge and a slow node cost a Galera cluster under
+# load, on a 3-node cluster sandbox. Run through "make demo-galera" (which
+# builds bin/joinbench first).
+#
+#   DEMO_SANDBOX=name   cluster sandbox to use (default demo-galera); reused if running
+#   DEMO_KEEP=1         leave the cluster running at the end
+#   DEMO_ROWS=n         rows of the table the ALTER and the DELETEs work on (default 400000)
+#   DEMO_METHODS=0      skip the runs that compare TOI, RSU and pt-online-schema-change,
+#                       and one DELETE against its chunks
+#   DEMO_OUT=dir        results folder (default results-galera)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+JB=${JB:-bin/joinbench}
+NAME=${DEMO_SANDBOX:-demo-galera}
+OUT=${DEMO_OUT:-results-galera}
+ROWS=${DEMO_ROWS:-400000}
+HALF=$((ROWS / 2))
+
+step() { printf '\n== %s\n' "$*" >&2; }
+
+install() {
+	if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
+		echo "installing $*" >&2
+		export DEBIAN_FRONTEND=noninteractive
+		apt-get update -qq
+		apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+	else
+		echo "missing: sudo apt-get install $*" >&2
+		return 1
+	fi
+}
+
+step "packages"
+need=()
+command -v mariadbd >/dev/null 2>&1 || [[ -x /usr/sbin/mariadbd ]] || need+=(mariadb-server)
+[[ -e /usr/lib/galera/libgalera_smm.so ]] || need+=(galera-4)
+command -v mariadb-backup >/dev/null 2>&1 || need+=(mariadb-backup)
+command -v socat >/dev/null 2>&1 || need+=(socat)
+if ((${#need[@]})); then install "${need[@]}" || exit 2; fi
+ptosc=1
+if ! command -v pt-online-schema-change >/dev/null 2>&1; then
+	install percona-toolkit || { echo "pt-online-schema-change runs are skipped" >&2; ptosc=0; }
+fi
+
+step "cluster $NAME (3 nodes)"
+mapfile -t dsns < <("$JB" sandbox start --name "$NAME" --galera 3 --buffer-pool-size 256M)
+if [[ -z "${DEMO_KEEP:-}" ]]; then
+	trap 'step "stop cluster $NAME"; "$JB" sandbox stop --name "$NAME"' EXIT
+fi
+"$JB" sandbox status --name "$NAME"
+# The mariadb client on node1, for the table the actions work on.
+[[ ${dsns[0]} =~ tcp\(([^:]+):([0-9]+)\)/(.*)$ ]] || { echo "unexpected DSN ${dsns[0]}" >&2; exit 1; }
+sql() { mariadb -u root -h "${BASH_REMATCH[1]}" -P "${BASH_REMATCH[2]}" "${BASH_REMATCH[3]}" -e "$1"; }
+refill() {
+	sql "DROP TABLE IF EXISTS big; CREATE TABLE big (id INT PRIMARY KEY, grp INT NOT NULL, pad CHAR(100) NOT NULL);
+	     INSERT INTO big SELECT seq, seq % 100, REPEAT('x', 100) FROM seq_1_to_$ROWS"
+}
+
+step "prepare: the workload's tables, and big ($ROWS rows) for the ALTER and the DELETEs"
+"$JB" prepare --sandbox "$NAME" --tables 1 --table-size 20000 --recreate -q
+refill
+
+# A mixed read/write workload on every node: 2 threads per node.
+workload=(--sandbox "$NAME" --table-size 20000 -s simple_inner_pk -s index_updates --threads 6 --out "$OUT")
+mkdir -p "$OUT"
+stamp=$(date +%Y%m%d-%H%M%S)
+
+step "run: TOI ALTER at 5s, one large DELETE at 20s, its chunked twin at 35s, node3 slow (LOCK TABLES held 5s) at 50s"
+"$JB" run "${workload[@]}" --time 60s --run-id "$stamp-demo" \
+	--action "5s@node2: sql: ALTER TABLE big ENGINE=InnoDB" \
+	--action "20s@node1: sql: DELETE FROM big WHERE id <= $HALF" \
+	--action "35s@node1: chunked 5000: DELETE FROM big WHERE id > $HALF" \
+	--action "50s@node3: lock 5s: main1"
+run="$OUT/run=$stamp-demo"
+"$JB" report "$run" --format html --out "$run/report.html"
+
+if [[ "${DEMO_METHODS:-1}" != 0 ]]; then
+	alter() { # method run-id action
+		refill
+		step "run $2: the same rebuild of big by $1"
+		"$JB" run "${workload[@]}" --time 45s --run-id "$stamp-$2" --action "$3"
+	}
+	alter TOI toi "5s@node2: sql: ALTER TABLE big ENGINE=InnoDB"
+	alter "RSU on each node in turn" rsu "5s@all: rsu: ALTER TABLE big ENGINE=InnoDB"
+	if ((ptosc)); then
+		alter pt-online-schema-change ptosc "5s@node2: exec: pt-online-schema-change --alter ENGINE=InnoDB h={host},P={port},u={user},D={database},t=big --execute"
+	fi
+	alter "one DELETE" delete "5s@node1: sql: DELETE FROM big WHERE id <= $HALF"
+	alter "a chunked DELETE" chunked "5s@node1: chunked 5000: DELETE FROM big WHERE id <= $HALF"
+
+	step "compare: stall time per endpoint, TOI against RSU and pt-online-schema-change, one DELETE against chunks"
+	"$JB" compare "$OUT/run=$stamp-toi" "$OUT/run=$stamp-rsu" || true
+	if ((ptosc)); then "$JB" compare "$OUT/run=$stamp-toi" "$OUT/run=$stamp-ptosc" || true; fi
+	"$JB" compare "$OUT/run=$stamp-delete" "$OUT/run=$stamp-chunked" || true
+fi
+
+step "done"
+echo "Parquet results: $OUT/run=$stamp-*" >&2
+echo "HTML report:     $run/report.html" >&2
