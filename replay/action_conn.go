@@ -139,7 +139,7 @@ func quoteTableName(t string) string {
 
 // chunked runs a DELETE or UPDATE in chunks, each its own transaction
 // (autocommit): by ranges of ChunkSize primary key values from the
-// table's smallest to its largest, or with LIMIT ChunkSize until a chunk
+// smallest to the largest key the statement's condition selects, or with LIMIT ChunkSize until a chunk
 // affects fewer rows.
 func (c *actionConn) chunked(a *Action, row *results.Action) error {
 	d, err := splitDML(a.Statement)
@@ -173,11 +173,17 @@ func (c *actionConn) chunked(a *Action, row *results.Action) error {
 		table = sqllex.QuoteIdent(d.Schema) + "." + table
 	}
 	var lo, hi sql.NullInt64
-	if err := c.conn.QueryRowContext(c.ctx, fmt.Sprintf("SELECT MIN(%s), MAX(%s) FROM %s", key, key, table)).Scan(&lo, &hi); err != nil {
+	// The range of the rows the statement changes: when its condition is
+	// on the key, no chunk is spent on keys it leaves alone.
+	bounds := fmt.Sprintf("SELECT MIN(%s), MAX(%s) FROM %s", key, key, table)
+	if d.Cond != "" {
+		bounds += " WHERE " + d.Cond
+	}
+	if err := c.conn.QueryRowContext(c.ctx, bounds).Scan(&lo, &hi); err != nil {
 		return fmt.Errorf("key range of %s: %w", d.Table, err)
 	}
 	if !lo.Valid {
-		return nil // empty table
+		return nil // no row to change
 	}
 	for from := lo.Int64; from <= hi.Int64; from += a.ChunkSize {
 		q := d.withCond(fmt.Sprintf("%s >= %d AND %s < %d", key, from, key, from+a.ChunkSize))

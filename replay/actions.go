@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -152,7 +153,7 @@ func (r *actionRunner) stop() []results.Action {
 	r.wg.Wait()
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return slices.Clone(r.rows)
+	return sortedActions(r.rows)
 }
 
 func (r *actionRunner) run(a *Action) {
@@ -183,6 +184,7 @@ func (r *actionRunner) run(a *Action) {
 		case r.ctx.Err() != nil:
 			row.Outcome = results.ActionCancelled
 			row.ErrorCode, _, row.ErrorMessage = errorFields(err)
+			row.ErrorMessage = "stopped at the end of the run: " + row.ErrorMessage
 		default:
 			row.Outcome = results.ActionFailed
 			row.ErrorCode, _, row.ErrorMessage = errorFields(err)
@@ -228,13 +230,22 @@ func (r *actionRunner) record(row results.Action, ran bool) {
 	}
 	r.mu.Lock()
 	r.rows = append(r.rows, row)
-	rows := slices.Clone(r.rows)
+	rows := sortedActions(r.rows)
 	r.mu.Unlock()
 	if s, ok := r.e.cfg.Sink.(ActionSink); ok {
 		if err := s.WriteActions(rows); err != nil {
 			r.e.log.Printf("write actions: %v", err)
 		}
 	}
+}
+
+// sortedActions is a copy of rows in action and step order.
+func sortedActions(rows []results.Action) []results.Action {
+	out := slices.Clone(rows)
+	slices.SortStableFunc(out, func(a, b results.Action) int {
+		return cmp.Or(cmp.Compare(a.Action, b.Action), cmp.Compare(a.Step, b.Step))
+	})
+	return out
 }
 
 func (r *actionRunner) endpointIndex(name string) int {
