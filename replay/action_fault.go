@@ -54,9 +54,8 @@ func (e *exitError) Unwrap() error { return e.err }
 // in its environment; its output goes to the action's row. When the run
 // ends first, its process group gets SIGTERM, then SIGKILL.
 func runCommand(ctx context.Context, command string, cfg *mysql.Config, row *results.Action) error {
-	host, port, socket := endpointAddress(cfg)
-	q := strings.NewReplacer("{host}", host, "{port}", port, "{user}", cfg.User, "{database}", cfg.DBName, "{socket}", socket)
-	command = q.Replace(command)
+	host, port, _ := endpointAddress(cfg)
+	command = expandCommand(command, cfg)
 	row.What = command
 	cmd := exec.Command("/bin/sh", "-c", command)
 	cmd.Env = append(os.Environ(), "MYSQL_PWD="+cfg.Passwd, "MYSQL_HOST="+host, "MYSQL_TCP_PORT="+port)
@@ -86,6 +85,13 @@ func runCommand(ctx context.Context, command string, cfg *mysql.Config, row *res
 		return &exitError{code: ee.ExitCode(), err: fmt.Errorf("exit status %d: %s", ee.ExitCode(), lastLine(row.Output))}
 	}
 	return err
+}
+
+// expandCommand replaces an exec command's placeholders by the endpoint's
+// address, user and database.
+func expandCommand(command string, cfg *mysql.Config) string {
+	host, port, socket := endpointAddress(cfg)
+	return strings.NewReplacer("{host}", host, "{port}", port, "{user}", cfg.User, "{database}", cfg.DBName, "{socket}", socket).Replace(command)
 }
 
 func endpointAddress(cfg *mysql.Config) (host, port, socket string) {

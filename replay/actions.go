@@ -199,8 +199,12 @@ func (r *actionRunner) run(a *Action) {
 
 // row is the results row of one target of a, before it runs.
 func (r *actionRunner) row(a *Action, i int, tg ActionTarget, planned time.Time) results.Action {
+	what := a.What()
+	if a.Kind == ActionExec && tg.Conn != nil {
+		what = expandCommand(a.Command, tg.Conn)
+	}
 	return results.Action{Action: a.Number, Step: int32(i + 1), Spec: a.Text, Kind: a.Kind,
-		Endpoint: r.e.cfg.Endpoints[tg.Endpoint].Name, Node: tg.Node, What: a.What(), Planned: planned,
+		Endpoint: r.e.cfg.Endpoints[tg.Endpoint].Name, Node: tg.Node, What: what, Planned: planned,
 		Outcome: results.ActionSkipped}
 }
 

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-sql-driver/mysql"
+
 	"github.com/joinbench/joinbench/internal/testdb"
 	"github.com/joinbench/joinbench/replay/results"
 	"github.com/joinbench/joinbench/replay/stall"
@@ -132,7 +134,67 @@ func TestGaleraActions(t *testing.T) {
 	if r := rows[1]; r.Rows != 100000 || r.Node != "node1" || r.Kind != "sql" {
 		t.Errorf("single DELETE row %+v", r)
 	}
-	if r := rows[2]; r.Rows != 100000 || r.Chunks < 20 || r.Kind != "chunked" {
-		t.Errorf("chunked DELETE row: %d rows in %d chunks, want 100000 in at least 20", r.Rows, r.Chunks)
+	if r := rows[2]; r.Rows != 100000 || r.Chunks != 20 || r.Kind != "chunked" {
+		t.Errorf("chunked DELETE row: %d rows in %d chunks, want 100000 in 20", r.Rows, r.Chunks)
+	}
+
+	// The other kinds, in a second run on the same cluster: a slow applier
+	// (LOCK TABLES held on node3) and a frozen node3 throttle node1
+	// through flow control; a rolling RSU change runs on each node in
+	// turn; an external command gets the endpoint's address; a restarted
+	// node rejoins (and the sandbox knows its new process: the cluster
+	// stops cleanly at the end of the test).
+	code, out = runCaptured(t, "run", "--sandbox", "g", "--sandbox-dir", sbDir, "--corpus", corpus, "--no-builtin",
+		"-s", "w_update", "-t", "6", "--time", "30s", "--explain", "off", "--out", resDir, "--run-id", "faults", "--json", "-q",
+		"--action", "2s@node3: lock 3s: w",
+		"--action", "8s@node3: pause 2s",
+		"--action", "13s@all: rsu: ALTER TABLE w ADD COLUMN c INT",
+		"--action", "22s@node2: exec: echo port={port} user={user} db={database}; exit 3",
+		"--action", "23s@node3: restart 1s")
+	if code != 0 {
+		t.Fatalf("run: exit %d\n%s", code, out)
+	}
+	sum.Actions = nil
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatalf("summary: %v\n%s", err, out)
+	}
+	if len(sum.Actions) != 7 {
+		t.Fatalf("%d action rows, want 7 (the rolling change has 3)\n%s", len(sum.Actions), out)
+	}
+	for i, c := range sum.Actions {
+		want := results.ActionOK
+		if c.Kind == "exec" {
+			want = results.ActionFailed
+		}
+		if c.Outcome != want {
+			t.Errorf("action row %d (%s, step %d): %s, want %s: %s", i, c.Spec, c.Step, c.Outcome, want, c.Error)
+		}
+	}
+	for _, c := range sum.Actions[:2] {
+		hold := c.Seconds * 1000
+		if got := c.Endpoints[0].LongestZeroWriteMs; got < hold/3 {
+			t.Errorf("%s held %.0f ms; node1's longest stretch without writes is %.0f ms, want flow control to stop it for a third of that at least", c.Spec, hold, got)
+		}
+	}
+	for i, node := range []string{"node1", "node2", "node3"} {
+		if c := sum.Actions[2+i]; c.Kind != "rsu" || c.Step != int32(i+1) || c.Node != node {
+			t.Errorf("rolling change, step %d: %+v", i+1, c)
+		}
+	}
+	rows, err = results.ReadActions(filepath.Join(resDir, "run=faults"), func(err error) { t.Error(err) })
+	if err != nil || len(rows) != 7 {
+		t.Fatalf("actions.parquet: %d rows, %v", len(rows), err)
+	}
+	node2, err := mysql.ParseDSN(dsns[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, port, _ := strings.Cut(node2.Addr, ":")
+	if r := rows[5]; r.ErrorCode != 3 || !strings.Contains(r.Output, "port="+port+" user=root db=joinbench") {
+		t.Errorf("exec row: exit %d, output %q; want exit 3 and node2's port %s", r.ErrorCode, r.Output, port)
+	}
+	code, out = runCaptured(t, "sandbox", "status", "--name", "g", "--sandbox-dir", sbDir, "--json")
+	if code != 0 || strings.Count(out, `"Synced"`) != 3 {
+		t.Errorf("after the restart: exit %d\n%s", code, out)
 	}
 }

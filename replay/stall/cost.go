@@ -22,8 +22,8 @@ type Cost struct {
 	StartSeconds float64 `json:"start_seconds"`
 	Seconds      float64 `json:"seconds"`
 	// WindowSeconds is the time looked at: from the action's start to its
-	// end or, when later, the next action's start (the run's end for the
-	// last one), so that what an action leaves behind (a write-set the
+	// end or, when later, the next action's start (or the next node's, in a
+	// rolling change; the run's end for the last one), so that what an action leaves behind (a write-set the
 	// other nodes still apply) counts too.
 	WindowSeconds float64        `json:"window_seconds"`
 	Endpoints     []EndpointCost `json:"endpoints"`
@@ -53,7 +53,8 @@ func Costs(t *Tracker, actions []results.Action, endpoints []string, runEnd time
 		}
 		next := runEnd
 		for _, b := range actions {
-			if b.Action != a.Action && b.Start.After(a.Start) && b.Start.Before(next) && b.Outcome != results.ActionSkipped {
+			// The next action, or the next node of a rolling change.
+			if (b.Action != a.Action || b.Step != a.Step) && b.Start.After(a.Start) && b.Start.Before(next) && b.Outcome != results.ActionSkipped {
 				next = b.Start
 			}
 		}

@@ -81,6 +81,14 @@ func TestCosts(t *testing.T) {
 		{Action: 3, Step: 1, Kind: "sql", Endpoint: "a", Outcome: results.ActionSkipped},
 	}
 	cs := Costs(tr, acts, []string{"a", "b"}, at(6000))
+	// The steps of a rolling change each end where the next begins.
+	steps := Costs(tr, []results.Action{
+		{Action: 1, Step: 1, Endpoint: "a", Start: at(500), End: at(900), Outcome: results.ActionOK},
+		{Action: 1, Step: 2, Endpoint: "b", Start: at(2500), End: at(2600), Outcome: results.ActionOK},
+	}, []string{"a", "b"}, at(6000))
+	if steps[0].WindowSeconds != 2 || steps[1].WindowSeconds != 3.5 {
+		t.Errorf("rolling steps' windows: %v and %v s, want 2 and 3.5", steps[0].WindowSeconds, steps[1].WindowSeconds)
+	}
 	if len(cs) != 2 {
 		t.Fatalf("%d costs, want 2 (the skipped action has none)", len(cs))
 	}
