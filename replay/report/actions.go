@@ -39,7 +39,7 @@ type epTimeline struct {
 // cost every endpoint, as the run's own summary did (package stall).
 //
 // baseline is, per endpoint, the longest stretch without a successful write
-// before the first action: what the workload does on its own, the noise a
+// between its first write and the first action: what the workload does on its own, the noise a
 // stall must stand out of.
 func readEndpoints(dir string, info *results.Run, actions []results.Action, warn results.Warner) (tls []EndpointTimeline, costs []stall.Cost, baseline []stall.EndpointCost, err error) {
 	if info == nil || (len(info.Endpoints) < 2 && len(actions) == 0) {
@@ -112,7 +112,13 @@ func readEndpoints(dir string, info *results.Run, actions []results.Action, warn
 			}
 		}
 		for _, ep := range info.Endpoints {
-			st := tr.Longest(ep, info.Start, first)
+			// From the first write on: connecting and preparing are not
+			// the workload's gaps.
+			from, ok := tr.FirstWrite(ep)
+			if !ok {
+				from = info.Start
+			}
+			st := tr.Longest(ep, from, first)
 			baseline = append(baseline, stall.EndpointCost{Endpoint: ep, LongestZeroWriteMs: float64(st.Length.Microseconds()) / 1e3,
 				WorstLatencyMs: float64(st.Worst.Microseconds()) / 1e3})
 		}

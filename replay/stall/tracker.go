@@ -98,6 +98,21 @@ func (t *Tracker) Endpoints() []string {
 	return out
 }
 
+// FirstWrite is when the first successful write of endpoint completed
+// (the start of its slot); false when none did.
+func (t *Tracker) FirstWrite(endpoint string) (time.Time, bool) {
+	s := t.eps[endpoint]
+	if s == nil {
+		return time.Time{}, false
+	}
+	for i, d := range s.done {
+		if d {
+			return t.origin.Add(time.Duration(i) * t.width), true
+		}
+	}
+	return time.Time{}, false
+}
+
 // Stretch is the longest stretch of an endpoint without a successful write
 // within a window of time.
 type Stretch struct {

@@ -52,6 +52,12 @@ func TestLongest(t *testing.T) {
 	if s := tr.Longest("c", at(100), at(600)); s.Length < 490*time.Millisecond {
 		t.Errorf("c: %s", s.Length)
 	}
+	if first, ok := tr.FirstWrite("a"); !ok || !first.Equal(at(0)) {
+		t.Errorf("first write of a: %v %v", first, ok)
+	}
+	if _, ok := tr.FirstWrite("c"); ok {
+		t.Error("c has a first write")
+	}
 	// Writes before the origin are ignored.
 	tr.Add("a", t0.Add(-time.Second), time.Millisecond, true)
 }
