@@ -123,8 +123,14 @@ type actionRunner struct {
 }
 
 // startActions starts the actions of the run, timed from start (the
-// measured phase's). It returns nil when there are none.
-func (e *engine) startActions(ctx context.Context, start time.Time) *actionRunner {
+// measured phase's), and stops those still running at deadline (its end;
+// zero for a run bounded by events only, whose actions are stopped when
+// its workers are done). It returns nil when there are none.
+//
+// The deadline matters: the workers may be unable to end before an action
+// does (a node paused, or desynced by an RSU change that waits for the
+// workers' own metadata locks), so the actions must not wait for them.
+func (e *engine) startActions(ctx context.Context, start, deadline time.Time) *actionRunner {
 	if len(e.cfg.Actions) == 0 {
 		return nil
 	}
@@ -138,6 +144,17 @@ func (e *engine) startActions(ctx context.Context, start time.Time) *actionRunne
 		a := &e.cfg.Actions[i]
 		r.wg.Add(1)
 		go func() { defer r.wg.Done(); r.run(a) }()
+	}
+	if !deadline.IsZero() {
+		go func() {
+			t := time.NewTimer(time.Until(deadline))
+			defer t.Stop()
+			select {
+			case <-t.C:
+				r.cancel()
+			case <-ctx.Done():
+			}
+		}()
 	}
 	return r
 }

@@ -143,3 +143,41 @@ func (l *lockedBuilder) Write(p []byte) (int, error) {
 	defer l.mu.Unlock()
 	return l.b.Write(p)
 }
+
+// TestActionStoppedAtTheEnd: an action that holds up the workers (a lock
+// on the table they write) is stopped when the measured phase ends, not
+// after the workers, which could never end before it.
+func TestActionStoppedAtTheEnd(t *testing.T) {
+	dsn := testdb.Fresh(t, "replay_action_end")
+	db := open(t, dsn, false)
+	for _, q := range []string{"CREATE TABLE w (id INT PRIMARY KEY, v INT NOT NULL)", "INSERT INTO w VALUES (1, 0)"} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	specs, err := replay.ParseActions([]string{"200ms@1: lock 1h: w"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	actions, err := replay.ResolveActions(specs, []server.Endpoint{{Name: "test", DSN: dsn}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := "UPDATE w SET v = v + 1 WHERE id = 1"
+	sc := &replay.Scenario{Name: "w", Count: 1, Write: true, Queries: []string{q},
+		NewRenderer: func(uint64, int) replay.Renderer { return constRenderer(q) }}
+	start := time.Now()
+	res, err := replay.Run(context.Background(), replay.Config{
+		RunID: "t", Threads: 2, Duration: time.Second, SkipTrx: true, Prepared: true,
+		Endpoints: []replay.Endpoint{{Name: "test", DB: db}}, Scenarios: []*replay.Scenario{sc}, Sink: &actionSink{}, Actions: actions,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Fatalf("the run took %s: the lock was not released at its end", d)
+	}
+	if len(res.Actions) != 1 || res.Actions[0].Outcome != results.ActionCancelled {
+		t.Errorf("actions %+v, want the lock cancelled", res.Actions)
+	}
+}

@@ -350,7 +350,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	phases = append(phases, measured)
 	e.stalls = e.newStallRecorder(measured.start)
-	actions := e.startActions(runCtx, measured.start)
+	actions := e.startActions(runCtx, measured.start, measured.deadline)
 
 	reportStop := make(chan struct{})
 	reportDone := make(chan struct{})

@@ -113,7 +113,7 @@ func htmlRunOf(rr *RunReport, idx int) htmlRun {
 	}
 	hr.Throughput = timeCharts(rr.Timeline, rr.Start, bands)
 	hr.EndpointCharts = endpointCharts(rr.Endpoints, rr.Start, bands)
-	hr.ClusterCharts = clusterCharts(rr.Counters, rr.BufferPoolHitRatio, rr.Start, bands)
+	hr.ClusterCharts = clusterCharts(inEndpointOrder(rr.Counters, rr.Info), rr.BufferPoolHitRatio, rr.Start, bands)
 	// Server counters: the busiest ones, as small multiples.
 	cs := slices.Clone(rr.Counters)
 	slices.SortStableFunc(cs, func(a, b CounterSeries) int {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html"
 	"html/template"
+	"slices"
 	"strings"
 	"time"
 
@@ -93,6 +94,24 @@ func endpointCharts(eps []EndpointTimeline, origin time.Time, bands []band) []te
 		template.HTML(chart{title: "p95 latency per endpoint", xlabel: "seconds", ylabel: "ms", logY: true, series: p, bands: bands}.svg()),
 		template.HTML(chart{title: "longest latency per endpoint", xlabel: "seconds", ylabel: "ms", logY: true, series: m, bands: bands}.svg()),
 	}
+}
+
+// inEndpointOrder sorts counter series by the run's endpoint order (the
+// nodes' order for a cluster sandbox), so that a node keeps its colour
+// from chart to chart.
+func inEndpointOrder(cs []CounterSeries, info *results.Run) []CounterSeries {
+	if info == nil {
+		return cs
+	}
+	out := slices.Clone(cs)
+	pos := func(ep string) int {
+		if i := slices.Index(info.Endpoints, ep); i >= 0 {
+			return i
+		}
+		return len(info.Endpoints)
+	}
+	slices.SortStableFunc(out, func(a, b CounterSeries) int { return cmp.Compare(pos(a.Endpoint), pos(b.Endpoint)) })
+	return out
 }
 
 // clusterCharts draws Galera's flow control per node (the fraction of time

@@ -13,7 +13,8 @@ import (
 // cluster's state, so that sandbox stop finds it. It is a fault a run
 // injects (joinbench run --action '...: restart 10s').
 func (c *Cluster) RestartNode(ctx context.Context, n *Node, down time.Duration) error {
-	if err := n.Stop(ctx); err != nil {
+	// Not killed when ctx ends: a clean stop is the fault asked for.
+	if err := n.Stop(context.WithoutCancel(ctx)); err != nil {
 		return fmt.Errorf("stop %s: %w", n.Name, err)
 	}
 	select {
@@ -43,7 +44,7 @@ func (c *Cluster) RestartNode(ctx context.Context, n *Node, down time.Duration) 
 // Restart stops the named sandbox server cleanly, waits down and starts it
 // again with the options it had, saving its new process id.
 func (s *Server) Restart(ctx context.Context, down time.Duration) error {
-	if err := s.Stop(ctx); err != nil {
+	if err := s.Stop(context.WithoutCancel(ctx)); err != nil {
 		return fmt.Errorf("stop: %w", err)
 	}
 	select {
