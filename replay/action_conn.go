@@ -76,7 +76,15 @@ func (c *actionConn) exec(q string) (int64, error) {
 // cluster's flow of write-sets while it runs, and catches up after. It
 // ends once the node is Synced again, so that a rolling change moves to
 // the next node only then.
+//
+// The statement waits at most rsuLockWait for its metadata lock: while the
+// node is desynced, its own open transactions on the table cannot commit
+// and release theirs, and the server would wait lock_wait_timeout (a year
+// by default), the whole node stalled.
 func (c *actionConn) rsu(q string, row *results.Action) error {
+	if _, err := c.exec(fmt.Sprintf("SET SESSION lock_wait_timeout = %d", int(rsuLockWait.Seconds()))); err != nil {
+		return err
+	}
 	if _, err := c.exec("SET SESSION wsrep_OSU_method = 'RSU'"); err != nil {
 		return fmt.Errorf("wsrep_OSU_method: %w", err)
 	}
@@ -108,10 +116,26 @@ func (c *actionConn) waitSynced() error {
 	}
 }
 
+// Bounds of the metadata lock waits of actions (lock_wait_timeout): past
+// them the action fails (error 1205) rather than hold up the cluster.
+const (
+	rsuLockWait  = 30 * time.Second
+	lockLockWait = 10 * time.Second
+)
+
 // lock holds LOCK TABLES ... WRITE for d: on a Galera node, the applier
 // waits for the lock and the node's receive queue grows until flow control
 // throttles the whole cluster.
+//
+// Taking the lock waits at most lockLockWait: on a Galera node whose own
+// clients write the table, the pending lock stops the appliers, the local
+// transactions that hold the table wait in commit order behind them, and
+// nothing moves on any node until the wait ends (with the server's default
+// of a year, never).
 func (c *actionConn) lock(tables []string, d time.Duration) error {
+	if _, err := c.exec(fmt.Sprintf("SET SESSION lock_wait_timeout = %d", int(lockLockWait.Seconds()))); err != nil {
+		return err
+	}
 	var parts []string
 	for _, t := range tables {
 		parts = append(parts, quoteTableName(t)+" WRITE")
