@@ -50,12 +50,19 @@ if [[ -z "${DEMO_KEEP:-}" ]]; then
 	trap 'step "stop cluster $NAME"; "$JB" sandbox stop --name "$NAME"' EXIT
 fi
 "$JB" sandbox status --name "$NAME"
-# The mariadb client on node1, for the table the actions work on.
-[[ ${dsns[0]} =~ tcp\(([^:]+):([0-9]+)\)/(.*)$ ]] || { echo "unexpected DSN ${dsns[0]}" >&2; exit 1; }
-sql() { mariadb -u root -h "${BASH_REMATCH[1]}" -P "${BASH_REMATCH[2]}" "${BASH_REMATCH[3]}" -e "$1"; }
+# The mariadb client, for the table the actions work on: sql N STATEMENTS
+# runs them on node N.
+sql() {
+	[[ ${dsns[$1 - 1]} =~ tcp\(([^:]+):([0-9]+)\)/(.*)$ ]] || { echo "unexpected DSN ${dsns[$1 - 1]}" >&2; exit 1; }
+	mariadb -u root -h "${BASH_REMATCH[1]}" -P "${BASH_REMATCH[2]}" "${BASH_REMATCH[3]}" -N -e "$2"
+}
 refill() {
-	sql "DROP TABLE IF EXISTS big; CREATE TABLE big (id INT PRIMARY KEY, grp INT NOT NULL, pad CHAR(100) NOT NULL);
+	sql 1 "DROP TABLE IF EXISTS big; CREATE TABLE big (id INT PRIMARY KEY, grp INT NOT NULL, pad CHAR(100) NOT NULL);
 	     INSERT INTO big SELECT seq, seq % 100, REPEAT('x', 100) FROM seq_1_to_$ROWS"
+	# Wait until the other nodes have applied it: the run would otherwise
+	# start in the stall of that apply.
+	sql 2 "SET SESSION wsrep_sync_wait = 1; SELECT COUNT(*) FROM big" >/dev/null
+	sql 3 "SET SESSION wsrep_sync_wait = 1; SELECT COUNT(*) FROM big" >/dev/null
 }
 
 step "prepare: the workload's tables, and big ($ROWS rows) for the ALTER and the DELETEs"
