@@ -185,9 +185,15 @@ func (r *actionRunner) run(a *Action) {
 		}
 		return
 	}
+	halted := false
 	for i, tg := range a.Targets {
 		row := r.row(a, i, tg, planned)
-		if r.ctx.Err() != nil {
+		if halted {
+			// An operator stops a rolling change at the first node it
+			// fails on.
+			row.ErrorMessage = "not run: the change failed on an earlier node"
+		}
+		if r.ctx.Err() != nil || halted {
 			r.record(row, false)
 			continue
 		}
@@ -210,6 +216,7 @@ func (r *actionRunner) run(a *Action) {
 		if errors.As(err, &ee) {
 			row.ErrorCode = int32(ee.code)
 		}
+		halted = err != nil
 		r.record(row, true)
 	}
 }

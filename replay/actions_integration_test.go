@@ -114,6 +114,26 @@ func TestActionsOnOneServer(t *testing.T) {
 	if r := rows[7]; !r.Start.IsZero() || r.Planned.Sub(start) < time.Hour-time.Minute {
 		t.Errorf("skipped action %+v", r)
 	}
+	// A rolling change stops at the first node it fails on.
+	rolling, err := replay.ParseActions([]string{"0s@all: rsu: ALTER TABLE nosuchtable FORCE"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	two, err := replay.ResolveActions(rolling, []server.Endpoint{{Name: "a", DSN: dsn}, {Name: "b", DSN: dsn}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res2, err := replay.Run(context.Background(), replay.Config{
+		RunID: "t", Threads: 1, Duration: 500 * time.Millisecond, SkipTrx: true, Prepared: true,
+		Endpoints: []replay.Endpoint{{Name: "a", DB: db}, {Name: "b", DB: db}}, Scenarios: []*replay.Scenario{sc}, Sink: &actionSink{},
+		Actions: two,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := res2.Actions; len(r) != 2 || r[0].Outcome != results.ActionFailed || r[1].Outcome != results.ActionSkipped || r[1].Step != 2 {
+		t.Errorf("rolling change failing on its first node: %+v", r)
+	}
 	// The run's summary says what each action that ran cost.
 	if len(res.Summary.Actions) != 7 || len(res.Summary.Actions[0].Endpoints) != 1 {
 		t.Errorf("summary actions %+v", res.Summary.Actions)

@@ -21,7 +21,7 @@ const (
 	ActionOK        = "ok"        // it did what it was asked
 	ActionFailed    = "failed"    // it returned an error (the run went on)
 	ActionCancelled = "cancelled" // the run ended while it ran: it was stopped, its fault undone
-	ActionSkipped   = "skipped"   // the run ended before its offset
+	ActionSkipped   = "skipped"   // the run ended before its offset, or a rolling change failed on an earlier node
 )
 
 // Action is one row of actions.parquet: an action of the run (a statement,
