@@ -111,7 +111,7 @@ func TestGaleraActions(t *testing.T) {
 		t.Fatalf("%d actions in the summary, want 3\n%s", len(sum.Actions), out)
 	}
 	for _, c := range sum.Actions {
-		if c.Outcome != results.ActionOK || len(c.Endpoints) != 3 {
+		if c.Outcome != results.ActionOK || len(c.Endpoints) != 4 {
 			t.Fatalf("action %d (%s): %s, %d endpoints: %s", c.Action, c.Spec, c.Outcome, len(c.Endpoints), c.Error)
 		}
 	}
@@ -134,7 +134,7 @@ func TestGaleraActions(t *testing.T) {
 	// Under TOI node1 applies the ALTER in the cluster's order: its own
 	// writes wait for it. The stretch stands out of the workload's own gaps
 	// before the first action.
-	if len(rep.Runs[0].Baseline) != 3 {
+	if len(rep.Runs[0].Baseline) != 4 {
 		t.Fatalf("baseline %+v", rep.Runs[0].Baseline)
 	}
 	noise := max(2*rep.Runs[0].Baseline[0].LongestZeroWriteMs, 200)

@@ -111,7 +111,7 @@ func readEndpoints(dir string, info *results.Run, actions []results.Action, warn
 				first = a.Start
 			}
 		}
-		for _, ep := range info.Endpoints {
+		for _, ep := range stall.WithAll(info.Endpoints) {
 			// From the first write on: connecting and preparing are not
 			// the workload's gaps.
 			from, ok := tr.FirstWrite(ep)

@@ -59,7 +59,7 @@ func TestReportActions(t *testing.T) {
 		t.Fatal(err)
 	}
 	rr := rep.Runs[0]
-	if len(rr.Actions) != 1 || len(rr.Actions[0].Endpoints) != 2 {
+	if len(rr.Actions) != 1 || len(rr.Actions[0].Endpoints) != 3 || rr.Actions[0].Endpoints[2].Endpoint != "(all)" {
 		t.Fatalf("actions %+v", rr.Actions)
 	}
 	c := rr.Actions[0]
@@ -68,6 +68,10 @@ func TestReportActions(t *testing.T) {
 	}
 	if got := c.Endpoints[0].LongestZeroWriteMs; got > 10 {
 		t.Errorf("endpoint 1 stalled %v ms, want none", got)
+	}
+	// Endpoint 1 wrote all along: the cluster as a whole never stopped.
+	if got := c.Endpoints[2].LongestZeroWriteMs; got > 10 {
+		t.Errorf("all endpoints stalled %v ms together, want none", got)
 	}
 	if len(rr.Endpoints) != 2 || rr.Endpoints[0].Timeline[0].MaxMs != 1 {
 		t.Errorf("endpoint timelines %+v", rr.Endpoints)
@@ -136,7 +140,7 @@ func TestCompareStalls(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := c.Stalls
-	if s == nil || len(s.Endpoints) != 2 {
+	if s == nil || len(s.Endpoints) != 3 {
 		t.Fatalf("stalls %+v", s)
 	}
 	if s.Verdict != LessStall || s.Endpoints[0].Verdict != SameStall || s.Endpoints[1].Verdict != LessStall ||

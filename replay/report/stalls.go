@@ -34,7 +34,9 @@ type StallComparison struct {
 // action's longest stretch, and the baseline (the longest before the first
 // action) that a difference must stand out of.
 type StallDelta struct {
-	Endpoint           string  `json:"endpoint"` // the base's; endpoints are matched in run.json order
+	// Endpoint is the base's; endpoints are matched in run.json order.
+	// "(all)" is the cluster as a whole: no endpoint writing.
+	Endpoint           string  `json:"endpoint"`
 	CandidateEndpoint  string  `json:"candidate_endpoint,omitempty"`
 	BaseLongestMs      float64 `json:"base_longest_ms"`
 	CandidateLongestMs float64 `json:"candidate_longest_ms"`
@@ -47,7 +49,7 @@ type StallDelta struct {
 }
 
 // stallRule says how a stall verdict is reached.
-const stallRule = "per endpoint, the longest stretch without a successful write during the runs' actions; " +
+const stallRule = "per endpoint, and for (all) the endpoints together (no endpoint writing), the longest stretch without a successful write during the runs' actions; " +
 	"less or more stall when the two differ by more than 20% of the larger and by more than the noise: " +
 	"twice the longer baseline (the longest stretch between the first write and the first action) and at least 100 ms"
 
@@ -76,17 +78,17 @@ func readStalls(dir string, w warner) (*sideStalls, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &sideStalls{endpoints: info.Endpoints, specs: info.Actions}
-	n := len(info.Endpoints)
+	s := &sideStalls{endpoints: stall.WithAll(info.Endpoints), specs: info.Actions}
+	n := len(s.endpoints)
 	s.longest, s.total, s.worst, s.baseline = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
 	for _, c := range costs {
-		for i, e := range c.Endpoints {
+		for i, e := range c.Endpoints[:min(n, len(c.Endpoints))] {
 			s.longest[i] = math.Max(s.longest[i], e.LongestZeroWriteMs)
 			s.total[i] += e.LongestZeroWriteMs
 			s.worst[i] = math.Max(s.worst[i], e.WorstLatencyMs)
 		}
 	}
-	for i, b := range baseline {
+	for i, b := range baseline[:min(n, len(baseline))] {
 		s.baseline[i] = b.LongestZeroWriteMs
 	}
 	return s, nil

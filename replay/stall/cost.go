@@ -39,8 +39,9 @@ type EndpointCost struct {
 }
 
 // Costs measures, for each action that ran, the longest stretch without a
-// successful write on each of endpoints (in their order) within its
-// window. runEnd ends the last window.
+// successful write on each of endpoints (in their order) and, with several,
+// on all of them at once (AllEndpoints, last) within its window. runEnd
+// ends the last window.
 func Costs(t *Tracker, actions []results.Action, endpoints []string, runEnd time.Time) []Cost {
 	var out []Cost
 	for _, a := range actions {
@@ -66,7 +67,7 @@ func Costs(t *Tracker, actions []results.Action, endpoints []string, runEnd time
 			Outcome: a.Outcome, Error: a.ErrorMessage,
 			StartSeconds: seconds(a.Start.Sub(t.origin)), Seconds: seconds(end.Sub(a.Start)),
 			WindowSeconds: seconds(win.Sub(a.Start))}
-		for _, ep := range endpoints {
+		for _, ep := range WithAll(endpoints) {
 			st := t.Longest(ep, a.Start, win)
 			c.Endpoints = append(c.Endpoints, EndpointCost{Endpoint: ep,
 				LongestZeroWriteMs:  ms(st.Length),
@@ -81,3 +82,11 @@ func Costs(t *Tracker, actions []results.Action, endpoints []string, runEnd time
 func seconds(d time.Duration) float64 { return float64(d.Milliseconds()) / 1e3 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1e3 }
+
+// WithAll is endpoints followed, when there are several, by AllEndpoints.
+func WithAll(endpoints []string) []string {
+	if len(endpoints) < 2 {
+		return endpoints
+	}
+	return append(append([]string(nil), endpoints...), AllEndpoints)
+}

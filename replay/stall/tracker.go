@@ -98,19 +98,27 @@ func (t *Tracker) Endpoints() []string {
 	return out
 }
 
-// FirstWrite is when the first successful write of endpoint completed
-// (the start of its slot); false when none did.
+// FirstWrite is when the first successful write of endpoint (of any, for
+// AllEndpoints) completed (the start of its slot); false when none did.
 func (t *Tracker) FirstWrite(endpoint string) (time.Time, bool) {
-	s := t.eps[endpoint]
-	if s == nil {
-		return time.Time{}, false
-	}
-	for i, d := range s.done {
-		if d {
-			return t.origin.Add(time.Duration(i) * t.width), true
+	first := -1
+	for ep, s := range t.eps {
+		if ep != endpoint && endpoint != AllEndpoints {
+			continue
+		}
+		for i, d := range s.done {
+			if d {
+				if first < 0 || i < first {
+					first = i
+				}
+				break
+			}
 		}
 	}
-	return time.Time{}, false
+	if first < 0 {
+		return time.Time{}, false
+	}
+	return t.origin.Add(time.Duration(first) * t.width), true
 }
 
 // Stretch is the longest stretch of an endpoint without a successful write
@@ -126,24 +134,41 @@ type Stretch struct {
 	Worst time.Duration
 }
 
-// Longest returns the longest stretch of endpoint without a successful
-// write between from and to. An endpoint without any write in the run
-// gives a stretch of the whole window.
+// AllEndpoints names the cluster as a whole: a stretch of it is a time in
+// which no endpoint completed a write (a TOI change stops every node at
+// once; a rolling RSU change one at a time, so the cluster keeps writing).
+const AllEndpoints = "(all)"
+
+// Longest returns the longest stretch of endpoint (or of AllEndpoints)
+// without a successful write between from and to. An endpoint without any
+// write in the run gives a stretch of the whole window.
 func (t *Tracker) Longest(endpoint string, from, to time.Time) Stretch {
+	var ss []*series
+	if endpoint == AllEndpoints {
+		for _, ep := range t.Endpoints() {
+			ss = append(ss, t.eps[ep])
+		}
+	} else if s := t.eps[endpoint]; s != nil {
+		ss = []*series{s}
+	}
 	if from.Before(t.origin) {
 		from = t.origin
 	}
 	if !to.After(from) {
 		return Stretch{Start: from}
 	}
-	s := t.eps[endpoint]
-	if s == nil {
-		s = &series{}
+	done := func(i int) bool {
+		for _, s := range ss {
+			if i < len(s.done) && s.done[i] {
+				return true
+			}
+		}
+		return false
 	}
 	fi, ti := t.slot(from), t.slot(to)
 	best, bestAt, run := 0, fi, 0
 	for i := fi; i <= ti; i++ {
-		if i < len(s.done) && s.done[i] {
+		if done(i) {
 			run = 0
 			continue
 		}
@@ -160,13 +185,15 @@ func (t *Tracker) Longest(endpoint string, from, to time.Time) Stretch {
 	// end at or after its start. Those that started before it ran longer
 	// than the distance back, which bounds the scan.
 	a, b := bestAt, bestAt+best
-	for i := min(b, len(s.longest)) - 1; i >= 0; i-- {
-		if d := int64(a-i) * int64(t.width); d > s.maxLat+int64(t.width) {
-			break
-		}
-		l := s.longest[i]
-		if l > 0 && int64(i+1)*int64(t.width)+l >= int64(a)*int64(t.width) && l > int64(st.Worst) {
-			st.Worst = time.Duration(l)
+	for _, s := range ss {
+		for i := min(b, len(s.longest)) - 1; i >= 0; i-- {
+			if d := int64(a-i) * int64(t.width); d > s.maxLat+int64(t.width) {
+				break
+			}
+			l := s.longest[i]
+			if l > 0 && int64(i+1)*int64(t.width)+l >= int64(a)*int64(t.width) && l > int64(st.Worst) {
+				st.Worst = time.Duration(l)
+			}
 		}
 	}
 	return st

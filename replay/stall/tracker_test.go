@@ -44,6 +44,10 @@ func TestLongest(t *testing.T) {
 	if s := tr.Longest("b", at(0), at(3000)); s.Length > 10*time.Millisecond {
 		t.Errorf("b: longest %s, want at most a slot", s.Length)
 	}
+	// b wrote all along: no stretch of the two together.
+	if s := tr.Longest(AllEndpoints, at(0), at(3000)); s.Length > 10*time.Millisecond {
+		t.Errorf("all: longest %s, want at most a slot", s.Length)
+	}
 	// A window after the stall does not see it.
 	if s := tr.Longest("a", at(1600), at(3000)); s.Length > 10*time.Millisecond {
 		t.Errorf("a after the stall: %s", s.Length)
@@ -87,6 +91,9 @@ func TestCosts(t *testing.T) {
 		{Action: 3, Step: 1, Kind: "sql", Endpoint: "a", Outcome: results.ActionSkipped},
 	}
 	cs := Costs(tr, acts, []string{"a", "b"}, at(6000))
+	if len(cs[0].Endpoints) != 3 || cs[0].Endpoints[2].Endpoint != AllEndpoints {
+		t.Fatalf("endpoints of a cost: %+v", cs[0].Endpoints)
+	}
 	// The steps of a rolling change each end where the next begins.
 	steps := Costs(tr, []results.Action{
 		{Action: 1, Step: 1, Endpoint: "a", Start: at(500), End: at(900), Outcome: results.ActionOK},
@@ -104,5 +111,19 @@ func TestCosts(t *testing.T) {
 	}
 	if c := cs[1]; c.Endpoints[0].LongestZeroWriteMs > 10 || c.Endpoints[1].LongestZeroWriteMs < 250 || c.StartSeconds != 3.5 {
 		t.Errorf("action 2: %+v", c)
+	}
+}
+
+// Two endpoints stopped at the same time make a stretch of the cluster.
+func TestLongestAll(t *testing.T) {
+	tr := New(t0)
+	steady(tr, "a", 0, 3000, 1000, 1500)
+	steady(tr, "b", 0, 3000, 1100, 1700)
+	s := tr.Longest(AllEndpoints, at(0), at(3000))
+	if s.Length < 380*time.Millisecond || s.Length > 420*time.Millisecond {
+		t.Errorf("all: longest %s, want the 400ms both were stopped", s.Length)
+	}
+	if first, ok := tr.FirstWrite(AllEndpoints); !ok || !first.Equal(at(0)) {
+		t.Errorf("first write of all: %v %v", first, ok)
 	}
 }
