@@ -33,13 +33,17 @@ type epTimeline struct {
 	longest map[int64]int64 // bucket key at 1 s → ns
 }
 
+// baselineSettle is how long after its first write a workload is taken
+// to run as it will.
+const baselineSettle = time.Second
+
 // readEndpoints reads the run's executions a second time, per endpoint:
 // for runs on several endpoints (a cluster) or with actions only, so that
 // other reports cost nothing more. With actions it also measures what each
 // cost every endpoint, as the run's own summary did (package stall).
 //
 // baseline is, per endpoint, the longest stretch without a successful write
-// between its first write and the first action: what the workload does on its own, the noise a
+// from a second after its first write (baselineSettle) to the first action: what the workload does on its own, the noise a
 // stall must stand out of.
 func readEndpoints(dir string, info *results.Run, actions []results.Action, warn results.Warner) (tls []EndpointTimeline, costs []stall.Cost, baseline []stall.EndpointCost, err error) {
 	if info == nil || (len(info.Endpoints) < 2 && len(actions) == 0) {
@@ -112,15 +116,20 @@ func readEndpoints(dir string, info *results.Run, actions []results.Action, warn
 			}
 		}
 		for _, ep := range stall.WithAll(info.Endpoints) {
-			// From the first write on: connecting and preparing are not
+			// From a second after the first write on: connecting,
+			// preparing and the first executions on a cold cache are not
 			// the workload's gaps.
 			from, ok := tr.FirstWrite(ep)
 			if !ok {
 				from = info.Start
 			}
+			if settled := from.Add(baselineSettle); settled.Before(first) {
+				from = settled
+			}
 			st := tr.Longest(ep, from, first)
 			baseline = append(baseline, stall.EndpointCost{Endpoint: ep, LongestZeroWriteMs: float64(st.Length.Microseconds()) / 1e3,
-				WorstLatencyMs: float64(st.Worst.Microseconds()) / 1e3})
+				StretchStartSeconds: float64(st.Start.Sub(info.Start).Milliseconds()) / 1e3,
+				WorstLatencyMs:      float64(st.Worst.Microseconds()) / 1e3})
 		}
 	}
 	return tls, costs, baseline, nil

@@ -51,7 +51,7 @@ type StallDelta struct {
 // stallRule says how a stall verdict is reached.
 const stallRule = "per endpoint, and for (all) the endpoints together (no endpoint writing), the longest stretch without a successful write during the runs' actions; " +
 	"less or more stall when the two differ by more than 20% of the larger and by more than the noise: " +
-	"twice the longer baseline (the longest stretch between the first write and the first action) and at least 100 ms"
+	"twice the longer baseline (the longest stretch from a second after the first write to the first action) and at least 100 ms"
 
 // sideStalls is what one side's actions cost, per endpoint in run.json
 // order.
