@@ -3,12 +3,14 @@ package analyzer
 import (
 	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 
 	"github.com/joinbench/joinbench/corpus"
 	"github.com/joinbench/joinbench/ddl"
 	"github.com/joinbench/joinbench/internal/server/flavor"
+	"github.com/joinbench/joinbench/internal/sqllex"
 )
 
 // Severity of a finding. A rule's default can be changed per corpus in its
@@ -61,6 +63,38 @@ type Analyzer struct {
 	Doc      string
 	Severity Severity
 	Run      func(*Pass)
+	// Explanation is the long documentation `lint --explain RULE` prints.
+	Explanation Explanation
+	// RunDespiteErrors lets the rule run on a file whose statement does
+	// not parse (as in go/analysis). Such a rule must not rely on the
+	// parse: on a broken file, what the parse would tell is guesswork and
+	// its findings would be noise next to the syntax error.
+	RunDespiteErrors bool
+}
+
+// Explanation documents a rule at length: why it matters, and a wrong
+// and a right example (as `ruff rule` and `clippy --explain` show).
+type Explanation struct {
+	Text  string
+	Wrong string
+	Right string
+}
+
+// HelpURI is where a rule is documented, for SARIF and editors.
+func (a *Analyzer) HelpURI() string {
+	return "https://github.com/joinbench/joinbench/blob/main/docs/scenarios.md#lint"
+}
+
+// WriteExplanation prints a rule's documentation: name, default severity,
+// summary, explanation, and the wrong and right examples.
+func (a *Analyzer) WriteExplanation(w io.Writer) error {
+	_, err := fmt.Fprintf(w, "# %s (default: %s)\n\n%s\n\n%s\n\n## Wrong\n\n%s\n\n## Right\n\n%s\n",
+		a.Name, a.Severity, a.Doc, a.Explanation.Text, indent(a.Explanation.Wrong), indent(a.Explanation.Right))
+	return err
+}
+
+func indent(s string) string {
+	return "    " + strings.ReplaceAll(s, "\n", "\n    ")
 }
 
 // Pass is what a rule sees of one file.
@@ -70,15 +104,22 @@ type Pass struct {
 	diags    *[]Diagnostic
 }
 
-// Reportf records a finding at a source offset.
+// Reportf records a finding at a source offset; it spans the token (or
+// qualified name) that starts there.
 func (p *Pass) Reportf(offset int, format string, args ...any) *Diagnostic {
 	return p.Report(Diagnostic{Offset: offset, Message: fmt.Sprintf(format, args...)})
 }
 
-// Report records a finding; Path, Line, Col, Rule and Severity are filled in.
+// ReportRangef records a finding spanning source[start:end].
+func (p *Pass) ReportRangef(start, end int, format string, args ...any) *Diagnostic {
+	return p.Report(Diagnostic{Offset: start, EndOffset: end, Message: fmt.Sprintf(format, args...)})
+}
+
+// Report records a finding; Path, Line, Col, the end when not given, Rule
+// and Severity are filled in.
 func (p *Pass) Report(d Diagnostic) *Diagnostic {
 	d.Path = p.u.path
-	d.Line, d.Col = p.u.position(d.Offset)
+	p.u.place(&d)
 	d.Rule = p.Analyzer.Name
 	d.Severity = p.Analyzer.Severity
 	*p.diags = append(*p.diags, d)
@@ -87,14 +128,19 @@ func (p *Pass) Report(d Diagnostic) *Diagnostic {
 
 // Diagnostic is one finding, pointing at the original file.
 type Diagnostic struct {
-	Path     string         `json:"path"`
-	Line     int            `json:"line"`
-	Col      int            `json:"column"`
-	Offset   int            `json:"offset"`
-	Severity Severity       `json:"severity"`
-	Rule     string         `json:"rule"`
-	Message  string         `json:"message"`
-	Fixes    []SuggestedFix `json:"fixes,omitempty"`
+	Path   string `json:"path"`
+	Line   int    `json:"line"`
+	Col    int    `json:"column"`
+	Offset int    `json:"offset"`
+	// The end of the text the finding is about (exclusive): the column
+	// and offset just after its last byte.
+	EndLine   int            `json:"end_line"`
+	EndCol    int            `json:"end_column"`
+	EndOffset int            `json:"end_offset"`
+	Severity  Severity       `json:"severity"`
+	Rule      string         `json:"rule"`
+	Message   string         `json:"message"`
+	Fixes     []SuggestedFix `json:"fixes,omitempty"`
 }
 
 func (d Diagnostic) String() string {
@@ -105,6 +151,9 @@ func (d Diagnostic) String() string {
 type SuggestedFix struct {
 	Message string     `json:"message"`
 	Edits   []TextEdit `json:"edits"`
+	// Unsafe marks a fix that changes what the statement returns: lint
+	// --fix applies it only when asked to (Options.UnsafeFixes).
+	Unsafe bool `json:"unsafe,omitempty"`
 }
 
 // TextEdit replaces Source[Start:End] with NewText.
@@ -124,6 +173,9 @@ type Options struct {
 	// Severity overrides per rule name (from lint.conf); absent means the
 	// rule's default.
 	Severity map[string]Severity
+	// UnsafeFixes lets FixFile apply fixes that change a statement's
+	// results (SuggestedFix.Unsafe).
+	UnsafeFixes bool
 }
 
 // flavor is the targeted family, mysql when none was given.
@@ -162,9 +214,27 @@ func Lookup(name string) *Analyzer {
 
 var registry []*Analyzer
 
+// register adds a rule. Two rules with one name would make output,
+// configuration and suppressions ambiguous: that is a bug, and it stops the
+// program at start-up.
 func register(a *Analyzer) *Analyzer {
+	if err := checkRegister(registry, a); err != nil {
+		panic(err)
+	}
 	registry = append(registry, a)
 	return a
+}
+
+func checkRegister(reg []*Analyzer, a *Analyzer) error {
+	if a.Name == "" || a.Run == nil {
+		return fmt.Errorf("analyzer: rule %q needs a name and a Run function", a.Name)
+	}
+	for _, b := range reg {
+		if b.Name == a.Name {
+			return fmt.Errorf("analyzer: two rules are named %s", a.Name)
+		}
+	}
+	return nil
 }
 
 // AnalyzeScenario lints one parsed scenario.
@@ -181,7 +251,15 @@ func AnalyzeFile(path, src string, opts *Options) []Diagnostic {
 		if ce := (*corpus.Error)(nil); errors.As(err, &ce) {
 			line, col, msg = ce.Line, ce.Col, ce.Msg
 		}
-		return []Diagnostic{{Path: path, Line: line, Col: col, Severity: Error, Rule: Syntax.Name, Message: msg}}
+		d := Diagnostic{Path: path, Line: line, Col: col, Severity: Error, Rule: Syntax.Name, Message: msg}
+		lines := sqllex.NewLines(src)
+		d.Offset = min(lines.Start(line)+max(col-1, 0), len(src))
+		d.EndOffset = d.Offset
+		for d.EndOffset < len(src) && src[d.EndOffset] != '\n' {
+			d.EndOffset++
+		}
+		d.EndLine, d.EndCol = lines.Position(d.EndOffset)
+		return []Diagnostic{d}
 	}
 	return analyze(path, src, sc, opts)
 }
@@ -225,7 +303,7 @@ func analyze(path, src string, sc *corpus.Scenario, opts *Options) []Diagnostic 
 		if sev == Off && a != suppressionRule {
 			continue
 		}
-		if u.parseErr != nil && a.needsAST() {
+		if u.parseErr != nil && !a.RunDespiteErrors {
 			continue
 		}
 		p := &Pass{Analyzer: a, u: u, diags: &diags}
@@ -249,11 +327,6 @@ func runRule(p *Pass) {
 		}
 	}()
 	p.Analyzer.Run(p)
-}
-
-// needsAST reports whether a rule only makes sense on a parsed statement.
-func (a *Analyzer) needsAST() bool {
-	return a != Syntax && a != suppressionRule && a != PlaceholderType && a != HintIgnoredByFlavor
 }
 
 func sortDiagnostics(d []Diagnostic) {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -13,7 +14,8 @@ import (
 // TestRules runs every rule over testdata/<rule>/*.sql. A comment
 // `-- want "regexp"` expects a finding of that rule on its line (or, on a
 // line of its own, on the line above); every finding of the rule must be
-// expected. A file `<name>.sql.fixed` holds the file after `lint --fix`.
+// expected. `-- want 6-11 "regexp"` also expects the finding to start at
+// byte column 6 of that line and end before column 11. A file `<name>.sql.fixed` holds the file after `lint --fix`.
 // A header line `-- lint-test: flavor=mariadb galera` sets options.
 func TestRules(t *testing.T) {
 	dirs, err := os.ReadDir("testdata")
@@ -44,6 +46,7 @@ func TestRules(t *testing.T) {
 var (
 	wantRE  = regexp.MustCompile(`^(?:--|#)\s*want\s+(.*)$`)
 	wantArg = regexp.MustCompile(`"((?:[^"\\]|\\.)*)"`)
+	wantCol = regexp.MustCompile(`^(\d+)-(\d+)\s`)
 	testOpt = regexp.MustCompile(`(?m)^-- lint-test:(.*)$`)
 )
 
@@ -56,6 +59,8 @@ func testOptions(src string) *Options {
 				opts.Flavor.Name = flavor.Name(strings.TrimPrefix(f, "flavor="))
 			case f == "galera":
 				opts.Flavor.Galera = true
+			case f == "unsafe-fixes":
+				opts.UnsafeFixes = true
 			case f == "noschema":
 				opts.Schema = nil
 			}
@@ -75,9 +80,10 @@ func checkFile(t *testing.T, rule, path string) {
 
 	u := newUnit(path, src, nil, nil, opts) // for comments and positions only
 	type want struct {
-		line int
-		re   *regexp.Regexp
-		met  bool
+		line     int
+		col, end int // 0: any
+		re       *regexp.Regexp
+		met      bool
 	}
 	var wants []*want
 	for _, c := range u.comments {
@@ -86,23 +92,28 @@ func checkFile(t *testing.T, rule, path string) {
 			continue
 		}
 		line, _ := u.position(c.Start)
-		if strings.TrimSpace(src[u.lines[line-1]:c.Start]) == "" {
+		if strings.TrimSpace(src[u.lines.Start(line):c.Start]) == "" {
 			// a comment line of its own is about the line above it that
 			// is not itself a want line
 			for line > 1 {
 				line--
-				prev := strings.TrimSpace(src[u.lines[line-1]:u.lines[line]])
+				prev := strings.TrimSpace(src[u.lines.Start(line):u.lines.Start(line+1)])
 				if !wantRE.MatchString(prev) {
 					break
 				}
 			}
+		}
+		col, end := 0, 0
+		if cm := wantCol.FindStringSubmatch(m[1]); cm != nil {
+			col, _ = strconv.Atoi(cm[1])
+			end, _ = strconv.Atoi(cm[2])
 		}
 		for _, a := range wantArg.FindAllStringSubmatch(m[1], -1) {
 			re, err := regexp.Compile(a[1])
 			if err != nil {
 				t.Fatalf("%s:%d: bad want regexp: %v", path, line, err)
 			}
-			wants = append(wants, &want{line: line, re: re})
+			wants = append(wants, &want{line: line, col: col, end: end, re: re})
 		}
 	}
 	for _, d := range diags {
@@ -115,6 +126,9 @@ func checkFile(t *testing.T, rule, path string) {
 		ok := false
 		for _, w := range wants {
 			if !w.met && w.line == d.Line && w.re.MatchString(d.Message) {
+				if w.col != 0 && (d.Col != w.col || d.EndLine != d.Line || d.EndCol != w.end) {
+					t.Errorf("%s: spans %d:%d-%d:%d, want %d:%d-%d:%d", d, d.Line, d.Col, d.EndLine, d.EndCol, w.line, w.col, w.line, w.end)
+				}
 				w.met, ok = true, true
 				break
 			}

@@ -14,13 +14,16 @@ import (
 func FixFile(path, src string, opts *Options) (string, int) {
 	total := 0
 	for round := 0; round < 10; round++ {
-		var edits []TextEdit
+		var fixes []SuggestedFix
 		for _, d := range AnalyzeFile(path, src, opts) {
 			for _, f := range d.Fixes {
-				edits = append(edits, f.Edits...)
+				if f.Unsafe && (opts == nil || !opts.UnsafeFixes) {
+					continue
+				}
+				fixes = append(fixes, f)
 			}
 		}
-		out, n := applyEdits(src, edits)
+		out, n := applyEdits(src, wholeFixes(fixes))
 		if n == 0 {
 			break
 		}
@@ -96,4 +99,37 @@ func applyEdits(src string, edits []TextEdit) (string, int) {
 	}
 	b = append(b, src[last:]...)
 	return string(b), len(kept)
+}
+
+// wholeFixes returns the edits of the fixes that can be applied together:
+// a fix is taken whole or not at all (half a fix, such as a condition
+// added to WHERE but not removed from ON, would change the statement), and
+// one that overlaps a fix taken before it waits for the next round.
+func wholeFixes(fixes []SuggestedFix) []TextEdit {
+	var taken []TextEdit
+	overlaps := func(e TextEdit) bool {
+		for _, t := range taken {
+			if t == e {
+				continue
+			}
+			if e.Start < t.End && t.Start < e.End || e.Start == e.End && e.Start > t.Start && e.Start < t.End ||
+				t.Start == t.End && t.Start > e.Start && t.Start < e.End {
+				return true
+			}
+		}
+		return false
+	}
+	for _, f := range fixes {
+		ok := true
+		for _, e := range f.Edits {
+			if overlaps(e) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			taken = append(taken, f.Edits...)
+		}
+	}
+	return taken
 }

@@ -14,7 +14,7 @@ func TestRewriteRightJoinsSyntaxError(t *testing.T) {
 	if err == nil {
 		t.Fatal("no error for a statement that does not parse")
 	}
-	if want := `custom/bad.sql:6:15: syntax error near "= 3;"`; err.Error() != want {
+	if want := `custom/bad.sql:6:14: syntax error near "= 3;"`; err.Error() != want {
 		t.Errorf("error %q, want %q", err, want)
 	}
 	if !usage.Is(err) {

@@ -5,12 +5,14 @@ import (
 	"strings"
 
 	"github.com/joinbench/joinbench/corpus"
+	"github.com/joinbench/joinbench/internal/sqllex"
 )
 
 // plainFile reads a file without a scenario header (a DDL file, say) as
 // plain SQL: its body starts after the leading comment lines. The
 // placeholders it may hold are found as the corpus finds them in a
-// scenario, outside comments; none is declared, so their Param is nil.
+// scenario (outside quotes and comments, in hints too); none is declared,
+// so their Param is nil.
 func plainFile(path, src string) *corpus.Scenario {
 	sc := &corpus.Scenario{Name: strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)), Path: path, Source: src}
 	off := 0
@@ -26,23 +28,21 @@ func plainFile(path, src string) *corpus.Scenario {
 		off = next
 	}
 	sc.BodyOffset, sc.Body = off, src[off:]
-	_, comments := tokenize(src, off, len(src))
-	for _, m := range placeholderRE.FindAllStringIndex(sc.Body, -1) {
-		start, end := off+m[0], off+m[1]
-		if !inComment(comments, start) {
-			sc.Uses = append(sc.Uses, corpus.Use{Start: start, End: end})
+	lx := sqllex.NewScanner(src, off)
+	for t := lx.Next(); t.Kind != sqllex.EOF; t = lx.Next() {
+		switch t.Kind {
+		case sqllex.Placeholder:
+			sc.Uses = append(sc.Uses, corpus.Use{Start: t.Start, End: t.End})
+		case sqllex.Hint:
+			hs := sqllex.NewHintScanner(src, t)
+			for h := hs.Next(); h.Kind != sqllex.EOF; h = hs.Next() {
+				if h.Kind == sqllex.Placeholder {
+					sc.Uses = append(sc.Uses, corpus.Use{Start: h.Start, End: h.End})
+				}
+			}
 		}
 	}
 	return sc
-}
-
-func inComment(comments []comment, off int) bool {
-	for _, c := range comments {
-		if off >= c.Start && off < c.End {
-			return true
-		}
-	}
-	return false
 }
 
 // useName is the parameter name a placeholder use spells.

@@ -13,7 +13,7 @@ import (
 // hintComment is one `/*+ ... */` comment and the hints in it.
 type hintComment struct {
 	tok   token
-	block int // token index of the keyword it follows (SELECT, UPDATE, ...), -1 if misplaced
+	block int // token index of the keyword it follows (SELECT, UPDATE, ...), -1 if misplaced (a plain comment to the server)
 	hints []*hint
 }
 
@@ -39,16 +39,10 @@ func parseHints(u *unit) []*hintComment {
 			continue
 		}
 		hc := &hintComment{tok: t, block: -1}
-		if i > 0 {
-			if p := u.toks[i-1]; p.is("SELECT") || p.is("UPDATE") || p.is("DELETE") || p.is("INSERT") || p.is("REPLACE") {
-				hc.block = i - 1
-			}
+		if !t.Misplaced && i > 0 {
+			hc.block = i - 1 // the keyword the hint follows
 		}
-		end := t.End
-		if strings.HasSuffix(t.Text, "*/") {
-			end -= 2
-		}
-		inner, _ := tokenize(u.src, t.Start+3, end)
+		inner := tokenizeHint(u.src, t)
 		for j := 0; j < len(inner); {
 			nt := inner[j]
 			if nt.Kind != tokIdent {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/joinbench/joinbench/corpus"
 	"github.com/joinbench/joinbench/ddl"
+	"github.com/joinbench/joinbench/ddl/load"
 	"github.com/joinbench/joinbench/internal/testdb"
 )
 
@@ -23,7 +24,7 @@ func TestRightJoinRewriteSameResults(t *testing.T) {
 	ctx := context.Background()
 	const tables, size = 2, 300
 	opts := ddl.SchemaOptions{Tables: tables}
-	if _, err := ddl.Prepare(ctx, db, ddl.PrepareOptions{Schema: opts, Gen: ddl.GenOptions{Seed: 11, TableSize: size}, Threads: 1, NoAnalyze: true}); err != nil {
+	if _, err := load.Prepare(ctx, db, load.PrepareOptions{Schema: opts, Gen: ddl.GenOptions{Seed: 11, TableSize: size}, Threads: 1, NoAnalyze: true}); err != nil {
 		t.Fatal(err)
 	}
 	schema, err := ddl.BuiltinSchema(opts)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 )
 
 // WriteText prints one line per finding: path:line:col: severity: message [rule].
@@ -33,16 +34,12 @@ func WriteSARIF(w io.Writer, diags []Diagnostic, version string) error {
 	type msg struct {
 		Text string `json:"text"`
 	}
-	type region struct {
-		StartLine   int `json:"startLine"`
-		StartColumn int `json:"startColumn"`
-	}
 	type artifact struct {
 		URI string `json:"uri"`
 	}
 	type physLoc struct {
-		ArtifactLocation artifact `json:"artifactLocation"`
-		Region           region   `json:"region"`
+		ArtifactLocation artifact    `json:"artifactLocation"`
+		Region           sarifRegion `json:"region"`
 	}
 	type location struct {
 		PhysicalLocation physLoc `json:"physicalLocation"`
@@ -67,22 +64,33 @@ func WriteSARIF(w io.Writer, diags []Diagnostic, version string) error {
 		Locations []location `json:"locations"`
 		Fixes     []fix      `json:"fixes,omitempty"`
 	}
+	type help struct {
+		Text     string `json:"text"`
+		Markdown string `json:"markdown"`
+	}
 	type rule struct {
 		ID               string            `json:"id"`
 		ShortDescription msg               `json:"shortDescription"`
+		FullDescription  msg               `json:"fullDescription"`
+		Help             help              `json:"help"`
+		HelpURI          string            `json:"helpUri"`
 		DefaultConfig    map[string]string `json:"defaultConfiguration"`
 	}
 	var rules []rule
 	index := map[string]int{}
 	for i, a := range Analyzers() {
 		index[a.Name] = i
-		rules = append(rules, rule{ID: a.Name, ShortDescription: msg{a.Doc}, DefaultConfig: map[string]string{"level": sarifLevel(a.Severity)}})
+		var md strings.Builder
+		_ = a.WriteExplanation(&md)
+		rules = append(rules, rule{ID: a.Name, ShortDescription: msg{a.Doc}, FullDescription: msg{a.Explanation.Text},
+			Help:    help{Text: a.Explanation.Text + "\nWrong:\n" + indent(a.Explanation.Wrong) + "\nRight:\n" + indent(a.Explanation.Right), Markdown: md.String()},
+			HelpURI: a.HelpURI(), DefaultConfig: map[string]string{"level": sarifLevel(a.Severity)}})
 	}
 	results := []result{}
 	for _, d := range diags {
 		uri := filepath.ToSlash(d.Path)
 		r := result{RuleID: d.Rule, RuleIndex: index[d.Rule], Level: sarifLevel(d.Severity), Message: msg{d.Message},
-			Locations: []location{{physLoc{artifact{uri}, region{d.Line, d.Col}}}}}
+			Locations: []location{{physLoc{artifact{uri}, regionOf(d)}}}}
 		for _, f := range d.Fixes {
 			var reps []replacement
 			for _, e := range f.Edits {
@@ -105,6 +113,24 @@ func WriteSARIF(w io.Writer, diags []Diagnostic, version string) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(log)
+}
+
+// sarifRegion is where a finding starts and ends in its file.
+type sarifRegion struct {
+	StartLine   int `json:"startLine"`
+	StartColumn int `json:"startColumn"`
+	EndLine     int `json:"endLine,omitempty"`
+	EndColumn   int `json:"endColumn,omitempty"` // exclusive, as SARIF counts
+}
+
+// regionOf is a finding's region; one with no end known (built by hand)
+// gets a start only.
+func regionOf(d Diagnostic) (r sarifRegion) {
+	r.StartLine, r.StartColumn = d.Line, d.Col
+	if d.EndLine > d.Line || d.EndLine == d.Line && d.EndCol > d.Col {
+		r.EndLine, r.EndColumn = d.EndLine, d.EndCol
+	}
+	return r
 }
 
 func sarifLevel(s Severity) string {

@@ -78,10 +78,11 @@ type selectBlock struct {
 
 // outerJoin is one LEFT or RIGHT join and the sources on its optional side.
 type outerJoin struct {
-	join     *ast.Join
-	optional []*source
-	block    *ast.SelectStmt
-	where    ast.ExprNode
+	join      *ast.Join
+	optional  []*source
+	preserved []*source
+	block     *ast.SelectStmt
+	where     ast.ExprNode
 }
 
 // joinCond is an ON condition with the scope it was resolved in.
@@ -358,9 +359,9 @@ func (rv *resolver) join(sc *scope, n ast.ResultSetNode, block *ast.SelectStmt) 
 		}
 		switch x.Tp {
 		case ast.LeftJoin:
-			rv.r.outer = append(rv.r.outer, &outerJoin{join: x, optional: right, block: block})
+			rv.r.outer = append(rv.r.outer, &outerJoin{join: x, optional: right, preserved: left, block: block})
 		case ast.RightJoin:
-			rv.r.outer = append(rv.r.outer, &outerJoin{join: x, optional: left, block: block})
+			rv.r.outer = append(rv.r.outer, &outerJoin{join: x, optional: left, preserved: right, block: block})
 		}
 		return append(left, right...)
 	case *ast.TableSource:

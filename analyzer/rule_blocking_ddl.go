@@ -18,6 +18,11 @@ var BlockingDDL = register(&Analyzer{
 	Name: "blocking-ddl",
 	Doc: "ALTER TABLE and CREATE INDEX must be able to run online (INSTANT, or INPLACE with LOCK=NONE); on Galera/PXC every DDL blocks the cluster. " +
 		"Use pt-online-schema-change (or gh-ost, outside Galera).",
+	Explanation: Explanation{
+		Text:  "DDL that copies or locks the table blocks the workload it runs next to; on Galera/PXC every DDL blocks the whole cluster (TOI).",
+		Wrong: "ALTER TABLE main1 ADD INDEX idx_color (color);",
+		Right: "ALTER TABLE main1 ADD INDEX idx_color (color), ALGORITHM=INPLACE, LOCK=NONE;",
+	},
 	Severity: Warning,
 	Run: func(p *Pass) {
 		u := p.u

@@ -6,8 +6,13 @@ import "strings"
 // and outer queries then see only one of them) and a table alias used
 // twice in one FROM clause (the server rejects it, error 1066).
 var DuplicateAlias = register(&Analyzer{
-	Name:     "duplicate-alias",
-	Doc:      "The aliases of a select list must differ from each other, and so must the table aliases of a FROM clause.",
+	Name: "duplicate-alias",
+	Doc:  "The aliases of a select list must differ from each other, and so must the table aliases of a FROM clause.",
+	Explanation: Explanation{
+		Text:  "Two tables of one FROM clause with one alias fail (error 1066); two select-list entries with one name make ORDER BY and the client's columns ambiguous.",
+		Wrong: "SELECT m.color AS c, m.continent AS c FROM {{m}} AS m;",
+		Right: "SELECT m.color AS color, m.continent AS continent FROM {{m}} AS m;",
+	},
 	Severity: Warning,
 	Run: func(p *Pass) {
 		u := p.u

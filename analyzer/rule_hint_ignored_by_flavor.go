@@ -12,7 +12,14 @@ var HintIgnoredByFlavor = register(&Analyzer{
 	Name: "hint-ignored-by-flavor",
 	Doc: "MariaDB ignores every /*+ */ optimizer hint without a warning, and MySQL and TiDB each ignore the other's; " +
 		"the scenario then measures a plan it did not ask for. The message names the flavour's equivalent.",
+	Explanation: Explanation{
+		Text:  "MariaDB reads /*+ */ hints as plain comments; MySQL and TiDB each ignore the other's hints. The scenario then measures a plan it did not ask for. The message names the flavour's equivalent; for a join order it never proposes one that puts the optional side of an outer join before its preserved side.",
+		Wrong: "-- lint.conf: flavor = mariadb\nSELECT /*+ JOIN_ORDER(level1, m) */ m.id FROM {{m}} AS m JOIN level1 ON m.l1_id = level1.id;",
+		Right: "-- lint.conf: flavor = mariadb\nSELECT STRAIGHT_JOIN m.id FROM level1 JOIN {{m}} AS m ON m.l1_id = level1.id;",
+	},
 	Severity: Warning,
+	// reads the hint comments' tokens only
+	RunDespiteErrors: true,
 	Run: func(p *Pass) {
 		fl := p.u.opts.flavor()
 		for _, hc := range p.u.hints {
@@ -27,7 +34,25 @@ var HintIgnoredByFlavor = register(&Analyzer{
 					continue // unknown everywhere: hint-unresolved
 				}
 				eq := hintEquivalent(fl, h)
-				if eq != "" {
+				if orderHints[h.Name] || h.Name == "JOIN_SUFFIX" {
+					// Never propose an order no server can follow: an
+					// outer join's optional side read before its
+					// preserved side (impossible-join-order says so).
+					var names []string
+					for _, a := range h.Args {
+						names = append(names, a.Text)
+					}
+					if oj, _, pres := p.u.res.impossibleOrder(hc.block, names, h.Name != "JOIN_ORDER"); oj != nil || h.Name == "JOIN_SUFFIX" && len(names) > 0 {
+						if oj != nil {
+							eq = "\x00no equivalent: the order reads the optional side of the " + joinKind(oj) + " before " + pres + ", which no server can do; keep " + pres + " first"
+						} else if fl == flavor.MariaDB {
+							eq = "SELECT STRAIGHT_JOIN with the FROM clause ending with " + hintArgs(h) + ", outer joins' preserved sides first"
+						}
+					}
+				}
+				if strings.HasPrefix(eq, "\x00") {
+					eq = "; " + eq[1:]
+				} else if eq != "" {
 					eq = "; use " + eq
 				}
 				p.Reportf(h.Start, "%s ignores optimizer hint %s silently%s", fl.Title(), h.Name, eq)

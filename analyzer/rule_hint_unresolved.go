@@ -14,6 +14,11 @@ var HintUnresolved = register(&Analyzer{
 	Name: "hint-unresolved",
 	Doc: "An optimizer hint must be a known hint, name tables by the name visible in its query block (the alias when there is one) " +
 		"and name indexes that exist; otherwise the server ignores it with only a warning.",
+	Explanation: Explanation{
+		Text:  "An optimizer hint must be known to the target flavour and name tables (aliases when the table has one) and query blocks of the statement; the server ignores a hint it cannot resolve, with at most a warning.",
+		Wrong: "SELECT /*+ JOIN_ORDER(main1, level1) */ m.id FROM {{m}} AS m JOIN level1 ON m.l1_id = level1.id;",
+		Right: "SELECT /*+ JOIN_ORDER(m, level1) */ m.id FROM {{m}} AS m JOIN level1 ON m.l1_id = level1.id;",
+	},
 	Severity: Error,
 	Run:      runHintUnresolved,
 })

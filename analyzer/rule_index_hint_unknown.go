@@ -5,8 +5,13 @@ import "github.com/joinbench/joinbench/ddl"
 // IndexHintUnknown reports FORCE/USE/IGNORE INDEX naming an index the table
 // does not have (the server rejects the statement, error 1176).
 var IndexHintUnknown = register(&Analyzer{
-	Name:     "index-hint-unknown",
-	Doc:      "FORCE, USE and IGNORE INDEX must name indexes of the table they follow.",
+	Name: "index-hint-unknown",
+	Doc:  "FORCE, USE and IGNORE INDEX must name indexes of the table they follow.",
+	Explanation: Explanation{
+		Text:  "USE/FORCE/IGNORE INDEX must name indexes the table has; the server fails on an unknown one (error 1176).",
+		Wrong: "SELECT m.id FROM {{m}} AS m FORCE INDEX (idx_nosuch) WHERE m.l1_id = 3;",
+		Right: "SELECT m.id FROM {{m}} AS m FORCE INDEX (idx_l1_id) WHERE m.l1_id = 3;",
+	},
 	Severity: Error,
 	Run: func(p *Pass) {
 		for _, r := range p.u.refs {

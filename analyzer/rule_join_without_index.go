@@ -9,8 +9,13 @@ import (
 // other (or builds a hash table of it), which is rarely what a join
 // scenario means to measure.
 var JoinWithoutIndex = register(&Analyzer{
-	Name:     "join-without-index",
-	Doc:      "An equality of an ON clause must have, on at least one side, a column that leads an index of its table.",
+	Name: "join-without-index",
+	Doc:  "An equality of an ON clause must have, on at least one side, a column that leads an index of its table.",
+	Explanation: Explanation{
+		Text:  "An equality of an ON clause with no index led by either column makes the server read one side in full for each row of the other (or hash it): rarely what a join scenario means to measure.",
+		Wrong: "SELECT m.id FROM {{m}} AS m JOIN level2 ON level2.record_value = m.myvalue;",
+		Right: "SELECT m.id FROM {{m}} AS m JOIN level2 ON level2.id = m.l2_id;",
+	},
 	Severity: Warning,
 	Run: func(p *Pass) {
 		u := p.u

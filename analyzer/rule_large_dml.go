@@ -10,6 +10,11 @@ var LargeDML = register(&Analyzer{
 	Name: "large-dml",
 	Doc: "UPDATE and DELETE must touch a bounded set of rows (LIMIT, or equality on a unique key); multi-table UPDATE ... JOIN cannot be bounded. " +
 		"One big transaction holds locks for its whole length and, on Galera/PXC, replicates as one writeset that triggers flow control and stalls every node: chunk it.",
+	Explanation: Explanation{
+		Text:  "An UPDATE or DELETE without LIMIT or a unique-key equality, or a multi-table UPDATE, changes an unbounded number of rows in one transaction: on Galera/PXC the writeset stalls the cluster.",
+		Wrong: "UPDATE {{m}} SET myvalue = 1 WHERE color = 'red';",
+		Right: "UPDATE {{m}} SET myvalue = 1 WHERE color = 'red' LIMIT 100;",
+	},
 	Severity: Warning,
 	Run: func(p *Pass) {
 		u := p.u

@@ -13,6 +13,11 @@ var OuterJoinNullified = register(&Analyzer{
 	Name: "outer-join-nullified",
 	Doc: "A WHERE condition that rejects NULL on the optional side of a LEFT or RIGHT JOIN turns it into an INNER JOIN; " +
 		"move the condition into the ON clause, or write INNER JOIN.",
+	Explanation: Explanation{
+		Text:  "A WHERE condition that rejects NULL on the optional side of an outer join removes every row the join added with NULLs: the outer join is an inner join, and the optimizer treats it as one.",
+		Wrong: "SELECT m.id FROM {{m}} AS m LEFT JOIN level1 ON m.l1_id = level1.id WHERE level1.record_priority > 3;",
+		Right: "SELECT m.id FROM {{m}} AS m LEFT JOIN level1 ON m.l1_id = level1.id AND level1.record_priority > 3;",
+	},
 	Severity: Warning,
 	Run: func(p *Pass) {
 		u := p.u

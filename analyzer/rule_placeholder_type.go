@@ -19,8 +19,16 @@ var PlaceholderType = register(&Analyzer{
 	Name: "placeholder-type",
 	Doc: "Each {{name}} must be declared; table parameters may only stand where a table goes and value parameters only where a value goes; " +
 		"enum/set/list values must be members of the compared ENUM/SET column and fit a string column's length; int and year ranges must fit the column's type.",
+	Explanation: Explanation{
+		Text:  "A table parameter stands where a table goes (or as the qualifier of a column of that table when it has no alias); a value parameter where a value goes. Values drawn for a parameter must fit the column they are compared with: members of an ENUM, strings no longer than the column, integer ranges within the type.",
+		Wrong: "-- param status: enum(main.enum_field)\nSELECT m.id FROM {{m}} AS m WHERE m.color = {{m}};",
+		Right: "-- param status: enum(main.enum_field)\nSELECT m.id FROM {{m}} AS m WHERE m.enum_field = {{status}};",
+	},
 	Severity: Error,
 	Run:      runPlaceholderType,
+	// Where a placeholder stands (table, qualifier, value) is read from
+	// the parse: on a file that does not parse it would be guesswork.
+	RunDespiteErrors: false,
 })
 
 func runPlaceholderType(p *Pass) {
@@ -29,13 +37,24 @@ func runPlaceholderType(p *Pass) {
 		return
 	}
 	for _, prm := range u.sc.Params {
-		off := u.lines[min(max(prm.Line-1, 0), len(u.lines)-1)] + max(prm.Col-1, 0)
+		off := u.lines.Start(prm.Line) + max(prm.Col-1, 0)
 		checkDecl(p, prm, off)
 	}
 	tablePos := map[int]bool{}
 	for _, r := range u.refs {
 		if r.nameTok != nil && r.nameTok.Kind == tokPlaceholder {
 			tablePos[r.nameTok.Start] = true
+		}
+	}
+	// A table parameter qualifying a column ({{m}}.id, UPDATE {{m}} SET
+	// {{m}}.x = ...) names its table, as the table's name would: valid
+	// where the table has no alias (the resolver checks that).
+	qualifier := map[int]bool{}
+	for i := 0; i+2 < len(u.toks); i++ {
+		t, dot, next := u.toks[i], u.toks[i+1], u.toks[i+2]
+		if t.Kind == tokPlaceholder && dot.punct(".") && dot.Start == t.End && next.Start == dot.End &&
+			(next.Kind == tokIdent || next.punct("*")) {
+			qualifier[t.Start] = true
 		}
 	}
 	// Undeclared, unused and in-hint value placeholders are errors of the
@@ -45,7 +64,7 @@ func runPlaceholderType(p *Pass) {
 		prm := u.param(name)
 		switch {
 		case prm == nil:
-		case prm.Kind == "table" && !tablePos[start] && !u.inHint(start):
+		case prm.Kind == "table" && !tablePos[start] && !qualifier[start] && !u.inHint(start):
 			p.Reportf(start, "table parameter {{%s}} used where a value goes", name)
 		case prm.Kind != "table" && tablePos[start]:
 			p.Reportf(start, "%s parameter {{%s}} used where a table goes: declare it as table(FAMILY)", prm.Kind, name)

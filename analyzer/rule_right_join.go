@@ -13,6 +13,11 @@ var RightJoin = register(&Analyzer{
 	Name: "right-join",
 	Doc: "RIGHT JOIN is rewritten by the server into a LEFT JOIN with swapped operands; write the LEFT JOIN " +
 		"(lint --fix does it, keeping hints, placeholders and comments).",
+	Explanation: Explanation{
+		Text:  "A RIGHT JOIN is the LEFT JOIN with its operands swapped; the LEFT form reads in the order the server joins and is what most plans and people expect. lint --fix rewrites it (the results are the same).",
+		Wrong: "SELECT m.id FROM level1 RIGHT JOIN {{m}} AS m ON m.l1_id = level1.id;",
+		Right: "SELECT m.id FROM {{m}} AS m LEFT JOIN level1 ON m.l1_id = level1.id;",
+	},
 	Severity: Warning,
 	Run: func(p *Pass) {
 		for _, js := range p.u.joins {

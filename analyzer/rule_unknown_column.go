@@ -2,8 +2,13 @@ package analyzer
 
 // UnknownColumn reports column references that no visible table has.
 var UnknownColumn = register(&Analyzer{
-	Name:     "unknown-column",
-	Doc:      "Every column reference must name a column of a table (or derived table) visible to it, through aliases and correlated subqueries.",
+	Name: "unknown-column",
+	Doc:  "Every column reference must name a column of a table (or derived table) visible to it, through aliases and correlated subqueries.",
+	Explanation: Explanation{
+		Text:  "Every column must exist in the table, derived table or CTE it is read from.",
+		Wrong: "SELECT m.nosuch FROM {{m}} AS m;",
+		Right: "SELECT m.myvalue FROM {{m}} AS m;",
+	},
 	Severity: Error,
 	Run:      func(p *Pass) { reportIssues(p, issueUnknownColumn) },
 })

@@ -20,10 +20,16 @@ type suppression struct {
 }
 
 var suppressionRule = register(&Analyzer{
-	Name:     "lint-ignore",
-	Doc:      "A lint:ignore comment must name known rules, give a reason, and silence something.",
-	Severity: Warning,
-	Run:      func(*Pass) {}, // reported by applySuppressions
+	Name: "lint-ignore",
+	Doc:  "A lint:ignore comment must name known rules, give a reason, and silence something.",
+	Explanation: Explanation{
+		Text:  "-- lint:ignore RULE REASON silences RULE on its line (or the next line of SQL); -- lint:file-ignore RULE REASON in the whole file. The rule must exist, the reason is required, and a suppression that silences nothing is reported.",
+		Wrong: "-- lint:ignore right-join\nSELECT m.id FROM {{m}} AS m;",
+		Right: "-- lint:file-ignore right-join the scenario measures how the server plans RIGHT JOIN",
+	},
+	Severity:         Warning,
+	RunDespiteErrors: true,
+	Run:              func(*Pass) {}, // reported by applySuppressions
 })
 
 func parseSuppressions(u *unit) (sups []*suppression, bad []Diagnostic) {
@@ -96,14 +102,15 @@ func ruleNames() []string {
 }
 
 func (u *unit) diag(off int, msg string) Diagnostic {
-	line, col := u.position(off)
-	return Diagnostic{Path: u.path, Line: line, Col: col, Offset: off, Rule: suppressionRule.Name, Message: msg}
+	d := Diagnostic{Path: u.path, Offset: off, Rule: suppressionRule.Name, Message: msg}
+	u.place(&d)
+	return d
 }
 
 // codeBefore reports whether a token precedes off on its line.
 func (u *unit) codeBefore(off int) bool {
 	line, _ := u.position(off)
-	start := u.lines[line-1]
+	start := u.lines.Start(line)
 	for _, t := range u.toks {
 		if t.Start >= start && t.Start < off {
 			return true

@@ -15,6 +15,7 @@ import (
 
 	"github.com/joinbench/joinbench/corpus"
 	"github.com/joinbench/joinbench/ddl"
+	"github.com/joinbench/joinbench/internal/sqllex"
 )
 
 // unit is one file under analysis: its source, its tokens, the text handed
@@ -27,7 +28,7 @@ type unit struct {
 	body     int              // offset of the statement text in src
 	toks     []token          // tokens of the statement text, offsets in src
 	comments []comment        // every comment in src, header included
-	lines    []int            // offsets where lines start
+	lines    *sqllex.Lines    // line starts, for positions
 
 	text     string // parse text
 	segs     []segment
@@ -51,19 +52,14 @@ type segment struct {
 
 type syntaxError struct {
 	offset int // in src
+	end    int // end of the rejected token in src; 0 when unknown
 	msg    string
 }
 
 var parserPool = sync.Pool{New: func() any { return parser.New() }}
 
 func newUnit(path, src string, sc *corpus.Scenario, schema *ddl.Schema, opts *Options) *unit {
-	u := &unit{path: path, src: src, sc: sc, schema: schema, opts: opts}
-	u.lines = append(u.lines, 0)
-	for i := 0; i < len(src); i++ {
-		if src[i] == '\n' {
-			u.lines = append(u.lines, i+1)
-		}
-	}
+	u := &unit{path: path, src: src, sc: sc, schema: schema, opts: opts, lines: sqllex.NewLines(src)}
 	if sc != nil {
 		u.body = sc.BodyOffset
 		if u.body < 0 || u.body > len(src) {
@@ -115,9 +111,6 @@ func (u *unit) tableParamSubst(name string) (string, bool) {
 	}
 	return fam, true
 }
-
-// placeholderRE matches a placeholder use the way the corpus spells one.
-var placeholderRE = regexp.MustCompile(`\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`)
 
 // uses returns the placeholder uses of the statement text as the corpus
 // found them (none inside comments), in order.
@@ -184,7 +177,7 @@ func (u *unit) isTablePos(off int) bool {
 
 func quoteIdentIfNeeded(s string) string {
 	for i := 0; i < len(s); i++ {
-		if !isWordByte(s[i]) {
+		if !sqllex.IsWordByte(s[i]) {
 			return "`" + strings.ReplaceAll(s, "`", "``") + "`"
 		}
 	}
@@ -205,21 +198,12 @@ func (u *unit) srcOffset(textOff int) int {
 }
 
 // position converts a source offset to a 1-based line and byte column.
-func (u *unit) position(off int) (line, col int) {
-	if off > len(u.src) {
-		off = len(u.src)
-	}
-	i := sort.Search(len(u.lines), func(i int) bool { return u.lines[i] > off }) - 1
-	if i < 0 {
-		i = 0
-	}
-	return i + 1, off - u.lines[i] + 1
-}
+func (u *unit) position(off int) (line, col int) { return u.lines.Position(off) }
 
 var tidbPos = regexp.MustCompile(`line (\d+) column (\d+) near "`)
 
 func (u *unit) parse() {
-	if strings.TrimSpace(stripComments(u.text)) == "" {
+	if !hasSQL(u.text) {
 		u.parseErr = &syntaxError{offset: u.body, msg: "no SQL statement"}
 		return
 	}
@@ -239,14 +223,7 @@ func (u *unit) parse() {
 		line, _ := strconv.Atoi(msg[m[2]:m[3]])
 		col, _ := strconv.Atoi(msg[m[4]:m[5]])
 		off = textOffset(u.text, line, col)
-		near := msg[m[1]:]
-		near = strings.TrimSuffix(strings.TrimSpace(near), `"`)
-		if i := strings.IndexAny(near, "\n"); i >= 0 {
-			near = near[:i]
-		}
-		if len(near) > 30 {
-			near = near[:30] + "..."
-		}
+		near := strings.TrimSuffix(strings.TrimSpace(msg[m[1]:]), `"`)
 		if near == "" {
 			msg = "syntax error at end of statement"
 			if n := len(u.toks); n > 0 {
@@ -254,12 +231,72 @@ func (u *unit) parse() {
 				return
 			}
 		} else {
-			msg = "syntax error near " + strconv.Quote(near)
+			// The parser's column is where its scanner stopped, past the
+			// token it rejected; the quoted text starts at that token.
+			start := tokenStartNear(u.text, off, near)
+			u.parseErr = u.syntaxErrorAt(u.srcOffset(start))
+			return
 		}
 	} else if i := strings.LastIndex(msg, "]"); i >= 0 && strings.HasPrefix(msg, "[") {
 		msg = strings.TrimSpace(msg[i+1:])
 	}
 	u.parseErr = &syntaxError{offset: u.srcOffset(off), msg: msg}
+}
+
+// tokenStartNear returns where the text the parser quotes (near) starts:
+// the last occurrence at or before off, or off.
+func tokenStartNear(text string, off int, near string) int {
+	if i := strings.IndexByte(near, '\n'); i >= 0 {
+		near = near[:i]
+	}
+	near = near[:min(len(near), 40)]
+	limit := min(len(text), off+len(near))
+	if i := strings.LastIndex(text[:limit], near); i >= 0 && near != "" {
+		return i
+	}
+	return off
+}
+
+// misspelt are keywords a misspelling of which the parser takes for an
+// alias, rejecting the token after it instead.
+var misspelt = []string{"JOIN", "WHERE", "LEFT", "RIGHT", "INNER", "OUTER", "ORDER", "GROUP", "SELECT", "FROM", "LIMIT", "HAVING", "STRAIGHT_JOIN", "USING"}
+
+// syntaxErrorAt builds the error for a rejected token at source offset
+// off, quoting the file's own text (placeholders as written). When the
+// word before it looks like a misspelt keyword the parser read as an
+// alias (FROM t JION level1), the error points at that word.
+func (u *unit) syntaxErrorAt(off int) *syntaxError {
+	i := sort.Search(len(u.toks), func(i int) bool { return u.toks[i].Start >= off })
+	if i > 0 && i <= len(u.toks) {
+		prev := u.toks[i-1]
+		if prev.Kind == tokIdent && !prev.Quoted && len(prev.Word) >= 4 {
+			for _, kw := range misspelt {
+				if d := editDistance(prev.Word, kw); d > 0 && d <= 2 && (i < len(u.toks) && u.toks[i].Kind == tokIdent) {
+					return &syntaxError{offset: prev.Start, end: prev.End,
+						msg: "syntax error near " + strconv.Quote(u.quoteSource(prev.Start)) + ": " + prev.Text + " is not a keyword; did you mean " + kw + "?"}
+				}
+			}
+		}
+	}
+	e := &syntaxError{offset: off, msg: "syntax error near " + strconv.Quote(u.quoteSource(off))}
+	if i < len(u.toks) && u.toks[i].Start == off {
+		e.end = u.toks[i].End
+	}
+	return e
+}
+
+// quoteSource returns the file's text from off to the end of its line,
+// shortened to 30 bytes.
+func (u *unit) quoteSource(off int) string {
+	end := off
+	for end < len(u.src) && u.src[end] != '\n' && u.src[end] != '\r' {
+		end++
+	}
+	q := u.src[off:end]
+	if len(q) > 30 {
+		q = q[:30] + "..."
+	}
+	return q
 }
 
 func parseNoPanic(p *parser.Parser, text string) (stmts []ast.StmtNode, warns []error, err error) {
@@ -290,10 +327,13 @@ func textOffset(text string, line, col int) int {
 	return off
 }
 
-func stripComments(s string) string {
-	toks, _ := tokenize(s, 0, len(s))
-	if len(toks) == 0 {
-		return ""
+// hasSQL reports whether s holds more than white space and comments.
+func hasSQL(s string) bool {
+	sc := sqllex.NewScanner(s, 0)
+	for t := sc.Next(); t.Kind != sqllex.EOF; t = sc.Next() {
+		if !t.Kind.IsSpaceOrComment() && t.Kind != sqllex.ExecStart && t.Kind != sqllex.ExecEnd {
+			return true
+		}
 	}
-	return s
+	return false
 }

@@ -2,12 +2,16 @@ package corpus
 
 import (
 	"strings"
+
+	"github.com/joinbench/joinbench/internal/sqllex"
 )
 
 // body cuts the statement text into statements and placeholder uses.
 // Values are bound, so a placeholder may not stand inside quotes; plain
 // comments are dropped from the SQL sent (a placeholder in one is not a
-// use); optimizer hints are kept and may hold table placeholders only.
+// use); optimizer hints are kept and may hold table placeholders only;
+// executable comments /*! ... */ are SQL to the server, so they are kept
+// and their content is read like the text around them.
 func (p *parser) body() error {
 	s, src := p.s, p.s.Source
 	used := make([]bool, len(s.Params))
@@ -16,7 +20,6 @@ func (p *parser) body() error {
 		text       strings.Builder
 		stmtStart  = -1
 		lastSig    = -1
-		inHint     = -1 // offset of the open hint, or -1
 		sawContent bool
 	)
 	flush := func() {
@@ -34,103 +37,103 @@ func (p *parser) body() error {
 		}
 		parts, sawContent, stmtStart, lastSig = nil, false, -1, -1
 	}
-	mark := func(i, j int) {
+	mark := func(t sqllex.Token) {
 		if stmtStart < 0 {
-			stmtStart = i
+			stmtStart = t.Start
 		}
-		lastSig = j
+		lastSig = t.End
 		sawContent = true
 	}
-	i := s.BodyOffset
-	for i < len(src) {
-		c := src[i]
-		switch {
-		case inHint >= 0 && c == '*' && i+1 < len(src) && src[i+1] == '/':
-			text.WriteString("*/")
-			inHint = -1
-			mark(i, i+2)
-			i += 2
-		case c == '{' && i+1 < len(src) && src[i+1] == '{':
-			j := skipBlanks(src, i+2, len(src))
-			k := ident(src, j)
-			e := skipBlanks(src, k, len(src))
-			if k == j || !strings.HasPrefix(src[e:], "}}") {
-				return s.errorf(i, "malformed placeholder: write {{name}}")
+	use := func(t sqllex.Token, inHint bool) error {
+		name := t.PlaceholderName(src)
+		idx := -1
+		for n, prm := range s.Params {
+			if prm.Name == name {
+				idx = n
 			}
-			name := src[j:k]
-			idx := -1
-			for n, prm := range s.Params {
-				if prm.Name == name {
-					idx = n
-				}
-			}
-			if idx < 0 {
-				return s.errorf(i, "placeholder {{%s}} is not declared (add `-- param %s: TYPE` to the header)", name, name)
-			}
-			prm := s.Params[idx]
-			if inHint >= 0 && prm.Kind != KindTable {
-				return s.errorf(i, "only table placeholders may appear in an optimizer hint; {{%s}} is a %s value, and values are bound as ? which hints cannot hold", name, prm.Kind)
-			}
-			used[idx] = true
-			flush()
-			parts = append(parts, part{param: idx})
-			s.Uses = append(s.Uses, Use{Param: prm, Start: i, End: e + 2})
-			mark(i, e+2)
-			i = e + 2
-		case inHint >= 0:
-			text.WriteByte(c)
-			i++
-		case c == '\'' || c == '"' || c == '`':
-			j, err := p.quoted(i)
-			if err != nil {
+		}
+		if idx < 0 {
+			return s.errorf(t.Start, "placeholder {{%s}} is not declared (add `-- param %s: TYPE` to the header)", name, name)
+		}
+		prm := s.Params[idx]
+		if inHint && prm.Kind != KindTable {
+			return s.errorf(t.Start, "only table placeholders may appear in an optimizer hint; {{%s}} is a %s value, and values are bound as ? which hints cannot hold", name, prm.Kind)
+		}
+		used[idx] = true
+		flush()
+		parts = append(parts, part{param: idx})
+		s.Uses = append(s.Uses, Use{Param: prm, Start: t.Start, End: t.End})
+		mark(t)
+		return nil
+	}
+	hint := func(h sqllex.Token) error {
+		hs := sqllex.NewHintScanner(src, h)
+		text.WriteString("/*+")
+		for t := hs.Next(); t.Kind != sqllex.EOF; t = hs.Next() {
+			if err := s.quotedPlaceholder(t); err != nil {
 				return err
 			}
-			text.WriteString(src[i:j])
-			mark(i, j)
-			i = j
-		case c == '-' && strings.HasPrefix(src[i:], "--") && (i+2 == len(src) || isSpace(src[i+2])),
-			c == '#':
-			j := strings.IndexByte(src[i:], '\n')
-			if j < 0 {
-				j = len(src) - i
+			if err := hs.Err(); err != nil {
+				return s.errorf(err.Offset, "%s", err.Msg)
 			}
-			i += j
-		case c == '/' && strings.HasPrefix(src[i:], "/*"):
-			if strings.HasPrefix(src[i:], "/*+") {
-				inHint = i
-				text.WriteString("/*+")
-				mark(i, i+3)
-				i += 3
+			if t.Kind == sqllex.Placeholder {
+				if err := use(t, true); err != nil {
+					return err
+				}
 				continue
 			}
-			if strings.HasPrefix(src[i:], "/*!") || strings.HasPrefix(src[i:], "/*M!") {
-				// executable comment: its content is SQL
-				text.WriteString("/*")
-				mark(i, i+2)
-				i += 2
-				continue
-			}
-			j := strings.Index(src[i+2:], "*/")
-			if j < 0 {
-				return s.errorf(i, "unterminated comment")
-			}
-			text.WriteByte(' ')
-			i += j + 4
-		case c == ';':
-			endStmt()
-			i++
-		case c == '?':
-			return s.errorf(i, "a bare ? is not allowed: declare a parameter and write {{name}}")
-		default:
-			text.WriteByte(c)
-			if !isSpace(c) {
-				mark(i, i+1)
-			}
-			i++
+			text.WriteString(t.Text(src))
 		}
+		if !h.Unterminated {
+			text.WriteString("*/")
+		}
+		return nil
 	}
-	if inHint >= 0 {
-		return s.errorf(inHint, "unterminated optimizer hint")
+	sc := sqllex.NewScanner(src, s.BodyOffset)
+	for {
+		t := sc.Next()
+		switch t.Kind {
+		case sqllex.EOF:
+		case sqllex.Space:
+			text.WriteString(t.Text(src))
+		case sqllex.LineComment:
+		case sqllex.BlockComment:
+			text.WriteByte(' ')
+		case sqllex.Placeholder:
+			if err := use(t, false); err != nil {
+				return err
+			}
+		case sqllex.Hint:
+			mark(t)
+			if err := hint(t); err != nil {
+				return err
+			}
+		case sqllex.Punct:
+			switch src[t.Start] {
+			case ';':
+				endStmt()
+				continue
+			case '?':
+				return s.errorf(t.Start, "a bare ? is not allowed: declare a parameter and write {{name}}")
+			}
+			text.WriteString(t.Text(src))
+			mark(t)
+		case sqllex.String, sqllex.QuotedIdent:
+			if err := s.quotedPlaceholder(t); err != nil {
+				return err
+			}
+			text.WriteString(t.Text(src))
+			mark(t)
+		default:
+			text.WriteString(t.Text(src))
+			mark(t)
+		}
+		if err := sc.Err(); err != nil {
+			return s.errorf(err.Offset, "%s", err.Msg)
+		}
+		if t.Kind == sqllex.EOF {
+			break
+		}
 	}
 	endStmt()
 	if len(s.stmts) == 0 {
@@ -144,37 +147,26 @@ func (p *parser) body() error {
 	return nil
 }
 
-// quoted returns the end of the quoted string or identifier at src[i].
-func (p *parser) quoted(i int) (int, error) {
-	src := p.s.Source
-	q := src[i]
-	j := i + 1
-	for j < len(src) {
-		c := src[j]
+// quotedPlaceholder reports a placeholder written inside a string or a
+// quoted identifier, where it would not be replaced.
+func (s *Scenario) quotedPlaceholder(t sqllex.Token) error {
+	if t.Kind != sqllex.String && t.Kind != sqllex.QuotedIdent {
+		return nil
+	}
+	src, q := s.Source, s.Source[t.Start]
+	for j := t.Start + 1; j+1 < t.End; j++ {
 		switch {
-		case c == '\\' && q != '`':
-			j += 2
-			continue
-		case c == q:
-			if j+1 < len(src) && src[j+1] == q {
-				j += 2
-				continue
-			}
-			return j + 1, nil
-		case c == '{' && j+1 < len(src) && src[j+1] == '{':
+		case src[j] == '\\' && q != '`':
+			j++
+		case src[j] == '{' && src[j+1] == '{':
 			what := "a quoted string: values are bound as parameters, so write the placeholder without quotes"
 			if q == '`' {
 				what = "a quoted identifier: write {{name}} of a table parameter without backquotes"
 			}
-			return 0, p.s.errorf(j, "placeholder inside %s", what)
+			return s.errorf(j, "placeholder inside %s", what)
 		}
-		j++
 	}
-	return 0, p.s.errorf(i, "unterminated quoted text")
-}
-
-func isSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+	return nil
 }
 
 // trimParts trims white space around a statement and normalises line

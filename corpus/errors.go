@@ -3,6 +3,7 @@ package corpus
 import (
 	"fmt"
 
+	"github.com/joinbench/joinbench/internal/sqllex"
 	"github.com/joinbench/joinbench/internal/usage"
 )
 
@@ -22,24 +23,11 @@ func (e *Error) Error() string {
 
 // errAt returns a usage error at a byte offset of src.
 func errAt(path, src string, off int, format string, args ...any) error {
-	line, col := position(src, off)
+	line, col := sqllex.Position(src, off)
 	return usage.Wrap(&Error{Path: path, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)})
 }
 
 // errorf returns a usage error at a byte offset of the scenario's Source.
 func (s *Scenario) errorf(off int, format string, args ...any) error {
 	return errAt(s.Path, s.Source, off, format, args...)
-}
-
-func position(src string, offset int) (line, col int) {
-	line, col = 1, 1
-	for i := 0; i < offset && i < len(src); i++ {
-		if src[i] == '\n' {
-			line++
-			col = 1
-		} else {
-			col++
-		}
-	}
-	return line, col
 }

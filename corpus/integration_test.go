@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/joinbench/joinbench/ddl"
+	"github.com/joinbench/joinbench/ddl/load"
 	"github.com/joinbench/joinbench/internal/testdb"
 )
 
@@ -17,7 +18,7 @@ func TestBuiltinScenariosRunOnServer(t *testing.T) {
 	ctx := context.Background()
 	const tables, size = 2, 300
 	opts := ddl.SchemaOptions{Tables: tables}
-	if _, err := ddl.Prepare(ctx, db, ddl.PrepareOptions{Schema: opts, Gen: ddl.GenOptions{Seed: 7, TableSize: size}, Threads: 1, NoAnalyze: true}); err != nil {
+	if _, err := load.Prepare(ctx, db, load.PrepareOptions{Schema: opts, Gen: ddl.GenOptions{Seed: 7, TableSize: size}, Threads: 1, NoAnalyze: true}); err != nil {
 		t.Fatal(err)
 	}
 

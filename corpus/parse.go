@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/joinbench/joinbench/internal/sqllex"
 )
 
 // Kinds of placeholder.
@@ -224,7 +226,7 @@ func (p *parser) param(i, end int) error {
 	if s.Param(name) != nil {
 		return s.errorf(i, "parameter %q is declared twice", name)
 	}
-	line, col := position(src, i)
+	line, col := sqllex.Position(src, i)
 	prm := &Param{Name: name, Line: line, Col: col, off: i}
 	k := skipBlanks(src, j, end)
 	if k >= end || src[k] != ':' {

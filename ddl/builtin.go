@@ -4,6 +4,7 @@ import (
 	"embed"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"text/template"
@@ -109,6 +110,38 @@ func (o SchemaOptions) TableNames() []string {
 		out = append(out, LevelTableName(i))
 	}
 	return out
+}
+
+// PreparedAmong returns those of names that prepare creates for this
+// prefix: every <prefix><N> (N without leading zeros, whatever Tables is)
+// and level1..level5, in creation order (main tables by number, then the
+// level tables). Nothing else matches.
+func (o SchemaOptions) PreparedAmong(names []string) []string {
+	prefix := o.TableName
+	if prefix == "" {
+		prefix = DefaultTableName
+	}
+	var mains, levels []string
+	for _, n := range names {
+		switch {
+		case isMember(n, prefix):
+			mains = append(mains, n)
+		case isLevelTable(n):
+			levels = append(levels, n)
+		}
+	}
+	slices.SortFunc(mains, compareNumbered)
+	slices.SortFunc(levels, compareNumbered)
+	return append(mains, levels...)
+}
+
+func isLevelTable(name string) bool {
+	for i := 1; i <= LevelTables; i++ {
+		if name == LevelTableName(i) {
+			return true
+		}
+	}
+	return false
 }
 
 type tableTemplateData struct {

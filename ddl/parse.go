@@ -15,6 +15,8 @@ import (
 	// The parser needs a value-expression driver; the test driver is the
 	// light one meant for users of the parser alone.
 	_ "github.com/pingcap/tidb/pkg/parser/test_driver"
+
+	"github.com/joinbench/joinbench/internal/sqllex"
 )
 
 // ParseError is a DDL syntax error at a 1-based line and column of the source.
@@ -31,90 +33,34 @@ type statement struct {
 	line, col int // 1-based position of text[0] in the source
 }
 
-// splitStatements splits src at top-level semicolons, skipping quoted
-// strings, identifiers and comments. Leading whitespace and comments of each
-// statement are dropped so that the position is that of its first keyword;
-// MySQL's executable comments (/*!...*/) are kept.
+// splitStatements splits src at top-level semicolons; sqllex tells which
+// are inside quoted strings, identifiers and comments. White space and
+// comments before each statement are dropped so that the position is that
+// of its first keyword; so is a hint there, a plain comment to the server.
+// MySQL's executable comments (/*!...*/) are kept: their content is SQL.
 func splitStatements(src string) []statement {
 	var out []statement
-	line, col := 1, 1
-	start, sline, scol := -1, 0, 0
-	advance := func(i int) {
-		if src[i] == '\n' {
-			line++
-			col = 1
-		} else {
-			col++
-		}
-	}
+	lines := sqllex.NewLines(src)
+	start := -1
 	flush := func(end int) {
 		if start >= 0 {
 			if txt := strings.TrimSpace(src[start:end]); txt != "" {
-				out = append(out, statement{text: txt, line: sline, col: scol})
+				line, col := lines.Position(start)
+				out = append(out, statement{text: txt, line: line, col: col})
 			}
 		}
 		start = -1
 	}
-	for i := 0; i < len(src); {
-		c := src[i]
-		// comments outside a statement's text are skipped entirely
-		if c == '#' || (c == '-' && strings.HasPrefix(src[i:], "--") && (i+2 == len(src) || src[i+2] == ' ' || src[i+2] == '\t' || src[i+2] == '\n' || src[i+2] == '\r')) {
-			for i < len(src) && src[i] != '\n' {
-				advance(i)
-				i++
-			}
-			continue
+	sc := sqllex.NewScanner(src, 0)
+	for t := sc.Next(); t.Kind != sqllex.EOF; t = sc.Next() {
+		switch {
+		case t.Kind == sqllex.Punct && src[t.Start] == ';':
+			flush(t.Start)
+		case start >= 0:
+		case t.Kind.IsSpaceOrComment(), t.Kind == sqllex.Hint && t.Misplaced:
+		default:
+			start = t.Start
 		}
-		if c == '/' && strings.HasPrefix(src[i:], "/*") && !strings.HasPrefix(src[i:], "/*!") && !strings.HasPrefix(src[i:], "/*+") {
-			end := strings.Index(src[i+2:], "*/")
-			stop := len(src)
-			if end >= 0 {
-				stop = i + 2 + end + 2
-			}
-			for i < stop {
-				advance(i)
-				i++
-			}
-			continue
-		}
-		if start < 0 && (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-			advance(i)
-			i++
-			continue
-		}
-		if c == ';' {
-			flush(i)
-			advance(i)
-			i++
-			continue
-		}
-		if start < 0 {
-			start, sline, scol = i, line, col
-		}
-		if c == '\'' || c == '"' || c == '`' {
-			advance(i)
-			i++
-			for i < len(src) {
-				if src[i] == '\\' && c != '`' && i+1 < len(src) {
-					advance(i)
-					i++
-				} else if src[i] == c {
-					if i+1 < len(src) && src[i+1] == c { // doubled quote
-						advance(i)
-						i++
-					} else {
-						advance(i)
-						i++
-						break
-					}
-				}
-				advance(i)
-				i++
-			}
-			continue
-		}
-		advance(i)
-		i++
 	}
 	flush(len(src))
 	return out

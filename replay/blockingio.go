@@ -24,8 +24,9 @@ import (
 // but wait for the server, so a plain blocking read, as C clients such as
 // sysbench do, costs less client CPU per statement (bench/README.md, "Go
 // runtime measurements"). The price is one OS thread per connection and no
-// deadlines, which the engine does not use (statements are stopped with
-// KILL QUERY).
+// deadlines, which the engine does not use: statements are stopped with
+// KILL QUERY, and a connection whose server answers nothing is cut by
+// shutting its socket down (see stop.go).
 //
 // The socket is dialed by the connector's own dial function (the driver's
 // Config.DialFunc, nothing registered globally) and is also the one the
@@ -71,10 +72,12 @@ func ProcsForBlockingIO(threads int) int {
 }
 
 // dialSlot receives the socket a worker's connection is dialed on, so that
-// the worker can execute statements on it directly (package wire), or why
-// the socket could not be made blocking.
+// the worker can cut it when the server stops answering (stop.go) and, when
+// it is blocking, execute statements on it directly (package wire); why
+// says why the socket could not be made blocking.
 type dialSlot struct {
-	conn *blockingConn
+	sock net.Conn      // the socket as dialed, whatever its kind
+	conn *blockingConn // sock, when it is a blocking one
 	why  string
 }
 
@@ -89,10 +92,36 @@ func withDialSlot(ctx context.Context, slot *dialSlot) context.Context {
 func dialBlocking(ctx context.Context, network, addr string) (net.Conn, error) {
 	c, why, err := dialBlockingConn(ctx, network, addr)
 	if slot, _ := ctx.Value(dialSlotKey{}).(*dialSlot); slot != nil && err == nil {
+		slot.sock = c
 		slot.conn, _ = c.(*blockingConn)
 		slot.why = why
 	}
 	return c, err
+}
+
+// dialPoller is the connector's dial function for sockets left on Go's
+// poller: it dials as the driver would and hands the socket to the worker
+// that asked, so that it can be cut (stop.go).
+func dialPoller(ctx context.Context, network, addr string) (net.Conn, error) {
+	var d net.Dialer
+	c, err := d.DialContext(ctx, network, addr)
+	if slot, _ := ctx.Value(dialSlotKey{}).(*dialSlot); slot != nil && err == nil {
+		slot.sock = c
+	}
+	return c, err
+}
+
+// captureSockets makes cfg's connections hand their socket to the worker
+// that dials them, when cfg dials tcp or unix sockets itself (a network
+// registered with the driver keeps its own dial function).
+func captureSockets(cfg *mysql.Config) {
+	if cfg.DialFunc != nil {
+		return
+	}
+	switch cfg.Net {
+	case "tcp", "", "unix":
+		cfg.DialFunc = dialPoller
+	}
 }
 
 // dialBlockingConn dials a socket and switches it to blocking mode; when
@@ -160,6 +189,16 @@ func (c *blockingConn) Write(b []byte) (int, error) {
 	}
 	n, err := c.f.Write(b)
 	return n, c.wrap("write", err)
+}
+
+// cut shuts the socket down without closing it: a read or write blocked
+// in another thread returns at once, and the descriptor stays the
+// connection's until it is closed, so that a cut that comes late cannot hit
+// a descriptor number the system has given to another file.
+func (c *blockingConn) cut() {
+	if rc, err := c.f.SyscallConn(); err == nil {
+		_ = rc.Control(func(fd uintptr) { _ = syscall.Shutdown(int(fd), syscall.SHUT_RDWR) })
+	}
 }
 
 // Close shuts the socket down first so that a read blocked in another

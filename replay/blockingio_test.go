@@ -55,7 +55,7 @@ func TestBlockingConn(t *testing.T) {
 		_, err := c.Read(buf)
 		done <- err
 	}()
-	time.Sleep(50 * time.Millisecond)
+	waitInSyscall(t, "(*blockingConn).Read")
 	if err := c.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -67,6 +67,26 @@ func TestBlockingConn(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("Close did not end the blocked read")
+	}
+}
+
+// waitInSyscall waits until a goroutine whose stack holds fn is in a
+// system call (blocked in the kernel, as a read with nothing to read is).
+func waitInSyscall(t *testing.T, fn string) {
+	t.Helper()
+	buf := make([]byte, 1<<20)
+	deadline := time.Now().Add(time.Minute)
+	for {
+		n := runtime.Stack(buf, true)
+		for _, g := range strings.Split(string(buf[:n]), "\n\n") {
+			if strings.Contains(g, "[syscall") && strings.Contains(g, fn) {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no goroutine in a system call under %s within a minute", fn)
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
 

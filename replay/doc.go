@@ -9,7 +9,9 @@
 // opens the endpoints, Run records the run in its results folder
 // (replay/results) and replays it. Run(ctx, Config) is the engine itself,
 // on endpoints already open and any Sink; tests and benchmarks drive it
-// directly.
+// directly. Every wait of a run on a server is bounded, whatever the
+// server does (stop.go), and a run never waits on one longer than a few
+// seconds after its time is up or it is interrupted.
 //
 // It must not parse scenario files itself (corpus does), create tables
 // (ddl does: a caller that needs them prepares them between Open and Run),

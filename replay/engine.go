@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"strings"
 	"sync"
@@ -29,8 +30,12 @@ const (
 
 // Endpoint is one server the run drives.
 type Endpoint struct {
-	Name    string  // host:port as stored on every row; never holds a password
-	DB      *sql.DB // workers take one connection each; KILL QUERY and EXPLAIN use others
+	Name string  // host:port as stored on every row; never holds a password
+	DB   *sql.DB // workers take one connection each
+	// Admin serves everything else: KILL QUERY, EXPLAIN, checks. Nil: DB.
+	// A separate pool keeps the workers' pool free of connections dialed
+	// for other uses, which a worker could not cut (stop.go).
+	Admin   *sql.DB
 	Sampler StatusSampler
 	// Direct says DB dials blocking sockets (see UseBlockingIO): its
 	// workers keep one thread each and execute prepared statements on the
@@ -41,6 +46,14 @@ type Endpoint struct {
 	// Fallback says why an endpoint that was to be Direct is not; it is
 	// logged once and recorded in the run's exec paths.
 	Fallback string
+}
+
+// admin is the pool for everything but the workers.
+func (ep *Endpoint) admin() *sql.DB {
+	if ep.Admin != nil {
+		return ep.Admin
+	}
+	return ep.DB
 }
 
 // Config is everything a run needs. Zero values mean: no limit, no pacing,
@@ -56,6 +69,12 @@ type Config struct {
 	Duration time.Duration // stop starting events after this; 0 = no limit
 	Warmup   time.Duration // executed first, not recorded
 	Rate     float64       // events per second over all threads (open loop); 0 = as fast as possible
+	// Pacer, when set with Rate, schedules the events instead of a
+	// ConstantPacer of Rate (a segment of a split run paces its share).
+	Pacer Pacer
+	// StartAt, when set, is when the measured phase (or the warmup) starts:
+	// the segments of a split run start together.
+	StartAt time.Time
 
 	SkipTrx bool // do not wrap events in BEGIN/COMMIT
 	// Prepared executes through statements prepared once per connection;
@@ -140,6 +159,10 @@ type endpointState struct {
 	down     atomic.Bool
 	explains chan explainReq
 	paths    pathTally
+	// unresponsive is set when a call or a status sample got no reply in
+	// time, and cleared by a status sample that did: the final sample
+	// is not waited for then.
+	unresponsive atomic.Bool
 }
 
 type engine struct {
@@ -156,6 +179,9 @@ type engine struct {
 	counts []counts
 
 	reconnects, stallNs atomic.Int64
+	// stopping is set when the workers must start no more calls (stop.go).
+	stopping atomic.Bool
+	stop     stopTimes
 
 	mu       sync.Mutex // guards acc and interval
 	acc      *Accumulator
@@ -219,8 +245,9 @@ func (c *Config) validateLoad() error {
 	if c.Threads < 1 {
 		return usage.Errorf("--threads must be at least 1, not %d", c.Threads)
 	}
-	if c.Events < 0 || c.Duration < 0 || c.Warmup < 0 || c.Rate < 0 || c.QueryTimeout < 0 || c.Reconnect < 0 || c.ExplainEvery < 0 {
-		return usage.Errorf("--events, --time, --warmup, --rate, --query-timeout, --reconnect and --explain-every cannot be negative")
+	if c.Events < 0 || c.Duration < 0 || c.Warmup < 0 || !(c.Rate >= 0) || math.IsInf(c.Rate, 0) || c.QueryTimeout < 0 ||
+		c.Reconnect < 0 || c.ExplainEvery < 0 || c.ReportInterval < 0 {
+		return usage.Errorf("events, duration, warmup, rate, query timeout, reconnect, explain every and report interval cannot be negative (nor the rate infinite)")
 	}
 	n := 0
 	for _, s := range c.Scenarios {
@@ -282,6 +309,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		log:      &lockedWriter{w: cfg.Log},
 		acc:      NewAccumulator(),
 		interval: newHist(),
+		stop:     defaultStopTimes,
 	}
 	for _, s := range cfg.Scenarios {
 		if s.Count > 0 {
@@ -290,7 +318,10 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		}
 	}
 	for i, ep := range cfg.Endpoints {
-		if err := ep.DB.PingContext(ctx); err != nil {
+		pctx, cancel := context.WithTimeout(ctx, e.stop.connect)
+		err := ep.admin().PingContext(pctx)
+		cancel()
+		if err != nil {
 			return nil, usage.Errorf("cannot reach %s: %v", ep.Name, err)
 		}
 		e.eps = append(e.eps, &endpointState{Endpoint: ep, idx: i, explains: make(chan explainReq, 16)})
@@ -300,9 +331,19 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	e.rows = make(chan []results.Execution, 2*cfg.Threads+8)
 	e.free = make(chan []results.Execution, 3*cfg.Threads+8)
 
+	// runCtx stops everything (Ctrl-C, a write error); workCtx also stops
+	// the workers when the time is up and statements still running were
+	// given endGrace; reportCtx stops status sampling once the workers are
+	// done, and explainCtx the EXPLAINs still pending shortly after.
 	runCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	e.cancel = cancel
+	workCtx, stopWork := context.WithCancel(runCtx)
+	defer stopWork()
+	reportCtx, stopReport := context.WithCancel(runCtx)
+	defer stopReport()
+	explainCtx, stopExplain := context.WithCancel(runCtx)
+	defer stopExplain()
 
 	// Plans at start, before any worker runs, so the first rows carry them.
 	if cfg.Explain != ExplainOff {
@@ -327,10 +368,13 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if cfg.Explain != ExplainOff {
 		for _, ep := range e.eps {
 			bg.Add(1)
-			go func() { defer bg.Done(); e.explainLoop(runCtx, ep) }()
+			go func() { defer bg.Done(); e.explainLoop(explainCtx, ep) }()
 		}
 	}
 
+	if !cfg.StartAt.IsZero() {
+		waitUntil(runCtx, cfg.StartAt, e.log)
+	}
 	now := time.Now()
 	var phases []*phase
 	if cfg.Warmup > 0 {
@@ -344,6 +388,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	if cfg.Rate > 0 {
 		measured.pacer = ConstantPacer{Rate: cfg.Rate}
+		if cfg.Pacer != nil {
+			measured.pacer = cfg.Pacer
+		}
 		for _, ph := range phases {
 			ph.pacer = measured.pacer
 		}
@@ -354,7 +401,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 
 	reportStop := make(chan struct{})
 	reportDone := make(chan struct{})
-	go func() { defer close(reportDone); e.report(runCtx, measured, reportStop) }()
+	go func() { defer close(reportDone); e.report(reportCtx, measured, reportStop) }()
 
 	var workers sync.WaitGroup
 	all := make([]*worker, cfg.Threads)
@@ -362,33 +409,51 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		w := e.newWorker(i)
 		all[i] = w
 		workers.Add(1)
-		go func() { defer workers.Done(); w.run(runCtx, phases) }()
+		go func() { defer workers.Done(); w.run(workCtx, phases) }()
 	}
-	// Statements run with a context that is never cancelled (it is cheaper):
-	// on Ctrl-C those in flight are stopped on the server.
+	// Statements run with a context that is never cancelled (it is
+	// cheaper): on Ctrl-C, or endGrace after the time is up, those in
+	// flight are stopped on the server, and cut if it does not answer.
 	workersDone := make(chan struct{})
 	go func() {
+		var timeUp <-chan time.Time
+		if !measured.deadline.IsZero() {
+			t := time.NewTimer(time.Until(measured.deadline.Add(e.endGrace())))
+			defer t.Stop()
+			timeUp = t.C
+		}
 		select {
 		case <-runCtx.Done():
-			for _, w := range all {
-				go w.interrupt()
-			}
+		case <-timeUp:
 		case <-workersDone:
+			return
 		}
+		stopWork()
+		e.stopAll(all)
 	}()
 	workers.Wait()
 	close(workersDone)
 	end := time.Now()
 	actionRows := actions.stop()
+	stopReport()
 	close(e.rows)
 	<-writerDone
 	cerr := ew.Close()
 	close(reportStop)
 	<-reportDone
+	// EXPLAINs asked for near the end are still captured, unless the
+	// server takes long to answer them.
 	for _, ep := range e.eps {
 		close(ep.explains)
 	}
-	bg.Wait()
+	explained := make(chan struct{})
+	go func() { bg.Wait(); close(explained) }()
+	select {
+	case <-explained:
+	case <-time.After(finalSampleTimeout):
+		stopExplain()
+		<-explained
+	}
 
 	start := measured.start
 	if end.Before(start) {
@@ -467,8 +532,17 @@ func (e *engine) summary() Summary {
 // and reported, and is never part of a measured latency).
 func (e *engine) write(ew ExecutionWriter) error {
 	var werr error
+	roller, _ := ew.(IdleRoller)
+	idle := func() {
+		if roller != nil && werr == nil {
+			if err := roller.RollIfOld(); err != nil {
+				werr = fmt.Errorf("write executions: %w", err)
+				e.cancel(werr)
+			}
+		}
+	}
 	for {
-		b, ok := e.nextBatch()
+		b, ok := e.nextBatch(idle)
 		if !ok {
 			return werr
 		}
@@ -501,19 +575,21 @@ func (e *engine) write(ew ExecutionWriter) error {
 const writerPoll = 5 * time.Millisecond
 
 // nextBatch returns the next batch of rows, false once the workers are
-// done. The writer polls rather than waits on the channel because a
-// goroutine woken by a worker's send is queued on that worker's P, which
-// the runtime's monitor then takes during the worker's next socket read,
-// at the cost of many wake-ups on cores the server needs (bench/README.md,
-// "Go runtime measurements"); sleeping on a timer, the writer is woken by an
-// idle thread instead, and workers never wake anything.
-func (e *engine) nextBatch() ([]results.Execution, bool) {
+// done; idle runs while it waits (every writerPoll). The writer polls
+// rather than waits on the channel because a goroutine woken by a worker's
+// send is queued on that worker's P, which the runtime's monitor then
+// takes during the worker's next socket read, at the cost of many wake-ups
+// on cores the server needs (bench/README.md, "Go runtime measurements");
+// sleeping on a timer, the writer is woken by an idle thread instead, and
+// workers never wake anything.
+func (e *engine) nextBatch(idle func()) ([]results.Execution, bool) {
 	for {
 		select {
 		case b, ok := <-e.rows:
 			return b, ok
 		default:
 		}
+		idle()
 		time.Sleep(writerPoll)
 	}
 }
@@ -528,9 +604,11 @@ func (e *engine) report(ctx context.Context, measured *phase, stop <-chan struct
 	out := &lockedWriter{w: e.cfg.Progress}
 	for _, ep := range e.eps {
 		if ep.Sampler != nil {
-			if _, err := ep.Sampler.Sample(ctx, time.Now()); err != nil {
+			sctx, cancel := context.WithTimeout(ctx, sampleTimeout)
+			if _, err := ep.Sampler.Sample(sctx, time.Now()); err != nil && ctx.Err() == nil {
 				e.log.Printf("status of %s: %v", ep.Name, err)
 			}
+			cancel()
 		}
 	}
 	t := time.NewTicker(iv)
@@ -540,10 +618,12 @@ func (e *engine) report(ctx context.Context, measured *phase, stop <-chan struct
 	for {
 		select {
 		case <-stop:
-			e.sampleStatus(context.WithoutCancel(ctx), time.Now())
+			// The last interval's counters, also after Ctrl-C, unless the
+			// server stopped answering.
+			e.sampleStatus(context.WithoutCancel(ctx), time.Now(), true)
 			return
 		case now := <-t.C:
-			e.sampleStatus(ctx, now)
+			e.sampleStatus(ctx, now, false)
 			if now.Before(measured.start) {
 				last = now
 				continue
@@ -572,20 +652,37 @@ func (e *engine) report(ctx context.Context, measured *phase, stop <-chan struct
 	}
 }
 
-func (e *engine) sampleStatus(ctx context.Context, now time.Time) {
+// How long a status sample may take; the final one is not waited for
+// long, nor at all when the server stopped answering (unresponsive).
+const (
+	sampleTimeout      = 5 * time.Second
+	finalSampleTimeout = 2 * time.Second
+)
+
+// sampleStatus samples every endpoint's counters and writes them; final is
+// the sample at the end of the run.
+func (e *engine) sampleStatus(ctx context.Context, now time.Time, final bool) {
+	timeout := sampleTimeout
+	if final {
+		timeout = finalSampleTimeout
+	}
 	for _, ep := range e.eps {
-		if ep.Sampler == nil || ep.down.Load() {
+		if ep.Sampler == nil || ep.down.Load() || (final && ep.unresponsive.Load()) {
 			continue
 		}
-		sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		sctx, cancel := context.WithTimeout(ctx, timeout)
 		rows, err := ep.Sampler.Sample(sctx, now)
 		cancel()
 		if err != nil {
 			if ctx.Err() == nil {
+				if sctx.Err() != nil {
+					ep.unresponsive.Store(true)
+				}
 				e.log.Printf("status of %s: %v", ep.Name, err)
 			}
 			continue
 		}
+		ep.unresponsive.Store(false)
 		if len(rows) > 0 {
 			if err := e.cfg.Sink.WriteStatus(rows); err != nil {
 				e.cancel(fmt.Errorf("write status: %w", err))

@@ -23,6 +23,7 @@ const (
 	errServer            // the server refused the statement: recorded, counts toward disabling
 	errTimeout           // killed by --query-timeout: recorded
 	errConn              // the connection is gone: recorded, the worker reconnects
+	errAborted           // no reply, even after KILL QUERY: the connection was cut (stop.go); recorded, the worker reconnects
 	errCancelled         // the run is stopping: not recorded
 )
 
@@ -44,10 +45,12 @@ const (
 var DefaultRetryErrors = []uint16{erLockDeadlock, erLockWaitTimeout}
 
 func classify(ctx context.Context, err error, retry []uint16) errKind {
-	if err == nil {
+	switch {
+	case err == nil:
 		return errNone
-	}
-	if ctx.Err() != nil {
+	case err == errNoReply: // whenever it happens, even as the run stops
+		return errAborted
+	case err == errStopping || ctx.Err() != nil:
 		return errCancelled
 	}
 	var me *mysql.MySQLError

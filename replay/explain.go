@@ -34,9 +34,13 @@ func (w *worker) requestExplain(s *scenState, si int, st *Statement) {
 }
 
 // explainAtStart captures every scenario's plans on one endpoint before
-// the workers start, with values from a renderer no worker uses.
+// the workers start, with values from a renderer no worker uses. It gives
+// up on the endpoint at the first failure that is not the statement's
+// (lost connection, no reply): plans are then captured during the run.
 func (e *engine) explainAtStart(ctx context.Context, ep *endpointState) {
-	conn, err := ep.DB.Conn(ctx)
+	cctx, cancel := context.WithTimeout(ctx, e.stop.connect)
+	conn, err := ep.admin().Conn(cctx)
+	cancel()
 	if err != nil {
 		e.log.Printf("%s: EXPLAIN: %v", ep.Name, err)
 		return
@@ -46,7 +50,9 @@ func (e *engine) explainAtStart(ctx context.Context, ep *endpointState) {
 	for _, s := range e.scens {
 		r := s.NewRenderer(e.cfg.Seed, e.cfg.Threads)
 		for si, st := range r.Next() {
-			e.explain(ctx, conn, ep, seen, explainReq{s: s, stmt: si, sql: st.SQL, args: st.Args}, false)
+			if k := e.explain(ctx, conn, ep, seen, explainReq{s: s, stmt: si, sql: st.SQL, args: st.Args}, false); k != errNone && k != errServer {
+				return
+			}
 		}
 	}
 }
@@ -70,7 +76,9 @@ func (e *engine) explainLoop(ctx context.Context, ep *endpointState) {
 		// reported.
 		for try := 0; try < 2; try++ {
 			if conn == nil {
-				c, err := ep.DB.Conn(ctx)
+				cctx, cancel := context.WithTimeout(ctx, e.stop.connect)
+				c, err := ep.admin().Conn(cctx)
+				cancel()
 				if err != nil {
 					if _, loaded := e.seenErr.LoadOrStore("explain-conn/"+ep.Name, true); !loaded {
 						e.log.Printf("EXPLAIN on %s: %v", ep.Name, err)
@@ -79,7 +87,7 @@ func (e *engine) explainLoop(ctx context.Context, ep *endpointState) {
 				}
 				conn = c
 			}
-			if e.explain(ctx, conn, ep, seen, req, try == 0) {
+			if k := e.explain(ctx, conn, ep, seen, req, try == 0); k != errConn {
 				break
 			}
 			conn.Close()
@@ -88,24 +96,34 @@ func (e *engine) explainLoop(ctx context.Context, ep *endpointState) {
 	}
 }
 
+// explainTimeout bounds one EXPLAIN (EXPLAIN ANALYZE executes the
+// statement).
+const explainTimeout = 60 * time.Second
+
 // explain captures one statement's plan, stores each distinct plan once and
-// publishes its hash to the workers. It returns false when the connection
-// should be replaced; that failure is not reported when quietConnErr.
-func (e *engine) explain(ctx context.Context, conn *sql.Conn, ep *endpointState, seen map[string]bool, req explainReq, quietConnErr bool) bool {
+// publishes its hash to the workers. It returns what kind of failure
+// stopped it, errNone on success: errConn when the connection should be
+// replaced (not reported when quietConnErr), errTimeout when the server did
+// not answer in time.
+func (e *engine) explain(ctx context.Context, conn *sql.Conn, ep *endpointState, seen map[string]bool, req explainReq, quietConnErr bool) errKind {
 	s := req.s
 	analyze := e.cfg.Explain == ExplainAnalyze && !s.Write
-	cctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	cctx, cancel := context.WithTimeout(ctx, explainTimeout)
 	hash, plans, err := e.cfg.Explainer.Explain(cctx, conn, req.sql, req.args, analyze)
+	timedOut := cctx.Err() == context.DeadlineExceeded
 	cancel()
 	if err != nil {
-		connErr := classify(ctx, err, nil) == errConn
-		if ctx.Err() == nil && !(connErr && quietConnErr) {
+		kind := classify(ctx, err, nil)
+		if timedOut && ctx.Err() == nil {
+			kind = errTimeout
+		}
+		if ctx.Err() == nil && !(kind == errConn && quietConnErr) {
 			key := "explain/" + s.Name
 			if _, loaded := e.seenErr.LoadOrStore(key, true); !loaded {
 				e.log.Printf("EXPLAIN of %s on %s: %v", s.Name, ep.Name, err)
 			}
 		}
-		return !connErr
+		return kind
 	}
 	key := s.Name + "\x00" + hash
 	if !seen[key] {
@@ -118,7 +136,7 @@ func (e *engine) explain(ctx context.Context, conn *sql.Conn, ep *endpointState,
 				Format: p.Format, Explain: p.Text, Query: text, FirstSeen: now,
 			}); werr != nil {
 				e.cancel(fmt.Errorf("write plan: %w", werr))
-				return true
+				return errNone
 			}
 		}
 	}
@@ -129,7 +147,7 @@ func (e *engine) explain(ctx context.Context, conn *sql.Conn, ep *endpointState,
 			e.log.Printf("plan change: %s (statement %d) on %s: %s -> %s", s.Name, req.stmt+1, ep.Name, *old, hash)
 		}
 	}
-	return true
+	return errNone
 }
 
 // Interpolate writes args into the `?` placeholders of q as SQL literals,

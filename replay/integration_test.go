@@ -12,6 +12,7 @@ import (
 
 	"github.com/joinbench/joinbench/corpus"
 	"github.com/joinbench/joinbench/ddl"
+	"github.com/joinbench/joinbench/ddl/load"
 	"github.com/joinbench/joinbench/internal/server"
 	"github.com/joinbench/joinbench/internal/testdb"
 	"github.com/joinbench/joinbench/replay"
@@ -60,7 +61,7 @@ func prepared(t *testing.T, name string, direct bool) *sql.DB {
 func prepareTables(t *testing.T, db *sql.DB) {
 	t.Helper()
 	dist, _ := ddl.ParseDistribution("uniform")
-	if _, err := ddl.Prepare(context.Background(), db, ddl.PrepareOptions{
+	if _, err := load.Prepare(context.Background(), db, load.PrepareOptions{
 		Gen: ddl.GenOptions{Seed: 1, TableSize: tableSize, Distribution: dist}, Threads: 2, ChunkSize: 1000,
 	}); err != nil {
 		t.Fatal(err)
@@ -237,32 +238,40 @@ func lostConnectionsReconnect(t *testing.T, direct bool) {
 		t.Fatal(err)
 	}
 	defer admin.Close()
+	// The workers' statements are killed once some are seen running (polled
+	// for: under the race detector connecting takes a while); killed is read
+	// only once the killer is done, which may be after Run returns.
 	killed := 0
-	time.AfterFunc(500*time.Millisecond, func() {
-		rows, err := admin.Query("SELECT ID FROM information_schema.PROCESSLIST WHERE DB = ? AND ID <> CONNECTION_ID() AND INFO LIKE 'SELECT SLEEP%'", dbName)
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		var ids []int64
-		for rows.Next() {
-			var id int64
-			_ = rows.Scan(&id)
-			ids = append(ids, id)
-		}
-		rows.Close()
-		for _, id := range ids {
-			if _, err := admin.Exec(fmt.Sprintf("KILL %d", id)); err == nil {
-				killed++
+	killerDone := make(chan struct{})
+	go func() {
+		defer close(killerDone)
+		for start := time.Now(); killed == 0 && time.Since(start) < time.Second; time.Sleep(20 * time.Millisecond) {
+			rows, err := admin.Query("SELECT ID FROM information_schema.PROCESSLIST WHERE DB = ? AND ID <> CONNECTION_ID() AND INFO LIKE 'SELECT SLEEP%'", dbName)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			var ids []int64
+			for rows.Next() {
+				var id int64
+				_ = rows.Scan(&id)
+				ids = append(ids, id)
+			}
+			rows.Close()
+			for _, id := range ids {
+				if _, err := admin.Exec(fmt.Sprintf("KILL %d", id)); err == nil {
+					killed++
+				}
 			}
 		}
-	})
+	}()
 	sink := &countSink{}
 	var log strings.Builder
 	res, err := replay.Run(context.Background(), replay.Config{
 		RunID: "t", Threads: 2, Duration: 1500 * time.Millisecond, SkipTrx: true, Prepared: true,
 		Endpoints: []replay.Endpoint{{Name: "test", DB: db, Direct: direct}}, Scenarios: []*replay.Scenario{sc}, Sink: sink, Log: &log,
 	})
+	<-killerDone
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,9 @@ package replay
 
 import (
 	"io"
+	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -9,6 +12,7 @@ import (
 
 	"github.com/joinbench/joinbench/corpus"
 	"github.com/joinbench/joinbench/ddl"
+	"github.com/joinbench/joinbench/internal/segment"
 	"github.com/joinbench/joinbench/internal/usage"
 	"github.com/joinbench/joinbench/replay/results"
 )
@@ -38,6 +42,13 @@ type Options struct {
 	RunID       string // default: the start time and a random suffix
 	ToolVersion string // stored in run.json
 
+	// Segment makes this client one of N running the run together (see
+	// shareOut); the zero value runs it all.
+	Segment segment.Segment
+	// BarrierTimeout is how long a segment waits for the others to be
+	// ready; 0 means DefaultBarrierTimeout.
+	BarrierTimeout time.Duration
+
 	ReportInterval time.Duration // live progress and server status sampling; 0 = none
 	Progress       io.Writer     // live report lines; nil = none
 	Log            io.Writer     // notices: what runs where, plan changes, errors, fallbacks; nil = none
@@ -46,6 +57,69 @@ type Options struct {
 // DefaultDuration is how long a run lasts when it sets neither
 // RunOptions.Events nor RunOptions.Time.
 const DefaultDuration = 10 * time.Second
+
+// Sane bounds, checked before anything is allocated or connected.
+const (
+	// MaxThreads bounds --threads: each thread holds a connection and, on
+	// the direct path, an OS thread of its own. The server's
+	// max_connections is checked too, once connected.
+	MaxThreads = 10_000
+	// MaxTables bounds --tables: the built-in schema is built (each table's
+	// DDL parsed) before anything runs, a second per few thousand tables.
+	MaxTables = 10_000
+	// MinReportInterval is the shortest --report-interval: each one
+	// prints a line and samples the server's counters.
+	MinReportInterval = 100 * time.Millisecond
+)
+
+// check refuses options that are a user's mistake, one flag at a time and
+// naming it, before anything is done: no server, no folder, no memory.
+func (o *Options) check() error {
+	switch {
+	case o.Threads < 1:
+		return usage.Errorf("--threads must be at least 1, got %d", o.Threads)
+	case o.Threads > MaxThreads:
+		return usage.Errorf("--threads %d: at most %d (each thread holds a connection, and on the direct path an OS thread)", o.Threads, MaxThreads)
+	case o.Tables < 1:
+		return usage.Errorf("--tables must be at least 1, got %d", o.Tables)
+	case o.Tables > MaxTables:
+		return usage.Errorf("--tables %d: at most %d", o.Tables, MaxTables)
+	case o.TableSize < 1:
+		return usage.Errorf("--table-size must be at least 1, got %d", o.TableSize)
+	case o.Events < 0:
+		return usage.Errorf("--events cannot be negative, got %d", o.Events)
+	case o.Time < 0:
+		return usage.Errorf("--time cannot be negative, got %s", time.Duration(o.Time))
+	case o.Warmup < 0:
+		return usage.Errorf("--warmup cannot be negative, got %s", time.Duration(o.Warmup))
+	case math.IsNaN(o.Rate) || math.IsInf(o.Rate, 0) || o.Rate < 0:
+		return usage.Errorf("--rate must be a number of events per second, 0 or more, got %v", o.Rate)
+	case o.QueryTimeout < 0:
+		return usage.Errorf("--query-timeout cannot be negative, got %s", time.Duration(o.QueryTimeout))
+	case o.Reconnect < 0:
+		return usage.Errorf("--reconnect cannot be negative, got %d", o.Reconnect)
+	case o.ExplainEvery < 0:
+		return usage.Errorf("--explain-every cannot be negative, got %d", o.ExplainEvery)
+	case o.ReportInterval < 0 || o.ReportInterval > 0 && o.ReportInterval < MinReportInterval:
+		return usage.Errorf("--report-interval %s: 0 (none) or at least %s", o.ReportInterval, MinReportInterval)
+	}
+	if o.RunID != "" {
+		if err := results.CheckRunID(o.RunID); err != nil {
+			return usage.Errorf("--run-id: %v", err)
+		}
+	}
+	if o.Out != "" {
+		if st, err := os.Stat(o.Out); err == nil && !st.IsDir() {
+			return usage.Errorf("--out %s: not a folder", o.Out)
+		}
+		if o.RunID != "" {
+			if _, err := os.Stat(filepath.Join(o.Out, results.RunDirPrefix+o.RunID)); err == nil {
+				return usage.Errorf("--run-id %s: %s already holds that run", o.RunID, o.Out)
+			}
+		}
+	}
+	return nil
+}
 
 // withDefaults fills in the defaults, which run.json records.
 func (o Options) withDefaults() Options {

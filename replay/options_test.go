@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"math"
 	"reflect"
 	"testing"
 	"time"
@@ -62,6 +63,13 @@ func TestNewSession(t *testing.T) {
 		"tables":        func(o *Options) { o.Tables = 0 },
 		"ignore errors": func(o *Options) { o.IgnoreErrors = "x" },
 		"negative rate": func(o *Options) { o.Rate = -1 },
+		"NaN rate":      func(o *Options) { o.Rate = math.NaN() },
+		"negative time": func(o *Options) { o.Time = results.Duration(-time.Second) },
+		"report every":  func(o *Options) { o.ReportInterval = -time.Second },
+		"report 1ns":    func(o *Options) { o.ReportInterval = time.Nanosecond },
+		"threads 100k":  func(o *Options) { o.Threads = 100_000 },
+		"tables 1M":     func(o *Options) { o.Tables = 1_000_000 },
+		"bad run id":    func(o *Options) { o.RunID = "a/b" },
 		"no scenario":   func(o *Options) { o.Scenario = []string{"simple_inner_pk=0"} },
 		"unknown":       func(o *Options) { o.Scenario = []string{"no_such_scenario"} },
 		"read only":     func(o *Options) { o.ReadOnly = true },

@@ -27,3 +27,18 @@ func (p ConstantPacer) Intended(i int64) time.Duration {
 	}
 	return time.Duration(d)
 }
+
+// SegmentPacer is the share of a ConstantPacer of Rate that segment Index
+// (from 0) of Count paces: the events of the whole whose number modulo
+// Count is Index, so that the segments together start the events of one
+// ConstantPacer, interleaved.
+type SegmentPacer struct {
+	Rate         float64
+	Index, Count int64
+}
+
+// Intended implements Pacer: the segment's event i is the whole's event
+// i*Count+Index.
+func (p SegmentPacer) Intended(i int64) time.Duration {
+	return ConstantPacer{Rate: p.Rate}.Intended(i*p.Count + p.Index)
+}

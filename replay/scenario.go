@@ -55,6 +55,14 @@ type ExecutionWriter interface {
 	Close() error
 }
 
+// IdleRoller is an ExecutionWriter that makes the rows it holds durable
+// when asked while no rows come (results.ExecutionWriter finishes its file
+// once it is old enough): the engine's writer calls RollIfOld whenever it
+// waits for rows.
+type IdleRoller interface {
+	RollIfOld() error
+}
+
 // StatusSampler reads server counters; each call returns the changes since
 // the previous call.
 type StatusSampler interface {

@@ -26,7 +26,10 @@ import (
 // Preparing tables is left to the caller on purpose: replay runs a
 // workload and does not create tables (package ddl does).
 type Session struct {
-	opts  Options
+	opts Options
+	// whole is what run.json records of a split run: the options as given,
+	// before shareOut (nil when not split).
+	whole *results.RunOptions
 	retry []uint16
 	work  *workload
 	eps   []Endpoint
@@ -35,6 +38,11 @@ type Session struct {
 	specs   []ActionSpec
 	actions []Action
 }
+
+// setupTimeout bounds the questions a session asks a server before the run
+// (ping, limits, flavour, variables): a server that does not answer them
+// is an error, not a wait.
+const setupTimeout = 30 * time.Second
 
 // Outcome is what a Session's run produced.
 type Outcome struct {
@@ -45,17 +53,21 @@ type Outcome struct {
 
 // NewSession checks o for user mistakes and compiles its scenarios.
 func NewSession(o Options) (*Session, error) {
-	if o.Threads < 1 {
-		return nil, usage.Errorf("--threads must be at least 1, got %d", o.Threads)
-	}
-	if o.Tables < 1 || o.TableSize < 1 {
-		return nil, usage.Errorf("--tables and --table-size must be at least 1")
+	if err := o.check(); err != nil {
+		return nil, err
 	}
 	retry, err := ParseRetryErrors(o.IgnoreErrors)
 	if err != nil {
 		return nil, err
 	}
 	o = o.withDefaults()
+	var whole *results.RunOptions
+	if o.Segment.Split() {
+		whole = o.record()
+		if err := o.shareOut(); err != nil {
+			return nil, err
+		}
+	}
 	w, err := o.compile()
 	if err != nil {
 		return nil, err
@@ -72,7 +84,7 @@ func NewSession(o Options) (*Session, error) {
 	if err := checkActions(specs, time.Duration(o.Time)); err != nil {
 		return nil, err
 	}
-	return &Session{opts: o, retry: retry, work: w, specs: specs}, nil
+	return &Session{opts: o, whole: whole, retry: retry, work: w, specs: specs}, nil
 }
 
 // UsesBuiltin reports whether a built-in scenario is enabled: those need
@@ -87,6 +99,8 @@ func (s *Session) Open(ctx context.Context, endpoints []server.Endpoint) error {
 	if len(endpoints) == 0 {
 		return usage.Errorf("no server to run against")
 	}
+	ctx, cancel := context.WithTimeout(ctx, setupTimeout)
+	defer cancel()
 	actions, err := ResolveActions(s.specs, endpoints)
 	if err != nil {
 		return err
@@ -101,18 +115,31 @@ func (s *Session) Open(ctx context.Context, endpoints []server.Endpoint) error {
 		}
 		s.eps = append(s.eps, e)
 	}
+	// Threads are dealt round-robin: the first endpoints take one more.
+	for i := range s.eps {
+		workers := s.opts.Threads / len(s.eps)
+		if i < s.opts.Threads%len(s.eps) {
+			workers++
+		}
+		if err := checkConnections(ctx, &s.eps[i], workers); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
 // DB is the first endpoint's pool, for work on the schema before the run
 // (a cluster replicates it to the others). Open first.
-func (s *Session) DB() *sql.DB { return s.eps[0].DB }
+func (s *Session) DB() *sql.DB { return s.eps[0].admin() }
 
 // Close closes the endpoints' connections.
 func (s *Session) Close() error {
 	var errs []error
 	for _, ep := range s.eps {
 		errs = append(errs, ep.DB.Close())
+		if ep.Admin != nil {
+			errs = append(errs, ep.Admin.Close())
+		}
 	}
 	s.eps = nil
 	return errors.Join(errs...)
@@ -129,12 +156,14 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 	}
 	o := &s.opts
 	log := &lockedWriter{w: o.Log}
-	db := s.eps[0].DB
-	fl, err := server.DetectFlavor(ctx, db)
+	db := s.eps[0].admin()
+	sctx, cancel := context.WithTimeout(ctx, setupTimeout)
+	defer cancel()
+	fl, err := server.DetectFlavor(sctx, db)
 	if err != nil {
 		return nil, err
 	}
-	vars, err := ReadServerVariables(ctx, db)
+	vars, err := ReadServerVariables(sctx, db)
 	if err != nil {
 		log.Printf("warning: %v", err)
 	}
@@ -144,7 +173,12 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 	if runID == "" {
 		runID = results.NewRunID(time.Now())
 	}
-	dir, err := results.Create(o.Out, runID, host)
+	var dir *results.RunDir
+	if o.Segment.Split() {
+		dir, err = results.CreateSegment(o.Out, runID, host, o.Segment.Index, results.Options{})
+	} else {
+		dir, err = results.Create(o.Out, runID, host)
+	}
 	if err != nil {
 		return nil, usage.Wrap(err)
 	}
@@ -155,7 +189,7 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 	for i, ep := range s.eps {
 		eps[i] = ep
 		if o.ReportInterval > 0 {
-			eps[i].Sampler = status.NewSampler(ep.DB, ep.Name, runID, fl.Galera)
+			eps[i].Sampler = status.NewSampler(ep.admin(), ep.Name, runID, fl.Galera)
 		}
 		names = append(names, ep.Name)
 		direct = direct || ep.Direct
@@ -164,6 +198,9 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 		RunID: runID, ToolVersion: o.ToolVersion, ServerVersion: fl.Version, Flavor: fl.Name,
 		Endpoints: names, ClientHost: host, ServerVars: vars, Options: o.record(),
 		Scenarios: s.work.names, WriteScenarios: s.work.writes, Start: time.Now(),
+	}
+	if o.Segment.Split() {
+		run.Segment, run.Segments = o.Segment.Index, o.Segment.Count
 	}
 	for _, a := range s.specs {
 		run.Actions = append(run.Actions, a.Text)
@@ -187,16 +224,28 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 		ProcsForBlockingIO(o.Threads)
 	}
+	if o.Segment.Split() {
+		if cfg.StartAt, err = s.meet(ctx, run, dir, log); err != nil {
+			return nil, err
+		}
+		cfg.Pacer = o.segmentPacer()
+	}
 	res, runErr := Run(ctx, cfg)
 	if res == nil {
 		return nil, runErr
+	}
+	if we := (*results.WriteError)(nil); errors.As(runErr, &we) {
+		runErr = fmt.Errorf("%w: the run was stopped; the files finished before are kept in %s", we, dir.Path())
 	}
 	run.Start, run.End = res.Start, res.End
 	run.Interrupted = res.Summary.Interrupted
 	run.Executions, run.Errors = res.Summary.Executions, res.Summary.Errors
 	run.ExecPaths = res.Paths
-	if err := dir.WriteRun(run); err != nil && runErr == nil {
-		runErr = err
+	if runErr != nil {
+		run.Error = runErr.Error()
+	}
+	if err := dir.WriteRun(run); err != nil {
+		runErr = errors.Join(runErr, fmt.Errorf("run.json not completed (report warns of it): %w", err))
 	}
 	if err := dir.Close(); err != nil && runErr == nil {
 		runErr = fmt.Errorf("close results: %w", err)

@@ -4,7 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
-	"fmt"
+	"errors"
 	"runtime"
 	"sync/atomic"
 	"syscall"
@@ -51,12 +51,21 @@ type worker struct {
 	sinceConn    int64
 	connected    bool // at least once
 	killTimer    *time.Timer
-	busy         atomic.Bool // a statement is in flight
-	killed       atomic.Bool // KILL QUERY was sent for the statement in flight
-	// qctx is what statements run with: never cancelled, because a
-	// cancellable context costs a goroutine hand-off per statement in
-	// database/sql and the driver. Stopping a statement is done on the
-	// server with KILL QUERY instead (query timeout, Ctrl-C).
+	// Network calls are numbered (calls); inflight is the one in flight
+	// (0: none), killedSeq the last one KILL QUERY was sent for, cutSeq
+	// the last one whose connection was cut, and link how to cut the
+	// current connection (see stop.go).
+	calls     uint64
+	inflight  atomic.Uint64
+	killedSeq atomic.Uint64
+	cutSeq    atomic.Uint64
+	link      atomic.Pointer[connLink]
+	// qctx is what statements run with: never cancelled when the worker
+	// holds its connection's socket, because a cancellable context costs
+	// a goroutine hand-off per statement in database/sql and the driver.
+	// Stopping a statement is done on the server with KILL QUERY instead,
+	// and by cutting the socket (stop.go). A connection without its socket
+	// runs with a context that cutting cancels.
 	qctx     context.Context
 	sleep    *time.Timer
 	deadline time.Time // of the current phase: reconnecting gives up then
@@ -247,7 +256,7 @@ func (w *worker) event(ctx context.Context, ph *phase, intended time.Time) {
 	if inTrx {
 		if err := w.txControl("COMMIT"); err != nil {
 			k := classify(ctx, err, nil)
-			if k == errConn {
+			if k == errConn || k == errAborted {
 				w.lost(ctx, err)
 				return
 			}
@@ -313,7 +322,7 @@ func (w *worker) statement(ctx context.Context, ph *phase, s *scenState, si int,
 	case errServer, errTimeout:
 		e.noteError(s, err)
 		e.failed(s, err)
-	case errRetry:
+	case errRetry, errAborted:
 		e.noteError(s, err)
 	}
 	if w.explainEvery > 0 && kind == errNone {
@@ -359,7 +368,7 @@ func (w *worker) statement(ctx context.Context, ph *phase, s *scenState, si int,
 			w.flush()
 		}
 	}
-	if kind == errConn {
+	if kind == errConn || kind == errAborted {
 		w.lost(ctx, err)
 		return false
 	}
@@ -436,22 +445,12 @@ func (w *worker) do(st *Statement) (n int64, sum string, err error) {
 	if p.err != nil {
 		return 0, "", p.err
 	}
-	w.busy.Store(true)
-	if w.killTimer != nil {
-		w.killed.Store(false)
-		w.killTimer.Reset(w.e.cfg.QueryTimeout)
+	seq, err := w.arm()
+	if err != nil {
+		return 0, "", err
 	}
 	n, sum, err = w.exec(p, st.SQL, st.Args)
-	w.busy.Store(false)
-	if w.killTimer != nil {
-		w.killTimer.Stop()
-		// Some statements (SLEEP, BENCHMARK on MariaDB) end without an
-		// error when killed: the result is cut short all the same.
-		if err == nil && w.killed.Load() {
-			err = errQueryTimeout
-		}
-	}
-	return n, sum, err
+	return n, sum, w.disarm(seq, err)
 }
 
 // txStatement runs transaction control statements (BEGIN, COMMIT,
@@ -461,8 +460,12 @@ var txStatement = &prepared{}
 // txControl sends BEGIN, COMMIT or ROLLBACK. It takes no context: like
 // every statement, it is stopped by KILL QUERY, not by cancellation.
 func (w *worker) txControl(q string) error {
-	_, _, err := w.exec(txStatement, q, nil)
-	return err
+	seq, err := w.arm()
+	if err != nil {
+		return err
+	}
+	_, _, err = w.exec(txStatement, q, nil)
+	return w.disarm(seq, err)
 }
 
 // prepare prepares one SQL text on the current connection. A server error
@@ -470,6 +473,11 @@ func (w *worker) txControl(q string) error {
 // scenario's error policy applies to it.
 func (w *worker) prepare(ctx context.Context, q string) *prepared {
 	p := &prepared{query: returnsRows(q)}
+	seq, err := w.arm()
+	if err != nil {
+		p.err = err
+		return p
+	}
 	switch {
 	case w.wire != nil:
 		p.wire, p.err = w.wire.Prepare(q)
@@ -482,6 +490,7 @@ func (w *worker) prepare(ctx context.Context, q string) *prepared {
 			p.err = rerr
 		}
 	}
+	p.err = w.disarm(seq, p.err)
 	if w.stmts == nil {
 		w.stmts = map[string]*prepared{}
 	}
@@ -525,8 +534,24 @@ func (w *worker) connect(ctx context.Context) bool {
 	}
 }
 
-func (w *worker) open(ctx context.Context) error {
-	conn, sock, dialWhy, err := w.dial(ctx)
+// open connects the worker, within stopTimes.connect and the phase: past
+// them, or once the run stops, the connection is cut and open fails.
+func (w *worker) open(ctx context.Context) (err error) {
+	// Connecting past the phase's end is of no use: the worker would stop
+	// right after.
+	var deadline time.Time
+	if d := w.e.stop.connect; d > 0 {
+		deadline = time.Now().Add(d)
+	}
+	if !w.deadline.IsZero() && (deadline.IsZero() || w.deadline.Before(deadline)) {
+		deadline = w.deadline
+	}
+	cancel := context.CancelFunc(func() {})
+	if !deadline.IsZero() {
+		ctx, cancel = context.WithDeadline(ctx, deadline)
+	}
+	defer cancel()
+	conn, slot, err := w.dial(ctx)
 	if err != nil {
 		return err
 	}
@@ -534,9 +559,23 @@ func (w *worker) open(ctx context.Context) error {
 	w.stmts = map[string]*prepared{}
 	w.lastSQL, w.lastStmt = "", nil
 	w.wire = nil
-	direct, why, fallback := w.execPath(sock, dialWhy)
+	link := &connLink{sock: slot.sock}
+	w.qctx = context.Background()
+	if slot.sock == nil {
+		w.qctx, link.cancel = context.WithCancel(context.Background())
+	}
+	w.link.Store(link)
+	stopCut := context.AfterFunc(ctx, link.cut)
+	defer func() {
+		if !stopCut() && err == nil {
+			// The connection was cut as open succeeded: it is unusable.
+			w.closeConn()
+			err = errors.New("connect: no reply in time")
+		}
+	}()
+	direct, why, fallback := w.execPath(slot.conn, slot.why)
 	if direct {
-		w.wire = wire.NewConn(sock, sock.caps)
+		w.wire = wire.NewConn(slot.conn, slot.conn.caps)
 	}
 	var id int64
 	if err := conn.QueryRowContext(ctx, "SELECT CONNECTION_ID()").Scan(&id); err != nil {
@@ -563,22 +602,23 @@ func (w *worker) open(ctx context.Context) error {
 	return nil
 }
 
-// dial takes a connection for the worker and, on a Direct endpoint, the
-// socket it was dialed on, or why there is none. A connection the pool
-// hands back instead of dialing (one the explain or status sampler used)
-// has no socket to share: it is closed, and a new one dialed, a few times
-// at most.
-func (w *worker) dial(ctx context.Context) (*sql.Conn, *blockingConn, string, error) {
+// dial takes a connection for the worker and the socket it was dialed on
+// (on a Direct endpoint, a blocking one), or why there is none. A
+// connection the pool hands back instead of dialing (one used for
+// something else when the endpoint has no Admin pool) has no socket to
+// share: it is closed, and a new one dialed, a few times at most.
+func (w *worker) dial(ctx context.Context) (*sql.Conn, dialSlot, error) {
 	for try := 0; ; try++ {
 		var slot dialSlot
 		conn, err := w.ep.DB.Conn(withDialSlot(ctx, &slot))
 		switch {
 		case err != nil:
-			return nil, nil, "", err
-		case !w.ep.Direct || slot.conn != nil || slot.why != "":
-			return conn, slot.conn, slot.why, nil
+			return nil, dialSlot{}, err
+		case !w.ep.Direct || slot.sock != nil || slot.why != "":
+			return conn, slot, nil
 		case try == 3:
-			return conn, nil, whyPooled, nil
+			slot.why = whyPooled
+			return conn, slot, nil
 		}
 		_ = conn.Raw(func(any) error { return errBadConnMarker })
 		conn.Close()
@@ -607,30 +647,10 @@ func (w *worker) closeConn() {
 	_ = w.conn.Raw(func(any) error { return errBadConnMarker })
 	w.conn.Close()
 	w.conn = nil
-}
-
-// killQuery runs on the timer goroutine when a statement outlives
-// QueryTimeout: KILL QUERY on another connection stops it on the server.
-func (w *worker) killQuery() {
-	if !w.busy.Load() {
-		return
+	if l := w.link.Swap(nil); l != nil && l.cancel != nil {
+		l.cancel()
 	}
-	w.killed.Store(true)
-	w.interrupt()
-}
-
-// interrupt stops the statement in flight, if any, with KILL QUERY sent on
-// another connection.
-func (w *worker) interrupt() {
-	id := w.connID.Load()
-	if !w.busy.Load() || id == 0 {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if _, err := w.ep.DB.ExecContext(ctx, fmt.Sprintf("KILL QUERY %d", id)); err != nil {
-		w.e.log.Printf("thread %d: KILL QUERY: %v", w.id, err)
-	}
+	w.connID.Store(0)
 }
 
 var errBadConnMarker = driver.ErrBadConn

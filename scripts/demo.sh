@@ -16,44 +16,9 @@ OUT=${DEMO_OUT:-results}
 
 step() { printf '\n== %s\n' "$*" >&2; }
 
-have_server() {
-	local b
-	for b in mariadbd mysqld; do
-		command -v "$b" >/dev/null 2>&1 && return 0
-		[[ -x /usr/sbin/$b || -x /usr/local/sbin/$b ]] && return 0
-	done
-	return 1
-}
-
 step "server binary"
-if ! have_server; then
-	if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
-		echo "no mariadbd or mysqld found: installing mariadb-server" >&2
-		export DEBIAN_FRONTEND=noninteractive
-		apt-get update -qq
-		apt-get install -y -qq --no-install-recommends mariadb-server >/dev/null
-	else
-		echo "no mariadbd or mysqld found: install one with: sudo apt-get install mariadb-server" >&2
-		exit 2
-	fi
-fi
-
-# Galera cluster sandboxes (sandbox start --galera N) need the Galera
-# library, and mariadb-backup and socat for state transfers.
-galera=()
-[[ -e /usr/lib/galera/libgalera_smm.so ]] || galera+=(galera-4)
-command -v mariadb-backup >/dev/null 2>&1 || galera+=(mariadb-backup)
-command -v socat >/dev/null 2>&1 || galera+=(socat)
-if ((${#galera[@]})); then
-	if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
-		echo "installing ${galera[*]} for Galera cluster sandboxes" >&2
-		export DEBIAN_FRONTEND=noninteractive
-		apt-get update -qq
-		apt-get install -y -qq --no-install-recommends "${galera[@]}" >/dev/null
-	else
-		echo "for Galera cluster sandboxes: sudo apt-get install ${galera[*]}" >&2
-	fi
-fi
+# A server for the sandbox, and what Galera cluster sandboxes need.
+scripts/install-deps.sh server galera
 
 step "sandbox $NAME"
 DSN=$("$JB" sandbox start --name "$NAME" --buffer-pool-size 512M)

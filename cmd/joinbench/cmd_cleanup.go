@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/joinbench/joinbench/ddl"
+	"github.com/joinbench/joinbench/ddl/load"
 )
 
 type cleanupCmd struct {
@@ -28,7 +29,7 @@ func (c *cleanupCmd) Run(ctx context.Context, cl *cli) error {
 	}
 	defer tgt.Close()
 	defer db.Close()
-	dropped, err := ddl.Cleanup(ctx, db, ddl.SchemaOptions{Tables: c.Tables, TableName: c.TableName})
+	dropped, err := load.Cleanup(ctx, db, ddl.SchemaOptions{Tables: c.Tables, TableName: c.TableName})
 	if len(dropped) > 0 {
 		fmt.Fprintf(logw, "dropped %d tables from %s: %s\n", len(dropped), tgt.Database, strings.Join(dropped, ", "))
 	} else if err == nil {

@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
@@ -16,43 +18,143 @@ import (
 
 // compareCmd compares a candidate run with a base run.
 type compareCmd struct {
-	Base       string   `arg:"" name:"base" help:"Base run: a run folder, a folder of run=* folders, or a glob (several runs are pooled)."`
-	Candidate  string   `arg:"" name:"candidate" help:"Candidate run, as BASE."`
+	Base         string `arg:"" name:"base" help:"Base run: a run folder, a folder of run=* folders, or a glob (each run folder is one round)."`
+	Candidate    string `arg:"" name:"candidate" help:"Candidate run, as BASE."`
+	verdictFlags `embed:""`
+	Resamples    int    `default:"2000" help:"Bootstrap resamples per ratio."`
+	Seed         uint64 `default:"1" help:"Seed of the bootstrap and the latency samples: same inputs and seed, same output."`
+	MinSamples   int    `default:"30" help:"Fewest successful executions per side for a latency verdict from a single round (over rounds: two rounds per side with at least one each)."`
+	Format       string `short:"f" enum:"text,markdown,json" default:"text" help:"Output format: text, markdown (for a pull request comment) or json."`
+	Out          string `short:"o" type:"path" placeholder:"FILE" help:"Write the comparison to FILE instead of standard output."`
+}
+
+// verdictFlags decide verdicts; compare and ab share them.
+type verdictFlags struct {
 	Threshold  fraction `default:"10%" help:"Smallest slowdown that counts as a regression, as 10% or 0.10."`
-	Confidence fraction `default:"95%" help:"Confidence level of the intervals (and of the error-rate test)."`
-	Resamples  int      `default:"2000" help:"Bootstrap resamples per ratio."`
-	Seed       uint64   `default:"1" help:"Seed of the bootstrap and the latency samples: same inputs and seed, same output."`
-	MinSamples int      `default:"30" help:"Fewest successful executions per side for a latency verdict."`
-	Format     string   `short:"f" enum:"text,markdown,json" default:"text" help:"Output format: text, markdown (for a pull request comment) or json."`
-	Out        string   `short:"o" type:"path" placeholder:"FILE" help:"Write the comparison to FILE instead of standard output."`
+	Confidence fraction `default:"95%" help:"Confidence level of the intervals (and of the error-rate test). Over rounds, of all intervals together: an A/A comparison fails with at most 1 - confidence chance."`
+	NoiseFloor fraction `default:"50%" help:"Smallest latency change judged from the pooled executions alone, which cannot see the variation between runs: with a single round on a side, and over rounds beside the interval over rounds (unless --noise-file calibrates the scenario)."`
+	NoiseFile  string   `type:"existingfile" placeholder:"FILE" help:"Calibration written by --calibrate on this setup: each scenario's noise between rounds. A scenario noisier than --threshold with the rounds at hand is 'too noisy to judge'."`
+	Calibrate  string   `type:"path" placeholder:"FILE" help:"The sides are alike (an A/A comparison: nothing changed): write each scenario's noise between rounds to FILE for --noise-file. Needs two or more rounds per side; verdicts do not change the exit status."`
+	Unpaired   bool     `help:"Compare rounds as independent samples (Welch) even when they ran in adjacent pairs."`
+}
+
+func (f *verdictFlags) check() error {
+	if f.Confidence <= 0 || f.Confidence >= 1 {
+		return usage.Errorf("--confidence: %v is not between 0 and 100%%", float64(f.Confidence))
+	}
+	if f.Calibrate != "" && f.NoiseFile != "" {
+		return usage.Errorf("--calibrate and --noise-file cannot be combined: a calibration is measured without an earlier one")
+	}
+	return nil
+}
+
+// options are the comparison options the flags give (the calibration
+// read from --noise-file).
+func (f *verdictFlags) options(cl *cli) (report.CompareOptions, error) {
+	o := report.CompareOptions{Threshold: float64(f.Threshold), Confidence: float64(f.Confidence), NoiseFloor: float64(f.NoiseFloor),
+		Unpaired: f.Unpaired, Warn: warnFunc(cl)}
+	if f.NoiseFile != "" {
+		n, err := report.ReadNoise(f.NoiseFile)
+		if err != nil {
+			return o, usage.Wrap(err)
+		}
+		o.Noise = n
+	}
+	return o, nil
+}
+
+// compareOrCalibrate runs the comparison (or, with --calibrate, the
+// calibration), writes it in format to out, and returns the error that
+// sets the exit status.
+func (f *verdictFlags) compareOrCalibrate(cl *cli, base, cand []string, opt report.CompareOptions, format, out string) error {
+	var cmp *report.Comparison
+	if f.Calibrate != "" {
+		n, c, err := report.Calibrate(base, cand, opt)
+		if errors.Is(err, report.ErrNoRounds) {
+			return usage.Errorf("--calibrate: %v (got %d and %d)", err, len(base), len(cand))
+		}
+		if err != nil {
+			return err
+		}
+		if err := n.Write(f.Calibrate); err != nil {
+			return usage.Wrap(err)
+		}
+		if flagged := c.Counts[report.Regression] + c.Counts[report.Improvement] + c.Counts[report.WrongResults]; flagged > 0 {
+			opt.Warn(fmt.Errorf("%d scenario(s) differ between the two sides of this A/A comparison: are the sides alike?", flagged))
+		}
+		if !cl.Quiet {
+			fmt.Fprintf(os.Stderr, "joinbench: calibration of %d scenario(s) written to %s\n", len(n.Scenarios), f.Calibrate)
+		}
+		cmp = c
+	} else {
+		c, err := report.Compare(base, cand, opt)
+		if err != nil {
+			return err
+		}
+		cmp = c
+	}
+	if err := writeOut(out, func(w io.Writer) error { return cmp.Write(w, format) }); err != nil {
+		return err
+	}
+	if f.Calibrate == "" && cmp.Failed() {
+		return regressionsFound{n: cmp.Counts[report.Regression], wrong: cmp.Counts[report.WrongResults], overall: cmp.OverallRegressed()}
+	}
+	return nil
 }
 
 func (c *compareCmd) Help() string {
 	return `For each scenario, compares the candidate with the base: the ratio
 (candidate/base) of the median, p95 and p99 latency of successful
-executions with a percentile-bootstrap confidence interval (at most 10000
-latencies sampled per scenario and side; seeded, so reproducible); the
-error rate (two-proportion z test); the plans used (a changed plan is shown
-as a diff of the two plan trees); and the result checksums of executions
-with the same parameter values.
+executions with a confidence interval; the error rate (two-proportion z
+test); the plans used (a changed plan is shown as a diff of the two plan
+trees); and the result checksums of executions with the same parameter
+values.
+
+Each run folder of a side is one round. Whole runs on a shared machine
+drift against each other by far more than executions within a run vary,
+so the interval comes from the spread between rounds when there are
+several:
+  paired t   the rounds of both sides belong to one series of joinbench
+             ab (adjacent base and candidate rounds): t interval of the
+             mean log ratio of each pair's per-round quantile
+  Welch t    two or more rounds per side otherwise: Welch t interval of
+             the difference of the mean log per-round quantiles
+  bootstrap  a single round on a side: percentile bootstrap of the pooled
+             executions (at most 10000 latencies sampled per scenario and
+             side; seeded, so reproducible). It cannot see the variation
+             between runs, so a latency change counts only beyond
+             --noise-floor (50%), or a calibrated scenario's own noise
+Every verdict line says which, with the rounds and successful executions
+of each side.
 
 Verdicts:
-  wrong results  a parameter set returns a different result checksum
-                 (sets whose checksum already varies within one run are
-                 ignored)
-  regression     the interval of the median or of the p95 ratio lies wholly
-                 above 1+threshold, or the error rate rose by at least one
-                 point and significantly
-  improvement    the interval of the median ratio lies wholly below
-                 1/(1+threshold)
-  no change      anything else; "insufficient data" when a side has fewer
-                 than --min-samples successful executions
+  wrong results       a parameter set returns a different result checksum
+                      (sets whose checksum already varies within one run
+                      are ignored)
+  regression          the interval of the median or of the p95 ratio lies
+                      wholly above 1+threshold (with the bootstrap: above
+                      1+noise floor if larger), or the error rate rose by at
+                      least one point and significantly
+  improvement         the interval of the median ratio lies wholly below the
+                      inverse of that bound
+  too noisy to judge  neither, and the scenario's calibrated noise (from
+                      --noise-file) with the rounds at hand exceeds the
+                      threshold
+  no change           anything else; "insufficient data" when a side has
+                      fewer than --min-samples successful executions (with
+                      a single round) or no two rounds with one
 
-Exit status: 1 when any scenario is a regression or gives wrong results,
-0 otherwise, 2 on a usage error.
+Calibration: compare two sides where nothing changed (A/A rounds, e.g.
+joinbench ab with --candidate the base) with --calibrate noise.json to
+store each scenario's spread between rounds; give it to later comparisons
+on the same setup with --noise-file noise.json.
+
+Exit status: 1 when any scenario is a regression or gives wrong results
+(not with --calibrate), 0 otherwise, 2 on a usage error.
 
 Examples:
   joinbench compare results/run=mariadb-10.11 results/run=mariadb-11.4
+  joinbench compare results/ab=ID/side=base results/ab=ID/side=candidate --noise-file noise.json
   joinbench compare base/ cand/ --threshold 5% --format markdown > comment.md`
 }
 
@@ -65,27 +167,22 @@ func (c *compareCmd) Run(ctx context.Context, cl *cli) error {
 	if err != nil {
 		return err
 	}
-	if c.Confidence <= 0 || c.Confidence >= 1 {
-		return usage.Errorf("--confidence: %v is not between 0 and 100%%", float64(c.Confidence))
+	if err := c.check(); err != nil {
+		return err
 	}
-	cmp, err := report.Compare(base, cand, report.CompareOptions{
-		Threshold: float64(c.Threshold), Confidence: float64(c.Confidence), Resamples: c.Resamples,
-		Seed: c.Seed, MinSamples: c.MinSamples, Warn: warnFunc(cl),
-	})
+	opt, err := c.options(cl)
 	if err != nil {
 		return err
 	}
-	if err := writeOut(c.Out, func(w io.Writer) error { return cmp.Write(w, c.Format) }); err != nil {
-		return err
-	}
-	if cmp.Failed() {
-		return regressionsFound{n: cmp.Counts[report.Regression], wrong: cmp.Counts[report.WrongResults]}
-	}
-	return nil
+	opt.Resamples, opt.Seed, opt.MinSamples = c.Resamples, c.Seed, c.MinSamples
+	return c.compareOrCalibrate(cl, base, cand, opt, c.Format, c.Out)
 }
 
 // regressionsFound makes compare exit 1 with a one-line reason.
-type regressionsFound struct{ n, wrong int }
+type regressionsFound struct {
+	n, wrong int
+	overall  bool // the geometric mean over scenarios regressed
+}
 
 func (e regressionsFound) Error() string {
 	var parts []string
@@ -94,6 +191,9 @@ func (e regressionsFound) Error() string {
 	}
 	if e.n > 0 {
 		parts = append(parts, fmt.Sprintf("%d regression(s)", e.n))
+	}
+	if e.overall {
+		parts = append(parts, "a regression over all scenarios")
 	}
 	return strings.Join(parts, ", ")
 }

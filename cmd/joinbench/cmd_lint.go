@@ -5,12 +5,14 @@ import (
 	"database/sql"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/go-sql-driver/mysql"
 
 	"github.com/joinbench/joinbench/analyzer"
 	"github.com/joinbench/joinbench/corpus"
 	"github.com/joinbench/joinbench/ddl"
+	"github.com/joinbench/joinbench/ddl/load"
 	"github.com/joinbench/joinbench/internal/server"
 	"github.com/joinbench/joinbench/internal/server/flavor"
 	"github.com/joinbench/joinbench/internal/usage"
@@ -18,19 +20,21 @@ import (
 
 // lintCmd checks scenario and DDL files without running them.
 type lintCmd struct {
-	Paths     []string `arg:"" optional:"" type:"path" placeholder:"PATH" help:"Files or folders (searched recursively for *.sql) to lint. Default: the built-in corpus plus the --corpus folders."`
-	Corpus    []string `type:"existingdir" placeholder:"DIR" help:"Also lint the *.sql files of this folder, searched recursively (repeatable)."`
-	NoBuiltin bool     `help:"Leave the built-in scenarios out of the default set."`
-	Schema    string   `type:"existingfile" placeholder:"FILE.sql" help:"Resolve names against the CREATE TABLE statements of this file instead of the built-in schema."`
-	Tables    int      `default:"1" help:"Number of main tables of the built-in schema (main1..mainN)."`
-	TableName string   `default:"main" help:"Prefix of the main tables (main1..mainN): of the built-in schema, or the tables of --schema and --dsn that table(main) parameters stand for."`
-	Flavor    string   `enum:",mysql,mariadb,percona,tidb" default:"" help:"Server flavour the corpus targets: mysql, mariadb, percona or tidb. Overrides lint.conf and the flavour detected with --dsn (default mysql)."`
-	DSN       string   `name:"dsn" placeholder:"DSN" help:"Read the schema (tables, columns, indexes) from this live server's database instead of the built-in model, and detect the flavour (and Galera) from it. Go MySQL DSN naming the database, e.g. root@tcp(127.0.0.1:3306)/joinbench."`
-	Galera    bool     `help:"The target is a Galera/PXC cluster (every DDL blocks the cluster; large writesets stall it). Overrides lint.conf."`
-	Config    string   `type:"existingfile" placeholder:"FILE" help:"Read rule severities from this file instead of the lint.conf nearest to each linted file."`
-	Format    string   `enum:"text,json,sarif" default:"text" short:"f" help:"Output: text (path:line:col: severity: message [rule]), json, or sarif (SARIF 2.1.0 for code scanning)."`
-	Fix       bool     `help:"Apply suggested fixes (RIGHT JOIN to LEFT JOIN) in the files, keeping header and comments; then report what remains. Built-in scenarios are never modified."`
-	Rules     bool     `help:"List the rules with their default severity and exit."`
+	Paths       []string `arg:"" optional:"" type:"path" placeholder:"PATH" help:"Files or folders (searched recursively for *.sql) to lint. Default: the built-in corpus plus the --corpus folders."`
+	Corpus      []string `type:"existingdir" placeholder:"DIR" help:"Also lint the *.sql files of this folder, searched recursively (repeatable)."`
+	NoBuiltin   bool     `help:"Leave the built-in scenarios out of the default set."`
+	Schema      string   `type:"existingfile" placeholder:"FILE.sql" help:"Resolve names against the CREATE TABLE statements of this file instead of the built-in schema."`
+	Tables      int      `default:"1" help:"Number of main tables of the built-in schema (main1..mainN)."`
+	TableName   string   `default:"main" help:"Prefix of the main tables (main1..mainN): of the built-in schema, or the tables of --schema and --dsn that table(main) parameters stand for."`
+	Flavor      string   `enum:",mysql,mariadb,percona,tidb" default:"" help:"Server flavour the corpus targets: mysql, mariadb, percona or tidb. Overrides lint.conf and the flavour detected with --dsn (default mysql)."`
+	DSN         string   `name:"dsn" placeholder:"DSN" help:"Read the schema (tables, columns, indexes) from this live server's database instead of the built-in model, and detect the flavour (and Galera) from it. Go MySQL DSN naming the database, e.g. root@tcp(127.0.0.1:3306)/joinbench."`
+	Galera      bool     `help:"The target is a Galera/PXC cluster (every DDL blocks the cluster; large writesets stall it). Overrides lint.conf."`
+	Config      string   `type:"existingfile" placeholder:"FILE" help:"Read rule severities from this file instead of the lint.conf nearest to each linted file."`
+	Format      string   `enum:"text,json,sarif" default:"text" short:"f" help:"Output: text (path:line:col: severity: message [rule]), json, or sarif (SARIF 2.1.0 for code scanning)."`
+	Fix         bool     `help:"Apply suggested fixes (RIGHT JOIN to LEFT JOIN) in the files, keeping header and comments; then report what remains. Built-in scenarios are never modified."`
+	UnsafeFixes bool     `help:"With --fix, also apply the fixes that change a statement's results (moving a preserved-side ON condition to WHERE); never applied otherwise."`
+	Rules       bool     `help:"List the rules with their default severity and exit."`
+	Explain     string   `placeholder:"RULE" help:"Print a rule's documentation, with a wrong and a right example, and exit."`
 }
 
 func (c *lintCmd) Help() string {
@@ -59,7 +63,8 @@ Examples:
   joinbench lint --corpus ./scenarios --flavor mariadb
   joinbench lint --dsn 'root@tcp(db1:3306)/joinbench'   # schema and flavour of a live server
   joinbench lint --format sarif ./scenarios > lint.sarif
-  joinbench lint --fix scenarios/right/my_right_join.sql`
+  joinbench lint --fix scenarios/right/my_right_join.sql
+  joinbench lint --explain outer-join-nullified`
 }
 
 // lintFindings is returned when findings at error severity exist: exit 1
@@ -70,6 +75,17 @@ func (lintFindings) Error() string { return "" }
 func (lintFindings) ExitCode() int { return 1 }
 
 func (c *lintCmd) Run(ctx context.Context, cl *cli) error {
+	if c.Explain != "" {
+		a := analyzer.Lookup(c.Explain)
+		if a == nil {
+			var names []string
+			for _, a := range analyzer.Analyzers() {
+				names = append(names, a.Name)
+			}
+			return usage.Errorf("--explain: no rule %s (rules: %s)", c.Explain, strings.Join(names, ", "))
+		}
+		return a.WriteExplanation(os.Stdout)
+	}
 	if c.Rules {
 		for _, a := range analyzer.Analyzers() {
 			fmt.Printf("%-24s %-8s %s\n", a.Name, a.Severity, a.Doc)
@@ -86,7 +102,10 @@ func (c *lintCmd) Run(ctx context.Context, cl *cli) error {
 		target = flavor.Flavor{Name: flavor.Name(c.Flavor)} // a version detected on another family means nothing here
 	}
 	target.Galera = c.Galera || detected.Galera
-	base := analyzer.Options{Schema: schema, Flavor: target}
+	if c.UnsafeFixes && !c.Fix {
+		return usage.Errorf("--unsafe-fixes applies fixes: give --fix too")
+	}
+	base := analyzer.Options{Schema: schema, Flavor: target, UnsafeFixes: c.UnsafeFixes}
 	var fixed *analyzer.Config
 	if c.Config != "" {
 		b, err := os.ReadFile(c.Config)
@@ -216,7 +235,7 @@ func liveSchema(ctx context.Context, dsn, tableName string) (*ddl.Schema, flavor
 	if err != nil {
 		return nil, flavor.Flavor{}, fmt.Errorf("%s: %w", endpoint, err)
 	}
-	s, err := ddl.SchemaFromServer(ctx, db, cfg.DBName)
+	s, err := load.SchemaFromServer(ctx, db, cfg.DBName)
 	if err != nil {
 		return nil, flavor.Flavor{}, fmt.Errorf("%s: read schema of %s: %w", endpoint, cfg.DBName, err)
 	}

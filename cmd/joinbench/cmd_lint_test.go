@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/joinbench/joinbench/ddl"
+	"github.com/joinbench/joinbench/ddl/load"
 	"github.com/joinbench/joinbench/internal/testdb"
 )
 
@@ -23,7 +24,7 @@ func TestLintLiveSchema(t *testing.T) {
 	}
 
 	db := testdb.Open(t, "cmd_lint_live")
-	if _, err := ddl.Prepare(context.Background(), db, ddl.PrepareOptions{
+	if _, err := load.Prepare(context.Background(), db, load.PrepareOptions{
 		Schema: ddl.SchemaOptions{Tables: 2}, Gen: ddl.GenOptions{Seed: 1, TableSize: 50}, Threads: 1, NoAnalyze: true,
 	}); err != nil {
 		t.Fatal(err)
@@ -80,5 +81,17 @@ func TestLintSkipsHiddenFolders(t *testing.T) {
 	}
 	if code, _ := runCaptured(t, "lint", "-q", filepath.Join(dir, ".git")); code != 1 {
 		t.Errorf("lint of the hidden folder itself: exit %d, want 1 (its file has a syntax error)", code)
+	}
+}
+
+// TestLintExplain: --explain prints a rule's documentation with examples,
+// and an unknown rule is a usage error.
+func TestLintExplain(t *testing.T) {
+	code, out := runCaptured(t, "lint", "--explain", "outer-join-nullified")
+	if code != 0 || !strings.Contains(out, "## Wrong") || !strings.Contains(out, "## Right") {
+		t.Fatalf("lint --explain: exit %d\n%s", code, out)
+	}
+	if code, out := runCaptured(t, "lint", "--explain", "no-such-rule"); code != 2 {
+		t.Fatalf("lint --explain no-such-rule: exit %d, want 2\n%s", code, out)
 	}
 }

@@ -11,8 +11,11 @@ import (
 	"golang.org/x/term"
 
 	"github.com/joinbench/joinbench/ddl"
+	"github.com/joinbench/joinbench/ddl/load"
+	"github.com/joinbench/joinbench/internal/segment"
 	"github.com/joinbench/joinbench/internal/server"
 	"github.com/joinbench/joinbench/internal/usage"
+	"github.com/joinbench/joinbench/replay"
 )
 
 // schemaFlags name the built-in tables; prepare, warmup and cleanup share them.
@@ -43,6 +46,7 @@ type prepareCmd struct {
 	FromTable    string `group:"Load" placeholder:"TABLE" help:"Resume an interrupted load at this table (tables before it are kept)."`
 	FromRow      int64  `group:"Load" placeholder:"ID" help:"With --from-table: the first row id to load again (default 1)."`
 	NoAnalyze    bool   `group:"Load" help:"Skip the final ANALYZE TABLE."`
+	Segment      string `group:"Load" placeholder:"I/N" help:"Load segment I of N (from 1) of every table's rows, with N-1 other clients loading the rest; the last to finish adds the indexes and analyses. Default from JOB_COMPLETION_INDEX (from 0) and JOINBENCH_SEGMENTS when both are set. See docs/scale-out.md."`
 
 	DumpCSV string `hidden:"" placeholder:"DIR" help:"Write the rows as LOAD DATA files DIR/<table>.tsv and exit (for measuring the server's raw load speed)."`
 }
@@ -79,8 +83,8 @@ func (c *prepareCmd) schemaOptions() ddl.SchemaOptions {
 }
 
 func (c *prepareCmd) Run(ctx context.Context, cl *cli) error {
-	if c.Tables < 1 {
-		return usage.Errorf("--tables must be at least 1, got %d", c.Tables)
+	if c.Tables < 1 || c.Tables > replay.MaxTables {
+		return usage.Errorf("--tables must be between 1 and %d, got %d", replay.MaxTables, c.Tables)
 	}
 	if c.TableSize < 1 {
 		return usage.Errorf("--table-size must be at least 1, got %d", c.TableSize)
@@ -89,7 +93,11 @@ func (c *prepareCmd) Run(ctx context.Context, cl *cli) error {
 	if err != nil {
 		return usage.Wrap(err)
 	}
-	method, err := ddl.ParseLoadMethod(c.LoadMethod)
+	method, err := load.ParseMethod(c.LoadMethod)
+	if err != nil {
+		return usage.Wrap(err)
+	}
+	seg, err := segment.Resolve(c.Segment, nil)
 	if err != nil {
 		return usage.Wrap(err)
 	}
@@ -112,24 +120,30 @@ func (c *prepareCmd) Run(ctx context.Context, cl *cli) error {
 	defer tgt.Close()
 	defer db.Close()
 
-	var progress ddl.Progress
+	var progress load.Progress
 	if !cl.Quiet {
 		if term.IsTerminal(int(os.Stderr.Fd())) {
-			progress = ddl.NewBarProgress(os.Stderr)
+			progress = load.NewBarProgress(os.Stderr)
 		} else {
-			progress = ddl.NewLogProgress(os.Stderr, 10*time.Second)
+			progress = load.NewLogProgress(os.Stderr, 10*time.Second)
 		}
 	}
-	res, err := ddl.Prepare(ctx, db, ddl.PrepareOptions{
+	res, err := load.Prepare(ctx, db, load.PrepareOptions{
 		Schema: c.schemaOptions(), Gen: gen,
 		Threads: c.Threads, ChunkSize: c.ChunkSize, IndexesDuringLoad: !c.DeferIndexes,
 		Recreate: c.Recreate, FromTable: c.FromTable, FromRow: c.FromRow,
 		Method: method, SkipBinlog: c.SkipBinlog, NoAnalyze: c.NoAnalyze,
-		Progress: progress,
-		Log:      func(s string) { fmt.Fprintln(logw, s) },
+		Segment: seg, Progress: progress,
+		Log: func(s string) { fmt.Fprintln(logw, s) },
 	})
 	if err != nil {
 		return err
+	}
+	if seg.Split() {
+		fmt.Fprintf(logw, "segment %s loaded its %d rows in %s on %s (%.0f rows/s, %s)%s\n",
+			seg, res.Rows, res.Duration.Round(time.Millisecond), tgt.Endpoints[0].Name, res.RowsPerSecond(), res.Method,
+			map[bool]string{true: "; it was the last and finished the prepare", false: ""}[res.Finished])
+		return nil
 	}
 	fmt.Fprintf(logw, "prepared %d tables in %s on %s: %d rows in %s (%.0f rows/s, %s)\n",
 		len(res.Tables), tgt.Database, tgt.Endpoints[0].Name, res.Rows, res.Duration.Round(time.Millisecond), res.RowsPerSecond(), res.Method)
@@ -155,7 +169,7 @@ func openTarget(ctx context.Context, cf *connFlags, log io.Writer, conns int) (*
 	if len(tgt.Endpoints) > 1 {
 		fmt.Fprintf(log, "using %s of the %d endpoints\n", ep.Name, len(tgt.Endpoints))
 	}
-	db, err := sql.Open("mysql", ep.DSN)
+	db, err := ep.OpenDB()
 	if err != nil {
 		tgt.Close()
 		return nil, nil, usage.Errorf("endpoint %s: %v", ep.Name, err)

@@ -14,6 +14,8 @@ import (
 	"github.com/go-sql-driver/mysql"
 
 	"github.com/joinbench/joinbench/ddl"
+	"github.com/joinbench/joinbench/ddl/load"
+	"github.com/joinbench/joinbench/internal/segment"
 	"github.com/joinbench/joinbench/internal/server"
 	"github.com/joinbench/joinbench/internal/usage"
 	"github.com/joinbench/joinbench/replay"
@@ -55,6 +57,8 @@ type runCmd struct {
 	Checksum       bool          `group:"Output" help:"Store a checksum of every result set: the rows as a multiset, whatever their order (rows tying under an ORDER BY come back in any order)."`
 	ReportInterval time.Duration `default:"1s" group:"Output" help:"Print progress and sample server counters this often (0 = never)."`
 	JSON           bool          `name:"json" group:"Output" help:"Print the final summary as JSON on stdout."`
+	Segment        string        `group:"Scale-out" placeholder:"I/N" help:"Be segment I of N (from 1) of one run made by N clients with the same options and --run-id: --threads, --events and --rate are shared out, the segments start together (a barrier in the database under test) and write into one run folder. Default from JOB_COMPLETION_INDEX (from 0) and JOINBENCH_SEGMENTS when both are set. See docs/scale-out.md."`
+	BarrierTimeout time.Duration `default:"10m" group:"Scale-out" help:"With --segment: how long to wait for the other segments before failing."`
 	// PollerIO keeps Go's network poller for the workers' sockets instead
 	// of blocking reads (for comparing the two).
 	PollerIO bool `hidden:"" help:"Use Go's network poller for the workers' sockets instead of blocking socket reads."`
@@ -77,8 +81,13 @@ Errors: deadlocks and lock wait timeouts (--ignore-errors) are retried and
 counted; other server errors are recorded with their SQL state; a scenario
 that fails 20 times in a row without ever succeeding is disabled. Lost
 connections are recorded and the workers reconnect with backoff, so a
-server restart does not end the run. Ctrl-C stops the run, writes what was
-recorded and prints the summary.
+server restart does not end the run. A statement with no reply, not even
+to KILL QUERY (a hung server, a cut network), has its connection closed
+and is recorded as a timeout, so the run ends whatever the server does:
+statements still running at the end of --time get 5s (or --query-timeout,
+when longer), then KILL QUERY and 3s. Ctrl-C (or SIGTERM) stops the run
+the same way at once, writes what was recorded and prints the summary; a
+second one exits at once.
 
 Statements are executed as prepared statements (--ps-mode auto), sent on
 the connection's socket directly and their rows counted, decoded only for
@@ -102,6 +111,10 @@ fault undone). The summary gives, per action and endpoint, the longest
 stretch without a successful write and the worst latency in it. An offset
 at or past --time, or an unknown endpoint, is a usage error.
 
+Exit status: 0 when the run completed, 1 when it failed (a results file
+could not be written, every scenario was disabled), 2 on a usage error,
+130 when it was interrupted (what was recorded is kept).
+
 Examples:
   joinbench run --dsn 'root@tcp(127.0.0.1:3306)/joinbench' --all --time 60s --threads 8
   joinbench run -s simple_inner_pk=2 -s index_updates --events 1000 --rate 50
@@ -116,7 +129,13 @@ Examples:
 }
 
 func (c *runCmd) Run(ctx context.Context, cl *cli) error {
-	return runOnce(ctx, &c.connFlags, c.options(cl), logWriter(cl), c.show)
+	o := c.options(cl)
+	seg, err := segment.Resolve(c.Segment, nil)
+	if err != nil {
+		return usage.Wrap(err)
+	}
+	o.Segment, o.BarrierTimeout = seg, c.BarrierTimeout
+	return runOnce(ctx, &c.connFlags, o, logWriter(cl), c.show)
 }
 
 // options maps the flags to the run's options.
@@ -199,15 +218,15 @@ func readyTables(ctx context.Context, tgt *server.Target, s *replay.Session, o r
 		if err != nil {
 			return err
 		}
-		po := ddl.PrepareOptions{Schema: schema, Gen: ddl.GenOptions{Seed: o.Seed, TableSize: o.TableSize, Distribution: dist},
+		po := load.PrepareOptions{Schema: schema, Gen: ddl.GenOptions{Seed: o.Seed, TableSize: o.TableSize, Distribution: dist},
 			Threads: 2, ChunkSize: 10000, Recreate: true}
-		_, err = ddl.Prepare(ctx, s.DB(), po)
+		_, err = load.Prepare(ctx, s.DB(), po)
 		return err
 	}
 	if !s.UsesBuiltin() {
 		return nil
 	}
-	missing, err := ddl.MissingTables(ctx, s.DB(), schema.TableNames())
+	missing, err := load.MissingTables(ctx, s.DB(), schema.TableNames())
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -52,25 +53,69 @@ func TestRunOptions(t *testing.T) {
 }
 
 // TestRunUsageErrorsComeFirst: mistakes in the options are reported (exit
-// 2) before any server is connected to or started.
+// 2, one line naming the flag) before any server is connected to or
+// started and before any folder is made.
 func TestRunUsageErrorsComeFirst(t *testing.T) {
 	t.Setenv("JOINBENCH_DSN", "")
 	t.Setenv("JOINBENCH_SERVER_BINARY", "/nonexistent/mariadbd")
 	out := t.TempDir()
-	for _, args := range [][]string{
-		{"--ignore-errors", "1213,deadlock", "-s", "simple_inner_pk"},
-		{"--threads", "0", "-s", "simple_inner_pk"},
-		{"--events", "-1", "-s", "simple_inner_pk"},
-		{"-s", "no_such_scenario"},
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		flag string
+	}{
+		{[]string{"--ignore-errors", "1213,deadlock"}, "--ignore-errors"},
+		{[]string{"--threads", "0"}, "--threads"},
+		{[]string{"--threads", "100000"}, "--threads"},
+		{[]string{"--tables", "1000000"}, "--tables"},
+		{[]string{"--table-size", "0"}, "--table-size"},
+		{[]string{"--events", "-1"}, "--events"},
+		{[]string{"--time=-1s"}, "--time"},
+		{[]string{"--warmup=-1s"}, "--warmup"},
+		{[]string{"--rate=-5"}, "--rate"},
+		{[]string{"--rate=NaN"}, "--rate"},
+		{[]string{"--rate=+Inf"}, "--rate"},
+		{[]string{"--query-timeout=-1s"}, "--query-timeout"},
+		{[]string{"--reconnect=-1"}, "--reconnect"},
+		{[]string{"--explain-every=-1"}, "--explain-every"},
+		{[]string{"--report-interval=-1s"}, "--report-interval"},
+		{[]string{"--report-interval=1ns"}, "--report-interval"},
+		{[]string{"--run-id", "a=b"}, "--run-id"},
+		{[]string{"--out", file}, "--out"},
+		{[]string{"-s", "no_such_scenario"}, "no_such_scenario"},
 	} {
-		code, _ := runCaptured(t, append([]string{"run", "-q", "--out", out}, args...)...)
-		if code != 2 {
-			t.Errorf("%v: exit %d, want 2", args, code)
+		args := append([]string{"run", "-q", "--out", out, "-s", "simple_inner_pk"}, c.args...)
+		code, _, stderr := runCapturedAll(t, args...)
+		if code != 2 || !strings.Contains(stderr, c.flag) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+			t.Errorf("%v: exit %d, %q; want 2 and one line naming %s", c.args, code, stderr, c.flag)
 		}
 	}
 	if entries, _ := os.ReadDir(out); len(entries) > 0 {
 		t.Errorf("a run folder was made: %v", entries)
 	}
+}
+
+// runCapturedAll is runCaptured that also returns what went to stderr.
+func runCapturedAll(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := os.Stderr
+	os.Stderr = w
+	done := make(chan string)
+	go func() {
+		b, _ := io.ReadAll(r)
+		done <- string(b)
+	}()
+	code, stdout = runCaptured(t, args...)
+	os.Stderr = old
+	w.Close()
+	return code, stdout, <-done
 }
 
 // TestRunCommand runs the command end to end on the test server and reads
@@ -139,5 +184,15 @@ func TestRunActionMistakes(t *testing.T) {
 		if m, _ := filepath.Glob(filepath.Join(out, "run=*")); len(m) > 0 {
 			t.Fatalf("--action %q: a run folder was made: %v", action, m)
 		}
+	}
+}
+
+// TestPrepareRefusesAbsurdTables: prepare takes --tables within the same
+// bound as run, before connecting (the built-in schema of a million tables
+// took minutes to build).
+func TestPrepareRefusesAbsurdTables(t *testing.T) {
+	code, _, stderr := runCapturedAll(t, "prepare", "--dsn", "root@tcp(127.0.0.1:1)/x", "--tables", "1000000")
+	if code != 2 || !strings.Contains(stderr, "--tables") {
+		t.Errorf("exit %d, %q; want 2 naming --tables", code, stderr)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/joinbench/joinbench/ddl"
+	"github.com/joinbench/joinbench/ddl/load"
 )
 
 type warmupCmd struct {
@@ -36,7 +37,7 @@ func (c *warmupCmd) Run(ctx context.Context, cl *cli) error {
 	}
 	defer tgt.Close()
 	defer db.Close()
-	res, err := ddl.Warmup(ctx, db, ddl.SchemaOptions{Tables: c.Tables, TableName: c.TableName}, c.Threads)
+	res, err := load.Warmup(ctx, db, ddl.SchemaOptions{Tables: c.Tables, TableName: c.TableName}, c.Threads)
 	if err != nil {
 		return err
 	}

@@ -1,9 +1,15 @@
 package main
 
 import (
+	"database/sql"
+	"net"
+	"strings"
 	"testing"
 
 	"github.com/alecthomas/kong"
+	"github.com/go-sql-driver/mysql"
+
+	"github.com/joinbench/joinbench/internal/testdb"
 )
 
 type connProbe struct {
@@ -52,5 +58,45 @@ func TestSandboxBadBinaryExitsTwo(t *testing.T) {
 	}
 	if code := run([]string{"sandbox", "list", "--sandbox-dir", dir}); code != 0 {
 		t.Errorf("list: exit code %d, want 0", code)
+	}
+}
+
+// TestUserNameWithColon: a real user whose name holds ':' prepares and runs
+// (its name is not cut at the colon on the way to the driver).
+func TestUserNameWithColon(t *testing.T) {
+	dsn := testdb.Fresh(t, "cmd_colon_user")
+	cfg, err := mysql.ParseDSN(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin, err := sql.Open("mysql", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	const user, password = "jbtest:colon", "pw:1@x"
+	drop := func() { _, _ = admin.Exec("DROP USER IF EXISTS 'jbtest:colon'@'%'") }
+	drop()
+	t.Cleanup(drop)
+	for _, q := range []string{
+		"CREATE USER 'jbtest:colon'@'%' IDENTIFIED BY '" + password + "'",
+		"GRANT ALL ON `" + cfg.DBName + "`.* TO 'jbtest:colon'@'%'",
+	} {
+		if _, err := admin.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	host, port, err := net.SplitHostPort(cfg.Addr)
+	if err != nil {
+		t.Skipf("the test server is not on TCP (%s)", cfg.Addr)
+	}
+	conn := []string{"--no-defaults", "--host", host, "--port", port, "--user", user, "--password", password, "--database", cfg.DBName}
+	if code, _, stderr := runCapturedAll(t, append([]string{"-q", "prepare", "--table-size", "100"}, conn...)...); code != 0 {
+		t.Fatalf("prepare as %s: exit %d\n%s", user, code, stderr)
+	}
+	out := t.TempDir()
+	args := append([]string{"-q", "run", "--table-size", "100", "-s", "simple_inner_pk", "--events", "3", "--out", out, "--json"}, conn...)
+	if code, stdout, stderr := runCapturedAll(t, args...); code != 0 || !strings.Contains(stdout, `"executions": 3`) {
+		t.Fatalf("run as %s: exit %d\n%s\n%s", user, code, stdout, stderr)
 	}
 }

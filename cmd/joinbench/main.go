@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/alecthomas/kong"
@@ -31,6 +32,7 @@ type cli struct {
 	Cleanup cleanupCmd `cmd:"" help:"Drop the tables prepare creates (and nothing else)."`
 	Report  reportCmd  `cmd:"" help:"Summarise runs: latency percentiles, throughput over time, plans (text, markdown, json, html)."`
 	Compare compareCmd `cmd:"" help:"Compare a candidate run with a base run: regressions, plan changes, wrong results; exit 1 on regression."`
+	AB      abCmd      `cmd:"" name:"ab" help:"Run the workload in alternating rounds on a base and a candidate server and compare them: verdicts that hold on a noisy machine; exit 1 on regression."`
 	Lint    lintCmd    `cmd:"" help:"Statically check scenario and DDL files: syntax, names, placeholders, hints, risky joins and writes; exit 1 on errors."`
 	Rewrite rewriteCmd `cmd:"" help:"Print a scenario with every RIGHT JOIN rewritten to the equivalent LEFT JOIN."`
 	Help    helpCmd    `cmd:"" hidden:"" help:"Print a command's help, or the reference of every command as Markdown (--markdown)."`
@@ -47,8 +49,13 @@ func main() {
 	os.Exit(run(os.Args[1:]))
 }
 
+// Exit codes.
+const (
+	exitInterrupted = 130 // Ctrl-C or SIGTERM, as shells report a process ended by SIGINT
+)
+
 // run parses args, runs the chosen command and maps its error to an exit
-// code: 0 success, 1 failure or findings, 2 a user mistake.
+// code: 0 success, 1 failure or findings, 2 a user mistake, 130 interrupted.
 func run(args []string) int {
 	var c cli
 	parser, err := kong.New(&c,
@@ -67,11 +74,53 @@ func run(args []string) int {
 		fmt.Fprintln(os.Stderr, "joinbench:", err)
 		return 2
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, interrupted, stop := interruptible(c.Quiet)
 	defer stop()
 	kctx.BindTo(ctx, (*context.Context)(nil))
 	err = kctx.Run(&c)
-	return exitCode(err)
+	code := exitCode(err)
+	if interrupted() && code != 2 {
+		if err == nil {
+			fmt.Fprintln(os.Stderr, "joinbench: interrupted")
+		}
+		return exitInterrupted
+	}
+	return code
+}
+
+// interruptible returns a context cancelled by the first Ctrl-C or SIGTERM,
+// which the commands take as "stop cleanly, keep what was done"; a second
+// one exits at once. interrupted reports whether one came; stop ends the
+// handling.
+func interruptible(quiet bool) (ctx context.Context, interrupted func() bool, stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	var got atomic.Bool
+	go func() {
+		select {
+		case <-sigs:
+		case <-done:
+			return
+		}
+		got.Store(true)
+		cancel()
+		if !quiet {
+			fmt.Fprintln(os.Stderr, "joinbench: stopping; interrupt again to exit at once")
+		}
+		select {
+		case <-sigs:
+			fmt.Fprintln(os.Stderr, "joinbench: interrupted again: exiting now")
+			os.Exit(exitInterrupted)
+		case <-done:
+		}
+	}()
+	return ctx, got.Load, func() {
+		signal.Stop(sigs)
+		close(done)
+		cancel()
+	}
 }
 
 // exitCoder lets a command choose its exit code (lint findings, compare

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,8 +27,9 @@ func TestMain(m *testing.M) {
 }
 
 // TestRunSIGTERMKeepsResults stops a running replay with SIGTERM, as a
-// scheduler or a user would: the process ends cleanly, run.json says the run
-// was interrupted, and what was recorded is in readable Parquet.
+// scheduler or a user would: the process ends cleanly with exit status 130,
+// run.json says the run was interrupted, and what was recorded is in
+// readable Parquet.
 func TestRunSIGTERMKeepsResults(t *testing.T) {
 	dsn := testdb.Fresh(t, "cmd_sigterm")
 	if code, _ := runCaptured(t, "-q", "prepare", "--dsn", dsn, "--table-size", "200"); code != 0 {
@@ -35,39 +38,19 @@ func TestRunSIGTERMKeepsResults(t *testing.T) {
 	out := t.TempDir()
 	args := []string{"-q", "run", "--dsn", dsn, "--out", out, "--run-id", "sig", "-s", "simple_inner_pk=1",
 		"--table-size", "200", "--threads", "2", "--time", "5m"}
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), mainArgsEnv+"="+strings.Join(args, "\x1f"))
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, stderr := startRun(t, args...)
 	dir := filepath.Join(out, "run=sig")
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		if _, err := os.Stat(filepath.Join(dir, results.RunFile)); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("the run did not start within a minute\n%s", stderr.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	time.Sleep(time.Second) // let it record something
+	// Once a finished executions file is there, the run has recorded
+	// something.
+	waitFor(t, cmd, stderr, "a finished executions file", func() bool {
+		files, _ := results.ExecutionFiles(dir)
+		return len(files) > 0
+	})
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("after SIGTERM: %v\n%s", err, stderr.String())
-		}
-	case <-time.After(60 * time.Second):
-		cmd.Process.Kill()
-		t.Fatalf("the run did not stop within a minute of SIGTERM\n%s", stderr.String())
+	if code := waitExit(t, cmd, stderr); code != exitInterrupted {
+		t.Fatalf("after SIGTERM: exit %d, want %d\n%s", code, exitInterrupted, stderr.String())
 	}
 
 	warn := func(err error) { t.Errorf("reading results: %v", err) }
@@ -86,4 +69,41 @@ func TestRunSIGTERMKeepsResults(t *testing.T) {
 	if matches, _ := filepath.Glob(filepath.Join(dir, "*.tmp")); len(matches) > 0 {
 		t.Errorf("unfinished files left after a clean stop: %v", matches)
 	}
+}
+
+// waitFor polls cond until it holds; the child is killed and the test
+// failed when it does not within a minute.
+func waitFor(t *testing.T, cmd *exec.Cmd, stderr fmt.Stringer, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for !cond() {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("no %s within a minute\n%s", what, stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// waitExit waits for the child to end, a minute at most, and returns its
+// exit status.
+func waitExit(t *testing.T, cmd *exec.Cmd, stderr fmt.Stringer) int {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return ee.ExitCode()
+		}
+		if err != nil {
+			t.Fatalf("wait: %v\n%s", err, stderr.String())
+		}
+		return 0
+	case <-time.After(time.Minute):
+		cmd.Process.Kill()
+		t.Fatalf("the run did not end within a minute\n%s", stderr.String())
+	}
+	return -1
 }

@@ -208,7 +208,7 @@ func (o *Options) Resolve() (*Resolved, error) {
 }
 
 func endpoint(cfg *mysql.Config) Endpoint {
-	return Endpoint{Name: cfg.Addr, DSN: cfg.FormatDSN(), database: cfg.DBName}
+	return NewEndpoint(cfg.Addr, cfg)
 }
 
 type tlsFiles struct{ ca, cert, key string }

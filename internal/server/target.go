@@ -22,7 +22,9 @@ type Endpoint struct {
 	// the socket path. It never holds a password.
 	Name string
 	// DSN is a go-sql-driver/mysql DSN, password included, with the
-	// database selected.
+	// database selected. A DSN cannot hold a user name with a ':' (the
+	// driver reads the password from there): connect with Config or
+	// OpenDB, which keep the configuration the endpoint was made of.
 	DSN string
 	// Node is the name of the sandbox server behind the endpoint (node1,
 	// node2, ... for a cluster's nodes), empty for other servers: run
@@ -32,17 +34,41 @@ type Endpoint struct {
 	// other servers): the pause and restart faults of a run need it.
 	Process Process
 
+	cfg      *mysql.Config // nil: parse DSN
 	database string
 }
 
-// Config parses the endpoint's DSN, for callers that need to adjust driver
-// parameters (interpolateParams, local infile, ...).
+// NewEndpoint is the endpoint named name that connects with cfg (kept, not
+// written as a DSN and parsed again).
+func NewEndpoint(name string, cfg *mysql.Config) Endpoint {
+	return Endpoint{Name: name, DSN: cfg.FormatDSN(), cfg: cfg.Clone(), database: cfg.DBName}
+}
+
+// Config returns a copy of the endpoint's driver configuration, for callers
+// that need to adjust driver parameters (interpolateParams, local infile,
+// ...).
 func (e Endpoint) Config() (*mysql.Config, error) {
+	if e.cfg != nil {
+		return e.cfg.Clone(), nil
+	}
 	cfg, err := mysql.ParseDSN(e.DSN)
 	if err != nil {
 		return nil, fmt.Errorf("endpoint %s: %w", e.Name, err)
 	}
 	return cfg, nil
+}
+
+// OpenDB opens a pool on the endpoint, as sql.Open would with its DSN.
+func (e Endpoint) OpenDB() (*sql.DB, error) {
+	cfg, err := e.Config()
+	if err != nil {
+		return nil, err
+	}
+	conn, err := mysql.NewConnector(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("endpoint %s: %w", e.Name, err)
+	}
+	return sql.OpenDB(conn), nil
 }
 
 // Ping checks that db, opened on this endpoint, answers. A failure is a user
@@ -54,7 +80,7 @@ func (e Endpoint) Ping(ctx context.Context, db *sql.DB) error {
 		return nil
 	}
 	password := ""
-	if cfg, perr := mysql.ParseDSN(e.DSN); perr == nil {
+	if cfg, perr := e.Config(); perr == nil {
 		password = cfg.Passwd
 	}
 	return usage.Errorf("cannot connect to %s: %s", e.Name, redact(err, password))

@@ -260,3 +260,18 @@ func TestPingMasksPassword(t *testing.T) {
 		t.Errorf("redact without password = %q", got)
 	}
 }
+
+// TestUserNameWithColon: a user name may hold ':' (a DSN cannot say so:
+// the driver takes what follows as the password), and the endpoint keeps
+// it whole, as it keeps a password with ':' and '@'.
+func TestUserNameWithColon(t *testing.T) {
+	home(t, "")
+	cfg, ep := resolve(t, Options{Host: "h", User: "a:b", Password: "p@ss:w"})
+	if cfg.User != "a:b" || cfg.Passwd != "p@ss:w" {
+		t.Errorf("user %q password %q, want a:b and p@ss:w", cfg.User, cfg.Passwd)
+	}
+	cfg.User = "changed"
+	if again, _ := ep.Config(); again.User != "a:b" {
+		t.Errorf("Config hands out the endpoint's own configuration: user now %q", again.User)
+	}
+}

@@ -7,10 +7,15 @@ package testdb
 import (
 	"database/sql"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/go-sql-driver/mysql"
 )
@@ -97,4 +102,54 @@ func Open(t testing.TB, name string) *sql.DB {
 		t.Fatalf("ping %s: %v", EnvVar, err)
 	}
 	return db
+}
+
+// StopServer stops the process of the server db is connected to with
+// SIGSTOP, as a hung server, and returns the function that continues it
+// (SIGCONT). It runs at the end of the test in any case, and by itself
+// after limit, so that a test that hangs cannot leave the shared server
+// stopped; continued reports whether that happened. The server must run on
+// this machine (its pid file readable), else the test is skipped. Tests of
+// several packages share the server and run at once: one stops it at a
+// time (a lock file next to the pid file's name in the temporary folder),
+// so that none continues the server under another.
+func StopServer(t testing.TB, db *sql.DB, limit time.Duration) (cont func(), continued func() bool) {
+	t.Helper()
+	var pidFile string
+	if err := db.QueryRow("SELECT @@pid_file").Scan(&pidFile); err != nil {
+		t.Fatalf("pid file of the test server: %v", err)
+	}
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		Skipf(t, "the test server's pid file cannot be read (a server on another machine?): %v", err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || pid <= 0 {
+		t.Fatalf("%s: not a pid: %q", pidFile, b)
+	}
+	lock, err := os.OpenFile(filepath.Join(os.TempDir(), "joinbench-test-stop-"+strconv.Itoa(pid)+".lock"), os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		lock.Close()
+		t.Fatalf("lock the test server: %v", err)
+	}
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		lock.Close()
+		Skipf(t, "cannot stop the test server (pid %d): %v", pid, err)
+	}
+	var once sync.Once
+	var byLimit atomic.Bool
+	cont = func() {
+		once.Do(func() {
+			if err := syscall.Kill(pid, syscall.SIGCONT); err != nil {
+				t.Errorf("continue the test server (pid %d): %v", pid, err)
+			}
+			lock.Close() // releases the lock
+		})
+	}
+	timer := time.AfterFunc(limit, func() { byLimit.Store(true); cont() })
+	t.Cleanup(func() { timer.Stop(); cont() })
+	return cont, byLimit.Load
 }

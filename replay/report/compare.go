@@ -2,7 +2,6 @@ package report
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strings"
 
@@ -32,8 +31,21 @@ type CompareOptions struct {
 	// same output.
 	Seed uint64
 	// MinSamples is the fewest successful executions per side for a
-	// latency verdict (30).
+	// latency verdict from pooled executions (30); over rounds, each side
+	// needs two rounds with a successful execution instead.
 	MinSamples int
+	// NoiseFloor is the smallest change judged when a side has a single
+	// round (DefaultNoiseFloor), unless Noise calibrates the scenario.
+	NoiseFloor float64
+	// Noise is a calibration (ReadNoise, Calibrate), or nil.
+	Noise *Noise
+	// Unpaired compares rounds as independent samples even when they
+	// ran in adjacent pairs.
+	Unpaired bool
+	// roundsConfidence and overallConfidence are the confidence of each
+	// scenario's intervals over rounds and of the overall row's, set by
+	// compare (simultaneous.go).
+	roundsConfidence, overallConfidence float64
 	// Warn receives problems that do not stop the comparison.
 	Warn func(error)
 }
@@ -54,6 +66,9 @@ func (o *CompareOptions) defaults() {
 	if o.MinSamples <= 0 {
 		o.MinSamples = 30
 	}
+	if o.NoiseFloor <= 0 {
+		o.NoiseFloor = DefaultNoiseFloor
+	}
 }
 
 // Side describes the runs on one side of a comparison.
@@ -64,6 +79,8 @@ type Side struct {
 	Flavor        string   `json:"flavor,omitempty"`
 	Files         int      `json:"executions_files"`
 	Executions    int64    `json:"executions"`
+	// Rounds is the number of run folders: each is one round.
+	Rounds int `json:"rounds"`
 }
 
 // ErrorRates compares the failed fraction of executions.
@@ -108,6 +125,28 @@ type ScenarioComparison struct {
 	PlanDiff         string        `json:"plan_diff,omitempty"`
 	Checksums        ChecksumCheck `json:"checksums"`
 	StatementChanged bool          `json:"statement_changed,omitempty"`
+
+	// How the latency verdict was reached: Method (MethodPaired,
+	// MethodWelch or MethodBootstrap) over this many rounds and
+	// successful executions per side.
+	Method              string `json:"method,omitempty"`
+	BaseRounds          int    `json:"base_rounds,omitempty"`
+	CandidateRounds     int    `json:"candidate_rounds,omitempty"`
+	BaseExecutions      int64  `json:"base_executions,omitempty"`
+	CandidateExecutions int64  `json:"candidate_executions,omitempty"`
+	// Bound is the ratio an interval must lie wholly above to be a
+	// regression (wholly below 1/Bound: an improvement).
+	Bound float64 `json:"bound,omitempty"`
+	// Noise is the scenario's A/A noise with these rounds (1 ± Noise holds
+	// the ratio of unchanged sides at the confidence), from NoiseSource:
+	// "calibration", or "default floor" for a single round.
+	Noise       float64 `json:"noise,omitempty"`
+	NoiseSource string  `json:"noise_source,omitempty"`
+	// Over rounds, the pooled executions' bootstrap interval of the
+	// median too: a change whose interval lies beyond FloorBound (1 + the
+	// noise floor) is a verdict whatever the rounds say.
+	PooledMedian *Interval `json:"pooled_median,omitempty"`
+	FloorBound   float64   `json:"floor_bound,omitempty"`
 }
 
 // Comparison is the outcome of compare.
@@ -121,46 +160,99 @@ type Comparison struct {
 	Base       Side                 `json:"base"`
 	Candidate  Side                 `json:"candidate"`
 	Scenarios  []ScenarioComparison `json:"scenarios"`
-	Counts     map[string]int       `json:"counts"` // scenarios per verdict
-	Warnings   []string             `json:"warnings,omitempty"`
+	// Overall judges the geometric mean over scenarios of the per-round
+	// median, which a slowdown of the whole server moves more surely than
+	// any one scenario (over rounds only; nil otherwise). A regression
+	// there fails the comparison too.
+	Overall  *ScenarioComparison `json:"overall,omitempty"`
+	Counts   map[string]int      `json:"counts"` // scenarios per verdict
+	Warnings []string            `json:"warnings,omitempty"`
 	// ChecksumsSkipped says why result checksums were not compared ("" when
 	// they were).
 	ChecksumsSkipped string `json:"checksums_skipped,omitempty"`
 	// Stalls compares what the runs' actions cost each endpoint, when both
 	// have actions (see stalls.go).
 	Stalls *StallComparison `json:"stalls,omitempty"`
+	// NoiseFloor applies to single-round comparisons; NoiseFile is the
+	// calibration used ("" for none).
+	NoiseFloor float64 `json:"noise_floor"`
+	NoiseFile  string  `json:"noise_file,omitempty"`
+	// Notes say what limits the verdicts (a single round per side).
+	Notes []string `json:"notes,omitempty"`
+	// Over rounds, intervals are simultaneous: each scenario's at
+	// RoundsConfidence, the overall row's at OverallConfidence, so that
+	// all of them together hold at Confidence (simultaneous.go).
+	RoundsConfidence  float64 `json:"rounds_confidence,omitempty"`
+	OverallConfidence float64 `json:"overall_confidence,omitempty"`
 }
 
 // Failed reports whether anything is a regression or wrong results.
 func (c *Comparison) Failed() bool {
-	return c.Counts[Regression] > 0 || c.Counts[WrongResults] > 0
+	return c.Counts[Regression] > 0 || c.Counts[WrongResults] > 0 || c.OverallRegressed()
 }
 
-// Method describes the statistics, for the output.
-func methodText(o CompareOptions) (method, rule string) {
-	method = fmt.Sprintf("percentile bootstrap of the candidate/base ratio of the median, p95 and p99 of successful latencies "+
-		"(%d resamples, %.0f%% interval, seed %d, at most %d latencies sampled per scenario and side)",
-		o.Resamples, o.Confidence*100, o.Seed, sampleSize)
+// OverallRegressed reports whether the geometric mean over scenarios is a
+// regression.
+func (c *Comparison) OverallRegressed() bool {
+	return c.Overall != nil && c.Overall.Verdict == Regression
+}
+
+// methodText describes the statistics, for the output.
+func methodText(o CompareOptions, judged int) (method, rule string) {
+	method = fmt.Sprintf("each run folder is a round; per scenario, the candidate/base ratio of the median, p95 and p99 latency of successful executions "+
+		"with a %.0f%% interval, by one of: paired t (rounds of the same number on both sides ran next to each other: "+
+		"t interval of the mean log ratio of each pair's per-round quantiles), Welch t (two or more rounds on each side: "+
+		"Welch t interval of the difference of mean log per-round quantiles), bootstrap (a single round on a side: "+
+		"percentile bootstrap of the pooled executions, %d resamples, seed %d, at most %d latencies sampled per scenario and side, "+
+		"which cannot see variation between runs); over rounds, the (all scenarios) row judges the same way the per-round geometric "+
+		"mean of the medians of the scenarios with an execution in every round",
+		o.Confidence*100, o.Resamples, o.Seed, sampleSize)
+	if judged > 0 {
+		method += fmt.Sprintf("; the intervals over rounds are simultaneous, so that an A/A comparison fails with at most %.0f%% chance "+
+			"however many scenarios it has (weighted Bonferroni: ", 100-o.Confidence*100)
+		if o.overallConfidence > 0 {
+			method += fmt.Sprintf("the overall row at %.4g%%, ", o.overallConfidence*100)
+		}
+		method += fmt.Sprintf("the median and p95 of each of the %d scenarios judged over rounds at %.4g%%)", judged, o.roundsConfidence*100)
+	}
+	if o.Noise != nil {
+		method += fmt.Sprintf("; calibrated A/A noise from %s bounds the spread of per-round quantiles from below", o.Noise.Path)
+	}
 	t := o.Threshold * 100
-	rule = fmt.Sprintf("regression: the interval of the median or p95 ratio lies entirely above %.4g (slower by more than %.4g%%); "+
-		"improvement: the median ratio's interval lies entirely below %.4g; wrong results: any parameter set whose result checksum "+
-		"differs (sets whose checksum varies within a run are ignored); an error rate up by at least 1 point (significant) is a regression",
-		1+o.Threshold, t, 1/(1+o.Threshold))
+	rule = fmt.Sprintf("regression: the interval of the median or p95 ratio lies entirely above %.4g (slower by more than %.4g%%), "+
+		"or, with the bootstrap, above 1 + the noise floor (the calibrated single-round noise, else %.4g%%); "+
+		"improvement: the median ratio's interval lies entirely below the inverse of that bound; "+
+		"too noisy to judge: neither, and the calibrated A/A noise of the scenario with these rounds exceeds %.4g%%; "+
+		"wrong results: any parameter set whose result checksum differs (sets whose checksum varies within a run are ignored); "+
+		"an error rate up by at least 1 point (significant) is a regression; a regression of the (all scenarios) row fails the comparison too; "+
+		"over rounds, a scenario whose pooled executions' bootstrap interval of the median lies beyond the noise floor gets the verdict too, however few the rounds",
+		1+o.Threshold, t, o.NoiseFloor*100, t)
 	return method, rule
 }
 
-// Compare reads the base and candidate run folders (each side may pool
-// several runs) and compares them scenario by scenario.
+// Compare reads the base and candidate run folders and compares them
+// scenario by scenario. Each run folder of a side is one round: with
+// several rounds on both sides, latency verdicts come from the spread
+// between rounds.
 func Compare(baseDirs, candDirs []string, opt CompareOptions) (*Comparison, error) {
+	c, _, err := compare(baseDirs, candDirs, opt)
+	return c, err
+}
+
+// compare is Compare that also returns the rounds of each scenario (nil
+// when each side is one run folder).
+func compare(baseDirs, candDirs []string, opt CompareOptions) (*Comparison, *sideRounds, error) {
 	opt.defaults()
 	c := &Comparison{Threshold: opt.Threshold, Confidence: opt.Confidence, Resamples: opt.Resamples, Seed: opt.Seed,
-		Counts: map[string]int{}}
-	c.Method, c.Rule = methodText(opt)
+		Counts: map[string]int{}, NoiseFloor: opt.NoiseFloor}
+	if opt.Noise != nil {
+		c.NoiseFile = opt.Noise.Path
+	}
 	w := warner{list: &c.Warnings, fn: opt.Warn}
 
 	base, baseCat, baseWrites, baseInfo, err := readSide(baseDirs, &c.Base, opt, w, nil)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// While reading the candidate, remember the parameters of rows whose
 	// checksum differs from the base's so that mismatches can be shown.
@@ -191,7 +283,7 @@ func Compare(baseDirs, candDirs []string, opt CompareOptions) (*Comparison, erro
 	}
 	cand, candCat, candWrites, candInfo, err := readSide(candDirs, &c.Candidate, opt, w, onRow)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if d := optionDifferences(baseInfo, candInfo); len(d) > 0 {
 		w.warn(fmt.Errorf("the runs were made with different options (%s): a difference may come from them, not from the server",
@@ -215,15 +307,25 @@ func Compare(baseDirs, candDirs []string, opt CompareOptions) (*Comparison, erro
 		sorted = append(sorted, n)
 	}
 	slices.Sort(sorted)
+	rounds, err := readSideRounds(baseDirs, candDirs, sorted, opt, w)
+	if err != nil {
+		return nil, nil, err
+	}
+	judged, overall := rounds.roundsTests()
+	opt.roundsConfidence, opt.overallConfidence = simultaneousConfidence(opt.Confidence, judged, overall)
+	c.RoundsConfidence, c.OverallConfidence = opt.roundsConfidence, opt.overallConfidence
+	c.Method, c.Rule = methodText(opt, judged)
 	for _, n := range sorted {
-		sc := compareScenario(n, base.scenarios[n], cand.scenarios[n], baseCat, candCat, examples[n], c.ChecksumsSkipped == "", opt)
+		sc := compareScenario(n, base.scenarios[n], cand.scenarios[n], baseCat, candCat, examples[n], c.ChecksumsSkipped == "", rounds.of(n), opt)
 		c.Scenarios = append(c.Scenarios, sc)
 		c.Counts[sc.Verdict]++
 	}
 	if c.Stalls, err = compareStalls(baseDirs, candDirs, w); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return c, nil
+	c.Overall = overallComparison(rounds, c.Scenarios, opt)
+	c.Notes = verdictNotes(c, opt)
+	return c, rounds, nil
 }
 
 // comparedOptions are the run options that change what a run measures or
@@ -303,6 +405,7 @@ func readSide(dirs []string, side *Side, opt CompareOptions, w warner, onRow fun
 		plans = append(plans, p...)
 	}
 	side.Files = acc.files
+	side.Rounds = len(dirs)
 	if acc.files == 0 {
 		w.warn(fmt.Errorf("%s: no readable executions file", strings.Join(dirs, ", ")))
 	}
@@ -312,7 +415,8 @@ func readSide(dirs []string, side *Side, opt CompareOptions, w warner, onRow fun
 	return acc, newPlanCatalog(first, plans), writes, first, nil
 }
 
-func compareScenario(name string, b, c *scenarioAcc, bcat, ccat *planCatalog, examples map[uint64][]string, checkResults bool, opt CompareOptions) ScenarioComparison {
+func compareScenario(name string, b, c *scenarioAcc, bcat, ccat *planCatalog, examples map[uint64][]string, checkResults bool,
+	rounds *scenarioRounds, opt CompareOptions) ScenarioComparison {
 	sc := ScenarioComparison{Scenario: name}
 	if b != nil {
 		s := b.summary()
@@ -406,30 +510,12 @@ func compareScenario(name string, b, c *scenarioAcc, bcat, ccat *planCatalog, ex
 	// Latency.
 	bs, cs := b.sample.sorted(), c.sample.sorted()
 	latencyVerdict := ""
-	if len(bs) < opt.MinSamples || len(cs) < opt.MinSamples {
+	if !rounds.enough() && (len(bs) < opt.MinSamples || len(cs) < opt.MinSamples) {
 		latencyVerdict = InsufficientData
 		sc.Reasons = append(sc.Reasons, fmt.Sprintf("fewer than %d successful executions on a side (%d base, %d candidate)",
 			opt.MinSamples, len(bs), len(cs)))
 	} else {
-		rng := rand.New(rand.NewPCG(opt.Seed, hashStrings(name)))
-		med := bootstrapRatio(rng, bs, cs, 0.50, opt.Resamples, opt.Confidence)
-		p95 := bootstrapRatio(rng, bs, cs, 0.95, opt.Resamples, opt.Confidence)
-		p99 := bootstrapRatio(rng, bs, cs, 0.99, opt.Resamples, opt.Confidence)
-		sc.Median, sc.P95, sc.P99 = &med, &p95, &p99
-		up := 1 + opt.Threshold
-		switch {
-		case med.Low > up:
-			latencyVerdict = Regression
-			sc.Reasons = append(sc.Reasons, fmt.Sprintf("median %.2fx slower (%.0f%% CI %.2f-%.2f)", med.Ratio, opt.Confidence*100, med.Low, med.High))
-		case p95.Low > up:
-			latencyVerdict = Regression
-			sc.Reasons = append(sc.Reasons, fmt.Sprintf("p95 %.2fx slower (%.0f%% CI %.2f-%.2f)", p95.Ratio, opt.Confidence*100, p95.Low, p95.High))
-		case med.High < 1/up:
-			latencyVerdict = Improvement
-			sc.Reasons = append(sc.Reasons, fmt.Sprintf("median %.2fx faster (%.0f%% CI %.2f-%.2f)", 1/med.Ratio, opt.Confidence*100, med.Low, med.High))
-		default:
-			latencyVerdict = NoChange
-		}
+		latencyVerdict = judgeLatency(&sc, b, c, rounds, opt)
 	}
 
 	if n := sc.Checksums.CutByLimit; n > 0 {

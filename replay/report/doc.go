@@ -1,7 +1,12 @@
 // Package report turns the Parquet results of runs into a report (per
 // scenario summaries, latency over time, plans, server counters) and
 // compares two runs into a verdict per scenario (regression, improvement,
-// no change, wrong results) with bootstrap confidence intervals.
+// no change, too noisy to judge, wrong results) with confidence intervals.
+// Each run folder of a side is a round: over several rounds, intervals
+// come from the spread of per-round statistics (paired when the rounds
+// were interleaved); a single round falls back to a bootstrap over its
+// executions with a noise floor. A calibration (A/A rounds) stores each
+// scenario's noise on a setup for later comparisons.
 //
 // It reads results through replay/results, streaming row groups: memory is
 // bounded by per-scenario histograms and samples, never by row count. The

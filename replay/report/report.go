@@ -121,7 +121,11 @@ type RunReport struct {
 	// Baseline is, per endpoint, the longest stretch without a successful
 	// write before the first action: the workload's own gaps.
 	Baseline []stall.EndpointCost `json:"baseline,omitempty"`
-	Warnings []string             `json:"warnings,omitempty"`
+	// Clients and Common break a run split over several clients
+	// (--segment) down per client; the figures above are of all of them.
+	Clients  []ClientReport `json:"clients,omitempty"`
+	Common   *CommonWindow  `json:"common_window,omitempty"`
+	Warnings []string       `json:"warnings,omitempty"`
 }
 
 // Report is the report of one or more runs.
@@ -209,6 +213,11 @@ func buildRun(dir string, opt Options) (*RunReport, error) {
 	}
 	if rr.Endpoints, rr.Actions, rr.Baseline, err = readEndpoints(dir, rr.Info, rr.ActionRows, w.warn); err != nil {
 		return nil, err
+	}
+	if rr.Info != nil && rr.Info.Segments > 1 {
+		if rr.Clients, rr.Common, err = clientBreakdown(dir, w.warn); err != nil {
+			return nil, err
+		}
 	}
 	return rr, nil
 }

@@ -140,9 +140,9 @@ func ExecutionFiles(dir string) ([]string, error) {
 	return m, nil
 }
 
-// ReadRunInfo reads run.json. A missing file gives nil and no error; an
+// readRunFile reads run.json. A missing file gives nil and no error; an
 // unreadable one is warned about and also gives nil.
-func ReadRunInfo(dir string, warn Warner) *Run {
+func readRunFile(dir string, warn Warner) *Run {
 	path := filepath.Join(dir, RunFile)
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -157,6 +157,85 @@ func ReadRunInfo(dir string, warn Warner) *Run {
 		return nil
 	}
 	return &r
+}
+
+// ReadRunInfo reads run.json; for a run split over several clients it
+// is the run-level run.json completed from the clients' segment-<i>.json
+// (see mergeSegments), with warnings about segments missing. For a run of
+// one client it warns when the run did not finish, or failed, and when its
+// executions files hold fewer rows than run.json counts (see
+// CountExecutions): results lost to a killed client or a full disk are
+// never silent. A missing file gives nil and no error; an unreadable one
+// is warned about and also gives nil.
+func ReadRunInfo(dir string, warn Warner) *Run {
+	r := readRunFile(dir, warn)
+	if segs := ReadSegments(dir, warn); len(segs) > 0 {
+		return mergeSegments(dir, r, segs, warn)
+	}
+	if r != nil {
+		checkRun(dir, r, warn)
+	}
+	return r
+}
+
+// checkRun warns about what run.json says went wrong, and about executions
+// it counts that the files do not hold.
+func checkRun(dir string, r *Run, warn Warner) {
+	if warn == nil {
+		return
+	}
+	if !r.Start.IsZero() && r.End.IsZero() { // written at the start, never completed
+		n, _ := CountExecutions(dir, r.ClientHost)
+		warn.warn(fmt.Errorf("%s: run.json has no end: the run is still going, its client was killed, or run.json could not be completed; "+
+			"its finished files hold %d executions", dir, n))
+		return
+	}
+	if r.Error != "" {
+		warn.warn(fmt.Errorf("%s: the run failed: %s", dir, r.Error))
+	}
+	if n, _ := CountExecutions(dir, r.ClientHost); n < r.Executions {
+		warn.warn(fmt.Errorf("%s: run.json counts %d executions but the files hold %d: %d (%.1f%%) are missing",
+			dir, r.Executions, n, r.Executions-n, 100*float64(r.Executions-n)/float64(r.Executions)))
+	}
+}
+
+// CountExecutions counts the rows of the finished executions files that
+// clientHost wrote in dir, from the files' footers (no row is read). Files
+// that cannot be opened count 0; scanning them warns.
+func CountExecutions(dir, clientHost string) (int64, error) {
+	paths, err := filepath.Glob(filepath.Join(globEscape(dir), "executions-"+globEscape(safeHost(clientHost))+"-*.parquet"))
+	if err != nil {
+		return 0, fmt.Errorf("list %s: %w", dir, err)
+	}
+	var n int64
+	for _, p := range paths {
+		n += fileRows(p)
+	}
+	return n, nil
+}
+
+// fileRows is the number of rows a Parquet file's footer records, 0 when it
+// cannot be read.
+func fileRows(path string) (n int64) {
+	defer func() {
+		if recover() != nil { // parquet-go may panic on corrupt input
+			n = 0
+		}
+	}()
+	f, err := os.Open(path)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || st.Size() == 0 {
+		return 0
+	}
+	pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipBloomFilters(true), parquet.SkipPageIndex(true))
+	if err != nil {
+		return 0
+	}
+	return pf.NumRows()
 }
 
 // ScanExecutions streams every row of every executions file of a run to
@@ -206,20 +285,20 @@ func ScanStatus(dir string, warn Warner, fn func(*Status) error) error {
 	return nil
 }
 
-// ReadPlans reads all of plans.parquet (one row per distinct plan and
-// format: small). A missing file gives no plans; an unreadable one is
+// ReadPlans reads all of plans.parquet, or of every segment's
+// plans-seg<i>.parquet (one row per distinct plan and format: small). A missing file gives no plans; an unreadable one is
 // warned about.
 func ReadPlans(dir string, warn Warner) ([]Plan, error) {
-	p := filepath.Join(dir, PlansFile)
-	if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
 	var out []Plan
-	_, err := scanFile(p, warn, func(pl *Plan) error {
-		out = append(out, *pl)
-		return nil
-	})
-	return out, err
+	for _, p := range planFiles(dir) {
+		if _, err := scanFile(p, warn, func(pl *Plan) error {
+			out = append(out, *pl)
+			return nil
+		}); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
 }
 
 // missingColumns lists the required columns of row type T that a file's

@@ -30,6 +30,9 @@ type Execution struct {
 	PlanHash      string     `parquet:"plan_hash,dict,optional"`
 	Params        []string   `parquet:"params,list"` // bound values as text, in placeholder order; tables as their name
 	Checksum      string     `parquet:"result_checksum,optional"`
+	// Segment is the part (1..N) of a run split over N clients that
+	// executed the statement; 0 when the run was not split.
+	Segment int32 `parquet:"segment"`
 }
 
 // Plan is one row of plans.parquet: a distinct plan of a scenario.
@@ -79,12 +82,24 @@ type Run struct {
 	Interrupted    bool      `json:"interrupted"`
 	Executions     int64     `json:"executions"`
 	Errors         int64     `json:"errors"`
+	// Segments is the number of clients a split run (--segment) had, 0
+	// when not split; Segment is which of them wrote this file (0 in the
+	// run-level run.json, 1..Segments in segment-<i>.json).
+	Segments int `json:"segments,omitempty"`
+	Segment  int `json:"segment,omitempty"`
 	// ExecPaths say, per endpoint in the order of Endpoints, how its
 	// workers executed statements; written at the end of the run.
 	ExecPaths []EndpointPath `json:"exec_paths,omitempty"`
 	// Actions are the run's --action specs, in the order given; what each
 	// did is in actions.parquet.
 	Actions []string `json:"actions,omitempty"`
+	// Replicate is set on the rounds of a repeated comparison (joinbench
+	// ab): which side and round this run is.
+	Replicate *Replicate `json:"replicate,omitempty"`
+	// Error says why the run failed, when it did (a results file that
+	// could not be written, every scenario disabled): its files may then
+	// hold fewer executions than Executions counts.
+	Error string `json:"error,omitempty"`
 }
 
 // EndpointPath is how the workers of one endpoint executed their

@@ -2,7 +2,6 @@ package results
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -17,12 +16,13 @@ const tmpSuffix = ".tmp"
 
 // rollingWriter streams rows of type T into a sequence of Parquet files
 // named <prefix>-<n>.parquet, finishing a file every opts.FileRows rows or
-// opts.FileAge. It is not safe for concurrent use.
+// age. It is not safe for concurrent use.
 type rollingWriter[T any] struct {
 	d      *RunDir
 	prefix string     // e.g. executions-<host>
 	nextN  func() int // allocates the file number
 	now    func() time.Time
+	age    time.Duration
 
 	f      *os.File
 	w      *parquet.GenericWriter[T]
@@ -35,9 +35,9 @@ type rollingWriter[T any] struct {
 func (r *rollingWriter[T]) open() error {
 	n := r.nextN()
 	name := filepath.Join(r.d.path, r.prefix+"-"+strconv.Itoa(n)+".parquet")
-	f, err := os.OpenFile(name+tmpSuffix, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := r.d.create(name + tmpSuffix)
 	if err != nil {
-		return fmt.Errorf("create %s: %w", name, err)
+		return &WriteError{Path: name + tmpSuffix, Err: err}
 	}
 	r.f, r.tmp, r.rows, r.opened = f, name+tmpSuffix, 0, r.now()
 	opts := r.d.writerOptions()
@@ -62,11 +62,11 @@ func (r *rollingWriter[T]) write(rows []T) error {
 			n = room
 		}
 		if _, err := r.w.Write(rows[:n]); err != nil {
-			return fmt.Errorf("write %s: %w", r.tmp, err)
+			return r.fail(err)
 		}
 		r.rows += n
 		rows = rows[n:]
-		if r.rows >= r.d.opts.FileRows || r.now().Sub(r.opened) >= r.d.opts.FileAge {
+		if r.rows >= r.d.opts.FileRows || r.now().Sub(r.opened) >= r.age {
 			if err := r.finish(); err != nil {
 				return err
 			}
@@ -75,13 +75,39 @@ func (r *rollingWriter[T]) write(rows []T) error {
 	return nil
 }
 
+// rollIfOld finishes the open file once it is older than age, so that its
+// rows become readable also when no more rows come.
+func (r *rollingWriter[T]) rollIfOld() error {
+	if r.f == nil || r.now().Sub(r.opened) < r.age {
+		return nil
+	}
+	return r.finish()
+}
+
+// fail gives up the open file after an error writing it: it is removed
+// (its rows are lost, the finished files are kept, and the space it took
+// is freed for run.json), and the error is returned as a WriteError.
+func (r *rollingWriter[T]) fail(err error) error {
+	tmp := r.tmp
+	if r.f != nil {
+		r.f.Close()
+		r.f = nil
+	}
+	_ = os.Remove(tmp)
+	var we *WriteError
+	if errors.As(err, &we) {
+		return err
+	}
+	return &WriteError{Path: tmp, Err: err}
+}
+
 // flush writes the buffered rows out as a row group of the open file.
 func (r *rollingWriter[T]) flush() error {
 	if r.f == nil {
 		return nil
 	}
 	if err := r.w.Flush(); err != nil {
-		return fmt.Errorf("flush %s: %w", r.tmp, err)
+		return r.fail(err)
 	}
 	return nil
 }
@@ -93,34 +119,31 @@ func (r *rollingWriter[T]) finish() error {
 		return nil
 	}
 	f, tmp := r.f, r.tmp
-	r.f = nil
 	err := r.w.Close()
 	if err == nil {
 		err = f.Sync()
 	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
 	if err != nil {
-		return fmt.Errorf("finish %s: %w", tmp, err)
+		return r.fail(err)
+	}
+	r.f = nil
+	if err := f.Close(); err != nil {
+		_ = os.Remove(tmp)
+		return &WriteError{Path: tmp, Err: err}
 	}
 	final := tmp[:len(tmp)-len(tmpSuffix)]
 	if err := os.Rename(tmp, final); err != nil {
-		return fmt.Errorf("finish %s: %w", tmp, err)
+		_ = os.Remove(tmp)
+		return &WriteError{Path: final, Err: err}
 	}
 	r.files = append(r.files, final)
 	return nil
 }
 
-// close finishes the open file. After an error the temporary file is
-// removed so that no half-written file is left behind.
+// close finishes the open file; after an error it is removed (see fail),
+// so that no half-written file is left behind.
 func (r *rollingWriter[T]) close() error {
-	tmp := r.tmp
-	err := r.finish()
-	if err != nil {
-		_ = os.Remove(tmp)
-	}
-	return err
+	return r.finish()
 }
 
 var errClosed = errors.New("results: writer is closed")

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -27,10 +28,13 @@ type Options struct {
 	// FileRows finishes an executions or status file after that many rows.
 	// Default 4,000,000.
 	FileRows int64
-	// FileAge finishes an executions or status file that has been open that
-	// long, at its next write. It bounds what a killed process loses.
-	// Default 1 minute.
+	// FileAge finishes an executions file that has been open that long,
+	// at its next write or RollIfOld. It bounds what a killed process
+	// loses. Default 1 second: see doc.go for what it costs.
 	FileAge time.Duration
+	// StatusFileAge is FileAge for status files, which get a few rows per
+	// report interval. Default 1 minute.
+	StatusFileAge time.Duration
 	// PlanDelay is how long after a new plan plans.parquet is rewritten
 	// (new plans in that window are written together). Default 1 second.
 	PlanDelay time.Duration
@@ -41,11 +45,12 @@ type Options struct {
 // DefaultOptions are the options Create uses.
 func DefaultOptions() Options {
 	return Options{
-		RowGroupRows: 1 << 16,
-		FileRows:     4_000_000,
-		FileAge:      time.Minute,
-		PlanDelay:    time.Second,
-		Compression:  newZstdCodec(zstd.SpeedFastest),
+		RowGroupRows:  1 << 16,
+		FileRows:      4_000_000,
+		FileAge:       time.Second,
+		StatusFileAge: time.Minute,
+		PlanDelay:     time.Second,
+		Compression:   newZstdCodec(zstd.SpeedFastest),
 	}
 }
 
@@ -59,6 +64,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.FileAge <= 0 {
 		o.FileAge = d.FileAge
+	}
+	if o.StatusFileAge <= 0 {
+		o.StatusFileAge = d.StatusFileAge
 	}
 	if o.PlanDelay <= 0 {
 		o.PlanDelay = d.PlanDelay
@@ -75,8 +83,13 @@ type RunDir struct {
 	path       string
 	runID      string
 	clientHost string
-	opts       Options
-	now        func() time.Time
+	// segment is the part of a split run this client writes (0: not
+	// split); tag names its files apart from the other segments'.
+	segment int
+	tag     string
+	opts    Options
+	now     func() time.Time
+	create  func(name string) (*os.File, error) // a new file to write; tests inject failures
 
 	execN   atomic.Int64
 	statusN atomic.Int64
@@ -96,7 +109,7 @@ func Create(dir, runID, clientHost string) (*RunDir, error) {
 
 // CreateWithOptions is Create with tuned writer options.
 func CreateWithOptions(dir, runID, clientHost string, opts Options) (*RunDir, error) {
-	if err := checkRunID(runID); err != nil {
+	if err := CheckRunID(runID); err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -109,20 +122,32 @@ func CreateWithOptions(dir, runID, clientHost string, opts Options) (*RunDir, er
 		}
 		return nil, fmt.Errorf("run folder: %w", err)
 	}
+	return newRunDir(path, runID, clientHost, 0, opts), nil
+}
+
+func newRunDir(path, runID, clientHost string, segment int, opts Options) *RunDir {
 	d := &RunDir{
 		path:       path,
 		runID:      runID,
 		clientHost: clientHost,
+		segment:    segment,
 		opts:       opts.withDefaults(),
 		now:        time.Now,
-		writers:    map[*ExecutionWriter]struct{}{},
+		create: func(name string) (*os.File, error) {
+			return os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		},
+		writers: map[*ExecutionWriter]struct{}{},
 	}
+	if segment > 0 {
+		d.tag = "-seg" + strconv.Itoa(segment)
+	}
+	d.reserve()
 	d.plans = &PlanWriter{d: d, seen: map[planKey]struct{}{}}
 	d.status = &StatusWriter{r: rollingWriter[Status]{
-		d: d, prefix: "status-" + safeHost(clientHost), now: d.now,
+		d: d, prefix: "status-" + safeHost(clientHost) + d.tag, now: d.now, age: d.opts.StatusFileAge,
 		nextN: func() int { return int(d.statusN.Add(1) - 1) },
 	}}
-	return d, nil
+	return d
 }
 
 // Path is the run folder, <dir>/run=<id>.
@@ -164,7 +189,7 @@ func (d *RunDir) NewExecutionWriter() (*ExecutionWriter, error) {
 		return nil, errClosed
 	}
 	w := &ExecutionWriter{d: d, r: rollingWriter[Execution]{
-		d: d, prefix: "executions-" + safeHost(d.clientHost), now: d.now,
+		d: d, prefix: "executions-" + safeHost(d.clientHost) + d.tag, now: d.now, age: d.opts.FileAge,
 		nextN: func() int { return int(d.execN.Add(1) - 1) },
 	}}
 	d.writers[w] = struct{}{}
@@ -177,14 +202,51 @@ func (d *RunDir) Plans() *PlanWriter { return d.plans }
 // Status is the run's status-<host>-<n>.parquet writer.
 func (d *RunDir) Status() *StatusWriter { return d.status }
 
-// WriteRun writes run.json atomically: to a temporary file first, renamed
-// over the old one. Call it at the start of a run and again at its end.
+// WriteRun writes this client's metadata atomically: to a temporary file
+// first, renamed over the old one. Call it at the start of a run and again
+// at its end. It is run.json, or segment-<i>.json for a segment of a split
+// run (see WriteRunLevel). When the disk is full, the space reserved at
+// Create is given up for it.
 func (d *RunDir) WriteRun(r *Run) error {
+	name := RunFile
+	if d.segment > 0 {
+		name = SegmentFile(d.segment)
+	}
+	err := writeJSON(filepath.Join(d.path, name), r)
+	if err != nil && os.Remove(d.reservePath()) == nil {
+		err = writeJSON(filepath.Join(d.path, name), r)
+	}
+	return err
+}
+
+func writeJSON(path string, r *Run) error {
 	b, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
-		return fmt.Errorf("run.json: %w", err)
+		return fmt.Errorf("%s: %w", filepath.Base(path), err)
 	}
-	return writeAtomic(filepath.Join(d.path, "run.json"), append(b, '\n'))
+	return writeAtomic(path, append(b, '\n'))
+}
+
+// reserveFile holds space for the last run.json on a disk that fills up
+// during the run; it is removed when the run folder is closed. Each client
+// of a split run has its own.
+const (
+	reserveFile = ".reserve"
+	reserveSize = 64 << 10
+)
+
+func (d *RunDir) reservePath() string { return filepath.Join(d.path, reserveFile+d.tag) }
+
+// reserve writes the reserve file; a failure only leaves no reserve.
+func (d *RunDir) reserve() {
+	f, err := os.OpenFile(d.reservePath(), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return
+	}
+	_, err = f.Write(make([]byte, reserveSize))
+	if cerr := f.Close(); err != nil || cerr != nil {
+		_ = os.Remove(f.Name())
+	}
 }
 
 // writeAtomic writes data to name through a synced temporary file and a
@@ -192,7 +254,7 @@ func (d *RunDir) WriteRun(r *Run) error {
 func writeAtomic(name string, data []byte) error {
 	f, err := os.CreateTemp(filepath.Dir(name), filepath.Base(name)+".*"+tmpSuffix)
 	if err != nil {
-		return fmt.Errorf("write %s: %w", name, err)
+		return &WriteError{Path: name, Err: err}
 	}
 	tmp := f.Name()
 	_, err = f.Write(data)
@@ -210,10 +272,28 @@ func writeAtomic(name string, data []byte) error {
 	}
 	if err != nil {
 		_ = os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", name, err)
+		return &WriteError{Path: name, Err: err}
 	}
 	return nil
 }
+
+// WriteError is a results file that could not be written (a full disk, a
+// file system gone read-only): the run cannot record and must stop. What
+// was finished before it is kept.
+type WriteError struct {
+	Path string
+	Err  error
+}
+
+func (e *WriteError) Error() string {
+	err := e.Err
+	var pe *os.PathError
+	if errors.As(err, &pe) && pe.Path == e.Path {
+		err = pe.Err // said once
+	}
+	return fmt.Sprintf("write %s: %v", e.Path, err)
+}
+func (e *WriteError) Unwrap() error { return e.Err }
 
 // Close finishes every writer of the run: execution writers still open,
 // plans and status. Every file of the run is readable afterwards. Closing
@@ -235,5 +315,6 @@ func (d *RunDir) Close() error {
 		errs = append(errs, w.Close())
 	}
 	errs = append(errs, d.status.close(), d.plans.close())
+	_ = os.Remove(d.reservePath())
 	return errors.Join(errs...)
 }

@@ -16,9 +16,9 @@ func NewRunID(now time.Time) string {
 	return now.UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:])
 }
 
-// checkRunID rejects ids that cannot be a single path element or that
+// CheckRunID rejects ids that cannot be a single path element or that
 // would break hive-style partition parsing.
-func checkRunID(id string) error {
+func CheckRunID(id string) error {
 	if id == "" {
 		return fmt.Errorf("empty run id")
 	}

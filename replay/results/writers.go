@@ -36,6 +36,7 @@ func (w *ExecutionWriter) Write(rows []Execution) error {
 		if rows[i].ClientHost == "" {
 			rows[i].ClientHost = w.d.clientHost
 		}
+		rows[i].Segment = int32(w.d.segment)
 	}
 	return w.r.write(rows)
 }
@@ -50,6 +51,18 @@ func (w *ExecutionWriter) Flush() error {
 		return errClosed
 	}
 	return w.r.flush()
+}
+
+// RollIfOld finishes the open file if it is older than Options.FileAge:
+// call it from time to time when rows may stop coming (a server that
+// stops answering), so that the last rows written become readable.
+func (w *ExecutionWriter) RollIfOld() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return errClosed
+	}
+	return w.r.rollIfOld()
 }
 
 // Roll finishes the open file now, making every row written so far
@@ -234,7 +247,7 @@ func (p *PlanWriter) rewrite() error {
 	if err := w.Close(); err != nil {
 		return fmt.Errorf("plans.parquet: %w", err)
 	}
-	if err := writeAtomic(filepath.Join(p.d.path, "plans.parquet"), buf.b); err != nil {
+	if err := writeAtomic(filepath.Join(p.d.path, "plans"+p.d.tag+".parquet"), buf.b); err != nil {
 		return err
 	}
 	p.dirty = false

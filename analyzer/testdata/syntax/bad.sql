@@ -4,4 +4,4 @@
 SELECT m.id
 FROM {{m}} AS m
 WHERE m.enum_field = = {{status}};
--- want "syntax error near \"= \\?"
+-- want "syntax error near \"= {{status}};\""

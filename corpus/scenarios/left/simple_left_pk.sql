@@ -4,6 +4,7 @@
 -- param m: table(main)
 -- param status: enum(main.enum_field)
 -- param continent: list(continent)
+-- lint:file-ignore preserved-side-on-filter faithful to the reference workload, whose ON condition on the preserved side is part of what it measures
 SELECT m.continent, m.year_field, m.enum_field, level1.record_value AS l1
 FROM {{m}} AS m
 LEFT JOIN level1 ON m.l1_id = level1.id AND m.enum_field = {{status}}

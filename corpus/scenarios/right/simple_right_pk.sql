@@ -6,6 +6,7 @@
 -- param continent: list(continent)
 -- lint:file-ignore outer-join-nullified faithful to the reference workload, whose WHERE filter on the optional side is part of what it measures
 -- lint:file-ignore right-join kept on purpose: the reference workload measures how the server plans RIGHT JOIN (joinbench rewrite prints the LEFT JOIN form)
+-- lint:file-ignore preserved-side-on-filter faithful to the reference workload, whose ON condition on the preserved side is part of what it measures
 SELECT m.continent, m.year_field, m.enum_field, level1.record_value AS l1
 FROM level1
 RIGHT JOIN {{m}} AS m ON m.l1_id = level1.id AND m.enum_field = {{status}}

@@ -6,6 +6,7 @@
 -- param continent: list(continent)
 -- lint:file-ignore outer-join-nullified faithful to the reference workload, whose WHERE filter on the optional side is part of what it measures
 -- lint:file-ignore right-join kept on purpose: the reference workload measures how the server plans RIGHT JOIN (joinbench rewrite prints the LEFT JOIN form)
+-- lint:file-ignore preserved-side-on-filter faithful to the reference workload, whose ON condition on the preserved side is part of what it measures
 SELECT m.continent, COUNT(m.continent) cc, m.year_field, COUNT(m.year_field) cy,
        m.enum_field, COUNT(m.enum_field) cs, SUM(level1.record_value) l1
 FROM level1

@@ -10,6 +10,7 @@
 -- lint:file-ignore large-dml the reference workload's multi-table update; on Galera/PXC run it with a small --table-size
 -- lint:file-ignore outer-join-nullified faithful to the reference workload, whose WHERE filter on the optional side is part of what it measures
 -- lint:file-ignore right-join kept on purpose: the reference workload measures how the server plans RIGHT JOIN (joinbench rewrite prints the LEFT JOIN form)
+-- lint:file-ignore preserved-side-on-filter faithful to the reference workload, whose ON condition on the preserved side is part of what it measures
 UPDATE {{m}} AS m
 JOIN (
   SELECT m.id AS match_id, SUM(level1.record_value) AS sum_l1

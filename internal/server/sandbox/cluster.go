@@ -81,20 +81,13 @@ func IsCluster(rootDir, name string) bool {
 // LookupCluster loads the named cluster's state. One that does not exist is
 // a user error.
 func LookupCluster(rootDir, name string) (*Cluster, error) {
-	if err := CheckName(name); err != nil {
+	c := &Cluster{log: io.Discard}
+	dir, found, err := loadState(rootDir, name, clusterStateFile, c)
+	if err != nil {
 		return nil, err
 	}
-	dir := filepath.Join(root(rootDir), name)
-	b, err := os.ReadFile(filepath.Join(dir, clusterStateFile))
-	if errors.Is(err, os.ErrNotExist) {
+	if !found {
 		return nil, usage.Errorf("no cluster sandbox named %q in %s: start it with 'joinbench sandbox start --name %s --galera 3'", name, root(rootDir), name)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("sandbox %s: %w", name, err)
-	}
-	c := &Cluster{log: io.Discard}
-	if err := json.Unmarshal(b, c); err != nil {
-		return nil, fmt.Errorf("sandbox %s: %s: %w", name, filepath.Join(dir, clusterStateFile), err)
 	}
 	c.Name, c.Dir = name, dir
 	c.SetLog(io.Discard)

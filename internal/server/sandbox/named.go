@@ -49,26 +49,38 @@ func root(dir string) string {
 // empty). A sandbox that does not exist is a user error; a stopped one is
 // returned with Running() false.
 func Lookup(rootDir, name string) (*Server, error) {
-	if err := CheckName(name); err != nil {
-		return nil, err
-	}
-	dir := filepath.Join(root(rootDir), name)
-	b, err := os.ReadFile(filepath.Join(dir, stateFile))
-	if errors.Is(err, os.ErrNotExist) && IsCluster(rootDir, name) {
-		return nil, usage.Errorf("sandbox %s is a Galera cluster, not a single server", name)
-	}
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, usage.Errorf("no sandbox named %q in %s: start it with 'joinbench sandbox start --name %s'", name, root(rootDir), name)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("sandbox %s: %w", name, err)
-	}
 	s := &Server{log: io.Discard}
-	if err := json.Unmarshal(b, s); err != nil {
-		return nil, fmt.Errorf("sandbox %s: %s: %w", name, filepath.Join(dir, stateFile), err)
+	dir, found, err := loadState(rootDir, name, stateFile, s)
+	switch {
+	case err != nil:
+		return nil, err
+	case !found && IsCluster(rootDir, name):
+		return nil, usage.Errorf("sandbox %s is a Galera cluster, not a single server", name)
+	case !found:
+		return nil, usage.Errorf("no sandbox named %q in %s: start it with 'joinbench sandbox start --name %s'", name, root(rootDir), name)
 	}
 	s.Name, s.Dir = name, dir
 	return s, nil
+}
+
+// loadState reads the state file of the sandbox called name (a single
+// server's or a cluster's) into v. found is false when there is none.
+func loadState(rootDir, name, file string, v any) (dir string, found bool, err error) {
+	if err := CheckName(name); err != nil {
+		return "", false, err
+	}
+	dir = filepath.Join(root(rootDir), name)
+	b, err := os.ReadFile(filepath.Join(dir, file))
+	if errors.Is(err, os.ErrNotExist) {
+		return dir, false, nil
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("sandbox %s: %w", name, err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return "", false, fmt.Errorf("sandbox %s: %s: %w", name, filepath.Join(dir, file), err)
+	}
+	return dir, true, nil
 }
 
 // SetLog sets where progress lines go.

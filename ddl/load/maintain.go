@@ -1,15 +1,15 @@
-package ddl
+package load
 
 import (
 	"context"
 	"database/sql"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/joinbench/joinbench/ddl"
 	"github.com/joinbench/joinbench/internal/sqllex"
 	"github.com/joinbench/joinbench/internal/usage"
 )
@@ -18,7 +18,7 @@ import (
 // the connection's current database: every <prefix><N> (N without leading
 // zeros, whatever --tables was when they were made) and level1..level5, in
 // creation order. Nothing else matches.
-func PreparedTables(ctx context.Context, db *sql.DB, opts SchemaOptions) ([]string, error) {
+func PreparedTables(ctx context.Context, db *sql.DB, opts ddl.SchemaOptions) ([]string, error) {
 	opts, err := opts.Normalize()
 	if err != nil {
 		return nil, usage.Wrap(err)
@@ -28,38 +28,22 @@ func PreparedTables(ctx context.Context, db *sql.DB, opts SchemaOptions) ([]stri
 		return nil, fmt.Errorf("list tables: %w", err)
 	}
 	defer rows.Close()
-	var mains, levels []string
+	var names []string
 	for rows.Next() {
 		var n string
 		if err := rows.Scan(&n); err != nil {
 			return nil, err
 		}
-		switch {
-		case isMember(n, opts.TableName):
-			mains = append(mains, n)
-		case isLevelTable(n):
-			levels = append(levels, n)
-		}
+		names = append(names, n)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	slices.SortFunc(mains, compareNumbered)
-	slices.SortFunc(levels, compareNumbered)
-	return append(mains, levels...), nil
-}
-
-func isLevelTable(name string) bool {
-	for i := 1; i <= LevelTables; i++ {
-		if name == LevelTableName(i) {
-			return true
-		}
-	}
-	return false
+	return opts.PreparedAmong(names), nil
 }
 
 // Cleanup drops the tables PreparedTables finds and returns their names.
-func Cleanup(ctx context.Context, db *sql.DB, opts SchemaOptions) ([]string, error) {
+func Cleanup(ctx context.Context, db *sql.DB, opts ddl.SchemaOptions) ([]string, error) {
 	names, err := PreparedTables(ctx, db, opts)
 	if err != nil {
 		return nil, err
@@ -68,6 +52,10 @@ func Cleanup(ctx context.Context, db *sql.DB, opts SchemaOptions) ([]string, err
 		if _, err := db.ExecContext(ctx, "DROP TABLE IF EXISTS "+sqllex.QuoteIdent(n)); err != nil {
 			return names[:i], fmt.Errorf("drop %s: %w", n, err)
 		}
+	}
+	// what a split prepare coordinated through, if it was one
+	if _, err := db.ExecContext(ctx, "DROP TABLE IF EXISTS "+SegmentsTable); err != nil {
+		return names, fmt.Errorf("drop %s: %w", SegmentsTable, err)
 	}
 	return names, nil
 }
@@ -116,7 +104,7 @@ func (r *WarmupResult) Fits() float64 {
 // the rows) and a covering scan of each secondary index, forced with
 // FORCE INDEX. MyISAM and Aria tables also get LOAD INDEX INTO CACHE.
 // Up to threads scans run at once.
-func Warmup(ctx context.Context, db *sql.DB, opts SchemaOptions, threads int) (*WarmupResult, error) {
+func Warmup(ctx context.Context, db *sql.DB, opts ddl.SchemaOptions, threads int) (*WarmupResult, error) {
 	start := time.Now()
 	names, err := PreparedTables(ctx, db, opts)
 	if err != nil {
@@ -125,7 +113,7 @@ func Warmup(ctx context.Context, db *sql.DB, opts SchemaOptions, threads int) (*
 	if len(names) == 0 {
 		prefix := opts.TableName
 		if prefix == "" {
-			prefix = DefaultTableName
+			prefix = ddl.DefaultTableName
 		}
 		return nil, usage.Errorf("no prepared tables in this database (looked for %s<N> and level1..level5): run joinbench prepare first", prefix)
 	}
@@ -180,7 +168,7 @@ func Warmup(ctx context.Context, db *sql.DB, opts SchemaOptions, threads int) (*
 }
 
 // warmStatements returns the reads that bring t's indexes into memory.
-func warmStatements(t *Table) []string {
+func warmStatements(t *ddl.Table) []string {
 	q := sqllex.QuoteIdent(t.Name)
 	var out []string
 	if e := strings.ToLower(t.Engine); e == "myisam" || e == "aria" {

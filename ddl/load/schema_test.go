@@ -1,4 +1,4 @@
-package ddl
+package load
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
+	"github.com/joinbench/joinbench/ddl"
 	"github.com/joinbench/joinbench/internal/testdb"
 )
 
@@ -14,8 +15,8 @@ func TestSchemaFromServerMatchesBuiltin(t *testing.T) {
 	dsn := testdb.Fresh(t, "ddl_schema")
 	db := openDSN(t, dsn)
 	ctx := context.Background()
-	opts := SchemaOptions{Tables: 2}
-	stmts, err := CreateStatements(opts)
+	opts := ddl.SchemaOptions{Tables: 2}
+	stmts, err := ddl.CreateStatements(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +30,7 @@ func TestSchemaFromServerMatchesBuiltin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := BuiltinSchema(opts)
+	want, err := ddl.BuiltinSchema(opts)
 	if err != nil {
 		t.Fatal(err)
 	}

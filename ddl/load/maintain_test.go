@@ -1,12 +1,11 @@
-package ddl
+package load
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
+	"github.com/joinbench/joinbench/ddl"
 	"github.com/joinbench/joinbench/internal/sqllex"
 	"github.com/joinbench/joinbench/internal/testdb"
 	"github.com/joinbench/joinbench/internal/usage"
@@ -15,10 +14,10 @@ import (
 func TestWarmupAndCleanupDropOnlyTheirTables(t *testing.T) {
 	ctx := context.Background()
 	db := openDSN(t, testdb.Fresh(t, "ddl_cleanup"))
-	if _, err := Warmup(ctx, db, SchemaOptions{}, 2); !usage.Is(err) {
+	if _, err := Warmup(ctx, db, ddl.SchemaOptions{}, 2); !usage.Is(err) {
 		t.Fatalf("warmup of an empty database: %v, want a usage error", err)
 	}
-	o := PrepareOptions{Schema: SchemaOptions{Tables: 3}, Gen: GenOptions{Seed: 1, TableSize: 200}, Threads: 2}
+	o := PrepareOptions{Schema: ddl.SchemaOptions{Tables: 3}, Gen: ddl.GenOptions{Seed: 1, TableSize: 200}, Threads: 2}
 	if _, err := Prepare(ctx, db, o); err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +28,7 @@ func TestWarmupAndCleanupDropOnlyTheirTables(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	w, err := Warmup(ctx, db, SchemaOptions{}, 2)
+	w, err := Warmup(ctx, db, ddl.SchemaOptions{}, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,10 +39,10 @@ func TestWarmupAndCleanupDropOnlyTheirTables(t *testing.T) {
 		t.Errorf("sizes: total %d, buffer pool %d", w.TotalBytes(), w.BufferPoolBytes)
 	}
 	// Another prefix finds nothing of prepare's main tables.
-	if got, _ := PreparedTables(ctx, db, SchemaOptions{TableName: "sbtest"}); len(got) != 5 {
+	if got, _ := PreparedTables(ctx, db, ddl.SchemaOptions{TableName: "sbtest"}); len(got) != 5 {
 		t.Errorf("prefix sbtest found %v, want level1..5 only", got)
 	}
-	dropped, err := Cleanup(ctx, db, SchemaOptions{Tables: 1}) // --tables does not limit what is dropped
+	dropped, err := Cleanup(ctx, db, ddl.SchemaOptions{Tables: 1}) // --tables does not limit what is dropped
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,25 +56,6 @@ func TestWarmupAndCleanupDropOnlyTheirTables(t *testing.T) {
 	}
 	if !slices.Equal(left, others) {
 		t.Errorf("left %v, want %v", left, others)
-	}
-}
-
-func TestDumpTSVMatchesGenerator(t *testing.T) {
-	dir := t.TempDir()
-	files, err := DumpTSV(dir, SchemaOptions{}, GenOptions{Seed: 5, TableSize: 50})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) != 6 {
-		t.Fatalf("%d files", len(files))
-	}
-	g, _ := NewGenerator(GenOptions{Seed: 5, TableSize: 50})
-	got, err := os.ReadFile(filepath.Join(dir, "level2.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := genAll(t, g, LevelTable, 2, TSV); string(got) != string(want) {
-		t.Error("level2.tsv differs from the generator's rows")
 	}
 }
 

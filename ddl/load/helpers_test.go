@@ -1,4 +1,4 @@
-package ddl
+package load
 
 import (
 	"database/sql"

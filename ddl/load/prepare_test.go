@@ -1,4 +1,4 @@
-package ddl
+package load
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/joinbench/joinbench/ddl"
 	"github.com/joinbench/joinbench/internal/sqllex"
 	"github.com/joinbench/joinbench/internal/testdb"
 	"github.com/joinbench/joinbench/internal/usage"
@@ -44,8 +45,8 @@ const testSize = 1500
 
 func baseOpts() PrepareOptions {
 	return PrepareOptions{
-		Schema: SchemaOptions{Tables: 2},
-		Gen:    GenOptions{Seed: 99, TableSize: testSize},
+		Schema: ddl.SchemaOptions{Tables: 2},
+		Gen:    ddl.GenOptions{Seed: 99, TableSize: testSize},
 	}
 }
 
@@ -58,7 +59,7 @@ func TestPrepareSameSeedSameRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Rows != 7*testSize || res.Method != LoadData {
+	if res.Rows != 7*testSize || res.Method != MethodLoadData {
 		t.Fatalf("loaded %d rows with %s", res.Rows, res.Method)
 	}
 	names := o.Schema.TableNames()
@@ -75,7 +76,7 @@ func TestPrepareSameSeedSameRows(t *testing.T) {
 	}{
 		{"threads4_chunk97_split_ranges", func(o *PrepareOptions) { o.Threads, o.ChunkSize = 4, 97 }},
 		{"indexes_during_load", func(o *PrepareOptions) { o.Threads, o.ChunkSize, o.IndexesDuringLoad = 2, 500, true }},
-		{"insert", func(o *PrepareOptions) { o.Threads, o.ChunkSize, o.Method = 2, 700, LoadInsert }},
+		{"insert", func(o *PrepareOptions) { o.Threads, o.ChunkSize, o.Method = 2, 700, MethodInsert }},
 		{"client_ids", func(o *PrepareOptions) { o.Schema.ClientIDs = true; o.Threads = 2 }},
 	}
 	for _, v := range variants {
@@ -258,13 +259,13 @@ func TestPrepareEngineWithoutRoomForTheIndexes(t *testing.T) {
 
 func TestPrepareBadOptions(t *testing.T) {
 	for _, o := range []PrepareOptions{
-		{Gen: GenOptions{TableSize: 0}},
-		{Gen: GenOptions{TableSize: 10}, Threads: -1},
-		{Gen: GenOptions{TableSize: 10}, ChunkSize: -5},
-		{Gen: GenOptions{TableSize: 10}, FromTable: "nope"},
-		{Gen: GenOptions{TableSize: 10}, FromRow: 3},
-		{Gen: GenOptions{TableSize: 10}, FromTable: "main1", FromRow: 12},
-		{Gen: GenOptions{TableSize: 10}, Schema: SchemaOptions{TableName: "bad name"}},
+		{Gen: ddl.GenOptions{TableSize: 0}},
+		{Gen: ddl.GenOptions{TableSize: 10}, Threads: -1},
+		{Gen: ddl.GenOptions{TableSize: 10}, ChunkSize: -5},
+		{Gen: ddl.GenOptions{TableSize: 10}, FromTable: "nope"},
+		{Gen: ddl.GenOptions{TableSize: 10}, FromRow: 3},
+		{Gen: ddl.GenOptions{TableSize: 10}, FromTable: "main1", FromRow: 12},
+		{Gen: ddl.GenOptions{TableSize: 10}, Schema: ddl.SchemaOptions{TableName: "bad name"}},
 	} {
 		if _, err := Prepare(context.Background(), nil, o); !usage.Is(err) {
 			t.Errorf("%+v: err = %v, want a usage error", o, err)
@@ -279,4 +280,57 @@ func dbName(t *testing.T, db *sql.DB) string {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// Resumed after its last row (interrupted while the last table was being
+// indexed), a load has no row to load: it only adds the indexes that the
+// kept tables and the resumed one lack, and the rows stay as they were.
+func TestPrepareResumeAfterTheLastRow(t *testing.T) {
+	ctx := context.Background()
+	db := openDSN(t, testdb.Fresh(t, "ddl_resume_last"))
+	o := baseOpts()
+	o.Threads, o.NoAnalyze = 2, true
+	if _, err := Prepare(ctx, db, o); err != nil {
+		t.Fatal(err)
+	}
+	names := o.Schema.TableNames()
+	want := checksums(t, db, names)
+	for _, n := range []string{"main2", "level5"} {
+		tabs, err := ddl.BuiltinTables(o.Schema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, bt := range tabs {
+			if bt.Name != n {
+				continue
+			}
+			drop, err := dropSecondaryIndexes(bt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.Exec(drop); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	o.FromTable, o.FromRow = "level5", testSize+1
+	res, err := Prepare(ctx, db, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Rows != 0 || len(res.Tables) != 1 || res.Tables[0].Name != "level5" || res.Tables[0].Indexing <= 0 {
+		t.Errorf("resumed load did %+v, want level5 indexed and no row loaded", res.Tables)
+	}
+	if got := checksums(t, db, names); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("checksums %v after the resumed load, want %v", got, want)
+	}
+	s, err := SchemaFromServer(ctx, db, dbName(t, db))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n, want := range map[string]int{"main2": 14, "level5": 12} {
+		if got := len(s.Table(n).Indexes); got != want {
+			t.Errorf("%s has %d indexes after the resumed load, want %d", n, got, want)
+		}
+	}
 }

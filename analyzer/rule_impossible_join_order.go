@@ -1,0 +1,145 @@
+package analyzer
+
+import (
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+)
+
+// ImpossibleJoinOrder reports a forced join order that reads the
+// NULL-supplying side of an outer join before its preserved side. No
+// server can follow it: the rows the outer join must add with NULLs are
+// only known once the preserved side is read. MySQL drops such a
+// JOIN_ORDER/JOIN_PREFIX hint without a word; MariaDB, under SELECT
+// STRAIGHT_JOIN over a RIGHT JOIN, still reads the preserved table first.
+var ImpossibleJoinOrder = register(&Analyzer{
+	Name: "impossible-join-order",
+	Doc: "A JOIN_ORDER/JOIN_PREFIX/LEADING hint or a STRAIGHT_JOIN order that puts the optional (NULL-supplying) side of an outer join " +
+		"before its preserved side cannot be followed; the server ignores it silently.",
+	Explanation: Explanation{
+		Text: "An outer join reads its preserved side first: the rows it adds with NULLs are those of the preserved side that found no match. " +
+			"A hint that asks for the optional side first is ignored without a warning by MySQL (the whole hint, so the rest of the order is lost too), " +
+			"and MariaDB reads the preserved table first under SELECT STRAIGHT_JOIN over a RIGHT JOIN, whatever the FROM clause says. " +
+			"The scenario then measures a plan it did not ask for. Put the preserved side first, or use an inner join if the optional rows are not wanted.",
+		Wrong: "SELECT /*+ JOIN_ORDER(level1, m) */ m.id FROM {{m}} AS m LEFT JOIN level1 ON m.l1_id = level1.id;",
+		Right: "SELECT /*+ JOIN_ORDER(m, level1) */ m.id FROM {{m}} AS m LEFT JOIN level1 ON m.l1_id = level1.id;",
+	},
+	Severity: Warning,
+	Run:      runImpossibleJoinOrder,
+})
+
+// orderHints are the hints that fix a join order by listing tables, first
+// to be read first.
+var orderHints = map[string]bool{"JOIN_ORDER": true, "JOIN_PREFIX": true, "LEADING": true}
+
+func runImpossibleJoinOrder(p *Pass) {
+	u := p.u
+	for _, hc := range u.hints {
+		for _, h := range hc.hints {
+			if !orderHints[h.Name] || h.QB != "" {
+				continue
+			}
+			var names []string
+			for _, a := range h.Args {
+				names = append(names, a.Text)
+			}
+			if oj, opt, pres := u.res.impossibleOrder(hc.block, names, h.Name != "JOIN_ORDER"); oj != nil {
+				p.ReportRangef(h.Start, hintEnd(u, h), "%s lists %s, the optional side of the %s, before its preserved side %s: no server can read them in that order and the hint is ignored silently; list %s first",
+					h.Name, opt, joinKind(oj), pres, pres)
+			}
+		}
+	}
+	// SELECT STRAIGHT_JOIN reads the tables in FROM order; a RIGHT JOIN
+	// lists its optional side first.
+	for i, t := range u.toks {
+		if !t.is("STRAIGHT_JOIN") || i == 0 {
+			continue
+		}
+		block := i - 1
+		if u.toks[block].Kind == tokHint && block > 0 {
+			block--
+		}
+		if !u.toks[block].is("SELECT") {
+			continue
+		}
+		for _, oj := range u.res.outer {
+			if oj.join.Tp != ast.RightJoin || len(oj.optional) == 0 || len(oj.preserved) == 0 || oj.blockTok() != block {
+				continue
+			}
+			p.Reportf(t.Start, "STRAIGHT_JOIN asks for FROM order, but the RIGHT JOIN lists its optional side %s before its preserved side %s: the server reads %s first anyway; write the LEFT JOIN with %s first (lint --fix rewrites RIGHT JOINs)",
+				oj.optional[0].name, oj.preserved[0].name, oj.preserved[0].name, oj.preserved[0].name)
+			break
+		}
+	}
+}
+
+// hintEnd is the end of a hint's argument list.
+func hintEnd(u *unit, h *hint) int {
+	end := h.Start + len(h.Name)
+	if i := strings.IndexByte(u.src[end:], ')'); i >= 0 && !strings.Contains(u.src[end:end+i], "*/") {
+		end += i + 1
+	}
+	return end
+}
+
+func joinKind(oj *outerJoin) string {
+	if oj.join.Tp == ast.RightJoin {
+		return "RIGHT JOIN"
+	}
+	return "LEFT JOIN"
+}
+
+// impossibleOrder returns the first outer join whose optional side the
+// order names before its preserved side, with the two names as the
+// order writes them. The outer joins are those of the query block opened
+// by the token at index block. A prefix order (JOIN_PREFIX, LEADING) puts
+// every table it does not name after the ones it names.
+func (r *resolution) impossibleOrder(block int, order []string, prefix bool) (oj *outerJoin, optional, preserved string) {
+	if r == nil {
+		return nil, "", ""
+	}
+	pos := func(srcs []*source, first bool) (int, string) {
+		best, name := -1, ""
+		for i, n := range order {
+			for _, s := range srcs {
+				if s.name != "" && strings.EqualFold(s.name, n) && (best < 0 || first == (i < best)) {
+					best, name = i, n
+				}
+			}
+		}
+		return best, name
+	}
+	for _, o := range r.outer {
+		if o.blockTok() != block {
+			continue
+		}
+		oi, on := pos(o.optional, true)
+		pi, pn := pos(o.preserved, true)
+		if oi < 0 || len(o.preserved) == 0 {
+			continue
+		}
+		if pi < 0 {
+			if !prefix || o.preserved[0].name == "" {
+				continue // JOIN_ORDER leaves the tables it does not name free
+			}
+			pi, pn = len(order), o.preserved[0].name
+		}
+		if oi < pi {
+			return o, on, pn
+		}
+	}
+	return nil, "", ""
+}
+
+// blockTok is the token index of the keyword opening the query block of
+// the outer join, or -1 when its tables were not found in the tokens.
+func (o *outerJoin) blockTok() int {
+	for _, side := range [][]*source{o.preserved, o.optional} {
+		for _, s := range side {
+			if s.ref != nil {
+				return s.ref.block
+			}
+		}
+	}
+	return -1
+}

@@ -1,0 +1,229 @@
+package analyzer
+
+import (
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+)
+
+// PreservedSideOnFilter reports a condition of an outer join's ON clause
+// that reads only the preserved side. It filters nothing: every row of the
+// preserved side comes back, with NULLs for the optional side where the
+// condition is false. It is usually meant as a WHERE condition.
+var PreservedSideOnFilter = register(&Analyzer{
+	Name: "preserved-side-on-filter",
+	Doc: "A condition in the ON clause of a LEFT/RIGHT JOIN that reads only the preserved side filters no rows; " +
+		"it only decides which rows get NULLs. Usually meant as a WHERE condition (the suggested move changes the results: --unsafe-fixes).",
+	Explanation: Explanation{
+		Text: "In a LEFT JOIN b ON a.k = b.k AND a.status = 'x', the condition on a does not remove any row of a: every row of a still comes back, " +
+			"with b's columns NULL where a.status is not 'x'. The server still reads b for those rows' keys, and the result is larger than it looks. " +
+			"If the rows of a were meant to be filtered, the condition belongs in WHERE. Moving it changes the results, so lint --fix only applies " +
+			"the move with --unsafe-fixes; where the ON condition is meant (the scenario measures it), keep it and suppress the finding with the reason.",
+		Wrong: "SELECT m.id, level1.record_value FROM {{m}} AS m\nLEFT JOIN level1 ON m.l1_id = level1.id AND m.enum_field = {{status}};",
+		Right: "SELECT m.id, level1.record_value FROM {{m}} AS m\nLEFT JOIN level1 ON m.l1_id = level1.id\nWHERE m.enum_field = {{status}};",
+	},
+	Severity: Warning,
+	Run:      runPreservedSideOnFilter,
+})
+
+func runPreservedSideOnFilter(p *Pass) {
+	u := p.u
+	for _, oj := range u.res.outer {
+		if oj.join.On == nil || len(oj.preserved) == 0 {
+			continue
+		}
+		preserved := map[*source]bool{}
+		for _, s := range oj.preserved {
+			preserved[s] = true
+		}
+		cs := conjuncts(oj.join.On.Expr)
+		if len(cs) < 2 {
+			continue // the whole ON on one side is a different mistake (a cross join in effect)
+		}
+		for _, c := range cs {
+			if !onlyReads(u, c, preserved) {
+				continue
+			}
+			start, end := u.condSpan(u.srcOffset(startOf(c)))
+			if start < 0 {
+				continue
+			}
+			cond := u.src[start:end]
+			d := Diagnostic{Offset: start, EndOffset: end,
+				Message: "ON condition " + shorten(cond) + " reads only " + oj.preserved[0].name + ", the preserved side of the " + joinKind(oj) +
+					": it filters no row of " + oj.preserved[0].name + ", it only puts NULLs in the optional side's columns; if the rows were meant to be filtered, move it to WHERE"}
+			if edits, ok := u.moveToWhere(start, end, cond); ok {
+				d.Fixes = []SuggestedFix{{Message: "move the condition to WHERE (changes the results)", Edits: edits, Unsafe: true}}
+			}
+			p.Report(d)
+		}
+	}
+}
+
+func shorten(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 40 {
+		s = s[:40] + "..."
+	}
+	return s
+}
+
+// startOf is the parse-text offset where an expression starts: its
+// leftmost operand's (a binary expression's own offset is its operator's).
+func startOf(e ast.ExprNode) int {
+	for {
+		switch x := e.(type) {
+		case *ast.BinaryOperationExpr:
+			e = x.L
+			continue
+		case *ast.PatternInExpr:
+			e = x.Expr
+			continue
+		case *ast.BetweenExpr:
+			e = x.Expr
+			continue
+		case *ast.PatternLikeOrIlikeExpr:
+			e = x.Expr
+			continue
+		case *ast.IsNullExpr:
+			e = x.Expr
+			continue
+		}
+		return e.OriginTextPosition()
+	}
+}
+
+// onlyReads reports whether e reads at least one column, all of them of
+// the given sources, and holds no subquery.
+func onlyReads(u *unit, e ast.ExprNode, srcs map[*source]bool) bool {
+	n, ok := 0, true
+	e.Accept(&visitFunc{f: func(x ast.Node) {
+		switch c := x.(type) {
+		case *ast.SubqueryExpr:
+			ok = false
+		case *ast.ColumnNameExpr:
+			ref := u.res.cols[c]
+			if ref == nil || !srcs[ref.src] {
+				ok = false
+			}
+			n++
+		}
+	}})
+	return ok && n > 0
+}
+
+// tokDepths returns each token's parenthesis depth.
+func (u *unit) tokDepths() []int {
+	depth := make([]int, len(u.toks))
+	d := 0
+	for i, t := range u.toks {
+		if t.punct(")") {
+			d--
+		}
+		depth[i] = d
+		if t.punct("(") {
+			d++
+		}
+	}
+	return depth
+}
+
+// condSpan returns the source span of the ON conjunct whose first token
+// is at off (parentheses around it included): up to the AND, or the
+// clause keyword, that ends it.
+func (u *unit) condSpan(off int) (int, int) {
+	depth := u.tokDepths()
+	i := 0
+	for i < len(u.toks) && u.toks[i].Start < off {
+		i++
+	}
+	if i == len(u.toks) {
+		return -1, -1
+	}
+	d := depth[i]
+	j := i
+	for j < len(u.toks) {
+		t := u.toks[j]
+		if depth[j] < d || depth[j] == d && (t.punct(")") || t.punct(";") || t.punct(",") || t.is("AND") || t.is("OR") ||
+			t.Kind == tokIdent && !t.Quoted && onStop[t.Word] && !(j+1 < len(u.toks) && u.toks[j+1].punct("("))) {
+			break
+		}
+		j++
+	}
+	if j == i || j < len(u.toks) && u.toks[j].is("OR") {
+		return -1, -1
+	}
+	return u.toks[i].Start, u.toks[j-1].End
+}
+
+// moveToWhere returns the edits that delete the conjunct src[start:end]
+// (with its AND) from its ON clause and add it to the WHERE clause of its
+// query block, or false when the block's clauses are not plain enough to
+// edit safely.
+func (u *unit) moveToWhere(start, end int, cond string) ([]TextEdit, bool) {
+	depth := u.tokDepths()
+	i, j := -1, -1
+	for k, t := range u.toks {
+		if t.Start == start {
+			i = k
+		}
+		if t.End == end {
+			j = k
+		}
+	}
+	if i < 1 || j < 0 {
+		return nil, false
+	}
+	var del TextEdit
+	switch {
+	case u.toks[i-1].is("AND"):
+		del = TextEdit{Start: u.toks[i-2].End, End: end}
+	case j+1 < len(u.toks) && u.toks[j+1].is("AND"):
+		del = TextEdit{Start: start, End: u.toks[j+2].Start}
+	default:
+		return nil, false
+	}
+	// the query block: back to the SELECT at the ON's depth
+	d := depth[i]
+	blk := -1
+	for k := i; k >= 0; k-- {
+		if depth[k] == d && u.toks[k].is("SELECT") {
+			blk = k
+			break
+		}
+		if depth[k] < d {
+			return nil, false
+		}
+	}
+	if blk < 0 {
+		return nil, false
+	}
+	where, stop := -1, len(u.toks)
+	for k := j + 1; k < len(u.toks); k++ {
+		t := u.toks[k]
+		if depth[k] < d || depth[k] == d && (t.punct(";") || t.punct(")")) {
+			stop = k
+			break
+		}
+		if depth[k] != d || t.Kind != tokIdent || t.Quoted {
+			continue
+		}
+		if t.Word == "WHERE" {
+			where = k
+			continue
+		}
+		if t.Word == "GROUP" || t.Word == "HAVING" || t.Word == "ORDER" || t.Word == "LIMIT" || t.Word == "WINDOW" ||
+			t.Word == "UNION" || t.Word == "FOR" || t.Word == "LOCK" || t.Word == "INTO" {
+			stop = k
+			break
+		}
+	}
+	if where < 0 {
+		at := u.toks[stop-1].End
+		return []TextEdit{del, {Start: at, End: at, NewText: "\nWHERE " + cond}}, true
+	}
+	first, last := u.toks[where+1].Start, u.toks[stop-1].End
+	return []TextEdit{del,
+		{Start: first, End: first, NewText: cond + " AND ("},
+		{Start: last, End: last, NewText: ")"}}, true
+}

@@ -1,0 +1,189 @@
+package main
+
+import (
+	"database/sql"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/joinbench/joinbench/internal/testdb"
+	"github.com/joinbench/joinbench/replay/results"
+)
+
+// startRun starts joinbench with args in a child process (see TestMain)
+// and returns it with its stderr.
+func startRun(t *testing.T, args ...string) (*exec.Cmd, *syncBuffer) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), mainArgsEnv+"="+strings.Join(args, "\x1f"))
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	return cmd, stderr
+}
+
+// syncBuffer is a child's output, read while it writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// preparedDSN is a fresh database with the built-in tables, small.
+func preparedDSN(t *testing.T, name string) string {
+	t.Helper()
+	dsn := testdb.Fresh(t, name)
+	if code, _ := runCaptured(t, "-q", "prepare", "--dsn", dsn, "--table-size", "200"); code != 0 {
+		t.Fatalf("prepare: exit %d", code)
+	}
+	return dsn
+}
+
+// finishedFiles waits for n finished executions files in dir.
+func finishedFiles(n int, dir string) func() bool {
+	return func() bool {
+		files, _ := results.ExecutionFiles(dir)
+		return len(files) >= n
+	}
+}
+
+// TestRunSIGKILLKeepsResults kills a running replay with SIGKILL, as the
+// OOM killer or a lost machine would: every executions file is readable
+// and holds the executions up to about a second before the kill, and
+// report says the run never ended.
+func TestRunSIGKILLKeepsResults(t *testing.T) {
+	dsn := preparedDSN(t, "cmd_sigkill")
+	out := t.TempDir()
+	cmd, stderr := startRun(t, "-q", "run", "--dsn", dsn, "--out", out, "--run-id", "kill", "-s", "simple_inner_pk=1",
+		"--table-size", "200", "--threads", "2", "--time", "5m")
+	dir := filepath.Join(out, "run=kill")
+	waitFor(t, cmd, stderr, "3 finished executions files", finishedFiles(3, dir))
+	killed := time.Now()
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+
+	var warnings []string
+	info := results.ReadRunInfo(dir, func(err error) { warnings = append(warnings, err.Error()) })
+	if info == nil || len(warnings) != 1 || !strings.Contains(warnings[0], "no end") {
+		t.Errorf("run.json %+v, warnings %q; want one saying the run never ended", info, warnings)
+	}
+	var rows int64
+	var last time.Time
+	_, err := results.ScanExecutions(dir, func(err error) { t.Errorf("unreadable: %v", err) }, func(e *results.Execution) error {
+		rows++
+		if e.Start.After(last) {
+			last = e.Start
+		}
+		return nil
+	})
+	if err != nil || rows == 0 {
+		t.Fatalf("%d executions readable after the kill (%v)", rows, err)
+	}
+	// A second of rows is open at any time, plus what workers and the
+	// writer hold: a few seconds is a generous bound, a minute was lost
+	// before files rolled every second.
+	if lost := killed.Sub(last); lost > 5*time.Second {
+		t.Errorf("the last readable execution started %s before the kill", lost)
+	}
+}
+
+// TestRunFullDisk runs with the results on a tiny file system: the run
+// stops at the first write that fails, with one message naming the file
+// and the cause, exit status 1; what was finished before is kept and
+// report warns that executions are missing.
+func TestRunFullDisk(t *testing.T) {
+	out := t.TempDir()
+	if err := syscall.Mount("tmpfs", out, "tmpfs", 0, "size=128k"); err != nil {
+		t.Skipf("cannot mount a small tmpfs for a full disk (needs root): %v", err)
+	}
+	t.Cleanup(func() { _ = syscall.Unmount(out, syscall.MNT_DETACH) })
+	dsn := preparedDSN(t, "cmd_fulldisk")
+	code, _, stderr := runCapturedAll(t, "-q", "run", "--dsn", dsn, "--out", out, "--run-id", "full",
+		"-s", "simple_inner_pk=1", "--table-size", "200", "--threads", "2", "--time", "5m", "--checksum")
+	if code != 1 || !strings.Contains(stderr, "no space left on device") || !strings.Contains(stderr, "the run was stopped") {
+		t.Fatalf("exit %d, want 1 with a message on the full disk\n%s", code, stderr)
+	}
+	dir := filepath.Join(out, "run=full")
+	if matches, _ := filepath.Glob(filepath.Join(dir, "*.tmp")); len(matches) > 0 {
+		t.Errorf("half-written files left: %v", matches)
+	}
+	info := results.ReadRunInfo(dir, nil)
+	if info == nil || !strings.Contains(info.Error, "no space left on device") || info.Executions == 0 {
+		t.Errorf("run.json %+v: want the executions and the error, written in the space kept for it", info)
+	}
+	code, _, stderr = runCapturedAll(t, "report", dir)
+	if code != 0 || !strings.Contains(stderr, "warning: "+dir+": the run failed") {
+		t.Errorf("report of the full-disk run: exit %d, no warning\n%s", code, stderr)
+	}
+}
+
+// TestRunHungServerInterrupt stops the server's process in the middle of
+// a run, then interrupts the run: it ends within seconds (it waited for
+// the server before), exit status 130, results readable. A second
+// interrupt on a run that is stopping exits at once.
+func TestRunHungServerInterrupt(t *testing.T) {
+	dsn := preparedDSN(t, "cmd_hung")
+	db, err := sql.Open("mysql", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, twice := range []bool{false, true} {
+		out := t.TempDir()
+		cmd, stderr := startRun(t, "run", "--dsn", dsn, "--out", out, "--run-id", "hung", "-s", "simple_inner_pk=1",
+			"--table-size", "200", "--threads", "2", "--time", "5m")
+		dir := filepath.Join(out, "run=hung")
+		waitFor(t, cmd, stderr, "a finished executions file", finishedFiles(1, dir))
+		cont, continued := testdb.StopServer(t, db, time.Minute)
+		if err := cmd.Process.Signal(os.Interrupt); err != nil {
+			t.Fatal(err)
+		}
+		if twice {
+			waitFor(t, cmd, stderr, "the stopping notice", func() bool { return strings.Contains(stderr.String(), "interrupt again") })
+			if err := cmd.Process.Signal(os.Interrupt); err != nil {
+				t.Fatal(err)
+			}
+		}
+		code := waitExit(t, cmd, stderr)
+		byLimit := continued()
+		cont()
+		if byLimit || code != exitInterrupted {
+			t.Fatalf("twice %v: exit %d after the server was continued: %v; want %d while it was stopped\n%s",
+				twice, code, byLimit, exitInterrupted, stderr)
+		}
+		if twice {
+			if !strings.Contains(stderr.String(), "exiting now") {
+				t.Errorf("second interrupt: %s", stderr)
+			}
+			continue
+		}
+		info := results.ReadRunInfo(dir, func(err error) { t.Errorf("reading results: %v", err) })
+		if info == nil || !info.Interrupted {
+			t.Errorf("run.json %+v, want an interrupted run", info)
+		}
+		if matches, _ := filepath.Glob(filepath.Join(dir, "*.tmp")); len(matches) > 0 {
+			t.Errorf("unfinished files left: %v", matches)
+		}
+	}
+}

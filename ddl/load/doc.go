@@ -1,0 +1,20 @@
+// Package load puts the built-in schema and its generated rows on a server
+// and looks after them there: prepare (create the tables and load them),
+// warmup, cleanup, and reading a database's schema back into the ddl
+// model. It owns the load sessions, the worker pool and the progress
+// displays.
+//
+// Prepare runs in stages, one function each: check the options, ask the
+// server what it has (inspect), plan (pure: which tables to drop, create,
+// empty or keep, the row ranges and where a resumed load starts), create,
+// load (the worker pool; each table gets its deferred secondary indexes as
+// soon as its last row is in), index (the tables a previous, interrupted
+// load left without them) and analyse. When a load stops, the point to
+// resume from is computed from the plan and the rows committed (pure).
+//
+// It must not know about scenarios, lint rules or replay, and it never
+// decides how to reach a server: it takes an open *sql.DB. The schema
+// model, the DDL and the row generator belong to package ddl, which must
+// stay free of any driver so that offline commands (lint, list, show) link
+// none; anything here that needs no server belongs there.
+package load

@@ -1,0 +1,236 @@
+package report
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"github.com/joinbench/joinbench/replay/results"
+)
+
+// A side of a comparison given as several run folders is read as several
+// rounds (replicates): every run folder is one round. Whole runs on a
+// shared machine drift by 15-25% against each other, far more than the
+// noise between executions of one run suggests, so verdicts over rounds
+// are drawn from the spread of per-round statistics (roundstats.go), not
+// from the executions pooled as if they were independent.
+
+const (
+	// roundSampleCap bounds the latencies kept per round and scenario:
+	// enough for a per-round p99, little memory over many rounds.
+	roundSampleCap = 4000
+	// minRoundSamples is the fewest successful executions of a scenario
+	// for a round to count for that scenario. One is enough: the spread
+	// between rounds holds the noise of small rounds, and a candidate
+	// many times slower may complete only one event per thread in a
+	// round.
+	minRoundSamples = 1
+)
+
+// round is one run folder of a side.
+type round struct {
+	dir   string
+	runID string
+	rep   *results.Replicate // nil unless the run was made as a round (joinbench ab)
+	scen  map[string]*roundSample
+}
+
+// roundSample keeps a uniform sample of one scenario's successful
+// latencies in one round (algorithm R) and their count.
+type roundSample struct {
+	seen int64
+	vals []int64
+	rng  *rand.Rand
+}
+
+func (s *roundSample) add(v int64) {
+	s.seen++
+	if len(s.vals) < roundSampleCap {
+		s.vals = append(s.vals, v)
+		return
+	}
+	if j := s.rng.Int64N(s.seen); j < roundSampleCap {
+		s.vals[j] = v
+	}
+}
+
+// roundRow is the part of an executions row that rounds read.
+type roundRow struct {
+	Scenario  string `parquet:"scenario,dict"`
+	LatencyNs int64  `parquet:"latency_ns"`
+	ErrorCode int32  `parquet:"error_code"`
+}
+
+// readRounds reads each run folder as one round. Problems with the files
+// were already reported when the side was read, so they are not repeated.
+func readRounds(dirs []string, seed uint64) ([]*round, error) {
+	var out []*round
+	for i, d := range dirs {
+		r := &round{dir: d, runID: results.RunIDFromDir(d), scen: map[string]*roundSample{}}
+		if info := results.ReadRunInfo(d, nil); info != nil {
+			if info.RunID != "" {
+				r.runID = info.RunID
+			}
+			r.rep = info.Replicate
+		}
+		_, err := results.ScanExecutionsAs(d, nil, func(e *roundRow) error {
+			if e.ErrorCode != 0 {
+				return nil
+			}
+			s := r.scen[e.Scenario]
+			if s == nil {
+				s = &roundSample{rng: rand.New(rand.NewPCG(seed, hashStrings(e.Scenario)^uint64(i)))}
+				r.scen[e.Scenario] = s
+			}
+			s.add(max(e.LatencyNs, 0))
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range r.scen {
+			slices.Sort(s.vals)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// scenarioRounds are the per-round samples of one scenario on both sides:
+// only rounds with at least minRoundSamples successful executions.
+type scenarioRounds struct {
+	base, cand []*roundSample
+	// pairs holds base and candidate samples of the same round number of
+	// one series (they ran next to each other), when every round of both
+	// sides belongs to that series.
+	pairs [][2]*roundSample
+}
+
+// enough reports whether both sides have the two rounds a verdict over
+// rounds needs.
+func (sr *scenarioRounds) enough() bool {
+	return sr != nil && len(sr.base) >= 2 && len(sr.cand) >= 2
+}
+
+// roundsOf gathers a scenario's rounds from both sides.
+func roundsOf(name string, base, cand []*round) *scenarioRounds {
+	sr := &scenarioRounds{}
+	pick := func(rs []*round) []*roundSample {
+		var out []*roundSample
+		for _, r := range rs {
+			if s := r.scen[name]; s != nil && len(s.vals) >= minRoundSamples {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	sr.base, sr.cand = pick(base), pick(cand)
+	if series := commonSeries(base, cand); series != "" {
+		byRound := map[int]*roundSample{}
+		for _, r := range base {
+			if s := r.scen[name]; s != nil && len(s.vals) >= minRoundSamples {
+				byRound[r.rep.Round] = s
+			}
+		}
+		for _, r := range cand {
+			s := r.scen[name]
+			if b := byRound[r.rep.Round]; b != nil && s != nil && len(s.vals) >= minRoundSamples {
+				sr.pairs = append(sr.pairs, [2]*roundSample{b, s})
+			}
+		}
+	}
+	return sr
+}
+
+// commonSeries returns the series id when every round of both sides is a
+// round of that one series, on the side it claims, with distinct round
+// numbers; otherwise "" (rounds cannot be paired).
+func commonSeries(base, cand []*round) string {
+	series := ""
+	for i, side := range [][]*round{base, cand} {
+		want := results.SideBase
+		if i == 1 {
+			want = results.SideCandidate
+		}
+		seen := map[int]bool{}
+		for _, r := range side {
+			if r.rep == nil || r.rep.Series == "" || r.rep.Side != want || seen[r.rep.Round] {
+				return ""
+			}
+			if series == "" {
+				series = r.rep.Series
+			} else if r.rep.Series != series {
+				return ""
+			}
+			seen[r.rep.Round] = true
+		}
+	}
+	return series
+}
+
+// executions is the successful executions over samples.
+func executionsOf(ss []*roundSample) int64 {
+	n := int64(0)
+	for _, s := range ss {
+		n += s.seen
+	}
+	return n
+}
+
+// sideRounds are the rounds of both sides and, per scenario, those that
+// count for it.
+type sideRounds struct {
+	base, cand []*round
+	scen       map[string]*scenarioRounds
+}
+
+// of returns a scenario's rounds, nil when the sides were not read as
+// rounds.
+func (s *sideRounds) of(name string) *scenarioRounds {
+	if s == nil {
+		return nil
+	}
+	return s.scen[name]
+}
+
+// readSideRounds reads every run folder of both sides as a round when a
+// side has more than one, and gathers each scenario's rounds; nil when
+// both sides are a single run (the pooled executions are those rounds).
+// It warns when a calibration was measured on rounds of another size.
+func readSideRounds(baseDirs, candDirs, names []string, opt CompareOptions, w warner) (*sideRounds, error) {
+	if len(baseDirs) < 2 && len(candDirs) < 2 {
+		return nil, nil
+	}
+	base, err := readRounds(baseDirs, opt.Seed)
+	if err != nil {
+		return nil, err
+	}
+	cand, err := readRounds(candDirs, opt.Seed)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]*scenarioRounds{}
+	var unlike []string
+	for _, n := range names {
+		sr := roundsOf(n, base, cand)
+		out[n] = sr
+		cal := opt.Noise.Scenario(n)
+		if cal == nil || cal.ExecutionsPerRound <= 0 {
+			continue
+		}
+		all := append(append([]*roundSample{}, sr.base...), sr.cand...)
+		if len(all) == 0 {
+			continue
+		}
+		per := float64(executionsOf(all)) / float64(len(all))
+		if r := per / cal.ExecutionsPerRound; r < 0.5 || r > 2 {
+			unlike = append(unlike, fmt.Sprintf("%s %.0f vs %.0f", n, per, cal.ExecutionsPerRound))
+		}
+	}
+	if len(unlike) > 0 {
+		w.warn(fmt.Errorf("%s: the calibration's rounds had a very different number of executions per round than these (%s): "+
+			"calibrate with the same round length, threads and data", opt.Noise.Path, strings.Join(unlike, "; ")))
+	}
+	return &sideRounds{base: base, cand: cand, scen: out}, nil
+}

@@ -1,0 +1,56 @@
+package results
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// Sides of a repeated comparison.
+const (
+	SideBase      = "base"
+	SideCandidate = "candidate"
+)
+
+// Replicate identifies one round of a repeated comparison: the runs of one
+// series alternate between the base and the candidate server, each run one
+// round of its side. Compare treats every run as a round; two rounds of
+// the same series and round number ran next to each other in time, so
+// compare may pair them.
+type Replicate struct {
+	// Series is shared by every round of one comparison.
+	Series string `json:"series"`
+	// Side is SideBase or SideCandidate.
+	Side string `json:"side"`
+	// Round counts the rounds of the side from 1.
+	Round int `json:"round"`
+	// Order is the run's position in the series, from 1.
+	Order int `json:"order"`
+	// Rounds is the number of rounds per side the series planned.
+	Rounds int `json:"rounds"`
+}
+
+// SetReplicate records rep in the run.json of the run folder dir, which
+// must exist; the file is replaced atomically.
+func SetReplicate(dir string, rep Replicate) error {
+	path := filepath.Join(dir, RunFile)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("replicate: %w", err)
+	}
+	// Numbers of free-form fields stay as written (a seed above 2^53).
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var r Run
+	if err := dec.Decode(&r); err != nil {
+		return fmt.Errorf("replicate: %s: %w", path, err)
+	}
+	r.Replicate = &rep
+	out, err := json.MarshalIndent(&r, "", "  ")
+	if err != nil {
+		return fmt.Errorf("replicate: %w", err)
+	}
+	return writeAtomic(path, append(out, '\n'))
+}

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Installs what joinbench's demo and tests need and the machine lacks, from
+# Debian's (or Ubuntu's) packages:
+#
+#   server   a MySQL-family server binary (mariadb-server) for sandboxes
+#   galera   the Galera library, mariadb-backup and socat, for cluster
+#            sandboxes (sandbox start --galera N)
+#   browser  chromium, in which a test checks the HTML report
+#   cc       gcc, so that the tests run under the race detector
+#
+# Usage: scripts/install-deps.sh server [galera] [browser] [cc]
+# As root with apt-get it installs; otherwise it prints the command to run
+# and exits 2 when the server is missing (nothing can run without one), 0
+# otherwise (the rest is optional outside CI).
+set -euo pipefail
+
+have() { command -v "$1" >/dev/null 2>&1 || [[ -x /usr/sbin/$1 || -x /usr/local/sbin/$1 ]]; }
+
+missing=()
+for want in "$@"; do
+	case $want in
+	server) have mariadbd || have mysqld || missing+=(mariadb-server) ;;
+	galera)
+		[[ -e /usr/lib/galera/libgalera_smm.so || -e /usr/lib/libgalera_smm.so ]] || missing+=(galera-4)
+		have mariadb-backup || missing+=(mariadb-backup)
+		have socat || missing+=(socat)
+		;;
+	browser) have chromium || have chromium-browser || missing+=(chromium fonts-liberation) ;;
+	cc) have gcc || missing+=(gcc libc6-dev) ;;
+	*)
+		echo "install-deps: unknown part $want (want server, galera, browser or cc)" >&2
+		exit 2
+		;;
+	esac
+done
+((${#missing[@]})) || exit 0
+
+if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
+	echo "installing ${missing[*]}" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+	exit 0
+fi
+echo "missing: install with: sudo apt-get install ${missing[*]}" >&2
+for p in "${missing[@]}"; do
+	[[ $p == mariadb-server ]] && exit 2
+done
+exit 0
