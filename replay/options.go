@@ -113,7 +113,13 @@ func (o *Options) check() error {
 			return usage.Errorf("--out %s: not a folder", o.Out)
 		}
 		if o.RunID != "" {
-			if _, err := os.Stat(filepath.Join(o.Out, results.RunDirPrefix+o.RunID)); err == nil {
+			// A split run's segments share one folder: only this
+			// segment's own metadata file means the run id was used.
+			taken := filepath.Join(o.Out, results.RunDirPrefix+o.RunID)
+			if o.Segment.Split() {
+				taken = filepath.Join(taken, results.SegmentFile(o.Segment.Index))
+			}
+			if _, err := os.Stat(taken); err == nil {
 				return usage.Errorf("--run-id %s: %s already holds that run", o.RunID, o.Out)
 			}
 		}

@@ -2,10 +2,13 @@ package replay
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
 
+	"github.com/joinbench/joinbench/internal/segment"
 	"github.com/joinbench/joinbench/internal/usage"
 	"github.com/joinbench/joinbench/replay/results"
 )
@@ -79,5 +82,34 @@ func TestNewSession(t *testing.T) {
 		if _, err := NewSession(o); !usage.Is(err) {
 			t.Errorf("%s: %v, want a usage error", name, err)
 		}
+	}
+}
+
+// TestCheckRunIDTaken refuses a run id already used in --out, but lets the
+// segments of a split run share their folder: only a segment's own
+// metadata means it ran before.
+func TestCheckRunIDTaken(t *testing.T) {
+	out := t.TempDir()
+	base := Options{RunOptions: results.RunOptions{Threads: 1, Tables: 1, TableSize: 10}, RunID: "r", Out: out}
+	if err := base.check(); err != nil {
+		t.Fatalf("fresh run id: %v", err)
+	}
+	dir := filepath.Join(out, results.RunDirPrefix+"r")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := base.check(); err == nil || !usage.Is(err) {
+		t.Errorf("a used run id: %v, want a usage error", err)
+	}
+	seg := base
+	seg.Segment = segment.Segment{Index: 2, Count: 3}
+	if err := seg.check(); err != nil {
+		t.Errorf("segment 2 joining the folder segment 1 made: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, results.SegmentFile(2)), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := seg.check(); err == nil || !usage.Is(err) {
+		t.Errorf("segment 2 run twice: %v, want a usage error", err)
 	}
 }

@@ -17,7 +17,7 @@ import (
 // first table, so without level1's parent_id index every m row must find
 // its level1 rows by scanning: simple_left_index_GB must be reported as a
 // regression with a plan change, while simple_left_pk_GB (which joins
-// through level1's primary key) must not be flagged, and both must return
+// through level1's primary key) must keep its plan, and both must return
 // the same results as before. The threshold is 150%: the regression is
 // about 20x, while tests run beside other work on a shared 2-core machine
 // whose noise has made an unaffected scenario look up to about 2x slower.
@@ -71,7 +71,11 @@ func TestRunCompareFindsDroppedIndex(t *testing.T) {
 	if idx.Verdict != report.Regression || !idx.PlanChanged || !strings.Contains(idx.PlanDiff, "idx_parent_id") {
 		t.Errorf("simple_left_index_GB: verdict %q, plan changed %v: want a regression whose plan diff shows idx_parent_id gone", idx.Verdict, idx.PlanChanged)
 	}
-	if pk.Verdict == report.Regression || pk.Verdict == report.WrongResults || pk.PlanChanged {
+	// Its timing verdict is not asserted: one run per side cannot tell a
+	// burst of the machine's other work from a slowdown (that is what
+	// rounds are for), and bursts here have reached 2x at the p95. What
+	// the dropped index cannot do is change its plan or its results.
+	if pk.Verdict == report.WrongResults || pk.PlanChanged {
 		t.Errorf("simple_left_pk_GB: verdict %q, plan changed %v: it does not use the dropped index", pk.Verdict, pk.PlanChanged)
 	}
 	for _, s := range []report.ScenarioComparison{idx, pk} {
