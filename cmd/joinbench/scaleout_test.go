@@ -30,7 +30,9 @@ func openDB(t *testing.T, dsn string) *sql.DB {
 }
 
 // runProcesses runs joinbench once per argument list, as child processes
-// side by side, and fails the test if one fails.
+// side by side, and fails the test if one fails, with the output of every
+// one that failed: a segment waiting at the barrier for the others fails
+// too, and its error alone would hide why they never came.
 func runProcesses(t *testing.T, argLists [][]string) {
 	t.Helper()
 	var wg sync.WaitGroup
@@ -49,8 +51,11 @@ func runProcesses(t *testing.T, argLists [][]string) {
 	wg.Wait()
 	for _, e := range errs {
 		if e != "" {
-			t.Fatal(e)
+			t.Error(e)
 		}
+	}
+	if t.Failed() {
+		t.FailNow()
 	}
 }
 
@@ -86,7 +91,9 @@ func TestScaleOutThreeProcesses(t *testing.T) {
 
 	out := t.TempDir()
 	run := []string{"-q", "run", "--dsn", split, "--out", out, "-s", "simple_inner_pk=1", "--table-size", "900",
-		"--threads", "4", "--events", "31", "--skip-trx", "--report-interval", "0"}
+		"--threads", "4", "--events", "31", "--skip-trx", "--report-interval", "0",
+		// A segment that never comes fails the others in minutes, not ten.
+		"--barrier-timeout", "2m"}
 	runProcesses(t, [][]string{append(run, "--run-id", "one")})
 	segs = nil
 	for i := 1; i <= 3; i++ {
