@@ -214,7 +214,12 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 	cfg := o.config(s.retry)
 	cfg.RunID, cfg.ClientHost, cfg.Endpoints, cfg.Scenarios = runID, host, eps, s.work.scenarios
 	cfg.Sink = ResultsSink(dir)
-	cfg.Actions = s.actions
+	if !o.Segment.Split() || o.Segment.Index == 1 {
+		// The actions are the run's, as the workload is: of a run split
+		// over several clients, segment 1 performs them, once (every
+		// segment checked them, so that a mistake stops each one).
+		cfg.Actions = s.actions
+	}
 	if cfg.Explain != ExplainOff {
 		cfg.Explainer = NewExplainer(fl)
 	}
