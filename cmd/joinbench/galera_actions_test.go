@@ -147,17 +147,21 @@ func TestGaleraActions(t *testing.T) {
 	// writes wait for it, so its longest stretch without writes is a good
 	// part of the ALTER's own duration, and ends once it is applied. Both
 	// bounds follow the ALTER's duration in this run, which a loaded machine
-	// stretches as much as the stall: a slower node1 may apply it later or
-	// more slowly than node2 ran it, hence the factor and the margin. The
-	// workload's own gaps before the first action (the baseline) are not a
-	// bound: on a loaded machine they reach the length of the stall itself.
+	// stretches as much as the stall. The lower one is a quarter: the
+	// ALTER's duration, as node2's client sees it, also counts its
+	// replication and its wait for the cluster's earlier write-sets, while
+	// node1 still writes (loaded runs measured half and four fifths). The
+	// upper one gives a slower node1 room to apply it later or more slowly
+	// than node2 ran it. The workload's own gaps before the first action
+	// (the baseline) are not a bound: on a loaded machine they reach the
+	// stall's length.
 	if len(rep.Runs[0].Baseline) != 4 {
 		t.Fatalf("baseline %+v", rep.Runs[0].Baseline)
 	}
 	alterMs, stalled := alter.Seconds*1000, alter.Endpoints[0].LongestZeroWriteMs
 	t.Logf("TOI ALTER on node2: %.0f ms; node1's longest stretch without writes %.0f ms (baseline %+v)", alterMs, stalled, rep.Runs[0].Baseline)
-	if stalled < alterMs/3 {
-		t.Errorf("TOI ALTER on node2 (%.0f ms): node1's longest stretch without writes is %.0f ms, want a third of the ALTER at least", alterMs, stalled)
+	if stalled < alterMs/4 {
+		t.Errorf("TOI ALTER on node2 (%.0f ms): node1's longest stretch without writes is %.0f ms, want a quarter of the ALTER at least", alterMs, stalled)
 	}
 	if limit := 2*alterMs + alterStallMarginMs; stalled > limit {
 		t.Errorf("TOI ALTER on node2 (%.0f ms): node1's longest stretch without writes is %.0f ms, want writes back within %.0f ms (twice the ALTER and %d ms)",
