@@ -1,4 +1,4 @@
-# joinbench: make build | test | bench | demo | lint | docs
+# joinbench: make build | test | bench | demo | demo-galera | lint | docs
 GO          ?= go
 VERSION     ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS     := -X main.version=$(VERSION)
@@ -6,7 +6,7 @@ BIN         := bin/joinbench
 TEST_TIMEOUT ?= 10m
 BENCHTIME   ?= 1s
 
-.PHONY: all build test bench demo lint docs clean
+.PHONY: all build test bench demo demo-galera lint docs clean
 
 all: build
 
@@ -26,6 +26,11 @@ bench:
 # End-to-end demo on a sandbox server; see scripts/demo.sh.
 demo: build
 	scripts/demo.sh
+
+# What a schema change, a large DELETE and a slow node cost a 3-node Galera
+# cluster sandbox under load; see scripts/demo-galera.sh.
+demo-galera: build
+	scripts/demo-galera.sh
 
 # The command reference docs/cli.md is generated from the --help texts:
 # regenerate it after changing a command, a flag or a help text (a test in

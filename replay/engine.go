@@ -111,6 +111,9 @@ type Config struct {
 	// failures when none has succeeded; 0 means 20.
 	DisableAfter int64
 	BatchSize    int // rows per batch handed to the writer; 0 means 1024, less with many threads
+
+	// Actions run at their offsets into the measured phase (see Action).
+	Actions []Action
 }
 
 // Result is what Run returns.
@@ -119,6 +122,9 @@ type Result struct {
 	Summary    Summary
 	// Paths say, per endpoint, how its workers executed statements.
 	Paths []results.EndpointPath
+	// Actions are what the run's actions did (also in Summary.Actions,
+	// with what each cost).
+	Actions []results.Action
 }
 
 // maxPlanStmts bounds the statements per scenario render that carry a plan
@@ -182,6 +188,8 @@ type engine struct {
 	interval *hdrhistogram.Histogram
 
 	seenErr sync.Map // "scenario/code" already logged
+
+	stalls *stallRecorder // nil without actions; guarded by mu
 }
 
 // counts are one worker's totals of the measured phase. Only that worker
@@ -391,6 +399,8 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	var cpu clientCPU
 	cpuMark := time.AfterFunc(time.Until(measured.start), cpu.markStart)
 	defer cpuMark.Stop()
+	e.stalls = e.newStallRecorder(measured.start)
+	actions := e.startActions(runCtx, measured.start, measured.deadline)
 
 	reportStop := make(chan struct{})
 	reportDone := make(chan struct{})
@@ -427,6 +437,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	workers.Wait()
 	close(workersDone)
 	end := time.Now()
+	actionRows := actions.stop()
 	stopReport()
 	close(e.rows)
 	<-writerDone
@@ -451,7 +462,8 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if end.Before(start) {
 		end = start
 	}
-	res := &Result{Start: start, End: end, Summary: e.summary(), Paths: e.paths()}
+	res := &Result{Start: start, End: end, Summary: e.summary(), Paths: e.paths(), Actions: actionRows}
+	res.Summary.Actions = e.actionCosts(actionRows, end)
 	res.Summary.Interrupted = ctx.Err() != nil
 	if used, ok := cpu.since(); ok {
 		res.Summary.setClientCPU(used)
@@ -544,6 +556,9 @@ func (e *engine) write(ew ExecutionWriter) error {
 		for i := range b {
 			r := &b[i]
 			e.acc.Add(r)
+			if e.stalls != nil {
+				e.stalls.add(r)
+			}
 			if r.ErrorCode == 0 {
 				recordLatency(e.interval, r.LatencyNs)
 			}

@@ -32,6 +32,12 @@ type Options struct {
 	// two); run.json's exec paths record it.
 	PollerIO bool
 
+	// Actions are --action specs, ActionFiles files of them (see
+	// ParseAction): statements, chunked DML, external commands and faults
+	// executed at offsets into the measured phase.
+	Actions     []string
+	ActionFiles []string
+
 	Out         string // results folder: the run is written to Out/run=<id>/
 	RunID       string // default: the start time and a random suffix
 	ToolVersion string // stored in run.json

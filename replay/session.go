@@ -33,6 +33,10 @@ type Session struct {
 	retry []uint16
 	work  *workload
 	eps   []Endpoint
+	// specs are the run's actions as parsed, actions the same resolved
+	// against the endpoints by Open.
+	specs   []ActionSpec
+	actions []Action
 }
 
 // setupTimeout bounds the questions a session asks a server before the run
@@ -73,7 +77,14 @@ func NewSession(o Options) (*Session, error) {
 	if err := cfg.validateLoad(); err != nil {
 		return nil, err
 	}
-	return &Session{opts: o, whole: whole, retry: retry, work: w}, nil
+	specs, err := ParseActions(o.Actions, o.ActionFiles)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkActions(specs, time.Duration(o.Time)); err != nil {
+		return nil, err
+	}
+	return &Session{opts: o, whole: whole, retry: retry, work: w, specs: specs}, nil
 }
 
 // UsesBuiltin reports whether a built-in scenario is enabled: those need
@@ -90,6 +101,11 @@ func (s *Session) Open(ctx context.Context, endpoints []server.Endpoint) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, setupTimeout)
 	defer cancel()
+	actions, err := ResolveActions(s.specs, endpoints)
+	if err != nil {
+		return err
+	}
+	s.actions = actions
 	o := openOptions{Prepared: s.opts.PsMode != results.PsDisable, PollerIO: s.opts.PollerIO,
 		MaxIdle: s.opts.Threads/len(endpoints) + 4}
 	for _, ep := range endpoints {
@@ -186,6 +202,9 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 	if o.Segment.Split() {
 		run.Segment, run.Segments = o.Segment.Index, o.Segment.Count
 	}
+	for _, a := range s.specs {
+		run.Actions = append(run.Actions, a.Text)
+	}
 	if err := dir.WriteRun(run); err != nil {
 		return nil, err
 	}
@@ -195,6 +214,12 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 	cfg := o.config(s.retry)
 	cfg.RunID, cfg.ClientHost, cfg.Endpoints, cfg.Scenarios = runID, host, eps, s.work.scenarios
 	cfg.Sink = ResultsSink(dir)
+	if !o.Segment.Split() || o.Segment.Index == 1 {
+		// The actions are the run's, as the workload is: of a run split
+		// over several clients, segment 1 performs them, once (every
+		// segment checked them, so that a mistake stops each one).
+		cfg.Actions = s.actions
+	}
 	if cfg.Explain != ExplainOff {
 		cfg.Explainer = NewExplainer(fl)
 	}

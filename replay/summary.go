@@ -11,6 +11,7 @@ import (
 
 	"github.com/joinbench/joinbench/replay/metrics"
 	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/replay/stall"
 )
 
 // newHist and recordLatency serve the live progress line: the reducer's
@@ -63,6 +64,9 @@ type Summary struct {
 	ClientCPUPerQueryUs float64           `json:"client_cpu_us_per_query"`
 	Interrupted         bool              `json:"interrupted"`
 	Scenarios           []ScenarioSummary `json:"scenarios"`
+	// Actions are the run's actions (--action) and what each cost every
+	// endpoint: the longest stretch without a successful write.
+	Actions []stall.Cost `json:"actions,omitempty"`
 }
 
 // Accumulator reduces the rows a run records, one at a time, to a summary
@@ -152,5 +156,5 @@ func (s *Summary) WriteText(w io.Writer) error {
 			fmt.Fprintf(w, "disabled: %s\n", sc.Disabled)
 		}
 	}
-	return nil
+	return writeActionCosts(w, s.Actions)
 }

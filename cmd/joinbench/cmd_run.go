@@ -45,6 +45,8 @@ type runCmd struct {
 	QueryTimeout   time.Duration `default:"0s" group:"Load" help:"Stop a statement running longer than this with KILL QUERY from another connection; it is recorded as an error (0 = none)."`
 	Seed           uint64        `default:"1" group:"Load" help:"Seed of the parameter values: the same seed replays the same values."`
 	Distribution   string        `default:"uniform" enum:"uniform,gaussian,pareto,zipf,hotspot" group:"Load" help:"Default distribution of the parameters that declare none: uniform, gaussian, pareto, zipf or hotspot (20% of the values get 80% of the draws)."`
+	Action         []string      `sep:"none" group:"Actions" placeholder:"OFFSET@ENDPOINT: KIND ..." help:"At OFFSET into the measured phase, on ENDPOINT (a sandbox node name such as node2, a number from 1, host:port, or all for a rolling rsu), run: 'sql: STATEMENT' (TOI on Galera), 'rsu: STATEMENT', 'exec: COMMAND' ({host} {port} {user} {database} {socket} replaced), 'chunked SIZE [pk|limit]: DELETE or UPDATE', 'pause DURATION', 'lock DURATION: TABLE,...' or 'restart [DURATION]'. Repeatable; recorded in actions.parquet."`
+	ActionsFile    []string      `type:"existingfile" group:"Actions" placeholder:"FILE" help:"Read --action specs from FILE, one per line (# comments). Repeatable."`
 	Tables         int           `default:"1" group:"Schema" help:"Number of main tables that table(main) parameters choose from (as given to prepare)."`
 	TableSize      int64         `default:"10000" group:"Schema" help:"Rows per table (as given to prepare): id parameters draw in 1..SIZE."`
 	TableName      string        `default:"main" group:"Schema" help:"Prefix of the main tables (as given to prepare)."`
@@ -96,6 +98,19 @@ statements.
 With no server named, a throwaway sandbox server is started and the
 tables are prepared in it first (--tables, --table-size, --seed).
 
+Actions (--action, --actions-file) run during the measured phase, each on
+its own connection or process, at OFFSET from its start: a schema change by
+TOI (sql), by RSU on one node or on every node in turn (rsu on all), or by
+an external tool (exec); a DELETE or UPDATE in chunks, each its own
+transaction, by primary-key ranges or LIMIT; a fault on a sandbox node:
+SIGSTOP for a while (pause), LOCK TABLES ... WRITE held (lock: a slow
+applier), a clean stop and start (restart). Each is printed when it starts
+and ends and recorded in actions.parquet; a failing one does not stop the
+run; one still running at the end is stopped (its statement killed, its
+fault undone). The summary gives, per action and endpoint, the longest
+stretch without a successful write and the worst latency in it. An offset
+at or past --time, or an unknown endpoint, is a usage error.
+
 Exit status: 0 when the run completed, 1 when it failed (a results file
 could not be written, every scenario was disabled), 2 on a usage error,
 130 when it was interrupted (what was recorded is kept).
@@ -103,7 +118,14 @@ could not be written, every scenario was disabled), 2 on a usage error,
 Examples:
   joinbench run --dsn 'root@tcp(127.0.0.1:3306)/joinbench' --all --time 60s --threads 8
   joinbench run -s simple_inner_pk=2 -s index_updates --events 1000 --rate 50
-  joinbench run --tags simple --read-only --json > summary.json`
+  joinbench run --tags simple --read-only --json > summary.json
+  joinbench run --sandbox g -s index_updates -t 6 --time 60s \
+    --action '10s@node2: sql: ALTER TABLE main1 ADD INDEX k_year (year_field)' \
+    --action '30s@node1: chunked 5000: DELETE FROM main1 WHERE id > 90000' \
+    --action '45s@node3: lock 5s: main1'
+  joinbench run --sandbox g --all -t 6 --time 90s \
+    --action '10s@all: rsu: ALTER TABLE main1 ADD INDEX k_year (year_field)'
+  joinbench run --sandbox g --all -t 6 --time 5m --action '10s@node1: exec: pt-online-schema-change --alter "ADD INDEX k_year (year_field)" h={host},P={port},u={user},D={database},t=main1 --execute'`
 }
 
 func (c *runCmd) Run(ctx context.Context, cl *cli) error {
@@ -127,6 +149,7 @@ func (c *runCmd) options(cl *cli) replay.Options {
 			Distribution: c.Distribution, Tables: c.Tables, TableSize: c.TableSize, TableName: c.TableName,
 			Explain: results.Explain(c.Explain), ExplainEvery: c.ExplainEvery, Checksum: c.Checksum,
 		},
+		Actions: c.Action, ActionFiles: c.ActionsFile,
 		Override: c.Override, PollerIO: c.PollerIO, Out: c.Out, RunID: c.RunID, ToolVersion: version,
 		ReportInterval: c.ReportInterval, Log: logWriter(cl),
 	}

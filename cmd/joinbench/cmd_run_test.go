@@ -165,6 +165,28 @@ func TestRunCommand(t *testing.T) {
 	}
 }
 
+// An action past the end of the run, or on an endpoint the run does not
+// have, is a usage error before anything runs.
+func TestRunActionMistakes(t *testing.T) {
+	dsn := testdb.Fresh(t, "cmd_actions")
+	out := t.TempDir()
+	// The messages are tested in package replay.
+	for _, action := range []string{
+		"10s@1: sql: SELECT 1",       // past the end
+		"1s@node7: sql: SELECT 1",    // no such endpoint
+		"1s@1: pause 1s",             // not a sandbox
+		"1s@1: chunked 10: SELECT 1", // not a DELETE or UPDATE
+	} {
+		code, stdout := runCaptured(t, "run", "--dsn", dsn, "-s", "simple_inner_pk", "--time", "10s", "--out", out, "-q", "--action", action)
+		if code != 2 {
+			t.Errorf("--action %q: exit %d, want 2\n%s", action, code, stdout)
+		}
+		if m, _ := filepath.Glob(filepath.Join(out, "run=*")); len(m) > 0 {
+			t.Fatalf("--action %q: a run folder was made: %v", action, m)
+		}
+	}
+}
+
 // TestPrepareRefusesAbsurdTables: prepare takes --tables within the same
 // bound as run, before connecting (the built-in schema of a million tables
 // took minutes to build).

@@ -30,7 +30,9 @@ func openDB(t *testing.T, dsn string) *sql.DB {
 }
 
 // runProcesses runs joinbench once per argument list, as child processes
-// side by side, and fails the test if one fails.
+// side by side, and fails the test if one fails, with the output of every
+// one that failed: a segment waiting at the barrier for the others fails
+// too, and its error alone would hide why they never came.
 func runProcesses(t *testing.T, argLists [][]string) {
 	t.Helper()
 	var wg sync.WaitGroup
@@ -49,8 +51,11 @@ func runProcesses(t *testing.T, argLists [][]string) {
 	wg.Wait()
 	for _, e := range errs {
 		if e != "" {
-			t.Fatal(e)
+			t.Error(e)
 		}
+	}
+	if t.Failed() {
+		t.FailNow()
 	}
 }
 
@@ -86,7 +91,9 @@ func TestScaleOutThreeProcesses(t *testing.T) {
 
 	out := t.TempDir()
 	run := []string{"-q", "run", "--dsn", split, "--out", out, "-s", "simple_inner_pk=1", "--table-size", "900",
-		"--threads", "4", "--events", "31", "--skip-trx", "--report-interval", "0"}
+		"--threads", "4", "--events", "31", "--skip-trx", "--report-interval", "0",
+		// A segment that never comes fails the others in minutes, not ten.
+		"--barrier-timeout", "2m"}
 	runProcesses(t, [][]string{append(run, "--run-id", "one")})
 	segs = nil
 	for i := 1; i <= 3; i++ {
@@ -165,5 +172,51 @@ func TestScaleOutThreeProcesses(t *testing.T) {
 		if strings.Contains(w, "missing") {
 			t.Errorf("warning: %s", w)
 		}
+	}
+}
+
+// TestScaleOutActionOnce: an action of a run split over two processes is
+// the run's, not each client's: it is performed once (by segment 1),
+// recorded once, and the report of the whole run shows it.
+func TestScaleOutActionOnce(t *testing.T) {
+	dsn := testdb.Fresh(t, "cmd_scale_action")
+	db := openDB(t, dsn)
+	for _, q := range []string{
+		"CREATE TABLE w (id INT PRIMARY KEY, v INT NOT NULL)",
+		"INSERT INTO w SELECT seq, 0 FROM seq_1_to_1000",
+		"CREATE TABLE done (id INT AUTO_INCREMENT PRIMARY KEY)",
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	corpus := t.TempDir()
+	if err := os.WriteFile(filepath.Join(corpus, "w_update.sql"), []byte(writeScenario), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	var segs [][]string
+	for i := 1; i <= 2; i++ {
+		segs = append(segs, []string{"-q", "run", "--dsn", dsn, "--out", out, "--corpus", corpus, "--no-builtin", "-s", "w_update",
+			"--threads", "2", "--time", "3s", "--skip-trx", "--explain", "off", "--report-interval", "0", "--barrier-timeout", "2m",
+			"--run-id", "split", "--segment", fmt.Sprintf("%d/2", i), "--action", "0s@1: sql: INSERT INTO done VALUES ()"})
+	}
+	runProcesses(t, segs)
+	var n int
+	if err := db.QueryRow("SELECT COUNT(*) FROM done").Scan(&n); err != nil || n != 1 {
+		t.Errorf("the action ran %d times (%v), want once", n, err)
+	}
+	dir := filepath.Join(out, "run=split")
+	rows, err := results.ReadActions(dir, func(err error) { t.Error(err) })
+	if err != nil || len(rows) != 1 || rows[0].Outcome != results.ActionOK {
+		t.Fatalf("actions.parquet: %+v, %v; want one action done", rows, err)
+	}
+	code, js := runCaptured(t, "-q", "report", "--format", "json", dir)
+	var rep report.Report
+	if code != 0 || json.Unmarshal([]byte(js), &rep) != nil || len(rep.Runs) != 1 {
+		t.Fatalf("report: exit %d\n%s", code, js)
+	}
+	if rr := rep.Runs[0]; len(rr.Actions) != 1 || len(rr.Clients) != 2 {
+		t.Errorf("report: %d actions, %d clients; want 1 and 2", len(rr.Actions), len(rr.Clients))
 	}
 }

@@ -65,7 +65,9 @@ func connectSandbox(ctx context.Context, o Options, sb SandboxOptions, log io.Wr
 		if !s.Running() {
 			return nil, usage.Errorf("sandbox %s is not running: start it with 'joinbench sandbox start --name %s'", sb.Name, sb.Name)
 		}
-		eps := []Endpoint{sandboxEndpoint(s, db, o.ConnectTimeout)}
+		ep := sandboxEndpoint(s, db, o.ConnectTimeout)
+		ep.Node, ep.Process = s.Name, &sandboxServer{s: s}
+		eps := []Endpoint{ep}
 		if err := Check(ctx, eps, true, log); err != nil {
 			return nil, err
 		}
@@ -114,7 +116,9 @@ func connectCluster(ctx context.Context, o Options, sb SandboxOptions, db string
 		if !n.Running() {
 			return nil, usage.Errorf("sandbox %s: %s is not running: start the cluster with 'joinbench sandbox start --name %s'", sb.Name, n.Name, sb.Name)
 		}
-		eps = append(eps, sandboxEndpoint(&n.Server, db, o.ConnectTimeout))
+		ep := sandboxEndpoint(&n.Server, db, o.ConnectTimeout)
+		ep.Node, ep.Process = n.Name, &clusterNode{c: c, n: n}
+		eps = append(eps, ep)
 	}
 	if err := Check(ctx, eps, true, log); err != nil {
 		return nil, err

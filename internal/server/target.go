@@ -26,6 +26,13 @@ type Endpoint struct {
 	// driver reads the password from there): connect with Config or
 	// OpenDB, which keep the configuration the endpoint was made of.
 	DSN string
+	// Node is the name of the sandbox server behind the endpoint (node1,
+	// node2, ... for a cluster's nodes), empty for other servers: run
+	// actions name their endpoint by it.
+	Node string
+	// Process controls the sandbox server behind the endpoint (nil for
+	// other servers): the pause and restart faults of a run need it.
+	Process Process
 
 	cfg      *mysql.Config // nil: parse DSN
 	database string

@@ -170,6 +170,9 @@ type Comparison struct {
 	// ChecksumsSkipped says why result checksums were not compared ("" when
 	// they were).
 	ChecksumsSkipped string `json:"checksums_skipped,omitempty"`
+	// Stalls compares what the runs' actions cost each endpoint, when both
+	// have actions (see stalls.go).
+	Stalls *StallComparison `json:"stalls,omitempty"`
 	// NoiseFloor applies to single-round comparisons; NoiseFile is the
 	// calibration used ("" for none).
 	NoiseFloor float64 `json:"noise_floor"`
@@ -316,6 +319,9 @@ func compare(baseDirs, candDirs []string, opt CompareOptions) (*Comparison, *sid
 		sc := compareScenario(n, base.scenarios[n], cand.scenarios[n], baseCat, candCat, examples[n], c.ChecksumsSkipped == "", rounds.of(n), opt)
 		c.Scenarios = append(c.Scenarios, sc)
 		c.Counts[sc.Verdict]++
+	}
+	if c.Stalls, err = compareStalls(baseDirs, candDirs, w); err != nil {
+		return nil, nil, err
 	}
 	c.Overall = overallComparison(rounds, c.Scenarios, opt)
 	c.Notes = verdictNotes(c, opt)

@@ -118,6 +118,7 @@ func (c *Comparison) writeText(w io.Writer, md bool) {
 	}
 	t.write(w, md)
 	fmt.Fprintln(w)
+	c.Stalls.writeText(w, md)
 
 	var details []ScenarioComparison
 	for _, s := range rows {

@@ -45,6 +45,10 @@ type htmlRun struct {
 	Throughput  template.HTML
 	Counters    []template.HTML
 	CounterNote string
+	// ActionsTable, EndpointCharts and ClusterCharts: see html_actions.go.
+	ActionsTable   template.HTML
+	EndpointCharts []template.HTML
+	ClusterCharts  []template.HTML
 }
 
 func (r *Report) writeHTML(w io.Writer) error {
@@ -76,7 +80,8 @@ func spectrumX(p float64) float64 {
 var spectrumTicks = []tick{{0, "0%"}, {1, "90%"}, {2, "99%"}, {3, "99.9%"}, {4, "99.99%"}, {5, "max"}}
 
 func htmlRunOf(rr *RunReport, idx int) htmlRun {
-	hr := htmlRun{RunReport: rr}
+	hr := htmlRun{RunReport: rr, ActionsTable: actionsTable(rr.Actions)}
+	bands := actionBands(rr.ActionRows, rr.Start)
 	for _, s := range rr.Scenarios {
 		hr.MaxP99 = math.Max(hr.MaxP99, s.P99Ms)
 	}
@@ -103,10 +108,12 @@ func htmlRunOf(rr *RunReport, idx int) htmlRun {
 				series: []series{{name: "executions", color: colBar, x: bx, y: by, bars: true},
 					{name: "CDF", color: colCDF, x: cx, y: cy, axis2: true}}}.svg())
 		}
-		hs.OverTime = timeCharts(s.Timeline, rr.Start)
+		hs.OverTime = timeCharts(s.Timeline, rr.Start, bands)
 		hr.Scenarios = append(hr.Scenarios, hs)
 	}
-	hr.Throughput = timeCharts(rr.Timeline, rr.Start)
+	hr.Throughput = timeCharts(rr.Timeline, rr.Start, bands)
+	hr.EndpointCharts = endpointCharts(rr.Endpoints, rr.Start, bands)
+	hr.ClusterCharts = clusterCharts(inEndpointOrder(rr.Counters, rr.Info), rr.BufferPoolHitRatio, rr.Start, bands)
 	// Server counters: the busiest ones, as small multiples.
 	cs := slices.Clone(rr.Counters)
 	slices.SortStableFunc(cs, func(a, b CounterSeries) int {
@@ -140,14 +147,20 @@ func htmlRunOf(rr *RunReport, idx int) htmlRun {
 		if len(eps) > 1 {
 			title += " (" + c.Endpoint + ")"
 		}
-		hr.Counters = append(hr.Counters, template.HTML(chart{title: title, xlabel: "seconds", w: 400, h: 180,
+		if c.Gauge {
+			title = c.Variable
+			if len(eps) > 1 {
+				title += " (" + c.Endpoint + ")"
+			}
+		}
+		hr.Counters = append(hr.Counters, template.HTML(chart{title: title, xlabel: "seconds", w: 400, h: 180, bands: bands,
 			series: []series{{name: c.Variable, color: colQPS, x: x, y: y}}}.svg()))
 	}
 	return hr
 }
 
 // timeCharts draws throughput and p95 over time.
-func timeCharts(tl []TimePoint, origin time.Time) template.HTML {
+func timeCharts(tl []TimePoint, origin time.Time, bands []band) template.HTML {
 	if len(tl) == 0 {
 		return ""
 	}
@@ -157,7 +170,7 @@ func timeCharts(tl []TimePoint, origin time.Time) template.HTML {
 		q = append(q, pt.QPS)
 		p = append(p, pt.P95Ms)
 	}
-	a := chart{title: "throughput", xlabel: "seconds", ylabel: "executions/s", series: []series{{name: "qps", color: colQPS, x: x, y: q}}}
-	b := chart{title: "p95 latency", xlabel: "seconds", ylabel: "ms", logY: true, series: []series{{name: "p95", color: colP95, x: x, y: p}}}
+	a := chart{title: "throughput", xlabel: "seconds", ylabel: "executions/s", bands: bands, series: []series{{name: "qps", color: colQPS, x: x, y: q}}}
+	b := chart{title: "p95 latency", xlabel: "seconds", ylabel: "ms", logY: true, bands: bands, series: []series{{name: "p95", color: colP95, x: x, y: p}}}
 	return template.HTML(a.svg() + b.svg())
 }

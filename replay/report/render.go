@@ -146,6 +146,7 @@ func (rr *RunReport) writeText(w io.Writer, md bool) {
 	t.write(w, md)
 	fmt.Fprintln(w)
 	rr.writeClients(w, md)
+	writeActionsText(w, md, rr.Actions)
 
 	var errs []string
 	for _, s := range rr.Scenarios {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/joinbench/joinbench/replay/metrics"
 	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/replay/stall"
 )
 
 // Summary is the outcome of one scenario (or of a whole run), reduced by
@@ -39,6 +40,9 @@ type TimePoint struct {
 	Errors     int64     `json:"errors"`
 	QPS        float64   `json:"queries_per_second"`
 	P95Ms      float64   `json:"p95_ms"` // about 4% resolution
+	// MaxMs is the longest successful latency (per-endpoint timelines
+	// only).
+	MaxMs float64 `json:"max_ms,omitempty"`
 }
 
 // Percentile is one point of a latency percentile spectrum.
@@ -83,10 +87,13 @@ type CounterPoint struct {
 
 // CounterSeries is one server counter of one endpoint over time.
 type CounterSeries struct {
-	Endpoint string         `json:"endpoint"`
-	Variable string         `json:"variable"`
-	Total    int64          `json:"total"`
-	Points   []CounterPoint `json:"points"`
+	Endpoint string `json:"endpoint"`
+	Variable string `json:"variable"`
+	// Gauge: a level (Galera's queues), whose points are its value at the
+	// end of each interval (the largest in a bucket), not a rate.
+	Gauge  bool           `json:"gauge,omitempty"`
+	Total  int64          `json:"total"`
+	Points []CounterPoint `json:"points"`
 }
 
 // RunReport is the report of one run folder.
@@ -101,6 +108,19 @@ type RunReport struct {
 	Scenarios []ScenarioReport `json:"scenarios"`
 	Timeline  []TimePoint      `json:"timeline"`
 	Counters  []CounterSeries  `json:"counters,omitempty"`
+	// BufferPoolHitRatio is, per endpoint and interval, the share of
+	// buffer pool read requests served from memory.
+	BufferPoolHitRatio []RatioSeries `json:"buffer_pool_hit_ratio,omitempty"`
+	// Endpoints are the executions per endpoint over time, for runs on
+	// several endpoints or with actions.
+	Endpoints []EndpointTimeline `json:"endpoints,omitempty"`
+	// ActionRows are the run's actions (actions.parquet), Actions what
+	// each cost every endpoint, as the run's summary printed it.
+	ActionRows []results.Action `json:"action_rows,omitempty"`
+	Actions    []stall.Cost     `json:"actions,omitempty"`
+	// Baseline is, per endpoint, the longest stretch without a successful
+	// write before the first action: the workload's own gaps.
+	Baseline []stall.EndpointCost `json:"baseline,omitempty"`
 	// Clients and Common break a run split over several clients
 	// (--segment) down per client; the figures above are of all of them.
 	Clients  []ClientReport `json:"clients,omitempty"`
@@ -187,6 +207,13 @@ func buildRun(dir string, opt Options) (*RunReport, error) {
 		return nil, err
 	}
 	rr.Counters = counters
+	rr.BufferPoolHitRatio = hitRatio(counters)
+	if rr.ActionRows, err = results.ReadActions(dir, w.warn); err != nil {
+		return nil, err
+	}
+	if rr.Endpoints, rr.Actions, rr.Baseline, err = readEndpoints(dir, rr.Info, rr.ActionRows, w.warn); err != nil {
+		return nil, err
+	}
 	if rr.Info != nil && rr.Info.Segments > 1 {
 		if rr.Clients, rr.Common, err = clientBreakdown(dir, w.warn); err != nil {
 			return nil, err
@@ -251,6 +278,7 @@ type counterBucket struct{ delta, seconds float64 }
 // counterSeries accumulates one counter.
 type counterSeries struct {
 	total int64
+	gauge bool
 	timeSeries[counterBucket]
 }
 
@@ -261,16 +289,28 @@ func readCounters(dir string, warn results.Warner) ([]CounterSeries, error) {
 		k := key{s.Endpoint, s.Variable}
 		cs := all[k]
 		if cs == nil {
+			gauge := s.Gauge
 			cs = &counterSeries{timeSeries: newSeries(
 				func() *counterBucket { return &counterBucket{} },
 				func(into, from *counterBucket) {
-					into.delta += from.delta
+					if gauge { // the largest level, not a sum
+						into.delta = max(into.delta, from.delta)
+					} else {
+						into.delta += from.delta
+					}
 					into.seconds += from.seconds
 				})}
 			all[key{strings.Clone(s.Endpoint), strings.Clone(s.Variable)}] = cs
 		}
-		cs.total += s.Delta
 		b := cs.at(s.Time)
+		if s.Gauge {
+			cs.gauge = true
+			b.delta = max(b.delta, float64(s.Delta))
+			b.seconds += s.Interval
+			cs.total = max(cs.total, s.Delta)
+			return nil
+		}
+		cs.total += s.Delta
 		b.delta += float64(s.Delta)
 		b.seconds += s.Interval
 		return nil
@@ -280,11 +320,14 @@ func readCounters(dir string, warn results.Warner) ([]CounterSeries, error) {
 	}
 	var out []CounterSeries
 	for k, cs := range all {
-		s := CounterSeries{Endpoint: k.ep, Variable: k.v, Total: cs.total}
+		s := CounterSeries{Endpoint: k.ep, Variable: k.v, Total: cs.total, Gauge: cs.gauge}
 		for _, bk := range cs.keys() {
 			b := cs.buckets[bk]
 			p := CounterPoint{Time: cs.start(bk), Seconds: b.seconds}
-			if b.seconds > 0 {
+			switch {
+			case cs.gauge:
+				p.PerSec = b.delta
+			case b.seconds > 0:
 				p.PerSec = b.delta / b.seconds
 			}
 			s.Points = append(s.Points, p)

@@ -31,6 +31,7 @@ type chart struct {
 	xfmt                           func(float64) string
 	series                         []series
 	w, h                           float64
+	bands                          []band // drawn behind the data: the run's actions
 }
 
 const (
@@ -175,6 +176,14 @@ func (c chart) svg() string {
 		x := X(t.pos)
 		fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" class="grid"/>`, x, x, padT, padT+ph)
 		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" class="xl">%s</text>`, x, padT+ph+13, html.EscapeString(t.label))
+	}
+	for _, bd := range c.bands {
+		x0, x1 := math.Max(bd.x0, xlo), math.Min(math.Max(bd.x1, bd.x0), xhi)
+		if x1 < x0 {
+			continue
+		}
+		fmt.Fprintf(&b, `<rect x="%.1f" y="%g" width="%.1f" height="%g" class="band"><title>%s</title></rect>`,
+			X(x0), padT, math.Max(X(x1)-X(x0), 2), ph, html.EscapeString(bd.label))
 	}
 	fmt.Fprintf(&b, `<rect x="%g" y="%g" width="%g" height="%g" class="frame"/>`, padL, padT, pw, ph)
 	if c.xlabel != "" {

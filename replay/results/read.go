@@ -328,6 +328,8 @@ func kindOf[T any]() string {
 		return "a plans file"
 	case *Status:
 		return "a status file"
+	case *Action:
+		return "an actions file"
 	}
 	return "an executions file"
 }

@@ -56,6 +56,10 @@ type Status struct {
 	Interval float64   `parquet:"interval_seconds"`
 	Variable string    `parquet:"variable,dict"`
 	Delta    int64     `parquet:"delta"`
+	// Gauge marks a variable that is a level, not a counter (Galera's
+	// receive and send queues): Delta is then its value at the end of the
+	// interval. False (null) in files written before gauges were sampled.
+	Gauge bool `parquet:"gauge,optional"`
 }
 
 // Run is run.json.
@@ -91,6 +95,9 @@ type Run struct {
 	// states what it cost the client, so that a client-bound run shows.
 	ClientCPUSeconds    float64 `json:"client_cpu_seconds,omitempty"`
 	ClientCPUPerQueryUs float64 `json:"client_cpu_us_per_query,omitempty"`
+	// Actions are the run's --action specs, in the order given; what each
+	// did is in actions.parquet.
+	Actions []string `json:"actions,omitempty"`
 	// Replicate is set on the rounds of a repeated comparison (joinbench
 	// ab): which side and round this run is.
 	Replicate *Replicate `json:"replicate,omitempty"`

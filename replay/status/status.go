@@ -1,5 +1,6 @@
 // Package status samples server counters (SHOW GLOBAL STATUS) during a run
-// and turns them into per-interval deltas, the Status rows of a run's
+// and turns them into per-interval deltas (and, for a few gauges such as
+// Galera's queues, their value at the end of each interval), the Status rows of a run's
 // results: how many index and table-scan row reads, full joins, temporary
 // tables on disk, sort merges and buffer pool reads a run caused.
 //
@@ -37,10 +38,19 @@ var Counters = []string{
 // GaleraCounters are added when the server replicates with Galera (wsrep).
 // wsrep_flow_control_paused itself is a fraction of time, not a counter,
 // so its nanosecond counter is sampled instead; sent and received flow
-// control messages show which node throttles the cluster.
+// control messages show which node throttles the cluster; certification
+// failures and brute-force aborts are the transactions a conflict with
+// another node's write-set rolled back.
 var GaleraCounters = []string{
 	"wsrep_flow_control_paused_ns", "wsrep_flow_control_sent", "wsrep_flow_control_recv",
+	"wsrep_local_cert_failures", "wsrep_local_bf_aborts",
 }
+
+// GaleraGauges are sampled as they are at the end of each interval (not
+// as a change): the write-sets waiting to be applied (receive queue; a
+// node whose queue passes its flow control limit pauses the cluster) and
+// to be sent.
+var GaleraGauges = []string{"wsrep_local_recv_queue", "wsrep_local_send_queue"}
 
 // Sampler turns successive samples of one server's counters into deltas.
 // It is not safe for concurrent use.
@@ -49,6 +59,7 @@ type Sampler struct {
 	endpoint string
 	runID    string
 	names    []string
+	gauges   map[string]bool
 	query    string
 
 	prev     map[string]int64
@@ -59,15 +70,20 @@ type Sampler struct {
 // galera, GaleraCounters are sampled too.
 func NewSampler(db *sql.DB, endpoint, runID string, galera bool) *Sampler {
 	names := append([]string(nil), Counters...)
+	gauges := map[string]bool{}
 	if galera {
 		names = append(names, GaleraCounters...)
+		names = append(names, GaleraGauges...)
+		for _, g := range GaleraGauges {
+			gauges[g] = true
+		}
 	}
 	quoted := make([]string, len(names))
 	for i, n := range names {
 		quoted[i] = "'" + n + "'"
 	}
 	return &Sampler{
-		db: db, endpoint: endpoint, runID: runID, names: names,
+		db: db, endpoint: endpoint, runID: runID, names: names, gauges: gauges,
 		query: "SHOW GLOBAL STATUS WHERE Variable_name IN (" + strings.Join(quoted, ",") + ")",
 	}
 }
@@ -93,6 +109,13 @@ func (s *Sampler) Sample(ctx context.Context, now time.Time) ([]results.Status, 
 	for _, name := range s.names {
 		c, ok := cur[strings.ToLower(name)]
 		if !ok {
+			continue
+		}
+		if s.gauges[name] {
+			out = append(out, results.Status{
+				RunID: s.runID, Endpoint: s.endpoint, Time: now, Interval: interval,
+				Variable: name, Delta: c, Gauge: true,
+			})
 			continue
 		}
 		p, ok := prev[strings.ToLower(name)]

@@ -143,3 +143,34 @@ func TestSampleErrorSaysItOnce(t *testing.T) {
 		t.Errorf("error %q repeats what the caller says (status of <endpoint>)", err)
 	}
 }
+
+// Galera's queues are levels: each row holds the value at the end of the
+// interval, marked as a gauge, whatever the previous value.
+func TestGaugesMock(t *testing.T) {
+	db, mock, err := sqlmock.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	cols := []string{"Variable_name", "Value"}
+	mock.ExpectQuery("SHOW GLOBAL STATUS").WillReturnRows(sqlmock.NewRows(cols).
+		AddRow("wsrep_local_recv_queue", "40").AddRow("wsrep_local_bf_aborts", "2"))
+	mock.ExpectQuery("SHOW GLOBAL STATUS").WillReturnRows(sqlmock.NewRows(cols).
+		AddRow("wsrep_local_recv_queue", "7").AddRow("wsrep_local_bf_aborts", "5"))
+	s := NewSampler(db, "n1", "r", true)
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	if _, err := s.Sample(context.Background(), t0); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := s.Sample(context.Background(), t0.Add(time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := byName(rows)
+	if r := m["wsrep_local_recv_queue"]; r.Delta != 7 || !r.Gauge {
+		t.Errorf("receive queue %+v, want the gauge's value 7", r)
+	}
+	if r := m["wsrep_local_bf_aborts"]; r.Delta != 3 || r.Gauge {
+		t.Errorf("brute-force aborts %+v, want the counter's delta 3", r)
+	}
+}

@@ -83,6 +83,13 @@ func galeraNeeds(b *Binary, provider string) (string, error) {
 	return provider, nil
 }
 
+// CheckGalera says, as one user error naming the packages, what a cluster
+// sandbox would miss on this machine with server b; nil when nothing.
+func CheckGalera(b *Binary) error {
+	_, err := galeraNeeds(b, "")
+	return err
+}
+
 // findTool looks for a program next to the server binary (its bin
 // directory), then on PATH, then in /usr/bin: the server looks for its
 // state transfer scripts the same way.

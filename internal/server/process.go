@@ -1,0 +1,57 @@
+package server
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/joinbench/joinbench/internal/server/sandbox"
+)
+
+// Process is the server process behind an endpoint that joinbench can
+// reach on this machine (a sandbox's): the faults a run injects on a node
+// (pause, restart) act on it.
+type Process interface {
+	// PID is the server's current process id.
+	PID() int
+	// Restart stops the server cleanly, waits down, starts it again and
+	// waits until it serves (a cluster node: until it has rejoined).
+	Restart(ctx context.Context, down time.Duration) error
+}
+
+// clusterNode is a node of a Galera cluster sandbox.
+type clusterNode struct {
+	mu sync.Mutex
+	c  *sandbox.Cluster
+	n  *sandbox.Node
+}
+
+func (p *clusterNode) PID() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.n.PID
+}
+
+func (p *clusterNode) Restart(ctx context.Context, down time.Duration) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.c.RestartNode(ctx, p.n, down)
+}
+
+// sandboxServer is a single sandbox server.
+type sandboxServer struct {
+	mu sync.Mutex
+	s  *sandbox.Server
+}
+
+func (p *sandboxServer) PID() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.s.PID
+}
+
+func (p *sandboxServer) Restart(ctx context.Context, down time.Duration) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.s.Restart(ctx, down)
+}
