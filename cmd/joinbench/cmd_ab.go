@@ -78,8 +78,10 @@ Later comparisons with --noise-file noise.json use it as a floor on the
 spread of rounds, and call a scenario whose noise exceeds --threshold
 with the rounds at hand "too noisy to judge" instead of giving a verdict.
 
-Exit status: 1 when a scenario is a regression or gives wrong results
-(not with --calibrate), 0 otherwise, 2 on a usage error.
+Exit status: 1 when a scenario is a regression or gives wrong results,
+or is measured on one side only (unless --allow-missing; none of these
+with --calibrate), and when a side recorded no execution at all; 0
+otherwise; 2 on a usage error.
 
 Examples:
   joinbench ab --base m1011 --candidate m114 --tags inner,left,right,derived,semi_anti \

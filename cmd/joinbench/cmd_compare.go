@@ -36,6 +36,9 @@ type verdictFlags struct {
 	NoiseFile  string   `type:"existingfile" placeholder:"FILE" help:"Calibration written by --calibrate on this setup: each scenario's noise between rounds. A scenario noisier than --threshold with the rounds at hand is 'too noisy to judge'."`
 	Calibrate  string   `type:"path" placeholder:"FILE" help:"The sides are alike (an A/A comparison: nothing changed): write each scenario's noise between rounds to FILE for --noise-file. Needs two or more rounds per side; verdicts do not change the exit status."`
 	Unpaired   bool     `help:"Compare rounds as independent samples (Welch) even when they ran in adjacent pairs."`
+	// AllowMissing: without it a scenario one side did not measure (its
+	// run died, or every execution failed) fails the gate.
+	AllowMissing bool `help:"Accept scenarios measured on one side only (the corpus changed between the runs): by default a scenario missing on a side, or whose executions there all failed, fails the comparison. A side without any readable execution always fails."`
 }
 
 func (f *verdictFlags) check() error {
@@ -52,7 +55,7 @@ func (f *verdictFlags) check() error {
 // read from --noise-file).
 func (f *verdictFlags) options(cl *cli) (report.CompareOptions, error) {
 	o := report.CompareOptions{Threshold: float64(f.Threshold), Confidence: float64(f.Confidence), NoiseFloor: float64(f.NoiseFloor),
-		Unpaired: f.Unpaired, Warn: warnFunc(cl)}
+		Unpaired: f.Unpaired, AllowMissing: f.AllowMissing, Warn: warnFunc(cl)}
 	if f.NoiseFile != "" {
 		n, err := report.ReadNoise(f.NoiseFile)
 		if err != nil {
@@ -97,7 +100,7 @@ func (f *verdictFlags) compareOrCalibrate(cl *cli, base, cand []string, opt repo
 		return err
 	}
 	if f.Calibrate == "" && cmp.Failed() {
-		return regressionsFound{n: cmp.Counts[report.Regression], wrong: cmp.Counts[report.WrongResults], overall: cmp.OverallRegressed()}
+		return comparisonFailed{reasons: cmp.Failures}
 	}
 	return nil
 }
@@ -143,14 +146,27 @@ Verdicts:
   no change           anything else; "insufficient data" when a side has
                       fewer than --min-samples successful executions (with
                       a single round) or no two rounds with one
+  only in base        the candidate has no execution of the scenario (and
+  only in candidate   the reverse): with a scenario whose executions on a
+                      side all failed, it is "measured on one side only",
+                      which fails the comparison unless --allow-missing
+
+A side whose runs hold no readable execution at all (the run died before
+writing any, or its files cannot be read) is an error: nothing is
+compared and the exit status is 1, whatever the flags. A run whose
+run.json says it failed, did not finish, or counts more executions than
+its files hold is compared with a warning.
 
 Calibration: compare two sides where nothing changed (A/A rounds, e.g.
 joinbench ab with --candidate the base) with --calibrate noise.json to
 store each scenario's spread between rounds; give it to later comparisons
 on the same setup with --noise-file noise.json.
 
-Exit status: 1 when any scenario is a regression or gives wrong results
-(not with --calibrate), 0 otherwise, 2 on a usage error.
+Exit status: 1 when the comparison fails (a scenario is a regression,
+gives wrong results, or is measured on one side only without
+--allow-missing; with --calibrate verdicts do not count) and when a side
+holds no execution at all; 0 otherwise; 2 on a usage error (a path
+without run folders, a bad flag).
 
 Examples:
   joinbench compare results/run=mariadb-10.11 results/run=mariadb-11.4
@@ -178,27 +194,13 @@ func (c *compareCmd) Run(ctx context.Context, cl *cli) error {
 	return c.compareOrCalibrate(cl, base, cand, opt, c.Format, c.Out)
 }
 
-// regressionsFound makes compare exit 1 with a one-line reason.
-type regressionsFound struct {
-	n, wrong int
-	overall  bool // the geometric mean over scenarios regressed
-}
+// comparisonFailed makes compare exit 1 with a one-line reason
+// (report.Comparison.Failures).
+type comparisonFailed struct{ reasons []string }
 
-func (e regressionsFound) Error() string {
-	var parts []string
-	if e.wrong > 0 {
-		parts = append(parts, fmt.Sprintf("%d scenario(s) with wrong results", e.wrong))
-	}
-	if e.n > 0 {
-		parts = append(parts, fmt.Sprintf("%d regression(s)", e.n))
-	}
-	if e.overall {
-		parts = append(parts, "a regression over all scenarios")
-	}
-	return strings.Join(parts, ", ")
-}
+func (e comparisonFailed) Error() string { return strings.Join(e.reasons, ", ") }
 
-func (regressionsFound) ExitCode() int { return 1 }
+func (comparisonFailed) ExitCode() int { return 1 }
 
 // fraction is a flag value written as a percentage ("10%") or a fraction
 // ("0.10").

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,15 +18,23 @@ import (
 // about ms milliseconds.
 func writeRunDir(t *testing.T, parent, id string, ms int64) string {
 	t.Helper()
+	return writeRunDirOf(t, parent, id, ms, "simple_inner_pk")
+}
+
+// writeRunDirOf is writeRunDir with 400 executions of each scenario named.
+func writeRunDirOf(t *testing.T, parent, id string, ms int64, scenarios ...string) string {
+	t.Helper()
 	dir := filepath.Join(parent, "run="+id)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	start := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
 	var rows []results.Execution
-	for i := 0; i < 400; i++ {
-		rows = append(rows, results.Execution{RunID: id, Scenario: "simple_inner_pk", Start: start.Add(time.Duration(i) * 5 * time.Millisecond),
-			LatencyNs: ms*1e6 + int64(i%13)*ms*2e4, PlanHash: "p", Params: []string{fmt.Sprint(i % 7)}, Checksum: fmt.Sprint(i % 7)})
+	for _, sc := range scenarios {
+		for i := 0; i < 400; i++ {
+			rows = append(rows, results.Execution{RunID: id, Scenario: sc, Start: start.Add(time.Duration(i) * 5 * time.Millisecond),
+				LatencyNs: ms*1e6 + int64(i%13)*ms*2e4, PlanHash: "p", Params: []string{fmt.Sprint(i % 7)}, Checksum: fmt.Sprint(i % 7)})
+		}
 	}
 	f, err := os.Create(filepath.Join(dir, "executions-h-0.parquet"))
 	if err != nil {
@@ -72,5 +81,81 @@ func TestReportAndCompareCommands(t *testing.T) {
 	}
 	if v, err := parseFraction("12.5%"); err != nil || v != 0.125 {
 		t.Errorf("parseFraction(12.5%%) = %v, %v", v, err)
+	}
+}
+
+// TestCompareGateFailsOnMissingData: a comparison with a side that recorded
+// nothing, or scenarios that a side did not measure, must not pass a CI
+// gate (issue 12 item 4: "43 only in base", exit 0).
+func TestCompareGateFailsOnMissingData(t *testing.T) {
+	tmp := t.TempDir()
+	good := writeRunDirOf(t, tmp, "good", 2, "simple_inner_pk", "simple_left_pk")
+	partial := writeRunDirOf(t, tmp, "partial", 2, "simple_inner_pk")
+	grown := writeRunDirOf(t, tmp, "grown", 2, "simple_inner_pk", "simple_left_pk", "simple_right_pk")
+
+	// A run killed before its first executions file was finished: run.json
+	// without an end and a partial file.
+	crashed := filepath.Join(tmp, "run=crashed")
+	if err := os.MkdirAll(crashed, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(crashed, results.RunFile),
+		[]byte(`{"run_id":"crashed","start":"2025-03-01T12:00:00Z","server_version":"10.11.6-MariaDB"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(crashed, "executions-h-0.parquet.tmp"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	out := filepath.Join(tmp, "out")
+	cases := []struct {
+		args []string
+		code int
+	}{
+		{[]string{"-q", "compare", good, crashed, "-o", out}, 1},
+		{[]string{"-q", "compare", crashed, good, "-o", out}, 1},
+		{[]string{"-q", "compare", good, crashed, "-o", out, "--allow-missing"}, 1}, // no data at all always fails
+		{[]string{"-q", "compare", good, partial, "-o", out}, 1},
+		{[]string{"-q", "compare", good, grown, "-o", out}, 1},
+		{[]string{"-q", "compare", good, partial, "-o", out, "--allow-missing"}, 0},
+		{[]string{"-q", "compare", good, good, "-o", out}, 0},
+	}
+	for _, c := range cases {
+		if got := run(c.args); got != c.code {
+			t.Errorf("joinbench %s: exit %d, want %d", strings.Join(c.args, " "), got, c.code)
+		}
+	}
+
+	if got := run([]string{"-q", "compare", good, partial, "-o", out}); got != 1 {
+		t.Fatalf("exit %d", got)
+	}
+	text, _ := os.ReadFile(out)
+	if !strings.Contains(string(text), "verdict:   1 no change, 1 only in base; FAILS: 1 scenario(s) measured on one side only") {
+		t.Errorf("the verdict line must say the comparison fails:\n%s", text)
+	}
+
+	if got := run([]string{"-q", "compare", good, partial, "-o", out, "--format", "json"}); got != 1 {
+		t.Fatalf("exit %d", got)
+	}
+	var js struct {
+		Pass      bool     `json:"pass"`
+		Failures  []string `json:"failures"`
+		Scenarios []struct {
+			Scenario   string `json:"scenario"`
+			Verdict    string `json:"verdict"`
+			Unmeasured string `json:"unmeasured"`
+		} `json:"scenarios"`
+	}
+	b, _ := os.ReadFile(out)
+	if err := json.Unmarshal(b, &js); err != nil {
+		t.Fatal(err)
+	}
+	if js.Pass || len(js.Failures) != 1 || !strings.Contains(js.Failures[0], "measured on one side only") {
+		t.Errorf("json pass %v failures %q", js.Pass, js.Failures)
+	}
+	for _, s := range js.Scenarios {
+		if want := map[string]string{"simple_left_pk": "candidate"}[s.Scenario]; s.Unmeasured != want {
+			t.Errorf("%s (%s): unmeasured %q, want %q", s.Scenario, s.Verdict, s.Unmeasured, want)
+		}
 	}
 }

@@ -40,31 +40,77 @@ func CheckServer(ctx context.Context, db *sql.DB) (*ServerInfo, error) {
 }
 
 // ExistingTables returns which of names exist in the connection's current
-// database, in the order of names.
+// database, in the order of names. Names are compared as the server
+// compares table names: exactly, unless its lower_case_table_names folds
+// them (see matchTables).
 func ExistingTables(ctx context.Context, db *sql.DB, names []string) ([]string, error) {
+	fold, err := foldsTableNames(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	have, err := listTables(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	return matchTables(have, names, fold), nil
+}
+
+// foldsTableNames reports whether the server compares table names without
+// regard to case: lower_case_table_names 1 (stored lower-case) or 2
+// (stored as given, compared lower-case). With 0, the default on Linux,
+// main2 and Main2 are two tables.
+func foldsTableNames(ctx context.Context, db *sql.DB) (bool, error) {
+	var lower int
+	if err := db.QueryRowContext(ctx, "SELECT @@lower_case_table_names").Scan(&lower); err != nil {
+		return false, fmt.Errorf("lower_case_table_names: %w", err)
+	}
+	return lower != 0, nil
+}
+
+// listTables returns the name of every table of the connection's current
+// database, as the server spells it.
+func listTables(ctx context.Context, db *sql.DB) ([]string, error) {
 	rows, err := db.QueryContext(ctx, "SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()")
 	if err != nil {
 		return nil, fmt.Errorf("list tables: %w", err)
 	}
 	defer rows.Close()
-	have := map[string]bool{}
+	var have []string
 	for rows.Next() {
 		var n string
 		if err := rows.Scan(&n); err != nil {
 			return nil, err
 		}
-		have[strings.ToLower(n)] = true
+		have = append(have, n)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, err
+	return have, rows.Err()
+}
+
+// tableKey is the form of a table name that two names share when the
+// server takes them for one table.
+func tableKey(name string, fold bool) string {
+	if fold {
+		return strings.ToLower(name)
+	}
+	return name
+}
+
+// matchTables returns those of names that are among have (the tables a
+// database holds), in the order of names and spelled as in names. With
+// fold (lower_case_table_names 1 or 2), names differing in case only are
+// one table; otherwise they are distinct tables.
+func matchTables(have, names []string, fold bool) []string {
+	set := map[string]bool{}
+	for _, n := range have {
+		set[tableKey(n, fold)] = true
 	}
 	var out []string
 	for _, n := range names {
-		if have[strings.ToLower(n)] {
+		if set[tableKey(n, fold)] {
 			out = append(out, n)
 		}
 	}
-	return out, nil
+	return out
 }
 
 // MissingTables returns those of names that the connection's current
@@ -95,6 +141,8 @@ func currentDatabase(ctx context.Context, db *sql.DB) (string, error) {
 }
 
 // lacksIndexes reports whether table has no secondary index.
+// information_schema compares TABLE_NAME as the server compares table
+// names, so with lower_case_table_names=0 Main2's indexes are not main2's.
 func lacksIndexes(ctx context.Context, db *sql.DB, table string) (bool, error) {
 	var n int
 	err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM information_schema.STATISTICS
@@ -109,12 +157,23 @@ func lacksIndexes(ctx context.Context, db *sql.DB, table string) (bool, error) {
 // is made from besides the options.
 type serverReport struct {
 	Info     ServerInfo
-	Database string   // the current database, named in messages
-	Existing []string // tables of the schema that exist, in schema order
-	// Bare holds the existing tables (lower-cased) that have no secondary
-	// index, as an interrupted load leaves them. Asked only when resuming:
-	// otherwise every existing table is refused or dropped.
+	Database string // the current database, named in messages
+	// Tables are every table of the database, as the server spells them.
+	Tables []string
+	// FoldNames: the server compares table names without regard to case
+	// (lower_case_table_names 1 or 2); otherwise Main2 is not main2.
+	FoldNames bool
+	// Bare holds the existing tables of the schema (by their schema name)
+	// that have no secondary index, as an interrupted load leaves them.
+	// Asked only when resuming: otherwise every existing table is refused
+	// or dropped.
 	Bare map[string]bool
+}
+
+// existing returns those of names (the schema's tables) that the database
+// holds, in the order of names.
+func (r *serverReport) existing(names []string) []string {
+	return matchTables(r.Tables, names, r.FoldNames)
 }
 
 // inspect asks the server what the plan needs: who it is, which database
@@ -129,18 +188,22 @@ func inspect(ctx context.Context, db *sql.DB, opts PrepareOptions) (*serverRepor
 	if err != nil {
 		return nil, err
 	}
-	existing, err := ExistingTables(ctx, db, opts.Schema.TableNames())
+	fold, err := foldsTableNames(ctx, db)
 	if err != nil {
 		return nil, err
 	}
-	rep := &serverReport{Info: *si, Database: dbName, Existing: existing, Bare: map[string]bool{}}
+	tables, err := listTables(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	rep := &serverReport{Info: *si, Database: dbName, Tables: tables, FoldNames: fold, Bare: map[string]bool{}}
 	if opts.FromTable != "" {
-		for _, n := range existing {
+		for _, n := range rep.existing(opts.Schema.TableNames()) {
 			bare, err := lacksIndexes(ctx, db, n)
 			if err != nil {
 				return nil, err
 			}
-			rep.Bare[strings.ToLower(n)] = bare
+			rep.Bare[n] = bare
 		}
 	}
 	return rep, nil

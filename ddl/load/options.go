@@ -163,13 +163,23 @@ func (o *PrepareOptions) check() error {
 		return usage.Errorf("--from-row needs --from-table")
 	}
 	if o.FromTable != "" {
-		found := false
+		// The flag names a table of the schema, in any case; from here on
+		// it is spelled as the schema spells it, so that it is compared
+		// with the server's tables as the server compares names.
+		match := ""
 		for _, n := range o.Schema.TableNames() {
-			found = found || strings.EqualFold(n, o.FromTable)
+			if n == o.FromTable {
+				match = n
+				break
+			}
+			if match == "" && strings.EqualFold(n, o.FromTable) {
+				match = n
+			}
 		}
-		if !found {
+		if match == "" {
 			return usage.Errorf("--from-table %s is not a table of this schema (%s)", o.FromTable, strings.Join(o.Schema.TableNames(), ", "))
 		}
+		o.FromTable = match
 		if o.FromRow == 0 {
 			o.FromRow = 1
 		}

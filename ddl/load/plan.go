@@ -2,6 +2,7 @@ package load
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -98,25 +99,24 @@ func plan(opts PrepareOptions, method Method, rep *serverReport) (*loadPlan, err
 		return nil, usage.Wrap(err)
 	}
 	names := opts.Schema.TableNames()
+	// Keyed by the schema's names: the server's spelling matched them as
+	// the server compares names (exactly with lower_case_table_names=0).
+	existing := rep.existing(names)
 	exists := map[string]bool{}
-	for _, n := range rep.Existing {
-		exists[strings.ToLower(n)] = true
+	for _, n := range existing {
+		exists[n] = true
 	}
 	resumeIdx := -1
 	if opts.FromTable != "" {
-		for i, n := range names {
-			if strings.EqualFold(n, opts.FromTable) {
-				resumeIdx = i
-			}
-		}
+		resumeIdx = slices.Index(names, opts.FromTable) // check spelled it as the schema does
 		for _, n := range names[:resumeIdx] {
-			if !exists[strings.ToLower(n)] {
+			if !exists[n] {
 				return nil, usage.Errorf("cannot resume at %s: table %s, which comes before it, does not exist in %s", opts.FromTable, n, rep.Database)
 			}
 		}
-	} else if len(rep.Existing) > 0 && !opts.Recreate {
+	} else if len(existing) > 0 && !opts.Recreate {
 		return nil, usage.Errorf("table %s already exists in database %s (%d of the %d tables exist): use --recreate to drop and reload them, or joinbench cleanup",
-			rep.Existing[0], rep.Database, len(rep.Existing), len(names))
+			existing[0], rep.Database, len(existing), len(names))
 	}
 
 	p := &loadPlan{method: method, chunkSize: int64(opts.ChunkSize)}
@@ -126,7 +126,7 @@ func plan(opts PrepareOptions, method Method, rep *serverReport) (*loadPlan, err
 		if t.Kind == ddl.LevelTable {
 			n = i - opts.Schema.Tables + 1
 		}
-		name := strings.ToLower(t.Name)
+		name := t.Name
 		tp := tablePlan{BuiltinTable: t, n: n, first: 1, from: 1, to: opts.Gen.TableSize}
 		switch {
 		case resumeIdx >= 0 && i < resumeIdx: // loaded before the interruption

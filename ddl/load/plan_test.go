@@ -66,7 +66,7 @@ func describe(p *loadPlan) []string {
 }
 
 func report(existing []string, bare ...string) *serverReport {
-	r := &serverReport{Info: ServerInfo{LocalInfile: true, MaxPacket: 64 << 20}, Database: "jb", Existing: existing, Bare: map[string]bool{}}
+	r := &serverReport{Info: ServerInfo{LocalInfile: true, MaxPacket: 64 << 20}, Database: "jb", Tables: existing, Bare: map[string]bool{}}
 	for _, n := range existing {
 		r.Bare[n] = slices.Contains(bare, n)
 	}
@@ -341,3 +341,94 @@ func TestResumePoint(t *testing.T) {
 }
 
 var errCanceled = errors.New("context canceled")
+
+// folding returns report with the server's table names compared as
+// lower_case_table_names 1 or 2 compares them.
+func folding(r *serverReport) *serverReport {
+	r.FoldNames = true
+	return r
+}
+
+// Table names are compared as the server compares them: on a
+// case-sensitive server (lower_case_table_names=0, Linux) Main2 and
+// LEVEL1 are other tables than main2 and level1, which prepare creates
+// beside them; on a folding server they are the same tables.
+func TestPlanTableNameCase(t *testing.T) {
+	base := PrepareOptions{Schema: ddl.SchemaOptions{Tables: 2}, Gen: ddl.GenOptions{TableSize: 10}, Threads: 1, NoAnalyze: true}
+	recreate := base
+	recreate.Recreate = true
+	resume := base
+	resume.FromTable = "LEVEL2" // the flag is matched to the schema's spelling
+
+	fresh := []string{
+		"main1: CREATE full, DROP INDEXES; rows 1..10, indexes after",
+		"main2: CREATE bare; rows 1..10, indexes after",
+		"level1: CREATE full, DROP INDEXES; rows 1..10, indexes after",
+		"level2: CREATE bare; rows 1..10, indexes after",
+		"level3: CREATE bare; rows 1..10, indexes after",
+		"level4: CREATE bare; rows 1..10, indexes after",
+		"level5: CREATE bare; rows 1..10, indexes after",
+	}
+	for _, tc := range []struct {
+		name    string
+		opts    PrepareOptions
+		rep     *serverReport
+		want    []string // the tables' lines
+		wantErr string
+	}{
+		{name: "case-sensitive: other tables do not block", opts: base, rep: report([]string{"Main2", "LEVEL1", "other"}), want: fresh},
+		{name: "case-sensitive: recreate drops nothing it did not make", opts: recreate, rep: report([]string{"Main2", "main1"}),
+			want: append([]string{"main1: DROP, CREATE full, DROP INDEXES; rows 1..10, indexes after"}, fresh[1:]...)},
+		{name: "case-sensitive: a resume needs the earlier tables themselves", opts: resume,
+			rep:     report([]string{"main1", "MAIN2", "level1"}),
+			wantErr: "cannot resume at level2: table main2, which comes before it, does not exist in jb"},
+		{name: "folding: Main2 is main2", opts: base, rep: folding(report([]string{"Main2", "other"})),
+			wantErr: "table main2 already exists in database jb (1 of the 7 tables exist): use --recreate to drop and reload them, or joinbench cleanup"},
+		{name: "folding: recreate drops it", opts: recreate, rep: folding(report([]string{"Main2", "LEVEL1"})),
+			want: []string{
+				"main1: CREATE full, DROP INDEXES; rows 1..10, indexes after",
+				"main2: DROP, CREATE bare; rows 1..10, indexes after",
+				"level1: DROP, CREATE full, DROP INDEXES; rows 1..10, indexes after",
+				"level2: CREATE bare; rows 1..10, indexes after",
+				"level3: CREATE bare; rows 1..10, indexes after",
+				"level4: CREATE bare; rows 1..10, indexes after",
+				"level5: CREATE bare; rows 1..10, indexes after",
+			}},
+		{name: "folding: a resume finds the earlier tables whatever their case", opts: resume,
+			rep: folding(report([]string{"main1", "MAIN2", "level1"})),
+			want: []string{
+				"level2: CREATE full, DROP INDEXES; rows 1..10, indexes after",
+				"level3: CREATE bare; rows 1..10, indexes after",
+				"level4: CREATE bare; rows 1..10, indexes after",
+				"level5: CREATE bare; rows 1..10, indexes after",
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := plan(checked(t, tc.opts), MethodInsert, tc.rep)
+			if tc.wantErr != "" {
+				if !usage.Is(err) || err.Error() != tc.wantErr {
+					t.Fatalf("err = %v, want the usage error %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := describe(p)[:len(p.tables)]
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("plan:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(tc.want, "\n  "))
+			}
+		})
+	}
+}
+
+func TestMatchTables(t *testing.T) {
+	have := []string{"Main2", "main1", "LEVEL1", "other"}
+	names := []string{"main1", "main2", "level1", "level2"}
+	if got := matchTables(have, names, false); !slices.Equal(got, []string{"main1"}) {
+		t.Errorf("case-sensitive: %v, want [main1]", got)
+	}
+	if got := matchTables(have, names, true); !slices.Equal(got, []string{"main1", "main2", "level1"}) {
+		t.Errorf("folding: %v, want [main1 main2 level1] (spelled as asked)", got)
+	}
+}

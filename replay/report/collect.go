@@ -292,6 +292,15 @@ func (r *runAcc) add(e *execution) {
 	}
 }
 
+// executions counts the executions read so far, of every scenario.
+func (r *runAcc) executions() int64 {
+	var n int64
+	for _, a := range r.scenarios {
+		n += a.m.Executions
+	}
+	return n
+}
+
 // names returns the scenario names sorted.
 func (r *runAcc) names() []string {
 	return slices.Sorted(maps.Keys(r.scenarios))

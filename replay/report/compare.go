@@ -46,6 +46,10 @@ type CompareOptions struct {
 	// scenario's intervals over rounds and of the overall row's, set by
 	// compare (simultaneous.go).
 	roundsConfidence, overallConfidence float64
+	// AllowMissing accepts scenarios measured on one side only (the
+	// corpus changed between the runs): they no longer fail the
+	// comparison. A side without any execution still does.
+	AllowMissing bool
 	// Warn receives problems that do not stop the comparison.
 	Warn func(error)
 }
@@ -125,6 +129,11 @@ type ScenarioComparison struct {
 	PlanDiff         string        `json:"plan_diff,omitempty"`
 	Checksums        ChecksumCheck `json:"checksums"`
 	StatementChanged bool          `json:"statement_changed,omitempty"`
+	// Unmeasured names the side (results.SideBase or SideCandidate) with
+	// no successful execution of a scenario the other side measured: it
+	// is missing from that side's files, or every execution of it failed.
+	// Such a scenario fails the comparison unless AllowMissing.
+	Unmeasured string `json:"unmeasured,omitempty"`
 
 	// How the latency verdict was reached: Method (MethodPaired,
 	// MethodWelch or MethodBootstrap) over this many rounds and
@@ -184,11 +193,20 @@ type Comparison struct {
 	// all of them together hold at Confidence (simultaneous.go).
 	RoundsConfidence  float64 `json:"rounds_confidence,omitempty"`
 	OverallConfidence float64 `json:"overall_confidence,omitempty"`
+	// AllowMissing is CompareOptions.AllowMissing: scenarios measured on
+	// one side only do not fail the comparison.
+	AllowMissing bool `json:"allow_missing"`
+	// Pass is false when the comparison fails (see Failed), and Failures
+	// then says why, one phrase each.
+	Pass     bool     `json:"pass"`
+	Failures []string `json:"failures,omitempty"`
 }
 
-// Failed reports whether anything is a regression or wrong results.
+// Failed reports whether the comparison fails: a regression (of a
+// scenario or over all scenarios), wrong results, or a scenario measured
+// on one side only (unless AllowMissing).
 func (c *Comparison) Failed() bool {
-	return c.Counts[Regression] > 0 || c.Counts[WrongResults] > 0 || c.OverallRegressed()
+	return len(c.failures()) > 0
 }
 
 // OverallRegressed reports whether the geometric mean over scenarios is a
@@ -244,13 +262,13 @@ func Compare(baseDirs, candDirs []string, opt CompareOptions) (*Comparison, erro
 func compare(baseDirs, candDirs []string, opt CompareOptions) (*Comparison, *sideRounds, error) {
 	opt.defaults()
 	c := &Comparison{Threshold: opt.Threshold, Confidence: opt.Confidence, Resamples: opt.Resamples, Seed: opt.Seed,
-		Counts: map[string]int{}, NoiseFloor: opt.NoiseFloor}
+		Counts: map[string]int{}, NoiseFloor: opt.NoiseFloor, AllowMissing: opt.AllowMissing}
 	if opt.Noise != nil {
 		c.NoiseFile = opt.Noise.Path
 	}
 	w := warner{list: &c.Warnings, fn: opt.Warn}
 
-	base, baseCat, baseWrites, baseInfo, err := readSide(baseDirs, &c.Base, opt, w, nil)
+	base, baseCat, baseWrites, baseInfo, err := readSide(results.SideBase, baseDirs, &c.Base, opt, w, nil)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -281,7 +299,7 @@ func compare(baseDirs, candDirs []string, opt CompareOptions) (*Comparison, *sid
 			}
 		}
 	}
-	cand, candCat, candWrites, candInfo, err := readSide(candDirs, &c.Candidate, opt, w, onRow)
+	cand, candCat, candWrites, candInfo, err := readSide(results.SideCandidate, candDirs, &c.Candidate, opt, w, onRow)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -325,6 +343,8 @@ func compare(baseDirs, candDirs []string, opt CompareOptions) (*Comparison, *sid
 	}
 	c.Overall = overallComparison(rounds, c.Scenarios, opt)
 	c.Notes = verdictNotes(c, opt)
+	c.Failures = c.failures()
+	c.Pass = len(c.Failures) == 0
 	return c, rounds, nil
 }
 
@@ -371,20 +391,27 @@ func optionDifferences(base, cand *results.Run) []string {
 	return out
 }
 
-// readSide reads one side of a comparison; it also returns the scenarios
-// that modified data in any of its runs, and the run.json of its first run.
-func readSide(dirs []string, side *Side, opt CompareOptions, w warner, onRow func(*scenarioAcc, *execution)) (*runAcc, *planCatalog, []string, *results.Run, error) {
+// readSide reads one side (name: results.SideBase or SideCandidate) of a
+// comparison; it also returns the scenarios that modified data in any of
+// its runs, and the run.json of its first run. A side without a single
+// readable execution is a *NoExecutionsError; a run folder without one,
+// among others that have some, is warned about.
+func readSide(name string, dirs []string, side *Side, opt CompareOptions, w warner,
+	onRow func(*scenarioAcc, *execution)) (*runAcc, *planCatalog, []string, *results.Run, error) {
 	acc := newRunAcc(opt.Seed, true)
 	acc.onRow = onRow
 	var plans []results.Plan
 	var first *results.Run
-	var writes []string
+	var writes, failed, empty []string
 	for _, d := range dirs {
 		side.Runs = append(side.Runs, d)
 		id := results.RunIDFromDir(d)
 		if info := results.ReadRunInfo(d, w.warn); info != nil {
 			if info.RunID != "" {
 				id = info.RunID
+			}
+			if info.Error != "" {
+				failed = append(failed, fmt.Sprintf("%s: the run failed: %s", d, info.Error))
 			}
 			writes = append(writes, info.WriteScenarios...)
 			if side.ServerVersion == "" {
@@ -395,8 +422,12 @@ func readSide(dirs []string, side *Side, opt CompareOptions, w warner, onRow fun
 			}
 		}
 		side.RunIDs = append(side.RunIDs, id)
+		before := acc.executions()
 		if err := acc.readRun(d, w.warn); err != nil {
 			return nil, nil, nil, nil, err
+		}
+		if acc.executions() == before {
+			empty = append(empty, d)
 		}
 		p, err := results.ReadPlans(d, w.warn)
 		if err != nil {
@@ -406,18 +437,20 @@ func readSide(dirs []string, side *Side, opt CompareOptions, w warner, onRow fun
 	}
 	side.Files = acc.files
 	side.Rounds = len(dirs)
-	if acc.files == 0 {
-		w.warn(fmt.Errorf("%s: no readable executions file", strings.Join(dirs, ", ")))
+	side.Executions = acc.executions()
+	if side.Executions == 0 {
+		return nil, nil, nil, nil, &NoExecutionsError{Side: name, Dirs: dirs, Failed: failed}
 	}
-	for _, a := range acc.scenarios {
-		side.Executions += a.m.Executions
+	if len(empty) > 0 {
+		w.warn(fmt.Errorf("%s: no readable executions in %s: a round that recorded nothing counts for no scenario",
+			name, strings.Join(empty, ", ")))
 	}
 	return acc, newPlanCatalog(first, plans), writes, first, nil
 }
 
 func compareScenario(name string, b, c *scenarioAcc, bcat, ccat *planCatalog, examples map[uint64][]string, checkResults bool,
-	rounds *scenarioRounds, opt CompareOptions) ScenarioComparison {
-	sc := ScenarioComparison{Scenario: name}
+	rounds *scenarioRounds, opt CompareOptions) (sc ScenarioComparison) {
+	sc = ScenarioComparison{Scenario: name}
 	if b != nil {
 		s := b.summary()
 		sc.Base = &s
@@ -426,6 +459,7 @@ func compareScenario(name string, b, c *scenarioAcc, bcat, ccat *planCatalog, ex
 		s := c.summary()
 		sc.Candidate = &s
 	}
+	defer markUnmeasured(&sc, b, c)
 	switch {
 	case c == nil:
 		sc.Verdict = OnlyInBase

@@ -60,6 +60,13 @@ func (c *Comparison) summaryLine() string {
 	if c.Overall != nil {
 		out += fmt.Sprintf("; all scenarios: %s (%.2f)", c.Overall.Verdict, c.Overall.Median.Ratio)
 	}
+	if n := c.unmeasured(); n > 0 {
+		if c.AllowMissing {
+			out += fmt.Sprintf("; %d scenario(s) measured on one side only, accepted (--allow-missing)", n)
+		} else {
+			out += fmt.Sprintf("; FAILS: %d scenario(s) measured on one side only (--allow-missing accepts them)", n)
+		}
+	}
 	return out
 }
 
