@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/joinbench/joinbench/corpus"
 	"github.com/joinbench/joinbench/replay/explain"
 )
 
@@ -87,5 +88,38 @@ func TestCheckPlanSuppressions(t *testing.T) {
 	diags := planDiagnostics(t, path, string(src), &Options{Schema: testSchema()})
 	if len(diags) != 1 || diags[0].Rule != suppressionRule.Name || diags[0].Line != 9 || !strings.Contains(diags[0].Message, "unused lint:ignore plan-ignores-index-hint") {
 		t.Fatalf("got %v, want the unused suppression of line 9 only", diags)
+	}
+}
+
+// SELECT STRAIGHT_JOIN fixes the FROM order, with a RIGHT JOIN's
+// preserved side first (servers read it as the LEFT JOIN it is): the
+// built-in scenarios' orders are checked, not skipped.
+func TestStraightJoinOrderOfBuiltins(t *testing.T) {
+	c, err := corpus.LoadBuiltin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := func(name, access string) PlanTable { return PlanTable{SelectID: 1, Name: name, Access: access} }
+	for _, tc := range []struct {
+		scenario string
+		plan     []PlanTable
+		want     bool
+	}{
+		{"simple_inner_straight", []PlanTable{tab("level1", "range"), tab("m", "eq_ref")}, false},
+		{"simple_inner_straight", []PlanTable{tab("m", "ref"), tab("level1", "ref")}, true},
+		// a table read as a constant says nothing of the order
+		{"simple_inner_straight", []PlanTable{tab("m", "const"), tab("level1", "ref")}, false},
+		{"simple_right_straight", []PlanTable{tab("m", "ref"), tab("level1", "ref")}, false},
+		{"simple_right_straight", []PlanTable{tab("level1", "ALL"), tab("m", "ref")}, true},
+	} {
+		s := c.Get(tc.scenario)
+		diags := CheckPlan(s.Path, s.Source, &Options{Schema: testSchema()}, &Plan{Tables: tc.plan})
+		got := false
+		for _, d := range diags {
+			got = got || d.Rule == PlanIgnoresJoinOrder.Name
+		}
+		if got != tc.want {
+			t.Errorf("%s with plan %v: %v, want a plan-ignores-join-order finding: %v", tc.scenario, tc.plan, diags, tc.want)
+		}
 	}
 }
