@@ -19,9 +19,9 @@ var PlanFullScanJoined = register(&Analyzer{
 			"compares the join conditions with EXPLAIN on a live server (lint --dsn ... --check-plans) and names the index; " +
 			"join-index-unusable explains the static causes. Fix the join condition, or say in the scenario that the scan is meant " +
 			"(-- lint:ignore plan-full-scan-joined REASON).",
-		Wrong: "-- the IGNORE INDEX leaves the join on parent_id nothing but a scan\n" +
-			"SELECT m.id FROM {{m}} AS m\nJOIN level1 IGNORE INDEX (idx_parent_id) ON level1.parent_id = m.id\nWHERE m.continent = 'Asia';",
-		Right: "SELECT m.id FROM {{m}} AS m\nJOIN level1 ON level1.parent_id = m.id\nWHERE m.continent = 'Asia';",
+		Wrong: "-- the IGNORE INDEX leaves the join on parent_id nothing but a scan of level1 for each row of m\n" +
+			"SELECT m.id FROM {{m}} AS m\nSTRAIGHT_JOIN level1 IGNORE INDEX (idx_parent_id) ON level1.parent_id = m.id\nWHERE m.continent = 'Asia';",
+		Right: "SELECT m.id FROM {{m}} AS m\nSTRAIGHT_JOIN level1 ON level1.parent_id = m.id\nWHERE m.continent = 'Asia';",
 	},
 	Severity:  Warning,
 	NeedsPlan: true,

@@ -8,16 +8,17 @@ var PlanIgnoresJoinOrder = register(&Analyzer{
 	Name: "plan-ignores-join-order",
 	Doc:  "With --check-plans: the plan must read the tables in the order a STRAIGHT_JOIN or join-order hint asks for.",
 	Explanation: Explanation{
-		Text: "A scenario that fixes the join order means to measure that order. Servers drop an order hint they cannot or will not " +
-			"follow without an error: a hint in a query block it does not apply to, one that conflicts with another hint, or one " +
-			"naming a table by a name the query block does not use. This rule compares the hint with EXPLAIN on a live server " +
-			"(lint --dsn ... --check-plans) and reports the order the plan reads the tables in. Tables the plan reads as constants " +
-			"(one row, found before any join) are left out of the comparison. Hints the server's flavour does not know at all are " +
-			"reported by hint-ignored-by-flavor, and orders no server can follow (an outer join's optional side first) by " +
-			"impossible-join-order; this rule leaves them to those.",
-		Wrong: "-- the hint names level1 by the alias l1 the FROM clause does not give it\n" +
-			"SELECT /*+ JOIN_ORDER(l1, m) */ m.id FROM {{m}} AS m JOIN level1 ON m.id = level1.parent_id;",
-		Right: "SELECT /*+ JOIN_ORDER(level1, m) */ m.id FROM {{m}} AS m JOIN level1 ON m.id = level1.parent_id;",
+		Text: "A scenario that fixes the join order means to measure that order. Servers drop an order hint they do not know or " +
+			"cannot follow without an error: MySQL before 8.0 has no JOIN_ORDER, a hint that conflicts with another is dropped, " +
+			"and the optimizer may still move tables it merges from subqueries. This rule compares the hint with EXPLAIN on a " +
+			"live server (lint --dsn ... --check-plans) and reports the order the plan reads the tables in. Tables the plan reads " +
+			"as constants (one row, found before any join) are left out of the comparison, and a RIGHT JOIN counts with its " +
+			"preserved side first, as servers read it. Hints the server's flavour does not know at all are reported by " +
+			"hint-ignored-by-flavor, hints naming tables the query block does not have by hint-unresolved, and orders no server " +
+			"can follow (an outer join's optional side first) by impossible-join-order; this rule leaves them to those.",
+		Wrong: "-- on MySQL 5.7, which has no JOIN_ORDER hint, the optimizer reads m first\n" +
+			"SELECT /*+ JOIN_ORDER(level1, m) */ m.id FROM {{m}} AS m JOIN level1 ON m.id = level1.parent_id;",
+		Right: "SELECT STRAIGHT_JOIN m.id FROM level1 JOIN {{m}} AS m ON m.id = level1.parent_id;",
 	},
 	Severity:  Warning,
 	NeedsPlan: true,

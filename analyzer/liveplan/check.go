@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/joinbench/joinbench/analyzer"
 	"github.com/joinbench/joinbench/corpus"
@@ -143,9 +144,15 @@ func isPlainSelect(body string) bool {
 // transaction: the server, not the statement, is the problem.
 var errTransaction = errors.New("read-only transaction")
 
+// explainTimeout bounds one EXPLAIN: the optimizer alone works on it, but
+// a server stuck on a lock or a dead connection must not hang lint.
+const explainTimeout = 30 * time.Second
+
 // explainRead runs EXPLAIN FORMAT=JSON of the statement inside a
 // read-only transaction and reduces the plan to its table accesses.
 func explainRead(ctx context.Context, conn *sql.Conn, fl flavor.Flavor, st *corpus.Statement) (*analyzer.Plan, error) {
+	ctx, cancel := context.WithTimeout(ctx, explainTimeout)
+	defer cancel()
 	tx, err := conn.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errTransaction, err)
