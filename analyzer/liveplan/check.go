@@ -6,7 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/joinbench/joinbench/analyzer"
 	"github.com/joinbench/joinbench/corpus"
@@ -54,42 +57,85 @@ func Check(ctx context.Context, db *sql.DB, files []analyzer.File, base *analyze
 	if base.Flavor.Name == flavor.TiDB {
 		return nil, errors.New("liveplan: TiDB plans are not compared with hints")
 	}
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("check plans: %w", err)
+	// Each file costs a few round trips (transaction, prepare, explain,
+	// rollback): a few connections at once hide them on a remote server.
+	results := make([]fileResult, len(files))
+	var next atomic.Int64
+	g, gctx := errgroup.WithContext(ctx)
+	for w := 0; w < min(workers, len(files)); w++ {
+		g.Go(func() error {
+			conn, err := db.Conn(gctx)
+			if err != nil {
+				return fmt.Errorf("check plans: %w", err)
+			}
+			defer conn.Close()
+			if err := jsonFormatV1(gctx, conn, base.Flavor); err != nil {
+				return err
+			}
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(files) {
+					return nil
+				}
+				if err := gctx.Err(); err != nil {
+					return err
+				}
+				if results[i], err = checkFile(gctx, conn, files[i], base, o); err != nil {
+					return err
+				}
+			}
+		})
 	}
-	defer conn.Close()
-	if err := jsonFormatV1(ctx, conn, base.Flavor); err != nil {
+	if err := g.Wait(); err != nil {
 		return nil, err
 	}
 	res := &Result{}
-	for _, f := range files {
-		if err := ctx.Err(); err != nil {
-			return nil, err
+	for _, r := range results {
+		if r.explained {
+			res.Explained++
 		}
-		opts := f.Options
-		if opts == nil {
-			opts = base
+		if r.skipped != nil {
+			res.Skipped = append(res.Skipped, *r.skipped)
 		}
-		st, reason := renderRead(f, opts, o)
-		if st == nil {
-			if reason != "" {
-				res.Skipped = append(res.Skipped, Skipped{f.Path, reason})
-			}
-			continue
-		}
-		plan, err := explainRead(ctx, conn, base.Flavor, st)
-		if err != nil {
-			if ctx.Err() != nil || errors.Is(err, sql.ErrConnDone) || errors.Is(err, errTransaction) {
-				return nil, err
-			}
-			res.Skipped = append(res.Skipped, Skipped{f.Path, err.Error()})
-			continue
-		}
-		res.Explained++
-		res.Diagnostics = append(res.Diagnostics, analyzer.CheckPlan(f.Path, f.Source, opts, plan)...)
+		res.Diagnostics = append(res.Diagnostics, r.diags...)
 	}
+	analyzer.SortDiagnostics(res.Diagnostics)
 	return res, nil
+}
+
+// workers is how many connections a check explains on at once.
+const workers = 4
+
+// fileResult is what the check found in one file.
+type fileResult struct {
+	explained bool
+	skipped   *Skipped
+	diags     []analyzer.Diagnostic
+}
+
+// checkFile explains one file's statement, when it is a plain SELECT, and
+// runs the plan rules on it. Only a failure of the connection is an
+// error; a statement the server rejects skips the file.
+func checkFile(ctx context.Context, conn *sql.Conn, f analyzer.File, base *analyzer.Options, o Options) (fileResult, error) {
+	opts := f.Options
+	if opts == nil {
+		opts = base
+	}
+	st, reason := renderRead(f, opts, o)
+	if st == nil {
+		if reason != "" {
+			return fileResult{skipped: &Skipped{f.Path, reason}}, nil
+		}
+		return fileResult{}, nil
+	}
+	plan, err := explainRead(ctx, conn, base.Flavor, st)
+	if err != nil {
+		if ctx.Err() != nil || errors.Is(err, sql.ErrConnDone) || errors.Is(err, errTransaction) {
+			return fileResult{}, err
+		}
+		return fileResult{skipped: &Skipped{f.Path, err.Error()}}, nil
+	}
+	return fileResult{explained: true, diags: analyzer.CheckPlan(f.Path, f.Source, opts, plan)}, nil
 }
 
 // renderRead renders the file's statement with sample values when it is
