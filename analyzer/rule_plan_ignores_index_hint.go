@@ -11,7 +11,8 @@ var PlanIgnoresIndexHint = register(&Analyzer{
 	Explanation: Explanation{
 		Text: "FORCE INDEX and USE INDEX tell the optimizer which indexes it may use for a table, and a scenario that gives one means to " +
 			"measure that access. The server does not fail when it cannot use the index for the join (the column it indexes is not the " +
-			"join column, or the join condition wraps it in a function): it quietly scans the table, or FORCE INDEX reads the whole index. " +
+			"join column, or the join condition wraps it in a function): it quietly scans the table, or reads the whole index when the index holds every column " +
+			"the statement needs. " +
 			"This rule compares the hint with EXPLAIN on a live server (lint --dsn ... --check-plans) and reports a table the plan " +
 			"reads by another index or by a full scan. Name an index led by the join column, or drop the hint.",
 		Wrong: "-- level1 is joined on parent_id; idx_record_status cannot serve that join\n" +
