@@ -35,7 +35,9 @@ type lintCmd struct {
 	UnsafeFixes bool     `help:"With --fix, also apply the fixes that change a statement's results (moving a preserved-side ON condition to WHERE); never applied otherwise."`
 	Rules       bool     `help:"List the rules with their default severity and exit."`
 	Explain     string   `placeholder:"RULE" help:"Print a rule's documentation, with a wrong and a right example, and exit."`
-	CheckPlans  bool     `help:"With --dsn: also EXPLAIN each plain SELECT scenario (rendered with sample values, in a read-only transaction; nothing is executed) and report index and join-order hints the plan does not follow and full scans of joined tables whose join column has an index (the plan-* rules)."`
+
+	// --check-plans, --sandbox: cmd_lint_plans.go
+	lintPlanFlags `embed:""`
 }
 
 func (c *lintCmd) Help() string {
@@ -46,10 +48,10 @@ JOINs, outer joins nullified by WHERE, joins without an index, unbounded
 writes and blocking DDL. Every finding names the original file, line and
 column.
 
-With --dsn and --check-plans, each plain SELECT scenario is also rendered
-with sample values and explained (EXPLAIN FORMAT=JSON, in a read-only
-transaction: nothing is executed, writes are never explained), and the
-plan is compared with the file: a FORCE/USE INDEX the plan does not use
+With --dsn (or --sandbox) and --check-plans, each plain SELECT scenario
+is also rendered with sample values and explained (EXPLAIN FORMAT=JSON, in
+a read-only transaction: nothing is executed, writes are never explained),
+and the plan is compared with the file: a FORCE/USE INDEX the plan does not use
 (plan-ignores-index-hint), a STRAIGHT_JOIN or join-order hint it does not
 follow (plan-ignores-join-order), and a table joined by a full scan though
 its join column leads an index (plan-full-scan-joined). These rules run
@@ -73,6 +75,7 @@ Examples:
   joinbench lint --corpus ./scenarios --flavor mariadb
   joinbench lint --dsn 'root@tcp(db1:3306)/joinbench'   # schema and flavour of a live server
   joinbench lint --dsn 'root@tcp(db1:3306)/joinbench' --check-plans   # and the plans it chooses
+  joinbench lint --sandbox dev --check-plans   # the same on a running named sandbox
   joinbench lint --format sarif ./scenarios > lint.sarif
   joinbench lint --fix scenarios/right/my_right_join.sql
   joinbench lint --explain outer-join-nullified`

@@ -13,11 +13,19 @@ import (
 	"github.com/joinbench/joinbench/internal/testdb"
 )
 
-// --check-plans explains on the --dsn server; without one it is a usage
+// --check-plans explains on the --dsn or --sandbox server; without one,
+// or with both, or with a sandbox that does not exist, lint is a usage
 // error.
 func TestLintCheckPlansNeedsDSN(t *testing.T) {
 	if code, _, errOut := runCapturedAll(t, "lint", "-q", "--check-plans"); code != 2 || !strings.Contains(errOut, "--dsn") {
 		t.Fatalf("lint --check-plans without --dsn: exit %d, want 2 naming --dsn\n%s", code, errOut)
+	}
+	dir := t.TempDir()
+	if code, _, errOut := runCapturedAll(t, "lint", "-q", "--check-plans", "--sandbox", "nosuch", "--sandbox-dir", dir); code != 2 || !strings.Contains(errOut, "no sandbox named") {
+		t.Errorf("lint --sandbox of a sandbox that does not exist: exit %d, want 2\n%s", code, errOut)
+	}
+	if code, _, errOut := runCapturedAll(t, "lint", "-q", "--sandbox", "nosuch", "--sandbox-dir", dir, "--dsn", "root@tcp(127.0.0.1:1)/joinbench"); code != 2 || !strings.Contains(errOut, "give one") {
+		t.Errorf("lint --sandbox with --dsn: exit %d, want 2\n%s", code, errOut)
 	}
 }
 
