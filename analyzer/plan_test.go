@@ -123,3 +123,24 @@ func TestStraightJoinOrderOfBuiltins(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCheckPlanBuiltin is the analyzer's share of lint --check-plans
+// on the built-in corpus: every scenario compared with a plan that reads
+// its tables in FROM order (the server's share is the EXPLAINs).
+func BenchmarkCheckPlanBuiltin(b *testing.B) {
+	files, opts := builtinFiles(b)
+	plans := make([]*Plan, len(files))
+	for i, f := range files {
+		u := newUnit(f.Path, f.Source, nil, opts.Schema, opts)
+		plans[i] = &Plan{}
+		for _, r := range u.refs {
+			plans[i].Tables = append(plans[i].Tables, PlanTable{SelectID: 1, Name: r.visible(), Access: "ref", Keys: []string{"PRIMARY"}})
+		}
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		for i, f := range files {
+			CheckPlan(f.Path, f.Source, opts, plans[i])
+		}
+	}
+}
