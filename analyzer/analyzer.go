@@ -308,8 +308,11 @@ func analyze(path, src string, sc *corpus.Scenario, opts *Options) []Diagnostic 
 		if sev == Off && a != suppressionRule {
 			continue
 		}
-		if u.parseErr != nil && !a.RunDespiteErrors || a.NeedsPlan {
+		if u.parseErr != nil && !a.RunDespiteErrors {
 			continue
+		}
+		if a.NeedsPlan {
+			continue // CheckPlan runs it, with the server's plan
 		}
 		p := &Pass{Analyzer: a, u: u, diags: &diags}
 		start := len(diags)
