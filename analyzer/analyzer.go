@@ -70,6 +70,10 @@ type Analyzer struct {
 	// parse: on a broken file, what the parse would tell is guesswork and
 	// its findings would be noise next to the syntax error.
 	RunDespiteErrors bool
+	// NeedsPlan marks a rule that compares the statement with the plan a
+	// live server chose (see CheckPlan): it runs only when a plan is
+	// given, never in a static analysis.
+	NeedsPlan bool
 }
 
 // Explanation documents a rule at length: why it matters, and a wrong
@@ -102,6 +106,7 @@ type Pass struct {
 	Analyzer *Analyzer
 	u        *unit
 	diags    *[]Diagnostic
+	plan     *Plan // the server's plan, for rules that need one
 }
 
 // Reportf records a finding at a source offset; it spans the token (or
@@ -306,6 +311,9 @@ func analyze(path, src string, sc *corpus.Scenario, opts *Options) []Diagnostic 
 		if u.parseErr != nil && !a.RunDespiteErrors {
 			continue
 		}
+		if a.NeedsPlan {
+			continue // CheckPlan runs it, with the server's plan
+		}
 		p := &Pass{Analyzer: a, u: u, diags: &diags}
 		start := len(diags)
 		runRule(p)
@@ -313,7 +321,7 @@ func analyze(path, src string, sc *corpus.Scenario, opts *Options) []Diagnostic 
 			diags[i].Severity = sev
 		}
 	}
-	diags = applySuppressions(u, diags, opts)
+	diags = applySuppressions(u, diags, opts, false)
 	sortDiagnostics(diags)
 	return diags
 }

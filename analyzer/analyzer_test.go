@@ -17,6 +17,8 @@ import (
 // expected. `-- want 6-11 "regexp"` also expects the finding to start at
 // byte column 6 of that line and end before column 11. A file `<name>.sql.fixed` holds the file after `lint --fix`.
 // A header line `-- lint-test: flavor=mariadb galera` sets options.
+// The rules that need a plan compare the file with `<name>.plan.json`, the
+// EXPLAIN FORMAT=JSON a server gave for it.
 func TestRules(t *testing.T) {
 	dirs, err := os.ReadDir("testdata")
 	if err != nil {
@@ -77,6 +79,9 @@ func checkFile(t *testing.T, rule, path string) {
 	src := string(b)
 	opts := testOptions(src)
 	diags := AnalyzeFile(path, src, opts)
+	if Lookup(rule).NeedsPlan {
+		diags = planDiagnostics(t, path, src, opts)
+	}
 
 	u := newUnit(path, src, nil, nil, opts) // for comments and positions only
 	type want struct {

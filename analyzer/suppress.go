@@ -131,7 +131,13 @@ func (u *unit) nextCodeLine(off int) int {
 	return l + 1
 }
 
-func applySuppressions(u *unit, diags []Diagnostic, opts *Options) []Diagnostic {
+// applySuppressions silences the findings suppressions name and reports
+// the suppressions themselves. A static analysis (withPlan false) cannot
+// judge a suppression of a rule that needs a plan, and the plan check
+// (withPlan true) judges only those: each pass reports the unused
+// suppressions it can tell are unused, and the static pass alone reports
+// malformed ones.
+func applySuppressions(u *unit, diags []Diagnostic, opts *Options, withPlan bool) []Diagnostic {
 	sups, bad := parseSuppressions(u)
 	out := diags[:0]
 	for _, d := range diags {
@@ -151,7 +157,7 @@ func applySuppressions(u *unit, diags []Diagnostic, opts *Options) []Diagnostic 
 		return out
 	}
 	for _, s := range sups {
-		if s.used {
+		if s.used || !judgedBy(s, withPlan) {
 			continue
 		}
 		// a rule turned off by configuration silences nothing, but the
@@ -166,8 +172,8 @@ func applySuppressions(u *unit, diags []Diagnostic, opts *Options) []Diagnostic 
 			out = append(out, u.diag(s.offset, "unused lint:ignore "+strings.Join(s.rules, ",")+": nothing to silence here"))
 		}
 	}
-	for _, b := range bad {
-		out = append(out, b)
+	if !withPlan {
+		out = append(out, bad...)
 	}
 	for i := range out {
 		if out[i].Rule == suppressionRule.Name {
@@ -175,6 +181,18 @@ func applySuppressions(u *unit, diags []Diagnostic, opts *Options) []Diagnostic 
 		}
 	}
 	return out
+}
+
+// judgedBy reports whether a pass with or without a plan can tell that
+// the suppression silences nothing: a static pass when it names no rule
+// that needs a plan, a plan check when it names only such rules.
+func judgedBy(s *suppression, withPlan bool) bool {
+	for _, r := range s.rules {
+		if a := Lookup(r); a != nil && a.NeedsPlan != withPlan {
+			return false
+		}
+	}
+	return true
 }
 
 func contains(list []string, s string) bool {

@@ -35,6 +35,9 @@ type lintCmd struct {
 	UnsafeFixes bool     `help:"With --fix, also apply the fixes that change a statement's results (moving a preserved-side ON condition to WHERE); never applied otherwise."`
 	Rules       bool     `help:"List the rules with their default severity and exit."`
 	Explain     string   `placeholder:"RULE" help:"Print a rule's documentation, with a wrong and a right example, and exit."`
+
+	// --check-plans, --sandbox: cmd_lint_plans.go
+	lintPlanFlags `embed:""`
 }
 
 func (c *lintCmd) Help() string {
@@ -44,6 +47,15 @@ against the schema, placeholder types, optimizer and index hints, RIGHT
 JOINs, outer joins nullified by WHERE, joins without an index, unbounded
 writes and blocking DDL. Every finding names the original file, line and
 column.
+
+With --dsn (or --sandbox) and --check-plans, each plain SELECT scenario
+is also rendered with sample values and explained (EXPLAIN FORMAT=JSON, in
+a read-only transaction: nothing is executed, writes are never explained),
+and the plan is compared with the file: a FORCE/USE INDEX the plan does not use
+(plan-ignores-index-hint), a STRAIGHT_JOIN or join-order hint it does not
+follow (plan-ignores-join-order), and a table joined by a full scan though
+its join column leads an index (plan-full-scan-joined). These rules run
+only with --check-plans.
 
 Severities: each rule has a default (see --rules); a lint.conf file in the
 linted file's folder or any folder above it changes them, one "rule =
@@ -62,6 +74,8 @@ Examples:
   joinbench lint
   joinbench lint --corpus ./scenarios --flavor mariadb
   joinbench lint --dsn 'root@tcp(db1:3306)/joinbench'   # schema and flavour of a live server
+  joinbench lint --dsn 'root@tcp(db1:3306)/joinbench' --check-plans   # and the plans it chooses
+  joinbench lint --sandbox dev --check-plans   # the same on a running named sandbox
   joinbench lint --format sarif ./scenarios > lint.sarif
   joinbench lint --fix scenarios/right/my_right_join.sql
   joinbench lint --explain outer-join-nullified`
@@ -152,6 +166,9 @@ func (c *lintCmd) Run(ctx context.Context, cl *cli) error {
 	}
 	diags, err := analyzer.AnalyzeAll(ctx, files, &base)
 	if err != nil {
+		return err
+	}
+	if diags, err = c.checkPlans(ctx, cl, files, &base, diags); err != nil {
 		return err
 	}
 	switch c.Format {

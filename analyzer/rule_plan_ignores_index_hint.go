@@ -1,0 +1,85 @@
+package analyzer
+
+import "strings"
+
+// PlanIgnoresIndexHint reports a FORCE or USE INDEX whose table the
+// server's plan reads without any of the indexes it names. It needs a
+// live server: lint --check-plans.
+var PlanIgnoresIndexHint = register(&Analyzer{
+	Name: "plan-ignores-index-hint",
+	Doc:  "With --check-plans: the plan must read a table with FORCE or USE INDEX through one of the indexes named.",
+	Explanation: Explanation{
+		Text: "FORCE INDEX and USE INDEX tell the optimizer which indexes it may use for a table, and a scenario that gives one means to " +
+			"measure that access. The server does not fail when it cannot use the index for the join (the column it indexes is not the " +
+			"join column, or the join condition wraps it in a function): it quietly scans the table, or reads the whole index when the index holds every column " +
+			"the statement needs. " +
+			"This rule compares the hint with EXPLAIN on a live server (lint --dsn ... --check-plans) and reports a table the plan " +
+			"reads by another index or by a full scan. Name an index led by the join column, or drop the hint.",
+		Wrong: "-- level1 is joined on parent_id; idx_record_status cannot serve that join\n" +
+			"SELECT m.id FROM {{m}} AS m\nJOIN level1 FORCE INDEX (idx_record_status) ON level1.parent_id = m.id;",
+		Right: "SELECT m.id FROM {{m}} AS m\nJOIN level1 FORCE INDEX (idx_parent_id) ON level1.parent_id = m.id;",
+	},
+	Severity:  Warning,
+	NeedsPlan: true,
+	Run:       runPlanIgnoresIndexHint,
+})
+
+func runPlanIgnoresIndexHint(p *Pass) {
+	v := newPlanView(p)
+	for _, r := range p.u.refs {
+		for _, ih := range r.indexHints {
+			if ih.kind != "FORCE" && ih.kind != "USE" || len(ih.names) == 0 || !p.u.indexHintForJoin(ih) {
+				continue
+			}
+			i := v.find(r)
+			if i < 0 {
+				continue
+			}
+			t := &v.plan.Tables[i]
+			if t.Access == "system" || t.Access == "" {
+				continue // a table of one row, or one the plan does not read
+			}
+			var names []string
+			used := false
+			for _, n := range ih.names {
+				names = append(names, n.name())
+				used = used || t.usesKey(n.name())
+			}
+			if used {
+				continue
+			}
+			p.ReportRangef(ih.start, p.u.indexHintEnd(ih), "%s INDEX (%s) on %s is not followed: the plan reads %s by %s",
+				ih.kind, strings.Join(names, ", "), r.visible(), r.visible(), t.describe())
+		}
+	}
+}
+
+// indexHintForJoin reports whether an index hint governs how rows are
+// found (no FOR clause, or FOR JOIN), rather than only sorting or
+// grouping (FOR ORDER BY, FOR GROUP BY).
+func (u *unit) indexHintForJoin(ih indexHint) bool {
+	for i, t := range u.toks {
+		if t.Start != ih.start {
+			continue
+		}
+		if i+2 < len(u.toks) && u.toks[i+2].is("FOR") {
+			return i+3 < len(u.toks) && u.toks[i+3].is("JOIN")
+		}
+		return true
+	}
+	return false
+}
+
+// indexHintEnd is the end of an index hint's closing parenthesis.
+func (u *unit) indexHintEnd(ih indexHint) int {
+	from := ih.start
+	if n := len(ih.names); n > 0 {
+		from = ih.names[n-1].End
+	}
+	for _, t := range u.toks {
+		if t.Start >= from && t.punct(")") {
+			return t.End
+		}
+	}
+	return from
+}

@@ -1,0 +1,266 @@
+package analyzer
+
+// PlanIgnoresJoinOrder reports a join-order hint (SELECT STRAIGHT_JOIN,
+// the STRAIGHT_JOIN operator, JOIN_ORDER, JOIN_PREFIX, JOIN_SUFFIX,
+// JOIN_FIXED_ORDER, LEADING) whose order the server's plan does not
+// follow. It needs a live server: lint --check-plans.
+var PlanIgnoresJoinOrder = register(&Analyzer{
+	Name: "plan-ignores-join-order",
+	Doc:  "With --check-plans: the plan must read the tables in the order a STRAIGHT_JOIN or join-order hint asks for.",
+	Explanation: Explanation{
+		Text: "A scenario that fixes the join order means to measure that order. Servers drop an order hint they do not know or " +
+			"cannot follow without an error: MySQL before 8.0 has no JOIN_ORDER, a hint that conflicts with another is dropped, " +
+			"and the optimizer may still move tables it merges from subqueries. This rule compares the hint with EXPLAIN on a " +
+			"live server (lint --dsn ... --check-plans) and reports the order the plan reads the tables in. Tables the plan reads " +
+			"as constants (one row, found before any join) are left out of the comparison, and a RIGHT JOIN counts with its " +
+			"preserved side first, as servers read it. Hints the server's flavour does not know at all are reported by " +
+			"hint-ignored-by-flavor, hints naming tables the query block does not have by hint-unresolved, and orders no server " +
+			"can follow (an outer join's optional side first) by impossible-join-order; this rule leaves them to those.",
+		Wrong: "-- on MySQL 5.7, which has no JOIN_ORDER hint, the optimizer reads m first\n" +
+			"SELECT /*+ JOIN_ORDER(level1, m) */ m.id FROM {{m}} AS m JOIN level1 ON m.id = level1.parent_id;",
+		Right: "SELECT STRAIGHT_JOIN m.id FROM level1 JOIN {{m}} AS m ON m.id = level1.parent_id;",
+	},
+	Severity:  Warning,
+	NeedsPlan: true,
+	Run:       runPlanIgnoresJoinOrder,
+})
+
+// orderWant is a join order the file asks for: the tables in order, and
+// whether they must come before (prefix) or after (suffix) every other
+// table of the query block.
+type orderWant struct {
+	tables         []*tableRef
+	prefix, suffix bool
+}
+
+func runPlanIgnoresJoinOrder(p *Pass) {
+	u := p.u
+	v := newPlanView(p)
+	for _, hc := range u.hints {
+		if hc.block < 0 {
+			continue
+		}
+		for _, h := range hc.hints {
+			if _, known := hintKind(u.opts.flavor(), h.Name); !known || h.QB != "" {
+				continue // hint-ignored-by-flavor reports it; query block names are not followed here
+			}
+			want, ok := v.hintOrder(hc.block, h)
+			if !ok {
+				continue
+			}
+			if h.Name != "JOIN_FIXED_ORDER" {
+				names := make([]string, len(want.tables))
+				for i, r := range want.tables {
+					names[i] = r.visible()
+				}
+				if oj, _, _ := u.res.impossibleOrder(hc.block, names, want.prefix); oj != nil {
+					continue // impossible-join-order reports it
+				}
+			}
+			if got, bad := v.violates(hc.block, want); bad {
+				p.ReportRangef(h.Start, hintEnd(u, h), "%s asks for %s, but the plan reads the tables in the order %s",
+					h.Name, v.describeWant(h.Name, want), refNames(got))
+			}
+		}
+	}
+	for i, t := range u.toks {
+		if !t.is("STRAIGHT_JOIN") {
+			continue
+		}
+		if sel := selectModifierOf(u, i); sel >= 0 {
+			js := u.joinSpanOf(sel)
+			if js == nil {
+				continue
+			}
+			want := orderWant{tables: fromOrder(js.root)}
+			if got, bad := v.violates(sel, want); bad {
+				p.Reportf(t.Start, "SELECT STRAIGHT_JOIN asks for the FROM order %s, but the plan reads the tables in the order %s",
+					refNames(want.tables), refNames(got))
+			}
+			continue
+		}
+		for _, js := range u.joins {
+			if n := findJoinAt(js.root, t.Start); n != nil {
+				left, right := fromOrder(n.left), fromOrder(n.right)
+				if got, bad := v.violatesSplit(js.block, left, right); bad {
+					p.Reportf(t.Start, "STRAIGHT_JOIN asks for %s before %s, but the plan reads the tables in the order %s",
+						refNames(left), refNames(right), refNames(got))
+				}
+			}
+		}
+	}
+}
+
+// hintOrder reads the order a hint asks for; ok is false for hints that
+// fix no order, and for hints naming a table the block does not have
+// (hint-unresolved reports those).
+func (v *planView) hintOrder(block int, h *hint) (orderWant, bool) {
+	var w orderWant
+	switch h.Name {
+	case "JOIN_ORDER":
+	case "JOIN_PREFIX", "LEADING":
+		w.prefix = true
+	case "JOIN_SUFFIX":
+		w.suffix = true
+	case "JOIN_FIXED_ORDER":
+		js := v.u.joinSpanOf(block)
+		if js == nil {
+			return w, false
+		}
+		w.tables = fromOrder(js.root)
+		return w, len(w.tables) > 1
+	default:
+		return w, false
+	}
+	for _, a := range h.Args {
+		if a.QB != "" {
+			return w, false
+		}
+		r := v.refNamed(block, a.Text)
+		if r == nil {
+			return w, false
+		}
+		w.tables = append(w.tables, r)
+	}
+	return w, len(w.tables) > 1 || (w.prefix || w.suffix) && len(w.tables) > 0
+}
+
+// violates compares the plan's order of the block's tables with want and
+// returns the plan's order when it differs.
+func (v *planView) violates(block int, want orderWant) ([]*tableRef, bool) {
+	got := v.planOrder(v.blockRefs(block))
+	pos := map[*tableRef]int{}
+	for i, r := range got {
+		pos[r] = i
+	}
+	var listed []int
+	inWant := map[*tableRef]bool{}
+	for _, r := range want.tables {
+		inWant[r] = true
+		if i, ok := pos[r]; ok {
+			listed = append(listed, i)
+		}
+	}
+	for i := 1; i < len(listed); i++ {
+		if listed[i] < listed[i-1] {
+			return got, true
+		}
+	}
+	if len(listed) == 0 {
+		return got, false
+	}
+	for i, r := range got {
+		if inWant[r] {
+			continue
+		}
+		if want.prefix && i < listed[len(listed)-1] || want.suffix && i > listed[0] {
+			return got, true
+		}
+	}
+	return got, false
+}
+
+// violatesSplit reports whether the plan reads a table of right before
+// one of left.
+func (v *planView) violatesSplit(block int, left, right []*tableRef) ([]*tableRef, bool) {
+	got := v.planOrder(v.blockRefs(block))
+	inLeft, inRight := map[*tableRef]bool{}, map[*tableRef]bool{}
+	for _, r := range left {
+		inLeft[r] = true
+	}
+	for _, r := range right {
+		inRight[r] = true
+	}
+	seenRight := false
+	for _, r := range got {
+		if inRight[r] {
+			seenRight = true
+		}
+		if inLeft[r] && seenRight {
+			return got, true
+		}
+	}
+	return got, false
+}
+
+func (v *planView) describeWant(name string, w orderWant) string {
+	s := refNames(w.tables)
+	switch {
+	case name == "JOIN_FIXED_ORDER":
+		return "the FROM order " + s
+	case w.prefix:
+		return s + " first, in that order"
+	case w.suffix:
+		return s + " last, in that order"
+	}
+	return s + " in that order"
+}
+
+// selectModifierOf returns the token index of the SELECT a STRAIGHT_JOIN
+// token modifies (SELECT [hint] [modifiers] STRAIGHT_JOIN), or -1 when it
+// is a join operator.
+func selectModifierOf(u *unit, i int) int {
+	for j := i - 1; j >= 0; j-- {
+		t := u.toks[j]
+		switch {
+		case t.is("SELECT"):
+			return j
+		case t.Kind == tokHint, t.is("DISTINCT"), t.is("ALL"), t.is("DISTINCTROW"), t.is("HIGH_PRIORITY"),
+			t.is("SQL_SMALL_RESULT"), t.is("SQL_BIG_RESULT"), t.is("SQL_BUFFER_RESULT"), t.is("SQL_NO_CACHE"),
+			t.is("SQL_CACHE"), t.is("SQL_CALC_FOUND_ROWS"):
+		default:
+			return -1
+		}
+	}
+	return -1
+}
+
+// joinSpanOf returns the FROM clause of the query block opened by the
+// token at index block.
+func (u *unit) joinSpanOf(block int) *joinSpan {
+	for _, js := range u.joins {
+		if js.block == block {
+			return js
+		}
+	}
+	return nil
+}
+
+// findJoinAt returns the join node whose keyword starts at off.
+func findJoinAt(n *joinNode, off int) *joinNode {
+	if n == nil {
+		return nil
+	}
+	if n.paren {
+		return findJoinAt(n.inner, off)
+	}
+	if n.ref == nil && n.kwStart == off {
+		return n
+	}
+	if f := findJoinAt(n.left, off); f != nil {
+		return f
+	}
+	return findJoinAt(n.right, off)
+}
+
+// fromOrder lists the named tables of a join tree in the order a server
+// that keeps the FROM order reads them: left to right, except that a
+// RIGHT JOIN, which servers turn into a LEFT JOIN, reads its right
+// (preserved) side first.
+func fromOrder(n *joinNode) []*tableRef {
+	if n == nil {
+		return nil
+	}
+	switch {
+	case n.paren:
+		return fromOrder(n.inner)
+	case n.ref != nil:
+		if n.ref.derived {
+			return nil
+		}
+		return []*tableRef{n.ref}
+	case n.kind == "RIGHT" || n.isNaturalRight:
+		return append(fromOrder(n.right), fromOrder(n.left)...)
+	}
+	return append(fromOrder(n.left), fromOrder(n.right)...)
+}
