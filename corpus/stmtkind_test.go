@@ -22,6 +22,7 @@ func TestStatementKinds(t *testing.T) {
 		{"recursive cte", "WITH RECURSIVE c (x) AS (SELECT {{n}} UNION ALL SELECT x + 1 FROM c WHERE x < 5) SELECT x FROM c JOIN {{m}} ON id = x", []StmtKind{StmtRead}},
 		{"subquery", "SELECT * FROM {{m}} WHERE id IN (SELECT l1_id FROM level1 WHERE id = {{n}})", []StmtKind{StmtRead}},
 		{"table statement", "TABLE {{m}}; SELECT {{n}}", []StmtKind{StmtRead, StmtRead}},
+		{"values statement", "VALUES ROW({{n}}), ROW(2); SELECT * FROM {{m}}", []StmtKind{StmtRead, StmtRead}},
 		{"explain", "EXPLAIN SELECT * FROM {{m}} WHERE id = {{n}}", []StmtKind{StmtRead}},
 		{"explain format", "EXPLAIN FORMAT=JSON SELECT * FROM {{m}} WHERE id = {{n}}", []StmtKind{StmtRead}},
 		{"explain of an update does not run it", "EXPLAIN UPDATE {{m}} SET a = {{n}}", []StmtKind{StmtRead}},
@@ -89,6 +90,8 @@ func TestStatementKinds(t *testing.T) {
 		{"transaction", "START TRANSACTION; SELECT * FROM {{m}} WHERE id = {{n}}; COMMIT", []StmtKind{StmtTransaction, StmtRead, StmtTransaction}},
 		{"use", "USE other; SELECT * FROM {{m}} WHERE id = {{n}}", []StmtKind{StmtOther, StmtRead}},
 		{"analyze table", "ANALYZE TABLE {{m}}; SELECT {{n}}", []StmtKind{StmtOther, StmtRead}},
+		{"prepare", "PREPARE s FROM 'DROP TABLE t'; EXECUTE s; SELECT * FROM {{m}} WHERE id = {{n}}", []StmtKind{StmtOther, StmtOther, StmtRead}},
+		{"flush with read lock", "FLUSH TABLES WITH READ LOCK; SELECT * FROM {{m}} WHERE id = {{n}}", []StmtKind{StmtOther, StmtRead}},
 		{"unparsed", "SELECT * FROM {{m}} WHERE id = {{n}} GARBLED GARBLED", []StmtKind{StmtUnparsed}},
 	}
 	for _, tc := range tests {
