@@ -4,5 +4,9 @@
 // suggested fixes (such as the RIGHT JOIN to LEFT JOIN rewrite), and the
 // text, JSON and SARIF output formats.
 //
+// What a statement does (a read, DML, DDL ...) is corpus.ClassifyStmt's to
+// say, the classification run --read-only also uses: rules ask it rather
+// than classify statements themselves.
+//
 // It must not talk to a server except through a schema model built by ddl.
 package analyzer

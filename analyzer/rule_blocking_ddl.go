@@ -7,6 +7,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/mysql"
 
+	"github.com/joinbench/joinbench/corpus"
 	"github.com/joinbench/joinbench/ddl"
 )
 
@@ -51,17 +52,12 @@ var BlockingDDL = register(&Analyzer{
 				p.Reportf(offs[i], "%s blocks writes to the table while it runs: %s; use %s", ddlName(st), strings.Join(why, "; "), tool)
 				continue
 			}
-			if u.opts.Flavor.Galera && isDDL(st) {
+			if u.opts.Flavor.Galera && corpus.ClassifyStmt(st) == corpus.StmtDDL {
 				p.Reportf(offs[i], "%s on a Galera/PXC cluster runs under total order isolation: every node stops writing until it ends; use %s, or a rolling schema upgrade", ddlName(st), tool)
 			}
 		}
 	},
 })
-
-func isDDL(st ast.StmtNode) bool {
-	_, ok := st.(ast.DDLNode)
-	return ok
-}
 
 func ddlName(st ast.StmtNode) string {
 	switch st.(type) {

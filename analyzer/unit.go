@@ -3,11 +3,9 @@ package analyzer
 import (
 	"errors"
 	"regexp"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/pingcap/tidb/pkg/parser"
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -55,8 +53,6 @@ type syntaxError struct {
 	end    int // end of the rejected token in src; 0 when unknown
 	msg    string
 }
-
-var parserPool = sync.Pool{New: func() any { return parser.New() }}
 
 func newUnit(path, src string, sc *corpus.Scenario, schema *ddl.Schema, opts *Options) *unit {
 	u := &unit{path: path, src: src, sc: sc, schema: schema, opts: opts, lines: sqllex.NewLines(src)}
@@ -207,14 +203,14 @@ func (u *unit) parse() {
 		u.parseErr = &syntaxError{offset: u.body, msg: "no SQL statement"}
 		return
 	}
-	p := parserPool.Get().(*parser.Parser)
-	defer parserPool.Put(p)
-	stmts, _, err := parseNoPanic(p, u.text)
+	// A parser of its own: the nodes of the unit's statements stay in use
+	// for the whole analysis, and a parser's next Parse writes into the
+	// nodes its last one made (positions of its stale stack entries), so
+	// a parser shared through a pool raced with the analysis of the file
+	// it parsed before.
+	stmts, _, err := parseNoPanic(parser.New(), u.text)
 	if err == nil {
-		// The parser returns its own result slice and refills it on its
-		// next Parse, which another file's analysis may run as soon as
-		// the parser is back in the pool.
-		u.stmts = slices.Clone(stmts)
+		u.stmts = stmts
 		return
 	}
 	msg := err.Error()

@@ -11,13 +11,17 @@ import (
 // comments are dropped from the SQL sent (a placeholder in one is not a
 // use); optimizer hints are kept and may hold table placeholders only;
 // executable comments /*! ... */ are SQL to the server, so they are kept
-// and their content is read like the text around them.
+// and their content is read like the text around them. Each statement is
+// classified (StmtKind) from the parse of its text with values as ?, table
+// placeholders as names, hints dropped and every executable comment opened
+// whatever its version: what some server may run is classified.
 func (p *parser) body() error {
 	s, src := p.s, p.s.Source
 	used := make([]bool, len(s.Params))
 	var (
 		parts      []part
 		text       strings.Builder
+		classText  strings.Builder // the statement as classifyText parses it
 		stmtStart  = -1
 		lastSig    = -1
 		sawContent bool
@@ -32,10 +36,12 @@ func (p *parser) body() error {
 		flush()
 		if sawContent {
 			trimParts(parts)
-			s.stmts = append(s.stmts, stmtParts{parts: parts, write: isWrite(parts)})
-			s.Statements = append(s.Statements, Span{Start: stmtStart, End: lastSig})
+			s.stmts = append(s.stmts, stmtParts{parts: parts})
+			s.Statements = append(s.Statements, StmtSpan{
+				Span: Span{Start: stmtStart, End: lastSig}, Kind: classifyText(classText.String())})
 		}
 		parts, sawContent, stmtStart, lastSig = nil, false, -1, -1
+		classText.Reset()
 	}
 	mark := func(t sqllex.Token) {
 		if stmtStart < 0 {
@@ -96,18 +102,30 @@ func (p *parser) body() error {
 		case sqllex.EOF:
 		case sqllex.Space:
 			text.WriteString(t.Text(src))
+			classText.WriteString(t.Text(src))
 		case sqllex.LineComment:
 		case sqllex.BlockComment:
 			text.WriteByte(' ')
+			classText.WriteByte(' ')
 		case sqllex.Placeholder:
 			if err := use(t, false); err != nil {
 				return err
+			}
+			if prm := s.Uses[len(s.Uses)-1].Param; prm.Kind == KindTable {
+				classText.WriteString(sqllex.QuoteIdent(prm.Name))
+			} else {
+				classText.WriteByte('?')
 			}
 		case sqllex.Hint:
 			mark(t)
 			if err := hint(t); err != nil {
 				return err
 			}
+			classText.WriteByte(' ')
+		case sqllex.ExecStart, sqllex.ExecEnd:
+			text.WriteString(t.Text(src))
+			classText.WriteByte(' ')
+			mark(t)
 		case sqllex.Punct:
 			switch src[t.Start] {
 			case ';':
@@ -117,15 +135,18 @@ func (p *parser) body() error {
 				return s.errorf(t.Start, "a bare ? is not allowed: declare a parameter and write {{name}}")
 			}
 			text.WriteString(t.Text(src))
+			classText.WriteString(t.Text(src))
 			mark(t)
 		case sqllex.String, sqllex.QuotedIdent:
 			if err := s.quotedPlaceholder(t); err != nil {
 				return err
 			}
 			text.WriteString(t.Text(src))
+			classText.WriteString(t.Text(src))
 			mark(t)
 		default:
 			text.WriteString(t.Text(src))
+			classText.WriteString(t.Text(src))
 			mark(t)
 		}
 		if err := sc.Err(); err != nil {
@@ -183,28 +204,4 @@ func trimParts(parts []part) {
 	if l := len(parts) - 1; l >= 0 && parts[l].param < 0 {
 		parts[l].text = strings.TrimRight(parts[l].text, " \t\r\n")
 	}
-}
-
-// isWrite reports whether a statement modifies data.
-func isWrite(parts []part) bool {
-	var first string
-	for _, pt := range parts {
-		if pt.param >= 0 {
-			break
-		}
-		t := strings.TrimLeft(pt.text, " \t\r\n(")
-		if t != "" {
-			e := 0
-			for e < len(t) && isIdentByte(t[e], false) {
-				e++
-			}
-			first = strings.ToUpper(t[:e])
-			break
-		}
-	}
-	switch first {
-	case "UPDATE", "DELETE", "INSERT", "REPLACE":
-		return true
-	}
-	return false
 }

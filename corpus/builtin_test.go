@@ -86,6 +86,11 @@ func TestBuiltinScenariosCompileAndRender(t *testing.T) {
 		if tmpl.Write != wantWrite {
 			t.Errorf("%s: Write = %v, want %v", s.Name, tmpl.Write, wantWrite)
 		}
+		for i, st := range s.Statements {
+			if st.Kind == StmtUnparsed {
+				t.Errorf("%s: statement %d does not parse", s.Name, i+1)
+			}
+		}
 		if n := len(tmpl.Queries()); n != 3*tmpl.Statements() {
 			t.Errorf("%s: %d queries, want one per table and statement (%d)", s.Name, n, 3*tmpl.Statements())
 		}

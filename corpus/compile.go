@@ -43,8 +43,9 @@ type CompileOptions struct {
 // Template is a scenario compiled against a schema, ready to render.
 type Template struct {
 	Scenario *Scenario
-	// Write reports whether any statement modifies data (UPDATE, DELETE,
-	// INSERT, REPLACE).
+	// Write reports whether any statement is not a plain read (see
+	// Scenario.Writes): it changes rows or the schema, locks, stores what
+	// it reads or changes the session.
 	Write bool
 	// Hash identifies the statement text: the first 16 hex digits of the
 	// SHA-256 of the scenario's body.
@@ -99,7 +100,6 @@ type stmtTmpl struct {
 	tables   []int    // table parameters used, in the order that indexes variants
 	variants []string // SQL text for each combination of table choices
 	args     []int    // the parameter bound to each ?, in order
-	write    bool
 }
 
 var safeIdent = regexp.MustCompile(`^[A-Za-z0-9_$]+$`)
@@ -125,7 +125,7 @@ func Compile(s *Scenario, schema *ddl.Schema, opts CompileOptions) (*Template, e
 		return nil, usage.Errorf("distribution %q: use one of %s", opts.Distribution, strings.Join(Distributions, ", "))
 	}
 	sum := sha256.Sum256([]byte(s.Body))
-	t := &Template{Scenario: s, Hash: hex.EncodeToString(sum[:8])}
+	t := &Template{Scenario: s, Hash: hex.EncodeToString(sum[:8]), Write: len(s.Writes()) > 0}
 	nameSum := sha256.Sum256([]byte(s.Name))
 	t.mix = binary.LittleEndian.Uint64(nameSum[:8])
 	for _, prm := range s.Params {
@@ -140,7 +140,6 @@ func Compile(s *Scenario, schema *ddl.Schema, opts CompileOptions) (*Template, e
 		if err != nil {
 			return nil, err
 		}
-		t.Write = t.Write || st.write
 		t.stmts = append(t.stmts, st)
 	}
 	return t, nil
@@ -269,7 +268,7 @@ func (g *gen) setChoices(vals []string) {
 }
 
 func (t *Template) compileStmt(sp stmtParts) (stmtTmpl, error) {
-	st := stmtTmpl{write: sp.write}
+	st := stmtTmpl{}
 	seen := map[int]bool{}
 	combos := 1
 	for _, pt := range sp.parts {

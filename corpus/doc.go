@@ -3,6 +3,12 @@
 // loading (the built-in scenarios embedded with go:embed plus user
 // directories) and rendering a scenario into SQL text and bound arguments.
 //
-// It must not parse SQL beyond finding placeholders (that is the analyzer's
-// job) and must not talk to a server.
+// It also owns the one classification of statements (stmtkind.go): each
+// statement it cuts is parsed with the TiDB parser only to tell what it
+// does (a plain read, DML, DDL, a locking read, SET, CALL ...), which
+// run --read-only, run.json, list and lint's rules all use.
+//
+// It must not analyse SQL beyond finding placeholders and classifying
+// statements (resolving names and checking rules are the analyzer's job),
+// and must not talk to a server.
 package corpus

@@ -59,7 +59,7 @@ func TestBuiltinScenariosRunOnServer(t *testing.T) {
 // execute runs a statement as a prepared statement and returns the rows
 // read or affected.
 func execute(ctx context.Context, conn *sql.Conn, st Statement) (int64, error) {
-	if isWrite([]part{{text: st.SQL, param: -1}}) {
+	if classifyText(st.SQL) == StmtDML {
 		res, err := conn.ExecContext(ctx, st.SQL, st.Args...)
 		if err != nil {
 			return 0, err

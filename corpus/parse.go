@@ -59,7 +59,6 @@ type part struct {
 
 type stmtParts struct {
 	parts []part
-	write bool
 }
 
 // ParseFile parses one scenario file. path is what errors show; the

@@ -1,5 +1,7 @@
 package corpus
 
+import "slices"
+
 // Scenario is one parsed scenario file: its header and its statement body
 // with the placeholder uses located, before any value is chosen.
 type Scenario struct {
@@ -18,10 +20,10 @@ type Scenario struct {
 	// when the header has no `count`: the scenario is disabled unless the
 	// run enables it).
 	Count int
-	// Statements are the byte ranges in Source of the body's statements,
-	// in order of execution (a body may hold a short `;`-separated
-	// sequence; each runs as statement_seq 0, 1, ... of the event).
-	Statements []Span
+	// Statements are the body's statements, in order of execution (a body
+	// may hold a short `;`-separated sequence; each runs as statement_seq
+	// 0, 1, ... of the event).
+	Statements []StmtSpan
 
 	stmts []stmtParts           // the statements cut at placeholder uses
 	lists map[string]*ValueList // the corpus's user lists, for list(name)
@@ -29,6 +31,25 @@ type Scenario struct {
 
 // Span is a byte range [Start, End) in a scenario's Source.
 type Span struct{ Start, End int }
+
+// StmtSpan is one statement of a scenario's body: where it is in Source
+// and what it does.
+type StmtSpan struct {
+	Span
+	Kind StmtKind
+}
+
+// Writes returns the kinds of s's statements that are not plain reads,
+// each once, in statement order: nil when s only reads.
+func (s *Scenario) Writes() []StmtKind {
+	var out []StmtKind
+	for _, st := range s.Statements {
+		if !st.Kind.PlainRead() && !slices.Contains(out, st.Kind) {
+			out = append(out, st.Kind)
+		}
+	}
+	return out
+}
 
 // Param is one `-- param name: type(args)` declaration.
 type Param struct {

@@ -8,7 +8,6 @@ import (
 	"io"
 	"math"
 	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -262,22 +261,6 @@ func (c *Config) validateLoad() error {
 		return usage.Errorf("no scenario enabled: choose some with --scenario NAME=COUNT, --tags or --all")
 	}
 	return nil
-}
-
-// RefuseWrites returns a usage error naming the enabled scenarios that
-// write, or nil when there are none (for --read-only).
-func RefuseWrites(scenarios []*Scenario) error {
-	var names []string
-	for _, s := range scenarios {
-		if s.Count > 0 && s.Write {
-			names = append(names, s.Name)
-		}
-	}
-	if len(names) == 0 {
-		return nil
-	}
-	sort.Strings(names)
-	return usage.Errorf("--read-only: these scenarios write: %s", strings.Join(names, ", "))
 }
 
 // Run replays the configured workload and returns its summary. Cancelling

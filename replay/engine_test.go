@@ -350,20 +350,6 @@ func TestConstantPacer(t *testing.T) {
 	}
 }
 
-func TestRefuseWrites(t *testing.T) {
-	w1, w2, r := scenario("w1", 1, "x"), scenario("w2", 1, "x"), scenario("r", 1, "x")
-	w1.Write, w2.Write = true, true
-	off := scenario("off", 0, "x")
-	off.Write = true
-	if err := RefuseWrites([]*Scenario{r, off}); err != nil {
-		t.Fatal(err)
-	}
-	err := RefuseWrites([]*Scenario{w2, r, w1, off})
-	if err == nil || err.Error() != "--read-only: these scenarios write: w1, w2" {
-		t.Fatalf("err = %v", err)
-	}
-}
-
 func TestClassify(t *testing.T) {
 	ctx := context.Background()
 	cases := []struct {

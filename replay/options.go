@@ -186,8 +186,11 @@ func ParseRetryErrors(s string) ([]uint16, error) {
 type workload struct {
 	scenarios []*Scenario
 	names     []string // enabled, in corpus order
-	writes    []string // those that modify data
-	builtin   bool     // some enabled scenario is built in (and needs the prepared tables)
+	writes    []string // those with a statement that is not a plain read
+	// writeKinds are the kinds of the statements of each of writes that
+	// are not plain reads, each once, in statement order.
+	writeKinds map[string][]string
+	builtin    bool // some enabled scenario is built in (and needs the prepared tables)
 }
 
 // compile loads the corpus o names, selects its scenarios and compiles
@@ -206,6 +209,7 @@ func (o *Options) compile() (*workload, error) {
 		return nil, usage.Wrap(err)
 	}
 	w := &workload{}
+	var writing []*corpus.Scenario
 	for _, s := range cp.Scenarios() {
 		n := counts[s.Name]
 		if n == 0 {
@@ -218,13 +222,18 @@ func (o *Options) compile() (*workload, error) {
 		}
 		w.scenarios = append(w.scenarios, FromTemplate(t, n))
 		w.names = append(w.names, s.Name)
-		if t.Write {
+		if kinds := s.Writes(); len(kinds) > 0 {
+			if w.writeKinds == nil {
+				w.writeKinds = map[string][]string{}
+			}
 			w.writes = append(w.writes, s.Name)
+			w.writeKinds[s.Name] = kindNames(kinds)
+			writing = append(writing, s)
 		}
 		w.builtin = w.builtin || s.Builtin
 	}
 	if o.ReadOnly {
-		if err := RefuseWrites(w.scenarios); err != nil {
+		if err := refuseWrites(writing); err != nil {
 			return nil, err
 		}
 	}

@@ -28,7 +28,7 @@ type Renderer interface {
 type Scenario struct {
 	Name  string
 	Hash  string // template hash, stored on every execution row
-	Write bool   // the scenario modifies data
+	Write bool   // some statement is not a plain read (corpus.Template.Write): no EXPLAIN ANALYZE
 	// Count is how many times one event executes the scenario; 0 disables it.
 	Count int
 	// Queries lists every distinct SQL text the scenario can render; each

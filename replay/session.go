@@ -197,7 +197,7 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 	run := &results.Run{
 		RunID: runID, ToolVersion: o.ToolVersion, ServerVersion: fl.Version, Flavor: fl.Name,
 		Endpoints: names, ClientHost: host, ServerVars: vars, Options: o.record(),
-		Scenarios: s.work.names, WriteScenarios: s.work.writes, Start: time.Now(),
+		Scenarios: s.work.names, WriteScenarios: s.work.writes, WriteKinds: s.work.writeKinds, Start: time.Now(),
 	}
 	if o.Segment.Split() {
 		run.Segment, run.Segments = o.Segment.Index, o.Segment.Count

@@ -16,13 +16,16 @@ import (
 type listCmd struct {
 	corpusFlags
 	Tags []string `short:"t" sep:"," placeholder:"TAG,..." help:"Show only scenarios that carry every one of these tags (the family is a tag too: inner, left, right, derived, semi_anti, update, write)."`
-	JSON bool     `help:"Print a JSON array (name, family, tags, description, path, builtin, count, params) instead of a table."`
+	JSON bool     `help:"Print a JSON array (name, family, tags, description, path, builtin, count, statements, kinds, params) instead of a table."`
 }
 
 func (c *listCmd) Help() string {
 	return `Lists the scenarios of the built-in corpus and of any --corpus folders,
-sorted by family then name: NAME, FAMILY, TAGS and DESCRIPTION. Works
-offline; every file is parsed and checked, so a broken user file is
+sorted by family then name: NAME, FAMILY, KIND, TAGS and DESCRIPTION.
+KIND is read when every statement is a plain read, else the kinds of those
+that are not (dml, ddl, locking-read, select-into, set, call, lock-tables,
+transaction, other, unparsed): run --read-only refuses those scenarios.
+Works offline; every file is parsed and checked, so a broken user file is
 reported with its file:line:col and exit code 2.
 
 Examples:
@@ -47,6 +50,7 @@ type listedScenario struct {
 	Builtin     bool          `json:"builtin"`
 	Count       int           `json:"count"`
 	Statements  int           `json:"statements"`
+	Kinds       []string      `json:"kinds"` // each statement's kind, in order
 	Params      []listedParam `json:"params"`
 }
 
@@ -65,6 +69,9 @@ func (c *listCmd) Run(ctx context.Context, cl *cli) error {
 		if ls.Tags == nil {
 			ls.Tags = []string{}
 		}
+		for _, st := range s.Statements {
+			ls.Kinds = append(ls.Kinds, string(st.Kind))
+		}
 		for _, p := range s.Params {
 			ls.Params = append(ls.Params, listedParam{Name: p.Name, Type: p.Kind, Args: p.Args, Distribution: p.Distribution})
 		}
@@ -79,9 +86,9 @@ func (c *listCmd) Run(ctx context.Context, cl *cli) error {
 		return enc.Encode(out)
 	}
 	w := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "NAME\tFAMILY\tTAGS\tDESCRIPTION")
+	fmt.Fprintln(w, "NAME\tFAMILY\tKIND\tTAGS\tDESCRIPTION")
 	for _, s := range out {
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", s.Name, s.Family, strings.Join(s.Tags, ","), s.Description)
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", s.Name, s.Family, s.kind(), strings.Join(s.Tags, ","), s.Description)
 	}
 	if err := w.Flush(); err != nil {
 		return err
@@ -90,6 +97,21 @@ func (c *listCmd) Run(ctx context.Context, cl *cli) error {
 		fmt.Fprintf(os.Stderr, "%d scenarios\n", len(out))
 	}
 	return nil
+}
+
+// kind is the scenario's KIND column: read when every statement is a
+// plain read, else the other kinds, each once.
+func (s listedScenario) kind() string {
+	var writes []string
+	for _, k := range s.Kinds {
+		if !corpus.StmtKind(k).PlainRead() && !slices.Contains(writes, k) {
+			writes = append(writes, k)
+		}
+	}
+	if len(writes) == 0 {
+		return string(corpus.StmtRead)
+	}
+	return strings.Join(writes, ",")
 }
 
 func hasTags(s *corpus.Scenario, want []string) bool {

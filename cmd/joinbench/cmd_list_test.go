@@ -58,3 +58,38 @@ func TestListAndShow(t *testing.T) {
 		t.Errorf("list of a broken corpus: exit %d, want 2", code)
 	}
 }
+
+// TestListShowsKinds: list says what each scenario's statements do (read,
+// or the kinds that are not plain reads), in its table and as JSON; show
+// says it too.
+func TestListShowsKinds(t *testing.T) {
+	dir := ddlCorpus(t)
+	if err := os.WriteFile(filepath.Join(dir, "mine", "count_orders.sql"), []byte("SELECT COUNT(*) FROM orders\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out := runCaptured(t, "list", "--corpus", dir, "--no-builtin", "-q")
+	want := map[string]string{"count_orders": "read", "drop_orders": "ddl", "truncate_orders": "ddl"}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 0 || len(lines) != 4 || strings.Join(strings.Fields(lines[0]), " ") != "NAME FAMILY KIND TAGS DESCRIPTION" {
+		t.Fatalf("list: exit %d\n%s", code, out)
+	}
+	for _, l := range lines[1:] {
+		if f := strings.Fields(l); len(f) < 3 || f[2] != want[f[0]] {
+			t.Errorf("list line %q: want KIND %s", l, want[f[0]])
+		}
+	}
+	code, out = runCaptured(t, "list", "--corpus", dir, "--no-builtin", "--json", "-q")
+	var listed []listedScenario
+	if code != 0 || json.Unmarshal([]byte(out), &listed) != nil || len(listed) != 3 {
+		t.Fatalf("list --json: exit %d\n%s", code, out)
+	}
+	for _, s := range listed {
+		if s.Name == "drop_orders" && strings.Join(s.Kinds, ",") != "read,ddl" {
+			t.Errorf("drop_orders kinds %v, want [read ddl]", s.Kinds)
+		}
+	}
+	code, out = runCaptured(t, "show", "--corpus", dir, "--no-builtin", "drop_orders")
+	if code != 0 || !strings.Contains(out, "2 statement(s) (read, ddl), write: true") {
+		t.Errorf("show: exit %d\n%s", code, out)
+	}
+}

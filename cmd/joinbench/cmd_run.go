@@ -30,7 +30,7 @@ type runCmd struct {
 	Scenario []string `short:"s" sep:"none" group:"Selection" placeholder:"NAME=COUNT" help:"Execute scenario NAME COUNT times per event (repeatable; NAME alone means 1; COUNT 0 turns it off after --tags or --all)."`
 	Tags     []string `group:"Selection" placeholder:"TAG,..." help:"Enable (count 1) every scenario that has one of these tags."`
 	All      bool     `group:"Selection" help:"Enable every scenario (count 1)."`
-	ReadOnly bool     `group:"Selection" help:"Refuse to run scenarios that write (a usage error names them)."`
+	ReadOnly bool     `group:"Selection" help:"Refuse to run any scenario with a statement that is not a plain read (DML, DDL, locking read, SELECT ... INTO, SET, CALL, LOCK TABLES ...): a usage error names its file:line and kind, before connecting."`
 
 	Threads        int           `short:"t" default:"1" group:"Load" help:"Worker threads, each with its own connection; spread round-robin over the endpoints."`
 	Events         int64         `default:"0" group:"Load" help:"Stop after this many events over all threads (0 = no limit). An event is one transaction executing every enabled scenario COUNT times."`
@@ -110,6 +110,14 @@ run; one still running at the end is stopped (its statement killed, its
 fault undone). The summary gives, per action and endpoint, the longest
 stretch without a successful write and the worst latency in it. An offset
 at or past --time, or an unknown endpoint, is a usage error.
+
+With --read-only only plain reads run: every statement of every enabled
+scenario is classified from its parse, and a scenario with DML, DDL (DROP,
+TRUNCATE ...), a locking read (FOR UPDATE, FOR SHARE, LOCK IN SHARE MODE),
+SELECT ... INTO, SET, CALL, LOCK TABLES, a transaction statement or a
+statement the parser cannot read is refused before anything is connected
+to or written. Without it, run.json lists such scenarios with their kinds
+(write_scenarios, write_kinds).
 
 Exit status: 0 when the run completed, 1 when it failed (a results file
 could not be written, every scenario was disabled), 2 on a usage error,

@@ -150,6 +150,10 @@ func TestRunCommand(t *testing.T) {
 	if strings.Contains(string(raw), "tcp(") {
 		t.Errorf("run.json holds a DSN:\n%s", raw)
 	}
+	if !slices.Equal(info.WriteScenarios, []string{"index_updates"}) || len(info.WriteKinds) != 1 ||
+		!slices.Equal(info.WriteKinds["index_updates"], []string{"dml"}) {
+		t.Errorf("run.json write scenarios %v, kinds %v; want index_updates: [dml]", info.WriteScenarios, info.WriteKinds)
+	}
 	if o := info.Options; o == nil || o.Threads != 2 || o.Events != 10 || o.TableSize != 200 ||
 		!slices.Equal(o.Scenario, []string{"index_updates", "simple_inner_pk=2"}) || o.ExecPath != results.ExecDirect {
 		t.Errorf("run.json options %+v", o)
@@ -194,5 +198,87 @@ func TestPrepareRefusesAbsurdTables(t *testing.T) {
 	code, _, stderr := runCapturedAll(t, "prepare", "--dsn", "root@tcp(127.0.0.1:1)/x", "--tables", "1000000")
 	if code != 2 || !strings.Contains(stderr, "--tables") {
 		t.Errorf("exit %d, %q; want 2 naming --tables", code, stderr)
+	}
+}
+
+// ddlCorpus writes a corpus folder of two scenarios that destroy the table
+// orders, DROP TABLE and TRUNCATE TABLE (after a comment), and returns it.
+func ddlCorpus(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "mine"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, src := range map[string]string{
+		"drop_orders.sql":     "-- count: 1\nSELECT COUNT(*) FROM orders;\nDROP TABLE orders\n",
+		"truncate_orders.sql": "-- count: 1\n/* start again */ TRUNCATE TABLE orders\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, "mine", name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestRunReadOnlyRefusesDDL: --read-only refuses a scenario holding DROP
+// TABLE or TRUNCATE TABLE with one line naming its file:line:col and the
+// statement's kind, exit 2, before connecting (the DSN names no server)
+// and before making a run folder.
+func TestRunReadOnlyRefusesDDL(t *testing.T) {
+	dir := ddlCorpus(t)
+	out := t.TempDir()
+	for _, c := range []struct {
+		scenario, where, what string
+	}{
+		{"drop_orders", filepath.Join(dir, "mine", "drop_orders.sql") + ":3:1:", "statement 2 of scenario drop_orders is ddl, not a plain read: DROP TABLE orders"},
+		{"truncate_orders", filepath.Join(dir, "mine", "truncate_orders.sql") + ":2:19:", "statement 1 of scenario truncate_orders is ddl, not a plain read: TRUNCATE TABLE orders"},
+	} {
+		code, _, stderr := runCapturedAll(t, "run", "-q", "--dsn", "root@tcp(127.0.0.1:1)/x", "--corpus", dir, "--no-builtin",
+			"-s", c.scenario, "--read-only", "--events", "1", "--out", out)
+		if code != 2 || !strings.HasPrefix(stderr, "joinbench: "+c.where) || !strings.Contains(stderr, c.what) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+			t.Errorf("%s: exit %d, %q; want 2 and one line starting %s and saying %q", c.scenario, code, stderr, c.where, c.what)
+		}
+	}
+	code, _, stderr := runCapturedAll(t, "run", "-q", "--dsn", "root@tcp(127.0.0.1:1)/x", "--corpus", dir, "--no-builtin",
+		"--all", "--read-only", "--out", out)
+	if code != 2 || !strings.Contains(stderr, "1 more scenario(s) not read-only: truncate_orders (ddl)") {
+		t.Errorf("--all: exit %d, %q; want 2 naming the other scenario", code, stderr)
+	}
+	if entries, _ := os.ReadDir(out); len(entries) > 0 {
+		t.Errorf("a run folder was made: %v", entries)
+	}
+}
+
+// TestRunReadOnlyKeepsTables: on a server, a --read-only run of scenarios
+// that drop and empty a table leaves it as it was; without --read-only
+// they run, and run.json lists them with their kind.
+func TestRunReadOnlyKeepsTables(t *testing.T) {
+	dsn := testdb.Fresh(t, "cmd_read_only")
+	db := openDB(t, dsn)
+	for _, q := range []string{"CREATE TABLE orders (id INT PRIMARY KEY)", "INSERT INTO orders VALUES (1), (2), (3)"} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := ddlCorpus(t)
+	out := t.TempDir()
+	code, _, stderr := runCapturedAll(t, "run", "-q", "--dsn", dsn, "--corpus", dir, "--no-builtin", "-s", "truncate_orders",
+		"-s", "drop_orders", "--read-only", "--events", "1", "--out", out, "--run-id", "refused")
+	var n int
+	if err := db.QueryRow("SELECT COUNT(*) FROM orders").Scan(&n); err != nil || n != 3 {
+		t.Errorf("after a refused --read-only run (exit %d, %q): %d rows, %v; want the 3 rows kept", code, stderr, n, err)
+	}
+	if code != 2 {
+		t.Errorf("exit %d, want 2", code)
+	}
+	code, _, stderr = runCapturedAll(t, "run", "-q", "--dsn", dsn, "--corpus", dir, "--no-builtin", "-s", "truncate_orders",
+		"--events", "1", "--explain", "off", "--out", out, "--run-id", "ran")
+	if code != 0 {
+		t.Fatalf("run without --read-only: exit %d, %s", code, stderr)
+	}
+	info := results.ReadRunInfo(filepath.Join(out, "run=ran"), func(err error) { t.Error(err) })
+	if info == nil || !slices.Equal(info.WriteScenarios, []string{"truncate_orders"}) ||
+		!slices.Equal(info.WriteKinds["truncate_orders"], []string{"ddl"}) || len(info.WriteKinds) != 1 {
+		t.Errorf("run.json write scenarios %v, kinds %v; want truncate_orders: [ddl]", info.WriteScenarios, info.WriteKinds)
 	}
 }

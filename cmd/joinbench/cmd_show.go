@@ -58,7 +58,11 @@ func (c *showCmd) Run(ctx context.Context, cl *cli) error {
 	if !strings.HasSuffix(s.Source, "\n") {
 		fmt.Fprintln(out)
 	}
-	fmt.Fprintf(out, "\n-- template hash %s, %d statement(s), write: %v\n", tmpl.Hash, tmpl.Statements(), tmpl.Write)
+	kinds := make([]string, len(s.Statements))
+	for i, st := range s.Statements {
+		kinds[i] = string(st.Kind)
+	}
+	fmt.Fprintf(out, "\n-- template hash %s, %d statement(s) (%s), write: %v\n", tmpl.Hash, tmpl.Statements(), strings.Join(kinds, ", "), tmpl.Write)
 	names := tmpl.ParamNames()
 	r := tmpl.NewRenderer(c.Seed, c.Thread)
 	for n := 0; n < c.Renders; n++ {

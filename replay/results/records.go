@@ -73,15 +73,23 @@ type Run struct {
 	ServerVars    map[string]string `json:"server_variables"`
 	Options       *RunOptions       `json:"options"`
 	Scenarios     []string          `json:"scenarios"`
-	// WriteScenarios are the scenarios of the run that modify data. Result
-	// checksums of two runs are only comparable when neither wrote: writes
-	// from concurrent threads interleave differently in every run.
-	WriteScenarios []string  `json:"write_scenarios,omitempty"`
-	Start          time.Time `json:"start"`
-	End            time.Time `json:"end"`
-	Interrupted    bool      `json:"interrupted"`
-	Executions     int64     `json:"executions"`
-	Errors         int64     `json:"errors"`
+	// WriteScenarios are the scenarios of the run with a statement that is
+	// not a plain read: one that changes rows or the schema, locks, stores
+	// what it reads or changes the session (what run --read-only
+	// refuses). Result checksums of two runs are only comparable when
+	// neither wrote: writes from concurrent threads interleave differently
+	// in every run.
+	WriteScenarios []string `json:"write_scenarios,omitempty"`
+	// WriteKinds are, for each of WriteScenarios, the kinds of its
+	// statements that are not plain reads, each once, in statement order:
+	// dml, ddl, locking-read, select-into, set, call, lock-tables,
+	// transaction, other or unparsed (absent from runs made before it).
+	WriteKinds  map[string][]string `json:"write_kinds,omitempty"`
+	Start       time.Time           `json:"start"`
+	End         time.Time           `json:"end"`
+	Interrupted bool                `json:"interrupted"`
+	Executions  int64               `json:"executions"`
+	Errors      int64               `json:"errors"`
 	// Segments is the number of clients a split run (--segment) had, 0
 	// when not split; Segment is which of them wrote this file (0 in the
 	// run-level run.json, 1..Segments in segment-<i>.json).

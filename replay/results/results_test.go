@@ -1,6 +1,7 @@
 package results
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -413,6 +414,43 @@ func TestWriteRun(t *testing.T) {
 	}
 	if tmp := listFiles(t, d.Path(), "*.tmp"); len(tmp) != 0 {
 		t.Errorf("temporary files left: %v", tmp)
+	}
+}
+
+// TestRunRecordsWriteKinds: run.json lists the scenarios that are not plain
+// reads with the kinds of their statements, under stable keys, and a
+// run.json written before the kinds existed still reads.
+func TestRunRecordsWriteKinds(t *testing.T) {
+	d, err := Create(t.TempDir(), "r1", "h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	r := &Run{RunID: "r1", Scenarios: []string{"drops", "reads", "locks"}, WriteScenarios: []string{"drops", "locks"},
+		WriteKinds: map[string][]string{"drops": {"ddl"}, "locks": {"locking-read", "dml"}}}
+	if err := d.WriteRun(r); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(d.Path(), RunFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `"write_scenarios":["drops","locks"],"write_kinds":{"drops":["ddl"],"locks":["locking-read","dml"]}`
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(compact.String(), want) {
+		t.Errorf("run.json does not hold %s:\n%s", want, b)
+	}
+	got := ReadRunInfo(d.Path(), func(err error) { t.Error(err) })
+	if got == nil || !reflect.DeepEqual(got.WriteKinds, r.WriteKinds) || !reflect.DeepEqual(got.WriteScenarios, r.WriteScenarios) {
+		t.Errorf("read back %+v", got)
+	}
+	var old Run
+	if err := json.Unmarshal([]byte(`{"run_id":"old","write_scenarios":["index_updates"]}`), &old); err != nil ||
+		old.WriteKinds != nil || old.WriteScenarios[0] != "index_updates" {
+		t.Errorf("an older run.json: %+v, %v", old, err)
 	}
 }
 

@@ -1,0 +1,61 @@
+package replay
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/joinbench/joinbench/corpus"
+	"github.com/joinbench/joinbench/internal/sqllex"
+	"github.com/joinbench/joinbench/internal/usage"
+)
+
+// refuseWrites is --read-only: a usage error at the first statement, of the
+// enabled scenarios writing (in corpus order), that is not a plain read,
+// naming its kind and the other scenarios that write; nil when writing is
+// empty. It runs when the scenarios are compiled, before any server is
+// connected to or run folder made.
+func refuseWrites(writing []*corpus.Scenario) error {
+	if len(writing) == 0 {
+		return nil
+	}
+	s := writing[0]
+	var n int
+	var st corpus.StmtSpan
+	for n, st = range s.Statements {
+		if !st.Kind.PlainRead() {
+			break
+		}
+	}
+	what := string(st.Kind)
+	if st.Kind == corpus.StmtUnparsed {
+		what = "unparsed (the SQL parser cannot read it, so it is not known to only read; joinbench lint says why)"
+	}
+	msg := fmt.Sprintf("--read-only: statement %d of scenario %s is %s, not a plain read: %s", n+1, s.Name, what, excerpt(s.Source[st.Start:st.End]))
+	if more := writing[1:]; len(more) > 0 {
+		names := make([]string, len(more))
+		for i, m := range more {
+			names[i] = fmt.Sprintf("%s (%s)", m.Name, strings.Join(kindNames(m.Writes()), ", "))
+		}
+		msg += fmt.Sprintf("; %d more scenario(s) not read-only: %s", len(more), strings.Join(names, ", "))
+	}
+	line, col := sqllex.Position(s.Source, st.Start)
+	return usage.Wrap(&corpus.Error{Path: s.Path, Line: line, Col: col, Msg: msg})
+}
+
+// excerpt is the start of a statement's text, on one line, for a message.
+func excerpt(text string) string {
+	text = strings.Join(strings.Fields(text), " ")
+	if len(text) > 60 {
+		text = text[:57] + "..."
+	}
+	return text
+}
+
+// kindNames returns the kinds as text, for messages and run.json.
+func kindNames(kinds []corpus.StmtKind) []string {
+	out := make([]string, len(kinds))
+	for i, k := range kinds {
+		out[i] = string(k)
+	}
+	return out
+}
