@@ -63,9 +63,7 @@ func (s *Snapshot) Name() string { return filepath.Base(s.Dir) }
 func (s *Snapshot) Bytes() int64 {
 	var n int64
 	for _, t := range s.Manifest.Tables {
-		for _, f := range t.Files {
-			n += f.Size
-		}
+		n += t.bytes()
 	}
 	return n
 }

@@ -34,6 +34,9 @@ func (e *SnapshotMismatchError) Error() string {
 // anything is touched. Tables run in parallel on opts.Threads sessions.
 func restoreSnapshot(ctx context.Context, db *sql.DB, srv *snapshotServer, snap *Snapshot, want SnapshotKey, opts PrepareOptions) (*PrepareResult, error) {
 	start := time.Now()
+	if opts.Progress != nil {
+		opts.Progress.Finish() // an import has no rows to count
+	}
 	if why := snap.Manifest.Key.Mismatch(want); why != "" {
 		return nil, &SnapshotMismatchError{Name: snap.Name(), Reason: why}
 	}
@@ -57,6 +60,9 @@ func restoreSnapshot(ctx context.Context, db *sql.DB, srv *snapshotServer, snap 
 			return nil, fmt.Errorf("drop %s: %w", t, err)
 		}
 	}
+	if len(existing) > 0 {
+		opts.logf("dropped %d tables in %s", len(existing), time.Since(start).Round(time.Millisecond))
+	}
 
 	res := &PrepareResult{Method: opts.Method, Restored: snap.Name()}
 	jobs := make(chan int)
@@ -69,15 +75,11 @@ func restoreSnapshot(ctx context.Context, db *sql.DB, srv *snapshotServer, snap 
 			defer wg.Done()
 			for i := range jobs {
 				t := snap.Manifest.Tables[i]
-				if opts.Progress != nil {
-					opts.Progress.Start(t.Name, opts.Gen.TableSize, 0)
-				}
 				t0 := time.Now()
 				errs[i] = importTable(ctx, db, srv, snap, t)
 				stats[i] = TableStats{Name: t.Name, Rows: opts.Gen.TableSize, Load: time.Since(t0)}
-				if errs[i] == nil && opts.Progress != nil {
-					opts.Progress.Add(t.Name, opts.Gen.TableSize)
-					opts.Progress.Done(t.Name)
+				if errs[i] == nil {
+					opts.logf("imported %s (%s) in %s", t.Name, humanBytes(t.bytes()), stats[i].Load.Round(time.Millisecond))
 				}
 			}
 		}()
@@ -90,9 +92,6 @@ func restoreSnapshot(ctx context.Context, db *sql.DB, srv *snapshotServer, snap 
 	}
 	close(jobs)
 	wg.Wait()
-	if opts.Progress != nil {
-		opts.Progress.Finish()
-	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, fmt.Errorf("%w (the tables are left as they are: prepare again with --recreate, or joinbench cleanup)", err)
 	}
@@ -100,9 +99,11 @@ func restoreSnapshot(ctx context.Context, db *sql.DB, srv *snapshotServer, snap 
 		return nil, err
 	}
 	if !opts.NoAnalyze {
+		t0 := time.Now()
 		if err := analyze(ctx, db, opts, &loadPlan{analyze: names}); err != nil {
 			return nil, err
 		}
+		opts.logf("analysed in %s", time.Since(t0).Round(time.Millisecond))
 	}
 	res.Tables = stats
 	res.Rows = opts.Gen.TableSize * int64(len(names))
@@ -161,4 +162,12 @@ func importTable(ctx context.Context, db *sql.DB, srv *snapshotServer, snap *Sna
 		return fmt.Errorf("restore %s: import its tablespace: %w", t.Name, err)
 	}
 	return nil
+}
+
+func (t SnapshotTable) bytes() int64 {
+	var n int64
+	for _, f := range t.Files {
+		n += f.Size
+	}
+	return n
 }
