@@ -27,6 +27,12 @@ func prepareWithSnapshot(ctx context.Context, db *sql.DB, opts PrepareOptions) (
 	if err != nil {
 		return nil, err
 	}
+	if snap != nil && srv.binlog && !opts.SkipBinlog {
+		opts.logf("snapshot %s not restored: the server writes a binary log, and replicas would get the imports without the files; add --skip-binlog to restore it unlogged (replicas then get no tables). Loading afresh", snap.Name())
+		fresh := opts
+		fresh.Snapshots = nil
+		return Prepare(ctx, db, fresh)
+	}
 	if snap != nil {
 		opts.logf("restoring snapshot %s (%s) from %s", snap.Name(), humanBytes(snap.Bytes()), store.Dir)
 		return restoreSnapshot(ctx, db, srv, snap, key, opts)

@@ -55,8 +55,15 @@ func restoreSnapshot(ctx context.Context, db *sql.DB, srv *snapshotServer, snap 
 		return nil, usage.Errorf("table %s already exists in database %s (%d of the %d tables exist): use --recreate to drop and reload them, or joinbench cleanup",
 			existing[0], srv.Database, len(existing), len(names))
 	}
+	// every statement runs in sessions like a load's: unlogged with
+	// SkipBinlog, so that replicas get no DDL for files they lack
+	main, err := loadSession(ctx, db, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer main.Close()
 	for _, t := range existing {
-		if _, err := db.ExecContext(ctx, "DROP TABLE "+sqllex.QuoteIdent(t)); err != nil {
+		if _, err := main.ExecContext(ctx, "DROP TABLE "+sqllex.QuoteIdent(t)); err != nil {
 			return nil, fmt.Errorf("drop %s: %w", t, err)
 		}
 	}
@@ -73,10 +80,18 @@ func restoreSnapshot(ctx context.Context, db *sql.DB, srv *snapshotServer, snap 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			conn, err := loadSession(ctx, db, opts)
+			if conn != nil {
+				defer conn.Close()
+			}
 			for i := range jobs {
+				if err != nil {
+					errs[i] = err
+					continue
+				}
 				t := snap.Manifest.Tables[i]
 				t0 := time.Now()
-				errs[i] = importTable(ctx, db, srv, snap, t)
+				errs[i] = importTable(ctx, conn, srv, snap, t)
 				stats[i] = TableStats{Name: t.Name, Rows: opts.Gen.TableSize, Load: time.Since(t0)}
 				if errs[i] == nil {
 					opts.logf("imported %s (%s) in %s", t.Name, humanBytes(t.bytes()), stats[i].Load.Round(time.Millisecond))
@@ -100,8 +115,13 @@ func restoreSnapshot(ctx context.Context, db *sql.DB, srv *snapshotServer, snap 
 	}
 	if !opts.NoAnalyze {
 		t0 := time.Now()
-		if err := analyze(ctx, db, opts, &loadPlan{analyze: names}); err != nil {
-			return nil, err
+		quoted := make([]string, len(names))
+		for i, n := range names {
+			quoted[i] = sqllex.QuoteIdent(n)
+		}
+		opts.logf("ANALYZE TABLE %s", strings.Join(names, ", "))
+		if err := drain(main.QueryContext(ctx, "ANALYZE TABLE "+strings.Join(quoted, ", "))); err != nil {
+			return nil, fmt.Errorf("analyze: %w", err)
 		}
 		opts.logf("analysed in %s", time.Since(t0).Round(time.Millisecond))
 	}
@@ -130,7 +150,7 @@ func checkSnapshotFiles(snap *Snapshot) error {
 }
 
 // importTable creates one table of the snapshot and imports its files.
-func importTable(ctx context.Context, db *sql.DB, srv *snapshotServer, snap *Snapshot, t SnapshotTable) (err error) {
+func importTable(ctx context.Context, db *sql.Conn, srv *snapshotServer, snap *Snapshot, t SnapshotTable) (err error) {
 	q := sqllex.QuoteIdent(t.Name)
 	if _, err := db.ExecContext(ctx, t.Create); err != nil {
 		return fmt.Errorf("restore %s: create: %w", t.Name, err)

@@ -29,7 +29,12 @@ type snapshotServer struct {
 	// lowerCase: the server stores names in lower case
 	// (lower_case_table_names=1), and so names its files.
 	lowerCase bool
+	// binlog: the server writes a binary log, which would send replicas
+	// ALTER TABLE ... IMPORT TABLESPACE without the files.
+	binlog bool
 }
+
+func on(v string) bool { return strings.EqualFold(v, "ON") || v == "1" }
 
 // plainName is what a database or table name must look like for its file
 // to carry the same name: the server encodes other characters in file
@@ -44,7 +49,8 @@ func inspectSnapshotServer(ctx context.Context, db *sql.DB) (*snapshotServer, er
 	vars := map[string]string{}
 	rows, err := db.QueryContext(ctx, `SHOW GLOBAL VARIABLES WHERE Variable_name IN
 		('version', 'innodb_page_size', 'innodb_default_row_format', 'innodb_checksum_algorithm',
-		 'innodb_compression_default', 'datadir', 'innodb_file_per_table', 'lower_case_table_names')`)
+		 'innodb_compression_default', 'datadir', 'innodb_file_per_table', 'lower_case_table_names',
+		 'log_bin', 'wsrep_on')`)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot: read the server's variables: %w", err)
 	}
@@ -60,7 +66,10 @@ func inspectSnapshotServer(ctx context.Context, db *sql.DB) (*snapshotServer, er
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("snapshot: read the server's variables: %w", err)
 	}
-	if fpt := vars["innodb_file_per_table"]; fpt != "" && !strings.EqualFold(fpt, "ON") && fpt != "1" {
+	if on(vars["wsrep_on"]) {
+		return nil, usage.Errorf("--snapshot cannot restore into a Galera cluster node (wsrep_on=ON): the imported files would be on this node only")
+	}
+	if fpt := vars["innodb_file_per_table"]; fpt != "" && !on(fpt) {
 		return nil, usage.Errorf("--snapshot needs innodb_file_per_table=ON: tables in the system tablespace cannot be exported")
 	}
 	dbName, err := currentDatabase(ctx, db)
@@ -76,6 +85,7 @@ func inspectSnapshotServer(ctx context.Context, db *sql.DB) (*snapshotServer, er
 		},
 		Database:  dbName,
 		lowerCase: vars["lower_case_table_names"] == "1",
+		binlog:    on(vars["log_bin"]),
 	}
 	if !plainName.MatchString(dbName) {
 		return nil, usage.Errorf("--snapshot: database name %q: the server names its folder with escapes for characters other than letters, digits and _, which snapshots do not follow; use a plain name", dbName)
