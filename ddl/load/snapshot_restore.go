@@ -29,7 +29,8 @@ func (e *SnapshotMismatchError) Error() string {
 // restoreSnapshot puts the tables of snap into the current database with
 // transportable tablespaces: each table is created as it was exported,
 // its empty tablespace discarded, the snapshot's files copied in (owned by
-// the server's user) and imported; then ANALYZE TABLE, as after a load.
+// the server's user), imported and analysed (ANALYZE TABLE), as after a
+// load.
 // A snapshot whose key is not want is refused with the reason, before
 // anything is touched. Tables run in parallel on opts.Threads sessions.
 func restoreSnapshot(ctx context.Context, db *sql.DB, srv *snapshotServer, snap *Snapshot, want SnapshotKey, opts PrepareOptions) (*PrepareResult, error) {
@@ -93,9 +94,22 @@ func restoreSnapshot(ctx context.Context, db *sql.DB, srv *snapshotServer, snap 
 				t0 := time.Now()
 				errs[i] = importTable(ctx, conn, srv, snap, t)
 				stats[i] = TableStats{Name: t.Name, Rows: opts.Gen.TableSize, Load: time.Since(t0)}
-				if errs[i] == nil {
-					opts.logf("imported %s (%s) in %s", t.Name, humanBytes(t.bytes()), stats[i].Load.Round(time.Millisecond))
+				if errs[i] != nil {
+					continue
 				}
+				// Analysed as soon as it is in, while the other sessions
+				// import: ANALYZE TABLE waits on random reads of a few
+				// pages per index, which overlap the imports' writes.
+				analysed := ""
+				if !opts.NoAnalyze {
+					t1 := time.Now()
+					if err := drain(conn.QueryContext(ctx, "ANALYZE TABLE "+sqllex.QuoteIdent(t.Name))); err != nil {
+						errs[i] = fmt.Errorf("analyze %s: %w", t.Name, err)
+						continue
+					}
+					analysed = fmt.Sprintf(", analysed in %s", time.Since(t1).Round(time.Millisecond))
+				}
+				opts.logf("imported %s (%s) in %s%s", t.Name, humanBytes(t.bytes()), stats[i].Load.Round(time.Millisecond), analysed)
 			}
 		}()
 	}
@@ -112,18 +126,6 @@ func restoreSnapshot(ctx context.Context, db *sql.DB, srv *snapshotServer, snap 
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
-	}
-	if !opts.NoAnalyze {
-		t0 := time.Now()
-		quoted := make([]string, len(names))
-		for i, n := range names {
-			quoted[i] = sqllex.QuoteIdent(n)
-		}
-		opts.logf("ANALYZE TABLE %s", strings.Join(names, ", "))
-		if err := drain(main.QueryContext(ctx, "ANALYZE TABLE "+strings.Join(quoted, ", "))); err != nil {
-			return nil, fmt.Errorf("analyze: %w", err)
-		}
-		opts.logf("analysed in %s", time.Since(t0).Round(time.Millisecond))
 	}
 	res.Tables = stats
 	res.Rows = opts.Gen.TableSize * int64(len(names))
