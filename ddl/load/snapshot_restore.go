@@ -87,7 +87,10 @@ func restoreSnapshot(ctx context.Context, db *sql.DB, srv *snapshotServer, snap 
 			}
 			for i := range jobs {
 				if err != nil {
-					errs[i] = err
+					errs[i], err = err, errSessionFailed // said once
+					continue
+				}
+				if err == errSessionFailed {
 					continue
 				}
 				t := snap.Manifest.Tables[i]
@@ -132,6 +135,10 @@ func restoreSnapshot(ctx context.Context, db *sql.DB, srv *snapshotServer, snap 
 	res.Duration = time.Since(start)
 	return res, nil
 }
+
+// errSessionFailed marks a session that could not be opened, once its
+// error has been reported.
+var errSessionFailed = errors.New("session failed")
 
 // checkSnapshotFiles refuses a snapshot missing a file or holding one of
 // another size than when it was taken.

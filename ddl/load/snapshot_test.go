@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/joinbench/joinbench/internal/sqllex"
@@ -272,5 +273,52 @@ func TestSnapshotDataDirMustBeHere(t *testing.T) {
 	}
 	if err := checkLocalDir(dir, dir); err != nil {
 		t.Errorf("a writable folder: %v", err)
+	}
+}
+
+func TestSnapshotFilesGivenToTheServersUser(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root, to give a file away")
+	}
+	dir := t.TempDir()
+	const nobody = 65534
+	if err := os.Chown(dir, nobody, nobody); err != nil {
+		t.Fatal(err)
+	}
+	f := filepath.Join(dir, "t.ibd")
+	if err := os.WriteFile(f, []byte("x"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if err := giveToOwnerOf(f, dir); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := fi.Sys().(*syscall.Stat_t); st.Uid != nobody || st.Gid != nobody {
+		t.Errorf("owned by %d:%d, want the folder's owner %d:%d", st.Uid, st.Gid, nobody, nobody)
+	}
+}
+
+func TestSnapshotCopyIsWholeOrFails(t *testing.T) {
+	dir := t.TempDir()
+	src, dst := filepath.Join(dir, "src"), filepath.Join(dir, "dst")
+	if err := os.WriteFile(src, make([]byte, 100_000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := copyFile(src, dst, 100_000, true); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(dst); err != nil || fi.Size() != 100_000 {
+		t.Fatalf("copy: %v %v", fi, err)
+	}
+	// a file that is not the size it had when the copy was decided is
+	// being written: no copy is left
+	if err := copyFile(src, dst, 99_000, false); err == nil || !strings.Contains(err.Error(), "changed during the copy") {
+		t.Errorf("torn copy: %v", err)
+	}
+	if _, err := os.Stat(dst); !os.IsNotExist(err) {
+		t.Errorf("a torn copy was left: %v", err)
 	}
 }
