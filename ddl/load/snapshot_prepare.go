@@ -27,8 +27,8 @@ func prepareWithSnapshot(ctx context.Context, db *sql.DB, opts PrepareOptions) (
 	if err != nil {
 		return nil, err
 	}
-	if snap != nil && srv.binlog && !opts.SkipBinlog {
-		opts.logf("snapshot %s not restored: the server writes a binary log, and replicas would get the imports without the files; add --skip-binlog to restore it unlogged (replicas then get no tables). Loading afresh", snap.Name())
+	if why := srv.cannotRestore(opts); snap != nil && why != "" {
+		opts.logf("snapshot %s not restored: %s. Loading afresh", snap.Name(), why)
 		fresh := opts
 		fresh.Snapshots = nil
 		return Prepare(ctx, db, fresh)

@@ -158,3 +158,14 @@ func (s *snapshotServer) fileName(name string) string {
 func (s *snapshotServer) filePath(table, ext string) string {
 	return filepath.Join(s.Dir, s.fileName(table)+ext)
 }
+
+// cannotRestore says why a snapshot must not be imported into this server
+// with these options, or "" when it may: a server writing a binary log
+// would send replicas the imports without the files, unless the restore
+// runs unlogged (SkipBinlog).
+func (s *snapshotServer) cannotRestore(opts PrepareOptions) string {
+	if s.binlog && !opts.SkipBinlog {
+		return "the server writes a binary log, and replicas would get the imports without the files; add --skip-binlog to restore it unlogged (replicas then get no tables)"
+	}
+	return ""
+}

@@ -322,3 +322,16 @@ func TestSnapshotCopyIsWholeOrFails(t *testing.T) {
 		t.Errorf("a torn copy was left: %v", err)
 	}
 }
+
+func TestSnapshotNotRestoredThroughTheBinaryLog(t *testing.T) {
+	logged := &snapshotServer{binlog: true}
+	if why := logged.cannotRestore(PrepareOptions{}); !strings.Contains(why, "--skip-binlog") {
+		t.Errorf("binlogging server: %q", why)
+	}
+	if why := logged.cannotRestore(PrepareOptions{SkipBinlog: true}); why != "" {
+		t.Errorf("binlogging server with --skip-binlog: %q", why)
+	}
+	if why := (&snapshotServer{}).cannotRestore(PrepareOptions{}); why != "" {
+		t.Errorf("no binary log: %q", why)
+	}
+}
