@@ -48,6 +48,9 @@ type prepareCmd struct {
 	NoAnalyze    bool   `group:"Load" help:"Skip the final ANALYZE TABLE."`
 	Segment      string `group:"Load" placeholder:"I/N" help:"Load segment I of N (from 1) of every table's rows, with N-1 other clients loading the rest; the last to finish adds the indexes and analyses. Default from JOB_COMPLETION_INDEX (from 0) and JOINBENCH_SEGMENTS when both are set. See docs/scale-out.md."`
 
+	Snapshot    bool `group:"Snapshot" help:"Restore the tables from a snapshot of this dataset taken on a server of the same version and file format, in seconds; without one, load them and save a snapshot. The server's data directory must be on this machine. See docs/snapshots.md."`
+	snapshotDir `embed:""`
+
 	DumpCSV string `hidden:"" placeholder:"DIR" help:"Write the rows as LOAD DATA files DIR/<table>.tsv and exit (for measuring the server's raw load speed)."`
 }
 
@@ -70,6 +73,14 @@ by one ALTER TABLE as soon as its rows are in, while the other sessions keep
 loading (--no-defer-indexes: created with every index). Load sessions set
 foreign_key_checks=0, unique_checks=0 with --no-defer-indexes, and
 sql_log_bin=0 only with --skip-binlog.
+
+With --snapshot, the first prepare of a dataset saves a snapshot of its
+tables' files (FLUSH TABLES ... FOR EXPORT) under --snapshot-dir, and the
+next prepare of the same dataset (seed, sizes, distribution, schema
+options) on a server of the same version, page size, row format and
+checksum algorithm restores it (ALTER TABLE ... DISCARD/IMPORT TABLESPACE,
+then ANALYZE TABLE) instead of loading. A snapshot taken on another server
+is not used: prepare says why, loads, and saves one for this server.
 
 Ctrl-C stops cleanly after the chunks in flight and prints the
 --from-table/--from-row that resumes the load.`
@@ -128,12 +139,18 @@ func (c *prepareCmd) Run(ctx context.Context, cl *cli) error {
 			progress = load.NewLogProgress(os.Stderr, 10*time.Second)
 		}
 	}
+	var snapshots *load.SnapshotStore
+	if c.Snapshot {
+		if snapshots, err = c.store(); err != nil {
+			return err
+		}
+	}
 	res, err := load.Prepare(ctx, db, load.PrepareOptions{
 		Schema: c.schemaOptions(), Gen: gen,
 		Threads: c.Threads, ChunkSize: c.ChunkSize, IndexesDuringLoad: !c.DeferIndexes,
 		Recreate: c.Recreate, FromTable: c.FromTable, FromRow: c.FromRow,
 		Method: method, SkipBinlog: c.SkipBinlog, NoAnalyze: c.NoAnalyze,
-		Segment: seg, Progress: progress,
+		Segment: seg, Snapshots: snapshots, Progress: progress,
 		Log: func(s string) { fmt.Fprintln(logw, s) },
 	})
 	if err != nil {
@@ -143,6 +160,11 @@ func (c *prepareCmd) Run(ctx context.Context, cl *cli) error {
 		fmt.Fprintf(logw, "segment %s loaded its %d rows in %s on %s (%.0f rows/s, %s)%s\n",
 			seg, res.Rows, res.Duration.Round(time.Millisecond), tgt.Endpoints[0].Name, res.RowsPerSecond(), res.Method,
 			map[bool]string{true: "; it was the last and finished the prepare", false: ""}[res.Finished])
+		return nil
+	}
+	if res.Restored != "" {
+		fmt.Fprintf(logw, "restored %d tables in %s on %s from snapshot %s: %d rows in %s\n",
+			len(res.Tables), tgt.Database, tgt.Endpoints[0].Name, res.Restored, res.Rows, res.Duration.Round(time.Millisecond))
 		return nil
 	}
 	fmt.Fprintf(logw, "prepared %d tables in %s on %s: %d rows in %s (%.0f rows/s, %s)\n",

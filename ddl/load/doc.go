@@ -12,6 +12,14 @@
 // load left without them) and analyse. When a load stops, the point to
 // resume from is computed from the plan and the rows committed (pure).
 //
+// Snapshots (snapshot*.go) make the second prepare of a dataset nearly
+// free: after a load, the tables' tablespaces are copied out under FLUSH
+// TABLES ... FOR EXPORT into a store keyed by everything that decides
+// their bytes (SnapshotKey), and a later prepare of the same dataset on a
+// server writing the same file format imports them (DISCARD/IMPORT
+// TABLESPACE) instead of loading. That needs the server's data directory
+// on this machine; this package copies files there and nowhere else.
+//
 // It must not know about scenarios, lint rules or replay, and it never
 // decides how to reach a server: it takes an open *sql.DB. The schema
 // model, the DDL and the row generator belong to package ddl, which must

@@ -74,9 +74,13 @@ type PrepareOptions struct {
 	// Segment loads one share of every table's rows; the last segment to
 	// finish adds the indexes and analyses (see prepareSegment). The zero
 	// value loads everything.
-	Segment  segment.Segment
-	Progress Progress     // nil: none
-	Log      func(string) // nil: none; one line per call
+	Segment segment.Segment
+	// Snapshots, when set, restores the dataset from a snapshot of it in
+	// the store when there is one that fits the server, and otherwise
+	// loads it and saves a snapshot of it there (see prepareWithSnapshot).
+	Snapshots *SnapshotStore
+	Progress  Progress     // nil: none
+	Log       func(string) // nil: none; one line per call
 }
 
 // Progress receives load progress; implementations must be safe for
@@ -109,6 +113,9 @@ type PrepareResult struct {
 	// Finished says, for a segment of a split prepare, that it was the
 	// last and added the indexes and analysed.
 	Finished bool
+	// Restored names the snapshot the tables were restored from ("" when
+	// they were loaded); Saved the snapshot taken after loading them.
+	Restored, Saved string
 }
 
 // RowsPerSecond is rows loaded per second of the whole prepare.
@@ -158,6 +165,16 @@ func (o *PrepareOptions) check() error {
 	}
 	if o.Segment.Split() && (o.Recreate || o.FromTable != "") {
 		return usage.Errorf("--segment cannot be combined with --recreate or --from-table: run joinbench cleanup first to start over; a segment run again replaces its own rows")
+	}
+	if o.Snapshots != nil {
+		switch {
+		case o.Segment.Split():
+			return usage.Errorf("--snapshot cannot be combined with --segment: a snapshot is of a whole dataset on one server")
+		case o.FromTable != "":
+			return usage.Errorf("--snapshot cannot be combined with --from-table: a snapshot restores or saves every table")
+		case !strings.EqualFold(o.Schema.Engine, "InnoDB"):
+			return usage.Errorf("--snapshot needs --engine InnoDB: snapshots are InnoDB transportable tablespaces, and --engine is %s", o.Schema.Engine)
+		}
 	}
 	if o.FromTable == "" && o.FromRow != 0 {
 		return usage.Errorf("--from-row needs --from-table")

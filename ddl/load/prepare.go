@@ -20,6 +20,9 @@ func Prepare(ctx context.Context, db *sql.DB, opts PrepareOptions) (*PrepareResu
 	if opts.Segment.Split() {
 		return prepareSegment(ctx, db, opts)
 	}
+	if opts.Snapshots != nil {
+		return prepareWithSnapshot(ctx, db, opts)
+	}
 	start := time.Now()
 	rep, err := inspect(ctx, db, opts)
 	if err != nil {
