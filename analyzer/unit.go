@@ -208,7 +208,15 @@ func (u *unit) parse() {
 		return
 	}
 	p := parserPool.Get().(*parser.Parser)
-	defer parserPool.Put(p)
+	defer func() {
+		// The parser keeps its value stack from one Parse to the next,
+		// nodes of this tree included, and its next Parse sets the text
+		// position of nodes it finds there: without the reset it would
+		// write into this unit's tree while the unit resolves it, from
+		// the goroutine analysing another file.
+		p.Reset()
+		parserPool.Put(p)
+	}()
 	stmts, _, err := parseNoPanic(p, u.text)
 	if err == nil {
 		// The parser returns its own result slice and refills it on its
