@@ -4,5 +4,7 @@
 // suggested fixes (such as the RIGHT JOIN to LEFT JOIN rewrite), and the
 // text, JSON and SARIF output formats.
 //
-// It must not talk to a server except through a schema model built by ddl.
+// It must not talk to a server except through a schema model built by ddl,
+// and must not read scenario files or value lists itself: the corpus
+// loader does (a file's loader mistake becomes its scenario-format finding).
 package analyzer
