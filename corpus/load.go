@@ -7,9 +7,12 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/joinbench/joinbench/ddl"
 	"github.com/joinbench/joinbench/internal/usage"
@@ -120,8 +123,9 @@ func Check(opts LoadOptions) (*Corpus, []*File, error) {
 	for _, f := range r.lists {
 		c.addList(f, opts.Override)
 	}
-	for _, f := range r.sqls {
-		c.addScenario(f, opts.Override)
+	parsed := parseAll(r.sqls)
+	for i, f := range r.sqls {
+		c.addScenario(f, parsed[i], opts.Override)
 	}
 	sort.SliceStable(c.scenarios, func(i, j int) bool {
 		a, b := c.scenarios[i], c.scenarios[j]
@@ -229,11 +233,39 @@ func isBuiltinList(name string) bool {
 	return ok
 }
 
-// addScenario parses and adds a scenario, or records why it cannot be
+type parsed struct {
+	s   *Scenario
+	err error
+}
+
+// parseAll parses the scenario files on every core: files are
+// independent until their names and lists are checked, which the caller
+// does in order. Linting a large corpus would otherwise wait on this.
+func parseAll(files []*File) []parsed {
+	out := make([]parsed, len(files))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < min(runtime.GOMAXPROCS(0), len(files)); w++ {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(files) {
+					return
+				}
+				s, err := ParseFile(files[i].Path, []byte(files[i].Source))
+				out[i] = parsed{s, err}
+			}
+		})
+	}
+	wg.Wait()
+	return out
+}
+
+// addScenario adds a parsed scenario, or records why it cannot be
 // added. A user scenario replaces a built-in one of its name only with
 // override; two user scenarios of one name are a mistake.
-func (c *Corpus) addScenario(f *File, override bool) {
-	s, err := ParseFile(f.Path, []byte(f.Source))
+func (c *Corpus) addScenario(f *File, p parsed, override bool) {
+	s, err := p.s, p.err
 	if err != nil {
 		f.Err = asError(f.Path, err)
 		return
