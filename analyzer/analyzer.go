@@ -10,7 +10,6 @@ import (
 	"github.com/joinbench/joinbench/corpus"
 	"github.com/joinbench/joinbench/ddl"
 	"github.com/joinbench/joinbench/internal/server/flavor"
-	"github.com/joinbench/joinbench/internal/sqllex"
 )
 
 // Severity of a finding. A rule's default can be changed per corpus in its
@@ -247,26 +246,24 @@ func AnalyzeScenario(sc *corpus.Scenario, opts *Options) []Diagnostic {
 	return analyze(sc.Path, sc.Source, sc, opts)
 }
 
-// AnalyzeFile lints one file. A file with a scenario header is read as a
-// scenario; any other file as plain SQL (DDL files, for example).
+// AnalyzeFile lints one file on its own. A file with a scenario header is
+// read as a scenario (with the built-in value lists only: a corpus's
+// NAME.list files come with corpus.Check and AnalyzeScenario); any other
+// file as plain SQL (DDL files, for example).
 func AnalyzeFile(path, src string, opts *Options) []Diagnostic {
 	sc, err := readFile(path, src)
 	if err != nil {
-		line, col, msg := 1, 1, err.Error()
-		if ce := (*corpus.Error)(nil); errors.As(err, &ce) {
-			line, col, msg = ce.Line, ce.Col, ce.Msg
-		}
-		d := Diagnostic{Path: path, Line: line, Col: col, Severity: Error, Rule: Syntax.Name, Message: msg}
-		lines := sqllex.NewLines(src)
-		d.Offset = min(lines.Start(line)+max(col-1, 0), len(src))
-		d.EndOffset = d.Offset
-		for d.EndOffset < len(src) && src[d.EndOffset] != '\n' {
-			d.EndOffset++
-		}
-		d.EndLine, d.EndCol = lines.Position(d.EndOffset)
-		return []Diagnostic{d}
+		return []Diagnostic{loadFinding(asLoadError(path, err), src)}
 	}
 	return analyze(path, src, sc, opts)
+}
+
+// asLoadError returns the positioned mistake a corpus error carries.
+func asLoadError(path string, err error) *corpus.Error {
+	if ce := (*corpus.Error)(nil); errors.As(err, &ce) {
+		return ce
+	}
+	return &corpus.Error{Path: path, Line: 1, Col: 1, Msg: err.Error()}
 }
 
 // readFile reads a scenario with the corpus parser, or a file without a
@@ -275,7 +272,7 @@ func readFile(path, src string) (*corpus.Scenario, error) {
 	if isScenario(src) {
 		return corpus.ParseFile(path, []byte(src))
 	}
-	return plainFile(path, src), nil
+	return corpus.ParsePlain(path, src), nil
 }
 
 // isScenario reports whether the file's leading comment lines hold a

@@ -123,8 +123,8 @@ func checkFile(t *testing.T, rule, path string) {
 	}
 	for _, d := range diags {
 		if d.Rule != rule {
-			if d.Rule == Syntax.Name && rule != Syntax.Name {
-				t.Errorf("unexpected syntax error: %s", d)
+			if d.Rule == Syntax.Name || d.Rule == ScenarioFormat.Name {
+				t.Errorf("unexpected %s error: %s", d.Rule, d)
 			}
 			continue
 		}
@@ -153,7 +153,7 @@ func checkFile(t *testing.T, rule, path string) {
 			t.Errorf("fix of %s:\n--- got\n%s\n--- want\n%s", path, got, golden)
 		}
 		for _, d := range AnalyzeFile(path, got, opts) {
-			if d.Rule == rule || d.Rule == Syntax.Name {
+			if d.Rule == rule || d.Rule == Syntax.Name || d.Rule == ScenarioFormat.Name {
 				t.Errorf("after the fix: %s", d)
 			}
 		}

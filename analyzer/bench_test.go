@@ -3,6 +3,8 @@ package analyzer
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -67,6 +69,44 @@ func BenchmarkBuiltinCorpus100kTables(b *testing.B) {
 			b.Fatal(err)
 		}
 		if _, err := AnalyzeAll(context.Background(), files, &Options{Schema: schema}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkLoadedCorpus1k is lint's whole path on a folder of 1,000
+// scenario files: the corpus loader reads and checks them (corpus.Check),
+// then the loaded scenarios are analysed.
+func BenchmarkLoadedCorpus1k(b *testing.B) {
+	base, opts := builtinFiles(b)
+	dir := b.TempDir()
+	for i := 0; i < 1000; i++ {
+		f := base[i%len(base)]
+		name := f.Path[strings.LastIndexByte(f.Path, '/')+1 : len(f.Path)-4]
+		gen := fmt.Sprintf("%s_%04d", name, i)
+		src := strings.Replace(f.Source, "-- scenario: "+name, "-- scenario: "+gen, 1)
+		sub := filepath.Join(dir, fmt.Sprintf("%02d", i/100))
+		if err := os.MkdirAll(sub, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(sub, gen+".sql"), []byte(src), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		_, read, err := corpus.Check(corpus.LoadOptions{Dirs: []string{dir}, NoBuiltin: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		files := make([]File, 0, len(read))
+		for _, f := range read {
+			if f.Err != nil {
+				b.Fatalf("%s: %v", f.Path, f.Err)
+			}
+			files = append(files, File{Path: f.Path, Source: f.Source, Scenario: f.Scenario})
+		}
+		if _, err := AnalyzeAll(context.Background(), files, opts); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -68,6 +68,9 @@ func ParseConfig(path string, src []byte) (*Config, error) {
 			if Lookup(k) == nil {
 				return nil, fmt.Errorf("%s:%d: unknown rule %q%s", path, line, k, didYouMean(k, ruleNames()))
 			}
+			if k == ScenarioFormat.Name {
+				return nil, fmt.Errorf("%s:%d: %s cannot be changed: list, show and run refuse such a file, so lint reports it as an error", path, line, k)
+			}
 			s, err := ParseSeverity(v)
 			if err != nil {
 				return nil, fmt.Errorf("%s:%d: %s: %v", path, line, k, err)

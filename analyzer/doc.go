@@ -8,5 +8,7 @@
 // say, the classification run --read-only also uses: rules ask it rather
 // than classify statements themselves.
 //
-// It must not talk to a server except through a schema model built by ddl.
+// It must not talk to a server except through a schema model built by ddl,
+// and must not read scenario files or value lists itself: the corpus
+// loader does (a file's loader mistake becomes its scenario-format finding).
 package analyzer

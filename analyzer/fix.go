@@ -12,10 +12,21 @@ import (
 // another, as with a RIGHT JOIN inside a derived table that a fix moved).
 // It returns the new text and the number of edits applied.
 func FixFile(path, src string, opts *Options) (string, int) {
-	total := 0
+	sc, err := readFile(path, src)
+	if err != nil {
+		return src, 0 // the file's mistake has no fix
+	}
+	return FixScenario(sc, opts)
+}
+
+// FixScenario is FixFile for a scenario the corpus loader read: each
+// round re-reads the edited text as the loader would, with the scenario's
+// corpus lists. A round whose text no longer loads ends the fixing.
+func FixScenario(sc *corpus.Scenario, opts *Options) (string, int) {
+	src, total := sc.Source, 0
 	for round := 0; round < 10; round++ {
 		var fixes []SuggestedFix
-		for _, d := range AnalyzeFile(path, src, opts) {
+		for _, d := range AnalyzeScenario(sc, opts) {
 			for _, f := range d.Fixes {
 				if f.Unsafe && (opts == nil || !opts.UnsafeFixes) {
 					continue
@@ -27,7 +38,11 @@ func FixFile(path, src string, opts *Options) (string, int) {
 		if n == 0 {
 			break
 		}
-		src, total = out, total+n
+		next, err := sc.Reparse([]byte(out))
+		if err != nil {
+			break
+		}
+		sc, src, total = next, out, total+n
 	}
 	return src, total
 }

@@ -145,7 +145,7 @@ func checkDecl(p *Pass, prm *corpus.Param, off int) {
 	case "list":
 		if len(prm.Args) != 1 {
 			p.Reportf(off, "list parameter %s: want list(NAME)", prm.Name)
-		} else if _, ok := ddl.Domain(prm.Args[0]); !ok {
+		} else if _, ok := p.u.list(prm.Args[0]); !ok {
 			p.Reportf(off, "list parameter %s: no value list named %s", prm.Name, prm.Args[0])
 		}
 	case "int", "year", "string":
@@ -222,7 +222,7 @@ func values(u *unit, prm *corpus.Param) ([]string, bool) {
 		return prm.Args, true
 	case "list":
 		if len(prm.Args) == 1 {
-			return ddl.Domain(prm.Args[0])
+			return u.list(prm.Args[0])
 		}
 	}
 	return nil, false

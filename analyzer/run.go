@@ -6,12 +6,22 @@ import (
 	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
+
+	"github.com/joinbench/joinbench/corpus"
 )
 
 // File is one file to lint.
 type File struct {
 	Path   string
 	Source string
+	// Scenario is the file as the corpus loader read it (corpus.Check),
+	// which resolves its corpus's value lists; nil reads Source on its
+	// own, as AnalyzeFile does.
+	Scenario *corpus.Scenario
+	// Err is the loader's mistake in the file: it is the file's one
+	// finding (rule scenario-format), as it is the one error list, show
+	// and run print.
+	Err *corpus.Error
 	// Options for this file (from its lint.conf); nil means the defaults
 	// given to AnalyzeAll.
 	Options *Options
@@ -39,7 +49,7 @@ func AnalyzeAll(ctx context.Context, files []File, opts *Options) ([]Diagnostic,
 				if o == nil {
 					o = opts
 				}
-				results[i] = AnalyzeFile(files[i].Path, files[i].Source, o)
+				results[i] = files[i].analyze(o)
 			}
 		})
 	}
@@ -52,4 +62,14 @@ func AnalyzeAll(ctx context.Context, files []File, opts *Options) ([]Diagnostic,
 	}
 	sortDiagnostics(out)
 	return out, nil
+}
+
+func (f *File) analyze(opts *Options) []Diagnostic {
+	switch {
+	case f.Err != nil:
+		return []Diagnostic{loadFinding(f.Err, f.Source)}
+	case f.Scenario != nil:
+		return AnalyzeScenario(f.Scenario, opts)
+	}
+	return AnalyzeFile(f.Path, f.Source, opts)
 }

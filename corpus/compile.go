@@ -217,7 +217,7 @@ func compileParam(s *Scenario, prm *Param, schema *ddl.Schema, opts CompileOptio
 		}
 		g.setChoices(col.Type.Members)
 	case KindList:
-		vals, ok := s.list(prm.Args[0])
+		vals, ok := s.List(prm.Args[0])
 		if !ok {
 			return nil, s.errorf(argAt(prm, 0), "list(%s): no such list (built-in lists: %s; a corpus folder may add NAME.list files)", prm.Args[0], strings.Join(ddl.DomainNames(), ", "))
 		}

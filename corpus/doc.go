@@ -1,7 +1,10 @@
 // Package corpus owns the scenario file format: the `-- key: value` header,
 // typed placeholder declarations, value generators and their distributions,
 // loading (the built-in scenarios embedded with go:embed plus user
-// directories) and rendering a scenario into SQL text and bound arguments.
+// directories and files, with their NAME.list value lists) and rendering a
+// scenario into SQL text and bound arguments. Its loader is the only one:
+// list, show, run and lint all read scenarios through Load or Check, so
+// they accept and refuse the same files.
 //
 // It also owns the one classification of statements (stmtkind.go): each
 // statement it cuts is parsed with the TiDB parser only to tell what it

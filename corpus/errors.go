@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/joinbench/joinbench/internal/sqllex"
@@ -30,4 +31,14 @@ func errAt(path, src string, off int, format string, args ...any) error {
 // errorf returns a usage error at a byte offset of the scenario's Source.
 func (s *Scenario) errorf(off int, format string, args ...any) error {
 	return errAt(s.Path, s.Source, off, format, args...)
+}
+
+// asError returns the *Error an error of the file carries, or one at the
+// file's start holding its text.
+func asError(path string, err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return &Error{Path: path, Line: 1, Col: 1, Msg: err.Error()}
 }

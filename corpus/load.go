@@ -7,8 +7,12 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/joinbench/joinbench/ddl"
 	"github.com/joinbench/joinbench/internal/usage"
@@ -41,25 +45,55 @@ type Corpus struct {
 
 // LoadOptions say where scenarios come from.
 type LoadOptions struct {
-	Dirs      []string // user corpus folders, searched recursively for *.sql and *.list
-	Override  bool     // a user scenario or list may replace a built-in one of the same name
-	NoBuiltin bool     // leave the built-in scenarios out
+	Dirs []string // user corpus folders, searched recursively for *.sql and *.list
+	// Files are user files named one by one (lint's arguments, which is
+	// how the pre-commit hook passes them): *.sql files are scenarios,
+	// *.list files value lists. The NAME.list files beside each named
+	// file (in its folder, not below it) are read too, so that a file
+	// resolves its lists as it does when its folder is a --corpus.
+	Files     []string
+	Override  bool // a user scenario or list may replace a built-in one of the same name
+	NoBuiltin bool // leave the built-in scenarios out
 }
 
 // LoadBuiltin loads the built-in corpus alone.
 func LoadBuiltin() (*Corpus, error) { return Load(LoadOptions{}) }
 
-type file struct {
-	path    string // as shown in errors
-	src     []byte
-	builtin bool
+// File is one file the loader read: a scenario or a value list, with the
+// scenario it gave or the mistake that kept it out of the corpus.
+type File struct {
+	Path     string // as shown in errors
+	Source   string
+	Builtin  bool
+	Scenario *Scenario // the scenario loaded; nil for a list or a file with a mistake
+	Err      *Error    // the file's mistake, or nil
 }
 
-// Load reads the built-in corpus and the user folders, checks every file,
-// and resolves list names. Errors are usage errors naming file:line:col.
+// Load reads the built-in corpus and the user folders and files, checks
+// every file, and resolves list names. The first mistake found is returned
+// as a usage error naming file:line:col.
 func Load(opts LoadOptions) (*Corpus, error) {
+	c, files, err := Check(opts)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		if f.Err != nil {
+			return nil, usage.Wrap(f.Err)
+		}
+	}
+	return c, nil
+}
+
+// Check reads what Load reads, in the same order and by the same rules,
+// but does not stop at a mistake: it returns the corpus of the files that
+// loaded and every file read (value lists first, then scenarios, in the
+// order they were checked), each with its mistake if it has one, so that
+// lint reports what list, show and run would refuse. The error is for
+// what is not a file's mistake (a missing folder, an unreadable file).
+func Check(opts LoadOptions) (*Corpus, []*File, error) {
 	c := &Corpus{byName: map[string]*Scenario{}, lists: map[string]*ValueList{}}
-	var sqls, lists []file
+	r := reader{seen: map[string]bool{}, listDirs: map[string]bool{}}
 	if !opts.NoBuiltin {
 		err := fs.WalkDir(builtinFS, "scenarios", func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".sql") {
@@ -69,77 +103,29 @@ func Load(opts LoadOptions) (*Corpus, error) {
 			if err != nil {
 				return err
 			}
-			sqls = append(sqls, file{path: path.Join("corpus", p), src: src, builtin: true})
+			r.sqls = append(r.sqls, &File{Path: path.Join("corpus", p), Source: string(src), Builtin: true})
 			return nil
 		})
 		if err != nil {
-			return nil, fmt.Errorf("built-in corpus: %w", err)
+			return nil, nil, fmt.Errorf("built-in corpus: %w", err)
 		}
 	}
 	for _, dir := range opts.Dirs {
-		st, err := os.Stat(dir)
-		if err != nil {
-			return nil, usage.Errorf("--corpus %s: %v", dir, err)
-		}
-		if !st.IsDir() {
-			return nil, usage.Errorf("--corpus %s: not a folder", dir)
-		}
-		paths, err := FindFiles(dir, ".sql", ".list")
-		if err != nil {
-			return nil, usage.Errorf("--corpus %s: %v", dir, err)
-		}
-		for _, p := range paths {
-			src, err := os.ReadFile(p)
-			if err != nil {
-				return nil, usage.Errorf("--corpus %s: %v", dir, err)
-			}
-			if strings.HasSuffix(p, ".list") {
-				lists = append(lists, file{path: p, src: src})
-			} else {
-				sqls = append(sqls, file{path: p, src: src})
-			}
+		if err := r.dir(dir); err != nil {
+			return nil, nil, err
 		}
 	}
-	for _, f := range lists {
-		l, err := parseList(f.path, f.src)
-		if err != nil {
-			return nil, err
+	for _, p := range opts.Files {
+		if err := r.named(p); err != nil {
+			return nil, nil, err
 		}
-		if prev, ok := c.lists[l.Name]; ok {
-			return nil, usage.Errorf("%s: list %q is also defined in %s", l.Path, l.Name, prev.Path)
-		}
-		if _, ok := ddl.Domain(l.Name); ok && !opts.Override {
-			return nil, usage.Errorf("%s: list %q has the name of a built-in list (use --override to replace it)", l.Path, l.Name)
-		}
-		c.lists[l.Name] = l
 	}
-	for _, f := range sqls {
-		s, err := ParseFile(f.path, f.src)
-		if err != nil {
-			return nil, err
-		}
-		s.Builtin = f.builtin
-		s.lists = c.lists
-		if prev, ok := c.byName[s.Name]; ok {
-			if !prev.Builtin || s.Builtin || !opts.Override {
-				hint := ""
-				if prev.Builtin && !s.Builtin {
-					hint = " (use --override to replace the built-in scenario)"
-				}
-				return nil, usage.Errorf("%s: scenario %q is also defined in %s%s", s.Path, s.Name, prev.Path, hint)
-			}
-			for i, x := range c.scenarios {
-				if x == prev {
-					c.scenarios = append(c.scenarios[:i], c.scenarios[i+1:]...)
-					break
-				}
-			}
-		}
-		c.byName[s.Name] = s
-		c.scenarios = append(c.scenarios, s)
-		if err := s.checkLists(); err != nil {
-			return nil, err
-		}
+	for _, f := range r.lists {
+		c.addList(f, opts.Override)
+	}
+	parsed := parseAll(r.sqls)
+	for i, f := range r.sqls {
+		c.addScenario(f, parsed[i], opts.Override)
 	}
 	sort.SliceStable(c.scenarios, func(i, j int) bool {
 		a, b := c.scenarios[i], c.scenarios[j]
@@ -152,7 +138,159 @@ func Load(opts LoadOptions) (*Corpus, error) {
 		}
 		return a.Name < b.Name
 	})
-	return c, nil
+	return c, append(r.lists, r.sqls...), nil
+}
+
+// reader gathers the user files to load, each once however it was named.
+type reader struct {
+	sqls, lists []*File
+	seen        map[string]bool // cleaned paths already gathered
+	listDirs    map[string]bool // folders whose lists were gathered for a named file
+}
+
+// dir gathers a --corpus folder's scenarios and lists.
+func (r *reader) dir(dir string) error {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return usage.Errorf("--corpus %s: %v", dir, err)
+	}
+	if !st.IsDir() {
+		return usage.Errorf("--corpus %s: not a folder", dir)
+	}
+	paths, err := FindFiles(dir, ".sql", ".list")
+	if err != nil {
+		return usage.Errorf("--corpus %s: %v", dir, err)
+	}
+	for _, p := range paths {
+		if err := r.read(p); err != nil {
+			return usage.Errorf("--corpus %s: %v", dir, err)
+		}
+	}
+	return nil
+}
+
+// named gathers a file named on the command line and the lists beside it.
+func (r *reader) named(p string) error {
+	if err := r.read(p); err != nil {
+		return usage.Errorf("%v", err)
+	}
+	dir := filepath.Clean(filepath.Dir(p))
+	if r.listDirs[dir] {
+		return nil
+	}
+	r.listDirs[dir] = true
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return usage.Errorf("%v", err)
+	}
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".list") {
+			continue
+		}
+		if err := r.read(filepath.Join(filepath.Dir(p), e.Name())); err != nil {
+			return usage.Errorf("%v", err)
+		}
+	}
+	return nil
+}
+
+func (r *reader) read(p string) error {
+	key := filepath.Clean(p)
+	if r.seen[key] {
+		return nil
+	}
+	r.seen[key] = true
+	src, err := os.ReadFile(p)
+	if err != nil {
+		return err
+	}
+	f := &File{Path: p, Source: string(src)}
+	if strings.HasSuffix(p, ".list") {
+		r.lists = append(r.lists, f)
+	} else {
+		r.sqls = append(r.sqls, f)
+	}
+	return nil
+}
+
+// addList adds a value list, or records why it cannot be added.
+func (c *Corpus) addList(f *File, override bool) {
+	l, err := parseList(f.Path, f.Source)
+	switch {
+	case err != nil:
+		f.Err = asError(f.Path, err)
+	case c.lists[l.Name] != nil:
+		f.Err = &Error{Path: f.Path, Line: 1, Col: 1, Msg: fmt.Sprintf("list %q is also defined in %s", l.Name, c.lists[l.Name].Path)}
+	case isBuiltinList(l.Name) && !override:
+		f.Err = &Error{Path: f.Path, Line: 1, Col: 1, Msg: fmt.Sprintf("list %q has the name of a built-in list (use --override to replace it)", l.Name)}
+	default:
+		c.lists[l.Name] = l
+	}
+}
+
+func isBuiltinList(name string) bool {
+	_, ok := ddl.Domain(name)
+	return ok
+}
+
+type parsed struct {
+	s   *Scenario
+	err error
+}
+
+// parseAll parses the scenario files on every core: files are
+// independent until their names and lists are checked, which the caller
+// does in order. Linting a large corpus would otherwise wait on this.
+func parseAll(files []*File) []parsed {
+	out := make([]parsed, len(files))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < min(runtime.GOMAXPROCS(0), len(files)); w++ {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(files) {
+					return
+				}
+				s, err := ParseFile(files[i].Path, []byte(files[i].Source))
+				out[i] = parsed{s, err}
+			}
+		})
+	}
+	wg.Wait()
+	return out
+}
+
+// addScenario adds a parsed scenario, or records why it cannot be
+// added. A user scenario replaces a built-in one of its name only with
+// override; two user scenarios of one name are a mistake.
+func (c *Corpus) addScenario(f *File, p parsed, override bool) {
+	s, err := p.s, p.err
+	if err != nil {
+		f.Err = asError(f.Path, err)
+		return
+	}
+	s.Builtin = f.Builtin
+	s.lists = c.lists
+	prev := c.byName[s.Name]
+	if prev != nil && (!prev.Builtin || s.Builtin || !override) {
+		hint := ""
+		if prev.Builtin && !s.Builtin {
+			hint = " (use --override to replace the built-in scenario)"
+		}
+		f.Err = asError(f.Path, s.errorf(s.nameOff, "scenario %q is also defined in %s%s", s.Name, prev.Path, hint))
+		return
+	}
+	if err := s.checkLists(); err != nil {
+		f.Err = asError(f.Path, err)
+		return
+	}
+	if prev != nil {
+		c.scenarios = slices.DeleteFunc(c.scenarios, func(x *Scenario) bool { return x == prev })
+	}
+	c.byName[s.Name] = s
+	c.scenarios = append(c.scenarios, s)
+	f.Scenario = s
 }
 
 // FindFiles returns the files under dir, searched recursively, whose names
@@ -207,14 +345,33 @@ func lookupList(lists map[string]*ValueList, name string) ([]string, bool) {
 	return ddl.Domain(name)
 }
 
-func (s *Scenario) list(name string) ([]string, bool) { return lookupList(s.lists, name) }
+// List returns a value list by name, as the scenario's list(name)
+// parameters see it: a list of its corpus, else a built-in one.
+func (s *Scenario) List(name string) ([]string, bool) { return lookupList(s.lists, name) }
+
+// Reparse reads src as a new version of the scenario's file (once lint
+// --fix has edited it): same path, built-in flag and corpus lists.
+func (s *Scenario) Reparse(src []byte) (*Scenario, error) {
+	if s.Plain {
+		return ParsePlain(s.Path, string(src)), nil
+	}
+	n, err := ParseFile(s.Path, src)
+	if err != nil {
+		return nil, err
+	}
+	n.Builtin, n.lists = s.Builtin, s.lists
+	if err := n.checkLists(); err != nil {
+		return nil, err
+	}
+	return n, nil
+}
 
 func (s *Scenario) checkLists() error {
 	for _, prm := range s.Params {
 		if prm.Kind != KindList {
 			continue
 		}
-		if _, ok := s.list(prm.Args[0]); !ok {
+		if _, ok := s.List(prm.Args[0]); !ok {
 			return s.errorf(argAt(prm, 0), "list(%s): no such list (built-in lists: %s; a corpus folder may add NAME.list files)", prm.Args[0], strings.Join(ddl.DomainNames(), ", "))
 		}
 	}
@@ -223,13 +380,13 @@ func (s *Scenario) checkLists() error {
 
 // parseList reads a NAME.list file: one value per line; blank lines and
 // lines starting with # are skipped; surrounding spaces are trimmed.
-func parseList(p string, src []byte) (*ValueList, error) {
+func parseList(p, src string) (*ValueList, error) {
 	name := strings.TrimSuffix(filepath.Base(p), ".list")
 	if !isListName(name) {
-		return nil, usage.Errorf("%s: list file name %q: use letters, digits, _ and - only", p, name)
+		return nil, errAt(p, src, 0, "list file name %q: use letters, digits, _ and - only", name)
 	}
 	l := &ValueList{Name: name, Path: p}
-	for _, line := range strings.Split(string(src), "\n") {
+	for _, line := range strings.Split(src, "\n") {
 		v := strings.TrimSpace(line)
 		if v == "" || strings.HasPrefix(v, "#") {
 			continue
@@ -237,7 +394,7 @@ func parseList(p string, src []byte) (*ValueList, error) {
 		l.Values = append(l.Values, v)
 	}
 	if len(l.Values) == 0 {
-		return nil, usage.Errorf("%s: list %q has no values", p, name)
+		return nil, errAt(p, src, 0, "list %q has no values", name)
 	}
 	return l, nil
 }

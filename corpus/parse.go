@@ -184,6 +184,7 @@ func (p *parser) headerLine(i, end int, seen map[string]bool) error {
 		if val != s.Name {
 			return s.errorf(valOff, "scenario name %q does not match the file name %q", val, s.Name)
 		}
+		s.nameOff = valOff
 	case "description":
 		if s.Description != "" {
 			s.Description += " " + val

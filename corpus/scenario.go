@@ -24,9 +24,13 @@ type Scenario struct {
 	// may hold a short `;`-separated sequence; each runs as statement_seq
 	// 0, 1, ... of the event).
 	Statements []StmtSpan
+	// Plain marks a file read as plain SQL (ParsePlain), not as a
+	// scenario: it has no header and its placeholders declare nothing.
+	Plain bool
 
-	stmts []stmtParts           // the statements cut at placeholder uses
-	lists map[string]*ValueList // the corpus's user lists, for list(name)
+	nameOff int                   // byte offset of the `-- scenario:` value in Source; 0 without one
+	stmts   []stmtParts           // the statements cut at placeholder uses
+	lists   map[string]*ValueList // the corpus's user lists, for list(name)
 }
 
 // Span is a byte range [Start, End) in a scenario's Source.

@@ -20,9 +20,10 @@ import (
 
 // lintCmd checks scenario and DDL files without running them.
 type lintCmd struct {
-	Paths       []string `arg:"" optional:"" type:"path" placeholder:"PATH" help:"Files or folders (searched recursively for *.sql) to lint. Default: the built-in corpus plus the --corpus folders."`
-	Corpus      []string `type:"existingdir" placeholder:"DIR" help:"Also lint the *.sql files of this folder, searched recursively (repeatable)."`
+	Paths       []string `arg:"" optional:"" type:"path" placeholder:"PATH" help:"Files or folders (searched recursively for *.sql and NAME.list) to lint; a file reads the NAME.list files beside it. Default: the built-in corpus plus the --corpus folders."`
+	Corpus      []string `type:"existingdir" placeholder:"DIR" help:"Also lint the *.sql files of this folder, with its NAME.list value lists, searched recursively (repeatable)."`
 	NoBuiltin   bool     `help:"Leave the built-in scenarios out of the default set."`
+	Override    bool     `help:"Let a linted scenario or list replace the built-in one of the same name (otherwise that is an error, as it is for list and run)."`
 	Schema      string   `type:"existingfile" placeholder:"FILE.sql" help:"Resolve names against the CREATE TABLE statements of this file instead of the built-in schema."`
 	Tables      int      `default:"1" help:"Number of main tables of the built-in schema (main1..mainN)."`
 	TableName   string   `default:"main" help:"Prefix of the main tables (main1..mainN): of the built-in schema, or the tables of --schema and --dsn that table(main) parameters stand for."`
@@ -47,6 +48,13 @@ against the schema, placeholder types, optimizer and index hints, RIGHT
 JOINs, outer joins nullified by WHERE, joins without an index, unbounded
 writes and blocking DDL. Every finding names the original file, line and
 column.
+
+Files are read as list, show and run read them: a folder as a --corpus
+folder (its NAME.list value lists included), a file named on its own with
+the NAME.list files beside it, so the pre-commit hook, which names files,
+resolves a scenario's lists. What would stop those commands (a header or
+placeholder mistake, a bare ?, an unknown list, a scenario name defined
+twice) is a finding of rule scenario-format.
 
 With --dsn (or --sandbox) and --check-plans, each plain SELECT scenario
 is also rendered with sample values and explained (EXPLAIN FORMAT=JSON, in
@@ -137,7 +145,7 @@ func (c *lintCmd) Run(ctx context.Context, cl *cli) error {
 	var finder analyzer.ConfigFinder
 	for i := range files {
 		cfg := fixed
-		if cfg == nil && user[files[i].Path] {
+		if cfg == nil && user[i] {
 			if cfg, err = finder.Find(files[i].Path); err != nil {
 				return usage.Wrap(err)
 			}
@@ -147,17 +155,21 @@ func (c *lintCmd) Run(ctx context.Context, cl *cli) error {
 	if c.Fix {
 		n := 0
 		for i, f := range files {
-			if !user[f.Path] {
+			if !user[i] || f.Scenario == nil {
 				continue
 			}
-			out, k := analyzer.FixFile(f.Path, f.Source, f.Options)
+			out, k := analyzer.FixScenario(f.Scenario, f.Options)
 			if k == 0 {
 				continue
 			}
 			if err := os.WriteFile(f.Path, []byte(out), 0o644); err != nil {
 				return fmt.Errorf("write fix: %w", err)
 			}
-			files[i].Source = out
+			sc, err := f.Scenario.Reparse([]byte(out))
+			if err != nil { // FixScenario keeps only text that loads
+				return fmt.Errorf("fix of %s: %w", f.Path, err)
+			}
+			files[i].Source, files[i].Scenario = out, sc
 			n += k
 		}
 		if !cl.Quiet && n > 0 {
@@ -263,50 +275,36 @@ func liveSchema(ctx context.Context, dsn, tableName string) (*ddl.Schema, flavor
 	return s, fl, nil
 }
 
-// files gathers what to lint.
-func (c *lintCmd) files() (out []analyzer.File, user map[string]bool, err error) {
-	user = map[string]bool{}
-	if len(c.Paths) == 0 && !c.NoBuiltin {
-		bc, err := corpus.LoadBuiltin()
-		if err != nil {
-			return nil, nil, err
-		}
-		for _, s := range bc.Scenarios() {
-			out = append(out, analyzer.File{Path: s.Path, Source: s.Source})
-		}
-	}
-	roots := c.Paths
-	if len(roots) == 0 {
-		roots = c.Corpus
-	} else {
-		roots = append(roots, c.Corpus...)
-	}
-	for _, root := range roots {
+// files gathers what to lint, read by the corpus loader as list, show and
+// run read it: folders as --corpus folders, files one by one with the value
+// lists beside them, the built-in scenarios too (linted only when no path
+// is given) so that a name defined twice is found. A file the loader
+// refuses comes with its mistake. user[i] tells a file of the user's from
+// a built-in one.
+func (c *lintCmd) files() (out []analyzer.File, user []bool, err error) {
+	opts := corpus.LoadOptions{Override: c.Override, NoBuiltin: c.NoBuiltin}
+	for _, root := range c.Paths {
 		st, err := os.Stat(root)
 		if err != nil {
 			return nil, nil, usage.Errorf("%v", err)
 		}
-		if !st.IsDir() {
-			b, err := os.ReadFile(root)
-			if err != nil {
-				return nil, nil, usage.Errorf("%v", err)
-			}
-			out = append(out, analyzer.File{Path: root, Source: string(b)})
-			user[root] = true
-			continue
+		if st.IsDir() {
+			opts.Dirs = append(opts.Dirs, root)
+		} else {
+			opts.Files = append(opts.Files, root)
 		}
-		paths, err := corpus.FindFiles(root, ".sql")
-		if err != nil {
-			return nil, nil, usage.Errorf("%v", err)
+	}
+	opts.Dirs = append(opts.Dirs, c.Corpus...)
+	_, read, err := corpus.Check(opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, f := range read {
+		if f.Builtin && len(c.Paths) > 0 || f.Scenario == nil && f.Err == nil {
+			continue // a built-in scenario not asked for, or a list that loaded
 		}
-		for _, p := range paths {
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return nil, nil, usage.Errorf("%v", err)
-			}
-			out = append(out, analyzer.File{Path: p, Source: string(b)})
-			user[p] = true
-		}
+		out = append(out, analyzer.File{Path: f.Path, Source: f.Source, Scenario: f.Scenario, Err: f.Err})
+		user = append(user, !f.Builtin)
 	}
 	if len(out) == 0 {
 		return nil, nil, usage.Errorf("no .sql files to lint")

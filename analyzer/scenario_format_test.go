@@ -1,0 +1,76 @@
+package analyzer
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/joinbench/joinbench/corpus"
+)
+
+// TestAnalyzeAllUsesTheLoader: a file the loader refused is its mistake
+// alone, whatever lint.conf says; a loaded scenario is analysed with its
+// corpus's value lists, and fixed with them.
+func TestAnalyzeAllUsesTheLoader(t *testing.T) {
+	dir := t.TempDir()
+	for p, src := range map[string]string{
+		"regions.list": "Europe\nAsia\n",
+		"by_region.sql": "-- param r: list(regions)\n" +
+			"SELECT l2.id FROM level2 AS l2 RIGHT JOIN level1 ON level1.id = l2.l1_id WHERE level1.continent = {{r}};\n",
+		"neg.sql": "-- count: -5\nSELECT 1;\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, read, err := corpus.Check(corpus.LoadOptions{Dirs: []string{dir}, NoBuiltin: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []File
+	var sc *corpus.Scenario
+	for _, f := range read {
+		if f.Scenario != nil || f.Err != nil {
+			files = append(files, File{Path: f.Path, Source: f.Source, Scenario: f.Scenario, Err: f.Err})
+		}
+		if f.Scenario != nil {
+			sc = f.Scenario
+		}
+	}
+	opts := &Options{Schema: testSchema(), Severity: map[string]Severity{ScenarioFormat.Name: Off}}
+	diags, err := AnalyzeAll(context.Background(), files, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range diags {
+		got = append(got, filepath.Base(d.Path)+":"+d.Rule)
+	}
+	if strings.Join(got, " ") != "by_region.sql:right-join neg.sql:scenario-format" {
+		t.Errorf("findings %q, want the RIGHT JOIN and the loader's mistake only", got)
+	}
+	fixed, n := FixScenario(sc, opts)
+	if n != 1 || !strings.Contains(fixed, "FROM level1 LEFT JOIN level2 AS l2") {
+		t.Fatalf("fix: %d edits\n%s", n, fixed)
+	}
+	again, err := sc.Reparse([]byte(fixed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := AnalyzeScenario(again, opts); len(d) != 0 {
+		t.Errorf("after the fix: %v", d)
+	}
+}
+
+// TestConfigCannotSilenceTheLoader: list and run refuse what
+// scenario-format reports, so lint.conf may not change its severity.
+func TestConfigCannotSilenceTheLoader(t *testing.T) {
+	for _, sev := range []string{"off", "warning", "error"} {
+		if _, err := ParseConfig("lint.conf", []byte("scenario-format = "+sev+"\n")); err == nil ||
+			!strings.Contains(err.Error(), "lint.conf:1: scenario-format cannot be changed") {
+			t.Errorf("scenario-format = %s: %v", sev, err)
+		}
+	}
+}
