@@ -14,11 +14,11 @@ import (
 
 // flatRow is one row as both readers give it, for comparing them.
 type flatRow struct {
-	Scenario, Template, Plan        string
+	Scenario, Template, Plan       string
 	Start, Intended, Latency, Rows int64
-	Code                            int32
-	Checksum                        string
-	Params                          []string
+	Code                           int32
+	Checksum                       string
+	Params                         []string
 }
 
 // plainRow is an executions row as another tool may write it: no
