@@ -254,17 +254,14 @@ func compare(baseDirs, candDirs []string, opt CompareOptions) (*Comparison, *sid
 	// While reading the candidate, remember the parameters of rows whose
 	// checksum differs from the base's so that mismatches can be shown.
 	examples := map[string]map[uint64][]string{}
-	onRow := func(a *scenarioAcc, e *execution) {
-		if e.ErrorCode != 0 || e.Checksum == "" {
-			return
-		}
+	onChecksum := func(a *scenarioAcc, params []string, checksum string) {
 		b := base.scenarios[a.name]
 		if b == nil {
 			return
 		}
-		key := hashStrings(e.Params...)
+		key := hashStrings(params...)
 		bv, ok := b.checks.sums[key]
-		if !ok || bv.hash == 0 || bv.hash == hashStrings(e.Checksum) {
+		if !ok || bv.hash == 0 || bv.hash == hashStrings(checksum) {
 			return
 		}
 		ex := examples[a.name]
@@ -274,11 +271,11 @@ func compare(baseDirs, candDirs []string, opt CompareOptions) (*Comparison, *sid
 		}
 		if len(ex) < 20 {
 			if _, ok := ex[key]; !ok {
-				ex[key] = slices.Clone(e.Params)
+				ex[key] = slices.Clone(params)
 			}
 		}
 	}
-	cand, candCat, candWrites, candInfo, err := readSide(candDirs, &c.Candidate, opt, w, onRow)
+	cand, candCat, candWrites, candInfo, err := readSide(candDirs, &c.Candidate, opt, w, onChecksum)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -367,9 +364,9 @@ func optionDifferences(base, cand *results.Run) []string {
 
 // readSide reads one side of a comparison; it also returns the scenarios
 // that modified data in any of its runs, and the run.json of its first run.
-func readSide(dirs []string, side *Side, opt CompareOptions, w warner, onRow func(*scenarioAcc, *execution)) (*runAcc, *planCatalog, []string, *results.Run, error) {
+func readSide(dirs []string, side *Side, opt CompareOptions, w warner, onChecksum func(a *scenarioAcc, params []string, checksum string)) (*runAcc, *planCatalog, []string, *results.Run, error) {
 	acc := newRunAcc(opt.Seed, true)
-	acc.onRow = onRow
+	acc.onChecksum = onChecksum
 	var plans []results.Plan
 	var first *results.Run
 	var writes []string
