@@ -110,22 +110,24 @@ func newTimeline() *timeline {
 		func(into, from *tlBucket) {
 			into.execs += from.execs
 			into.errors += from.errors
-			into.lat.merge(from.lat)
+			into.lat.merge(&from.lat)
 		})}
 }
 
 func (t *timeline) add(start time.Time, latency int64, failed bool) {
-	t.addNs(start.UnixNano(), latency, failed)
+	t.addIndex(start.UnixNano(), logHistIndex(latency), failed)
 }
 
-// addNs is add with the start in Unix nanoseconds.
-func (t *timeline) addNs(start, latency int64, failed bool) {
+// addIndex is add with the start in Unix nanoseconds and the latency as
+// its logHist index (computed once for the timelines of the scenario and
+// of the run).
+func (t *timeline) addIndex(start int64, latency int16, failed bool) {
 	b := t.atNs(start)
 	b.execs++
 	if failed {
 		b.errors++
 	} else {
-		b.lat.add(latency)
+		b.lat.addIndex(latency)
 	}
 }
 
@@ -317,8 +319,9 @@ func (r *runAcc) addColumns(c *results.ExecutionColumns) error {
 				a.templates[c.TemplateHash.Values[ti]] = true
 			}
 		}
-		a.tl.addNs(start, lat, failed) // paced runs: latency already measured from the intended start
-		r.overall.addNs(start, lat, failed)
+		li := logHistIndex(lat)
+		a.tl.addIndex(start, li, failed) // paced runs: latency already measured from the intended start
+		r.overall.addIndex(start, li, failed)
 		if withSums && !failed && c.Checksum[i] != "" {
 			a.checks.add(c.Params[i], c.Checksum[i], c.Rows[i])
 			if r.onChecksum != nil {
