@@ -44,6 +44,10 @@ func ScanExecutionColumns(dir string, warn Warner, opt ColumnScan, fn func(*Exec
 	}
 	stop := make(chan struct{})
 	free := make(chan *ExecutionColumns, 4*workers)
+	// A file is read only when fewer than 2*workers files are read and not
+	// yet handed over: small files would otherwise all be read ahead and
+	// wait in memory.
+	ahead := make(chan struct{}, 2*workers)
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range workers {
@@ -52,7 +56,19 @@ func ScanExecutionColumns(dir string, warn Warner, opt ColumnScan, fn func(*Exec
 			defer wg.Done()
 			// Files are taken in order, so the one the caller waits for is
 			// always being read: no worker waits on a file behind it.
-			for i := int(next.Add(1) - 1); i < len(paths); i = int(next.Add(1) - 1) {
+			for {
+				select {
+				case ahead <- struct{}{}:
+				case <-stop:
+					return
+				}
+				i := int(next.Add(1) - 1)
+				if i >= len(paths) {
+					return
+				}
+				if testHookFileStart != nil {
+					testHookFileStart(i)
+				}
 				s := fileScan{path: paths[i], opt: opt, out: out[i], stop: stop, free: free}
 				s.run()
 				close(out[i])
@@ -81,9 +97,13 @@ func ScanExecutionColumns(dir string, warn Warner, opt ColumnScan, fn func(*Exec
 				}
 			}
 		}
+		<-ahead
 	}
 	return files, nil
 }
+
+// testHookFileStart, set by tests, sees each file as a worker starts it.
+var testHookFileStart func(i int)
 
 // scanItem is what a worker hands over for one file, in order: warnings,
 // that the file was opened, row groups.

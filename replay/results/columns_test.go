@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -203,5 +204,46 @@ func TestColumnsRefuseAnotherSchema(t *testing.T) {
 	got, files, warnings := flatByColumns(t, d.Path(), ColumnScan{})
 	if len(got) != 0 || files != wantFiles || !reflect.DeepEqual(warnings, wantWarn) || len(warnings) != 1 {
 		t.Errorf("%d rows, %d files, warnings %q; want none, %d, %q", len(got), files, warnings, wantFiles, wantWarn)
+	}
+}
+
+// TestColumnsReadAheadIsBounded: small files are not all read ahead of the
+// caller: at most 2 per worker wait in memory, whatever the run's length.
+func TestColumnsReadAheadIsBounded(t *testing.T) {
+	d, err := CreateWithOptions(t.TempDir(), "r1", "h", Options{FileRows: 50, FileAge: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := d.NewExecutionWriter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(sampleExecutions(0, 60*50)); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	const workers = 2
+	var mu sync.Mutex
+	consumed, worst := 0, 0
+	testHookFileStart = func(i int) {
+		mu.Lock()
+		worst = max(worst, i-consumed)
+		mu.Unlock()
+	}
+	defer func() { testHookFileStart = nil }()
+	files, err := ScanExecutionColumns(d.Path(), nil, ColumnScan{Workers: workers}, func(c *ExecutionColumns) error {
+		time.Sleep(time.Millisecond) // a caller slower than the reading
+		mu.Lock()
+		consumed++ // one row group a file
+		mu.Unlock()
+		return nil
+	})
+	if err != nil || files != 60 || consumed != 60 {
+		t.Fatalf("%d files, %d row groups, %v", files, consumed, err)
+	}
+	if worst > 2*workers {
+		t.Errorf("a file was started %d files ahead of the caller, want at most %d", worst, 2*workers)
 	}
 }
