@@ -254,9 +254,10 @@ type runAcc struct {
 	checks, samples bool
 
 	// per row group, reused
-	accs      []*scenarioAcc // by scenario dictionary index
-	planN     []int64        // successes by scenario and plan index
-	templSeen []bool         // by scenario and template index
+	from, next []int32 // where each scenario's rows start in byScen
+	byScen     []int32 // row numbers, by scenario
+	planN      []int64 // successes by scenario and plan index
+	templSeen  []bool  // by scenario and template index
 }
 
 func newRunAcc(seed uint64, checks bool) *runAcc {
@@ -267,73 +268,83 @@ func newRunAcc(seed uint64, checks bool) *runAcc {
 // group; past it, rows go to the maps one by one.
 const maxPairs = 1 << 16
 
-// addColumns accumulates one row group, row by row in file order: the
-// figures, samples and checksums are exactly those of adding the rows one
-// at a time. What is the same for many rows is done once per group: the
-// scenario of a dictionary index is looked up once, and plans and
-// templates are counted by index and added to the maps at the end.
+// addColumns accumulates one row group. Rows are taken scenario by
+// scenario, each scenario's in file order: its figures, samples and
+// checksums are exactly those of adding the rows one at a time in file
+// order (what the run's figures and timeline are made of does not depend
+// on the order), and the histogram written to stays in cache. What is the
+// same for many rows is done once per group: the scenario of a dictionary
+// index is looked up once, plans and templates are counted by index and
+// added to the maps at the end.
 func (r *runAcc) addColumns(c *results.ExecutionColumns) error {
-	accs := r.accs[:0]
-	for range c.Scenario.Values {
-		accs = append(accs, nil) // made on first use: a dictionary value no row uses makes no scenario
-	}
-	r.accs = accs
-	nPlans, nTempl := len(c.PlanHash.Values), len(c.TemplateHash.Values)
-	pairs := len(accs)*nPlans <= maxPairs && len(accs)*nTempl <= maxPairs
+	nScen, nPlans, nTempl := len(c.Scenario.Values), len(c.PlanHash.Values), len(c.TemplateHash.Values)
+	pairs := nScen*nPlans <= maxPairs && nScen*nTempl <= maxPairs
 	if pairs {
-		r.planN = resize(r.planN, len(accs)*nPlans)
-		r.templSeen = resize(r.templSeen, len(accs)*nTempl)
+		r.planN = resize(r.planN, nScen*nPlans)
+		r.templSeen = resize(r.templSeen, nScen*nTempl)
+	}
+	// rows of scenario si: r.byScen[r.from[si]:r.from[si+1]]
+	r.from = resize(r.from, nScen+1)
+	for _, si := range c.Scenario.Index {
+		r.from[si+1]++
+	}
+	for si := range nScen {
+		r.from[si+1] += r.from[si]
+	}
+	r.byScen = resize(r.byScen, c.Len)
+	next := append(r.next[:0], r.from[:nScen]...)
+	r.next = next
+	for i, si := range c.Scenario.Index {
+		r.byScen[next[si]] = int32(i)
+		next[si]++
 	}
 	withSums := r.checks && c.Checksum != nil
-	for i := range c.Len {
-		si := c.Scenario.Index[i]
-		a := accs[si]
-		if a == nil {
-			name := c.Scenario.Values[si]
-			if a = r.scenarios[name]; a == nil {
-				a = newScenarioAcc(strings.Clone(name), r.seed)
-				r.scenarios[a.name] = a
-			}
-			accs[si] = a
+	for si := range nScen {
+		rows := r.byScen[r.from[si]:r.from[si+1]]
+		if len(rows) == 0 {
+			continue // a dictionary value no row uses makes no scenario
 		}
-		start, lat, code := c.StartNs[i], c.LatencyNs[i], c.ErrorCode[i]
-		a.m.AddUnixNano(start, c.IntendedStartNs[i], lat, c.Rows[i], code, 0)
-		failed := code != 0
-		if !failed {
-			if r.samples {
-				// The bootstrap resamples what the histogram holds.
-				a.sample.add(metrics.Clamp(lat))
+		name := c.Scenario.Values[si]
+		a := r.scenarios[name]
+		if a == nil {
+			a = newScenarioAcc(strings.Clone(name), r.seed)
+			r.scenarios[a.name] = a
+		}
+		for _, i := range rows {
+			start, lat, code := c.StartNs[i], c.LatencyNs[i], c.ErrorCode[i]
+			a.m.AddUnixNano(start, c.IntendedStartNs[i], lat, c.Rows[i], code, 0)
+			failed := code != 0
+			if !failed {
+				if r.samples {
+					// The bootstrap resamples what the histogram holds.
+					a.sample.add(metrics.Clamp(lat))
+				}
+				if pi := c.PlanHash.Index[i]; pi >= 0 {
+					if pairs {
+						r.planN[si*nPlans+int(pi)]++
+					} else {
+						a.plans[c.PlanHash.Values[pi]]++
+					}
+				}
 			}
-			if pi := c.PlanHash.Index[i]; pi >= 0 {
+			if ti := c.TemplateHash.Index[i]; ti >= 0 && c.TemplateHash.Values[ti] != "" {
 				if pairs {
-					r.planN[int(si)*nPlans+int(pi)]++
+					r.templSeen[si*nTempl+int(ti)] = true
 				} else {
-					a.plans[c.PlanHash.Values[pi]]++
+					a.templates[c.TemplateHash.Values[ti]] = true
+				}
+			}
+			li := logHistIndex(lat)
+			a.tl.addIndex(start, li, failed) // paced runs: latency already measured from the intended start
+			r.overall.addIndex(start, li, failed)
+			if withSums && !failed && c.Checksum[i] != "" {
+				a.checks.add(c.Params[i], c.Checksum[i], c.Rows[i])
+				if r.onChecksum != nil {
+					r.onChecksum(a, c.Params[i], c.Checksum[i])
 				}
 			}
 		}
-		if ti := c.TemplateHash.Index[i]; ti >= 0 && c.TemplateHash.Values[ti] != "" {
-			if pairs {
-				r.templSeen[int(si)*nTempl+int(ti)] = true
-			} else {
-				a.templates[c.TemplateHash.Values[ti]] = true
-			}
-		}
-		li := logHistIndex(lat)
-		a.tl.addIndex(start, li, failed) // paced runs: latency already measured from the intended start
-		r.overall.addIndex(start, li, failed)
-		if withSums && !failed && c.Checksum[i] != "" {
-			a.checks.add(c.Params[i], c.Checksum[i], c.Rows[i])
-			if r.onChecksum != nil {
-				r.onChecksum(a, c.Params[i], c.Checksum[i])
-			}
-		}
-	}
-	if pairs {
-		for si, a := range accs {
-			if a == nil {
-				continue
-			}
+		if pairs {
 			for pi, n := range r.planN[si*nPlans : (si+1)*nPlans] {
 				if n > 0 {
 					a.plans[c.PlanHash.Values[pi]] += n
