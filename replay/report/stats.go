@@ -9,10 +9,11 @@ import (
 // reservoir keeps a uniform random sample of at most cap values of a
 // stream (algorithm R), seeded so that a report is reproducible.
 type reservoir struct {
-	cap  int
-	seen int64
-	vals []int64
-	rng  *rand.Rand
+	cap     int
+	seen    int64
+	vals    []int64
+	rng     *rand.Rand
+	inOrder []int64 // vals sorted, kept until the next add
 }
 
 func newReservoir(cap int, seed uint64) *reservoir {
@@ -20,6 +21,7 @@ func newReservoir(cap int, seed uint64) *reservoir {
 }
 
 func (r *reservoir) add(v int64) {
+	r.inOrder = nil
 	r.seen++
 	if len(r.vals) < r.cap {
 		r.vals = append(r.vals, v)
@@ -30,97 +32,14 @@ func (r *reservoir) add(v int64) {
 	}
 }
 
-// sorted returns the sample in ascending order.
+// sorted returns the sample in ascending order. Callers share it: they
+// must not change it.
 func (r *reservoir) sorted() []int64 {
-	s := slices.Clone(r.vals)
-	slices.Sort(s)
-	return s
-}
-
-// logHist is a log-bucketed histogram (about 4% wide buckets), used for
-// the latency of one time bucket: the counts of the bucket indexes from lo
-// on, grown to the indexes seen. Dense, because adding to it is once per
-// execution; latencies from 1 µs to an hour span 560 indexes, 2.2 KB.
-type logHist struct {
-	lo     int16
-	counts []uint32
-}
-
-const logHistBase = 1.04
-
-var logHistLn = math.Log(logHistBase)
-
-func logHistIndex(v int64) int16 {
-	if v < 1 {
-		v = 1
+	if r.inOrder == nil {
+		r.inOrder = slices.Clone(r.vals)
+		slices.Sort(r.inOrder)
 	}
-	return int16(math.Log(float64(v)) / logHistLn)
-}
-
-func (h *logHist) add(v int64) { h.addIndex(logHistIndex(v)) }
-
-// addIndex counts one value of bucket index k.
-func (h *logHist) addIndex(k int16) {
-	if i := int(k) - int(h.lo); uint(i) < uint(len(h.counts)) {
-		h.counts[i]++
-		return
-	}
-	h.grow(k, k)
-	h.counts[int(k)-int(h.lo)]++
-}
-
-// grow makes room for the indexes from lo to hi.
-func (h *logHist) grow(lo, hi int16) {
-	if len(h.counts) == 0 {
-		h.lo, h.counts = lo, make([]uint32, int(hi)-int(lo)+1)
-		return
-	}
-	oldHi := h.lo + int16(len(h.counts)) - 1
-	lo, hi = min(lo, h.lo), max(hi, oldHi)
-	if lo == h.lo && hi == oldHi {
-		return
-	}
-	counts := make([]uint32, int(hi)-int(lo)+1)
-	copy(counts[int(h.lo)-int(lo):], h.counts)
-	h.lo, h.counts = lo, counts
-}
-
-func (h *logHist) merge(o *logHist) {
-	if len(o.counts) == 0 {
-		return
-	}
-	h.grow(o.lo, o.lo+int16(len(o.counts))-1)
-	off := int(o.lo) - int(h.lo)
-	for i, c := range o.counts {
-		h.counts[off+i] += c
-	}
-}
-
-// quantile returns the upper bound of the bucket holding quantile q.
-func (h *logHist) quantile(q float64) int64 {
-	total := uint64(0)
-	last := -1
-	for i, c := range h.counts {
-		total += uint64(c)
-		if c > 0 {
-			last = i
-		}
-	}
-	if total == 0 {
-		return 0
-	}
-	rank := uint64(math.Ceil(q * float64(total)))
-	if rank < 1 {
-		rank = 1
-	}
-	acc := uint64(0)
-	for i, c := range h.counts {
-		acc += uint64(c)
-		if c > 0 && acc >= rank {
-			return int64(math.Pow(logHistBase, float64(int(h.lo)+i)+1))
-		}
-	}
-	return int64(math.Pow(logHistBase, float64(int(h.lo)+last)+1))
+	return r.inOrder
 }
 
 // quantileRank is the 1-based rank of quantile q in n sorted values (the
