@@ -142,7 +142,7 @@ func openColumnFile(path string, warn func(error)) (cf *columnFile, closeFn func
 
 // readGroup decodes row group g into c. errByRows (or any error or panic)
 // leaves c to be filled by readGroupRows instead.
-func (cf *columnFile) readGroup(g int, checksums bool, c *ExecutionColumns) (err error) {
+func (cf *columnFile) readGroup(g int, opt ColumnScan, c *ExecutionColumns) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("%v", r)
@@ -152,7 +152,7 @@ func (cf *columnFile) readGroup(g int, checksums bool, c *ExecutionColumns) (err
 	rg := cf.pf.RowGroups()[g]
 	chunks := rg.ColumnChunks()
 	n := int(rg.NumRows())
-	if checksums && cf.checksum >= 0 {
+	if opt.Checksums && cf.checksum >= 0 {
 		some, err := hasValues(chunks[cf.checksum])
 		if err != nil {
 			return err
@@ -161,10 +161,17 @@ func (cf *columnFile) readGroup(g int, checksums bool, c *ExecutionColumns) (err
 			return errByRows
 		}
 	}
+	template, rows := cf.template, cf.rows
+	if opt.SkipTemplates {
+		template = -1
+	}
+	if opt.SkipRows {
+		rows = -1
+	}
 	for _, s := range []struct {
 		col int
 		dst *StringColumn
-	}{{cf.scenario, &c.Scenario}, {cf.template, &c.TemplateHash}, {cf.plan, &c.PlanHash}} {
+	}{{cf.scenario, &c.Scenario}, {template, &c.TemplateHash}, {cf.plan, &c.PlanHash}} {
 		if s.col < 0 {
 			s.dst.Index = fillInt32(s.dst.Index, n, -1)
 			continue
@@ -176,7 +183,7 @@ func (cf *columnFile) readGroup(g int, checksums bool, c *ExecutionColumns) (err
 	for _, s := range []struct {
 		col int
 		dst *[]int64
-	}{{cf.start, &c.StartNs}, {cf.intended, &c.IntendedStartNs}, {cf.latency, &c.LatencyNs}, {cf.rows, &c.Rows}} {
+	}{{cf.start, &c.StartNs}, {cf.intended, &c.IntendedStartNs}, {cf.latency, &c.LatencyNs}, {rows, &c.Rows}} {
 		if s.col < 0 {
 			*s.dst = fillInt64(*s.dst, n, 0)
 			continue

@@ -14,6 +14,10 @@ type ColumnScan struct {
 	// are then read row by row, several times slower: runs record them
 	// only with --checksum.
 	Checksums bool
+	// SkipTemplates and SkipRows leave the template hash and the rows
+	// returned unread, saving their decoding: TemplateHash then holds no
+	// value (every index -1) and Rows zeros.
+	SkipTemplates, SkipRows bool
 	// Workers bounds the files decoded at once; 0 means GOMAXPROCS.
 	Workers int
 }
@@ -153,7 +157,7 @@ func (s *fileScan) run() {
 	}
 	for g := range cf.pf.RowGroups() {
 		c := s.batch()
-		if err := cf.readGroup(g, s.opt.Checksums, c); err == nil {
+		if err := cf.readGroup(g, s.opt, c); err == nil {
 			s.rows += int64(c.Len)
 			if !s.send(scanItem{cols: c}) {
 				return

@@ -247,3 +247,21 @@ func TestColumnsReadAheadIsBounded(t *testing.T) {
 		t.Errorf("a file was started %d files ahead of the caller, want at most %d", worst, 2*workers)
 	}
 }
+
+// TestColumnsSkipped: columns asked to be skipped read as empty, the
+// others as ever.
+func TestColumnsSkipped(t *testing.T) {
+	dir := columnsFixture(t, false)
+	want, _, _ := flatByRows(t, dir)
+	got, _, _ := flatByColumns(t, dir, ColumnScan{SkipTemplates: true, SkipRows: true})
+	if len(got) != len(want) {
+		t.Fatalf("%d rows, want %d", len(got), len(want))
+	}
+	for i := range want {
+		w := want[i]
+		w.Template, w.Rows, w.Params = "", 0, nil
+		if !reflect.DeepEqual(got[i], w) {
+			t.Fatalf("row %d:\n got %+v\nwant %+v", i, got[i], w)
+		}
+	}
+}
