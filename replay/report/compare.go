@@ -2,8 +2,11 @@ package report
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/joinbench/joinbench/replay/results"
 )
@@ -309,8 +312,23 @@ func compare(baseDirs, candDirs []string, opt CompareOptions) (*Comparison, *sid
 	opt.roundsConfidence, opt.overallConfidence = simultaneousConfidence(opt.Confidence, judged, overall)
 	c.RoundsConfidence, c.OverallConfidence = opt.roundsConfidence, opt.overallConfidence
 	c.Method, c.Rule = methodText(opt, judged)
-	for _, n := range sorted {
-		sc := compareScenario(n, base.scenarios[n], cand.scenarios[n], baseCat, candCat, examples[n], c.ChecksumsSkipped == "", rounds.of(n), opt)
+	// Scenarios are judged in parallel: each reads only its own figures
+	// and draws from its own seeded generator, so the output is the same.
+	judgedScen := make([]ScenarioComparison, len(sorted))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(sorted)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < len(sorted); i = int(next.Add(1) - 1) {
+				n := sorted[i]
+				judgedScen[i] = compareScenario(n, base.scenarios[n], cand.scenarios[n], baseCat, candCat, examples[n], c.ChecksumsSkipped == "", rounds.of(n), opt)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, sc := range judgedScen {
 		c.Scenarios = append(c.Scenarios, sc)
 		c.Counts[sc.Verdict]++
 	}
