@@ -64,11 +64,28 @@ func scanRunByRows(r *runAcc, dir string, warn results.Warner) (int, error) {
 	})
 }
 
+// roundRow is the part of an executions row that rounds read.
+type roundRow struct {
+	Scenario  string `parquet:"scenario,dict"`
+	LatencyNs int64  `parquet:"latency_ns"`
+	ErrorCode int32  `parquet:"error_code"`
+}
+
+func scanSuccessesByRows(dir string, fn func(scenario string, latencyNs int64)) error {
+	_, err := results.ScanExecutionsAs(dir, nil, func(e *roundRow) error {
+		if e.ErrorCode == 0 {
+			fn(e.Scenario, e.LatencyNs)
+		}
+		return nil
+	})
+	return err
+}
+
 // byRows runs f with runs read row by row, as before the column reader.
 func byRows(f func()) {
-	saved := scanRun
-	scanRun = scanRunByRows
-	defer func() { scanRun = saved }()
+	saved, savedRounds := scanRun, scanSuccesses
+	scanRun, scanSuccesses = scanRunByRows, scanSuccessesByRows
+	defer func() { scanRun, scanSuccesses = saved, savedRounds }()
 	f()
 }
 
