@@ -71,22 +71,37 @@ type Metrics struct {
 
 // Add records one execution.
 func (m *Metrics) Add(e *Execution) {
-	m.Executions++
-	m.Retries += int64(e.Retries)
-	if e.ErrorCode != 0 {
-		m.addError(e.ErrorCode)
-	} else {
-		m.Rows += e.Rows
-		if m.hist == nil {
-			m.hist = NewHistogram()
-		}
-		Record(m.hist, e.LatencyNs)
-	}
 	from := e.Start.UnixNano() // when it was due: the intended start, else the start
 	if !e.IntendedStart.IsZero() {
 		from = e.IntendedStart.UnixNano()
 	}
-	to := from + max(e.LatencyNs, 0)
+	m.add(from, e.LatencyNs, e.Rows, e.ErrorCode, e.Retries)
+}
+
+// AddUnixNano is Add of an execution given by its fields, times as Unix
+// nanoseconds (as results files keep them), intended 0 when the run was
+// not paced: readers of many rows need not build a time per row.
+func (m *Metrics) AddUnixNano(start, intended, latencyNs, rows int64, errorCode, retries int32) {
+	if intended != 0 {
+		start = intended
+	}
+	m.add(start, latencyNs, rows, errorCode, retries)
+}
+
+// add records an execution due at from (Unix nanoseconds).
+func (m *Metrics) add(from, latencyNs, rows int64, errorCode, retries int32) {
+	m.Executions++
+	m.Retries += int64(retries)
+	if errorCode != 0 {
+		m.addError(errorCode)
+	} else {
+		m.Rows += rows
+		if m.hist == nil {
+			m.hist = NewHistogram()
+		}
+		Record(m.hist, latencyNs)
+	}
+	to := from + max(latencyNs, 0)
 	if m.Executions == 1 {
 		m.first, m.last = from, to
 		return

@@ -215,3 +215,29 @@ func sameFigures(a, b Metrics) bool {
 	a.hist, b.hist = nil, nil
 	return reflect.DeepEqual(a, b)
 }
+
+// TestAddUnixNanoEqualsAdd: adding by fields, times in Unix nanoseconds as
+// results files keep them, gives what Add gives.
+func TestAddUnixNanoEqualsAdd(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var byAdd, byFields Metrics
+	for i := 0; i < 3000; i++ {
+		e := &Execution{Start: t0.Add(time.Duration(rng.Int64N(int64(time.Minute)))), LatencyNs: int64(rng.ExpFloat64() * 2e6),
+			Rows: rng.Int64N(100), Retries: int32(rng.IntN(2))}
+		var intended int64
+		if i%3 == 0 {
+			e.IntendedStart = e.Start.Add(-time.Duration(rng.Int64N(int64(time.Millisecond))))
+			intended = e.IntendedStart.UnixNano()
+		}
+		if rng.IntN(40) == 0 {
+			e.ErrorCode = 1205
+		}
+		byAdd.Add(e)
+		byFields.AddUnixNano(e.Start.UnixNano(), intended, e.LatencyNs, e.Rows, e.ErrorCode, e.Retries)
+	}
+	byAdd.Close()
+	byFields.Close()
+	if !sameFigures(byAdd, byFields) || !reflect.DeepEqual(byAdd.Buckets(), byFields.Buckets()) {
+		t.Errorf("Add %+v\nAddUnixNano %+v", byAdd, byFields)
+	}
+}

@@ -56,7 +56,6 @@ func clientBreakdown(dir string, warn results.Warner) ([]ClientReport, *CommonWi
 		host string
 	}
 	accs := map[key]*clientAcc{}
-	var rows []clientRow // kept small: only start times, for the common window
 	_, err := results.ScanExecutionsAs(dir, warn, func(r *clientRow) error {
 		k := key{r.Segment, r.ClientHost}
 		a := accs[k]
@@ -77,7 +76,6 @@ func clientBreakdown(dir string, warn results.Warner) ([]ClientReport, *CommonWi
 		} else {
 			a.lat.add(r.LatencyNs)
 		}
-		rows = append(rows, clientRow{Start: r.Start})
 		return nil
 	})
 	if err != nil {
@@ -104,10 +102,19 @@ func clientBreakdown(dir string, warn results.Warner) ([]ClientReport, *CommonWi
 		}
 		return strings.Compare(a.ClientHost, b.ClientHost)
 	})
-	for _, r := range rows {
-		if !r.Start.Before(w.Start) && r.Start.Before(w.End) {
-			w.Executions++
+	// The executions in the window: a second reading, of the start times
+	// only, rather than every start time kept (memory would grow with the
+	// run). Its warnings were given by the first.
+	from, to := w.Start.UnixNano(), w.End.UnixNano()
+	if _, err := results.ScanExecutionColumns(dir, nil, results.ColumnScan{SkipTemplates: true, SkipRows: true}, func(c *results.ExecutionColumns) error {
+		for _, s := range c.StartNs {
+			if s >= from && s < to {
+				w.Executions++
+			}
 		}
+		return nil
+	}); err != nil {
+		return nil, nil, err
 	}
 	if secs := w.End.Sub(w.Start).Seconds(); secs > 0 {
 		w.QPS = float64(w.Executions) / secs

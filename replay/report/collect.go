@@ -31,6 +31,9 @@ type timeSeries[B any] struct {
 	buckets map[int64]*B
 	newFn   func() *B
 	mergeFn func(into, from *B)
+	// the bucket last returned by at, and its key
+	last    *B
+	lastKey int64
 }
 
 func newSeries[B any](newFn func() *B, mergeFn func(into, from *B)) timeSeries[B] {
@@ -38,25 +41,31 @@ func newSeries[B any](newFn func() *B, mergeFn func(into, from *B)) timeSeries[B
 }
 
 // at returns the bucket holding t, made when needed.
-func (s *timeSeries[B]) at(t time.Time) *B {
-	k := floorDiv(t.UnixNano(), s.width)
-	if b := s.buckets[k]; b != nil {
-		return b
+func (s *timeSeries[B]) at(t time.Time) *B { return s.atNs(t.UnixNano()) }
+
+// atNs is at with t in Unix nanoseconds.
+func (s *timeSeries[B]) atNs(t int64) *B {
+	k := floorDiv(t, s.width)
+	if s.last != nil && k == s.lastKey {
+		return s.last // rows come in time order: mostly the bucket of the row before
 	}
-	for len(s.buckets) >= maxBuckets {
+	b := s.buckets[k]
+	for b == nil && len(s.buckets) >= maxBuckets {
 		s.coarsen()
-		k = floorDiv(t.UnixNano(), s.width)
-		if b := s.buckets[k]; b != nil {
-			return b
-		}
+		k = floorDiv(t, s.width)
+		b = s.buckets[k]
 	}
-	b := s.newFn()
-	s.buckets[k] = b
+	if b == nil {
+		b = s.newFn()
+		s.buckets[k] = b
+	}
+	s.last, s.lastKey = b, k
 	return b
 }
 
 func (s *timeSeries[B]) coarsen() {
 	s.width *= 2
+	s.last = nil
 	nb := make(map[int64]*B, len(s.buckets)/2+1)
 	for k, b := range s.buckets {
 		nk := floorDiv(k, 2)
@@ -101,17 +110,24 @@ func newTimeline() *timeline {
 		func(into, from *tlBucket) {
 			into.execs += from.execs
 			into.errors += from.errors
-			into.lat.merge(from.lat)
+			into.lat.merge(&from.lat)
 		})}
 }
 
 func (t *timeline) add(start time.Time, latency int64, failed bool) {
-	b := t.at(start)
+	t.addIndex(start.UnixNano(), logHistIndex(latency), failed)
+}
+
+// addIndex is add with the start in Unix nanoseconds and the latency as
+// its logHist index (computed once for the timelines of the scenario and
+// of the run).
+func (t *timeline) addIndex(start int64, latency int16, failed bool) {
+	b := t.atNs(start)
 	b.execs++
 	if failed {
 		b.errors++
 	} else {
-		b.lat.add(latency)
+		b.lat.addIndex(latency)
 	}
 }
 
@@ -178,22 +194,6 @@ func (c *checksums) add(params []string, sum string, rows int64) (key, val uint6
 	return key, val
 }
 
-// execution is the part of an executions row that report and compare
-// read; the other columns are not decoded (retries neither: no report
-// shows them).
-type execution struct {
-	Scenario      string    `parquet:"scenario,dict"`
-	TemplateHash  string    `parquet:"template_hash,dict"`
-	Start         time.Time `parquet:"start_time,timestamp(nanosecond)"`
-	IntendedStart time.Time `parquet:"intended_start,optional,timestamp(nanosecond)"` // zero when unpaced
-	LatencyNs     int64     `parquet:"latency_ns"`
-	Rows          int64     `parquet:"rows"`
-	ErrorCode     int32     `parquet:"error_code"`
-	PlanHash      string    `parquet:"plan_hash,dict,optional"`
-	Params        []string  `parquet:"params,list"`
-	Checksum      string    `parquet:"result_checksum,optional"`
-}
-
 // scenarioAcc accumulates one scenario's executions: the figures in m
 // (the reducer the live summary uses too), and what only a report or a
 // comparison needs beside them.
@@ -216,27 +216,6 @@ func newScenarioAcc(name string, seed uint64) *scenarioAcc {
 		templates: map[string]bool{},
 		checks:    &checksums{sums: map[uint64]resultSum{}},
 	}
-}
-
-func (a *scenarioAcc) add(e *execution) {
-	// Field by field: a composite literal holding times is built in a
-	// temporary and copied, which costs a store-forwarding stall per row.
-	var me metrics.Execution
-	me.Start, me.IntendedStart = e.Start, e.IntendedStart
-	me.LatencyNs, me.Rows, me.ErrorCode = e.LatencyNs, e.Rows, e.ErrorCode
-	a.m.Add(&me)
-	failed := e.ErrorCode != 0
-	if !failed {
-		// The bootstrap resamples what the histogram holds.
-		a.sample.add(metrics.Clamp(e.LatencyNs))
-		if e.PlanHash != "" {
-			a.plans[e.PlanHash]++
-		}
-	}
-	if e.TemplateHash != "" {
-		a.templates[e.TemplateHash] = true
-	}
-	a.tl.add(e.Start, e.LatencyNs, failed) // paced runs: latency already measured from the intended start
 }
 
 // summary computes the scenario's figures.
@@ -266,30 +245,129 @@ type runAcc struct {
 	scenarios map[string]*scenarioAcc
 	overall   *timeline
 	files     int
-	// onRow, when set, sees every row after it is accumulated (compare
-	// uses it to spot checksum mismatches with the parameters at hand).
-	onRow  func(a *scenarioAcc, e *execution)
-	checks bool
+	// onChecksum, when set, sees every successful row with a result
+	// checksum after it is accumulated (compare uses it to spot checksum
+	// mismatches with the parameters at hand).
+	onChecksum func(a *scenarioAcc, params []string, checksum string)
+	// checks keeps result checksums, samples the latency samples of the
+	// bootstrap: a comparison needs them, a report does not.
+	checks, samples bool
+
+	// per row group, reused
+	from, next []int32 // where each scenario's rows start in byScen
+	byScen     []int32 // row numbers, by scenario
+	planN      []int64 // successes by scenario and plan index
+	templSeen  []bool  // by scenario and template index
 }
 
 func newRunAcc(seed uint64, checks bool) *runAcc {
-	return &runAcc{seed: seed, scenarios: map[string]*scenarioAcc{}, overall: newTimeline(), checks: checks}
+	return &runAcc{seed: seed, scenarios: map[string]*scenarioAcc{}, overall: newTimeline(), checks: checks, samples: checks}
 }
 
-func (r *runAcc) add(e *execution) {
-	a := r.scenarios[e.Scenario]
-	if a == nil {
-		a = newScenarioAcc(strings.Clone(e.Scenario), r.seed)
-		r.scenarios[a.name] = a
+// maxPairs bounds the scenario × plan (or template) counters of a row
+// group; past it, rows go to the maps one by one.
+const maxPairs = 1 << 16
+
+// addColumns accumulates one row group. Rows are taken scenario by
+// scenario, each scenario's in file order: its figures, samples and
+// checksums are exactly those of adding the rows one at a time in file
+// order (what the run's figures and timeline are made of does not depend
+// on the order), and the histogram written to stays in cache. What is the
+// same for many rows is done once per group: the scenario of a dictionary
+// index is looked up once, plans and templates are counted by index and
+// added to the maps at the end.
+func (r *runAcc) addColumns(c *results.ExecutionColumns) error {
+	nScen, nPlans, nTempl := len(c.Scenario.Values), len(c.PlanHash.Values), len(c.TemplateHash.Values)
+	pairs := nScen*nPlans <= maxPairs && nScen*nTempl <= maxPairs
+	if pairs {
+		r.planN = resize(r.planN, nScen*nPlans)
+		r.templSeen = resize(r.templSeen, nScen*nTempl)
 	}
-	a.add(e)
-	r.overall.add(e.Start, e.LatencyNs, e.ErrorCode != 0)
-	if r.checks && e.ErrorCode == 0 && e.Checksum != "" {
-		a.checks.add(e.Params, e.Checksum, e.Rows)
+	// rows of scenario si: r.byScen[r.from[si]:r.from[si+1]]
+	r.from = resize(r.from, nScen+1)
+	for _, si := range c.Scenario.Index {
+		r.from[si+1]++
 	}
-	if r.onRow != nil {
-		r.onRow(a, e)
+	for si := range nScen {
+		r.from[si+1] += r.from[si]
 	}
+	r.byScen = resize(r.byScen, c.Len)
+	next := append(r.next[:0], r.from[:nScen]...)
+	r.next = next
+	for i, si := range c.Scenario.Index {
+		r.byScen[next[si]] = int32(i)
+		next[si]++
+	}
+	withSums := r.checks && c.Checksum != nil
+	for si := range nScen {
+		rows := r.byScen[r.from[si]:r.from[si+1]]
+		if len(rows) == 0 {
+			continue // a dictionary value no row uses makes no scenario
+		}
+		name := c.Scenario.Values[si]
+		a := r.scenarios[name]
+		if a == nil {
+			a = newScenarioAcc(strings.Clone(name), r.seed)
+			r.scenarios[a.name] = a
+		}
+		for _, i := range rows {
+			start, lat, code := c.StartNs[i], c.LatencyNs[i], c.ErrorCode[i]
+			a.m.AddUnixNano(start, c.IntendedStartNs[i], lat, c.Rows[i], code, 0)
+			failed := code != 0
+			if !failed {
+				if r.samples {
+					// The bootstrap resamples what the histogram holds.
+					a.sample.add(metrics.Clamp(lat))
+				}
+				if pi := c.PlanHash.Index[i]; pi >= 0 {
+					if pairs {
+						r.planN[si*nPlans+int(pi)]++
+					} else {
+						a.plans[c.PlanHash.Values[pi]]++
+					}
+				}
+			}
+			if ti := c.TemplateHash.Index[i]; ti >= 0 && c.TemplateHash.Values[ti] != "" {
+				if pairs {
+					r.templSeen[si*nTempl+int(ti)] = true
+				} else {
+					a.templates[c.TemplateHash.Values[ti]] = true
+				}
+			}
+			li := logHistIndex(lat)
+			a.tl.addIndex(start, li, failed) // paced runs: latency already measured from the intended start
+			r.overall.addIndex(start, li, failed)
+			if withSums && !failed && c.Checksum[i] != "" {
+				a.checks.add(c.Params[i], c.Checksum[i], c.Rows[i])
+				if r.onChecksum != nil {
+					r.onChecksum(a, c.Params[i], c.Checksum[i])
+				}
+			}
+		}
+		if pairs {
+			for pi, n := range r.planN[si*nPlans : (si+1)*nPlans] {
+				if n > 0 {
+					a.plans[c.PlanHash.Values[pi]] += n
+				}
+			}
+			for ti, seen := range r.templSeen[si*nTempl : (si+1)*nTempl] {
+				if seen && c.TemplateHash.Values[ti] != "" {
+					a.templates[c.TemplateHash.Values[ti]] = true
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// resize returns s with n zero elements, reusing its memory.
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
 }
 
 // executions counts the executions read so far, of every scenario.
@@ -319,10 +397,16 @@ func (r *runAcc) total() metrics.Metrics {
 
 // readRun adds every executions file of dir to acc.
 func (r *runAcc) readRun(dir string, warn results.Warner) error {
-	n, err := results.ScanExecutionsAs(dir, warn, func(e *execution) error {
-		r.add(e)
-		return nil
-	})
+	n, err := scanRun(r, dir, warn)
 	r.files += n
 	return err
+}
+
+// scanRun reads a run's executions into acc by columns; tests set it to
+// the row-by-row reading the column path must agree with.
+var scanRun = func(r *runAcc, dir string, warn results.Warner) (int, error) {
+	// No report or comparison shows the rows returned (only a checksum
+	// needs them, and its row groups are read whole): the metrics' Rows
+	// stay 0. Templates only tell a comparison that a scenario changed.
+	return results.ScanExecutionColumns(dir, warn, results.ColumnScan{Checksums: r.checks, SkipTemplates: !r.checks, SkipRows: true}, r.addColumns)
 }

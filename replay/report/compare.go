@@ -1,9 +1,13 @@
 package report
 
 import (
+	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/joinbench/joinbench/replay/results"
 )
@@ -268,38 +272,42 @@ func compare(baseDirs, candDirs []string, opt CompareOptions) (*Comparison, *sid
 	}
 	w := warner{list: &c.Warnings, fn: opt.Warn}
 
-	base, baseCat, baseWrites, baseInfo, err := readSide(results.SideBase, baseDirs, &c.Base, opt, w, nil)
-	if err != nil {
-		return nil, nil, err
+	// The two sides are read at once, each with its own warnings, which
+	// are then given base first as when they were read one after the other.
+	type sideRead struct {
+		acc      *runAcc
+		cat      *planCatalog
+		writes   []string
+		info     *results.Run
+		warnings []string
+		err      error
 	}
-	// While reading the candidate, remember the parameters of rows whose
-	// checksum differs from the base's so that mismatches can be shown.
-	examples := map[string]map[uint64][]string{}
-	onRow := func(a *scenarioAcc, e *execution) {
-		if e.ErrorCode != 0 || e.Checksum == "" {
-			return
-		}
-		b := base.scenarios[a.name]
-		if b == nil {
-			return
-		}
-		key := hashStrings(e.Params...)
-		bv, ok := b.checks.sums[key]
-		if !ok || bv.hash == 0 || bv.hash == hashStrings(e.Checksum) {
-			return
-		}
-		ex := examples[a.name]
-		if ex == nil {
-			ex = map[uint64][]string{}
-			examples[a.name] = ex
-		}
-		if len(ex) < 20 {
-			if _, ok := ex[key]; !ok {
-				ex[key] = slices.Clone(e.Params)
-			}
+	read := func(name string, dirs []string, side *Side) *sideRead {
+		r := &sideRead{}
+		r.acc, r.cat, r.writes, r.info, r.err = readSide(name, dirs, side, opt, warner{list: &r.warnings}, nil)
+		return r
+	}
+	var br *sideRead
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		br = read(results.SideBase, baseDirs, &c.Base)
+	}()
+	cr := read(results.SideCandidate, candDirs, &c.Candidate)
+	<-done
+	for _, r := range []*sideRead{br, cr} {
+		for _, msg := range r.warnings {
+			w.warn(errors.New(msg))
 		}
 	}
-	cand, candCat, candWrites, candInfo, err := readSide(results.SideCandidate, candDirs, &c.Candidate, opt, w, onRow)
+	for _, r := range []*sideRead{br, cr} {
+		if r.err != nil {
+			return nil, nil, r.err
+		}
+	}
+	base, baseCat, baseWrites, baseInfo := br.acc, br.cat, br.writes, br.info
+	cand, candCat, candWrites, candInfo := cr.acc, cr.cat, cr.writes, cr.info
+	examples, err := checksumExamples(candDirs, base, cand, opt)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -333,8 +341,23 @@ func compare(baseDirs, candDirs []string, opt CompareOptions) (*Comparison, *sid
 	opt.roundsConfidence, opt.overallConfidence = simultaneousConfidence(opt.Confidence, judged, overall)
 	c.RoundsConfidence, c.OverallConfidence = opt.roundsConfidence, opt.overallConfidence
 	c.Method, c.Rule = methodText(opt, judged)
-	for _, n := range sorted {
-		sc := compareScenario(n, base.scenarios[n], cand.scenarios[n], baseCat, candCat, examples[n], c.ChecksumsSkipped == "", rounds.of(n), opt)
+	// Scenarios are judged in parallel: each reads only its own figures
+	// and draws from its own seeded generator, so the output is the same.
+	judgedScen := make([]ScenarioComparison, len(sorted))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(sorted)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < len(sorted); i = int(next.Add(1) - 1) {
+				n := sorted[i]
+				judgedScen[i] = compareScenario(n, base.scenarios[n], cand.scenarios[n], baseCat, candCat, examples[n], c.ChecksumsSkipped == "", rounds.of(n), opt)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, sc := range judgedScen {
 		c.Scenarios = append(c.Scenarios, sc)
 		c.Counts[sc.Verdict]++
 	}
@@ -391,15 +414,79 @@ func optionDifferences(base, cand *results.Run) []string {
 	return out
 }
 
+// checksumExamples returns, per scenario, the parameters of up to 20
+// candidate rows whose result checksum differs from the base's for the
+// same parameters. Parameters are not kept while reading, so the candidate
+// is read a second time, by rows holding checksums only, when the
+// checksums kept show a possible mismatch: the examples are those of
+// looking at each candidate row in file order with the base at hand.
+func checksumExamples(candDirs []string, base, cand *runAcc, opt CompareOptions) (map[string]map[uint64][]string, error) {
+	examples := map[string]map[uint64][]string{}
+	if !mayMismatch(base, cand) {
+		return examples, nil
+	}
+	onChecksum := func(a *scenarioAcc, params []string, checksum string) {
+		b := base.scenarios[a.name]
+		if b == nil {
+			return
+		}
+		key := hashStrings(params...)
+		bv, ok := b.checks.sums[key]
+		if !ok || bv.hash == 0 || bv.hash == hashStrings(checksum) {
+			return
+		}
+		ex := examples[a.name]
+		if ex == nil {
+			ex = map[uint64][]string{}
+			examples[a.name] = ex
+		}
+		if len(ex) < 20 {
+			if _, ok := ex[key]; !ok {
+				ex[key] = slices.Clone(params)
+			}
+		}
+	}
+	again := newRunAcc(opt.Seed, true)
+	again.samples = false
+	again.onChecksum = onChecksum
+	for _, d := range candDirs {
+		if err := again.readRun(d, nil); err != nil { // its warnings were given the first time
+			return nil, err
+		}
+	}
+	return examples, nil
+}
+
+// mayMismatch reports whether a candidate row may have a checksum other
+// than the base's for the same parameters: a parameter set kept on both
+// sides whose candidate checksum is not the base's one (or varied), or
+// candidate sets not kept (past maxChecksumKeys) where the base has some.
+func mayMismatch(base, cand *runAcc) bool {
+	for name, c := range cand.scenarios {
+		b := base.scenarios[name]
+		if b == nil || len(b.checks.sums) == 0 {
+			continue
+		}
+		if c.checks.dropped > 0 {
+			return true
+		}
+		for key, cv := range c.checks.sums {
+			if bv, ok := b.checks.sums[key]; ok && bv.hash != 0 && cv.hash != bv.hash {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // readSide reads one side (name: results.SideBase or SideCandidate) of a
 // comparison; it also returns the scenarios that modified data in any of
 // its runs, and the run.json of its first run. A side without a single
 // readable execution is a *NoExecutionsError; a run folder without one,
 // among others that have some, is warned about.
-func readSide(name string, dirs []string, side *Side, opt CompareOptions, w warner,
-	onRow func(*scenarioAcc, *execution)) (*runAcc, *planCatalog, []string, *results.Run, error) {
+func readSide(name string, dirs []string, side *Side, opt CompareOptions, w warner, onChecksum func(a *scenarioAcc, params []string, checksum string)) (*runAcc, *planCatalog, []string, *results.Run, error) {
 	acc := newRunAcc(opt.Seed, true)
-	acc.onRow = onRow
+	acc.onChecksum = onChecksum
 	var plans []results.Plan
 	var first *results.Run
 	var writes, failed, empty []string

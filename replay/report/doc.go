@@ -8,8 +8,9 @@
 // executions with a noise floor. A calibration (A/A rounds) stores each
 // scenario's noise on a setup for later comparisons.
 //
-// It reads results through replay/results, streaming row groups: memory is
-// bounded by per-scenario histograms and samples, never by row count. The
+// It reads results through replay/results by columns, a row group at a
+// time (ScanExecutionColumns): memory is bounded by per-scenario
+// histograms and samples, never by row count. The
 // figures of a summary come from replay/metrics, the reducer the live
 // summary of a run uses too. It renders text, markdown, JSON and a
 // self-contained HTML page (inline CSS, JS and SVG charts: it opens

@@ -55,11 +55,19 @@ func (s *roundSample) add(v int64) {
 	}
 }
 
-// roundRow is the part of an executions row that rounds read.
-type roundRow struct {
-	Scenario  string `parquet:"scenario,dict"`
-	LatencyNs int64  `parquet:"latency_ns"`
-	ErrorCode int32  `parquet:"error_code"`
+// scanSuccesses passes the scenario and latency of every successful
+// execution of a run to fn, in file order, reading by columns; tests set
+// it to the row-by-row reading it must agree with.
+var scanSuccesses = func(dir string, fn func(scenario string, latencyNs int64)) error {
+	_, err := results.ScanExecutionColumns(dir, nil, results.ColumnScan{SkipTemplates: true, SkipRows: true}, func(c *results.ExecutionColumns) error {
+		for i, code := range c.ErrorCode {
+			if code == 0 {
+				fn(c.Scenario.Values[c.Scenario.Index[i]], c.LatencyNs[i])
+			}
+		}
+		return nil
+	})
+	return err
 }
 
 // readRounds reads each run folder as one round. Problems with the files
@@ -74,17 +82,13 @@ func readRounds(dirs []string, seed uint64) ([]*round, error) {
 			}
 			r.rep = info.Replicate
 		}
-		_, err := results.ScanExecutionsAs(d, nil, func(e *roundRow) error {
-			if e.ErrorCode != 0 {
-				return nil
-			}
-			s := r.scen[e.Scenario]
+		err := scanSuccesses(d, func(scenario string, latencyNs int64) {
+			s := r.scen[scenario]
 			if s == nil {
-				s = &roundSample{rng: rand.New(rand.NewPCG(seed, hashStrings(e.Scenario)^uint64(i)))}
-				r.scen[e.Scenario] = s
+				s = &roundSample{rng: rand.New(rand.NewPCG(seed, hashStrings(scenario)^uint64(i)))}
+				r.scen[strings.Clone(scenario)] = s
 			}
-			s.add(max(e.LatencyNs, 0))
-			return nil
+			s.add(max(latencyNs, 0))
 		})
 		if err != nil {
 			return nil, err

@@ -9,10 +9,11 @@ import (
 // reservoir keeps a uniform random sample of at most cap values of a
 // stream (algorithm R), seeded so that a report is reproducible.
 type reservoir struct {
-	cap  int
-	seen int64
-	vals []int64
-	rng  *rand.Rand
+	cap     int
+	seen    int64
+	vals    []int64
+	rng     *rand.Rand
+	inOrder []int64 // vals sorted, kept until the next add
 }
 
 func newReservoir(cap int, seed uint64) *reservoir {
@@ -20,6 +21,7 @@ func newReservoir(cap int, seed uint64) *reservoir {
 }
 
 func (r *reservoir) add(v int64) {
+	r.inOrder = nil
 	r.seen++
 	if len(r.vals) < r.cap {
 		r.vals = append(r.vals, v)
@@ -30,60 +32,14 @@ func (r *reservoir) add(v int64) {
 	}
 }
 
-// sorted returns the sample in ascending order.
+// sorted returns the sample in ascending order. Callers share it: they
+// must not change it.
 func (r *reservoir) sorted() []int64 {
-	s := slices.Clone(r.vals)
-	slices.Sort(s)
-	return s
-}
-
-// logHist is a sparse log-bucketed histogram (about 4% wide buckets): tiny,
-// used for the latency of one time bucket.
-type logHist map[int16]uint32
-
-const logHistBase = 1.04
-
-var logHistLn = math.Log(logHistBase)
-
-func logHistIndex(v int64) int16 {
-	if v < 1 {
-		v = 1
+	if r.inOrder == nil {
+		r.inOrder = slices.Clone(r.vals)
+		slices.Sort(r.inOrder)
 	}
-	return int16(math.Log(float64(v)) / logHistLn)
-}
-
-func (h logHist) add(v int64) { h[logHistIndex(v)]++ }
-
-func (h logHist) merge(o logHist) {
-	for k, c := range o {
-		h[k] += c
-	}
-}
-
-// quantile returns the upper bound of the bucket holding quantile q.
-func (h logHist) quantile(q float64) int64 {
-	if len(h) == 0 {
-		return 0
-	}
-	keys := make([]int16, 0, len(h))
-	total := uint64(0)
-	for k, c := range h {
-		keys = append(keys, k)
-		total += uint64(c)
-	}
-	slices.Sort(keys)
-	rank := uint64(math.Ceil(q * float64(total)))
-	if rank < 1 {
-		rank = 1
-	}
-	acc := uint64(0)
-	for _, k := range keys {
-		acc += uint64(h[k])
-		if acc >= rank {
-			return int64(math.Pow(logHistBase, float64(k)+1))
-		}
-	}
-	return int64(math.Pow(logHistBase, float64(keys[len(keys)-1])+1))
+	return r.inOrder
 }
 
 // quantileRank is the 1-based rank of quantile q in n sorted values (the

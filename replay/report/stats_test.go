@@ -118,3 +118,56 @@ func TestPlanTextFallsBackToIndentedJSON(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// TestLogHistQuantiles: the dense logHist gives the quantiles the sparse
+// map it replaced gave, merged or not.
+func TestLogHistQuantiles(t *testing.T) {
+	sparseQuantile := func(h map[int16]uint32, q float64) int64 { // the map version, as it was
+		if len(h) == 0 {
+			return 0
+		}
+		keys := make([]int16, 0, len(h))
+		total := uint64(0)
+		for k, c := range h {
+			keys = append(keys, k)
+			total += uint64(c)
+		}
+		slices.Sort(keys)
+		rank := max(uint64(math.Ceil(q*float64(total))), 1)
+		acc := uint64(0)
+		for _, k := range keys {
+			acc += uint64(h[k])
+			if acc >= rank {
+				return int64(math.Pow(logHistBase, float64(k)+1))
+			}
+		}
+		return int64(math.Pow(logHistBase, float64(keys[len(keys)-1])+1))
+	}
+	rng := rand.New(rand.NewPCG(8, 9))
+	for trial := range 50 {
+		var a, b logHist
+		sparse := map[int16]uint32{}
+		for i := range rng.IntN(2000) {
+			v := int64(math.Exp(rng.NormFloat64()*3 + 13))
+			if i%97 == 0 {
+				v = -5 // clamped to 1
+			}
+			if i%2 == 0 {
+				a.add(v)
+			} else {
+				b.add(v)
+			}
+			sparse[logHistIndex(v)]++
+		}
+		a.merge(&b)
+		for _, q := range []float64{0, 0.01, 0.5, 0.95, 0.99, 1} {
+			if got, want := a.quantile(q), sparseQuantile(sparse, q); got != want {
+				t.Fatalf("trial %d: quantile %v = %d, want %d", trial, q, got, want)
+			}
+		}
+	}
+	var empty logHist
+	if empty.quantile(0.5) != 0 {
+		t.Error("empty logHist has a quantile")
+	}
+}

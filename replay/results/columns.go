@@ -1,0 +1,436 @@
+package results
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// ExecutionColumns is one row group of an executions file, decoded column
+// by column: only the columns a report or a comparison reads, each page's
+// values copied out in bulk, no row built. Row i of the group is the i-th
+// element of every slice. It is only valid during the callback it is
+// passed to.
+type ExecutionColumns struct {
+	Len int
+	// Scenario, TemplateHash and PlanHash are kept as their distinct
+	// values and, per row, an index into them (as the files keep them:
+	// dictionary encoded), so a reader maps a scenario once per group.
+	Scenario, TemplateHash, PlanHash StringColumn
+	StartNs                          []int64 // Unix nanoseconds
+	IntendedStartNs                  []int64 // Unix nanoseconds; 0 when null (unpaced)
+	LatencyNs                        []int64
+	Rows                             []int64
+	ErrorCode                        []int32
+	// Checksum ("" when null) and Params are only read when
+	// ColumnScan.Checksums asks for them, and are nil when no row of the
+	// group has a checksum; Params are only meant for rows with one.
+	Checksum []string
+	Params   [][]string
+}
+
+// StringColumn is a string column as its distinct values and, per row, an
+// index into them; -1 for a null.
+type StringColumn struct {
+	Values []string
+	Index  []int32
+}
+
+// At is the value of row i, "" for a null.
+func (c *StringColumn) At(i int) string {
+	if j := c.Index[i]; j >= 0 {
+		return c.Values[j]
+	}
+	return ""
+}
+
+func (c *ExecutionColumns) reset() {
+	c.Len = 0
+	for _, s := range []*StringColumn{&c.Scenario, &c.TemplateHash, &c.PlanHash} {
+		s.Values, s.Index = s.Values[:0], s.Index[:0]
+	}
+	c.StartNs, c.IntendedStartNs, c.LatencyNs, c.Rows = c.StartNs[:0], c.IntendedStartNs[:0], c.LatencyNs[:0], c.Rows[:0]
+	c.ErrorCode = c.ErrorCode[:0]
+	c.Checksum, c.Params = nil, nil
+}
+
+// columnRow is the row type of the row-by-row reading of the same
+// columns: it decides which columns a file must have (the same as for the
+// rows report always read), and reads the row groups that the column
+// reader does not handle (see readGroupRows).
+type columnRow struct {
+	Scenario      string     `parquet:"scenario,dict"`
+	TemplateHash  string     `parquet:"template_hash,dict"`
+	Start         time.Time  `parquet:"start_time,timestamp(nanosecond)"`
+	IntendedStart *time.Time `parquet:"intended_start,optional,timestamp(nanosecond)"`
+	LatencyNs     int64      `parquet:"latency_ns"`
+	Rows          int64      `parquet:"rows"`
+	ErrorCode     int32      `parquet:"error_code"`
+	PlanHash      string     `parquet:"plan_hash,dict,optional"`
+	Params        []string   `parquet:"params,list"`
+	Checksum      string     `parquet:"result_checksum,optional"`
+}
+
+// errByRows sends a row group to the row reader: its layout is not the one
+// the column reader decodes (another encoding or type), or the caller
+// wants parameters, which only the row reader assembles.
+var errByRows = errors.New("row group read row by row")
+
+// columnFile is an open executions file and where its columns are.
+type columnFile struct {
+	path string
+	pf   *parquet.File
+	// leaf column index of each column read, -1 when the file lacks it
+	// (an optional column added after the file was written)
+	scenario, template, start, intended, latency, rows, code, plan, checksum int
+}
+
+// openColumnFile opens an executions file for reading by columns. A file
+// that cannot be read is warned about, as scanFile does, and gives nil.
+func openColumnFile(path string, warn func(error)) (cf *columnFile, closeFn func()) {
+	f, err := os.Open(path)
+	if err != nil {
+		warn(fmt.Errorf("%s: %w (skipped)", path, err))
+		return nil, nil
+	}
+	ok := false
+	defer func() {
+		if r := recover(); r != nil { // parquet-go may panic on corrupt input
+			warn(fmt.Errorf("%s: unreadable after %d rows: %v (rest skipped)", path, 0, r))
+			ok = false
+		}
+		if !ok {
+			f.Close()
+			cf, closeFn = nil, nil
+		}
+	}()
+	st, err := f.Stat()
+	if err != nil {
+		warn(fmt.Errorf("%s: %w (skipped)", path, err))
+		return nil, nil
+	}
+	if st.Size() == 0 {
+		warn(fmt.Errorf("%s: empty file (skipped; run still writing or interrupted?)", path))
+		return nil, nil
+	}
+	pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipBloomFilters(true), parquet.SkipPageIndex(true))
+	if err != nil {
+		warn(fmt.Errorf("%s: not a complete Parquet file: %w (skipped; truncated?)", path, err))
+		return nil, nil
+	}
+	if missing := missingColumns[columnRow](pf.Schema()); len(missing) > 0 {
+		warn(fmt.Errorf("%s: not %s: no column %s (skipped)", path, kindOf[Execution](), strings.Join(missing, ", ")))
+		return nil, nil
+	}
+	col := func(name string) int {
+		if leaf, ok := pf.Schema().Lookup(name); ok {
+			return leaf.ColumnIndex
+		}
+		return -1
+	}
+	cf = &columnFile{path: path, pf: pf,
+		scenario: col("scenario"), template: col("template_hash"), start: col("start_time"), intended: col("intended_start"),
+		latency: col("latency_ns"), rows: col("rows"), code: col("error_code"), plan: col("plan_hash"), checksum: col("result_checksum")}
+	ok = true
+	return cf, func() { f.Close() }
+}
+
+// readGroup decodes row group g into c. errByRows (or any error or panic)
+// leaves c to be filled by readGroupRows instead.
+func (cf *columnFile) readGroup(g int, opt ColumnScan, c *ExecutionColumns) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%v", r)
+		}
+	}()
+	c.reset()
+	rg := cf.pf.RowGroups()[g]
+	chunks := rg.ColumnChunks()
+	n := int(rg.NumRows())
+	if opt.Checksums && cf.checksum >= 0 {
+		some, err := hasValues(chunks[cf.checksum])
+		if err != nil {
+			return err
+		}
+		if some {
+			return errByRows
+		}
+	}
+	template, rows := cf.template, cf.rows
+	if opt.SkipTemplates {
+		template = -1
+	}
+	if opt.SkipRows {
+		rows = -1
+	}
+	for _, s := range []struct {
+		col int
+		dst *StringColumn
+	}{{cf.scenario, &c.Scenario}, {template, &c.TemplateHash}, {cf.plan, &c.PlanHash}} {
+		if s.col < 0 {
+			s.dst.Index = fillInt32(s.dst.Index, n, -1)
+			continue
+		}
+		if err := readStrings(chunks[s.col], s.dst); err != nil {
+			return err
+		}
+	}
+	for _, s := range []struct {
+		col int
+		dst *[]int64
+	}{{cf.start, &c.StartNs}, {cf.intended, &c.IntendedStartNs}, {cf.latency, &c.LatencyNs}, {rows, &c.Rows}} {
+		if s.col < 0 {
+			*s.dst = fillInt64(*s.dst, n, 0)
+			continue
+		}
+		if err := readInt64s(chunks[s.col], s.dst); err != nil {
+			return err
+		}
+	}
+	if err := readInt32s(chunks[cf.code], &c.ErrorCode); err != nil {
+		return err
+	}
+	for _, l := range []int{len(c.Scenario.Index), len(c.TemplateHash.Index), len(c.PlanHash.Index),
+		len(c.StartNs), len(c.IntendedStartNs), len(c.LatencyNs), len(c.Rows), len(c.ErrorCode)} {
+		if l != n {
+			return fmt.Errorf("a column holds %d values for %d rows", l, n)
+		}
+	}
+	c.Len = n
+	return nil
+}
+
+// readGroupRows reads row group g row by row into c, up to the first
+// error: what the column reader leaves to it, and a group it failed on
+// (which then fails here the way a row-by-row scan always did).
+func (cf *columnFile) readGroupRows(g int, c *ExecutionColumns, checksums bool) error {
+	c.reset()
+	ids := [3]map[string]int32{{}, {}, {}}
+	add := func(s *StringColumn, m map[string]int32, v string, null bool) {
+		if null {
+			s.Index = append(s.Index, -1)
+			return
+		}
+		j, ok := m[v]
+		if !ok {
+			j = int32(len(s.Values))
+			m[v] = j
+			s.Values = append(s.Values, strings.Clone(v))
+		}
+		s.Index = append(s.Index, j)
+	}
+	r := parquet.NewGenericRowGroupReader[columnRow](cf.pf.RowGroups()[g])
+	defer r.Close()
+	buf := make([]columnRow, readBatch)
+	for {
+		n, rerr := r.Read(buf)
+		for i := range buf[:n] {
+			e := &buf[i]
+			add(&c.Scenario, ids[0], e.Scenario, false)
+			add(&c.TemplateHash, ids[1], e.TemplateHash, false)
+			add(&c.PlanHash, ids[2], e.PlanHash, e.PlanHash == "")
+			c.StartNs = append(c.StartNs, e.Start.UnixNano())
+			var intended int64
+			if e.IntendedStart != nil {
+				intended = e.IntendedStart.UnixNano()
+			}
+			c.IntendedStartNs = append(c.IntendedStartNs, intended)
+			c.LatencyNs = append(c.LatencyNs, e.LatencyNs)
+			c.Rows = append(c.Rows, e.Rows)
+			c.ErrorCode = append(c.ErrorCode, e.ErrorCode)
+			if checksums {
+				c.Checksum = append(c.Checksum, strings.Clone(e.Checksum))
+				c.Params = append(c.Params, cloneStrings(e.Params))
+			}
+			c.Len++
+		}
+		if rerr == io.EOF {
+			return nil
+		}
+		if rerr != nil {
+			return rerr
+		}
+	}
+}
+
+func cloneStrings(ss []string) []string {
+	if len(ss) == 0 {
+		return nil
+	}
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = strings.Clone(s)
+	}
+	return out
+}
+
+// hasValues reports whether an optional column chunk holds any non-null
+// value.
+func hasValues(cc parquet.ColumnChunk) (bool, error) {
+	pages := cc.Pages()
+	defer pages.Close()
+	for {
+		p, err := pages.ReadPage()
+		if err == io.EOF {
+			return false, nil
+		}
+		if err != nil {
+			return false, err
+		}
+		some := p.NumNulls() < p.NumValues()
+		parquet.Release(p)
+		if some {
+			return true, nil
+		}
+	}
+}
+
+// readStrings appends a string column chunk to dst: dictionary pages as
+// their indexes (the dictionary converted once), plain pages through a
+// map of the values seen.
+func readStrings(cc parquet.ColumnChunk, dst *StringColumn) error {
+	pages := cc.Pages()
+	defer pages.Close()
+	var dict parquet.Dictionary
+	var dictBase int32
+	var plain map[string]int32
+	for {
+		p, err := pages.ReadPage()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		def := p.DefinitionLevels()
+		if p.RepetitionLevels() != nil {
+			parquet.Release(p)
+			return errByRows
+		}
+		var idx []int32
+		if d := p.Dictionary(); d != nil {
+			if d != dict { // one dictionary per column chunk, in practice
+				dict, dictBase = d, int32(len(dst.Values))
+				for i := range d.Len() {
+					dst.Values = append(dst.Values, string(d.Index(int32(i)).ByteArray()))
+				}
+			}
+			data := p.Data()
+			idx = data.Int32()
+			if dictBase != 0 {
+				for i := range idx {
+					idx[i] += dictBase
+				}
+			}
+		} else {
+			values := p.Data()
+			data, offsets := values.ByteArray()
+			if len(offsets) == 0 {
+				offsets = []uint32{0}
+			}
+			if plain == nil {
+				plain = map[string]int32{}
+			}
+			idx = make([]int32, len(offsets)-1)
+			for i := range idx {
+				v := data[offsets[i]:offsets[i+1]]
+				j, ok := plain[string(v)]
+				if !ok {
+					j = int32(len(dst.Values))
+					plain[string(v)] = j
+					dst.Values = append(dst.Values, string(v))
+				}
+				idx[i] = j
+			}
+		}
+		dst.Index = appendWithNulls(dst.Index, idx, def, -1)
+		parquet.Release(p)
+	}
+}
+
+func readInt64s(cc parquet.ColumnChunk, dst *[]int64) error {
+	if k := cc.Type().Kind(); k != parquet.Int64 {
+		return errByRows
+	}
+	pages := cc.Pages()
+	defer pages.Close()
+	for {
+		p, err := pages.ReadPage()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if p.Dictionary() != nil || p.RepetitionLevels() != nil {
+			parquet.Release(p)
+			return errByRows
+		}
+		data := p.Data()
+		*dst = appendWithNulls(*dst, data.Int64(), p.DefinitionLevels(), 0)
+		parquet.Release(p)
+	}
+}
+
+func readInt32s(cc parquet.ColumnChunk, dst *[]int32) error {
+	if k := cc.Type().Kind(); k != parquet.Int32 {
+		return errByRows
+	}
+	pages := cc.Pages()
+	defer pages.Close()
+	for {
+		p, err := pages.ReadPage()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if p.Dictionary() != nil || p.RepetitionLevels() != nil || p.DefinitionLevels() != nil {
+			parquet.Release(p)
+			return errByRows
+		}
+		data := p.Data()
+		*dst = append(*dst, data.Int32()...)
+		parquet.Release(p)
+	}
+}
+
+// appendWithNulls appends the values of a page to dst: all of them when
+// the column is required (no definition levels), else one per definition
+// level, null where the level is below the maximum (1: a top-level
+// optional column).
+func appendWithNulls[T any](dst, vals []T, def []byte, null T) []T {
+	if def == nil {
+		return append(dst, vals...)
+	}
+	j := 0
+	for _, d := range def {
+		if d != 0 {
+			dst = append(dst, vals[j])
+			j++
+		} else {
+			dst = append(dst, null)
+		}
+	}
+	return dst
+}
+
+func fillInt32(dst []int32, n int, v int32) []int32 {
+	for range n {
+		dst = append(dst, v)
+	}
+	return dst
+}
+
+func fillInt64(dst []int64, n int, v int64) []int64 {
+	for range n {
+		dst = append(dst, v)
+	}
+	return dst
+}

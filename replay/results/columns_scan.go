@@ -1,0 +1,193 @@
+package results
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// ColumnScan tunes ScanExecutionColumns.
+type ColumnScan struct {
+	// Checksums asks for the result checksum and parameters of the rows
+	// (ExecutionColumns.Checksum and Params). Row groups holding checksums
+	// are then read row by row, several times slower: runs record them
+	// only with --checksum.
+	Checksums bool
+	// SkipTemplates and SkipRows leave the template hash and the rows
+	// returned unread, saving their decoding: TemplateHash then holds no
+	// value (every index -1) and Rows zeros.
+	SkipTemplates, SkipRows bool
+	// Workers bounds the files decoded at once; 0 means GOMAXPROCS.
+	Workers int
+}
+
+// ScanExecutionColumns passes every row group of every executions file of
+// a run to fn, decoded column by column (see ExecutionColumns). Files are
+// decoded in parallel, but fn sees the row groups one at a time in the
+// order ScanExecutions reads rows, so anything fn computes is what a scan
+// row by row gives. Memory is a few row groups per worker, whatever the
+// size of the run. Problems with files are warned about, in the same words
+// and the same order as ScanExecutions: a file that cannot be opened is
+// skipped; a row group that fails part way is delivered up to the failure
+// and the rest of its file skipped. Only an error returned by fn stops the
+// scan.
+func ScanExecutionColumns(dir string, warn Warner, opt ColumnScan, fn func(*ExecutionColumns) error) (files int, err error) {
+	paths, err := ExecutionFiles(dir)
+	if err != nil || len(paths) == 0 {
+		return 0, err
+	}
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, len(paths))
+	out := make([]chan scanItem, len(paths))
+	for i := range out {
+		out[i] = make(chan scanItem, 2)
+	}
+	stop := make(chan struct{})
+	free := make(chan *ExecutionColumns, 4*workers)
+	// A file is read only when fewer than 2*workers files are read and not
+	// yet handed over: small files would otherwise all be read ahead and
+	// wait in memory.
+	ahead := make(chan struct{}, 2*workers)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// Files are taken in order, so the one the caller waits for is
+			// always being read: no worker waits on a file behind it.
+			for {
+				select {
+				case ahead <- struct{}{}:
+				case <-stop:
+					return
+				}
+				i := int(next.Add(1) - 1)
+				if i >= len(paths) {
+					return
+				}
+				if testHookFileStart != nil {
+					testHookFileStart(i)
+				}
+				s := fileScan{path: paths[i], opt: opt, out: out[i], stop: stop, free: free}
+				s.run()
+				close(out[i])
+			}
+		}()
+	}
+	defer func() {
+		close(stop)
+		wg.Wait()
+	}()
+	for i := range paths {
+		for it := range out[i] {
+			if it.warn != nil {
+				warn.warn(it.warn)
+			}
+			if it.opened {
+				files++
+			}
+			if it.cols != nil {
+				if err := fn(it.cols); err != nil {
+					return files, err
+				}
+				select {
+				case free <- it.cols:
+				default:
+				}
+			}
+		}
+		<-ahead
+	}
+	return files, nil
+}
+
+// testHookFileStart, set by tests, sees each file as a worker starts it.
+var testHookFileStart func(i int)
+
+// scanItem is what a worker hands over for one file, in order: warnings,
+// that the file was opened, row groups.
+type scanItem struct {
+	cols   *ExecutionColumns
+	warn   error
+	opened bool
+}
+
+// fileScan reads one file for ScanExecutionColumns.
+type fileScan struct {
+	path string
+	opt  ColumnScan
+	out  chan<- scanItem
+	stop <-chan struct{}
+	free chan *ExecutionColumns
+	rows int64 // handed over so far, for messages
+}
+
+func (s *fileScan) send(it scanItem) bool {
+	select {
+	case s.out <- it:
+		return true
+	case <-s.stop:
+		return false
+	}
+}
+
+func (s *fileScan) batch() *ExecutionColumns {
+	select {
+	case c := <-s.free:
+		return c
+	default:
+		return &ExecutionColumns{}
+	}
+}
+
+func (s *fileScan) run() {
+	warned := true
+	cf, closeFile := openColumnFile(s.path, func(err error) { warned = s.send(scanItem{warn: err}) })
+	if cf == nil {
+		return
+	}
+	defer closeFile()
+	if !warned || !s.send(scanItem{opened: true}) {
+		return
+	}
+	for g := range cf.pf.RowGroups() {
+		c := s.batch()
+		if err := cf.readGroup(g, s.opt, c); err == nil {
+			s.rows += int64(c.Len)
+			if !s.send(scanItem{cols: c}) {
+				return
+			}
+			continue
+		}
+		// Not a layout the column reader knows, or it failed: read the
+		// group row by row, which also says how it fails, as scans always did.
+		warn := s.groupRows(cf, g, c)
+		if c.Len > 0 && !s.send(scanItem{cols: c}) {
+			return
+		}
+		if warn != nil {
+			s.send(scanItem{warn: warn})
+			return
+		}
+	}
+}
+
+// groupRows reads row group g row by row into c, and returns the warning
+// that ends the file, if any.
+func (s *fileScan) groupRows(cf *columnFile, g int, c *ExecutionColumns) (warn error) {
+	defer func() {
+		if r := recover(); r != nil { // parquet-go may panic on corrupt input
+			warn = fmt.Errorf("%s: unreadable after %d rows: %v (rest skipped)", s.path, s.rows+int64(c.Len), r)
+		}
+		s.rows += int64(c.Len)
+	}()
+	if err := cf.readGroupRows(g, c, s.opt.Checksums); err != nil {
+		return fmt.Errorf("%s: row group %d: %w (rest of file skipped after %d rows)", s.path, g, err, s.rows+int64(c.Len))
+	}
+	return nil
+}

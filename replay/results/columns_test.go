@@ -1,0 +1,267 @@
+package results
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// flatRow is one row as both readers give it, for comparing them.
+type flatRow struct {
+	Scenario, Template, Plan       string
+	Start, Intended, Latency, Rows int64
+	Code                           int32
+	Checksum                       string
+	Params                         []string
+}
+
+// plainRow is an executions row as another tool may write it: no
+// dictionary encoding, no optional columns but one.
+type plainRow struct {
+	Scenario     string    `parquet:"scenario"`
+	TemplateHash string    `parquet:"template_hash"`
+	Start        time.Time `parquet:"start_time,timestamp(nanosecond)"`
+	LatencyNs    int64     `parquet:"latency_ns"`
+	Rows         int64     `parquet:"rows"`
+	ErrorCode    int32     `parquet:"error_code"`
+	PlanHash     string    `parquet:"plan_hash,optional"`
+	Params       []string  `parquet:"params,list"`
+}
+
+// columnsFixture writes a run of several files of several row groups,
+// nulls in the optional columns, a file written without dictionaries and
+// the broken files a killed or mistaken run leaves.
+func columnsFixture(t *testing.T, checksums bool) string {
+	d, err := CreateWithOptions(t.TempDir(), "r1", "h", Options{RowGroupRows: 700, FileRows: 2500, FileAge: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for w := 0; w < 3; w++ {
+		ew, err := d.NewExecutionWriter()
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := sampleExecutions(w*10000, 3000+w*1111)
+		for i := range rows {
+			if i%7 == 0 {
+				rows[i].PlanHash = ""
+			}
+			if !checksums {
+				rows[i].Checksum = ""
+			}
+		}
+		if err := ew.Write(rows); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	dir := d.Path()
+	var plain []plainRow
+	for i := range 1500 {
+		e := sampleExecution(50000 + i)
+		plain = append(plain, plainRow{Scenario: e.Scenario, TemplateHash: e.TemplateHash, Start: e.Start, LatencyNs: e.LatencyNs,
+			Rows: e.Rows, ErrorCode: e.ErrorCode, PlanHash: e.PlanHash, Params: e.Params})
+	}
+	f, err := os.Create(filepath.Join(dir, "executions-other-1.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pw := parquet.NewGenericWriter[plainRow](f, parquet.MaxRowsPerRowGroup(600))
+	if _, err := pw.Write(plain); err != nil {
+		t.Fatal(err)
+	}
+	if err := pw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	files := mustGlob(t, filepath.Join(dir, "executions-h-*.parquet"))
+	b, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string][]byte{"executions-h-90.parquet": b[:len(b)/2], "executions-h-91.parquet": nil} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func flatByRows(t *testing.T, dir string) (rows []flatRow, files int, warnings []string) {
+	files, err := ScanExecutionsAs(dir, func(err error) { warnings = append(warnings, err.Error()) }, func(e *columnRow) error {
+		r := flatRow{Scenario: e.Scenario, Template: e.TemplateHash, Plan: e.PlanHash, Start: e.Start.UnixNano(),
+			Latency: e.LatencyNs, Rows: e.Rows, Code: e.ErrorCode, Checksum: e.Checksum, Params: slices.Clone(e.Params)}
+		if e.IntendedStart != nil {
+			r.Intended = e.IntendedStart.UnixNano()
+		}
+		if len(r.Params) == 0 {
+			r.Params = nil
+		}
+		rows = append(rows, r)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows, files, warnings
+}
+
+func flatByColumns(t *testing.T, dir string, opt ColumnScan) (rows []flatRow, files int, warnings []string) {
+	files, err := ScanExecutionColumns(dir, func(err error) { warnings = append(warnings, err.Error()) }, opt, func(c *ExecutionColumns) error {
+		for i := range c.Len {
+			r := flatRow{Scenario: c.Scenario.At(i), Template: c.TemplateHash.At(i), Plan: c.PlanHash.At(i), Start: c.StartNs[i],
+				Intended: c.IntendedStartNs[i], Latency: c.LatencyNs[i], Rows: c.Rows[i], Code: c.ErrorCode[i]}
+			if c.Checksum != nil && c.Checksum[i] != "" {
+				r.Checksum, r.Params = c.Checksum[i], c.Params[i]
+			}
+			rows = append(rows, r)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows, files, warnings
+}
+
+// TestColumnsMatchRows: reading by columns, in parallel, gives the rows a
+// scan row by row gives, in the same order, with the same warnings.
+func TestColumnsMatchRows(t *testing.T) {
+	for _, checksums := range []bool{false, true} {
+		dir := columnsFixture(t, checksums)
+		want, wantFiles, wantWarn := flatByRows(t, dir)
+		if len(want) != 3000+4111+5222+1500 || len(wantWarn) != 2 {
+			t.Fatalf("fixture: %d rows, warnings %q", len(want), wantWarn)
+		}
+		for i := range want {
+			if !checksums || want[i].Checksum == "" {
+				want[i].Params = nil // not asked for, or not given without a checksum
+			}
+		}
+		for _, workers := range []int{1, 2, 5} {
+			t.Run(fmt.Sprintf("checksums=%v/workers=%d", checksums, workers), func(t *testing.T) {
+				got, files, warnings := flatByColumns(t, dir, ColumnScan{Checksums: checksums, Workers: workers})
+				if files != wantFiles || !reflect.DeepEqual(warnings, wantWarn) {
+					t.Errorf("files %d, warnings %q; want %d, %q", files, warnings, wantFiles, wantWarn)
+				}
+				if len(got) != len(want) {
+					t.Fatalf("%d rows, want %d", len(got), len(want))
+				}
+				for i := range want {
+					if !reflect.DeepEqual(got[i], want[i]) {
+						t.Fatalf("row %d:\n got %+v\nwant %+v", i, got[i], want[i])
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestColumnsStopOnCallbackError: an error from the callback ends the scan
+// and is returned; the workers stop.
+func TestColumnsStopOnCallbackError(t *testing.T) {
+	dir := columnsFixture(t, false)
+	stop := fmt.Errorf("enough")
+	calls := 0
+	_, err := ScanExecutionColumns(dir, nil, ColumnScan{Workers: 3}, func(*ExecutionColumns) error {
+		calls++
+		if calls == 2 {
+			return stop
+		}
+		return nil
+	})
+	if err != stop || calls != 2 {
+		t.Errorf("err %v after %d calls, want %v after 2", err, calls, stop)
+	}
+}
+
+// TestColumnsRefuseAnotherSchema: as ScanExecutions, a plans file taken
+// for executions is skipped with the same warning.
+func TestColumnsRefuseAnotherSchema(t *testing.T) {
+	d, err := Create(t.TempDir(), "r1", "h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Plans().Write(Plan{Scenario: "s", PlanHash: "h", Format: "json", Explain: "{}"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(d.Path(), PlansFile), filepath.Join(d.Path(), "executions-h-000001.parquet")); err != nil {
+		t.Fatal(err)
+	}
+	_, wantFiles, wantWarn := flatByRows(t, d.Path())
+	got, files, warnings := flatByColumns(t, d.Path(), ColumnScan{})
+	if len(got) != 0 || files != wantFiles || !reflect.DeepEqual(warnings, wantWarn) || len(warnings) != 1 {
+		t.Errorf("%d rows, %d files, warnings %q; want none, %d, %q", len(got), files, warnings, wantFiles, wantWarn)
+	}
+}
+
+// TestColumnsReadAheadIsBounded: small files are not all read ahead of the
+// caller: at most 2 per worker wait in memory, whatever the run's length.
+func TestColumnsReadAheadIsBounded(t *testing.T) {
+	d, err := CreateWithOptions(t.TempDir(), "r1", "h", Options{FileRows: 50, FileAge: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := d.NewExecutionWriter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(sampleExecutions(0, 60*50)); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	const workers = 2
+	var mu sync.Mutex
+	consumed, worst := 0, 0
+	testHookFileStart = func(i int) {
+		mu.Lock()
+		worst = max(worst, i-consumed)
+		mu.Unlock()
+	}
+	defer func() { testHookFileStart = nil }()
+	files, err := ScanExecutionColumns(d.Path(), nil, ColumnScan{Workers: workers}, func(c *ExecutionColumns) error {
+		time.Sleep(time.Millisecond) // a caller slower than the reading
+		mu.Lock()
+		consumed++ // one row group a file
+		mu.Unlock()
+		return nil
+	})
+	if err != nil || files != 60 || consumed != 60 {
+		t.Fatalf("%d files, %d row groups, %v", files, consumed, err)
+	}
+	if worst > 2*workers {
+		t.Errorf("a file was started %d files ahead of the caller, want at most %d", worst, 2*workers)
+	}
+}
+
+// TestColumnsSkipped: columns asked to be skipped read as empty, the
+// others as ever.
+func TestColumnsSkipped(t *testing.T) {
+	dir := columnsFixture(t, false)
+	want, _, _ := flatByRows(t, dir)
+	got, _, _ := flatByColumns(t, dir, ColumnScan{SkipTemplates: true, SkipRows: true})
+	if len(got) != len(want) {
+		t.Fatalf("%d rows, want %d", len(got), len(want))
+	}
+	for i := range want {
+		w := want[i]
+		w.Template, w.Rows, w.Params = "", 0, nil
+		if !reflect.DeepEqual(got[i], w) {
+			t.Fatalf("row %d:\n got %+v\nwant %+v", i, got[i], w)
+		}
+	}
+}
