@@ -314,6 +314,11 @@ func compare(baseDirs, candDirs []string, opt CompareOptions) (*Comparison, *sid
 	c.Method, c.Rule = methodText(opt, judged)
 	for _, n := range sorted {
 		sc := compareScenario(n, base.scenarios[n], cand.scenarios[n], baseCat, candCat, examples[n], c.ChecksumsSkipped == "", rounds.of(n), opt)
+		if sc.Verdict == OnlyInBase {
+			if why := neverCompleted(n, base.scenarios[n], candInfo, len(sorted), opt.Confidence); why != "" {
+				sc.Verdict, sc.Reasons = Regression, append(sc.Reasons, why)
+			}
+		}
 		c.Scenarios = append(c.Scenarios, sc)
 		c.Counts[sc.Verdict]++
 	}
