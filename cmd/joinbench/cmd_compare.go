@@ -135,9 +135,11 @@ Verdicts:
                       (sets whose checksum already varies within one run
                       are ignored)
   regression          the interval of the median or of the p95 ratio lies
-                      wholly above 1+threshold (with the bootstrap: above
-                      1+noise floor if larger), or the error rate rose by at
-                      least one point and significantly
+                      wholly above 1+threshold (with the bootstrap: the
+                      median's only, above 1+noise floor if larger), or the
+                      error rate rose by at least one point and significantly,
+                      or the candidate ran the scenario and never completed
+                      it while the base did often enough
   improvement         the interval of the median ratio lies wholly below the
                       inverse of that bound
   too noisy to judge  neither, and the scenario's calibrated noise (from

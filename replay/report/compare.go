@@ -242,7 +242,7 @@ func methodText(o CompareOptions, judged int) (method, rule string) {
 	}
 	t := o.Threshold * 100
 	rule = fmt.Sprintf("regression: the interval of the median or p95 ratio lies entirely above %.4g (slower by more than %.4g%%), "+
-		"or, with the bootstrap, above 1 + the noise floor (the calibrated single-round noise, else %.4g%%); "+
+		"or, with the bootstrap, the median ratio's above 1 + the noise floor (the calibrated single-round noise, else %.4g%%; a single run's p95 is not judged); "+
 		"improvement: the median ratio's interval lies entirely below the inverse of that bound; "+
 		"too noisy to judge: neither, and the calibrated A/A noise of the scenario with these rounds exceeds %.4g%%; "+
 		"wrong results: any parameter set whose result checksum differs (sets whose checksum varies within a run are ignored); "+
@@ -358,6 +358,12 @@ func compare(baseDirs, candDirs []string, opt CompareOptions) (*Comparison, *sid
 	}
 	wg.Wait()
 	for _, sc := range judgedScen {
+		if sc.Verdict == OnlyInBase {
+			if why := neverCompleted(sc.Scenario, base.scenarios[sc.Scenario], candInfo, len(sorted), opt.Confidence); why != "" {
+				// Judged now: a regression, no longer data missing.
+				sc.Verdict, sc.Reasons, sc.Unmeasured = Regression, []string{why}, ""
+			}
+		}
 		c.Scenarios = append(c.Scenarios, sc)
 		c.Counts[sc.Verdict]++
 	}

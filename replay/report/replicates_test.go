@@ -118,6 +118,25 @@ func TestRoundsSingleRoundNoiseFloor(t *testing.T) {
 	}
 }
 
+// A single run's p95 moves with one burst of load: only its median counts
+// against the noise floor.
+func TestSingleRoundP95NotJudged(t *testing.T) {
+	dir := t.TempDir()
+	b := runFixture{id: "b", execs: gen(1, 5, scen{name: "x", n: 2000, medianMs: 10, plan: "p"})}.write(t, dir)
+	c := runFixture{id: "c", execs: gen(2, 5, scen{name: "x", n: 2000, medianMs: 10, sigma: 0.8, plan: "p"})}.write(t, dir)
+	cmp, err := Compare([]string{b}, []string{c}, CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := cmp.Scenarios[0]
+	if s.Method != MethodBootstrap || s.P95 == nil || s.P95.Low < 1.5 {
+		t.Fatalf("fixture: want a single-round p95 interval beyond the 50%% floor, got %s %+v", s.Method, s.P95)
+	}
+	if s.Verdict != NoChange || cmp.Failed() {
+		t.Errorf("heavier tail, same median, single runs: %s (%q), want no change", s.Verdict, s.Reasons)
+	}
+}
+
 func TestRoundsRegression(t *testing.T) {
 	base, cand := roundsSeries(t, t.TempDir(), "s2", 5, map[string]float64{"index_gone": 2, "bit_slower": 1.3},
 		scen{name: "index_gone", n: 150, medianMs: 5, plan: "p"},
