@@ -284,7 +284,7 @@ func compare(baseDirs, candDirs []string, opt CompareOptions) (*Comparison, *sid
 	}
 	read := func(name string, dirs []string, side *Side) *sideRead {
 		r := &sideRead{}
-		r.acc, r.cat, r.writes, r.info, r.err = readSide(name, dirs, side, opt, warner{list: &r.warnings}, nil)
+		r.acc, r.cat, r.writes, r.info, r.err = readSide(name, dirs, side, opt, warner{list: &r.warnings})
 		return r
 	}
 	var br *sideRead
@@ -490,9 +490,8 @@ func mayMismatch(base, cand *runAcc) bool {
 // its runs, and the run.json of its first run. A side without a single
 // readable execution is a *NoExecutionsError; a run folder without one,
 // among others that have some, is warned about.
-func readSide(name string, dirs []string, side *Side, opt CompareOptions, w warner, onChecksum func(a *scenarioAcc, params []string, checksum string)) (*runAcc, *planCatalog, []string, *results.Run, error) {
+func readSide(name string, dirs []string, side *Side, opt CompareOptions, w warner) (*runAcc, *planCatalog, []string, *results.Run, error) {
 	acc := newRunAcc(opt.Seed, true)
-	acc.onChecksum = onChecksum
 	var plans []results.Plan
 	var first *results.Run
 	var writes, failed, empty []string
