@@ -176,6 +176,24 @@ func (r *serverReport) existing(names []string) []string {
 	return matchTables(r.Tables, names, r.FoldNames)
 }
 
+// inspectAndChoose inspects the server and chooses the load method from
+// what it said (logging why when the method asked for cannot be used):
+// the first step of a whole prepare and of a segment's alike.
+func inspectAndChoose(ctx context.Context, db *sql.DB, opts PrepareOptions) (*serverReport, Method, error) {
+	rep, err := inspect(ctx, db, opts)
+	if err != nil {
+		return nil, MethodAuto, err
+	}
+	method, note, err := chooseMethod(opts.Method, rep.Info)
+	if note != "" {
+		opts.logf("%s", note)
+	}
+	if err != nil {
+		return nil, MethodAuto, err
+	}
+	return rep, method, nil
+}
+
 // inspect asks the server what the plan needs: who it is, which database
 // is selected, which tables of the schema it has and, when resuming, which
 // of them lack their secondary indexes.

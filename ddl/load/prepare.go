@@ -24,14 +24,7 @@ func Prepare(ctx context.Context, db *sql.DB, opts PrepareOptions) (*PrepareResu
 		return prepareWithSnapshot(ctx, db, opts)
 	}
 	start := time.Now()
-	rep, err := inspect(ctx, db, opts)
-	if err != nil {
-		return nil, err
-	}
-	method, note, err := chooseMethod(opts.Method, rep.Info)
-	if note != "" {
-		opts.logf("%s", note)
-	}
+	rep, method, err := inspectAndChoose(ctx, db, opts)
 	if err != nil {
 		return nil, err
 	}

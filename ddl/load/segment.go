@@ -53,14 +53,7 @@ const segmentsDDL = "CREATE TABLE IF NOT EXISTS " + SegmentsTable + ` (
 func prepareSegment(ctx context.Context, db *sql.DB, opts PrepareOptions) (*PrepareResult, error) {
 	start := time.Now()
 	seg := opts.Segment
-	rep, err := inspect(ctx, db, opts)
-	if err != nil {
-		return nil, err
-	}
-	method, note, err := chooseMethod(opts.Method, rep.Info)
-	if note != "" {
-		opts.logf("%s", note)
-	}
+	rep, method, err := inspectAndChoose(ctx, db, opts)
 	if err != nil {
 		return nil, err
 	}

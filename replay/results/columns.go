@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/encoding"
 )
 
 // ExecutionColumns is one row group of an executions file, decoded column
@@ -354,31 +355,19 @@ func readStrings(cc parquet.ColumnChunk, dst *StringColumn) error {
 }
 
 func readInt64s(cc parquet.ColumnChunk, dst *[]int64) error {
-	if k := cc.Type().Kind(); k != parquet.Int64 {
-		return errByRows
-	}
-	pages := cc.Pages()
-	defer pages.Close()
-	for {
-		p, err := pages.ReadPage()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if p.Dictionary() != nil || p.RepetitionLevels() != nil {
-			parquet.Release(p)
-			return errByRows
-		}
-		data := p.Data()
-		*dst = appendWithNulls(*dst, data.Int64(), p.DefinitionLevels(), 0)
-		parquet.Release(p)
-	}
+	return readNumbers(cc, parquet.Int64, (*encoding.Values).Int64, true, dst)
 }
 
 func readInt32s(cc parquet.ColumnChunk, dst *[]int32) error {
-	if k := cc.Type().Kind(); k != parquet.Int32 {
+	return readNumbers(cc, parquet.Int32, (*encoding.Values).Int32, false, dst)
+}
+
+// readNumbers appends a plain-encoded numeric column chunk to dst, a null
+// as 0 when nullable. A chunk of another kind, a dictionary or repeated
+// page, or a null where none is expected sends the row group to the row
+// reader (errByRows).
+func readNumbers[T int32 | int64](cc parquet.ColumnChunk, kind parquet.Kind, values func(*encoding.Values) []T, nullable bool, dst *[]T) error {
+	if cc.Type().Kind() != kind {
 		return errByRows
 	}
 	pages := cc.Pages()
@@ -391,12 +380,13 @@ func readInt32s(cc parquet.ColumnChunk, dst *[]int32) error {
 		if err != nil {
 			return err
 		}
-		if p.Dictionary() != nil || p.RepetitionLevels() != nil || p.DefinitionLevels() != nil {
+		def := p.DefinitionLevels()
+		if p.Dictionary() != nil || p.RepetitionLevels() != nil || !nullable && def != nil {
 			parquet.Release(p)
 			return errByRows
 		}
 		data := p.Data()
-		*dst = append(*dst, data.Int32()...)
+		*dst = appendWithNulls(*dst, values(&data), def, 0)
 		parquet.Release(p)
 	}
 }
