@@ -4,7 +4,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -113,13 +112,11 @@ func (o *Options) check() error {
 			return usage.Errorf("--out %s: not a folder", o.Out)
 		}
 		if o.RunID != "" {
-			// A split run's segments share one folder: only this
-			// segment's own metadata file means the run id was used.
-			taken := filepath.Join(o.Out, results.RunDirPrefix+o.RunID)
+			seg := 0
 			if o.Segment.Split() {
-				taken = filepath.Join(taken, results.SegmentFile(o.Segment.Index))
+				seg = o.Segment.Index
 			}
-			if _, err := os.Stat(taken); err == nil {
+			if results.RunTaken(o.Out, o.RunID, seg) {
 				return usage.Errorf("--run-id %s: %s already holds that run", o.RunID, o.Out)
 			}
 		}

@@ -54,6 +54,19 @@ func CreateSegment(dir, runID, clientHost string, index int, opts Options) (*Run
 	return newRunDir(path, runID, clientHost, index, opts), nil
 }
 
+// RunTaken reports whether run runID (segment of it, 0 when not split)
+// was already written in dir: what Create and CreateSegment refuse, asked
+// before anything is done. A split run's segments share one folder, so
+// for them only the segment's own metadata file counts.
+func RunTaken(dir, runID string, segment int) bool {
+	path := filepath.Join(dir, RunDirPrefix+runID)
+	if segment > 0 {
+		path = filepath.Join(path, SegmentFile(segment))
+	}
+	_, err := os.Stat(path)
+	return err == nil
+}
+
 // WriteRunLevel writes the run-level run.json of a split run (segment 1
 // does), atomically.
 func (d *RunDir) WriteRunLevel(r *Run) error {
