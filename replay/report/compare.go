@@ -359,11 +359,12 @@ func compare(baseDirs, candDirs []string, opt CompareOptions) (*Comparison, *sid
 	wg.Wait()
 	for _, sc := range judgedScen {
 		if sc.Verdict == OnlyInBase {
-			if why := neverCompleted(sc.Scenario, base.scenarios[sc.Scenario], candInfo, len(sorted), opt.Confidence); why != "" {
+			if why := neverCompleted(sc.Scenario, base.scenarios[sc.Scenario], cand.cut[sc.Scenario], candInfo, len(sorted), opt); why != "" {
 				// Judged now: a regression, no longer data missing.
 				sc.Verdict, sc.Reasons, sc.Unmeasured = Regression, []string{why}, ""
 			}
 		}
+		noteCut(&sc, base.cut[sc.Scenario], cand.cut[sc.Scenario])
 		c.Scenarios = append(c.Scenarios, sc)
 		c.Counts[sc.Verdict]++
 	}
@@ -371,7 +372,7 @@ func compare(baseDirs, candDirs []string, opt CompareOptions) (*Comparison, *sid
 		return nil, nil, err
 	}
 	c.Overall = overallComparison(rounds, c.Scenarios, opt)
-	c.Notes = verdictNotes(c, opt)
+	c.Notes = append(verdictNotes(c, opt), cutNote(base.cut, cand.cut)...)
 	c.Failures = c.failures()
 	c.Pass = len(c.Failures) == 0
 	return c, rounds, nil
