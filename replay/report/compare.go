@@ -328,6 +328,9 @@ func compare(baseDirs, candDirs []string, opt CompareOptions) (*Comparison, *sid
 	for n := range cand.scenarios {
 		names[n] = true
 	}
+	for n := range cutNames(base.cut, cand.cut) {
+		names[n] = true
+	}
 	sorted := make([]string, 0, len(names))
 	for n := range names {
 		sorted = append(sorted, n)
@@ -532,7 +535,7 @@ func readSide(name string, dirs []string, side *Side, opt CompareOptions, w warn
 	side.Rounds = len(dirs)
 	side.Executions = acc.executions()
 	if side.Executions == 0 {
-		return nil, nil, nil, nil, &NoExecutionsError{Side: name, Dirs: dirs, Failed: failed}
+		return nil, nil, nil, nil, &NoExecutionsError{Side: name, Dirs: dirs, Failed: failed, Cut: acc.cut.describe()}
 	}
 	if len(empty) > 0 {
 		w.warn(fmt.Errorf("%s: no readable executions in %s: a round that recorded nothing counts for no scenario",

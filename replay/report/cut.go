@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -125,6 +126,10 @@ func (rr *RunReport) writeCut(w io.Writer, md bool) {
 // comparison: into the sides' summaries (made for a side that has only
 // cut statements) and, as a reason, what they say.
 func noteCut(sc *ScenarioComparison, base, cand *cutAcc) {
+	if sc.Base == nil && sc.Candidate == nil && (base != nil || cand != nil) {
+		sc.Verdict = InsufficientData
+		sc.Reasons = append(sc.Reasons, "no execution completed on either side")
+	}
 	for _, s := range []struct {
 		name string
 		sum  **Summary
@@ -139,6 +144,29 @@ func noteCut(sc *ScenarioComparison, base, cand *cutAcc) {
 		(*s.sum).setCut(s.a)
 		sc.Reasons = append(sc.Reasons, fmt.Sprintf("%s: %s (at least that slow; not in the latency figures)", s.name, cutText(*s.sum)))
 	}
+}
+
+// describe says what the statements cut at the end ran ("" when none).
+func (t cutTallies) describe() string {
+	n, longest := t.total()
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d statement(s) were cut at the end of its runs, the longest after %s (%s)",
+		n, time.Duration(longest).Round(time.Millisecond), strings.Join(slices.Sorted(maps.Keys(t)), ", "))
+}
+
+// cutNames are the scenarios with statements cut on either side: a
+// scenario that never completed on either side is compared too.
+func cutNames(base, cand cutTallies) map[string]bool {
+	names := map[string]bool{}
+	for n := range base {
+		names[n] = true
+	}
+	for n := range cand {
+		names[n] = true
+	}
+	return names
 }
 
 // cutNote says how many statements each side had cut at the end, if any.

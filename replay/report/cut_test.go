@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -69,8 +70,12 @@ func TestReportCountsCutApart(t *testing.T) {
 		t.Errorf("cut statements shown as errors:\n%s", text)
 	}
 	for _, f := range []string{"html", "json", "markdown"} {
-		if err := (&Report{Runs: []RunReport{got}}).Write(&bytes.Buffer{}, f); err != nil {
+		var out bytes.Buffer
+		if err := (&Report{Runs: []RunReport{got}}).Write(&out, f); err != nil {
 			t.Errorf("%s: %v", f, err)
+		}
+		if f == "html" && !strings.Contains(out.String(), "stall 1, the longest after 20000 ms (never completed)") {
+			t.Errorf("html report lacks the cut statements")
 		}
 	}
 }
@@ -97,6 +102,8 @@ func TestCompareCutAtEnd(t *testing.T) {
 	cand = append(cand, cutRows("slow", 6, 10*time.Second)...)       // 6 cut vs 6 base: 1/C(12,6) = 0.001
 	cand = append(cand, cutRows("short", 6, 10*time.Millisecond)...) // no longer than the base's
 	cand = append(cand, cutRows("once", 1, 10*time.Second)...)       // 1/C(7,1): not enough
+	cand = append(cand, cutRows("both", 1, 10*time.Second)...)       // never completed on either side
+	base = append(base, cutRows("both", 2, 10*time.Second)...)
 	b := runFixture{id: "b", info: info("b"), execs: base}.write(t, dir)
 	c := runFixture{id: "c", info: info("c"), execs: cand}.write(t, dir)
 	cmp, err := Compare([]string{b}, []string{c}, CompareOptions{})
@@ -117,7 +124,25 @@ func TestCompareCutAtEnd(t *testing.T) {
 			t.Errorf("%s: %s %+v %q", n, v.Verdict, v.Candidate, v.Reasons)
 		}
 	}
-	if len(cmp.Notes) == 0 || !strings.Contains(strings.Join(cmp.Notes, "\n"), "(base 0, candidate 16)") {
+	if v := s["both"]; v.Verdict != InsufficientData || v.Base == nil || v.Base.CutAtEnd != 2 || v.Candidate == nil || v.Candidate.CutAtEnd != 1 ||
+		!strings.Contains(strings.Join(v.Reasons, "; "), "no execution completed on either side") {
+		t.Errorf("both: %s %+v %+v %q", v.Verdict, v.Base, v.Candidate, v.Reasons)
+	}
+	if len(cmp.Notes) == 0 || !strings.Contains(strings.Join(cmp.Notes, "\n"), "(base 2, candidate 17)") {
 		t.Errorf("notes: %q", cmp.Notes)
+	}
+}
+
+// A side that completed nothing, only statements cut at the end, cannot
+// be compared, and the error says what it ran.
+func TestCompareSideOnlyCut(t *testing.T) {
+	dir := t.TempDir()
+	b := runFixture{id: "b", execs: gen(1, 5, scen{name: "a", n: 300, medianMs: 2, plan: "p"})}.write(t, dir)
+	c := runFixture{id: "c", execs: cutRows("a", 2, 30*time.Second)}.write(t, dir)
+	_, err := Compare([]string{b}, []string{c}, CompareOptions{})
+	var ne *NoExecutionsError
+	if !errors.As(err, &ne) || ne.Side != results.SideCandidate ||
+		!strings.Contains(err.Error(), "it completed nothing: 2 statement(s) were cut at the end of its runs, the longest after 30.001s (a)") {
+		t.Errorf("%v", err)
 	}
 }
