@@ -112,32 +112,38 @@ func (o SchemaOptions) TableNames() []string {
 	return out
 }
 
-// PreparedAmong returns those of names that prepare creates for this
-// prefix: every <prefix><N> (N without leading zeros, whatever Tables is)
-// and level1..level5, in creation order (main tables by number, then the
-// level tables). Nothing else matches.
-func (o SchemaOptions) PreparedAmong(names []string) []string {
+// PreparedAmong returns those of names (a database's tables, as the
+// server spells them) that prepare creates for this prefix: every
+// <prefix><N> (N without leading zeros, whatever Tables is) and
+// level1..level5, compared as the server compares table names (nc), in
+// creation order (main tables by number, then the level tables) and
+// spelled as in names. Nothing else matches.
+func (o SchemaOptions) PreparedAmong(names []string, nc NameCase) []string {
 	prefix := o.TableName
 	if prefix == "" {
 		prefix = DefaultTableName
 	}
+	prefix = nc.Key(prefix)
 	var mains, levels []string
 	for _, n := range names {
-		switch {
-		case isMember(n, prefix):
+		switch k := nc.Key(n); {
+		case isMember(k, prefix):
 			mains = append(mains, n)
-		case isLevelTable(n):
+		case isLevelTable(k):
 			levels = append(levels, n)
 		}
 	}
-	slices.SortFunc(mains, compareNumbered)
-	slices.SortFunc(levels, compareNumbered)
+	byKey := func(a, b string) int { return compareNumbered(nc.Key(a), nc.Key(b)) }
+	slices.SortFunc(mains, byKey)
+	slices.SortFunc(levels, byKey)
 	return append(mains, levels...)
 }
 
-func isLevelTable(name string) bool {
+// isLevelTable reports whether key (a name as NameCase.Key gives it) is a
+// level table's.
+func isLevelTable(key string) bool {
 	for i := 1; i <= LevelTables; i++ {
-		if name == LevelTableName(i) {
+		if key == LevelTableName(i) {
 			return true
 		}
 	}

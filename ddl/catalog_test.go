@@ -94,13 +94,40 @@ func TestSchemaFromCatalogBadType(t *testing.T) {
 
 func TestPreparedAmong(t *testing.T) {
 	names := []string{"level2", "main10", "main", "main01", "main2", "other", "main1_old", "level6", "mainx", "level1", "main1", "level0", "xmain1"}
-	if got, want := (SchemaOptions{Tables: 1}).PreparedAmong(names), []string{"main1", "main2", "main10", "level1", "level2"}; !slices.Equal(got, want) {
+	if got, want := (SchemaOptions{Tables: 1}).PreparedAmong(names, NamesExact), []string{"main1", "main2", "main10", "level1", "level2"}; !slices.Equal(got, want) {
 		t.Errorf("prefix main: %v, want %v", got, want)
 	}
-	if got, want := (SchemaOptions{TableName: "sbtest"}).PreparedAmong(append(names, "sbtest3")), []string{"sbtest3", "level1", "level2"}; !slices.Equal(got, want) {
+	if got, want := (SchemaOptions{TableName: "sbtest"}).PreparedAmong(append(names, "sbtest3"), NamesExact), []string{"sbtest3", "level1", "level2"}; !slices.Equal(got, want) {
 		t.Errorf("prefix sbtest: %v, want %v", got, want)
 	}
-	if got := (SchemaOptions{}).PreparedAmong(nil); got != nil {
+	if got := (SchemaOptions{}).PreparedAmong(nil, NamesExact); got != nil {
 		t.Errorf("no tables: %v", got)
+	}
+}
+
+// PreparedAmong compares names as the server does (lower_case_table_names),
+// and gives them as the server spells them, for DROP TABLE to name them.
+func TestPreparedAmongFollowsLowerCaseTableNames(t *testing.T) {
+	for _, c := range []struct {
+		nc     NameCase
+		prefix string
+		names  []string // as the server lists them
+		want   []string
+	}{
+		// 0: names as given, compared exactly: Main2 and LEVEL1 are not
+		// prepare's main2 and level1.
+		{NamesExact, "main", []string{"Main2", "main1", "LEVEL1", "level2", "main10"}, []string{"main1", "main10", "level2"}},
+		{NamesExact, "Main", []string{"Main2", "main1", "LEVEL1", "level2"}, []string{"Main2", "level2"}},
+		// 1: stored lower-case, so listed lower-case, whatever case
+		// --table-name was given in.
+		{NamesLower, "Main", []string{"main2", "main1", "level1", "other1", "main10"}, []string{"main1", "main2", "main10", "level1"}},
+		// 2 (macOS): stored as given, compared lower-case.
+		{NamesFolded, "main", []string{"Main2", "main1", "LEVEL1", "Level2", "MAIN10", "mainx"}, []string{"main1", "Main2", "MAIN10", "LEVEL1", "Level2"}},
+		{NamesFolded, "SbTest", []string{"sbtest3", "SBTEST1", "level3"}, []string{"SBTEST1", "sbtest3", "level3"}},
+	} {
+		got := (SchemaOptions{TableName: c.prefix}).PreparedAmong(c.names, c.nc)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("lower_case_table_names=%d, prefix %s, tables %v: %v, want %v", c.nc, c.prefix, c.names, got, c.want)
+		}
 	}
 }

@@ -36,6 +36,10 @@ func pause(ctx context.Context, p server.Process, d time.Duration) error {
 	return werr
 }
 
+// execKillAfter is how long an external command is given to end after
+// SIGTERM, when the run ends before it, before SIGKILL.
+const execKillAfter = 10 * time.Second
+
 // outputLimit bounds what is kept of an external command's output.
 const outputLimit = 64 << 10
 
@@ -74,7 +78,7 @@ func runCommand(ctx context.Context, command string, cfg *mysql.Config, row *res
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
 		select {
 		case err = <-done:
-		case <-time.After(10 * time.Second):
+		case <-time.After(execKillAfter):
 			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 			err = <-done
 		}

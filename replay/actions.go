@@ -120,6 +120,17 @@ type actionRunner struct {
 
 	mu   sync.Mutex
 	rows []results.Action
+	// running are the targets being acted on, each with its row as it
+	// started; closed is set once stop gave up waiting for them: rows
+	// recorded after it are dropped (the run's results are closed).
+	running map[*runningAction]bool
+	closed  bool
+}
+
+// runningAction is one target of an action while it runs.
+type runningAction struct {
+	row  results.Action
+	kind string
 }
 
 // startActions starts the actions of the run, timed from start (the
@@ -162,15 +173,65 @@ func (e *engine) startActions(ctx context.Context, start, deadline time.Time) *a
 // stop ends the actions still running (the run is over: statements are
 // killed, faults undone), waits for them and returns every action's rows,
 // those that never started as skipped.
+//
+// The wait is bounded as a worker's statement is (stop.go): an action on a
+// server connection gets abortAfter to answer KILL QUERY; an external
+// command its SIGTERM-then-SIGKILL sequence and abortAfter; a restart the
+// time its server is given to start again, as starting it again undoes the
+// fault. An action still running past its bound is recorded as unstopped
+// and left behind.
 func (r *actionRunner) stop() []results.Action {
 	if r == nil {
 		return nil
 	}
 	r.cancel()
-	r.wg.Wait()
+	done := make(chan struct{})
+	go func() { r.wg.Wait(); close(done) }()
+	bound := r.e.stop.abortAfter
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	return sortedActions(r.rows)
+	for a := range r.running {
+		bound = max(bound, r.stopBound(a.kind))
+	}
+	r.mu.Unlock()
+	t := time.NewTimer(bound)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+	}
+	r.mu.Lock()
+	r.closed = true
+	var left []results.Action
+	for a := range r.running {
+		row := a.row
+		row.End, row.Outcome = time.Now(), results.ActionUnstopped
+		row.ErrorMessage = fmt.Sprintf("did not stop within %s of the end of the run (no reply from the server?): "+
+			"the run ended without it, and what it was doing may outlast the run", bound)
+		left = append(left, row)
+	}
+	r.rows = append(r.rows, left...)
+	rows := sortedActions(r.rows)
+	r.mu.Unlock()
+	for _, row := range left {
+		r.printf("action %d on %s: %s %s", row.Action, r.where(ActionTarget{Endpoint: r.endpointIndex(row.Endpoint), Node: row.Node}),
+			row.Kind, row.ErrorMessage)
+	}
+	if len(left) > 0 {
+		r.write(rows)
+	}
+	return rows
+}
+
+// stopBound is how long an action of a kind may take to stop once the run
+// has ended.
+func (r *actionRunner) stopBound(kind string) time.Duration {
+	switch kind {
+	case ActionExec:
+		return execKillAfter + r.e.stop.abortAfter
+	case ActionRestart:
+		return server.RestartStartTimeout + r.e.stop.abortAfter
+	}
+	return r.e.stop.abortAfter
 }
 
 func (r *actionRunner) run(a *Action) {
@@ -199,7 +260,9 @@ func (r *actionRunner) run(a *Action) {
 		}
 		row.Start = time.Now()
 		r.printf("action %d on %s: %s: %s", a.Number, r.where(tg), a.Kind, clipText(row.What, 200))
+		ra := r.started(row, a.Kind)
 		err := r.do(r.ctx, a, tg, &row)
+		r.ended(ra)
 		row.End = time.Now()
 		switch {
 		case err == nil:
@@ -239,9 +302,35 @@ func (r *actionRunner) where(tg ActionTarget) string {
 	return r.e.cfg.Endpoints[tg.Endpoint].Name
 }
 
+// started notes that a target of an action is being acted on.
+func (r *actionRunner) started(row results.Action, kind string) *runningAction {
+	a := &runningAction{row: row, kind: kind}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.running == nil {
+		r.running = map[*runningAction]bool{}
+	}
+	r.running[a] = true
+	return a
+}
+
+// ended notes that it ended.
+func (r *actionRunner) ended(a *runningAction) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.running, a)
+}
+
 // record keeps a row, prints how it ended when it ran, and rewrites the
-// run's actions file.
+// run's actions file. After stop gave up on the actions still running, it
+// does nothing: they were recorded as unstopped.
 func (r *actionRunner) record(row results.Action, ran bool) {
+	r.mu.Lock()
+	closed := r.closed
+	r.mu.Unlock()
+	if closed {
+		return
+	}
 	if ran {
 		msg := fmt.Sprintf("action %d on %s: %s %s after %.1fs", row.Action, r.where(ActionTarget{Endpoint: r.endpointIndex(row.Endpoint), Node: row.Node}),
 			row.Kind, row.Outcome, row.End.Sub(row.Start).Seconds())
@@ -257,9 +346,18 @@ func (r *actionRunner) record(row results.Action, ran bool) {
 		r.printf("%s", msg)
 	}
 	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return
+	}
 	r.rows = append(r.rows, row)
 	rows := sortedActions(r.rows)
 	r.mu.Unlock()
+	r.write(rows)
+}
+
+// write rewrites the run's actions file with rows.
+func (r *actionRunner) write(rows []results.Action) {
 	if s, ok := r.e.cfg.Sink.(ActionSink); ok {
 		if err := s.WriteActions(rows); err != nil {
 			r.e.log.Printf("write actions: %v", err)

@@ -197,7 +197,17 @@ type engine struct {
 // every statement.
 type counts struct {
 	events, execs, errs atomic.Int64
-	_                   [128 - 3*8]byte
+	cut                 atomic.Int64 // statements cut at the end, in neither execs nor errs
+	_                   [128 - 4*8]byte
+}
+
+// cutTotal sums the workers' statements cut at the end of the run.
+func (e *engine) cutTotal() int64 {
+	var n int64
+	for i := range e.counts {
+		n += e.counts[i].cut.Load()
+	}
+	return n
 }
 
 // totals sums the workers' counts.
@@ -504,6 +514,7 @@ func (e *engine) summary() Summary {
 		Events:         events,
 		Executions:     execs,
 		Errors:         errs,
+		CutAtEnd:       e.cutTotal(),
 		Reconnects:     e.reconnects.Load(),
 		WriterStallsMs: float64(e.stallNs.Load()) / 1e6,
 		Scenarios:      scs,
@@ -539,6 +550,9 @@ func (e *engine) write(ew ExecutionWriter) error {
 		for i := range b {
 			r := &b[i]
 			e.acc.Add(r)
+			if r.CutAtEnd {
+				continue
+			}
 			if e.stalls != nil {
 				e.stalls.add(r)
 			}

@@ -48,6 +48,8 @@ func classify(ctx context.Context, err error, retry []uint16) errKind {
 	switch {
 	case err == nil:
 		return errNone
+	case err == errCutAtEnd || err == errCutNoReply: // recorded by statement, apart from errors
+		return errCancelled
 	case err == errNoReply: // whenever it happens, even as the run stops
 		return errAborted
 	case err == errStopping || ctx.Err() != nil:

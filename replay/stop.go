@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/go-sql-driver/mysql"
+
+	"github.com/joinbench/joinbench/replay/results"
 )
 
 // Bounding the workers' network waits.
@@ -54,6 +56,19 @@ var defaultStopTimes = stopTimes{abortAfter: 3 * time.Second, endGrace: 5 * time
 // scenario's, and the worker reconnects.
 var errNoReply = &mysql.MySQLError{Number: erQueryInterrupted, SQLState: [5]byte{'7', '0', '1', '0', '0'},
 	Message: "timeout: no reply from the server, even after KILL QUERY; the connection was closed"}
+
+// errCutAtEnd is what a call still in flight when the run ended (its time
+// was up and the grace passed, or it was interrupted) returns: the statement
+// is recorded as cut at the end (results.Execution.CutAtEnd), with the time
+// it had run; other calls (BEGIN, COMMIT, a prepare) treat it as the run
+// stopping.
+var errCutAtEnd = &mysql.MySQLError{Number: results.ErrCutAtEnd, SQLState: [5]byte{'7', '0', '1', '0', '0'},
+	Message: "cut at the end of the run: still running when the run ended or was interrupted, and stopped (KILL QUERY); latency_ns is how long it had run"}
+
+// errCutNoReply is errCutAtEnd for a call that had no reply even to KILL
+// QUERY (errNoReply): its connection was cut.
+var errCutNoReply = &mysql.MySQLError{Number: results.ErrCutAtEnd, SQLState: [5]byte{'7', '0', '1', '0', '0'},
+	Message: "cut at the end of the run: still running when the run ended or was interrupted, and no reply from the server, even after KILL QUERY; the connection was closed; latency_ns is how long it had run"}
 
 // errStopping is returned by a call that was not started because the run is
 // stopping; it is never recorded.
@@ -121,6 +136,13 @@ func (w *worker) disarm(seq uint64, err error) error {
 		w.killTimer.Stop()
 	}
 	switch {
+	case w.endSeq.Load() == seq && w.cutSeq.Load() == seq:
+		return errCutNoReply
+	case w.endSeq.Load() == seq:
+		// Stopped by the end of the run, by KILL QUERY or as it ended on
+		// its own: how long it ran is a lower bound of its latency either
+		// way.
+		return errCutAtEnd
 	case w.cutSeq.Load() == seq:
 		return errNoReply
 	case err == nil && w.killedSeq.Load() == seq:
@@ -186,6 +208,7 @@ func (e *engine) stopAll(workers []*worker) {
 	e.stopping.Store(true)
 	for _, w := range workers {
 		if seq := w.inflight.Load(); seq != 0 {
+			w.endSeq.Store(seq)
 			go w.stopCall(seq)
 		}
 	}

@@ -3,6 +3,7 @@ package replay
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"text/tabwriter"
 	"time"
@@ -39,6 +40,11 @@ type ScenarioSummary struct {
 	QPS float64 `json:"queries_per_second"`
 	// Disabled says why the scenario was switched off during the run.
 	Disabled string `json:"disabled,omitempty"`
+	// CutAtEnd counts its statements still running when the run ended
+	// (in neither Executions nor Errors), and CutRanMs is the longest
+	// time one of them had run: its latency was at least that.
+	CutAtEnd int64   `json:"cut_at_end,omitempty"`
+	CutRanMs float64 `json:"cut_ran_ms,omitempty"`
 }
 
 // Summary is the outcome of a run.
@@ -47,11 +53,14 @@ type Summary struct {
 	// Elapsed is the window of the run's measured executions, warmup
 	// excluded: from the first intended start to the last end, as
 	// `joinbench report` computes it from the results files.
-	Elapsed        float64 `json:"elapsed_seconds"`
-	Threads        int     `json:"threads"`
-	Events         int64   `json:"events"`
-	Executions     int64   `json:"executions"`
-	Errors         int64   `json:"errors"`
+	Elapsed    float64 `json:"elapsed_seconds"`
+	Threads    int     `json:"threads"`
+	Events     int64   `json:"events"`
+	Executions int64   `json:"executions"`
+	Errors     int64   `json:"errors"`
+	// CutAtEnd counts the statements still running when the run ended,
+	// recorded apart (see results.Execution.CutAtEnd).
+	CutAtEnd       int64   `json:"cut_at_end,omitempty"`
 	EventsPerSec   float64 `json:"events_per_second"`  // per second of Elapsed
 	QPS            float64 `json:"queries_per_second"` // executions per second of Elapsed
 	Reconnects     int64   `json:"reconnects"`
@@ -73,13 +82,33 @@ type Summary struct {
 // per scenario and for the whole run. It is not safe for concurrent use.
 type Accumulator struct {
 	byName map[string]*metrics.Metrics
+	cut    map[string]*cutTally
 }
+
+// cutTally is a scenario's statements cut at the end of the run: how many,
+// and the longest time one had run.
+type cutTally struct{ n, ranNs int64 }
 
 // NewAccumulator returns an empty accumulator.
 func NewAccumulator() *Accumulator { return &Accumulator{byName: map[string]*metrics.Metrics{}} }
 
-// Add records one execution row, as it is written to the results.
+// Add records one execution row, as it is written to the results. A
+// statement cut at the end of the run is only counted: how long it ran is
+// no latency.
 func (a *Accumulator) Add(r *results.Execution) {
+	if r.CutAtEnd {
+		if a.cut == nil {
+			a.cut = map[string]*cutTally{}
+		}
+		t := a.cut[r.Scenario]
+		if t == nil {
+			t = &cutTally{}
+			a.cut[r.Scenario] = t
+		}
+		t.n++
+		t.ranNs = max(t.ranNs, r.LatencyNs)
+		return
+	}
 	m := a.byName[r.Scenario]
 	if m == nil {
 		m = &metrics.Metrics{}
@@ -106,6 +135,14 @@ func (a *Accumulator) Close() ([]ScenarioSummary, metrics.Metrics) {
 		m.Close()
 		out = append(out, summarize(name, m))
 		total.Merge(m)
+	}
+	for name, t := range a.cut {
+		i := slices.IndexFunc(out, func(s ScenarioSummary) bool { return s.Scenario == name })
+		if i < 0 {
+			out = append(out, ScenarioSummary{Scenario: name})
+			i = len(out) - 1
+		}
+		out[i].CutAtEnd, out[i].CutRanMs = t.n, metrics.Milliseconds(time.Duration(t.ranNs))
 	}
 	total.Close()
 	sort.Slice(out, func(i, j int) bool { return out[i].Scenario < out[j].Scenario })
@@ -134,8 +171,12 @@ func (s *Summary) WriteText(w io.Writer) error {
 	if s.Interrupted {
 		state = " (interrupted)"
 	}
-	fmt.Fprintf(w, "run %s%s: %.1fs, %d threads, %d events (%.1f/s), %d executions (%.1f/s), %d errors, %d reconnects\n",
-		s.RunID, state, s.Elapsed, s.Threads, s.Events, s.EventsPerSec, s.Executions, s.QPS, s.Errors, s.Reconnects)
+	cut := ""
+	if s.CutAtEnd > 0 {
+		cut = fmt.Sprintf(", %d cut at the end", s.CutAtEnd)
+	}
+	fmt.Fprintf(w, "run %s%s: %.1fs, %d threads, %d events (%.1f/s), %d executions (%.1f/s), %d errors%s, %d reconnects\n",
+		s.RunID, state, s.Elapsed, s.Threads, s.Events, s.EventsPerSec, s.Executions, s.QPS, s.Errors, cut, s.Reconnects)
 	if s.ClientCPUSeconds > 0 {
 		fmt.Fprintf(w, "client CPU %.2fs, %.1f µs per execution\n", s.ClientCPUSeconds, s.ClientCPUPerQueryUs)
 	}
@@ -154,6 +195,12 @@ func (s *Summary) WriteText(w io.Writer) error {
 	for _, sc := range s.Scenarios {
 		if sc.Disabled != "" {
 			fmt.Fprintf(w, "disabled: %s\n", sc.Disabled)
+		}
+	}
+	for _, sc := range s.Scenarios {
+		if sc.CutAtEnd > 0 {
+			fmt.Fprintf(w, "cut at the end: %s: %d statement(s) still running when the run ended, the longest after %s "+
+				"(at least that slow; not in the figures above)\n", sc.Scenario, sc.CutAtEnd, time.Duration(sc.CutRanMs*1e6).Round(time.Millisecond))
 		}
 	}
 	return writeActionCosts(w, s.Actions)

@@ -59,7 +59,10 @@ type worker struct {
 	inflight  atomic.Uint64
 	killedSeq atomic.Uint64
 	cutSeq    atomic.Uint64
-	link      atomic.Pointer[connLink]
+	// endSeq is the call the end of the run stopped (stopAll): it is
+	// recorded as cut at the end (errCutAtEnd), not as an error.
+	endSeq atomic.Uint64
+	link   atomic.Pointer[connLink]
 	// qctx is what statements run with: never cancelled when the worker
 	// holds its connection's socket, because a cancellable context costs
 	// a goroutine hand-off per statement in database/sql and the driver.
@@ -313,7 +316,11 @@ func (w *worker) statement(ctx context.Context, ph *phase, s *scenState, si int,
 		}
 	}
 	took := time.Since(start)
-	if kind == errCancelled {
+	// A statement the end of the run stopped is recorded, so that a
+	// statement that stalls the run is seen, but as what it is: it ran at
+	// least took, and is neither an execution nor an error.
+	cut := err == errCutAtEnd || err == errCutNoReply
+	if kind == errCancelled && !cut {
 		return false
 	}
 	switch kind {
@@ -334,9 +341,13 @@ func (w *worker) statement(ctx context.Context, ph *phase, s *scenState, si int,
 		}
 	}
 	if ph.record {
-		w.counts.execs.Add(1)
-		if err != nil {
-			w.counts.errs.Add(1)
+		if cut {
+			w.counts.cut.Add(1)
+		} else {
+			w.counts.execs.Add(1)
+			if err != nil {
+				w.counts.errs.Add(1)
+			}
 		}
 		row := w.nextRow()
 		params := row.Params[:0]
@@ -363,10 +374,14 @@ func (w *worker) statement(ctx context.Context, ph *phase, s *scenState, si int,
 		if err != nil {
 			row.ErrorCode, row.SQLState, row.ErrorMessage = errorFields(err)
 		}
+		row.CutAtEnd = cut
 		row.Params = append(params, w.vals...)
 		if len(w.batch) == cap(w.batch) {
 			w.flush()
 		}
+	}
+	if cut {
+		return false
 	}
 	if kind == errConn || kind == errAborted {
 		w.lost(ctx, err)

@@ -139,7 +139,8 @@ Verdicts:
                       median's only, above 1+noise floor if larger), or the
                       error rate rose by at least one point and significantly,
                       or the candidate ran the scenario and never completed
-                      it while the base did often enough
+                      it while the base did often enough, or faster than
+                      enough of its statements cut at the end had run
   improvement         the interval of the median ratio lies wholly below the
                       inverse of that bound
   too noisy to judge  neither, and the scenario's calibrated noise (from

@@ -83,7 +83,9 @@ then ANALYZE TABLE) instead of loading. A snapshot taken on another server
 is not used: prepare says why, loads, and saves one for this server.
 
 Ctrl-C stops cleanly after the chunks in flight and prints the
---from-table/--from-row that resumes the load.`
+--from-table/--from-row that resumes the load (under --snapshot: without
+--snapshot, as a resumed load saves no snapshot; or --recreate to load
+afresh and save one).`
 }
 
 func (c *prepareCmd) schemaOptions() ddl.SchemaOptions {

@@ -85,9 +85,11 @@ server restart does not end the run. A statement with no reply, not even
 to KILL QUERY (a hung server, a cut network), has its connection closed
 and is recorded as a timeout, so the run ends whatever the server does:
 statements still running at the end of --time get 5s (or --query-timeout,
-when longer), then KILL QUERY and 3s. Ctrl-C (or SIGTERM) stops the run
-the same way at once, writes what was recorded and prints the summary; a
-second one exits at once.
+when longer), then KILL QUERY and 3s; they are recorded as cut at the end
+(cut_at_end, with how long they had run), counted apart and kept out of
+latencies and errors. Ctrl-C (or SIGTERM) stops the run the same way at
+once, writes what was recorded and prints the summary; a second one exits
+at once.
 
 Statements are executed as prepared statements (--ps-mode auto), sent on
 the connection's socket directly and their rows counted, decoded only for

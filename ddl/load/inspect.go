@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
+	"github.com/joinbench/joinbench/ddl"
 	"github.com/joinbench/joinbench/internal/usage"
 )
 
@@ -60,11 +61,17 @@ func ExistingTables(ctx context.Context, db *sql.DB, names []string) ([]string, 
 // (stored as given, compared lower-case). With 0, the default on Linux,
 // main2 and Main2 are two tables.
 func foldsTableNames(ctx context.Context, db *sql.DB) (bool, error) {
+	nc, err := tableNameCase(ctx, db)
+	return nc.Folds(), err
+}
+
+// tableNameCase asks the server how it compares table names.
+func tableNameCase(ctx context.Context, db *sql.DB) (ddl.NameCase, error) {
 	var lower int
 	if err := db.QueryRowContext(ctx, "SELECT @@lower_case_table_names").Scan(&lower); err != nil {
-		return false, fmt.Errorf("lower_case_table_names: %w", err)
+		return ddl.NamesExact, fmt.Errorf("lower_case_table_names: %w", err)
 	}
-	return lower != 0, nil
+	return ddl.NameCase(lower), nil
 }
 
 // listTables returns the name of every table of the connection's current
@@ -90,9 +97,9 @@ func listTables(ctx context.Context, db *sql.DB) ([]string, error) {
 // server takes them for one table.
 func tableKey(name string, fold bool) string {
 	if fold {
-		return strings.ToLower(name)
+		return ddl.NamesFolded.Key(name)
 	}
-	return name
+	return ddl.NamesExact.Key(name)
 }
 
 // matchTables returns those of names that are among have (the tables a

@@ -17,11 +17,17 @@ import (
 // PreparedTables returns the tables of the built-in schema that exist in
 // the connection's current database: every <prefix><N> (N without leading
 // zeros, whatever --tables was when they were made) and level1..level5, in
-// creation order. Nothing else matches.
+// creation order, spelled as the server spells them. Nothing else
+// matches. Names are compared as the server compares them (its
+// lower_case_table_names), as prepare compares them.
 func PreparedTables(ctx context.Context, db *sql.DB, opts ddl.SchemaOptions) ([]string, error) {
 	opts, err := opts.Normalize()
 	if err != nil {
 		return nil, usage.Wrap(err)
+	}
+	nc, err := tableNameCase(ctx, db)
+	if err != nil {
+		return nil, err
 	}
 	rows, err := db.QueryContext(ctx, "SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_TYPE = 'BASE TABLE'")
 	if err != nil {
@@ -39,7 +45,7 @@ func PreparedTables(ctx context.Context, db *sql.DB, opts ddl.SchemaOptions) ([]
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	return opts.PreparedAmong(names), nil
+	return opts.PreparedAmong(names, nc), nil
 }
 
 // Cleanup drops the tables PreparedTables finds and returns their names.

@@ -132,9 +132,19 @@ func (r *PrepareResult) RowsPerSecond() float64 {
 type InterruptedError struct {
 	Table string
 	Row   int64
+	// Snapshot: the load was a prepare --snapshot's. A resumed load
+	// saves no snapshot (--snapshot refuses --from-table): its tables
+	// were written by two loads, so nothing proves them those of one, and
+	// a snapshot is restored in place of a load for ever after. The
+	// advice is then to resume without --snapshot, or to load afresh.
+	Snapshot bool
 }
 
 func (e *InterruptedError) Error() string {
+	if e.Snapshot {
+		return fmt.Sprintf("load interrupted; resume with the same options but without --snapshot, plus --from-table %s --from-row %d "+
+			"(a resumed load saves no snapshot), or load afresh and save one with the same options plus --recreate", e.Table, e.Row)
+	}
 	return fmt.Sprintf("load interrupted; resume with the same options plus --from-table %s --from-row %d", e.Table, e.Row)
 }
 
@@ -171,7 +181,8 @@ func (o *PrepareOptions) check() error {
 		case o.Segment.Split():
 			return usage.Errorf("--snapshot cannot be combined with --segment: a snapshot is of a whole dataset on one server")
 		case o.FromTable != "":
-			return usage.Errorf("--snapshot cannot be combined with --from-table: a snapshot restores or saves every table")
+			return usage.Errorf("--snapshot cannot be combined with --from-table: a snapshot restores or saves every table of one load; " +
+				"resume without --snapshot (no snapshot is saved), or use --recreate to load afresh and save one")
 		case !strings.EqualFold(o.Schema.Engine, "InnoDB"):
 			return usage.Errorf("--snapshot needs --engine InnoDB: snapshots are InnoDB transportable tablespaces, and --engine is %s", o.Schema.Engine)
 		}

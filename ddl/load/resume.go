@@ -42,7 +42,7 @@ func (p *loadPlan) stopError(failed, ctxErr error, next []int64) error {
 	point, rowsLeft := p.resumePoint(next)
 	if failed != nil && ctxErr == nil {
 		if rowsLeft {
-			return fmt.Errorf("%w (%s)", failed, point.Error())
+			return &failedError{err: failed, point: point}
 		}
 		return failed
 	}
@@ -51,3 +51,13 @@ func (p *loadPlan) stopError(failed, ctxErr error, next []int64) error {
 	}
 	return ctxErr
 }
+
+// failedError is a load that failed with rows left behind: its text says
+// where to resume (as the point's advice reads when it is printed).
+type failedError struct {
+	err   error
+	point *InterruptedError
+}
+
+func (e *failedError) Error() string { return fmt.Sprintf("%v (%s)", e.err, e.point.Error()) }
+func (e *failedError) Unwrap() error { return e.err }

@@ -3,6 +3,7 @@ package load
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -31,7 +32,8 @@ func prepareWithSnapshot(ctx context.Context, db *sql.DB, opts PrepareOptions) (
 		opts.logf("snapshot %s not restored: %s. Loading afresh", snap.Name(), why)
 		fresh := opts
 		fresh.Snapshots = nil
-		return Prepare(ctx, db, fresh)
+		res, err := Prepare(ctx, db, fresh)
+		return res, adviseWithoutSnapshot(err)
 	}
 	if snap != nil {
 		opts.logf("restoring snapshot %s (%s) from %s", snap.Name(), humanBytes(snap.Bytes()), store.Dir)
@@ -45,7 +47,7 @@ func prepareWithSnapshot(ctx context.Context, db *sql.DB, opts PrepareOptions) (
 	fresh.Snapshots = nil
 	res, err := Prepare(ctx, db, fresh)
 	if err != nil {
-		return nil, err
+		return nil, adviseWithoutSnapshot(err)
 	}
 	t0 := time.Now()
 	saved, err := store.save(ctx, db, srv, key, opts.Schema.TableNames())
@@ -55,6 +57,18 @@ func prepareWithSnapshot(ctx context.Context, db *sql.DB, opts PrepareOptions) (
 	res.Saved = saved.Name()
 	opts.logf("saved snapshot %s (%s) in %s", saved.Name(), humanBytes(saved.Bytes()), time.Since(t0).Round(time.Millisecond))
 	return res, nil
+}
+
+// adviseWithoutSnapshot makes the advice of an interrupted load under
+// --snapshot one that --snapshot accepts (see InterruptedError.Snapshot).
+func adviseWithoutSnapshot(err error) error {
+	if ie := (*InterruptedError)(nil); errors.As(err, &ie) {
+		ie.Snapshot = true
+	}
+	if fe := (*failedError)(nil); errors.As(err, &fe) {
+		fe.point.Snapshot = true
+	}
+	return err
 }
 
 // humanBytes prints a size in MiB or GiB.

@@ -335,3 +335,81 @@ func TestSnapshotNotRestoredThroughTheBinaryLog(t *testing.T) {
 		t.Errorf("no binary log: %q", why)
 	}
 }
+
+// A fresh load under --snapshot that is interrupted advises what
+// --snapshot accepts: resuming without it (which saves no snapshot) or
+// loading afresh with --recreate (which saves one). Both work as advised.
+func TestSnapshotInterruptedLoadAdvice(t *testing.T) {
+	ctx := context.Background()
+	db := snapshotDB(t, "ddl_snapshot_resume")
+	o := baseOpts()
+	o.Threads, o.ChunkSize = 2, 200
+	o.Snapshots = &SnapshotStore{Dir: t.TempDir()}
+	names := o.Schema.TableNames()
+
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	o.Progress = &cancelAfter{n: 2*testSize + 400, cancel: cancel}
+	_, err := Prepare(cctx, db, o)
+	var ie *InterruptedError
+	if !errors.As(err, &ie) || !usage.Is(err) {
+		t.Fatalf("interrupted prepare: %v, want an InterruptedError", err)
+	}
+	msg := err.Error()
+	for _, s := range []string{"without --snapshot, plus --from-table " + ie.Table, "--recreate"} {
+		if !strings.Contains(msg, s) {
+			t.Errorf("advice %q lacks %q", msg, s)
+		}
+	}
+	o.Progress = nil
+
+	// As advised, with --snapshot: refused, and the refusal says why.
+	resumed := o
+	resumed.FromTable, resumed.FromRow = ie.Table, ie.Row
+	if _, err := Prepare(ctx, db, resumed); !usage.Is(err) || !strings.Contains(err.Error(), "resume without --snapshot") {
+		t.Errorf("--snapshot --from-table: %v", err)
+	}
+	// Without it: resumed, every row in, no snapshot saved.
+	resumed.Snapshots = nil
+	res, err := Prepare(ctx, db, resumed)
+	if err != nil {
+		t.Fatalf("resume without --snapshot: %v", err)
+	}
+	if res.Saved != "" {
+		t.Errorf("a resumed load saved snapshot %s", res.Saved)
+	}
+	for _, n := range names {
+		if c := count(t, db, n); c != testSize {
+			t.Errorf("%s after resume: %d rows", n, c)
+		}
+	}
+	if list, err := o.Snapshots.List(); err != nil || len(list) != 0 {
+		t.Errorf("snapshots after a resumed load: %v %v", list, err)
+	}
+	want := checksums(t, db, names)
+
+	// Or afresh, with --recreate: loaded again and saved.
+	afresh := o
+	afresh.Recreate = true
+	res, err = Prepare(ctx, db, afresh)
+	if err != nil || res.Saved == "" {
+		t.Fatalf("--snapshot --recreate: saved %q, %v", res.Saved, err)
+	}
+	if got := checksums(t, db, names); !equalSums(got, want) {
+		t.Errorf("checksums loaded afresh %v, resumed %v", got, want)
+	}
+}
+
+// The advice of a load that failed with rows left behind follows
+// --snapshot too.
+func TestInterruptedAdviceUnderSnapshot(t *testing.T) {
+	point := &InterruptedError{Table: "main2", Row: 401}
+	fe := &failedError{err: errors.New("connection lost"), point: point}
+	if got := adviseWithoutSnapshot(fe).Error(); !strings.HasPrefix(got, "connection lost (load interrupted; resume with the same options but without --snapshot, plus --from-table main2 --from-row 401") {
+		t.Errorf("failed load: %q", got)
+	}
+	plain := &InterruptedError{Table: "level1", Row: 1}
+	if got := usage.Wrap(plain).Error(); got != "load interrupted; resume with the same options plus --from-table level1 --from-row 1" {
+		t.Errorf("without --snapshot: %q", got)
+	}
+}

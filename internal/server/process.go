@@ -19,6 +19,11 @@ type Process interface {
 	Restart(ctx context.Context, down time.Duration) error
 }
 
+// RestartStartTimeout bounds a Restart once its server is stopped: the
+// time it is given to start again (a cluster node: to rejoin), which the
+// end of a run does not cut short.
+const RestartStartTimeout = sandbox.RestartStartTimeout
+
 // clusterNode is a node of a Galera cluster sandbox.
 type clusterNode struct {
 	mu sync.Mutex

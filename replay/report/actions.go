@@ -25,6 +25,7 @@ type endpointRow struct {
 	IntendedStart time.Time `parquet:"intended_start,optional,timestamp(nanosecond)"`
 	LatencyNs     int64     `parquet:"latency_ns"`
 	ErrorCode     int32     `parquet:"error_code"`
+	CutAtEnd      bool      `parquet:"cut_at_end,optional"` // not an execution (cut.go), as the run's summary skips it
 }
 
 // epTimeline is a timeline that also keeps each bucket's longest latency.
@@ -59,6 +60,9 @@ func readEndpoints(dir string, info *results.Run, actions []results.Action, warn
 	}
 	byEp := map[string]*epTimeline{}
 	_, err = results.ScanExecutionsAs(dir, warn, func(e *endpointRow) error {
+		if e.CutAtEnd {
+			return nil
+		}
 		start := e.Start
 		if !e.IntendedStart.IsZero() {
 			start = e.IntendedStart

@@ -40,6 +40,7 @@ type clientRow struct {
 	Start      time.Time `parquet:"start_time,timestamp(nanosecond)"`
 	LatencyNs  int64     `parquet:"latency_ns"`
 	ErrorCode  int32     `parquet:"error_code"`
+	CutAtEnd   bool      `parquet:"cut_at_end,optional"` // not an execution (cut.go)
 }
 
 type clientAcc struct {
@@ -57,6 +58,9 @@ func clientBreakdown(dir string, warn results.Warner) ([]ClientReport, *CommonWi
 	}
 	accs := map[key]*clientAcc{}
 	_, err := results.ScanExecutionsAs(dir, warn, func(r *clientRow) error {
+		if r.CutAtEnd {
+			return nil
+		}
 		k := key{r.Segment, r.ClientHost}
 		a := accs[k]
 		if a == nil {

@@ -243,6 +243,7 @@ func ms(ns int64) float64 { return metrics.Milliseconds(time.Duration(ns)) }
 type runAcc struct {
 	seed      uint64
 	scenarios map[string]*scenarioAcc
+	cut       cutTallies // statements cut at the end (cut.go), in no scenarioAcc
 	overall   *timeline
 	files     int
 	// onChecksum, when set, sees every successful row with a result
@@ -277,6 +278,7 @@ const maxPairs = 1 << 16
 // index is looked up once, plans and templates are counted by index and
 // added to the maps at the end.
 func (r *runAcc) addColumns(c *results.ExecutionColumns) error {
+	r.cut.add(c.Cut)
 	nScen, nPlans, nTempl := len(c.Scenario.Values), len(c.PlanHash.Values), len(c.TemplateHash.Values)
 	pairs := nScen*nPlans <= maxPairs && nScen*nTempl <= maxPairs
 	if pairs {

@@ -328,6 +328,9 @@ func compare(baseDirs, candDirs []string, opt CompareOptions) (*Comparison, *sid
 	for n := range cand.scenarios {
 		names[n] = true
 	}
+	for n := range cutNames(base.cut, cand.cut) {
+		names[n] = true
+	}
 	sorted := make([]string, 0, len(names))
 	for n := range names {
 		sorted = append(sorted, n)
@@ -359,11 +362,12 @@ func compare(baseDirs, candDirs []string, opt CompareOptions) (*Comparison, *sid
 	wg.Wait()
 	for _, sc := range judgedScen {
 		if sc.Verdict == OnlyInBase {
-			if why := neverCompleted(sc.Scenario, base.scenarios[sc.Scenario], candInfo, len(sorted), opt.Confidence); why != "" {
+			if why := neverCompleted(sc.Scenario, base.scenarios[sc.Scenario], cand.cut[sc.Scenario], candInfo, len(sorted), opt); why != "" {
 				// Judged now: a regression, no longer data missing.
 				sc.Verdict, sc.Reasons, sc.Unmeasured = Regression, []string{why}, ""
 			}
 		}
+		noteCut(&sc, base.cut[sc.Scenario], cand.cut[sc.Scenario])
 		c.Scenarios = append(c.Scenarios, sc)
 		c.Counts[sc.Verdict]++
 	}
@@ -371,7 +375,7 @@ func compare(baseDirs, candDirs []string, opt CompareOptions) (*Comparison, *sid
 		return nil, nil, err
 	}
 	c.Overall = overallComparison(rounds, c.Scenarios, opt)
-	c.Notes = verdictNotes(c, opt)
+	c.Notes = append(verdictNotes(c, opt), cutNote(base.cut, cand.cut)...)
 	c.Failures = c.failures()
 	c.Pass = len(c.Failures) == 0
 	return c, rounds, nil
@@ -531,7 +535,7 @@ func readSide(name string, dirs []string, side *Side, opt CompareOptions, w warn
 	side.Rounds = len(dirs)
 	side.Executions = acc.executions()
 	if side.Executions == 0 {
-		return nil, nil, nil, nil, &NoExecutionsError{Side: name, Dirs: dirs, Failed: failed}
+		return nil, nil, nil, nil, &NoExecutionsError{Side: name, Dirs: dirs, Failed: failed, Cut: acc.cut.describe()}
 	}
 	if len(empty) > 0 {
 		w.warn(fmt.Errorf("%s: no readable executions in %s: a round that recorded nothing counts for no scenario",

@@ -102,10 +102,12 @@ func (c *Comparison) writeText(w io.Writer, md bool) {
 			verdict = "**" + verdict + "**"
 		}
 		b50, c50 := "-", "-"
-		if s.Base != nil {
+		// A side with only statements cut at the end has a summary, but
+		// no latency.
+		if s.Base != nil && s.Base.Executions > 0 {
 			b50 = fms(s.Base.P50Ms)
 		}
-		if s.Candidate != nil {
+		if s.Candidate != nil && s.Candidate.Executions > 0 {
 			c50 = fms(s.Candidate.P50Ms)
 		}
 		errs := "-"

@@ -23,6 +23,9 @@ type NoExecutionsError struct {
 	// Failed holds what the side's run.json files say went wrong, if
 	// anything.
 	Failed []string
+	// Cut says what its statements cut at the end ran, if any: the side
+	// ran but completed nothing (cut.go).
+	Cut string
 }
 
 func (e *NoExecutionsError) Error() string {
@@ -30,6 +33,9 @@ func (e *NoExecutionsError) Error() string {
 		e.Side, strings.Join(e.Dirs, ", "))
 	if len(e.Failed) > 0 {
 		msg += "; " + strings.Join(e.Failed, "; ")
+	}
+	if e.Cut != "" {
+		msg += "; it completed nothing: " + e.Cut
 	}
 	return msg
 }

@@ -145,6 +145,7 @@ func (rr *RunReport) writeText(w io.Writer, md bool) {
 		fms(tot.P99Ms), fms(tot.MaxMs), fmt.Sprintf("%.1f", tot.QPS), "")
 	t.write(w, md)
 	fmt.Fprintln(w)
+	rr.writeCut(w, md)
 	rr.writeClients(w, md)
 	writeActionsText(w, md, rr.Actions)
 

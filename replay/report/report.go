@@ -29,6 +29,11 @@ type Summary struct {
 	P99Ms      float64 `json:"p99_ms"`
 	MaxMs      float64 `json:"max_ms"`
 	QPS        float64 `json:"queries_per_second"`
+	// CutAtEnd counts the statements still running when a run or round
+	// ended (in neither Executions nor Errors), and CutRanMs is the longest
+	// time one of them had run: a lower bound of its latency (cut.go).
+	CutAtEnd int64   `json:"cut_at_end,omitempty"`
+	CutRanMs float64 `json:"cut_ran_ms,omitempty"`
 }
 
 // TimePoint is one bucket of a time series. Buckets are one second wide
@@ -201,6 +206,7 @@ func buildRun(dir string, opt Options) (*RunReport, error) {
 	total := acc.total()
 	rr.Start, rr.End = total.First, total.Last
 	rr.Total = summaryOf(&total)
+	rr.addCut(acc.cut)
 	rr.Timeline = acc.overall.points()
 	counters, err := readCounters(dir, w.warn)
 	if err != nil {

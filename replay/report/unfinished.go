@@ -4,35 +4,82 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"time"
 
 	"github.com/joinbench/joinbench/replay/results"
 )
 
 // A candidate many times slower (a dropped index) may not complete a
-// single execution of a scenario within a round: a round ends by killing
-// the statements in flight, which are not recorded, and the scenarios after
-// the slow one in the same events are never reached. Such a scenario has
-// no candidate executions at all and no latency to judge, yet it is the
-// clearest regression there is: the candidate ran it (its run.json lists
-// it) and completed nothing in the time the base completed it n times.
+// single execution of a scenario within a round: a round ends by stopping
+// the statements in flight, which are recorded as cut at the end (cut.go),
+// and the scenarios after the slow one in the same events are never
+// reached. Such a scenario has no candidate latency to judge, yet it is
+// the clearest regression there is. Two pieces of evidence make it one,
+// each at the error each scenario's tests get in the simultaneous
+// intervals, (1-C)/(2k) for k scenarios:
 //
-// With the same speed on both sides, each completed execution is as likely
-// to be the base's as the candidate's, so all n on the base happen with
-// chance 0.5^n; the verdict needs that below the error each scenario's
-// tests get in the simultaneous intervals, (1-C)/(2k) for k scenarios: 11
-// executions for 38 scenarios at 95%.
+//   - Counting: the candidate ran the scenario (its run.json lists it, or
+//     a statement of it was cut) and completed nothing in the time the base
+//     completed it n times. With the same speed on both sides, each
+//     completed execution is as likely to be the base's as the
+//     candidate's, so all n on the base happen with chance 0.5^n: 11
+//     executions for 38 scenarios at 95%.
+//   - Censored ranks: m candidate statements were cut after running longer
+//     than every one of the n base executions, by more than the threshold.
+//     With the same speed on both sides the n+m latencies are exchangeable,
+//     and the m being the m longest has chance 1/C(n+m, m): a slow
+//     scenario cut in each of 6 rounds against 30 base executions, 5e-7.
+//     What the cut statements had run is a lower bound of their latency,
+//     so their true ranks can only be higher.
 
 // neverCompleted returns the reason to call a scenario with successful
 // base executions and no candidate executions a regression ("" when
-// that is not established). cand is the run.json of a candidate run.
-func neverCompleted(name string, b *scenarioAcc, cand *results.Run, scenarios int, confidence float64) string {
-	if b == nil || cand == nil || !slices.Contains(cand.Scenarios, name) {
+// that is not established). cut are the candidate's statements of it cut
+// at the end (nil: none), cand the run.json of a candidate run.
+func neverCompleted(name string, b *scenarioAcc, cut *cutAcc, cand *results.Run, scenarios int, opt CompareOptions) string {
+	ran := cut != nil || cand != nil && slices.Contains(cand.Scenarios, name)
+	if b == nil || !ran {
 		return ""
 	}
 	n := b.m.Executions - b.m.Errors
-	if n < 1 || math.Pow(0.5, float64(n)) > (1-confidence)/float64(2*max(scenarios, 1)) {
+	if n < 1 {
 		return ""
 	}
-	return fmt.Sprintf("no execution completed on the candidate, which ran the scenario, against %d on the base: "+
-		"it, or a scenario ahead of it in the same events, ran longer than the run or round", n)
+	alpha := (1 - opt.Confidence) / float64(2*max(scenarios, 1))
+	b.m.Close()
+	baseMax := b.m.Latencies.Max
+	bound := 1 + max(opt.Threshold, opt.NoiseFloor)
+	var m int64 // cut statements that outran every base execution by the bound
+	if cut != nil {
+		for _, r := range cut.ran {
+			if float64(r) > bound*float64(baseMax) {
+				m++
+			}
+		}
+	}
+	counted := math.Pow(0.5, float64(n)) <= alpha
+	ranked := m > 0 && -logChoose(n+m, m) <= math.Log(alpha)
+	if !counted && !ranked {
+		return ""
+	}
+	why := fmt.Sprintf("no execution completed on the candidate, which ran the scenario, against %d on the base", n)
+	switch {
+	case cut != nil && ranked:
+		why += fmt.Sprintf("; %d of its statements were cut at the end of a run or round after running more than %.3gx the base's longest execution (%s)",
+			m, bound, baseMax.Round(time.Microsecond))
+	case cut != nil:
+		why += fmt.Sprintf("; %d of its statements were cut at the end of a run or round, the longest after %s (at least that slow), "+
+			"where the base's longest execution took %s", cut.n, time.Duration(cut.ranNs).Round(time.Millisecond), baseMax.Round(time.Microsecond))
+	default:
+		why += ": it, or a scenario ahead of it in the same events, ran longer than the run or round"
+	}
+	return why
+}
+
+// logChoose is the natural log of the binomial coefficient C(n, k).
+func logChoose(n, k int64) float64 {
+	a, _ := math.Lgamma(float64(n + 1))
+	b, _ := math.Lgamma(float64(k + 1))
+	c, _ := math.Lgamma(float64(n - k + 1))
+	return a - b - c
 }

@@ -22,6 +22,10 @@ const (
 	ActionFailed    = "failed"    // it returned an error (the run went on)
 	ActionCancelled = "cancelled" // the run ended while it ran: it was stopped, its fault undone
 	ActionSkipped   = "skipped"   // the run ended before its offset, or a rolling change failed on an earlier node
+	// ActionUnstopped: the run ended while it ran and it did not stop in
+	// time (a hung server that answers not even KILL QUERY): the run
+	// ended without it, and what it was doing may outlast the run.
+	ActionUnstopped = "unstopped"
 )
 
 // Action is one row of actions.parquet: an action of the run (a statement,

@@ -33,6 +33,9 @@ type ExecutionColumns struct {
 	// group has a checksum; Params are only meant for rows with one.
 	Checksum []string
 	Params   [][]string
+	// Cut holds the statements of the group cut at the end of the run
+	// (see cut.go): they are not rows of the columns above.
+	Cut []CutExecution
 }
 
 // StringColumn is a string column as its distinct values and, per row, an
@@ -58,6 +61,7 @@ func (c *ExecutionColumns) reset() {
 	c.StartNs, c.IntendedStartNs, c.LatencyNs, c.Rows = c.StartNs[:0], c.IntendedStartNs[:0], c.LatencyNs[:0], c.Rows[:0]
 	c.ErrorCode = c.ErrorCode[:0]
 	c.Checksum, c.Params = nil, nil
+	c.Cut = c.Cut[:0]
 }
 
 // columnRow is the row type of the row-by-row reading of the same
@@ -75,6 +79,7 @@ type columnRow struct {
 	PlanHash      string     `parquet:"plan_hash,dict,optional"`
 	Params        []string   `parquet:"params,list"`
 	Checksum      string     `parquet:"result_checksum,optional"`
+	CutAtEnd      bool       `parquet:"cut_at_end,optional"`
 }
 
 // errByRows sends a row group to the row reader: its layout is not the one
@@ -88,7 +93,7 @@ type columnFile struct {
 	pf   *parquet.File
 	// leaf column index of each column read, -1 when the file lacks it
 	// (an optional column added after the file was written)
-	scenario, template, start, intended, latency, rows, code, plan, checksum int
+	scenario, template, start, intended, latency, rows, code, plan, checksum, cut int
 }
 
 // openColumnFile opens an executions file for reading by columns. A file
@@ -136,7 +141,8 @@ func openColumnFile(path string, warn func(error)) (cf *columnFile, closeFn func
 	}
 	cf = &columnFile{path: path, pf: pf,
 		scenario: col("scenario"), template: col("template_hash"), start: col("start_time"), intended: col("intended_start"),
-		latency: col("latency_ns"), rows: col("rows"), code: col("error_code"), plan: col("plan_hash"), checksum: col("result_checksum")}
+		latency: col("latency_ns"), rows: col("rows"), code: col("error_code"), plan: col("plan_hash"), checksum: col("result_checksum"),
+		cut: col("cut_at_end")}
 	ok = true
 	return cf, func() { f.Close() }
 }
@@ -155,6 +161,15 @@ func (cf *columnFile) readGroup(g int, opt ColumnScan, c *ExecutionColumns) (err
 	n := int(rg.NumRows())
 	if opt.Checksums && cf.checksum >= 0 {
 		some, err := hasValues(chunks[cf.checksum])
+		if err != nil {
+			return err
+		}
+		if some {
+			return errByRows
+		}
+	}
+	if cf.cut >= 0 { // a few rows at the end of a run: that group is read by rows
+		some, err := hasValues(chunks[cf.cut])
 		if err != nil {
 			return err
 		}
@@ -232,6 +247,10 @@ func (cf *columnFile) readGroupRows(g int, c *ExecutionColumns, checksums bool) 
 		n, rerr := r.Read(buf)
 		for i := range buf[:n] {
 			e := &buf[i]
+			if e.CutAtEnd {
+				c.Cut = append(c.Cut, cutExecution(e))
+				continue
+			}
 			add(&c.Scenario, ids[0], e.Scenario, false)
 			add(&c.TemplateHash, ids[1], e.TemplateHash, false)
 			add(&c.PlanHash, ids[2], e.PlanHash, e.PlanHash == "")

@@ -167,7 +167,7 @@ func (s *fileScan) run() {
 		// Not a layout the column reader knows, or it failed: read the
 		// group row by row, which also says how it fails, as scans always did.
 		warn := s.groupRows(cf, g, c)
-		if c.Len > 0 && !s.send(scanItem{cols: c}) {
+		if (c.Len > 0 || len(c.Cut) > 0) && !s.send(scanItem{cols: c}) {
 			return
 		}
 		if warn != nil {

@@ -33,6 +33,11 @@ type Execution struct {
 	// Segment is the part (1..N) of a run split over N clients that
 	// executed the statement; 0 when the run was not split.
 	Segment int32 `parquet:"segment"`
+	// CutAtEnd marks a statement still running when the run (or a round)
+	// ended and stopped it: LatencyNs is how long it had run, a lower bound
+	// of its latency, not a latency (see cut.go). False (null) otherwise,
+	// and in files written before such statements were recorded.
+	CutAtEnd bool `parquet:"cut_at_end,optional"`
 }
 
 // Plan is one row of plans.parquet: a distinct plan of a scenario.
@@ -90,6 +95,10 @@ type Run struct {
 	Interrupted bool                `json:"interrupted"`
 	Executions  int64               `json:"executions"`
 	Errors      int64               `json:"errors"`
+	// CutAtEnd counts the statements still running when the run ended,
+	// recorded as such (Execution.CutAtEnd) and counted in neither
+	// Executions nor Errors.
+	CutAtEnd int64 `json:"cut_at_end,omitempty"`
 	// Segments is the number of clients a split run (--segment) had, 0
 	// when not split; Segment is which of them wrote this file (0 in the
 	// run-level run.json, 1..Segments in segment-<i>.json).

@@ -121,7 +121,7 @@ func mergeSegments(dir string, run *Run, segs []*Run, warn Warner) *Run {
 	merged := *run
 	merged.Segments, merged.Segment = n, 0
 	merged.Start, merged.End = time.Time{}, time.Time{}
-	merged.Executions, merged.Errors, merged.Interrupted = 0, 0, false
+	merged.Executions, merged.Errors, merged.CutAtEnd, merged.Interrupted = 0, 0, 0, false
 	merged.ExecPaths = nil
 	var hosts []string
 	have := map[int]bool{}
@@ -141,6 +141,7 @@ func mergeSegments(dir string, run *Run, segs []*Run, warn Warner) *Run {
 		}
 		merged.Executions += s.Executions
 		merged.Errors += s.Errors
+		merged.CutAtEnd += s.CutAtEnd
 		merged.Interrupted = merged.Interrupted || s.Interrupted
 		merged.ExecPaths = append(merged.ExecPaths, s.ExecPaths...)
 	}

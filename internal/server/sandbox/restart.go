@@ -6,6 +6,11 @@ import (
 	"time"
 )
 
+// RestartStartTimeout bounds starting a restarted server again (a cluster
+// node: until it has rejoined). The end of a run does not cut it short: a
+// server left half started would be worse than a late end of the fault.
+const RestartStartTimeout = 5 * time.Minute
+
 // RestartNode stops node n of the running cluster cleanly, waits down,
 // starts it again on its option file and waits until it is Synced: it
 // rejoins the others, by incremental state transfer when the donor still
@@ -27,7 +32,7 @@ func (c *Cluster) RestartNode(ctx context.Context, n *Node, down time.Duration) 
 	n.Args = []string{"--defaults-file=" + n.OptionFile, "--datadir=" + n.DataDir}
 	// Not bound to ctx: a node left half started would be worse than a
 	// late end of the fault.
-	start, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Minute)
+	start, cancel := context.WithTimeout(context.WithoutCancel(ctx), RestartStartTimeout)
 	defer cancel()
 	if err := n.launch(start, true); err != nil {
 		return fmt.Errorf("start %s again: %w", n.Name, err)
@@ -51,7 +56,7 @@ func (s *Server) Restart(ctx context.Context, down time.Duration) error {
 	case <-time.After(down):
 	case <-ctx.Done():
 	}
-	start, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Minute)
+	start, cancel := context.WithTimeout(context.WithoutCancel(ctx), RestartStartTimeout)
 	defer cancel()
 	if err := s.launch(start, true); err != nil {
 		return fmt.Errorf("start again: %w", err)
