@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -263,5 +264,58 @@ func TestColumnsSkipped(t *testing.T) {
 		if !reflect.DeepEqual(got[i], w) {
 			t.Fatalf("row %d:\n got %+v\nwant %+v", i, got[i], w)
 		}
+	}
+}
+
+// TestColumnsEachSeesEveryGroupOnItsWorker: ColumnScan.Each sees every row
+// group once, on a worker in range, before fn sees it in order; and an
+// error from it stops the scan.
+func TestColumnsEachSeesEveryGroupOnItsWorker(t *testing.T) {
+	dir := columnsFixture(t, false)
+	want, _, _ := flatByRows(t, dir)
+	for _, workers := range []int{1, 3} {
+		perWorker := make([]int, workers) // each worker writes its own: the race detector checks the calls are its own
+		var seen sync.Map
+		var ordered int
+		_, err := ScanExecutionColumns(dir, nil, ColumnScan{Workers: workers, Each: func(w int, c *ExecutionColumns) error {
+			perWorker[w] += c.Len
+			seen.Store(c, c.Len)
+			return nil
+		}}, func(c *ExecutionColumns) error {
+			if n, ok := seen.LoadAndDelete(c); !ok || n != c.Len {
+				t.Errorf("fn saw a row group Each did not")
+			}
+			ordered += c.Len
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		total := 0
+		for _, n := range perWorker {
+			total += n
+		}
+		if total != len(want) || ordered != len(want) {
+			t.Errorf("%d workers: Each saw %d rows, fn %d, want %d", workers, total, ordered, len(want))
+		}
+		// Without fn, Each alone does the work.
+		var alone atomic.Int64
+		if _, err := ScanExecutionColumns(dir, nil, ColumnScan{Workers: workers, Each: func(w int, c *ExecutionColumns) error {
+			alone.Add(int64(c.Len))
+			return nil
+		}}, nil); err != nil || alone.Load() != int64(len(want)) {
+			t.Errorf("%d workers, no fn: %d rows, %v", workers, alone.Load(), err)
+		}
+	}
+	stop := fmt.Errorf("enough")
+	var calls atomic.Int64
+	_, err := ScanExecutionColumns(dir, nil, ColumnScan{Workers: 2, Each: func(int, *ExecutionColumns) error {
+		if calls.Add(1) == 2 {
+			return stop
+		}
+		return nil
+	}}, nil)
+	if err != stop {
+		t.Errorf("err %v, want %v", err, stop)
 	}
 }
