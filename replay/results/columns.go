@@ -33,6 +33,11 @@ type ExecutionColumns struct {
 	// group has a checksum; Params are only meant for rows with one.
 	Checksum []string
 	Params   [][]string
+	// ClientHost and Segment (0 when null) are only read when
+	// ColumnScan.Clients asks for them; else ClientHost holds no value
+	// (every index -1) and Segment is nil.
+	ClientHost StringColumn
+	Segment    []int32
 }
 
 // StringColumn is a string column as its distinct values and, per row, an
@@ -52,12 +57,13 @@ func (c *StringColumn) At(i int) string {
 
 func (c *ExecutionColumns) reset() {
 	c.Len = 0
-	for _, s := range []*StringColumn{&c.Scenario, &c.TemplateHash, &c.PlanHash} {
+	for _, s := range []*StringColumn{&c.Scenario, &c.TemplateHash, &c.PlanHash, &c.ClientHost} {
 		s.Values, s.Index = s.Values[:0], s.Index[:0]
 	}
 	c.StartNs, c.IntendedStartNs, c.LatencyNs, c.Rows = c.StartNs[:0], c.IntendedStartNs[:0], c.LatencyNs[:0], c.Rows[:0]
 	c.ErrorCode = c.ErrorCode[:0]
 	c.Checksum, c.Params = nil, nil
+	c.Segment = nil
 }
 
 // columnRow is the row type of the row-by-row reading of the same
@@ -75,6 +81,9 @@ type columnRow struct {
 	PlanHash      string     `parquet:"plan_hash,dict,optional"`
 	Params        []string   `parquet:"params,list"`
 	Checksum      string     `parquet:"result_checksum,optional"`
+	// optional here: only the per-client breakdown reads them
+	ClientHost string `parquet:"client_host,dict,optional"`
+	Segment    int32  `parquet:"segment,optional"`
 }
 
 // errByRows sends a row group to the row reader: its layout is not the one
@@ -88,7 +97,7 @@ type columnFile struct {
 	pf   *parquet.File
 	// leaf column index of each column read, -1 when the file lacks it
 	// (an optional column added after the file was written)
-	scenario, template, start, intended, latency, rows, code, plan, checksum int
+	scenario, template, start, intended, latency, rows, code, plan, checksum, client, segment int
 }
 
 // openColumnFile opens an executions file for reading by columns. A file
@@ -136,7 +145,8 @@ func openColumnFile(path string, warn func(error)) (cf *columnFile, closeFn func
 	}
 	cf = &columnFile{path: path, pf: pf,
 		scenario: col("scenario"), template: col("template_hash"), start: col("start_time"), intended: col("intended_start"),
-		latency: col("latency_ns"), rows: col("rows"), code: col("error_code"), plan: col("plan_hash"), checksum: col("result_checksum")}
+		latency: col("latency_ns"), rows: col("rows"), code: col("error_code"), plan: col("plan_hash"), checksum: col("result_checksum"),
+		client: col("client_host"), segment: col("segment")}
 	ok = true
 	return cf, func() { f.Close() }
 }
@@ -162,17 +172,21 @@ func (cf *columnFile) readGroup(g int, opt ColumnScan, c *ExecutionColumns) (err
 			return errByRows
 		}
 	}
-	template, rows := cf.template, cf.rows
+	template, rows, client := cf.template, cf.rows, -1
 	if opt.SkipTemplates {
 		template = -1
 	}
 	if opt.SkipRows {
 		rows = -1
 	}
+	if opt.Clients {
+		client = cf.client
+		c.Segment = []int32{} // filled below
+	}
 	for _, s := range []struct {
 		col int
 		dst *StringColumn
-	}{{cf.scenario, &c.Scenario}, {template, &c.TemplateHash}, {cf.plan, &c.PlanHash}} {
+	}{{cf.scenario, &c.Scenario}, {template, &c.TemplateHash}, {cf.plan, &c.PlanHash}, {client, &c.ClientHost}} {
 		if s.col < 0 {
 			s.dst.Index = fillInt32(s.dst.Index, n, -1)
 			continue
@@ -196,8 +210,19 @@ func (cf *columnFile) readGroup(g int, opt ColumnScan, c *ExecutionColumns) (err
 	if err := readInt32s(chunks[cf.code], &c.ErrorCode); err != nil {
 		return err
 	}
-	for _, l := range []int{len(c.Scenario.Index), len(c.TemplateHash.Index), len(c.PlanHash.Index),
-		len(c.StartNs), len(c.IntendedStartNs), len(c.LatencyNs), len(c.Rows), len(c.ErrorCode)} {
+	if opt.Clients {
+		if cf.segment < 0 {
+			c.Segment = fillInt32(c.Segment, n, 0)
+		} else if err := readNumbers(chunks[cf.segment], parquet.Int32, (*encoding.Values).Int32, true, &c.Segment); err != nil {
+			return err
+		}
+	}
+	lens := []int{len(c.Scenario.Index), len(c.TemplateHash.Index), len(c.PlanHash.Index), len(c.ClientHost.Index),
+		len(c.StartNs), len(c.IntendedStartNs), len(c.LatencyNs), len(c.Rows), len(c.ErrorCode)}
+	if opt.Clients {
+		lens = append(lens, len(c.Segment))
+	}
+	for _, l := range lens {
 		if l != n {
 			return fmt.Errorf("a column holds %d values for %d rows", l, n)
 		}
@@ -209,9 +234,13 @@ func (cf *columnFile) readGroup(g int, opt ColumnScan, c *ExecutionColumns) (err
 // readGroupRows reads row group g row by row into c, up to the first
 // error: what the column reader leaves to it, and a group it failed on
 // (which then fails here the way a row-by-row scan always did).
-func (cf *columnFile) readGroupRows(g int, c *ExecutionColumns, checksums bool) error {
+func (cf *columnFile) readGroupRows(g int, c *ExecutionColumns, opt ColumnScan) error {
 	c.reset()
-	ids := [3]map[string]int32{{}, {}, {}}
+	checksums := opt.Checksums
+	if opt.Clients {
+		c.Segment = []int32{}
+	}
+	ids := [4]map[string]int32{{}, {}, {}, {}}
 	add := func(s *StringColumn, m map[string]int32, v string, null bool) {
 		if null {
 			s.Index = append(s.Index, -1)
@@ -235,6 +264,10 @@ func (cf *columnFile) readGroupRows(g int, c *ExecutionColumns, checksums bool) 
 			add(&c.Scenario, ids[0], e.Scenario, false)
 			add(&c.TemplateHash, ids[1], e.TemplateHash, false)
 			add(&c.PlanHash, ids[2], e.PlanHash, e.PlanHash == "")
+			add(&c.ClientHost, ids[3], e.ClientHost, !opt.Clients)
+			if opt.Clients {
+				c.Segment = append(c.Segment, e.Segment)
+			}
 			c.StartNs = append(c.StartNs, e.Start.UnixNano())
 			var intended int64
 			if e.IntendedStart != nil {

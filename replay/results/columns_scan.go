@@ -18,6 +18,9 @@ type ColumnScan struct {
 	// returned unread, saving their decoding: TemplateHash then holds no
 	// value (every index -1) and Rows zeros.
 	SkipTemplates, SkipRows bool
+	// Clients asks for the client host and segment of the rows
+	// (ExecutionColumns.ClientHost and Segment).
+	Clients bool
 	// Workers bounds the files decoded at once; 0 means GOMAXPROCS.
 	Workers int
 	// Each, when set, sees every row group on the worker that decoded it,
@@ -212,7 +215,7 @@ func (s *fileScan) groupRows(cf *columnFile, g int, c *ExecutionColumns) (warn e
 		}
 		s.rows += int64(c.Len)
 	}()
-	if err := cf.readGroupRows(g, c, s.opt.Checksums); err != nil {
+	if err := cf.readGroupRows(g, c, s.opt); err != nil {
 		return fmt.Errorf("%s: row group %d: %w (rest of file skipped after %d rows)", s.path, g, err, s.rows+int64(c.Len))
 	}
 	return nil

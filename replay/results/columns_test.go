@@ -21,6 +21,8 @@ type flatRow struct {
 	Code                           int32
 	Checksum                       string
 	Params                         []string
+	Client                         string
+	Segment                        int32
 }
 
 // plainRow is an executions row as another tool may write it: no
@@ -57,6 +59,7 @@ func columnsFixture(t *testing.T, checksums bool) string {
 			if !checksums {
 				rows[i].Checksum = ""
 			}
+			rows[i].ClientHost, rows[i].Segment = fmt.Sprintf("client-%d", w), int32(1+i%3)
 		}
 		if err := ew.Write(rows); err != nil {
 			t.Fatal(err)
@@ -100,7 +103,8 @@ func columnsFixture(t *testing.T, checksums bool) string {
 func flatByRows(t *testing.T, dir string) (rows []flatRow, files int, warnings []string) {
 	files, err := ScanExecutionsAs(dir, func(err error) { warnings = append(warnings, err.Error()) }, func(e *columnRow) error {
 		r := flatRow{Scenario: e.Scenario, Template: e.TemplateHash, Plan: e.PlanHash, Start: e.Start.UnixNano(),
-			Latency: e.LatencyNs, Rows: e.Rows, Code: e.ErrorCode, Checksum: e.Checksum, Params: slices.Clone(e.Params)}
+			Latency: e.LatencyNs, Rows: e.Rows, Code: e.ErrorCode, Checksum: e.Checksum, Params: slices.Clone(e.Params),
+			Client: e.ClientHost, Segment: e.Segment}
 		if e.IntendedStart != nil {
 			r.Intended = e.IntendedStart.UnixNano()
 		}
@@ -123,6 +127,11 @@ func flatByColumns(t *testing.T, dir string, opt ColumnScan) (rows []flatRow, fi
 				Intended: c.IntendedStartNs[i], Latency: c.LatencyNs[i], Rows: c.Rows[i], Code: c.ErrorCode[i]}
 			if c.Checksum != nil && c.Checksum[i] != "" {
 				r.Checksum, r.Params = c.Checksum[i], c.Params[i]
+			}
+			if opt.Clients {
+				r.Client, r.Segment = c.ClientHost.At(i), c.Segment[i]
+			} else if c.ClientHost.Index[i] != -1 || c.Segment != nil {
+				t.Fatalf("client columns given unasked")
 			}
 			rows = append(rows, r)
 		}
@@ -150,7 +159,15 @@ func TestColumnsMatchRows(t *testing.T) {
 		}
 		for _, workers := range []int{1, 2, 5} {
 			t.Run(fmt.Sprintf("checksums=%v/workers=%d", checksums, workers), func(t *testing.T) {
-				got, files, warnings := flatByColumns(t, dir, ColumnScan{Checksums: checksums, Workers: workers})
+				want := want
+				clients := workers != 2
+				if !clients {
+					want = slices.Clone(want)
+					for i := range want {
+						want[i].Client, want[i].Segment = "", 0
+					}
+				}
+				got, files, warnings := flatByColumns(t, dir, ColumnScan{Checksums: checksums, Workers: workers, Clients: clients})
 				if files != wantFiles || !reflect.DeepEqual(warnings, wantWarn) {
 					t.Errorf("files %d, warnings %q; want %d, %q", files, warnings, wantFiles, wantWarn)
 				}
@@ -260,7 +277,7 @@ func TestColumnsSkipped(t *testing.T) {
 	}
 	for i := range want {
 		w := want[i]
-		w.Template, w.Rows, w.Params = "", 0, nil
+		w.Template, w.Rows, w.Params, w.Client, w.Segment = "", 0, nil, "", 0
 		if !reflect.DeepEqual(got[i], w) {
 			t.Fatalf("row %d:\n got %+v\nwant %+v", i, got[i], w)
 		}
