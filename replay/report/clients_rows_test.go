@@ -104,7 +104,6 @@ func clientBreakdownByRows(dir string, warn results.Warner) ([]ClientReport, *Co
 	return out, w, nil
 }
 
-
 // TestClientsByColumns: the per-client breakdown read by columns, over any
 // number of workers, is the one read row by row.
 func TestClientsByColumns(t *testing.T) {
