@@ -247,7 +247,8 @@ type runAcc struct {
 	files     int
 	// onChecksum, when set, sees every successful row with a result
 	// checksum after it is accumulated (compare uses it to spot checksum
-	// mismatches with the parameters at hand).
+	// mismatches with the parameters at hand). params are only valid
+	// during the call: copy them to keep them (cloneParams).
 	onChecksum func(a *scenarioAcc, params []string, checksum string)
 	// checks keeps result checksums, samples the latency samples of the
 	// bootstrap: a comparison needs them, a report does not. timelines

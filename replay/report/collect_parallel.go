@@ -2,6 +2,7 @@ package report
 
 import (
 	"runtime"
+	"strings"
 
 	"github.com/joinbench/joinbench/replay/metrics"
 	"github.com/joinbench/joinbench/replay/results"
@@ -146,4 +147,14 @@ func (r *runAcc) addInOrder(c *results.ExecutionColumns) error {
 		}
 	}
 	return nil
+}
+
+// cloneParams copies parameters to keep them: those of a row group share
+// the memory of their page, which keeping one would keep whole.
+func cloneParams(params []string) []string {
+	out := make([]string, len(params))
+	for i, p := range params {
+		out[i] = strings.Clone(p)
+	}
+	return out
 }

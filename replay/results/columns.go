@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -30,7 +31,9 @@ type ExecutionColumns struct {
 	ErrorCode                        []int32
 	// Checksum ("" when null) and Params are only read when
 	// ColumnScan.Checksums asks for them, and are nil when no row of the
-	// group has a checksum; Params are only meant for rows with one.
+	// group has a checksum; Params are only meant for rows with one. The
+	// strings of a page share its memory: copy one to keep it past the
+	// callback.
 	Checksum []string
 	Params   [][]string
 	// ClientHost and Segment (0 when null) are only read when
@@ -98,6 +101,9 @@ type columnFile struct {
 	// leaf column index of each column read, -1 when the file lacks it
 	// (an optional column added after the file was written)
 	scenario, template, start, intended, latency, rows, code, plan, checksum, client, segment int
+	// params is the leaf column of the parameters' list, -1 unless it is
+	// a list of required strings (the layout joinbench writes)
+	params int
 }
 
 // openColumnFile opens an executions file for reading by columns. A file
@@ -143,7 +149,12 @@ func openColumnFile(path string, warn func(error)) (cf *columnFile, closeFn func
 		}
 		return -1
 	}
-	cf = &columnFile{path: path, pf: pf,
+	params := -1
+	if leaf, ok := pf.Schema().Lookup("params", "list", "element"); ok && leaf.MaxRepetitionLevel == 1 && leaf.MaxDefinitionLevel == 1 &&
+		leaf.Node.Type().Kind() == parquet.ByteArray {
+		params = leaf.ColumnIndex
+	}
+	cf = &columnFile{path: path, pf: pf, params: params,
 		scenario: col("scenario"), template: col("template_hash"), start: col("start_time"), intended: col("intended_start"),
 		latency: col("latency_ns"), rows: col("rows"), code: col("error_code"), plan: col("plan_hash"), checksum: col("result_checksum"),
 		client: col("client_host"), segment: col("segment")}
@@ -169,14 +180,25 @@ func (cf *columnFile) readGroup(g int, opt ColumnScan, c *ExecutionColumns) (err
 			return err
 		}
 		if some {
-			return errByRows
+			if cf.params < 0 {
+				return errByRows
+			}
+			if err := readOptionalStrings(chunks[cf.checksum], &c.Checksum); err != nil {
+				return err
+			}
+			if err := readLists(chunks[cf.params], &c.Params); err != nil {
+				return err
+			}
+			if len(c.Checksum) != n || len(c.Params) != n {
+				return fmt.Errorf("%d checksums and %d parameter lists for %d rows", len(c.Checksum), len(c.Params), n)
+			}
 		}
 	}
 	template, rows, client := cf.template, cf.rows, -1
 	if opt.SkipTemplates {
 		template = -1
 	}
-	if opt.SkipRows {
+	if opt.SkipRows && c.Checksum == nil { // a checksum goes with its rows
 		rows = -1
 	}
 	if opt.Clients {
@@ -385,6 +407,99 @@ func readStrings(cc parquet.ColumnChunk, dst *StringColumn) error {
 		dst.Index = appendWithNulls(dst.Index, idx, def, -1)
 		parquet.Release(p)
 	}
+}
+
+// readOptionalStrings appends a plain-encoded optional string column chunk
+// to dst, "" for a null. The strings of a page share one allocation.
+func readOptionalStrings(cc parquet.ColumnChunk, dst *[]string) error {
+	pages := cc.Pages()
+	defer pages.Close()
+	for {
+		p, err := pages.ReadPage()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if p.Dictionary() != nil || p.RepetitionLevels() != nil {
+			parquet.Release(p)
+			return errByRows
+		}
+		def := p.DefinitionLevels()
+		values := p.Data()
+		vals := pageStrings(&values)
+		*dst = appendWithNulls(*dst, vals, def, "")
+		parquet.Release(p)
+	}
+}
+
+// readLists appends, per row, the values of a column chunk of lists of
+// required plain-encoded strings (repetition and definition levels at most
+// 1); nil for an empty list. The strings of a page share one allocation,
+// and so do the lists.
+func readLists(cc parquet.ColumnChunk, dst *[][]string) error {
+	pages := cc.Pages()
+	defer pages.Close()
+	for {
+		p, err := pages.ReadPage()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		rep, def := p.RepetitionLevels(), p.DefinitionLevels()
+		if p.Dictionary() != nil || len(rep) != len(def) {
+			parquet.Release(p)
+			return errByRows
+		}
+		values := p.Data()
+		vals := pageStrings(&values)
+		j := 0
+		for k := 0; k < len(rep); {
+			// one row: its first level has repetition 0, unless it goes on
+			// from the page before
+			from := j
+			end := k + 1
+			for end < len(rep) && rep[end] != 0 {
+				end++
+			}
+			for _, d := range def[k:end] {
+				if d != 0 {
+					j++
+				}
+			}
+			row := vals[from:j:j]
+			if len(row) == 0 {
+				row = nil
+			}
+			if rep[k] != 0 && len(*dst) > 0 {
+				last := &(*dst)[len(*dst)-1]
+				*last = append(slices.Clip(*last), row...)
+			} else {
+				*dst = append(*dst, row)
+			}
+			k = end
+		}
+		parquet.Release(p)
+	}
+}
+
+// pageStrings returns the byte-array values of a page as strings that
+// share one allocation.
+func pageStrings(values *encoding.Values) []string {
+	data, offsets := values.ByteArray()
+	if len(offsets) < 2 {
+		return nil
+	}
+	whole := string(data[offsets[0]:offsets[len(offsets)-1]])
+	base := offsets[0]
+	out := make([]string, len(offsets)-1)
+	for i := range out {
+		out[i] = whole[offsets[i]-base : offsets[i+1]-base]
+	}
+	return out
 }
 
 func readInt64s(cc parquet.ColumnChunk, dst *[]int64) error {

@@ -10,13 +10,13 @@ import (
 // ColumnScan tunes ScanExecutionColumns.
 type ColumnScan struct {
 	// Checksums asks for the result checksum and parameters of the rows
-	// (ExecutionColumns.Checksum and Params). Row groups holding checksums
-	// are then read row by row, several times slower: runs record them
-	// only with --checksum.
+	// (ExecutionColumns.Checksum and Params), read by columns too (row by
+	// row only when the parameters are not a list of plain strings).
 	Checksums bool
 	// SkipTemplates and SkipRows leave the template hash and the rows
 	// returned unread, saving their decoding: TemplateHash then holds no
-	// value (every index -1) and Rows zeros.
+	// value (every index -1) and Rows zeros (but in row groups holding
+	// checksums, when Checksums asks for them).
 	SkipTemplates, SkipRows bool
 	// Clients asks for the client host and segment of the rows
 	// (ExecutionColumns.ClientHost and Segment).
@@ -124,6 +124,9 @@ func ScanExecutionColumns(dir string, warn Warner, opt ColumnScan, fn func(*Exec
 // testHookFileStart, set by tests, sees each file as a worker starts it.
 var testHookFileStart func(i int)
 
+// testHookByRows, set by tests, sees each row group read row by row.
+var testHookByRows func(path string, g int)
+
 // scanItem is what a worker hands over for one file, in order: warnings,
 // that the file was opened, row groups, an error from ColumnScan.Each.
 type scanItem struct {
@@ -195,6 +198,9 @@ func (s *fileScan) run() {
 		}
 		// Not a layout the column reader knows, or it failed: read the
 		// group row by row, which also says how it fails, as scans always did.
+		if testHookByRows != nil {
+			testHookByRows(s.path, g)
+		}
 		warn := s.groupRows(cf, g, c)
 		if c.Len > 0 && !s.deliver(c) {
 			return
