@@ -74,13 +74,31 @@ func (r *runAcc) merge(p *runAcc) {
 			r.scenarios[name] = pa
 			continue
 		}
-		a.m.Merge(&pa.m)
-		a.tl.timeSeries.merge(&pa.tl.timeSeries)
-		for h, n := range pa.plans {
-			a.plans[h] += n
+		// What a has nothing of yet is taken over rather than copied: no
+		// second histogram is made.
+		if a.m.Executions == 0 {
+			a.m = pa.m
+		} else {
+			a.m.Merge(&pa.m)
 		}
-		for h := range pa.templates {
-			a.templates[h] = true
+		if len(a.tl.buckets) == 0 {
+			a.tl = pa.tl
+		} else {
+			a.tl.timeSeries.merge(&pa.tl.timeSeries)
+		}
+		if len(a.plans) == 0 {
+			a.plans = pa.plans
+		} else {
+			for h, n := range pa.plans {
+				a.plans[h] += n
+			}
+		}
+		if len(a.templates) == 0 {
+			a.templates = pa.templates
+		} else {
+			for h := range pa.templates {
+				a.templates[h] = true
+			}
 		}
 	}
 	r.overall.timeSeries.merge(&p.overall.timeSeries)
