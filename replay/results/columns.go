@@ -1,6 +1,7 @@
 package results
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/encoding"
+	"github.com/parquet-go/parquet-go/format"
 )
 
 // ExecutionColumns is one row group of an executions file, decoded column
@@ -174,7 +176,7 @@ func (cf *columnFile) readGroup(g int, opt ColumnScan, c *ExecutionColumns) (err
 	rg := cf.pf.RowGroups()[g]
 	chunks := rg.ColumnChunks()
 	n := int(rg.NumRows())
-	if opt.Checksums && cf.checksum >= 0 {
+	if opt.Checksums && cf.checksum >= 0 && !cf.allNull(g, cf.checksum) {
 		some, err := hasValues(chunks[cf.checksum])
 		if err != nil {
 			return err
@@ -194,7 +196,15 @@ func (cf *columnFile) readGroup(g int, opt ColumnScan, c *ExecutionColumns) (err
 			}
 		}
 	}
-	template, rows, client := cf.template, cf.rows, -1
+	// Columns whose statistics say they hold only nulls are not decoded:
+	// an unpaced run has no intended start, a run without EXPLAIN no plan.
+	template, rows, client, plan, intended := cf.template, cf.rows, -1, cf.plan, cf.intended
+	if plan >= 0 && cf.allNull(g, plan) {
+		plan = -1
+	}
+	if intended >= 0 && cf.allNull(g, intended) {
+		intended = -1
+	}
 	if opt.SkipTemplates {
 		template = -1
 	}
@@ -208,7 +218,7 @@ func (cf *columnFile) readGroup(g int, opt ColumnScan, c *ExecutionColumns) (err
 	for _, s := range []struct {
 		col int
 		dst *StringColumn
-	}{{cf.scenario, &c.Scenario}, {template, &c.TemplateHash}, {cf.plan, &c.PlanHash}, {client, &c.ClientHost}} {
+	}{{cf.scenario, &c.Scenario}, {template, &c.TemplateHash}, {plan, &c.PlanHash}, {client, &c.ClientHost}} {
 		if s.col < 0 {
 			s.dst.Index = fillInt32(s.dst.Index, n, -1)
 			continue
@@ -220,7 +230,7 @@ func (cf *columnFile) readGroup(g int, opt ColumnScan, c *ExecutionColumns) (err
 	for _, s := range []struct {
 		col int
 		dst *[]int64
-	}{{cf.start, &c.StartNs}, {cf.intended, &c.IntendedStartNs}, {cf.latency, &c.LatencyNs}, {rows, &c.Rows}} {
+	}{{cf.start, &c.StartNs}, {intended, &c.IntendedStartNs}, {cf.latency, &c.LatencyNs}, {rows, &c.Rows}} {
 		if s.col < 0 {
 			*s.dst = fillInt64(*s.dst, n, 0)
 			continue
@@ -229,7 +239,9 @@ func (cf *columnFile) readGroup(g int, opt ColumnScan, c *ExecutionColumns) (err
 			return err
 		}
 	}
-	if err := readInt32s(chunks[cf.code], &c.ErrorCode); err != nil {
+	if cf.allZero32(g, cf.code) { // no statement failed
+		c.ErrorCode = fillInt32(c.ErrorCode, n, 0)
+	} else if err := readInt32s(chunks[cf.code], &c.ErrorCode); err != nil {
 		return err
 	}
 	if opt.Clients {
@@ -323,6 +335,24 @@ func cloneStrings(ss []string) []string {
 		out[i] = strings.Clone(s)
 	}
 	return out
+}
+
+// allNull reports whether the statistics of column col in row group g say
+// that it holds only nulls.
+func (cf *columnFile) allNull(g, col int) bool {
+	rg := cf.pf.Metadata().RowGroups[g]
+	return rg.NumRows > 0 && rg.Columns[col].MetaData.Statistics.NullCount == rg.NumRows
+}
+
+// allZero32 reports whether the statistics of the int32 column col in row
+// group g say that it holds only zeros (and no null).
+func (cf *columnFile) allZero32(g, col int) bool {
+	rg := cf.pf.Metadata().RowGroups[g]
+	cm := rg.Columns[col].MetaData
+	st := cm.Statistics
+	zero := []byte{0, 0, 0, 0}
+	return rg.NumRows > 0 && cm.Type == format.Int32 && st.NullCount == 0 &&
+		bytes.Equal(st.MinValue, zero) && bytes.Equal(st.MaxValue, zero)
 }
 
 // hasValues reports whether an optional column chunk holds any non-null

@@ -374,3 +374,45 @@ func TestColumnsChecksumsKeepTheirRows(t *testing.T) {
 		t.Fatal("fixture: no checksum")
 	}
 }
+
+// TestColumnsAnsweredByStatistics: row groups whose statistics say a
+// column holds only nulls (no intended start, no plan, no checksum) or
+// only zeros (no error) read as those values, the same rows as read row by
+// row; groups beside them that hold some are decoded.
+func TestColumnsAnsweredByStatistics(t *testing.T) {
+	d, err := CreateWithOptions(t.TempDir(), "r1", "h", Options{RowGroupRows: 500, FileRows: 100000, FileAge: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ew, err := d.NewExecutionWriter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := sampleExecutions(0, 2000)
+	for i := range rows {
+		if i < 1000 || i >= 1500 { // groups 0, 1 and 3: nothing but latencies
+			rows[i].IntendedStart, rows[i].PlanHash, rows[i].Checksum, rows[i].ErrorCode = nil, "", "", 0
+		}
+	}
+	if err := ew.Write(rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	want, _, _ := flatByRows(t, d.Path())
+	for i := range want {
+		if want[i].Checksum == "" {
+			want[i].Params = nil
+		}
+	}
+	got, _, _ := flatByColumns(t, d.Path(), ColumnScan{Checksums: true, Clients: true})
+	if len(got) != len(want) || len(want) != 2000 {
+		t.Fatalf("%d rows, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			t.Fatalf("row %d:\n got %+v\nwant %+v", i, got[i], want[i])
+		}
+	}
+}
