@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"io"
-	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -107,10 +106,7 @@ func (ca clientAccs) merge(o clientAccs) {
 // all rows; this says how they were shared out. Files are read by
 // columns, each worker adding up its own share.
 func clientBreakdown(dir string, warn results.Warner) ([]ClientReport, *CommonWindow, error) {
-	workers := scanWorkers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
+	workers := accWorkers()
 	parts := make([]clientAccs, workers)
 	for i := range parts {
 		parts[i] = clientAccs{}

@@ -21,16 +21,25 @@ import (
 // the rows one at a time in file order.
 
 // scanWorkers is the number of files read and accumulated at once; 0 means
-// GOMAXPROCS. Tests set it to exercise the merge.
+// GOMAXPROCS, at most maxScanWorkers. Tests set it to exercise the merge.
 var scanWorkers = 0
+
+// maxScanWorkers bounds the partial accumulators, each of which holds a
+// histogram and a timeline per scenario: on a machine of many cores,
+// memory stays a small multiple of what one accumulator takes.
+const maxScanWorkers = 8
+
+func accWorkers() int {
+	if scanWorkers > 0 {
+		return scanWorkers
+	}
+	return min(runtime.GOMAXPROCS(0), maxScanWorkers)
+}
 
 // scanRun reads a run's executions into acc by columns; tests set it to
 // the row-by-row reading the column path must agree with.
 var scanRun = func(r *runAcc, dir string, warn results.Warner) (int, error) {
-	workers := scanWorkers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
+	workers := accWorkers()
 	parts := make([]*runAcc, workers)
 	opt := results.ColumnScan{
 		// No report or comparison shows the rows returned (only a checksum
