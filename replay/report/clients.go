@@ -33,61 +33,100 @@ type CommonWindow struct {
 	QPS        float64   `json:"queries_per_second"`
 }
 
-// clientRow is what the per-client breakdown reads of an executions row.
-type clientRow struct {
-	ClientHost string    `parquet:"client_host,dict"`
-	Segment    int32     `parquet:"segment,optional"`
-	Start      time.Time `parquet:"start_time,timestamp(nanosecond)"`
-	LatencyNs  int64     `parquet:"latency_ns"`
-	ErrorCode  int32     `parquet:"error_code"`
-	CutAtEnd   bool      `parquet:"cut_at_end,optional"` // not an execution (cut.go)
-}
-
 type clientAcc struct {
 	ClientReport
-	lat logHist
+	lat        logHist
+	start, end int64 // Unix nanoseconds: first start, last end
+}
+
+// clientKey names one client of a split run.
+type clientKey struct {
+	seg  int32
+	host string
+}
+
+// clientAccs accumulates the per-client breakdown, or one worker's share
+// of it: a client's figures are sums, a first start and a last end, so the
+// order of rows does not matter.
+type clientAccs map[clientKey]*clientAcc
+
+// add accumulates a row group. Its rows mostly share one client (a client
+// writes its own files), so the client is looked up by name only when the
+// host index or segment changes from the row before.
+func (ca clientAccs) add(c *results.ExecutionColumns) {
+	var a *clientAcc
+	lastHost, lastSeg := int32(-2), int32(0)
+	for i, hi := range c.ClientHost.Index {
+		if seg := c.Segment[i]; a == nil || hi != lastHost || seg != lastSeg {
+			a, lastHost, lastSeg = ca.client(clientKey{seg, c.ClientHost.At(i)}), hi, seg
+		}
+		start := c.StartNs[i]
+		end := start + c.LatencyNs[i]
+		if a.Executions == 0 {
+			a.start, a.end = start, end
+		} else {
+			a.start, a.end = min(a.start, start), max(a.end, end)
+		}
+		a.Executions++
+		if c.ErrorCode[i] != 0 {
+			a.Errors++
+		} else {
+			a.lat.add(c.LatencyNs[i])
+		}
+	}
+}
+
+func (ca clientAccs) client(k clientKey) *clientAcc {
+	a := ca[k]
+	if a == nil {
+		k.host = strings.Clone(k.host)
+		a = &clientAcc{ClientReport: ClientReport{Segment: int(k.seg), ClientHost: k.host}}
+		ca[k] = a
+	}
+	return a
+}
+
+// merge adds o's clients into ca.
+func (ca clientAccs) merge(o clientAccs) {
+	for k, oa := range o {
+		a := ca[k]
+		if a == nil {
+			ca[k] = oa
+			continue
+		}
+		a.start, a.end = min(a.start, oa.start), max(a.end, oa.end)
+		a.Executions += oa.Executions
+		a.Errors += oa.Errors
+		a.lat.merge(&oa.lat)
+	}
 }
 
 // clientBreakdown reads a split run's rows again, per client (segment and
 // host), and the run's common window. The totals of the run are those of
-// all rows; this says how they were shared out.
+// all rows; this says how they were shared out. Files are read by
+// columns, each worker adding up its own share.
 func clientBreakdown(dir string, warn results.Warner) ([]ClientReport, *CommonWindow, error) {
-	type key struct {
-		seg  int32
-		host string
+	workers := accWorkers()
+	parts := make([]clientAccs, workers)
+	for i := range parts {
+		parts[i] = clientAccs{}
 	}
-	accs := map[key]*clientAcc{}
-	_, err := results.ScanExecutionsAs(dir, warn, func(r *clientRow) error {
-		if r.CutAtEnd {
+	_, err := results.ScanExecutionColumns(dir, warn, results.ColumnScan{Clients: true, SkipTemplates: true, SkipRows: true, Workers: workers,
+		Each: func(w int, c *results.ExecutionColumns) error {
+			parts[w].add(c)
 			return nil
-		}
-		k := key{r.Segment, r.ClientHost}
-		a := accs[k]
-		if a == nil {
-			a = &clientAcc{ClientReport: ClientReport{Segment: int(r.Segment), ClientHost: strings.Clone(r.ClientHost)}, lat: logHist{}}
-			accs[key{r.Segment, a.ClientHost}] = a
-		}
-		a.Executions++
-		end := r.Start.Add(time.Duration(r.LatencyNs))
-		if a.Start.IsZero() || r.Start.Before(a.Start) {
-			a.Start = r.Start
-		}
-		if end.After(a.End) {
-			a.End = end
-		}
-		if r.ErrorCode != 0 {
-			a.Errors++
-		} else {
-			a.lat.add(r.LatencyNs)
-		}
-		return nil
-	})
+		}}, nil)
 	if err != nil {
 		return nil, nil, err
+	}
+	accs := parts[0]
+	for _, p := range parts[1:] {
+		accs.merge(p)
 	}
 	var out []ClientReport
 	w := &CommonWindow{}
 	for _, a := range accs {
+		a.Start, a.End = time.Unix(0, a.start).UTC(), time.Unix(0, a.end).UTC()
 		if secs := a.End.Sub(a.Start).Seconds(); secs > 0 {
 			a.QPS = float64(a.Executions) / secs
 		}

@@ -248,35 +248,39 @@ type runAcc struct {
 	files     int
 	// onChecksum, when set, sees every successful row with a result
 	// checksum after it is accumulated (compare uses it to spot checksum
-	// mismatches with the parameters at hand).
+	// mismatches with the parameters at hand). params are only valid
+	// during the call: copy them to keep them (cloneParams).
 	onChecksum func(a *scenarioAcc, params []string, checksum string)
 	// checks keeps result checksums, samples the latency samples of the
-	// bootstrap: a comparison needs them, a report does not.
-	checks, samples bool
+	// bootstrap: a comparison needs them, a report does not. timelines
+	// keeps the run's and each scenario's timeline: a report shows them,
+	// a comparison does not.
+	checks, samples, timelines bool
 
 	// per row group, reused
 	from, next []int32 // where each scenario's rows start in byScen
 	byScen     []int32 // row numbers, by scenario
 	planN      []int64 // successes by scenario and plan index
 	templSeen  []bool  // by scenario and template index
+	slots      []*scenarioAcc
 }
 
 func newRunAcc(seed uint64, checks bool) *runAcc {
-	return &runAcc{seed: seed, scenarios: map[string]*scenarioAcc{}, overall: newTimeline(), checks: checks, samples: checks}
+	return &runAcc{seed: seed, scenarios: map[string]*scenarioAcc{}, overall: newTimeline(), checks: checks, samples: checks, timelines: !checks}
 }
 
 // maxPairs bounds the scenario × plan (or template) counters of a row
 // group; past it, rows go to the maps one by one.
 const maxPairs = 1 << 16
 
-// addColumns accumulates one row group. Rows are taken scenario by
-// scenario, each scenario's in file order: its figures, samples and
-// checksums are exactly those of adding the rows one at a time in file
-// order (what the run's figures and timeline are made of does not depend
-// on the order), and the histogram written to stays in cache. What is the
-// same for many rows is done once per group: the scenario of a dictionary
-// index is looked up once, plans and templates are counted by index and
-// added to the maps at the end.
+// addColumns accumulates what does not depend on the order of rows of one
+// row group: figures, timelines, plans, templates (samples and checksums
+// do: see addInOrder). It runs on a partial accumulator per worker
+// (collect_parallel.go). Rows are taken scenario by scenario, so that the
+// histogram written to stays in cache. What is the same for many rows is
+// done once per group: the scenario of a dictionary index is looked up
+// once, plans and templates are counted by index and added to the maps at
+// the end.
 func (r *runAcc) addColumns(c *results.ExecutionColumns) error {
 	r.cut.add(c.Cut)
 	nScen, nPlans, nTempl := len(c.Scenario.Values), len(c.PlanHash.Values), len(c.TemplateHash.Values)
@@ -300,27 +304,17 @@ func (r *runAcc) addColumns(c *results.ExecutionColumns) error {
 		r.byScen[next[si]] = int32(i)
 		next[si]++
 	}
-	withSums := r.checks && c.Checksum != nil
 	for si := range nScen {
 		rows := r.byScen[r.from[si]:r.from[si+1]]
 		if len(rows) == 0 {
 			continue // a dictionary value no row uses makes no scenario
 		}
-		name := c.Scenario.Values[si]
-		a := r.scenarios[name]
-		if a == nil {
-			a = newScenarioAcc(strings.Clone(name), r.seed)
-			r.scenarios[a.name] = a
-		}
+		a := r.scenario(c.Scenario.Values[si])
 		for _, i := range rows {
 			start, lat, code := c.StartNs[i], c.LatencyNs[i], c.ErrorCode[i]
 			a.m.AddUnixNano(start, c.IntendedStartNs[i], lat, c.Rows[i], code, 0)
 			failed := code != 0
 			if !failed {
-				if r.samples {
-					// The bootstrap resamples what the histogram holds.
-					a.sample.add(metrics.Clamp(lat))
-				}
 				if pi := c.PlanHash.Index[i]; pi >= 0 {
 					if pairs {
 						r.planN[si*nPlans+int(pi)]++
@@ -336,14 +330,10 @@ func (r *runAcc) addColumns(c *results.ExecutionColumns) error {
 					a.templates[c.TemplateHash.Values[ti]] = true
 				}
 			}
-			li := logHistIndex(lat)
-			a.tl.addIndex(start, li, failed) // paced runs: latency already measured from the intended start
-			r.overall.addIndex(start, li, failed)
-			if withSums && !failed && c.Checksum[i] != "" {
-				a.checks.add(c.Params[i], c.Checksum[i], c.Rows[i])
-				if r.onChecksum != nil {
-					r.onChecksum(a, c.Params[i], c.Checksum[i])
-				}
+			if r.timelines {
+				li := logHistIndex(lat)
+				a.tl.addIndex(start, li, failed) // paced runs: latency already measured from the intended start
+				r.overall.addIndex(start, li, failed)
 			}
 		}
 		if pairs {
@@ -360,6 +350,17 @@ func (r *runAcc) addColumns(c *results.ExecutionColumns) error {
 		}
 	}
 	return nil
+}
+
+// scenario returns the accumulator of the scenario named name, made when
+// needed.
+func (r *runAcc) scenario(name string) *scenarioAcc {
+	a := r.scenarios[name]
+	if a == nil {
+		a = newScenarioAcc(strings.Clone(name), r.seed)
+		r.scenarios[a.name] = a
+	}
+	return a
 }
 
 // resize returns s with n zero elements, reusing its memory.
@@ -402,13 +403,4 @@ func (r *runAcc) readRun(dir string, warn results.Warner) error {
 	n, err := scanRun(r, dir, warn)
 	r.files += n
 	return err
-}
-
-// scanRun reads a run's executions into acc by columns; tests set it to
-// the row-by-row reading the column path must agree with.
-var scanRun = func(r *runAcc, dir string, warn results.Warner) (int, error) {
-	// No report or comparison shows the rows returned (only a checksum
-	// needs them, and its row groups are read whole): the metrics' Rows
-	// stay 0. Templates only tell a comparison that a scenario changed.
-	return results.ScanExecutionColumns(dir, warn, results.ColumnScan{Checksums: r.checks, SkipTemplates: !r.checks, SkipRows: true}, r.addColumns)
 }

@@ -452,7 +452,7 @@ func checksumExamples(candDirs []string, base, cand *runAcc, opt CompareOptions)
 		}
 		if len(ex) < 20 {
 			if _, ok := ex[key]; !ok {
-				ex[key] = slices.Clone(params)
+				ex[key] = cloneParams(params) // params share their page's memory: keep copies
 			}
 		}
 	}

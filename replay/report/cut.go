@@ -62,6 +62,24 @@ func (t *cutTallies) add(cut []results.CutExecution) {
 	}
 }
 
+// merge adds the statements of o, a worker's share of the same run
+// (collect_parallel.go), into t.
+func (t *cutTallies) merge(o cutTallies) {
+	for name, oa := range o {
+		if *t == nil {
+			*t = cutTallies{}
+		}
+		a := (*t)[name]
+		if a == nil {
+			(*t)[name] = oa
+			continue
+		}
+		a.n += oa.n
+		a.ranNs = max(a.ranNs, oa.ranNs)
+		a.ran = append(a.ran, oa.ran[:min(len(oa.ran), maxCutKept-len(a.ran))]...)
+	}
+}
+
 // total is the number of statements cut, over all scenarios.
 func (t cutTallies) total() (n, ranNs int64) {
 	for _, a := range t {

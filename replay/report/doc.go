@@ -9,8 +9,10 @@
 // scenario's noise on a setup for later comparisons.
 //
 // It reads results through replay/results by columns, a row group at a
-// time (ScanExecutionColumns): memory is bounded by per-scenario
-// histograms and samples, never by row count. The
+// time (ScanExecutionColumns), on every core: each worker adds what it
+// decodes into a partial accumulator, and the partials are merged exactly
+// (collect_parallel.go). Memory is bounded by per-scenario histograms and
+// samples (per worker), never by row count. The
 // figures of a summary come from replay/metrics, the reducer the live
 // summary of a run uses too. It renders text, markdown, JSON and a
 // self-contained HTML page (inline CSS, JS and SVG charts: it opens

@@ -1,15 +1,18 @@
 package results
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/encoding"
+	"github.com/parquet-go/parquet-go/format"
 )
 
 // ExecutionColumns is one row group of an executions file, decoded column
@@ -30,12 +33,19 @@ type ExecutionColumns struct {
 	ErrorCode                        []int32
 	// Checksum ("" when null) and Params are only read when
 	// ColumnScan.Checksums asks for them, and are nil when no row of the
-	// group has a checksum; Params are only meant for rows with one.
+	// group has a checksum; Params are only meant for rows with one. The
+	// strings of a page share its memory: copy one to keep it past the
+	// callback.
 	Checksum []string
 	Params   [][]string
 	// Cut holds the statements of the group cut at the end of the run
 	// (see cut.go): they are not rows of the columns above.
 	Cut []CutExecution
+	// ClientHost and Segment (0 when null) are only read when
+	// ColumnScan.Clients asks for them; else ClientHost holds no value
+	// (every index -1) and Segment is nil.
+	ClientHost StringColumn
+	Segment    []int32
 }
 
 // StringColumn is a string column as its distinct values and, per row, an
@@ -55,13 +65,14 @@ func (c *StringColumn) At(i int) string {
 
 func (c *ExecutionColumns) reset() {
 	c.Len = 0
-	for _, s := range []*StringColumn{&c.Scenario, &c.TemplateHash, &c.PlanHash} {
+	for _, s := range []*StringColumn{&c.Scenario, &c.TemplateHash, &c.PlanHash, &c.ClientHost} {
 		s.Values, s.Index = s.Values[:0], s.Index[:0]
 	}
 	c.StartNs, c.IntendedStartNs, c.LatencyNs, c.Rows = c.StartNs[:0], c.IntendedStartNs[:0], c.LatencyNs[:0], c.Rows[:0]
 	c.ErrorCode = c.ErrorCode[:0]
 	c.Checksum, c.Params = nil, nil
 	c.Cut = c.Cut[:0]
+	c.Segment = nil
 }
 
 // columnRow is the row type of the row-by-row reading of the same
@@ -80,6 +91,9 @@ type columnRow struct {
 	Params        []string   `parquet:"params,list"`
 	Checksum      string     `parquet:"result_checksum,optional"`
 	CutAtEnd      bool       `parquet:"cut_at_end,optional"`
+	// optional here: only the per-client breakdown reads them
+	ClientHost string `parquet:"client_host,dict,optional"`
+	Segment    int32  `parquet:"segment,optional"`
 }
 
 // errByRows sends a row group to the row reader: its layout is not the one
@@ -93,7 +107,10 @@ type columnFile struct {
 	pf   *parquet.File
 	// leaf column index of each column read, -1 when the file lacks it
 	// (an optional column added after the file was written)
-	scenario, template, start, intended, latency, rows, code, plan, checksum, cut int
+	scenario, template, start, intended, latency, rows, code, plan, checksum, cut, client, segment int
+	// params is the leaf column of the parameters' list, -1 unless it is
+	// a list of required strings (the layout joinbench writes)
+	params int
 }
 
 // openColumnFile opens an executions file for reading by columns. A file
@@ -139,10 +156,15 @@ func openColumnFile(path string, warn func(error)) (cf *columnFile, closeFn func
 		}
 		return -1
 	}
-	cf = &columnFile{path: path, pf: pf,
+	params := -1
+	if leaf, ok := pf.Schema().Lookup("params", "list", "element"); ok && leaf.MaxRepetitionLevel == 1 && leaf.MaxDefinitionLevel == 1 &&
+		leaf.Node.Type().Kind() == parquet.ByteArray {
+		params = leaf.ColumnIndex
+	}
+	cf = &columnFile{path: path, pf: pf, params: params,
 		scenario: col("scenario"), template: col("template_hash"), start: col("start_time"), intended: col("intended_start"),
 		latency: col("latency_ns"), rows: col("rows"), code: col("error_code"), plan: col("plan_hash"), checksum: col("result_checksum"),
-		cut: col("cut_at_end")}
+		cut: col("cut_at_end"), client: col("client_host"), segment: col("segment")}
 	ok = true
 	return cf, func() { f.Close() }
 }
@@ -159,13 +181,24 @@ func (cf *columnFile) readGroup(g int, opt ColumnScan, c *ExecutionColumns) (err
 	rg := cf.pf.RowGroups()[g]
 	chunks := rg.ColumnChunks()
 	n := int(rg.NumRows())
-	if opt.Checksums && cf.checksum >= 0 {
+	if opt.Checksums && cf.checksum >= 0 && !cf.allNull(g, cf.checksum) {
 		some, err := hasValues(chunks[cf.checksum])
 		if err != nil {
 			return err
 		}
 		if some {
-			return errByRows
+			if cf.params < 0 {
+				return errByRows
+			}
+			if err := readOptionalStrings(chunks[cf.checksum], &c.Checksum); err != nil {
+				return err
+			}
+			if err := readLists(chunks[cf.params], &c.Params); err != nil {
+				return err
+			}
+			if len(c.Checksum) != n || len(c.Params) != n {
+				return fmt.Errorf("%d checksums and %d parameter lists for %d rows", len(c.Checksum), len(c.Params), n)
+			}
 		}
 	}
 	if cf.cut >= 0 { // a few rows at the end of a run: that group is read by rows
@@ -178,16 +211,29 @@ func (cf *columnFile) readGroup(g int, opt ColumnScan, c *ExecutionColumns) (err
 		}
 	}
 	template, rows := cf.template, cf.rows
+	// Columns whose statistics say they hold only nulls are not decoded:
+	// an unpaced run has no intended start, a run without EXPLAIN no plan.
+	template, rows, client, plan, intended := cf.template, cf.rows, -1, cf.plan, cf.intended
+	if plan >= 0 && cf.allNull(g, plan) {
+		plan = -1
+	}
+	if intended >= 0 && cf.allNull(g, intended) {
+		intended = -1
+	}
 	if opt.SkipTemplates {
 		template = -1
 	}
-	if opt.SkipRows {
+	if opt.SkipRows && c.Checksum == nil { // a checksum goes with its rows
 		rows = -1
+	}
+	if opt.Clients {
+		client = cf.client
+		c.Segment = []int32{} // filled below
 	}
 	for _, s := range []struct {
 		col int
 		dst *StringColumn
-	}{{cf.scenario, &c.Scenario}, {template, &c.TemplateHash}, {cf.plan, &c.PlanHash}} {
+	}{{cf.scenario, &c.Scenario}, {template, &c.TemplateHash}, {plan, &c.PlanHash}, {client, &c.ClientHost}} {
 		if s.col < 0 {
 			s.dst.Index = fillInt32(s.dst.Index, n, -1)
 			continue
@@ -199,7 +245,7 @@ func (cf *columnFile) readGroup(g int, opt ColumnScan, c *ExecutionColumns) (err
 	for _, s := range []struct {
 		col int
 		dst *[]int64
-	}{{cf.start, &c.StartNs}, {cf.intended, &c.IntendedStartNs}, {cf.latency, &c.LatencyNs}, {rows, &c.Rows}} {
+	}{{cf.start, &c.StartNs}, {intended, &c.IntendedStartNs}, {cf.latency, &c.LatencyNs}, {rows, &c.Rows}} {
 		if s.col < 0 {
 			*s.dst = fillInt64(*s.dst, n, 0)
 			continue
@@ -208,11 +254,24 @@ func (cf *columnFile) readGroup(g int, opt ColumnScan, c *ExecutionColumns) (err
 			return err
 		}
 	}
-	if err := readInt32s(chunks[cf.code], &c.ErrorCode); err != nil {
+	if cf.allZero32(g, cf.code) { // no statement failed
+		c.ErrorCode = fillInt32(c.ErrorCode, n, 0)
+	} else if err := readInt32s(chunks[cf.code], &c.ErrorCode); err != nil {
 		return err
 	}
-	for _, l := range []int{len(c.Scenario.Index), len(c.TemplateHash.Index), len(c.PlanHash.Index),
-		len(c.StartNs), len(c.IntendedStartNs), len(c.LatencyNs), len(c.Rows), len(c.ErrorCode)} {
+	if opt.Clients {
+		if cf.segment < 0 {
+			c.Segment = fillInt32(c.Segment, n, 0)
+		} else if err := readNumbers(chunks[cf.segment], parquet.Int32, (*encoding.Values).Int32, true, &c.Segment); err != nil {
+			return err
+		}
+	}
+	lens := []int{len(c.Scenario.Index), len(c.TemplateHash.Index), len(c.PlanHash.Index), len(c.ClientHost.Index),
+		len(c.StartNs), len(c.IntendedStartNs), len(c.LatencyNs), len(c.Rows), len(c.ErrorCode)}
+	if opt.Clients {
+		lens = append(lens, len(c.Segment))
+	}
+	for _, l := range lens {
 		if l != n {
 			return fmt.Errorf("a column holds %d values for %d rows", l, n)
 		}
@@ -224,9 +283,13 @@ func (cf *columnFile) readGroup(g int, opt ColumnScan, c *ExecutionColumns) (err
 // readGroupRows reads row group g row by row into c, up to the first
 // error: what the column reader leaves to it, and a group it failed on
 // (which then fails here the way a row-by-row scan always did).
-func (cf *columnFile) readGroupRows(g int, c *ExecutionColumns, checksums bool) error {
+func (cf *columnFile) readGroupRows(g int, c *ExecutionColumns, opt ColumnScan) error {
 	c.reset()
-	ids := [3]map[string]int32{{}, {}, {}}
+	checksums := opt.Checksums
+	if opt.Clients {
+		c.Segment = []int32{}
+	}
+	ids := [4]map[string]int32{{}, {}, {}, {}}
 	add := func(s *StringColumn, m map[string]int32, v string, null bool) {
 		if null {
 			s.Index = append(s.Index, -1)
@@ -254,6 +317,10 @@ func (cf *columnFile) readGroupRows(g int, c *ExecutionColumns, checksums bool) 
 			add(&c.Scenario, ids[0], e.Scenario, false)
 			add(&c.TemplateHash, ids[1], e.TemplateHash, false)
 			add(&c.PlanHash, ids[2], e.PlanHash, e.PlanHash == "")
+			add(&c.ClientHost, ids[3], e.ClientHost, !opt.Clients)
+			if opt.Clients {
+				c.Segment = append(c.Segment, e.Segment)
+			}
 			c.StartNs = append(c.StartNs, e.Start.UnixNano())
 			var intended int64
 			if e.IntendedStart != nil {
@@ -287,6 +354,24 @@ func cloneStrings(ss []string) []string {
 		out[i] = strings.Clone(s)
 	}
 	return out
+}
+
+// allNull reports whether the statistics of column col in row group g say
+// that it holds only nulls.
+func (cf *columnFile) allNull(g, col int) bool {
+	rg := cf.pf.Metadata().RowGroups[g]
+	return rg.NumRows > 0 && rg.Columns[col].MetaData.Statistics.NullCount == rg.NumRows
+}
+
+// allZero32 reports whether the statistics of the int32 column col in row
+// group g say that it holds only zeros (and no null).
+func (cf *columnFile) allZero32(g, col int) bool {
+	rg := cf.pf.Metadata().RowGroups[g]
+	cm := rg.Columns[col].MetaData
+	st := cm.Statistics
+	zero := []byte{0, 0, 0, 0}
+	return rg.NumRows > 0 && cm.Type == format.Int32 && st.NullCount == 0 &&
+		bytes.Equal(st.MinValue, zero) && bytes.Equal(st.MaxValue, zero)
 }
 
 // hasValues reports whether an optional column chunk holds any non-null
@@ -371,6 +456,99 @@ func readStrings(cc parquet.ColumnChunk, dst *StringColumn) error {
 		dst.Index = appendWithNulls(dst.Index, idx, def, -1)
 		parquet.Release(p)
 	}
+}
+
+// readOptionalStrings appends a plain-encoded optional string column chunk
+// to dst, "" for a null. The strings of a page share one allocation.
+func readOptionalStrings(cc parquet.ColumnChunk, dst *[]string) error {
+	pages := cc.Pages()
+	defer pages.Close()
+	for {
+		p, err := pages.ReadPage()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if p.Dictionary() != nil || p.RepetitionLevels() != nil {
+			parquet.Release(p)
+			return errByRows
+		}
+		def := p.DefinitionLevels()
+		values := p.Data()
+		vals := pageStrings(&values)
+		*dst = appendWithNulls(*dst, vals, def, "")
+		parquet.Release(p)
+	}
+}
+
+// readLists appends, per row, the values of a column chunk of lists of
+// required plain-encoded strings (repetition and definition levels at most
+// 1); nil for an empty list. The strings of a page share one allocation,
+// and so do the lists.
+func readLists(cc parquet.ColumnChunk, dst *[][]string) error {
+	pages := cc.Pages()
+	defer pages.Close()
+	for {
+		p, err := pages.ReadPage()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		rep, def := p.RepetitionLevels(), p.DefinitionLevels()
+		if p.Dictionary() != nil || len(rep) != len(def) {
+			parquet.Release(p)
+			return errByRows
+		}
+		values := p.Data()
+		vals := pageStrings(&values)
+		j := 0
+		for k := 0; k < len(rep); {
+			// one row: its first level has repetition 0, unless it goes on
+			// from the page before
+			from := j
+			end := k + 1
+			for end < len(rep) && rep[end] != 0 {
+				end++
+			}
+			for _, d := range def[k:end] {
+				if d != 0 {
+					j++
+				}
+			}
+			row := vals[from:j:j]
+			if len(row) == 0 {
+				row = nil
+			}
+			if rep[k] != 0 && len(*dst) > 0 {
+				last := &(*dst)[len(*dst)-1]
+				*last = append(slices.Clip(*last), row...)
+			} else {
+				*dst = append(*dst, row)
+			}
+			k = end
+		}
+		parquet.Release(p)
+	}
+}
+
+// pageStrings returns the byte-array values of a page as strings that
+// share one allocation.
+func pageStrings(values *encoding.Values) []string {
+	data, offsets := values.ByteArray()
+	if len(offsets) < 2 {
+		return nil
+	}
+	whole := string(data[offsets[0]:offsets[len(offsets)-1]])
+	base := offsets[0]
+	out := make([]string, len(offsets)-1)
+	for i := range out {
+		out[i] = whole[offsets[i]-base : offsets[i+1]-base]
+	}
+	return out
 }
 
 func readInt64s(cc parquet.ColumnChunk, dst *[]int64) error {

@@ -10,16 +10,26 @@ import (
 // ColumnScan tunes ScanExecutionColumns.
 type ColumnScan struct {
 	// Checksums asks for the result checksum and parameters of the rows
-	// (ExecutionColumns.Checksum and Params). Row groups holding checksums
-	// are then read row by row, several times slower: runs record them
-	// only with --checksum.
+	// (ExecutionColumns.Checksum and Params), read by columns too (row by
+	// row only when the parameters are not a list of plain strings).
 	Checksums bool
 	// SkipTemplates and SkipRows leave the template hash and the rows
 	// returned unread, saving their decoding: TemplateHash then holds no
-	// value (every index -1) and Rows zeros.
+	// value (every index -1) and Rows zeros (but in row groups holding
+	// checksums, when Checksums asks for them).
 	SkipTemplates, SkipRows bool
+	// Clients asks for the client host and segment of the rows
+	// (ExecutionColumns.ClientHost and Segment).
+	Clients bool
 	// Workers bounds the files decoded at once; 0 means GOMAXPROCS.
 	Workers int
+	// Each, when set, sees every row group on the worker that decoded it,
+	// as soon as it is decoded and before fn sees it in file order: work
+	// that does not depend on the order of rows (sums, histograms) is then
+	// spread over the workers, each adding into its own accumulator.
+	// worker is in [0, Workers); the calls of one worker are never
+	// concurrent. An error from Each stops the scan like one from fn.
+	Each func(worker int, c *ExecutionColumns) error
 }
 
 // ScanExecutionColumns passes every row group of every executions file of
@@ -30,8 +40,8 @@ type ColumnScan struct {
 // size of the run. Problems with files are warned about, in the same words
 // and the same order as ScanExecutions: a file that cannot be opened is
 // skipped; a row group that fails part way is delivered up to the failure
-// and the rest of its file skipped. Only an error returned by fn stops the
-// scan.
+// and the rest of its file skipped. Only an error returned by fn (or by
+// ColumnScan.Each) stops the scan. fn may be nil when Each does the work.
 func ScanExecutionColumns(dir string, warn Warner, opt ColumnScan, fn func(*ExecutionColumns) error) (files int, err error) {
 	paths, err := ExecutionFiles(dir)
 	if err != nil || len(paths) == 0 {
@@ -54,7 +64,7 @@ func ScanExecutionColumns(dir string, warn Warner, opt ColumnScan, fn func(*Exec
 	ahead := make(chan struct{}, 2*workers)
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range workers {
+	for w := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -73,7 +83,7 @@ func ScanExecutionColumns(dir string, warn Warner, opt ColumnScan, fn func(*Exec
 				if testHookFileStart != nil {
 					testHookFileStart(i)
 				}
-				s := fileScan{path: paths[i], opt: opt, out: out[i], stop: stop, free: free}
+				s := fileScan{path: paths[i], opt: opt, worker: w, out: out[i], stop: stop, free: free}
 				s.run()
 				close(out[i])
 			}
@@ -91,9 +101,14 @@ func ScanExecutionColumns(dir string, warn Warner, opt ColumnScan, fn func(*Exec
 			if it.opened {
 				files++
 			}
+			if it.err != nil {
+				return files, it.err
+			}
 			if it.cols != nil {
-				if err := fn(it.cols); err != nil {
-					return files, err
+				if fn != nil {
+					if err := fn(it.cols); err != nil {
+						return files, err
+					}
 				}
 				select {
 				case free <- it.cols:
@@ -109,22 +124,27 @@ func ScanExecutionColumns(dir string, warn Warner, opt ColumnScan, fn func(*Exec
 // testHookFileStart, set by tests, sees each file as a worker starts it.
 var testHookFileStart func(i int)
 
+// testHookByRows, set by tests, sees each row group read row by row.
+var testHookByRows func(path string, g int)
+
 // scanItem is what a worker hands over for one file, in order: warnings,
-// that the file was opened, row groups.
+// that the file was opened, row groups, an error from ColumnScan.Each.
 type scanItem struct {
 	cols   *ExecutionColumns
 	warn   error
+	err    error
 	opened bool
 }
 
 // fileScan reads one file for ScanExecutionColumns.
 type fileScan struct {
-	path string
-	opt  ColumnScan
-	out  chan<- scanItem
-	stop <-chan struct{}
-	free chan *ExecutionColumns
-	rows int64 // handed over so far, for messages
+	path   string
+	opt    ColumnScan
+	worker int
+	out    chan<- scanItem
+	stop   <-chan struct{}
+	free   chan *ExecutionColumns
+	rows   int64 // handed over so far, for messages
 }
 
 func (s *fileScan) send(it scanItem) bool {
@@ -134,6 +154,18 @@ func (s *fileScan) send(it scanItem) bool {
 	case <-s.stop:
 		return false
 	}
+}
+
+// deliver passes a decoded row group to ColumnScan.Each, then hands it
+// over; false when the scan stops.
+func (s *fileScan) deliver(c *ExecutionColumns) bool {
+	if s.opt.Each != nil {
+		if err := s.opt.Each(s.worker, c); err != nil {
+			s.send(scanItem{err: err})
+			return false
+		}
+	}
+	return s.send(scanItem{cols: c})
 }
 
 func (s *fileScan) batch() *ExecutionColumns {
@@ -159,15 +191,18 @@ func (s *fileScan) run() {
 		c := s.batch()
 		if err := cf.readGroup(g, s.opt, c); err == nil {
 			s.rows += int64(c.Len)
-			if !s.send(scanItem{cols: c}) {
+			if !s.deliver(c) {
 				return
 			}
 			continue
 		}
 		// Not a layout the column reader knows, or it failed: read the
 		// group row by row, which also says how it fails, as scans always did.
+		if testHookByRows != nil {
+			testHookByRows(s.path, g)
+		}
 		warn := s.groupRows(cf, g, c)
-		if (c.Len > 0 || len(c.Cut) > 0) && !s.send(scanItem{cols: c}) {
+		if (c.Len > 0 || len(c.Cut) > 0) && !s.deliver(c) {
 			return
 		}
 		if warn != nil {
@@ -186,7 +221,7 @@ func (s *fileScan) groupRows(cf *columnFile, g int, c *ExecutionColumns) (warn e
 		}
 		s.rows += int64(c.Len)
 	}()
-	if err := cf.readGroupRows(g, c, s.opt.Checksums); err != nil {
+	if err := cf.readGroupRows(g, c, s.opt); err != nil {
 		return fmt.Errorf("%s: row group %d: %w (rest of file skipped after %d rows)", s.path, g, err, s.rows+int64(c.Len))
 	}
 	return nil

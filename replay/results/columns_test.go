@@ -6,7 +6,9 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -20,6 +22,8 @@ type flatRow struct {
 	Code                           int32
 	Checksum                       string
 	Params                         []string
+	Client                         string
+	Segment                        int32
 }
 
 // plainRow is an executions row as another tool may write it: no
@@ -56,6 +60,7 @@ func columnsFixture(t *testing.T, checksums bool) string {
 			if !checksums {
 				rows[i].Checksum = ""
 			}
+			rows[i].ClientHost, rows[i].Segment = fmt.Sprintf("client-%d", w), int32(1+i%3)
 		}
 		if err := ew.Write(rows); err != nil {
 			t.Fatal(err)
@@ -99,7 +104,8 @@ func columnsFixture(t *testing.T, checksums bool) string {
 func flatByRows(t *testing.T, dir string) (rows []flatRow, files int, warnings []string) {
 	files, err := ScanExecutionsAs(dir, func(err error) { warnings = append(warnings, err.Error()) }, func(e *columnRow) error {
 		r := flatRow{Scenario: e.Scenario, Template: e.TemplateHash, Plan: e.PlanHash, Start: e.Start.UnixNano(),
-			Latency: e.LatencyNs, Rows: e.Rows, Code: e.ErrorCode, Checksum: e.Checksum, Params: slices.Clone(e.Params)}
+			Latency: e.LatencyNs, Rows: e.Rows, Code: e.ErrorCode, Checksum: e.Checksum, Params: slices.Clone(e.Params),
+			Client: e.ClientHost, Segment: e.Segment}
 		if e.IntendedStart != nil {
 			r.Intended = e.IntendedStart.UnixNano()
 		}
@@ -122,6 +128,11 @@ func flatByColumns(t *testing.T, dir string, opt ColumnScan) (rows []flatRow, fi
 				Intended: c.IntendedStartNs[i], Latency: c.LatencyNs[i], Rows: c.Rows[i], Code: c.ErrorCode[i]}
 			if c.Checksum != nil && c.Checksum[i] != "" {
 				r.Checksum, r.Params = c.Checksum[i], c.Params[i]
+			}
+			if opt.Clients {
+				r.Client, r.Segment = c.ClientHost.At(i), c.Segment[i]
+			} else if c.ClientHost.Index[i] != -1 || c.Segment != nil {
+				t.Fatalf("client columns given unasked")
 			}
 			rows = append(rows, r)
 		}
@@ -149,7 +160,29 @@ func TestColumnsMatchRows(t *testing.T) {
 		}
 		for _, workers := range []int{1, 2, 5} {
 			t.Run(fmt.Sprintf("checksums=%v/workers=%d", checksums, workers), func(t *testing.T) {
-				got, files, warnings := flatByColumns(t, dir, ColumnScan{Checksums: checksums, Workers: workers})
+				var byRows sync.Map
+				testHookByRows = func(path string, g int) { byRows.Store(fmt.Sprintf("%s:%d", filepath.Base(path), g), true) }
+				defer func() { testHookByRows = nil }()
+				defer func() {
+					// Only the truncated file's broken group goes row by row
+					// (to say how it fails): checksums and parameters are read
+					// by columns, also in the file written without dictionaries.
+					byRows.Range(func(k, _ any) bool {
+						if !strings.HasPrefix(k.(string), "executions-h-90.parquet:") {
+							t.Errorf("row group %s read row by row", k)
+						}
+						return true
+					})
+				}()
+				want := want
+				clients := workers != 2
+				if !clients {
+					want = slices.Clone(want)
+					for i := range want {
+						want[i].Client, want[i].Segment = "", 0
+					}
+				}
+				got, files, warnings := flatByColumns(t, dir, ColumnScan{Checksums: checksums, Workers: workers, Clients: clients})
 				if files != wantFiles || !reflect.DeepEqual(warnings, wantWarn) {
 					t.Errorf("files %d, warnings %q; want %d, %q", files, warnings, wantFiles, wantWarn)
 				}
@@ -259,9 +292,127 @@ func TestColumnsSkipped(t *testing.T) {
 	}
 	for i := range want {
 		w := want[i]
-		w.Template, w.Rows, w.Params = "", 0, nil
+		w.Template, w.Rows, w.Params, w.Client, w.Segment = "", 0, nil, "", 0
 		if !reflect.DeepEqual(got[i], w) {
 			t.Fatalf("row %d:\n got %+v\nwant %+v", i, got[i], w)
+		}
+	}
+}
+
+// TestColumnsEachSeesEveryGroupOnItsWorker: ColumnScan.Each sees every row
+// group once, on a worker in range, before fn sees it in order; and an
+// error from it stops the scan.
+func TestColumnsEachSeesEveryGroupOnItsWorker(t *testing.T) {
+	dir := columnsFixture(t, false)
+	want, _, _ := flatByRows(t, dir)
+	for _, workers := range []int{1, 3} {
+		perWorker := make([]int, workers) // each worker writes its own: the race detector checks the calls are its own
+		var seen sync.Map
+		var ordered int
+		_, err := ScanExecutionColumns(dir, nil, ColumnScan{Workers: workers, Each: func(w int, c *ExecutionColumns) error {
+			perWorker[w] += c.Len
+			seen.Store(c, c.Len)
+			return nil
+		}}, func(c *ExecutionColumns) error {
+			if n, ok := seen.LoadAndDelete(c); !ok || n != c.Len {
+				t.Errorf("fn saw a row group Each did not")
+			}
+			ordered += c.Len
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		total := 0
+		for _, n := range perWorker {
+			total += n
+		}
+		if total != len(want) || ordered != len(want) {
+			t.Errorf("%d workers: Each saw %d rows, fn %d, want %d", workers, total, ordered, len(want))
+		}
+		// Without fn, Each alone does the work.
+		var alone atomic.Int64
+		if _, err := ScanExecutionColumns(dir, nil, ColumnScan{Workers: workers, Each: func(w int, c *ExecutionColumns) error {
+			alone.Add(int64(c.Len))
+			return nil
+		}}, nil); err != nil || alone.Load() != int64(len(want)) {
+			t.Errorf("%d workers, no fn: %d rows, %v", workers, alone.Load(), err)
+		}
+	}
+	stop := fmt.Errorf("enough")
+	var calls atomic.Int64
+	_, err := ScanExecutionColumns(dir, nil, ColumnScan{Workers: 2, Each: func(int, *ExecutionColumns) error {
+		if calls.Add(1) == 2 {
+			return stop
+		}
+		return nil
+	}}, nil)
+	if err != stop {
+		t.Errorf("err %v, want %v", err, stop)
+	}
+}
+
+// TestColumnsChecksumsKeepTheirRows: rows returned are skipped, but not
+// beside a checksum, which a comparison judges with them (a LIMIT cut).
+func TestColumnsChecksumsKeepTheirRows(t *testing.T) {
+	dir := columnsFixture(t, true)
+	want, _, _ := flatByRows(t, dir)
+	got, _, _ := flatByColumns(t, dir, ColumnScan{Checksums: true, SkipRows: true})
+	if len(got) != len(want) {
+		t.Fatalf("%d rows, want %d", len(got), len(want))
+	}
+	sums := 0
+	for i := range want {
+		if want[i].Checksum != "" {
+			sums++
+			if got[i].Rows != want[i].Rows || got[i].Checksum != want[i].Checksum {
+				t.Fatalf("row %d: rows %d checksum %q, want %d %q", i, got[i].Rows, got[i].Checksum, want[i].Rows, want[i].Checksum)
+			}
+		}
+	}
+	if sums == 0 {
+		t.Fatal("fixture: no checksum")
+	}
+}
+
+// TestColumnsAnsweredByStatistics: row groups whose statistics say a
+// column holds only nulls (no intended start, no plan, no checksum) or
+// only zeros (no error) read as those values, the same rows as read row by
+// row; groups beside them that hold some are decoded.
+func TestColumnsAnsweredByStatistics(t *testing.T) {
+	d, err := CreateWithOptions(t.TempDir(), "r1", "h", Options{RowGroupRows: 500, FileRows: 100000, FileAge: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ew, err := d.NewExecutionWriter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := sampleExecutions(0, 2000)
+	for i := range rows {
+		if i < 1000 || i >= 1500 { // groups 0, 1 and 3: nothing but latencies
+			rows[i].IntendedStart, rows[i].PlanHash, rows[i].Checksum, rows[i].ErrorCode = nil, "", "", 0
+		}
+	}
+	if err := ew.Write(rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	want, _, _ := flatByRows(t, d.Path())
+	for i := range want {
+		if want[i].Checksum == "" {
+			want[i].Params = nil
+		}
+	}
+	got, _, _ := flatByColumns(t, d.Path(), ColumnScan{Checksums: true, Clients: true})
+	if len(got) != len(want) || len(want) != 2000 {
+		t.Fatalf("%d rows, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			t.Fatalf("row %d:\n got %+v\nwant %+v", i, got[i], want[i])
 		}
 	}
 }

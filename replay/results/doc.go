@@ -62,9 +62,13 @@
 // ScanExecutions streams rows; ScanExecutionColumns, what report and
 // compare read through, decodes only the columns they need, a column chunk
 // at a time into typed slices (dictionary-encoded strings as their
-// indexes), several files at once, and hands the row groups over in the
-// order of the rows: tens of times faster than building rows, in memory of
-// a few row groups per core. Row-group statistics cannot answer what they
-// compute (percentiles and time series need every latency), so only row
-// counts come from the footers (CountExecutions).
+// indexes; checksums and parameter lists too), several files at once, and
+// hands the row groups over in the order of the rows: tens of times faster
+// than building rows, in memory of a few row groups per core. A caller
+// whose work does not depend on the order of rows does it on the worker
+// that decoded the group (ColumnScan.Each), so that it runs on every core.
+// Row-group statistics cannot answer percentiles or time series, which
+// need every latency; they answer for columns that hold only nulls or
+// only zeros in a group (no intended start, plan, checksum or error),
+// which are then not decoded, and for row counts (CountExecutions).
 package results
