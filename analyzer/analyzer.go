@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/pingcap/tidb/pkg/parser"
+
 	"github.com/joinbench/joinbench/corpus"
 	"github.com/joinbench/joinbench/ddl"
 	"github.com/joinbench/joinbench/internal/server/flavor"
@@ -243,7 +245,7 @@ func checkRegister(reg []*Analyzer, a *Analyzer) error {
 
 // AnalyzeScenario lints one parsed scenario.
 func AnalyzeScenario(sc *corpus.Scenario, opts *Options) []Diagnostic {
-	return analyze(sc.Path, sc.Source, sc, opts)
+	return analyze(nil, sc.Path, sc.Source, sc, opts)
 }
 
 // AnalyzeFile lints one file on its own. A file with a scenario header is
@@ -251,11 +253,15 @@ func AnalyzeScenario(sc *corpus.Scenario, opts *Options) []Diagnostic {
 // NAME.list files come with corpus.Check and AnalyzeScenario); any other
 // file as plain SQL (DDL files, for example).
 func AnalyzeFile(path, src string, opts *Options) []Diagnostic {
+	return analyzeFile(nil, path, src, opts)
+}
+
+func analyzeFile(p *parser.Parser, path, src string, opts *Options) []Diagnostic {
 	sc, err := readFile(path, src)
 	if err != nil {
 		return []Diagnostic{loadFinding(asLoadError(path, err), src)}
 	}
-	return analyze(path, src, sc, opts)
+	return analyze(p, path, src, sc, opts)
 }
 
 // asLoadError returns the positioned mistake a corpus error carries.
@@ -294,11 +300,12 @@ func isScenario(src string) bool {
 	return false
 }
 
-func analyze(path, src string, sc *corpus.Scenario, opts *Options) []Diagnostic {
+// analyze lints one file, parsing with p (nil: a parser of its own).
+func analyze(p *parser.Parser, path, src string, sc *corpus.Scenario, opts *Options) []Diagnostic {
 	if opts == nil {
 		opts = &Options{}
 	}
-	u := newUnit(path, src, sc, opts.Schema, opts)
+	u := newUnitWith(p, path, src, sc, opts.Schema, opts)
 	var diags []Diagnostic
 	for _, a := range registry {
 		sev := opts.severity(a)

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"sync/atomic"
 
+	"github.com/pingcap/tidb/pkg/parser"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/joinbench/joinbench/corpus"
@@ -37,6 +38,7 @@ func AnalyzeAll(ctx context.Context, files []File, opts *Options) ([]Diagnostic,
 	g, ctx := errgroup.WithContext(ctx)
 	for w := 0; w < min(runtime.GOMAXPROCS(0), len(files)); w++ {
 		g.Go(func() error {
+			p := parser.New() // the worker's, reused file after file
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= len(files) {
@@ -49,7 +51,7 @@ func AnalyzeAll(ctx context.Context, files []File, opts *Options) ([]Diagnostic,
 				if o == nil {
 					o = opts
 				}
-				results[i] = files[i].analyze(o)
+				results[i] = files[i].analyze(p, o)
 			}
 		})
 	}
@@ -64,12 +66,12 @@ func AnalyzeAll(ctx context.Context, files []File, opts *Options) ([]Diagnostic,
 	return out, nil
 }
 
-func (f *File) analyze(opts *Options) []Diagnostic {
+func (f *File) analyze(p *parser.Parser, opts *Options) []Diagnostic {
 	switch {
 	case f.Err != nil:
 		return []Diagnostic{loadFinding(f.Err, f.Source)}
 	case f.Scenario != nil:
-		return AnalyzeScenario(f.Scenario, opts)
+		return analyze(p, f.Scenario.Path, f.Scenario.Source, f.Scenario, opts)
 	}
-	return AnalyzeFile(f.Path, f.Source, opts)
+	return analyzeFile(p, f.Path, f.Source, opts)
 }
