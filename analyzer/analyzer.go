@@ -1,7 +1,6 @@
 package analyzer
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -257,19 +256,14 @@ func AnalyzeFile(path, src string, opts *Options) []Diagnostic {
 }
 
 func analyzeFile(p *parser.Parser, path, src string, opts *Options) []Diagnostic {
-	sc, err := readFile(path, src)
-	if err != nil {
-		return []Diagnostic{loadFinding(asLoadError(path, err), src)}
+	if isScenario(src) {
+		sc, errs := corpus.ParseFileAll(path, []byte(src))
+		if len(errs) > 0 {
+			return loadFindings(errs, src)
+		}
+		return analyze(p, path, src, sc, opts)
 	}
-	return analyze(p, path, src, sc, opts)
-}
-
-// asLoadError returns the positioned mistake a corpus error carries.
-func asLoadError(path string, err error) *corpus.Error {
-	if ce := (*corpus.Error)(nil); errors.As(err, &ce) {
-		return ce
-	}
-	return &corpus.Error{Path: path, Line: 1, Col: 1, Msg: err.Error()}
+	return analyze(p, path, src, corpus.ParsePlain(path, src), opts)
 }
 
 // readFile reads a scenario with the corpus parser, or a file without a

@@ -19,10 +19,12 @@ type File struct {
 	// which resolves its corpus's value lists; nil reads Source on its
 	// own, as AnalyzeFile does.
 	Scenario *corpus.Scenario
-	// Err is the loader's mistake in the file: it is the file's one
-	// finding (rule scenario-format), as it is the one error list, show
-	// and run print.
+	// Err is the loader's (first) mistake in the file: a finding of rule
+	// scenario-format, the one error list, show and run print.
 	Err *corpus.Error
+	// More are the file's further loader mistakes, independent of Err
+	// (corpus.File.More): each is a finding too.
+	More []*corpus.Error
 	// Options for this file (from its lint.conf); nil means the defaults
 	// given to AnalyzeAll.
 	Options *Options
@@ -69,7 +71,7 @@ func AnalyzeAll(ctx context.Context, files []File, opts *Options) ([]Diagnostic,
 func (f *File) analyze(p *parser.Parser, opts *Options) []Diagnostic {
 	switch {
 	case f.Err != nil:
-		return []Diagnostic{loadFinding(f.Err, f.Source)}
+		return loadFindings(append([]*corpus.Error{f.Err}, f.More...), f.Source)
 	case f.Scenario != nil:
 		return analyze(p, f.Scenario.Path, f.Scenario.Source, f.Scenario, opts)
 	}

@@ -66,7 +66,10 @@ type File struct {
 	Source   string
 	Builtin  bool
 	Scenario *Scenario // the scenario loaded; nil for a list or a file with a mistake
-	Err      *Error    // the file's mistake, or nil
+	Err      *Error    // the file's (first) mistake, or nil
+	// More are the file's further mistakes, independent of Err (see
+	// ParseFileAll): lint reports them all, list, show and run stop at Err.
+	More []*Error
 }
 
 // Load reads the built-in corpus and the user folders and files, checks
@@ -234,8 +237,8 @@ func isBuiltinList(name string) bool {
 }
 
 type parsed struct {
-	s   *Scenario
-	err error
+	s    *Scenario
+	errs []*Error
 }
 
 // parseAll parses the scenario files on every core: files are
@@ -252,8 +255,8 @@ func parseAll(files []*File) []parsed {
 				if i >= len(files) {
 					return
 				}
-				s, err := ParseFile(files[i].Path, []byte(files[i].Source))
-				out[i] = parsed{s, err}
+				s, errs := ParseFileAll(files[i].Path, []byte(files[i].Source))
+				out[i] = parsed{s, errs}
 			}
 		})
 	}
@@ -265,9 +268,9 @@ func parseAll(files []*File) []parsed {
 // added. A user scenario replaces a built-in one of its name only with
 // override; two user scenarios of one name are a mistake.
 func (c *Corpus) addScenario(f *File, p parsed, override bool) {
-	s, err := p.s, p.err
-	if err != nil {
-		f.Err = asError(f.Path, err)
+	s := p.s
+	if len(p.errs) > 0 {
+		f.Err, f.More = p.errs[0], p.errs[1:]
 		return
 	}
 	s.Builtin = f.Builtin
@@ -281,8 +284,11 @@ func (c *Corpus) addScenario(f *File, p parsed, override bool) {
 		f.Err = asError(f.Path, s.errorf(s.nameOff, "scenario %q is also defined in %s%s", s.Name, prev.Path, hint))
 		return
 	}
-	if err := s.checkLists(); err != nil {
-		f.Err = asError(f.Path, err)
+	if errs := s.listErrors(); len(errs) > 0 {
+		f.Err = asError(f.Path, errs[0])
+		for _, err := range errs[1:] {
+			f.More = append(f.More, asError(f.Path, err))
+		}
 		return
 	}
 	if prev != nil {
@@ -367,15 +373,25 @@ func (s *Scenario) Reparse(src []byte) (*Scenario, error) {
 }
 
 func (s *Scenario) checkLists() error {
+	if errs := s.listErrors(); len(errs) > 0 {
+		return errs[0]
+	}
+	return nil
+}
+
+// listErrors returns a mistake for each list(name) parameter whose list
+// does not exist.
+func (s *Scenario) listErrors() []error {
+	var out []error
 	for _, prm := range s.Params {
 		if prm.Kind != KindList {
 			continue
 		}
 		if _, ok := s.List(prm.Args[0]); !ok {
-			return s.errorf(argAt(prm, 0), "list(%s): no such list (built-in lists: %s; a corpus folder may add NAME.list files)", prm.Args[0], strings.Join(ddl.DomainNames(), ", "))
+			out = append(out, s.errorf(argAt(prm, 0), "list(%s): no such list (built-in lists: %s; a corpus folder may add NAME.list files)", prm.Args[0], strings.Join(ddl.DomainNames(), ", ")))
 		}
 	}
-	return nil
+	return out
 }
 
 // parseList reads a NAME.list file: one value per line; blank lines and

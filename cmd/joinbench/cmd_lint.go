@@ -303,7 +303,7 @@ func (c *lintCmd) files() (out []analyzer.File, user []bool, err error) {
 		if f.Builtin && len(c.Paths) > 0 || f.Scenario == nil && f.Err == nil {
 			continue // a built-in scenario not asked for, or a list that loaded
 		}
-		out = append(out, analyzer.File{Path: f.Path, Source: f.Source, Scenario: f.Scenario, Err: f.Err})
+		out = append(out, analyzer.File{Path: f.Path, Source: f.Source, Scenario: f.Scenario, Err: f.Err, More: f.More})
 		user = append(user, !f.Builtin)
 	}
 	if len(out) == 0 {
