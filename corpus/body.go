@@ -39,8 +39,13 @@ func (p *parser) body() {
 		if sawContent {
 			trimParts(parts)
 			s.stmts = append(s.stmts, stmtParts{parts: parts})
-			s.Statements = append(s.Statements, StmtSpan{
-				Span: Span{Start: stmtStart, End: lastSig}, Kind: classifyText(classText.String())})
+			var kind StmtKind
+			if p.lazyKinds {
+				s.classTexts = append(s.classTexts, classText.String())
+			} else {
+				kind = classifyText(classText.String())
+			}
+			s.Statements = append(s.Statements, StmtSpan{Span: Span{Start: stmtStart, End: lastSig}, Kind: kind})
 		}
 		parts, sawContent, stmtStart, lastSig = nil, false, -1, -1
 		classText.Reset()

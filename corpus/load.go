@@ -54,6 +54,12 @@ type LoadOptions struct {
 	Files     []string
 	Override  bool // a user scenario or list may replace a built-in one of the same name
 	NoBuiltin bool // leave the built-in scenarios out
+	// LazyKinds (Check only) leaves each statement's kind to
+	// Scenario.Classify (Kind is "" until then): lint parses every
+	// statement itself and needs the loader's kinds for --check-plans
+	// alone, so the loader's parse of each statement would be a second
+	// parse of the whole corpus.
+	LazyKinds bool
 }
 
 // LoadBuiltin loads the built-in corpus alone.
@@ -76,6 +82,7 @@ type File struct {
 // every file, and resolves list names. The first mistake found is returned
 // as a usage error naming file:line:col.
 func Load(opts LoadOptions) (*Corpus, error) {
+	opts.LazyKinds = false
 	c, files, err := Check(opts)
 	if err != nil {
 		return nil, err
@@ -126,7 +133,7 @@ func Check(opts LoadOptions) (*Corpus, []*File, error) {
 	for _, f := range r.lists {
 		c.addList(f, opts.Override)
 	}
-	parsed := parseAll(r.sqls)
+	parsed := parseAll(r.sqls, opts.LazyKinds)
 	for i, f := range r.sqls {
 		c.addScenario(f, parsed[i], opts.Override)
 	}
@@ -244,7 +251,7 @@ type parsed struct {
 // parseAll parses the scenario files on every core: files are
 // independent until their names and lists are checked, which the caller
 // does in order. Linting a large corpus would otherwise wait on this.
-func parseAll(files []*File) []parsed {
+func parseAll(files []*File, lazyKinds bool) []parsed {
 	out := make([]parsed, len(files))
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -255,7 +262,7 @@ func parseAll(files []*File) []parsed {
 				if i >= len(files) {
 					return
 				}
-				s, errs := ParseFileAll(files[i].Path, []byte(files[i].Source))
+				s, errs := parseFileAll(files[i].Path, []byte(files[i].Source), lazyKinds)
 				out[i] = parsed{s, errs}
 			}
 		})

@@ -65,7 +65,7 @@ type stmtParts struct {
 // scenario's name is the file name without .sql and its family the name of
 // the folder holding it. Errors carry path:line:col and are usage errors.
 func ParseFile(filePath string, src []byte) (*Scenario, error) {
-	p := parseFile(filePath, src)
+	p := parseFile(filePath, src, false)
 	if len(p.errs) > 0 {
 		return nil, p.errs[0]
 	}
@@ -79,7 +79,13 @@ func ParseFile(filePath string, src []byte) (*Scenario, error) {
 // declaration is wrong; an unused parameter when the body has a mistake).
 // The first is the one ParseFile returns.
 func ParseFileAll(filePath string, src []byte) (*Scenario, []*Error) {
-	p := parseFile(filePath, src)
+	return parseFileAll(filePath, src, false)
+}
+
+// parseFileAll is ParseFileAll leaving the statements' kinds to
+// Scenario.Classify when lazyKinds.
+func parseFileAll(filePath string, src []byte, lazyKinds bool) (*Scenario, []*Error) {
+	p := parseFile(filePath, src, lazyKinds)
 	if len(p.errs) == 0 {
 		return p.s, nil
 	}
@@ -90,8 +96,8 @@ func ParseFileAll(filePath string, src []byte) (*Scenario, []*Error) {
 	return nil, out
 }
 
-func parseFile(filePath string, src []byte) *parser {
-	p := &parser{s: &Scenario{
+func parseFile(filePath string, src []byte, lazyKinds bool) *parser {
+	p := &parser{lazyKinds: lazyKinds, s: &Scenario{
 		Path:   filePath,
 		Source: string(src),
 		Name:   strings.TrimSuffix(path.Base(filepath.ToSlash(filePath)), ".sql"),
@@ -116,6 +122,7 @@ type parser struct {
 	// badParams are the names of parameters whose declaration is a
 	// mistake: their uses are not mistakes of their own.
 	badParams map[string]bool
+	lazyKinds bool // leave the statements' kinds to Scenario.Classify
 }
 
 // fail records a mistake and reading goes on: a mistake of one header

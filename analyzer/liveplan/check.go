@@ -169,6 +169,7 @@ func renderRead(f analyzer.File, opts *analyzer.Options, o Options) (*corpus.Sta
 // level) and is a query EXPLAIN takes: SELECT, WITH ... SELECT, a UNION,
 // TABLE or VALUES, not EXPLAIN, DESCRIBE, SHOW or DO, which are reads too.
 func explainable(sc *corpus.Scenario) bool {
+	sc.Classify() // lint's loader leaves it to be done here
 	if len(sc.Statements) != 1 || sc.Statements[0].Kind != corpus.StmtRead {
 		return false
 	}
