@@ -1,11 +1,12 @@
 package analyzer
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser"
 
 	"github.com/joinbench/joinbench/corpus"
 	"github.com/joinbench/joinbench/ddl"
@@ -243,7 +244,7 @@ func checkRegister(reg []*Analyzer, a *Analyzer) error {
 
 // AnalyzeScenario lints one parsed scenario.
 func AnalyzeScenario(sc *corpus.Scenario, opts *Options) []Diagnostic {
-	return analyze(sc.Path, sc.Source, sc, opts)
+	return analyze(nil, sc.Path, sc.Source, sc, opts)
 }
 
 // AnalyzeFile lints one file on its own. A file with a scenario header is
@@ -251,19 +252,18 @@ func AnalyzeScenario(sc *corpus.Scenario, opts *Options) []Diagnostic {
 // NAME.list files come with corpus.Check and AnalyzeScenario); any other
 // file as plain SQL (DDL files, for example).
 func AnalyzeFile(path, src string, opts *Options) []Diagnostic {
-	sc, err := readFile(path, src)
-	if err != nil {
-		return []Diagnostic{loadFinding(asLoadError(path, err), src)}
-	}
-	return analyze(path, src, sc, opts)
+	return analyzeFile(nil, path, src, opts)
 }
 
-// asLoadError returns the positioned mistake a corpus error carries.
-func asLoadError(path string, err error) *corpus.Error {
-	if ce := (*corpus.Error)(nil); errors.As(err, &ce) {
-		return ce
+func analyzeFile(p *parser.Parser, path, src string, opts *Options) []Diagnostic {
+	if isScenario(src) {
+		sc, errs := corpus.ParseFileAll(path, []byte(src))
+		if len(errs) > 0 {
+			return loadFindings(errs, src)
+		}
+		return analyze(p, path, src, sc, opts)
 	}
-	return &corpus.Error{Path: path, Line: 1, Col: 1, Msg: err.Error()}
+	return analyze(p, path, src, corpus.ParsePlain(path, src), opts)
 }
 
 // readFile reads a scenario with the corpus parser, or a file without a
@@ -294,11 +294,12 @@ func isScenario(src string) bool {
 	return false
 }
 
-func analyze(path, src string, sc *corpus.Scenario, opts *Options) []Diagnostic {
+// analyze lints one file, parsing with p (nil: a parser of its own).
+func analyze(p *parser.Parser, path, src string, sc *corpus.Scenario, opts *Options) []Diagnostic {
 	if opts == nil {
 		opts = &Options{}
 	}
-	u := newUnit(path, src, sc, opts.Schema, opts)
+	u := newUnitWith(p, path, src, sc, opts.Schema, opts)
 	var diags []Diagnostic
 	for _, a := range registry {
 		sev := opts.severity(a)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/joinbench/joinbench/ddl"
 	"github.com/joinbench/joinbench/internal/server/flavor"
 )
 
@@ -16,7 +17,9 @@ import (
 // line of its own, on the line above); every finding of the rule must be
 // expected. `-- want 6-11 "regexp"` also expects the finding to start at
 // byte column 6 of that line and end before column 11. A file `<name>.sql.fixed` holds the file after `lint --fix`.
-// A header line `-- lint-test: flavor=mariadb galera` sets options.
+// A header line `-- lint-test: flavor=mariadb galera` sets options
+// (schema=FILE resolves names against the CREATE TABLEs of FILE instead
+// of the built-in tables).
 // The rules that need a plan compare the file with `<name>.plan.json`, the
 // EXPLAIN FORMAT=JSON a server gave for it.
 func TestRules(t *testing.T) {
@@ -52,7 +55,7 @@ var (
 	testOpt = regexp.MustCompile(`(?m)^-- lint-test:(.*)$`)
 )
 
-func testOptions(src string) *Options {
+func testOptions(t *testing.T, dir, src string) *Options {
 	opts := &Options{Schema: testSchema()}
 	if m := testOpt.FindStringSubmatch(src); m != nil {
 		for _, f := range strings.Fields(m[1]) {
@@ -65,6 +68,15 @@ func testOptions(src string) *Options {
 				opts.UnsafeFixes = true
 			case f == "noschema":
 				opts.Schema = nil
+			case strings.HasPrefix(f, "schema="):
+				// the CREATE TABLEs of a file beside the test file
+				b, err := os.ReadFile(filepath.Join(dir, strings.TrimPrefix(f, "schema=")))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if opts.Schema, err = ddl.ParseSchema(string(b)); err != nil {
+					t.Fatal(err)
+				}
 			}
 		}
 	}
@@ -77,7 +89,7 @@ func checkFile(t *testing.T, rule, path string) {
 		t.Fatal(err)
 	}
 	src := string(b)
-	opts := testOptions(src)
+	opts := testOptions(t, filepath.Dir(path), src)
 	diags := AnalyzeFile(path, src, opts)
 	if Lookup(rule).NeedsPlan {
 		diags = planDiagnostics(t, path, src, opts)

@@ -7,22 +7,30 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"github.com/joinbench/joinbench/ddl"
+	"github.com/joinbench/joinbench/internal/server/flavor"
 )
 
 // JoinIndexUnusable reports join equalities that keep the server from
 // using the index that would have served the join: columns of different
-// type families, signedness or character sets, or an expression around
-// the indexed column.
+// type families, signedness, character sets or collations, or an
+// expression around the indexed column.
 var JoinIndexUnusable = register(&Analyzer{
 	Name: "join-index-unusable",
-	Doc: "A join equality between columns of different types (string and number, number and date), signedness or character sets, " +
+	Doc: "A join equality between columns of different types (string and number, number and date), signedness, character sets or collations, " +
 		"or with a function or expression around an indexed column, cannot look rows up through that column's index.",
 	Explanation: Explanation{
 		Text: "An index serves a join when the joined value can be looked up as it is stored. Comparing a string column with a number converts " +
-			"every string to a number (the index of the string column cannot be used); columns of different character sets are converted to one of them; " +
-			"a function or arithmetic around the indexed column hides it from the optimizer. The join then scans. The message names the index that would have served.",
-		Wrong: "SELECT m.id FROM {{m}} AS m JOIN level1 ON level1.id + 0 = m.l1_id;",
-		Right: "SELECT m.id FROM {{m}} AS m JOIN level1 ON level1.id = m.l1_id;",
+			"every string to a number (the index of the string column cannot be used); a function or arithmetic around the indexed column hides it from the optimizer. " +
+			"The join then scans. The message names the index that would have served.\n\n" +
+			"Strings compare by collation. A column's collation is its COLLATE, else the default of its CHARACTER SET, else the table's COLLATE, else the default " +
+			"of the table's charset on the targeted flavour (utf8mb4: utf8mb4_0900_ai_ci on MySQL 8, utf8mb4_general_ci on MariaDB). Columns of different " +
+			"character sets: the side whose charset does not hold the other's characters (latin1 against utf8mb4) is converted, and its index cannot serve " +
+			"(MariaDB 10.11 scans the latin1 index whole when it is the inner table). Two case-insensitive collations of one charset (utf8mb4_general_ci and " +
+			"utf8mb4_unicode_ci): the server refuses the statement, error 1267 Illegal mix of collations. A _bin collation against a case-insensitive one: " +
+			"the comparison uses _bin; MySQL cannot look up through the case-insensitive index, while MariaDB still does and re-checks each row " +
+			"(not reported for --flavor mariadb).",
+		Wrong: "SELECT m.id FROM {{m}} AS m JOIN level1 ON level1.id + 0 = m.l1_id;\n-- latin_codes.code is latin1, level2.country utf8mb4\nSELECT l.id FROM level2 JOIN latin_codes AS l ON l.code = level2.country;",
+		Right: "SELECT m.id FROM {{m}} AS m JOIN level1 ON level1.id = m.l1_id;\n-- ALTER TABLE latin_codes MODIFY code VARCHAR(3) CHARACTER SET utf8mb4\nSELECT l.id FROM level2 JOIN latin_codes AS l ON l.code = level2.country;",
 	},
 	Severity: Warning,
 	Run:      runJoinIndexUnusable,
@@ -88,29 +96,83 @@ func checkJoinTypes(p *Pass, l, r *ast.ColumnNameExpr) {
 		return // join-without-index
 	}
 	lt, rt := lr.col.Type, rr.col.Type
+	// lost says which side's index the comparison cannot use: both
+	// unless a rule of the server tells which side is converted.
+	lost := [2]bool{true, true}
+	what := "type"
 	var why string
 	switch {
 	case typeFamily(lt) != typeFamily(rt):
 		why = fmt.Sprintf("%s is %s and %s is %s: the values are converted before they compare", l.Name, strings.ToUpper(lt.Base), r.Name, strings.ToUpper(rt.Base))
 	case lt.IsInteger() && rt.IsInteger() && lt.Unsigned != rt.Unsigned:
 		why = fmt.Sprintf("%s and %s differ in signedness: values outside the other's range never match and the lookup may convert", l.Name, r.Name)
-	case typeFamily(lt) == "string" && lt.Charset != "" && rt.Charset != "" && !strings.EqualFold(lt.Charset, rt.Charset):
-		why = fmt.Sprintf("%s is %s and %s is %s: one side is converted to the other's character set", l.Name, lt.Charset, r.Name, rt.Charset)
+	case typeFamily(lt) == "string":
+		fl := u.opts.flavor()
+		lc, rc := columnCollation(lr.tab, lr.col, fl), columnCollation(rr.tab, rr.col, fl)
+		if lc == "" || rc == "" || lc == rc {
+			return
+		}
+		if reportCollations(p, l, r, lc, rc) {
+			return
+		}
+		lcs, rcs := collationCharset(lc), collationCharset(rc)
+		what = "character set and collation"
+		switch {
+		case lcs != rcs:
+			// The server converts the side whose charset does not hold
+			// every character of the other's.
+			switch {
+			case lcs == "utf8mb4" || unicodeCharset(lcs) && !unicodeCharset(rcs):
+				lost = [2]bool{false, true}
+			case rcs == "utf8mb4" || unicodeCharset(rcs) && !unicodeCharset(lcs):
+				lost = [2]bool{true, false}
+			}
+			why = fmt.Sprintf("%s is %s and %s is %s: one side is converted to the other's character set", l.Name, lc, r.Name, rc)
+		default: // a _bin collation and a case-insensitive one: _bin wins
+			if fl == flavor.MariaDB {
+				return // MariaDB looks up through the other index and re-checks each row
+			}
+			lost = [2]bool{!binaryCollation(lc), !binaryCollation(rc)}
+			bin := lc
+			if !binaryCollation(lc) {
+				bin = rc
+			}
+			why = fmt.Sprintf("%s is %s and %s is %s: they compare with %s", l.Name, lc, r.Name, rc, bin)
+		}
 	default:
 		return
 	}
 	var idx []string
-	for _, x := range []struct {
+	for i, x := range []struct {
 		ref *colRef
 		ix  *ddl.Index
 	}{{lr, li}, {rr, ri}} {
-		if x.ix != nil {
+		if x.ix != nil && lost[i] {
 			idx = append(idx, x.ix.Name+" on "+x.ref.tab.Name+"("+x.ref.col.Name+")")
 		}
 	}
+	if len(idx) == 0 {
+		return // the index that could serve still does
+	}
 	start := u.srcOffset(l.OriginTextPosition())
-	p.ReportRangef(start, u.spanEnd(u.srcOffset(r.OriginTextPosition())), "join predicate %s = %s: %s; %s cannot serve the join as it would between columns of one type; give both columns the same type",
-		l.Name, r.Name, why, strings.Join(idx, " or "))
+	p.ReportRangef(start, u.spanEnd(u.srcOffset(r.OriginTextPosition())), "join predicate %s = %s: %s; %s cannot serve the join as it would between columns of one %s; give both columns the same %s",
+		l.Name, r.Name, why, strings.Join(idx, " or "), what, what)
+}
+
+// reportCollations reports two case-insensitive collations of one
+// character set: neither wins, and the server refuses the comparison
+// (error 1267, Illegal mix of collations), so the statement fails. It
+// says whether it reported.
+func reportCollations(p *Pass, l, r *ast.ColumnNameExpr, lc, rc string) bool {
+	if collationCharset(lc) != collationCharset(rc) || binaryCollation(lc) || binaryCollation(rc) {
+		return false
+	}
+	u := p.u
+	start := u.srcOffset(l.OriginTextPosition())
+	p.ReportRangef(start, u.spanEnd(u.srcOffset(r.OriginTextPosition())), "join predicate %s = %s: %s is %s and %s is %s, and the server refuses to compare two collations of one character set "+
+		"(error 1267, Illegal mix of collations): the statement fails; give both columns the same collation, or COLLATE one side",
+		l.Name, r.Name, l.Name, lc, r.Name, rc)
+	return true
 }
 
 // checkWrapped reports an indexed column of one table inside an expression

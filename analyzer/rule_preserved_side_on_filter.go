@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -49,15 +50,41 @@ func runPreservedSideOnFilter(p *Pass) {
 				continue
 			}
 			cond := u.src[start:end]
+			read, side := readNames(u, c), oj.preserved[0].name
+			what := read + ", the preserved side"
+			if len(oj.preserved) > 1 {
+				// The preserved side is an earlier join: name the tables
+				// the condition reads, and the side they belong to.
+				var names []string
+				for _, s := range oj.preserved {
+					names = append(names, s.name)
+				}
+				side = "(" + strings.Join(names, ", ") + ")"
+				what = read + ", of the preserved side " + side
+			}
 			d := Diagnostic{Offset: start, EndOffset: end,
-				Message: "ON condition " + shorten(cond) + " reads only " + oj.preserved[0].name + ", the preserved side of the " + joinKind(oj) +
-					": it filters no row of " + oj.preserved[0].name + ", it only puts NULLs in the optional side's columns; if the rows were meant to be filtered, move it to WHERE"}
+				Message: "ON condition " + shorten(cond) + " reads only " + what + " of the " + joinKind(oj) +
+					": it filters no row of " + side + ", it only puts NULLs in the optional side's columns; if the rows were meant to be filtered, move it to WHERE"}
 			if edits, ok := u.moveToWhere(start, end, cond); ok {
 				d.Fixes = []SuggestedFix{{Message: "move the condition to WHERE (changes the results)", Edits: edits, Unsafe: true}}
 			}
 			p.Report(d)
 		}
 	}
+}
+
+// readNames lists the tables (aliases) whose columns e reads, each once,
+// in order.
+func readNames(u *unit, e ast.ExprNode) string {
+	var names []string
+	e.Accept(&visitFunc{f: func(x ast.Node) {
+		if c, ok := x.(*ast.ColumnNameExpr); ok {
+			if ref := u.res.cols[c]; ref != nil && ref.src != nil && !slices.Contains(names, ref.src.name) {
+				names = append(names, ref.src.name)
+			}
+		}
+	}})
+	return strings.Join(names, " and ")
 }
 
 func shorten(s string) string {

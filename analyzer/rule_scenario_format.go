@@ -26,6 +26,16 @@ var ScenarioFormat = register(&Analyzer{
 
 // loadFinding is the finding for a loader mistake in a file whose text
 // is src: it spans from the mistake to the end of its line.
+// loadFindings turns a file's loader mistakes into findings.
+func loadFindings(errs []*corpus.Error, src string) []Diagnostic {
+	out := make([]Diagnostic, len(errs))
+	for i, e := range errs {
+		out[i] = loadFinding(e, src)
+	}
+	sortDiagnostics(out)
+	return out
+}
+
 func loadFinding(e *corpus.Error, src string) Diagnostic {
 	d := Diagnostic{Path: e.Path, Line: e.Line, Col: e.Col, Severity: Error, Rule: ScenarioFormat.Name, Message: e.Msg}
 	lines := sqllex.NewLines(src)

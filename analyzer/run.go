@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"sync/atomic"
 
+	"github.com/pingcap/tidb/pkg/parser"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/joinbench/joinbench/corpus"
@@ -18,10 +19,12 @@ type File struct {
 	// which resolves its corpus's value lists; nil reads Source on its
 	// own, as AnalyzeFile does.
 	Scenario *corpus.Scenario
-	// Err is the loader's mistake in the file: it is the file's one
-	// finding (rule scenario-format), as it is the one error list, show
-	// and run print.
+	// Err is the loader's (first) mistake in the file: a finding of rule
+	// scenario-format, the one error list, show and run print.
 	Err *corpus.Error
+	// More are the file's further loader mistakes, independent of Err
+	// (corpus.File.More): each is a finding too.
+	More []*corpus.Error
 	// Options for this file (from its lint.conf); nil means the defaults
 	// given to AnalyzeAll.
 	Options *Options
@@ -37,6 +40,7 @@ func AnalyzeAll(ctx context.Context, files []File, opts *Options) ([]Diagnostic,
 	g, ctx := errgroup.WithContext(ctx)
 	for w := 0; w < min(runtime.GOMAXPROCS(0), len(files)); w++ {
 		g.Go(func() error {
+			p := parser.New() // the worker's, reused file after file
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= len(files) {
@@ -49,7 +53,7 @@ func AnalyzeAll(ctx context.Context, files []File, opts *Options) ([]Diagnostic,
 				if o == nil {
 					o = opts
 				}
-				results[i] = files[i].analyze(o)
+				results[i] = files[i].analyze(p, o)
 			}
 		})
 	}
@@ -64,12 +68,12 @@ func AnalyzeAll(ctx context.Context, files []File, opts *Options) ([]Diagnostic,
 	return out, nil
 }
 
-func (f *File) analyze(opts *Options) []Diagnostic {
+func (f *File) analyze(p *parser.Parser, opts *Options) []Diagnostic {
 	switch {
 	case f.Err != nil:
-		return []Diagnostic{loadFinding(f.Err, f.Source)}
+		return loadFindings(append([]*corpus.Error{f.Err}, f.More...), f.Source)
 	case f.Scenario != nil:
-		return AnalyzeScenario(f.Scenario, opts)
+		return analyze(p, f.Scenario.Path, f.Scenario.Source, f.Scenario, opts)
 	}
-	return AnalyzeFile(f.Path, f.Source, opts)
+	return analyzeFile(p, f.Path, f.Source, opts)
 }

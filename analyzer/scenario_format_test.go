@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -72,5 +73,45 @@ func TestConfigCannotSilenceTheLoader(t *testing.T) {
 			!strings.Contains(err.Error(), "lint.conf:1: scenario-format cannot be changed") {
 			t.Errorf("scenario-format = %s: %v", sev, err)
 		}
+	}
+}
+
+// TestEveryLoaderMistakeIsAFinding: lint reports each independent mistake
+// of a file (the loader's File.More), not only the first that list, show
+// and run stop at; unknown lists are mistakes one by one too.
+func TestEveryLoaderMistakeIsAFinding(t *testing.T) {
+	dir := t.TempDir()
+	src := "-- scenario: many\n-- count: -5\n-- param r: list(regions)\n-- param s: list(seas)\n" +
+		"SELECT id FROM level1 WHERE continent = {{r}} AND id = ? AND code = {{s}};\n"
+	if err := os.WriteFile(filepath.Join(dir, "many.sql"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lists := "-- scenario: lists\n-- param r: list(regions)\n-- param s: list(seas)\n" +
+		"SELECT id FROM level1 WHERE continent = {{r}} AND code = {{s}};\n"
+	if err := os.WriteFile(filepath.Join(dir, "lists.sql"), []byte(lists), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, read, err := corpus.Check(corpus.LoadOptions{Dirs: []string{dir}, NoBuiltin: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []File
+	for _, f := range read {
+		files = append(files, File{Path: f.Path, Source: f.Source, Scenario: f.Scenario, Err: f.Err, More: f.More})
+	}
+	diags, err := AnalyzeAll(context.Background(), files, &Options{Schema: testSchema()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range diags {
+		got = append(got, fmt.Sprintf("%s:%d:%d %s", filepath.Base(d.Path), d.Line, d.Col, d.Rule))
+	}
+	want := []string{
+		"lists.sql:2:18 scenario-format", "lists.sql:3:18 scenario-format", // list(regions), list(seas)
+		"many.sql:2:11 scenario-format", "many.sql:5:56 scenario-format", // count, bare ?
+	}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("findings:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 	}
 }

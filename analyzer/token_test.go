@@ -36,7 +36,7 @@ func TestTokenizeExecutableComment(t *testing.T) {
 
 func TestTableInExecutableComment(t *testing.T) {
 	src := "-- param m: table(main)\nSELECT m.id FROM {{m}} AS m /*!50100 JOIN nosuch ON nosuch.id = m.id */"
-	diags := AnalyzeFile("exec.sql", src, testOptions(src))
+	diags := AnalyzeFile("exec.sql", src, testOptions(t, ".", src))
 	found := false
 	for _, d := range diags {
 		if d.Rule == UnknownTable.Name && strings.Contains(d.Message, "nosuch") {
@@ -55,7 +55,7 @@ func TestTableInExecutableComment(t *testing.T) {
 // space between: a comment in between makes it a plain comment.
 func TestHintAfterCommentIsMisplaced(t *testing.T) {
 	src := "-- param m: table(main)\nSELECT /* c */ /*+ BKA(m) */ m.id FROM {{m}} AS m"
-	diags := AnalyzeFile("hint.sql", src, testOptions(src))
+	diags := AnalyzeFile("hint.sql", src, testOptions(t, ".", src))
 	for _, d := range diags {
 		if d.Rule == HintUnresolved.Name && strings.Contains(d.Message, "not right after SELECT") && d.Col == 16 {
 			return

@@ -55,6 +55,12 @@ type syntaxError struct {
 }
 
 func newUnit(path, src string, sc *corpus.Scenario, schema *ddl.Schema, opts *Options) *unit {
+	return newUnitWith(nil, path, src, sc, schema, opts)
+}
+
+// newUnitWith is newUnit parsing with p, a parser the caller owns and
+// does not use again until it is done with the unit (nil: a new one).
+func newUnitWith(p *parser.Parser, path, src string, sc *corpus.Scenario, schema *ddl.Schema, opts *Options) *unit {
 	u := &unit{path: path, src: src, sc: sc, schema: schema, opts: opts, lines: sqllex.NewLines(src)}
 	if sc != nil {
 		u.body = sc.BodyOffset
@@ -62,7 +68,7 @@ func newUnit(path, src string, sc *corpus.Scenario, schema *ddl.Schema, opts *Op
 			u.body = 0
 		}
 	}
-	_, u.comments = tokenize(src, 0, u.body)
+	u.comments = headerComments(src, u.body)
 	toks, comments := tokenize(src, u.body, len(src))
 	u.toks = toks
 	u.comments = append(u.comments, comments...)
@@ -75,7 +81,10 @@ func newUnit(path, src string, sc *corpus.Scenario, schema *ddl.Schema, opts *Op
 	}
 	u.refs, u.joins = scanFrom(u)
 	u.buildText()
-	u.parse()
+	if p == nil {
+		p = parser.New()
+	}
+	u.parse(p)
 	u.hints = parseHints(u)
 	if u.stmts != nil {
 		u.res = resolve(u)
@@ -207,17 +216,19 @@ func (u *unit) position(off int) (line, col int) { return u.lines.Position(off) 
 
 var tidbPos = regexp.MustCompile(`line (\d+) column (\d+) near "`)
 
-func (u *unit) parse() {
+func (u *unit) parse(p *parser.Parser) {
 	if !hasSQL(u.text) {
 		u.parseErr = &syntaxError{offset: u.body, msg: "no SQL statement"}
 		return
 	}
-	// A parser of its own: the nodes of the unit's statements stay in use
-	// for the whole analysis, and a parser's next Parse writes into the
-	// nodes its last one made (positions of its stale stack entries), so
-	// a parser shared through a pool raced with the analysis of the file
-	// it parsed before.
-	stmts, _, err := parseNoPanic(parser.New(), u.text)
+	// p is the unit's alone while the unit is in use: the nodes of the
+	// unit's statements stay in use for the whole analysis, and a
+	// parser's next Parse writes into the nodes its last one made
+	// (positions of its stale stack entries), so a parser shared through
+	// a pool raced with the analysis of the file it parsed before. A
+	// worker of AnalyzeAll reuses its parser file after file, which is
+	// safe: it parses the next file only once it is done with the last.
+	stmts, _, err := parseNoPanic(p, u.text)
 	if err == nil {
 		u.stmts = stmts
 		return

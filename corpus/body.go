@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/joinbench/joinbench/internal/sqllex"
@@ -15,8 +16,9 @@ import (
 // classified (StmtKind) from the parse of its text with values as ?, table
 // placeholders as names, hints dropped and every executable comment opened
 // whatever its version: what some server may run is classified.
-func (p *parser) body() error {
+func (p *parser) body() {
 	s, src := p.s, p.s.Source
+	headerErrs := len(p.errs)
 	used := make([]bool, len(s.Params))
 	var (
 		parts      []part
@@ -37,8 +39,13 @@ func (p *parser) body() error {
 		if sawContent {
 			trimParts(parts)
 			s.stmts = append(s.stmts, stmtParts{parts: parts})
-			s.Statements = append(s.Statements, StmtSpan{
-				Span: Span{Start: stmtStart, End: lastSig}, Kind: classifyText(classText.String())})
+			var kind StmtKind
+			if p.lazyKinds {
+				s.classTexts = append(s.classTexts, classText.String())
+			} else {
+				kind = classifyText(classText.String())
+			}
+			s.Statements = append(s.Statements, StmtSpan{Span: Span{Start: stmtStart, End: lastSig}, Kind: kind})
 		}
 		parts, sawContent, stmtStart, lastSig = nil, false, -1, -1
 		classText.Reset()
@@ -58,6 +65,9 @@ func (p *parser) body() error {
 				idx = n
 			}
 		}
+		if idx < 0 && p.badParams[name] {
+			return errBadParam // its declaration is the mistake
+		}
 		if idx < 0 {
 			return s.errorf(t.Start, "placeholder {{%s}} is not declared (add `-- param %s: TYPE` to the header)", name, name)
 		}
@@ -72,20 +82,17 @@ func (p *parser) body() error {
 		mark(t)
 		return nil
 	}
-	hint := func(h sqllex.Token) error {
+	hint := func(h sqllex.Token) {
 		hs := sqllex.NewHintScanner(src, h)
 		text.WriteString("/*+")
 		for t := hs.Next(); t.Kind != sqllex.EOF; t = hs.Next() {
-			if err := s.quotedPlaceholder(t); err != nil {
-				return err
-			}
+			p.fail(s.quotedPlaceholder(t))
 			if err := hs.Err(); err != nil {
-				return s.errorf(err.Offset, "%s", err.Msg)
+				p.fail(s.errorf(err.Offset, "%s", err.Msg))
+				break // the rest of the hint cannot be read
 			}
 			if t.Kind == sqllex.Placeholder {
-				if err := use(t, true); err != nil {
-					return err
-				}
+				p.fail(use(t, true))
 				continue
 			}
 			text.WriteString(t.Text(src))
@@ -93,7 +100,6 @@ func (p *parser) body() error {
 		if !h.Unterminated {
 			text.WriteString("*/")
 		}
-		return nil
 	}
 	sc := sqllex.NewScanner(src, s.BodyOffset)
 	for {
@@ -109,18 +115,16 @@ func (p *parser) body() error {
 			classText.WriteByte(' ')
 		case sqllex.Placeholder:
 			if err := use(t, false); err != nil {
-				return err
-			}
-			if prm := s.Uses[len(s.Uses)-1].Param; prm.Kind == KindTable {
+				p.fail(err)
+				classText.WriteByte('?')
+			} else if prm := s.Uses[len(s.Uses)-1].Param; prm.Kind == KindTable {
 				classText.WriteString(sqllex.QuoteIdent(prm.Name))
 			} else {
 				classText.WriteByte('?')
 			}
 		case sqllex.Hint:
 			mark(t)
-			if err := hint(t); err != nil {
-				return err
-			}
+			hint(t)
 			classText.WriteByte(' ')
 		case sqllex.ExecStart, sqllex.ExecEnd:
 			text.WriteString(t.Text(src))
@@ -132,15 +136,13 @@ func (p *parser) body() error {
 				endStmt()
 				continue
 			case '?':
-				return s.errorf(t.Start, "a bare ? is not allowed: declare a parameter and write {{name}}")
+				p.fail(s.errorf(t.Start, "a bare ? is not allowed: declare a parameter and write {{name}}"))
 			}
 			text.WriteString(t.Text(src))
 			classText.WriteString(t.Text(src))
 			mark(t)
 		case sqllex.String, sqllex.QuotedIdent:
-			if err := s.quotedPlaceholder(t); err != nil {
-				return err
-			}
+			p.fail(s.quotedPlaceholder(t))
 			text.WriteString(t.Text(src))
 			classText.WriteString(t.Text(src))
 			mark(t)
@@ -150,7 +152,9 @@ func (p *parser) body() error {
 			mark(t)
 		}
 		if err := sc.Err(); err != nil {
-			return s.errorf(err.Offset, "%s", err.Msg)
+			// What follows an unreadable token cannot be read either.
+			p.fail(s.errorf(err.Offset, "%s", err.Msg))
+			return
 		}
 		if t.Kind == sqllex.EOF {
 			break
@@ -158,15 +162,22 @@ func (p *parser) body() error {
 	}
 	endStmt()
 	if len(s.stmts) == 0 {
-		return s.errorf(len(src), "the scenario has no statement")
+		p.fail(s.errorf(len(src), "the scenario has no statement"))
+		return
+	}
+	if len(p.errs) > headerErrs {
+		return // a use in a bad placeholder would count as none
 	}
 	for n, prm := range s.Params {
 		if !used[n] {
-			return s.errorf(prm.off, "parameter %q is declared but not used", prm.Name)
+			p.fail(s.errorf(prm.off, "parameter %q is declared but not used", prm.Name))
 		}
 	}
-	return nil
 }
+
+// errBadParam is the use of a parameter whose declaration is a mistake:
+// not a mistake of its own.
+var errBadParam = errors.New("use of a parameter declared wrongly")
 
 // quotedPlaceholder reports a placeholder written inside a string or a
 // quoted identifier, where it would not be replaced.

@@ -54,6 +54,12 @@ type LoadOptions struct {
 	Files     []string
 	Override  bool // a user scenario or list may replace a built-in one of the same name
 	NoBuiltin bool // leave the built-in scenarios out
+	// LazyKinds (Check only) leaves each statement's kind to
+	// Scenario.Classify (Kind is "" until then): lint parses every
+	// statement itself and needs the loader's kinds for --check-plans
+	// alone, so the loader's parse of each statement would be a second
+	// parse of the whole corpus.
+	LazyKinds bool
 }
 
 // LoadBuiltin loads the built-in corpus alone.
@@ -66,13 +72,17 @@ type File struct {
 	Source   string
 	Builtin  bool
 	Scenario *Scenario // the scenario loaded; nil for a list or a file with a mistake
-	Err      *Error    // the file's mistake, or nil
+	Err      *Error    // the file's (first) mistake, or nil
+	// More are the file's further mistakes, independent of Err (see
+	// ParseFileAll): lint reports them all, list, show and run stop at Err.
+	More []*Error
 }
 
 // Load reads the built-in corpus and the user folders and files, checks
 // every file, and resolves list names. The first mistake found is returned
 // as a usage error naming file:line:col.
 func Load(opts LoadOptions) (*Corpus, error) {
+	opts.LazyKinds = false
 	c, files, err := Check(opts)
 	if err != nil {
 		return nil, err
@@ -123,7 +133,7 @@ func Check(opts LoadOptions) (*Corpus, []*File, error) {
 	for _, f := range r.lists {
 		c.addList(f, opts.Override)
 	}
-	parsed := parseAll(r.sqls)
+	parsed := parseAll(r.sqls, opts.LazyKinds)
 	for i, f := range r.sqls {
 		c.addScenario(f, parsed[i], opts.Override)
 	}
@@ -234,14 +244,14 @@ func isBuiltinList(name string) bool {
 }
 
 type parsed struct {
-	s   *Scenario
-	err error
+	s    *Scenario
+	errs []*Error
 }
 
 // parseAll parses the scenario files on every core: files are
 // independent until their names and lists are checked, which the caller
 // does in order. Linting a large corpus would otherwise wait on this.
-func parseAll(files []*File) []parsed {
+func parseAll(files []*File, lazyKinds bool) []parsed {
 	out := make([]parsed, len(files))
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -252,8 +262,8 @@ func parseAll(files []*File) []parsed {
 				if i >= len(files) {
 					return
 				}
-				s, err := ParseFile(files[i].Path, []byte(files[i].Source))
-				out[i] = parsed{s, err}
+				s, errs := parseFileAll(files[i].Path, []byte(files[i].Source), lazyKinds)
+				out[i] = parsed{s, errs}
 			}
 		})
 	}
@@ -265,9 +275,9 @@ func parseAll(files []*File) []parsed {
 // added. A user scenario replaces a built-in one of its name only with
 // override; two user scenarios of one name are a mistake.
 func (c *Corpus) addScenario(f *File, p parsed, override bool) {
-	s, err := p.s, p.err
-	if err != nil {
-		f.Err = asError(f.Path, err)
+	s := p.s
+	if len(p.errs) > 0 {
+		f.Err, f.More = p.errs[0], p.errs[1:]
 		return
 	}
 	s.Builtin = f.Builtin
@@ -281,8 +291,11 @@ func (c *Corpus) addScenario(f *File, p parsed, override bool) {
 		f.Err = asError(f.Path, s.errorf(s.nameOff, "scenario %q is also defined in %s%s", s.Name, prev.Path, hint))
 		return
 	}
-	if err := s.checkLists(); err != nil {
-		f.Err = asError(f.Path, err)
+	if errs := s.listErrors(); len(errs) > 0 {
+		f.Err = asError(f.Path, errs[0])
+		for _, err := range errs[1:] {
+			f.More = append(f.More, asError(f.Path, err))
+		}
 		return
 	}
 	if prev != nil {
@@ -367,15 +380,25 @@ func (s *Scenario) Reparse(src []byte) (*Scenario, error) {
 }
 
 func (s *Scenario) checkLists() error {
+	if errs := s.listErrors(); len(errs) > 0 {
+		return errs[0]
+	}
+	return nil
+}
+
+// listErrors returns a mistake for each list(name) parameter whose list
+// does not exist.
+func (s *Scenario) listErrors() []error {
+	var out []error
 	for _, prm := range s.Params {
 		if prm.Kind != KindList {
 			continue
 		}
 		if _, ok := s.List(prm.Args[0]); !ok {
-			return s.errorf(argAt(prm, 0), "list(%s): no such list (built-in lists: %s; a corpus folder may add NAME.list files)", prm.Args[0], strings.Join(ddl.DomainNames(), ", "))
+			out = append(out, s.errorf(argAt(prm, 0), "list(%s): no such list (built-in lists: %s; a corpus folder may add NAME.list files)", prm.Args[0], strings.Join(ddl.DomainNames(), ", ")))
 		}
 	}
-	return nil
+	return out
 }
 
 // parseList reads a NAME.list file: one value per line; blank lines and

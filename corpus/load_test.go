@@ -155,3 +155,47 @@ func TestReparseKeepsTheCorpus(t *testing.T) {
 		t.Errorf("plain reparse: %v %+v", err, q)
 	}
 }
+
+// TestLazyKinds: with LoadOptions.LazyKinds (lint) the loader leaves the
+// statements' kinds to Classify, which gives each statement the kind the
+// eager loader (run --read-only's) gives it; Writes classifies first, so
+// Compile and run.json never see a statement without its kind; Load
+// ignores the option.
+func TestLazyKinds(t *testing.T) {
+	eager, err := Load(LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lazy, _, err := Check(LoadOptions{LazyKinds: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l, err := Load(LoadOptions{LazyKinds: true}); err != nil || l.Scenarios()[0].Statements[0].Kind == "" {
+		t.Fatalf("Load with LazyKinds left a kind out (%v)", err)
+	}
+	writes := 0
+	for i, sc := range lazy.Scenarios() {
+		want := eager.Scenarios()[i]
+		if sc.Name != want.Name || len(sc.Statements) != len(want.Statements) {
+			t.Fatalf("%s: %d statements, eager %s has %d", sc.Name, len(sc.Statements), want.Name, len(want.Statements))
+		}
+		for _, st := range sc.Statements {
+			if st.Kind != "" {
+				t.Errorf("%s: kind %q before Classify", sc.Name, st.Kind)
+			}
+		}
+		if i%2 == 0 {
+			sc.Classify()
+		} else if len(sc.Writes()) > 0 { // classifies too
+			writes++
+		}
+		for j, st := range sc.Statements {
+			if st.Kind != want.Statements[j].Kind {
+				t.Errorf("%s statement %d: %q, eager %q", sc.Name, j, st.Kind, want.Statements[j].Kind)
+			}
+		}
+	}
+	if writes == 0 {
+		t.Error("no built-in scenario writes: the test sees nothing")
+	}
+}

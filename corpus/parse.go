@@ -65,19 +65,47 @@ type stmtParts struct {
 // scenario's name is the file name without .sql and its family the name of
 // the folder holding it. Errors carry path:line:col and are usage errors.
 func ParseFile(filePath string, src []byte) (*Scenario, error) {
-	p := &parser{s: &Scenario{
+	p := parseFile(filePath, src, false)
+	if len(p.errs) > 0 {
+		return nil, p.errs[0]
+	}
+	return p.s, nil
+}
+
+// ParseFileAll is ParseFile returning every independent mistake of the
+// file (as lint reports them), in the order the file is read: each bad
+// header line, each bad placeholder or bare ? of the body. A mistake
+// caused by another one is left out (the uses of a parameter whose
+// declaration is wrong; an unused parameter when the body has a mistake).
+// The first is the one ParseFile returns.
+func ParseFileAll(filePath string, src []byte) (*Scenario, []*Error) {
+	return parseFileAll(filePath, src, false)
+}
+
+// parseFileAll is ParseFileAll leaving the statements' kinds to
+// Scenario.Classify when lazyKinds.
+func parseFileAll(filePath string, src []byte, lazyKinds bool) (*Scenario, []*Error) {
+	p := parseFile(filePath, src, lazyKinds)
+	if len(p.errs) == 0 {
+		return p.s, nil
+	}
+	out := make([]*Error, len(p.errs))
+	for i, err := range p.errs {
+		out[i] = asError(filePath, err)
+	}
+	return nil, out
+}
+
+func parseFile(filePath string, src []byte, lazyKinds bool) *parser {
+	p := &parser{lazyKinds: lazyKinds, s: &Scenario{
 		Path:   filePath,
 		Source: string(src),
 		Name:   strings.TrimSuffix(path.Base(filepath.ToSlash(filePath)), ".sql"),
 		Family: familyOf(filePath),
 	}}
-	if err := p.header(); err != nil {
-		return nil, err
-	}
-	if err := p.body(); err != nil {
-		return nil, err
-	}
-	return p.s, nil
+	p.header()
+	p.body()
+	return p
 }
 
 func familyOf(filePath string) string {
@@ -89,7 +117,20 @@ func familyOf(filePath string) string {
 }
 
 type parser struct {
-	s *Scenario
+	s    *Scenario
+	errs []error // the file's mistakes, in reading order
+	// badParams are the names of parameters whose declaration is a
+	// mistake: their uses are not mistakes of their own.
+	badParams map[string]bool
+	lazyKinds bool // leave the statements' kinds to Scenario.Classify
+}
+
+// fail records a mistake and reading goes on: a mistake of one header
+// line or one placeholder does not hide the next.
+func (p *parser) fail(err error) {
+	if err != nil && err != errBadParam {
+		p.errs = append(p.errs, err)
+	}
 }
 
 func isIdentByte(c byte, first bool) bool {
@@ -113,7 +154,7 @@ func skipBlanks(src string, i, end int) int {
 }
 
 // header reads the leading block of blank and `--` lines.
-func (p *parser) header() error {
+func (p *parser) header() {
 	src := p.s.Source
 	off := 0
 	seen := map[string]bool{}
@@ -138,9 +179,7 @@ func (p *parser) header() error {
 		if !strings.HasPrefix(src[i:lineEnd], "--") {
 			break
 		}
-		if err := p.headerLine(i+2, lineEnd, seen); err != nil {
-			return err
-		}
+		p.fail(p.headerLine(i+2, lineEnd, seen))
 		off = next
 	}
 	if off > len(src) {
@@ -148,7 +187,6 @@ func (p *parser) header() error {
 	}
 	p.s.BodyOffset = off
 	p.s.Body = src[off:]
-	return nil
 }
 
 // headerLine parses src[i:end], the text after `--` of one header line.
@@ -166,7 +204,15 @@ func (p *parser) headerLine(i, end int, seen map[string]bool) error {
 		return nil
 	}
 	if key == "param" && k < end && (src[k] == ' ' || src[k] == '\t') {
-		return p.param(skipBlanks(src, k, end), end)
+		at := skipBlanks(src, k, end)
+		err := p.param(at, end)
+		if j := ident(src, at); err != nil && j > at {
+			if p.badParams == nil {
+				p.badParams = map[string]bool{}
+			}
+			p.badParams[src[at:j]] = true
+		}
+		return err
 	}
 	if k >= end || src[k] != ':' {
 		return nil // a comment

@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -288,5 +289,48 @@ func TestCompileMoreTablesThanTheSchemaHas(t *testing.T) {
 	}
 	if _, err := Compile(s, nil, CompileOptions{}); err == nil {
 		t.Error("a nil schema must be an error")
+	}
+}
+
+// TestParseFileAllReportsEveryMistake: each bad header line and each bad
+// placeholder of the body is a mistake of its own, in reading order; the
+// uses of a parameter declared wrongly are not, nor an unused parameter
+// once the body has a mistake. ParseFile returns the first, as before.
+func TestParseFileAllReportsEveryMistake(t *testing.T) {
+	src := "-- scenario: many\n" +
+		"-- colour: blue\n" + // unknown key
+		"-- count: -5\n" + // bad count
+		"-- param a: number(1, 2)\n" + // unknown type: its uses below are not mistakes
+		"-- param b: int(1, 9)\n" +
+		"SELECT * FROM level1 WHERE id = {{a}} AND x = {{b}}\n" +
+		"  AND y = {{nope}} AND z = ? AND w = '{{b}}';\n"
+	_, errs := ParseFileAll("many.sql", []byte(src))
+	var got []string
+	for _, e := range errs {
+		got = append(got, fmt.Sprintf("%d:%d %s", e.Line, e.Col, e.Msg))
+	}
+	want := []string{
+		`2:4 unknown header key "colour"`,
+		`3:11 count must be a whole number`,
+		`4:13 unknown parameter type "number"`,
+		`7:11 placeholder {{nope}} is not declared`,
+		`7:28 a bare ? is not allowed`,
+		`7:39 placeholder inside a quoted string`,
+	}
+	if len(got) != len(want) {
+		t.Fatalf("mistakes:\n  %s\nwant %d", strings.Join(got, "\n  "), len(want))
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("mistake %d: %s, want %s...", i, got[i], want[i])
+		}
+	}
+	if _, err := ParseFile("many.sql", []byte(src)); err == nil || !strings.Contains(err.Error(), `many.sql:2:4: unknown header key "colour"`) {
+		t.Errorf("ParseFile: %v, want the first mistake", err)
+	}
+	// Unused parameters are mistakes of their own when the body has none.
+	_, errs = ParseFileAll("u.sql", []byte("-- param a: int(1, 2)\n-- param b: int(1, 2)\nSELECT 1;\n"))
+	if len(errs) != 2 || errs[0].Line != 1 || errs[1].Line != 2 {
+		t.Errorf("unused parameters: %v", errs)
 	}
 }

@@ -28,9 +28,12 @@ type Scenario struct {
 	// scenario: it has no header and its placeholders declare nothing.
 	Plain bool
 
-	nameOff int                   // byte offset of the `-- scenario:` value in Source; 0 without one
-	stmts   []stmtParts           // the statements cut at placeholder uses
-	lists   map[string]*ValueList // the corpus's user lists, for list(name)
+	// classTexts are the statements' texts as classifyText parses them,
+	// kept when the loader left classifying to Classify.
+	classTexts []string
+	nameOff    int                   // byte offset of the `-- scenario:` value in Source; 0 without one
+	stmts      []stmtParts           // the statements cut at placeholder uses
+	lists      map[string]*ValueList // the corpus's user lists, for list(name)
 }
 
 // Span is a byte range [Start, End) in a scenario's Source.
@@ -46,6 +49,7 @@ type StmtSpan struct {
 // Writes returns the kinds of s's statements that are not plain reads,
 // each once, in statement order: nil when s only reads.
 func (s *Scenario) Writes() []StmtKind {
+	s.Classify()
 	var out []StmtKind
 	for _, st := range s.Statements {
 		if !st.Kind.PlainRead() && !slices.Contains(out, st.Kind) {
@@ -74,6 +78,18 @@ type Param struct {
 type Use struct {
 	Param      *Param
 	Start, End int // byte offsets in Source of the whole `{{name}}`
+}
+
+// Classify fills in the kinds of the statements the loader left
+// unclassified (LoadOptions.LazyKinds, which lint sets: its rules parse
+// the statements themselves, and only --check-plans needs the loader's
+// kinds); it does nothing for a scenario loaded otherwise. Writes calls
+// it. Not for concurrent use on one scenario.
+func (s *Scenario) Classify() {
+	for i, text := range s.classTexts {
+		s.Statements[i].Kind = classifyText(text)
+	}
+	s.classTexts = nil
 }
 
 // Param returns the declared parameter with that name, or nil.

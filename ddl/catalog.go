@@ -38,6 +38,7 @@ type CatalogColumn struct {
 	DefaultNull bool
 	Extra       string
 	Charset     string // CHARACTER_SET_NAME, "" for NULL
+	Collation   string // COLLATION_NAME, "" for NULL
 }
 
 // CatalogIndexPart is one row of information_schema.STATISTICS: one key
@@ -56,10 +57,12 @@ type CatalogIndexPart struct {
 // tables c does not list (a view's) are ignored.
 func SchemaFromCatalog(c Catalog) (*Schema, error) {
 	s := NewSchema()
-	tableCharset := map[string]string{}
 	for _, ct := range c.Tables {
 		t := &Table{Name: ct.Name, Engine: ct.Engine, Family: ct.Name, Options: strings.TrimSpace(ct.CreateOptions)}
-		tableCharset[strings.ToLower(t.Name)] = charsetOfCollation(ct.Collation)
+		if ct.Collation != "" {
+			t.Collation = strings.ToLower(ct.Collation)
+			t.Charset = charsetOfCollation(ct.Collation)
+		}
 		s.Add(t)
 	}
 
@@ -74,10 +77,17 @@ func SchemaFromCatalog(c Catalog) (*Schema, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s.%s: type %q: %w", cc.Table, cc.Name, cc.ColumnType, err)
 		}
-		if cc.Charset != "" && cc.Charset != "binary" && !strings.EqualFold(cc.Charset, tableCharset[strings.ToLower(cc.Table)]) {
+		if cc.Charset != "" && cc.Charset != "binary" && !strings.EqualFold(cc.Charset, t.Charset) {
 			ty.Charset = strings.ToLower(cc.Charset)
 		} else {
 			ty.Charset = ""
+		}
+		// As a CREATE TABLE says it: a collation only where it is not the
+		// table's, nor (for a charset of the column's own) that charset's
+		// default on every server.
+		if coll := strings.ToLower(cc.Collation); coll != "" && cc.Charset != "binary" && coll != t.Collation &&
+			(ty.Charset == "" || coll != CommonDefaultCollation(ty.Charset)) {
+			ty.Collation = coll
 		}
 		col := &Column{Name: cc.Name, Type: ty, NotNull: cc.Nullable == "NO",
 			AutoIncrement: strings.Contains(strings.ToLower(cc.Extra), "auto_increment")}

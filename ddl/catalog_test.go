@@ -17,9 +17,9 @@ func TestSchemaFromCatalog(t *testing.T) {
 		Columns: []CatalogColumn{
 			{Table: "heap", Name: "n", ColumnType: "int(11)", Nullable: "YES", DefaultNull: true},
 			{Table: "orders", Name: "id", ColumnType: "bigint(20) unsigned", Nullable: "NO", DefaultNull: true, Extra: "auto_increment"},
-			{Table: "orders", Name: "name", ColumnType: "varchar(30)", Nullable: "YES", Default: "NULL", Charset: "utf8mb4"},
-			{Table: "orders", Name: "code", ColumnType: "char(2)", Nullable: "NO", Default: "'xx'", Charset: "latin1"},
-			{Table: "orders", Name: "status", ColumnType: "enum('new','paid')", Nullable: "NO", Default: "'new'", Charset: "utf8mb4"},
+			{Table: "orders", Name: "name", ColumnType: "varchar(30)", Nullable: "YES", Default: "NULL", Charset: "utf8mb4", Collation: "utf8mb4_general_ci"},
+			{Table: "orders", Name: "code", ColumnType: "char(2)", Nullable: "NO", Default: "'xx'", Charset: "latin1", Collation: "latin1_swedish_ci"},
+			{Table: "orders", Name: "status", ColumnType: "enum('new','paid')", Nullable: "NO", Default: "'new'", Charset: "utf8mb4", Collation: "utf8mb4_bin"},
 			{Table: "orders", Name: "total", ColumnType: "decimal(10,2)", Nullable: "NO", Default: "0.00"},
 			{Table: "orders_view", Name: "id", ColumnType: "bigint(20) unsigned", Nullable: "NO"},
 		},
@@ -42,6 +42,9 @@ func TestSchemaFromCatalog(t *testing.T) {
 	if o.Family != "orders" || o.Engine != "InnoDB" || o.Options != "row_format=DYNAMIC" {
 		t.Errorf("orders: family %q engine %q options %q", o.Family, o.Engine, o.Options)
 	}
+	if o.Charset != "utf8mb4" || o.Collation != "utf8mb4_general_ci" {
+		t.Errorf("orders: charset %q collation %q, want utf8mb4 and utf8mb4_general_ci", o.Charset, o.Collation)
+	}
 	var cols []string
 	for _, col := range o.Columns {
 		d := col.Name + " " + col.Type.String()
@@ -60,7 +63,7 @@ func TestSchemaFromCatalog(t *testing.T) {
 		"id bigint unsigned not null auto_increment",
 		"name varchar(30)", // the table's charset is not repeated; NULL is no default
 		"code char(2) character set latin1 not null default 'xx'",
-		"status enum('new','paid') not null default 'new'",
+		"status enum('new','paid') collate utf8mb4_bin not null default 'new'", // the table's collation is not repeated either
 		"total decimal(10,2) not null default 0.00",
 	}
 	if !slices.Equal(cols, want) {

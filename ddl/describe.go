@@ -34,6 +34,9 @@ func (t Type) String() string {
 	if t.Charset != "" {
 		b.WriteString(" character set " + t.Charset)
 	}
+	if t.Collation != "" {
+		b.WriteString(" collate " + t.Collation)
+	}
 	return b.String()
 }
 

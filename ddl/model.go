@@ -110,6 +110,9 @@ type Table struct {
 	PrimaryKey *Index   // nil when the table has none
 	Engine     string
 	Options    string // table options as written, e.g. "CHARSET=utf8mb4 ROW_FORMAT=DYNAMIC"
+	// Charset and Collation are the table's defaults for its string
+	// columns, lower case: "" when not given (the database's default).
+	Charset, Collation string
 }
 
 // Column returns the named column, or nil.
@@ -164,6 +167,11 @@ type Type struct {
 	Unsigned bool     // integer and decimal types
 	Members  []string // ENUM and SET members, in order
 	Charset  string   // "" when inherited from the table
+	// Collation is the column's COLLATE, lower case: "" when not given
+	// (the charset's default collation, or the table's collation when the
+	// charset is inherited too). The analyzer resolves what "" means for
+	// the targeted server (the defaults differ between MySQL and MariaDB).
+	Collation string
 }
 
 // IsInteger reports whether the type is an integer type (BOOLEAN is TINYINT).

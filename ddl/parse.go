@@ -156,7 +156,7 @@ func tableFromAST(ct *ast.CreateTableStmt) (*Table, error) {
 			case ast.ColumnOptionUniqKey:
 				t.addIndex(&Index{Name: c.Name, Columns: []string{c.Name}, Unique: true})
 			case ast.ColumnOptionCollate:
-				// collation does not change the model
+				c.Type.Collation = strings.ToLower(o.StrValue)
 			}
 		}
 		t.Columns = append(t.Columns, c)
@@ -194,9 +194,14 @@ func tableFromAST(ct *ast.CreateTableStmt) (*Table, error) {
 	}
 	var opts []string
 	for _, o := range ct.Options {
-		if o.Tp == ast.TableOptionEngine {
+		switch o.Tp {
+		case ast.TableOptionEngine:
 			t.Engine = o.StrValue
 			continue
+		case ast.TableOptionCharset:
+			t.Charset = strings.ToLower(o.StrValue)
+		case ast.TableOptionCollate:
+			t.Collation = strings.ToLower(o.StrValue)
 		}
 		if s := restore(o); s != "" {
 			opts = append(opts, s)

@@ -199,3 +199,29 @@ func names(ts []*Table) []string {
 	}
 	return out
 }
+
+// A CREATE TABLE's collations: a column's COLLATE, the table's CHARSET
+// and COLLATE; what is not written stays "" (the defaults depend on the
+// server, which the analyzer knows and the model does not).
+func TestParseSchemaCollations(t *testing.T) {
+	s, err := ParseSchema("CREATE TABLE t (a varchar(10) CHARACTER SET latin1, b varchar(10) COLLATE utf8mb4_bin, " +
+		"c varchar(10) CHARACTER SET utf8mb4 COLLATE UTF8MB4_UNICODE_CI, d varchar(10)) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci;\n" +
+		"CREATE TABLE u (e varchar(10));")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := s.Table("t")
+	if tb.Charset != "utf8mb4" || tb.Collation != "utf8mb4_general_ci" {
+		t.Errorf("t: charset %q collation %q", tb.Charset, tb.Collation)
+	}
+	want := map[string][2]string{"a": {"latin1", ""}, "b": {"", "utf8mb4_bin"}, "c": {"utf8mb4", "utf8mb4_unicode_ci"}, "d": {"", ""}}
+	for name, w := range want {
+		ty := tb.Column(name).Type
+		if ty.Charset != w[0] || ty.Collation != w[1] {
+			t.Errorf("%s: charset %q collation %q, want %q %q", name, ty.Charset, ty.Collation, w[0], w[1])
+		}
+	}
+	if u := s.Table("u"); u.Charset != "" || u.Collation != "" {
+		t.Errorf("u: charset %q collation %q, want none", u.Charset, u.Collation)
+	}
+}

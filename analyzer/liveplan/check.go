@@ -139,14 +139,17 @@ func checkFile(ctx context.Context, conn *sql.Conn, f analyzer.File, base *analy
 }
 
 // renderRead renders the file's statement with sample values when it is
-// one plain SELECT; otherwise it returns nil and, for a scenario that is
+// one plain read query (explainable); otherwise it returns nil and, for a scenario that is
 // not checked for a reason worth telling, the reason.
 func renderRead(f analyzer.File, opts *analyzer.Options, o Options) (*corpus.Statement, string) {
-	sc, err := corpus.ParseFile(f.Path, []byte(f.Source))
-	if err != nil {
-		return nil, "" // not a scenario (a DDL file), or one the static rules report
+	sc := f.Scenario // as the loader read it, with its corpus's lists
+	if sc == nil {
+		var err error
+		if sc, err = corpus.ParseFile(f.Path, []byte(f.Source)); err != nil {
+			return nil, "" // not a scenario (a DDL file), or one the static rules report
+		}
 	}
-	if len(sc.Statements) != 1 || !isPlainSelect(sc.Body) {
+	if sc.Plain || !explainable(sc) {
 		return nil, ""
 	}
 	t, err := corpus.Compile(sc, opts.Schema, corpus.CompileOptions{Tables: 1, TableName: o.TableName, TableSize: o.TableSize})
@@ -160,30 +163,32 @@ func renderRead(f analyzer.File, opts *analyzer.Options, o Options) (*corpus.Sta
 	return &corpus.Statement{SQL: st.SQL, Args: append([]any(nil), st.Args...)}, ""
 }
 
-// isPlainSelect reports whether the statement text starts with SELECT
-// (after comments) and holds no locking clause: the only statements the
-// check explains.
-func isPlainSelect(body string) bool {
-	sc := sqllex.NewScanner(body, 0)
-	first := true
-	var prev string
-	for t := sc.Next(); t.Kind != sqllex.EOF; t = sc.Next() {
-		if t.Kind.IsSpaceOrComment() || t.Kind == sqllex.ExecStart || t.Kind == sqllex.ExecEnd {
-			continue
-		}
-		w := strings.ToUpper(body[t.Start:t.End])
-		if first {
-			if w != "SELECT" {
-				return false
-			}
-			first = false
-		}
-		if prev == "FOR" && (w == "UPDATE" || w == "SHARE") || prev == "LOCK" && w == "IN" || w == "INTO" {
-			return false
-		}
-		prev = w
+// explainable reports whether the scenario is one statement that only
+// reads (its kind as the loader classified it, corpus.ClassifyStmt, the
+// classification run --read-only uses: no locking clause, no INTO at any
+// level) and is a query EXPLAIN takes: SELECT, WITH ... SELECT, a UNION,
+// TABLE or VALUES, not EXPLAIN, DESCRIBE, SHOW or DO, which are reads too.
+func explainable(sc *corpus.Scenario) bool {
+	sc.Classify() // lint's loader leaves it to be done here
+	if len(sc.Statements) != 1 || sc.Statements[0].Kind != corpus.StmtRead {
+		return false
 	}
-	return !first
+	span := sc.Statements[0].Span
+	lx := sqllex.NewScanner(sc.Source[:span.End], span.Start)
+	for t := lx.Next(); t.Kind != sqllex.EOF; t = lx.Next() {
+		switch {
+		case t.Kind.IsSpaceOrComment() || t.Kind == sqllex.ExecStart || t.Kind == sqllex.ExecEnd:
+			continue
+		case t.Kind == sqllex.Punct:
+			return sc.Source[t.Start] == '(' // (SELECT ...) UNION (SELECT ...)
+		}
+		switch strings.ToUpper(t.Text(sc.Source)) {
+		case "SELECT", "WITH", "TABLE", "VALUES":
+			return true
+		}
+		return false
+	}
+	return false
 }
 
 // errTransaction marks a failure to open or end the read-only

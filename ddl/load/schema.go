@@ -31,7 +31,7 @@ func SchemaFromServer(ctx context.Context, db *sql.DB, database string) (*ddl.Sc
 		return nil, fmt.Errorf("read tables of %s: %w", database, err)
 	}
 
-	rows, err = db.QueryContext(ctx, `SELECT TABLE_NAME, COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE, COLUMN_DEFAULT, EXTRA, COALESCE(CHARACTER_SET_NAME, '')
+	rows, err = db.QueryContext(ctx, `SELECT TABLE_NAME, COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE, COLUMN_DEFAULT, EXTRA, COALESCE(CHARACTER_SET_NAME, ''), COALESCE(COLLATION_NAME, '')
 		FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? ORDER BY TABLE_NAME, ORDINAL_POSITION`, database)
 	if err != nil {
 		return nil, fmt.Errorf("read columns of %s: %w", database, err)
@@ -39,7 +39,7 @@ func SchemaFromServer(ctx context.Context, db *sql.DB, database string) (*ddl.Sc
 	for rows.Next() {
 		var col ddl.CatalogColumn
 		var def sql.NullString
-		if err := rows.Scan(&col.Table, &col.Name, &col.ColumnType, &col.Nullable, &def, &col.Extra, &col.Charset); err != nil {
+		if err := rows.Scan(&col.Table, &col.Name, &col.ColumnType, &col.Nullable, &def, &col.Extra, &col.Charset, &col.Collation); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("read columns of %s: %w", database, err)
 		}
