@@ -3,11 +3,8 @@ package report
 import (
 	"errors"
 	"fmt"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/joinbench/joinbench/replay/results"
 )
@@ -347,19 +344,10 @@ func compare(baseDirs, candDirs []string, opt CompareOptions) (*Comparison, *sid
 	// Scenarios are judged in parallel: each reads only its own figures
 	// and draws from its own seeded generator, so the output is the same.
 	judgedScen := make([]ScenarioComparison, len(sorted))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(sorted)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1) - 1); i < len(sorted); i = int(next.Add(1) - 1) {
-				n := sorted[i]
-				judgedScen[i] = compareScenario(n, base.scenarios[n], cand.scenarios[n], baseCat, candCat, examples[n], c.ChecksumsSkipped == "", rounds.of(n), opt)
-			}
-		}()
-	}
-	wg.Wait()
+	eachParallel(len(sorted), func(i int) {
+		n := sorted[i]
+		judgedScen[i] = compareScenario(n, base.scenarios[n], cand.scenarios[n], baseCat, candCat, examples[n], c.ChecksumsSkipped == "", rounds.of(n), opt)
+	})
 	for _, sc := range judgedScen {
 		if sc.Verdict == OnlyInBase {
 			if why := neverCompleted(sc.Scenario, base.scenarios[sc.Scenario], cand.cut[sc.Scenario], candInfo, len(sorted), opt); why != "" {

@@ -2,7 +2,6 @@ package report
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strings"
 
@@ -37,22 +36,9 @@ type round struct {
 }
 
 // roundSample keeps a uniform sample of one scenario's successful
-// latencies in one round (algorithm R) and their count.
+// latencies in one round, and their count (reservoir.seen).
 type roundSample struct {
-	seen int64
-	vals []int64
-	rng  *rand.Rand
-}
-
-func (s *roundSample) add(v int64) {
-	s.seen++
-	if len(s.vals) < roundSampleCap {
-		s.vals = append(s.vals, v)
-		return
-	}
-	if j := s.rng.Int64N(s.seen); j < roundSampleCap {
-		s.vals[j] = v
-	}
+	*reservoir
 }
 
 // scanSuccesses passes the scenario and latency of every successful
@@ -85,7 +71,7 @@ func readRounds(dirs []string, seed uint64) ([]*round, error) {
 		err := scanSuccesses(d, func(scenario string, latencyNs int64) {
 			s := r.scen[scenario]
 			if s == nil {
-				s = &roundSample{rng: rand.New(rand.NewPCG(seed, hashStrings(scenario)^uint64(i)))}
+				s = &roundSample{newReservoir(roundSampleCap, seed^hashStrings(scenario)^uint64(i)*0x9e3779b97f4a7c15)}
 				r.scen[strings.Clone(scenario)] = s
 			}
 			s.add(max(latencyNs, 0))
