@@ -192,8 +192,9 @@ PY
 # detectable NOISE_JSON: smallest median slowdown flagged in 90% of
 # comparisons, per number of rounds, from the paired noise of each
 # scenario and of the geometric mean over scenarios, with the intervals
-# compare uses (simultaneous: each scenario at 1 - 2.5%/(2 x scenarios),
-# the overall row at 97.5%).
+# and the rule compare uses (simultaneous: each scenario at 1 - 2.5%/(2 x
+# scenarios), the overall row at 97.5%; flagged when the interval lies
+# above 1 and the ratio above 1 + threshold).
 detectable() {
 	python3 - "$1" "$THRESHOLD" "$TIME" "$WARMUP" <<'PY'
 import json, math, sys
@@ -241,8 +242,10 @@ print(f"== detectable: per-pair noise (sd of the log ratio of adjacent rounds' m
       f"min {sig[0]:.3f}, median {sig[k//2]:.3f}, max {sig[-1]:.3f}" + (f"; of their geometric mean: {so:.3f}" if so else ""))
 print(f"   smallest slowdown flagged in 90% of comparisons by the interval over rounds (threshold {thr}), rounds of {time_}:")
 for n in (3, 6, 10, 20, 40):
-    # one-sided 90% power: the interval's low end above 1 + threshold.
-    need = lambda s, conf: (1 + t) * math.exp((t_q(1 - (1 - conf) / 2, n - 1) + t_q(0.9, n - 1)) * s / math.sqrt(n)) - 1
+    # 90% power of compare's rule over rounds: the interval's low end above
+    # 1 and the ratio above 1 + threshold.
+    need = lambda s, conf: max(math.exp((t_q(1 - (1 - conf) / 2, n - 1) + t_q(0.9, n - 1)) * s / math.sqrt(n)),
+                               (1 + t) * math.exp(t_q(0.9, n - 1) * s / math.sqrt(n))) - 1
     per = 1 - 0.025 / (2 * k)
     line = (f"   {n:3d} rounds/side (~{2*n*per_round/60:.0f} min): one scenario (median noise) {100*need(sig[k//2], per):.0f}%, "
             f"quietest {100*need(sig[0], per):.0f}%, noisiest {100*need(sig[-1], per):.0f}%")

@@ -134,15 +134,17 @@ Verdicts:
   wrong results       a parameter set returns a different result checksum
                       (sets whose checksum already varies within one run
                       are ignored)
-  regression          the interval of the median or of the p95 ratio lies
-                      wholly above 1+threshold (with the bootstrap: the
-                      median's only, above 1+noise floor if larger), or the
-                      error rate rose by at least one point and significantly,
-                      or the candidate ran the scenario and never completed
-                      it while the base did often enough, or faster than
-                      enough of its statements cut at the end had run
-  improvement         the interval of the median ratio lies wholly below the
-                      inverse of that bound
+  regression          over rounds, the interval of the median or of the
+                      p95 ratio lies wholly above 1 and the ratio itself is
+                      above 1+threshold (with the bootstrap: the median's
+                      interval only, wholly above 1+noise floor if larger),
+                      or the error rate rose by at least one point and
+                      significantly, or the candidate ran the scenario and
+                      never completed it while the base did often enough, or
+                      faster than enough of its statements cut at the end
+                      had run
+  improvement         the mirror image, on the median: its interval wholly
+                      below 1 and its ratio below 1/(1+threshold)
   too noisy to judge  neither, and the scenario's calibrated noise (from
                       --noise-file) with the rounds at hand exceeds the
                       threshold

@@ -144,8 +144,9 @@ type ScenarioComparison struct {
 	CandidateRounds     int    `json:"candidate_rounds,omitempty"`
 	BaseExecutions      int64  `json:"base_executions,omitempty"`
 	CandidateExecutions int64  `json:"candidate_executions,omitempty"`
-	// Bound is the ratio an interval must lie wholly above to be a
-	// regression (wholly below 1/Bound: an improvement).
+	// Bound is the ratio a regression must be above: over rounds the
+	// ratio itself (its interval above 1 too), with the bootstrap its
+	// interval's low end; an improvement is below 1/Bound likewise.
 	Bound float64 `json:"bound,omitempty"`
 	// Noise is the scenario's A/A noise with these rounds (1 ± Noise holds
 	// the ratio of unchanged sides at the confidence), from NoiseSource:
@@ -238,9 +239,10 @@ func methodText(o CompareOptions, judged int) (method, rule string) {
 		method += fmt.Sprintf("; calibrated A/A noise from %s bounds the spread of per-round quantiles from below", o.Noise.Path)
 	}
 	t := o.Threshold * 100
-	rule = fmt.Sprintf("regression: the interval of the median or p95 ratio lies entirely above %.4g (slower by more than %.4g%%), "+
-		"or, with the bootstrap, the median ratio's above 1 + the noise floor (the calibrated single-round noise, else %.4g%%; a single run's p95 is not judged); "+
-		"improvement: the median ratio's interval lies entirely below the inverse of that bound; "+
+	rule = fmt.Sprintf("regression: over rounds, the interval of the median or p95 ratio lies entirely above 1 (slower, at the simultaneous confidence) "+
+		"and the ratio itself is above %.4g (slower by more than %.4g%%); "+
+		"with the bootstrap, the median ratio's interval lies entirely above 1 + the noise floor (the calibrated single-round noise, else %.4g%%; a single run's p95 is not judged); "+
+		"improvement: the mirror image on the median (interval below 1 and ratio below the inverse bound; with the bootstrap, interval below the inverse bound); "+
 		"too noisy to judge: neither, and the calibrated A/A noise of the scenario with these rounds exceeds %.4g%%; "+
 		"wrong results: any parameter set whose result checksum differs (sets whose checksum varies within a run are ignored); "+
 		"an error rate up by at least 1 point (significant) is a regression; a regression of the (all scenarios) row fails the comparison too; "+
