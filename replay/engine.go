@@ -113,6 +113,11 @@ type Config struct {
 
 	// Actions run at their offsets into the measured phase (see Action).
 	Actions []Action
+
+	// Lockstep, when set, makes this run take turns statement by
+	// statement with another run of as many threads (see Lockstep); the
+	// two meet before they start, so StartAt is theirs.
+	Lockstep *LockstepSide
 }
 
 // Result is what Run returns.
@@ -270,6 +275,16 @@ func (c *Config) validateLoad() error {
 	if n == 0 {
 		return usage.Errorf("no scenario enabled: choose some with --scenario NAME=COUNT, --tags or --all")
 	}
+	if l := c.Lockstep; l != nil {
+		switch {
+		case l.threads() != c.Threads:
+			return fmt.Errorf("replay: a lockstep of %d thread pairs for a run of %d threads", l.threads(), c.Threads)
+		case c.Rate > 0:
+			return usage.Errorf("--rate does not apply to runs that take turns statement by statement: the turns set the pace")
+		case !c.StartAt.IsZero():
+			return errors.New("replay: a run in lockstep starts when it meets the other, not at StartAt")
+		}
+	}
 	return nil
 }
 
@@ -343,6 +358,15 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		for _, ep := range e.eps {
 			e.explainAtStart(runCtx, ep)
 		}
+	}
+
+	// A run in lockstep starts with the other, once both are this far.
+	if cfg.Lockstep != nil {
+		start, err := cfg.Lockstep.meet(runCtx)
+		if err != nil {
+			return nil, err
+		}
+		cfg.StartAt = start
 	}
 
 	// Writers: one goroutine and one file.

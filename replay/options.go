@@ -48,6 +48,10 @@ type Options struct {
 	// ready; 0 means DefaultBarrierTimeout.
 	BarrierTimeout time.Duration
 
+	// Lockstep makes the run take turns statement by statement with
+	// another run (joinbench ab --interleave statements).
+	Lockstep *LockstepSide
+
 	ReportInterval time.Duration // live progress and server status sampling; 0 = none
 	Progress       io.Writer     // live report lines; nil = none
 	Log            io.Writer     // notices: what runs where, plan changes, errors, fallbacks; nil = none
@@ -147,6 +151,7 @@ func (o *Options) config(retry []uint16) Config {
 		SkipTrx: o.SkipTrx, Prepared: o.PsMode != results.PsDisable, DriverPath: o.ExecPath == results.ExecDriver,
 		RetryErrors: retry, Reconnect: o.Reconnect, QueryTimeout: time.Duration(o.QueryTimeout), Seed: o.Seed,
 		ExplainEvery: o.ExplainEvery, ReportInterval: o.ReportInterval, Progress: o.Progress, Log: o.Log,
+		Lockstep: o.Lockstep,
 	}
 	switch o.Explain {
 	case results.ExplainJSON:

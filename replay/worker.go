@@ -155,6 +155,9 @@ func (w *worker) run(ctx context.Context, phases []*phase) {
 	}
 	defer w.closeConn()
 	defer w.flush()
+	if lk := w.e.cfg.Lockstep; lk != nil {
+		defer lk.leave(w.id)
+	}
 	for _, ph := range phases {
 		w.deadline = ph.deadline
 		w.loop(ctx, ph)
@@ -290,6 +293,10 @@ func (w *worker) event(ctx context.Context, ph *phase, intended time.Time) {
 // run cancelled).
 func (w *worker) statement(ctx context.Context, ph *phase, s *scenState, si int, st *Statement, seq int32, lag time.Duration, inTrx *bool) bool {
 	e := w.e
+	lk := e.cfg.Lockstep
+	if lk != nil && !lk.acquire(ctx, w.id) {
+		return false
+	}
 	start := w.now()
 	var (
 		retries int32
@@ -316,6 +323,9 @@ func (w *worker) statement(ctx context.Context, ph *phase, s *scenState, si int,
 		}
 	}
 	took := time.Since(start)
+	if lk != nil {
+		lk.release(w.id)
+	}
 	// A statement the end of the run stopped is recorded, so that a
 	// statement that stalls the run is seen, but as what it is: it ran at
 	// least took, and is neither an execution nor an error.

@@ -31,9 +31,10 @@ type abCmd struct {
 	// (user, password, TLS, sandbox folder) apply to both servers.
 	runCmd `embed:""`
 
-	Base      []string `required:"" sep:"none" group:"A/B" placeholder:"SERVER" help:"Base server: a named sandbox, HOST:PORT, a socket path or a DSN (repeat DSNs for several endpoints)."`
-	Candidate []string `sep:"none" group:"A/B" placeholder:"SERVER" help:"Candidate server, as --base (default: the base, with --calibrate)."`
-	Rounds    int      `default:"6" group:"A/B" help:"Rounds per side. Rounds alternate base, candidate, candidate, base, ... so that a drift of the machine hits both sides alike."`
+	Base       []string `required:"" sep:"none" group:"A/B" placeholder:"SERVER" help:"Base server: a named sandbox, HOST:PORT, a socket path or a DSN (repeat DSNs for several endpoints)."`
+	Candidate  []string `sep:"none" group:"A/B" placeholder:"SERVER" help:"Candidate server, as --base (default: the base, with --calibrate)."`
+	Rounds     int      `default:"6" group:"A/B" help:"Rounds per side. Rounds alternate base, candidate, candidate, base, ... so that a drift of the machine hits both sides alike."`
+	Interleave string   `default:"rounds" enum:"rounds,statements" group:"A/B" help:"rounds: each round is a run of its own on one server, base and candidate in turn; statements: one run on each server at once, taking turns statement by statement, each --time slice a round."`
 
 	verdictFlags `embed:"" group:"Verdicts"`
 	Format       string `short:"f" enum:"text,markdown,json" default:"text" group:"Verdicts" help:"Output format of the comparison: text, markdown or json."`
@@ -125,10 +126,21 @@ func (a *abCmd) Run(ctx context.Context, cl *cli, kctx *kong.Context) error {
 	root := filepath.Join(a.Out, "ab="+series)
 	sides := [2]*abSide{{name: results.SideBase, server: base}, {name: results.SideCandidate, server: cand}}
 	logw := logWriter(cl)
-	per := a.Time + a.Warmup
-	fmt.Fprintf(logw, "ab %s: rounds of %s (+%s warm-up), %d per side: base %s, candidate %s, at least %s; results in %s\n",
-		series, a.Time, a.Warmup, a.Rounds, base.label, cand.label, (time.Duration(2*a.Rounds) * per).Round(time.Second), root)
+	if a.Interleave == interleaveStatements {
+		fmt.Fprintf(logw, "ab %s: both servers at once, taking turns statement by statement, for %d slices of %s (+%s warm-up): base %s, candidate %s; results in %s\n",
+			series, a.Rounds, a.Time, a.Warmup, base.label, cand.label, root)
+	} else {
+		per := a.Time + a.Warmup
+		fmt.Fprintf(logw, "ab %s: rounds of %s (+%s warm-up), %d per side: base %s, candidate %s, at least %s; results in %s\n",
+			series, a.Time, a.Warmup, a.Rounds, base.label, cand.label, (time.Duration(2*a.Rounds) * per).Round(time.Second), root)
+	}
 
+	if a.Interleave == interleaveStatements {
+		if err := a.runLockstep(ctx, cl, sides, series, root); err != nil {
+			return err
+		}
+		return a.compareOrCalibrate(cl, sides[0].dirs, sides[1].dirs, opt, a.Format, a.Output)
+	}
 	order := 0
 	for k := 1; k <= a.Rounds; k++ {
 		pair := []*abSide{sides[0], sides[1]}
@@ -189,6 +201,9 @@ func (a *abCmd) check(kctx *kong.Context) error {
 	}
 	if !given["warmup"] {
 		a.Warmup = abWarmup
+	}
+	if a.Interleave == interleaveStatements {
+		return a.checkLockstep(given)
 	}
 	return nil
 }

@@ -66,15 +66,16 @@ func scanRunByRows(r *runAcc, dir string, warn results.Warner) (int, error) {
 
 // roundRow is the part of an executions row that rounds read.
 type roundRow struct {
-	Scenario  string `parquet:"scenario,dict"`
-	LatencyNs int64  `parquet:"latency_ns"`
-	ErrorCode int32  `parquet:"error_code"`
+	Scenario  string    `parquet:"scenario,dict"`
+	Start     time.Time `parquet:"start_time,timestamp(nanosecond)"`
+	LatencyNs int64     `parquet:"latency_ns"`
+	ErrorCode int32     `parquet:"error_code"`
 }
 
-func scanSuccessesByRows(dir string, fn func(scenario string, latencyNs int64)) error {
+func scanSuccessesByRows(dir string, fn func(scenario string, startNs, latencyNs int64)) error {
 	_, err := results.ScanExecutionsAs(dir, nil, func(e *roundRow) error {
 		if e.ErrorCode == 0 {
-			fn(e.Scenario, e.LatencyNs)
+			fn(e.Scenario, e.Start.UnixNano(), e.LatencyNs)
 		}
 		return nil
 	})

@@ -84,7 +84,9 @@ type Side struct {
 	Flavor        string   `json:"flavor,omitempty"`
 	Files         int      `json:"executions_files"`
 	Executions    int64    `json:"executions"`
-	// Rounds is the number of run folders: each is one round.
+	// Rounds is the number of rounds: each run folder is one, except a
+	// run in lockstep with the other side's, which holds one per time
+	// slice (results.Replicate.Slice).
 	Rounds int `json:"rounds"`
 }
 
@@ -338,6 +340,9 @@ func compare(baseDirs, candDirs []string, opt CompareOptions) (*Comparison, *sid
 	rounds, err := readSideRounds(baseDirs, candDirs, sorted, opt, w)
 	if err != nil {
 		return nil, nil, err
+	}
+	if rounds != nil {
+		c.Base.Rounds, c.Candidate.Rounds = len(rounds.base), len(rounds.cand)
 	}
 	judged, overall := rounds.roundsTests()
 	opt.roundsConfidence, opt.overallConfidence = simultaneousConfidence(opt.Confidence, judged, overall)

@@ -41,14 +41,14 @@ type roundSample struct {
 	*reservoir
 }
 
-// scanSuccesses passes the scenario and latency of every successful
-// execution of a run to fn, in file order, reading by columns; tests set
-// it to the row-by-row reading it must agree with.
-var scanSuccesses = func(dir string, fn func(scenario string, latencyNs int64)) error {
+// scanSuccesses passes the scenario, start (Unix nanoseconds) and latency
+// of every successful execution of a run to fn, in file order, reading by
+// columns; tests set it to the row-by-row reading it must agree with.
+var scanSuccesses = func(dir string, fn func(scenario string, startNs, latencyNs int64)) error {
 	_, err := results.ScanExecutionColumns(dir, nil, results.ColumnScan{SkipTemplates: true, SkipRows: true}, func(c *results.ExecutionColumns) error {
 		for i, code := range c.ErrorCode {
 			if code == 0 {
-				fn(c.Scenario.Values[c.Scenario.Index[i]], c.LatencyNs[i])
+				fn(c.Scenario.Values[c.Scenario.Index[i]], c.StartNs[i], c.LatencyNs[i])
 			}
 		}
 		return nil
@@ -56,22 +56,48 @@ var scanSuccesses = func(dir string, fn func(scenario string, latencyNs int64)) 
 	return err
 }
 
-// readRounds reads each run folder as one round. Problems with the files
-// were already reported when the side was read, so they are not repeated.
+// readRounds reads each run folder as one round, or, for a run in
+// lockstep with the other side's (Replicate.Slice), as the rounds of its
+// time slices. Problems with the files were already reported when the
+// side was read, so they are not repeated.
 func readRounds(dirs []string, seed uint64) ([]*round, error) {
 	var out []*round
 	for i, d := range dirs {
-		r := &round{dir: d, runID: results.RunIDFromDir(d), scen: map[string]*roundSample{}}
+		base := round{dir: d, runID: results.RunIDFromDir(d)}
+		var sliced *results.Replicate
+		var startNs int64
 		if info := results.ReadRunInfo(d, nil); info != nil {
 			if info.RunID != "" {
-				r.runID = info.RunID
+				base.runID = info.RunID
 			}
-			r.rep = info.Replicate
+			base.rep = info.Replicate
+			if rep := info.Replicate; rep != nil && rep.Slice > 0 && rep.Rounds > 0 && !info.Start.IsZero() {
+				sliced, startNs = rep, info.Start.UnixNano()
+			}
 		}
-		err := scanSuccesses(d, func(scenario string, latencyNs int64) {
+		rounds := []*round{&base}
+		if sliced != nil {
+			rounds = make([]*round, sliced.Rounds)
+			for k := range rounds {
+				r := base
+				rep := *sliced
+				rep.Round, rep.Slice = k+1, 0
+				r.rep, r.runID = &rep, fmt.Sprintf("%s (slice %d)", base.runID, k+1)
+				rounds[k] = &r
+			}
+		}
+		for _, r := range rounds {
+			r.scen = map[string]*roundSample{}
+		}
+		err := scanSuccesses(d, func(scenario string, start, latencyNs int64) {
+			k := 0
+			if sliced != nil {
+				k = sliced.SliceOf(start, startNs) - 1
+			}
+			r := rounds[k]
 			s := r.scen[scenario]
 			if s == nil {
-				s = &roundSample{newReservoir(roundSampleCap, seed^hashStrings(scenario)^uint64(i)*0x9e3779b97f4a7c15)}
+				s = &roundSample{newReservoir(roundSampleCap, seed^hashStrings(scenario)^uint64(i)*0x9e3779b97f4a7c15^uint64(k)<<32)}
 				r.scen[strings.Clone(scenario)] = s
 			}
 			s.add(max(latencyNs, 0))
@@ -79,12 +105,25 @@ func readRounds(dirs []string, seed uint64) ([]*round, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, s := range r.scen {
-			slices.Sort(s.vals)
+		for _, r := range rounds {
+			for _, s := range r.scen {
+				slices.Sort(s.vals)
+			}
 		}
-		out = append(out, r)
+		out = append(out, rounds...)
 	}
 	return out, nil
+}
+
+// inLockstep says whether one of dirs is a run in lockstep, which holds
+// several rounds.
+func inLockstep(dirs []string) bool {
+	for _, d := range dirs {
+		if info := results.ReadRunInfo(d, nil); info != nil && info.Replicate != nil && info.Replicate.Slice > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // scenarioRounds are the per-round samples of one scenario on both sides:
@@ -189,7 +228,7 @@ func (s *sideRounds) of(name string) *scenarioRounds {
 // both sides are a single run (the pooled executions are those rounds).
 // It warns when a calibration was measured on rounds of another size.
 func readSideRounds(baseDirs, candDirs, names []string, opt CompareOptions, w warner) (*sideRounds, error) {
-	if len(baseDirs) < 2 && len(candDirs) < 2 {
+	if len(baseDirs) < 2 && len(candDirs) < 2 && !inLockstep(baseDirs) && !inLockstep(candDirs) {
 		return nil, nil
 	}
 	base, err := readRounds(baseDirs, opt.Seed)

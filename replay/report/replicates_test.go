@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/joinbench/joinbench/replay/results"
 )
@@ -444,4 +445,68 @@ func TestDecideRule(t *testing.T) {
 			t.Errorf("%s: %s (%q), want %s", tc.name, got, sc.Reasons, tc.want)
 		}
 	}
+}
+
+// lockstepSide writes one side's run in lockstep: slices of 10 s, slice k
+// at the machine's speed drift[k] (shared by both sides, which ran at the
+// same time), the candidate's scenarios slowed by slow.
+func lockstepSide(t *testing.T, dir, side string, slices int, slow map[string]float64, scs ...scen) string {
+	t.Helper()
+	var execs []results.Execution
+	for k := range slices {
+		var in []scen
+		for _, s := range scs {
+			s.medianMs *= drift[k%len(drift)]
+			if side == results.SideCandidate && slow[s.name] > 0 {
+				s.medianMs *= slow[s.name]
+			}
+			in = append(in, s)
+		}
+		seed := uint64(10 * k)
+		if side == results.SideCandidate {
+			seed++
+		}
+		for _, e := range gen(seed, 10, in...) {
+			e.Start = e.Start.Add(time.Duration(k) * 10 * time.Second)
+			execs = append(execs, e)
+		}
+	}
+	id := "ls-" + side
+	info := &results.Run{RunID: id, ServerVersion: "10.11.6-MariaDB", Flavor: "mariadb", Start: t0,
+		Replicate: &results.Replicate{Series: "ls", Side: side, Rounds: slices, Slice: results.Duration(10 * time.Second)}}
+	return runFixture{id: id, info: info, hosts: 1, execs: execs}.write(t, filepath.Join(dir, side))
+}
+
+// TestLockstepSlicesAreRounds: a run in lockstep holds its side's rounds,
+// one per time slice, paired with the other side's slices.
+func TestLockstepSlicesAreRounds(t *testing.T) {
+	dir := t.TempDir()
+	scs := []scen{{name: "slower", n: 100, medianMs: 5, plan: "p"}, {name: "same", n: 100, medianMs: 5, plan: "p"}}
+	slow := map[string]float64{"slower": 1.3}
+	base := lockstepSide(t, dir, results.SideBase, 6, slow, scs...)
+	cand := lockstepSide(t, dir, results.SideCandidate, 6, slow, scs...)
+	c, err := Compare([]string{base}, []string{cand}, CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := byName(c)
+	for name, want := range map[string]string{"slower": Regression, "same": NoChange} {
+		if got := s[name]; got.Verdict != want || got.Method != MethodPaired || got.BaseRounds != 6 || got.CandidateRounds != 6 {
+			t.Errorf("%s: %s by %s over %d/%d rounds (median %+v), want %s by paired t over 6/6",
+				name, got.Verdict, got.Method, got.BaseRounds, got.CandidateRounds, got.Median, want)
+		}
+	}
+	if c.Base.Rounds != 6 || c.Candidate.Rounds != 6 || c.Overall == nil {
+		t.Errorf("sides have %d and %d rounds, overall %+v", c.Base.Rounds, c.Candidate.Rounds, c.Overall)
+	}
+	// Read by rows, the slices are the same.
+	byRows(func() {
+		r, err := Compare([]string{base}, []string{cand}, CompareOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := *byName(r)["slower"].Median, *s["slower"].Median; got != want {
+			t.Errorf("by rows %+v, by columns %+v", got, want)
+		}
+	})
 }

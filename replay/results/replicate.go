@@ -19,6 +19,13 @@ const (
 // round of its side. Compare treats every run as a round; two rounds of
 // the same series and round number ran next to each other in time, so
 // compare may pair them.
+//
+// With Slice set, the run holds every round of its side: it ran at the
+// same time as the other side's run, the two taking turns statement by
+// statement (joinbench ab --interleave statements), and round k (from 1)
+// is the statements started in [Start + (k-1)·Slice, Start + k·Slice) of
+// its measured phase (the last round also holds those started after it,
+// by events begun before the end). Round and Order are then 0.
 type Replicate struct {
 	// Series is shared by every round of one comparison.
 	Series string `json:"series"`
@@ -30,6 +37,20 @@ type Replicate struct {
 	Order int `json:"order"`
 	// Rounds is the number of rounds per side the series planned.
 	Rounds int `json:"rounds"`
+	// Slice is the length of each round of a run in lockstep; 0 when
+	// the run is one round.
+	Slice Duration `json:"slice,omitempty"`
+}
+
+// SliceOf is the round (from 1) of a statement started at startNs (Unix
+// nanoseconds) in a run in lockstep whose measured phase started at
+// runStartNs.
+func (r *Replicate) SliceOf(startNs, runStartNs int64) int {
+	k := 1
+	if d := startNs - runStartNs; d > 0 && r.Slice > 0 {
+		k += int(d / int64(r.Slice))
+	}
+	return min(k, max(r.Rounds, 1))
 }
 
 // SetReplicate records rep in the run.json of the run folder dir, which
