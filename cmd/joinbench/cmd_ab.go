@@ -17,9 +17,16 @@ import (
 	"github.com/joinbench/joinbench/replay/results"
 )
 
-// Defaults of a round when --time and --warmup are not given.
+// Defaults when --rounds, --time and --warmup are not given. Rounds that
+// are runs of their own pay a warm-up each and measure the machine's
+// drift between them, so they are few and long; the slices of runs in
+// lockstep cost nothing to cut and vary little, so they are many (more
+// degrees of freedom for the same time).
 const (
+	abRounds    = 6
 	abRoundTime = 20 * time.Second
+	abSlices    = 12
+	abSliceTime = 10 * time.Second
 	abWarmup    = 2 * time.Second
 )
 
@@ -33,8 +40,8 @@ type abCmd struct {
 
 	Base       []string `required:"" sep:"none" group:"A/B" placeholder:"SERVER" help:"Base server: a named sandbox, HOST:PORT, a socket path or a DSN (repeat DSNs for several endpoints)."`
 	Candidate  []string `sep:"none" group:"A/B" placeholder:"SERVER" help:"Candidate server, as --base (default: the base, with --calibrate)."`
-	Rounds     int      `default:"6" group:"A/B" help:"Rounds per side. Rounds alternate base, candidate, candidate, base, ... so that a drift of the machine hits both sides alike."`
-	Interleave string   `default:"rounds" enum:"rounds,statements" group:"A/B" help:"rounds: each round is a run of its own on one server, base and candidate in turn; statements: one run on each server at once, taking turns statement by statement, each --time slice a round."`
+	Rounds     int      `group:"A/B" help:"Rounds per side (default 12 slices with --interleave statements, 6 rounds with rounds)."`
+	Interleave string   `default:"statements" enum:"statements,rounds" group:"A/B" help:"statements: one run on each server at once, the two taking turns statement by statement, each --time slice a round; rounds: each round a run of its own on one server, alternating base, candidate, candidate, base, ..."`
 
 	verdictFlags `embed:"" group:"Verdicts"`
 	Format       string `short:"f" enum:"text,markdown,json" default:"text" group:"Verdicts" help:"Output format of the comparison: text, markdown or json."`
@@ -51,21 +58,43 @@ type abCmd struct {
 func (a *abCmd) Help() string {
 	return `Answers "is the candidate server slower than the base?" in one command,
 with verdicts that hold on a noisy machine. The workload (run's flags:
---tags, --threads, --tables, ...) runs in --rounds rounds on each server,
-interleaved as base, candidate, candidate, base, base, candidate, ... so
-that whatever slows the machine down for a while hits both sides alike.
-Each round lasts --time (default 20s) after --warmup (default 2s, not
-recorded: connections, prepared statements and caches settle after each
-switch), and is recorded as its own run:
+--tags, --threads, --tables, ...) runs on both servers, interleaved so that
+whatever slows the machine down hits both sides alike, and its rounds are
+compared pairwise.
+
+--interleave statements (the default): one run on each server at once,
+after a common --warmup (default 2s, not recorded), the two taking turns
+statement by statement: thread i of the base and thread i of the
+candidate run each statement (the same values) one right after the other,
+which side first drawn at random, so only one of the two is ever running
+it. Each server is measured within milliseconds of the other; on a shared
+machine, whose speed wanders by 15-30% over seconds, that cancels what
+rounds of seconds cannot. The measured phase, --rounds slices (default 12)
+of --time (default 10s), is one run per side:
+
+  DIR/ab=<id>/side=base/run=<id>-base/ ...
+  DIR/ab=<id>/side=candidate/run=<id>-candidate/ ...
+
+each slice a round (run.json: "replicate" with its "slice"). Each server
+sees at most --threads statements at once, and about half of them: for a
+regression that needs the full concurrency (lock contention), use rounds.
+--events and --rate do not apply.
+
+--interleave rounds: --rounds rounds (default 6) per side, each a run of
+its own, ordered base, candidate, candidate, base, base, candidate, ...;
+each lasts --time (default 20s) after --warmup (default 2s, not recorded:
+connections, prepared statements and caches settle after each switch):
 
   DIR/ab=<id>/side=base/run=<id>-base-01/ ...
   DIR/ab=<id>/side=candidate/run=<id>-candidate-01/ ...
 
-with its side and round in run.json ("replicate"). The rounds are then
-compared as 'joinbench compare DIR/ab=<id>/side=base
-DIR/ab=<id>/side=candidate' would: per scenario, a t interval over the
-log ratios of adjacent rounds (see compare --help), so verdicts include the
-variation between rounds, not only between executions.
+with its side and round in run.json ("replicate").
+
+Either way the rounds are then compared as 'joinbench compare
+DIR/ab=<id>/side=base DIR/ab=<id>/side=candidate' would: per scenario, a
+t interval over the log ratios of paired rounds (see compare --help), so
+verdicts include the variation between rounds, not only between
+executions.
 
 Both servers must hold the same data (joinbench prepare with the same
 --tables, --table-size and --seed on each). SERVER is a sandbox name
@@ -73,7 +102,7 @@ Both servers must hold the same data (joinbench prepare with the same
 MySQL DSN; user, password and TLS flags apply to both.
 
 Calibration: on a setup where nothing changes (--candidate omitted, so
-every round runs on the base; or two alike servers),
+both sides run on the base; or two alike servers),
 --calibrate noise.json measures each scenario's noise between rounds.
 Later comparisons with --noise-file noise.json use it as a floor on the
 spread of rounds, and call a scenario whose noise exceeds --threshold
@@ -87,8 +116,9 @@ otherwise; 2 on a usage error.
 Examples:
   joinbench ab --base m1011 --candidate m114 --tags inner,left,right,derived,semi_anti \
       --threads 2 --format markdown -o comment.md
-  joinbench ab --base m1011 --calibrate noise.json --rounds 10
-  joinbench ab --base 127.0.0.1:3306 --candidate 127.0.0.1:3307 --noise-file noise.json`
+  joinbench ab --base m1011 --calibrate noise.json --rounds 20
+  joinbench ab --base 127.0.0.1:3306 --candidate 127.0.0.1:3307 --noise-file noise.json
+  joinbench ab --base m1011 --candidate m114 --all --threads 16 --interleave rounds --rounds 10`
 }
 
 // abSide is one server of the comparison.
@@ -174,12 +204,6 @@ func (a *abCmd) check(kctx *kong.Context) error {
 	if err := a.verdictFlags.check(); err != nil {
 		return err
 	}
-	if a.Rounds < 1 {
-		return usage.Errorf("--rounds must be at least 1, got %d", a.Rounds)
-	}
-	if a.Calibrate != "" && a.Rounds < 2 {
-		return usage.Errorf("--calibrate needs at least 2 rounds per side, got --rounds %d", a.Rounds)
-	}
 	// Flags given on the command line (kong marks defaulted flags set
 	// too). Each round replaces whatever server the environment names.
 	given := map[string]bool{}
@@ -187,6 +211,19 @@ func (a *abCmd) check(kctx *kong.Context) error {
 		if p.Flag != nil {
 			given[p.Flag.Name] = true
 		}
+	}
+	lockstep := a.Interleave == interleaveStatements
+	if !given["rounds"] {
+		a.Rounds = abRounds
+		if lockstep {
+			a.Rounds = abSlices
+		}
+	}
+	if a.Rounds < 1 {
+		return usage.Errorf("--rounds must be at least 1, got %d", a.Rounds)
+	}
+	if a.Calibrate != "" && a.Rounds < 2 {
+		return usage.Errorf("--calibrate needs at least 2 rounds per side, got --rounds %d", a.Rounds)
 	}
 	for _, name := range []string{"dsn", "host", "port", "socket", "sandbox"} {
 		if given[name] {
@@ -196,14 +233,19 @@ func (a *abCmd) check(kctx *kong.Context) error {
 	if a.JSON {
 		return usage.Errorf("--json does not apply to ab: use --format json")
 	}
+	if lockstep {
+		if err := a.checkLockstep(given); err != nil {
+			return err
+		}
+	}
 	if a.Time == 0 && a.Events == 0 {
 		a.Time = abRoundTime
+		if lockstep {
+			a.Time = abSliceTime
+		}
 	}
 	if !given["warmup"] {
 		a.Warmup = abWarmup
-	}
-	if a.Interleave == interleaveStatements {
-		return a.checkLockstep(given)
 	}
 	return nil
 }

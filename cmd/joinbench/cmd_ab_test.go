@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/joinbench/joinbench/internal/testdb"
 	"github.com/joinbench/joinbench/internal/usage"
@@ -50,6 +51,9 @@ func TestABUsageErrors(t *testing.T) {
 		{"ab", "--base", "a", "--candidate", "b", "--port", "3306"},     // a server named the run way
 		{"ab", "--base", "a", "--candidate", "b", "--json"},
 		{"ab", "--base", "a", "--candidate", "b", "--calibrate", "n.json", "--noise-file", "cmd_ab_test.go"},
+		{"ab", "--base", "a", "--candidate", "b", "--events", "100"}, // rounds of statements in lockstep are slices of --time
+		{"ab", "--base", "a", "--candidate", "b", "--rate", "50"},
+		{"ab", "--base", "a", "--candidate", "b", "--interleave", "sometimes"},
 	} {
 		if code, _ := runCaptured(t, append(args, "-q")...); code != 2 {
 			t.Errorf("joinbench %s: exit %d, want 2", strings.Join(args, " "), code)
@@ -69,7 +73,7 @@ func TestABCommand(t *testing.T) {
 	out := t.TempDir()
 	noise := filepath.Join(out, "noise.json")
 	load := []string{"-s", "simple_inner_pk", "-s", "simple_left_pk", "--table-size", "200", "--threads", "1", "--events", "40",
-		"--warmup", "0s", "--rounds", "2", "--out", out, "-q"}
+		"--warmup", "0s", "--rounds", "2", "--interleave", "rounds", "--out", out, "-q"}
 	code, stdout := runCaptured(t, append([]string{"ab", "--base", dsn, "--run-id", "cal", "--calibrate", noise}, load...)...)
 	if code != 0 {
 		t.Fatalf("ab --calibrate: exit %d\n%s", code, stdout)
@@ -131,7 +135,7 @@ func TestABRoundLongerThanItsEvents(t *testing.T) {
 	out := t.TempDir()
 	jsonOut := filepath.Join(out, "ab.json")
 	code, _ := runCaptured(t, "ab", "--base", dsn, "--candidate", dsn, "--no-builtin", "--corpus", corpus, "-s", "slow_event",
-		"--threads", "1", "--time", "500ms", "--warmup", "500ms", "--rounds", "2", "--explain", "off", "--out", out, "--run-id", "s",
+		"--threads", "1", "--time", "500ms", "--warmup", "500ms", "--rounds", "2", "--interleave", "rounds", "--explain", "off", "--out", out, "--run-id", "s",
 		"--format", "json", "-o", jsonOut, "-q")
 	if code != 0 {
 		t.Fatalf("ab: exit %d", code)
@@ -152,5 +156,54 @@ func TestABRoundLongerThanItsEvents(t *testing.T) {
 		if info == nil || info.Executions != 1 {
 			t.Errorf("round %s: %+v", id, info)
 		}
+	}
+}
+
+// TestABLockstep runs ab in its default mode end to end on the test
+// server, both sides on the same database: one run per side, the two
+// taking turns statement by statement, each slice of --time a round,
+// compared pairwise.
+func TestABLockstep(t *testing.T) {
+	dsn := testdb.Fresh(t, "cmd_ab_lockstep")
+	if code, _ := runCaptured(t, "prepare", "--dsn", dsn, "--table-size", "200", "-q"); code != 0 {
+		t.Fatalf("prepare: exit %d", code)
+	}
+	out := t.TempDir()
+	jsonOut := filepath.Join(out, "ab.json")
+	code, _ := runCaptured(t, "ab", "--base", dsn, "--candidate", dsn, "-s", "simple_inner_pk", "-s", "simple_left_pk",
+		"--table-size", "200", "--threads", "2", "--time", "1s", "--rounds", "3", "--warmup", "200ms", "--run-id", "ls",
+		"--threshold", "1000%", "--out", out, "--format", "json", "-o", jsonOut, "-q")
+	b, err := os.ReadFile(jsonOut)
+	if err != nil {
+		t.Fatalf("ab: exit %d, %v", code, err)
+	}
+	var c report.Comparison
+	if err := json.Unmarshal(b, &c); err != nil {
+		t.Fatalf("%v\n%s", err, b)
+	}
+	if code != 0 {
+		t.Fatalf("ab: exit %d: %+v", code, c.Scenarios)
+	}
+	if c.Base.Rounds != 3 || c.Candidate.Rounds != 3 || len(c.Scenarios) != 2 || c.Overall == nil {
+		t.Fatalf("comparison: rounds %d/%d, %d scenarios, overall %+v", c.Base.Rounds, c.Candidate.Rounds, len(c.Scenarios), c.Overall)
+	}
+	for _, s := range c.Scenarios {
+		if s.Method != report.MethodPaired || s.BaseRounds != 3 || s.CandidateRounds != 3 {
+			t.Errorf("%s: %s by %s over %d/%d rounds", s.Scenario, s.Verdict, s.Method, s.BaseRounds, s.CandidateRounds)
+		}
+	}
+	var execs [2]int64
+	for i, side := range []string{results.SideBase, results.SideCandidate} {
+		info := results.ReadRunInfo(filepath.Join(out, "ab=ls", "side="+side, "run=ls-"+side), func(err error) { t.Error(err) })
+		want := results.Replicate{Series: "ls", Side: side, Rounds: 3, Slice: results.Duration(time.Second)}
+		if info == nil || info.Replicate == nil || *info.Replicate != want {
+			t.Fatalf("%s: run.json %+v, want replicate %+v", side, info, want)
+		}
+		execs[i] = info.Executions
+	}
+	// Each statement runs on both sides; at the end, each thread may have
+	// run one more on one side than on the other.
+	if d := execs[0] - execs[1]; execs[0] == 0 || d < -2 || d > 2 {
+		t.Errorf("executions base %d, candidate %d: want the same, within one per thread", execs[0], execs[1])
 	}
 }
