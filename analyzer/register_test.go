@@ -40,6 +40,26 @@ func TestBrokenFileGetsOnlyRulesThatRunDespiteErrors(t *testing.T) {
 			t.Errorf("finding of a rule that needs a parse: %s", d)
 		}
 	}
+
+	// Nor are its suppressions of rules that need a parse unused: those
+	// rules did not run. A malformed suppression is still one.
+	src = "-- scenario: broken\n-- param m: table(main)\n-- lint:file-ignore large-dml one big update on purpose\n" +
+		"-- lint:ignore right-join measures RIGHT JOIN\n-- lint:ignore outer-join-nullified\n" +
+		"UPDATE level1 RIGHT JOIN {{m}} AS m ON m.l1_id = level1.id SET level1.record_value = 1\nWEHRE m.id = 1;\n"
+	var syntax, reasons int
+	for _, d := range AnalyzeFile("broken.sql", src, &Options{Schema: testSchema()}) {
+		switch {
+		case d.Rule == Syntax.Name:
+			syntax++
+		case strings.Contains(d.Message, "needs a reason"):
+			reasons++
+		default:
+			t.Errorf("file with a syntax error: %s", d)
+		}
+	}
+	if syntax != 1 || reasons != 1 {
+		t.Errorf("%d syntax errors and %d suppressions without a reason, want 1 and 1", syntax, reasons)
+	}
 }
 
 // TestSARIFRegionsHaveEnds: code scanning underlines the finding's text.

@@ -161,14 +161,17 @@ func applySuppressions(u *unit, diags []Diagnostic, opts *Options, withPlan bool
 			continue
 		}
 		// a rule turned off by configuration silences nothing, but the
-		// suppression is not stale: it may be turned on again.
-		allOff := true
+		// suppression is not stale: it may be turned on again. Nor is it
+		// when the rule could not run: a file with a syntax error gets
+		// only the rules that run despite errors, and its suppressions
+		// of the others are judged once it parses.
+		judged := false
 		for _, r := range s.rules {
-			if a := Lookup(r); a != nil && opts.severity(a) != Off {
-				allOff = false
+			if a := Lookup(r); a != nil && opts.severity(a) != Off && (u.parseErr == nil || a.RunDespiteErrors) {
+				judged = true
 			}
 		}
-		if !allOff {
+		if judged {
 			out = append(out, u.diag(s.offset, "unused lint:ignore "+strings.Join(s.rules, ",")+": nothing to silence here"))
 		}
 	}
