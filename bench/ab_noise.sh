@@ -13,8 +13,14 @@
 #                plan changes, and nowhere else?
 #   MODE=slow    N (5) comparisons with A sped up: the adaptive hash index
 #                is turned ON on A (SET GLOBAL, restored at the end), so B,
-#                left at the default OFF, spends about 1.25-1.3x the
+#                left at the default OFF, spends about 1.15-1.3x the
 #                server CPU per execution on every scenario.
+#   MODE=cpu     N (5) comparisons with B's server CPU-limited: its
+#                mariadbd is put in a cgroup with a CPU quota of CPU_QUOTA
+#                (0.875) CPUs, over periods of 4 ms (root; cgroup v2 or
+#                v1's cpu controller), taken off at the end. With 2 threads
+#                and the 38 read scenarios that made every scenario 6-66%
+#                slower (1.27x over all, measured by ab in lockstep).
 #   MODE=calibrate  one A/A ab --calibrate of CAL_ROUNDS (10) rounds per
 #                side, then the smallest change a comparison can reliably
 #                flag per time budget, from each scenario's measured noise.
@@ -27,8 +33,9 @@
 # TABLES (1) x SIZE (10000) rows, seed 1.
 #
 # Workload: TAGS (inner,left,right,derived,semi_anti), THREADS (2). ab
-# settings: ROUNDS (6 per side), TIME (20s per round), WARMUP (2s after
-# each switch), THRESHOLD (10%), NOISE_FILE (none; a calibration to use).
+# settings: INTERLEAVE (statements, ab's default; or rounds), ROUNDS and
+# TIME (ab's defaults: 12 slices of 10s in lockstep, 6 rounds of 20s),
+# WARMUP (2s), THRESHOLD (10%), NOISE_FILE (none; a calibration to use).
 # Every comparison's rounds and JSON stay in OUT (default: a temporary
 # folder, removed) so that they can be compared again offline. The
 # machine's load average is printed with each comparison: the figures
@@ -42,8 +49,9 @@ TABLES=${TABLES:-1}
 SIZE=${SIZE:-10000}
 TAGS=${TAGS:-inner,left,right,derived,semi_anti}
 THREADS=${THREADS:-2}
-ROUNDS=${ROUNDS:-6}
-TIME=${TIME:-20s}
+INTERLEAVE=${INTERLEAVE:-statements}
+ROUNDS=${ROUNDS:-}
+TIME=${TIME:-}
 WARMUP=${WARMUP:-2s}
 THRESHOLD=${THRESHOLD:-10%}
 SINGLE_TIME=${SINGLE_TIME:-25s}
@@ -62,11 +70,42 @@ export JOINBENCH_PASSWORD=$PASSWORD MYSQL_PWD=$PASSWORD
 
 started=()
 restore=() # PORT|SQL undoing a mode's change to a server
+cgroup=""  # the cgroup of MODE=cpu, removed by undo
 undo() {
 	for sql in "${restore[@]}"; do
 		mariadb -h"$HOST" -P"${sql%%|*}" -u"$USER" "$DB" -e "${sql#*|}" || true
 	done
 	restore=()
+	if [[ -n $cgroup ]]; then
+		# back to the parent group, then the group goes
+		while read -r pid; do echo "$pid" >"$(dirname "$cgroup")/cgroup.procs" || true; done <"$cgroup/cgroup.procs"
+		rmdir "$cgroup" || true
+		cgroup=""
+	fi
+}
+
+# cpu_limit PORT QUOTA: puts the server listening on PORT in a cgroup
+# limited to QUOTA CPUs (periods of 4 ms).
+cpu_limit() {
+	local pid period=4000 quota
+	pid=$(ss -ltnpH "sport = :$1" | sed -nE 's/.*pid=([0-9]+).*/\1/p' | head -n 1)
+	[[ -n $pid ]] || { echo "no server process listens on port $1" >&2; exit 1; }
+	quota=$(awk -v q="$2" -v p=$period 'BEGIN { printf "%d", q * p }')
+	if [[ -f /sys/fs/cgroup/cgroup.controllers ]] && grep -qw cpu /sys/fs/cgroup/cgroup.controllers; then
+		cgroup=/sys/fs/cgroup/jbbench-cpu-$$
+		mkdir "$cgroup"
+		echo "$quota $period" >"$cgroup/cpu.max"
+	elif [[ -d /sys/fs/cgroup/cpu ]]; then
+		cgroup=/sys/fs/cgroup/cpu/jbbench-cpu-$$
+		mkdir "$cgroup"
+		echo "$period" >"$cgroup/cpu.cfs_period_us"
+		echo "$quota" >"$cgroup/cpu.cfs_quota_us"
+	else
+		echo "MODE=cpu needs the cgroup cpu controller (and root)" >&2
+		exit 1
+	fi
+	echo "$pid" >"$cgroup/cgroup.procs"
+	echo "server on port $1 (pid $pid) limited to $2 CPUs in $cgroup" >&2
 }
 cleanup() {
 	undo
@@ -106,6 +145,7 @@ echo "servers: A $A, B $B; workload --tags $TAGS, $THREADS threads, $TABLES x $S
 
 workload=(--tags "$TAGS" --threads "$THREADS" --tables "$TABLES" --table-size "$SIZE" --user "$USER" --database "$DB")
 verdicts=(--threshold "$THRESHOLD" ${NOISE_FILE:+--noise-file "$NOISE_FILE"})
+schedule=(--interleave "$INTERLEAVE" --warmup "$WARMUP" ${ROUNDS:+--rounds "$ROUNDS"} ${TIME:+--time "$TIME"})
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 
 # summarize MODE-N JSON EXIT SECONDS LOAD: one line per comparison, kept
@@ -142,7 +182,7 @@ ab_once() {
 	local t0 l0 code=0
 	t0=$(date +%s)
 	l0=$(load)
-	"$bin" ab -q --base "$A" --candidate "$B" "${workload[@]}" --rounds "$ROUNDS" --time "$TIME" --warmup "$WARMUP" \
+	"$bin" ab -q --base "$A" --candidate "$B" "${workload[@]}" "${schedule[@]}" \
 		--out "$OUT/$name" --run-id "$name" "${verdicts[@]}" -f json -o "$OUT/$name.json" "$@" || code=$?
 	[[ $code -le 1 ]] || { echo "$name: ab failed with exit $code" >&2; exit 1; }
 	summarize "$name" "$OUT/$name.json" "$code" "$(($(date +%s) - t0))" "$l0"
@@ -196,12 +236,17 @@ PY
 # scenarios), the overall row at 97.5%; flagged when the interval lies
 # above 1 and the ratio above 1 + threshold).
 detectable() {
-	python3 - "$1" "$THRESHOLD" "$TIME" "$WARMUP" <<'PY'
+	local time=$TIME
+	[[ -n $time ]] || { [[ $INTERLEAVE == statements ]] && time=10s || time=20s; }
+	python3 - "$1" "$THRESHOLD" "$time" "$WARMUP" "$INTERLEAVE" <<'PY'
 import json, math, sys
-noise, thr, time_, warm = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3], sys.argv[4]
+noise, thr, time_, warm, inter = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
 t = float(thr.rstrip("%")) / 100 if thr.endswith("%") else float(thr)
 secs = lambda d: float(d.rstrip("s"))
-per_round = secs(time_) + secs(warm) + 4  # + connecting, plans, the last events
+# minutes per pair of rounds: rounds of their own pay a warm-up, the
+# connecting and the last events each, one side after the other; the
+# slices of runs in lockstep are measured on both sides at once
+per_round = secs(time_) / 2 if inter == "statements" else secs(time_) + secs(warm) + 4
 
 def betacf(a, b, x):
     c, d = 1.0, 1 - (a + b) * x / (a + 1)
@@ -280,15 +325,21 @@ for mode in ${MODE//,/ }; do
 		undo
 		totals slow
 		;;
+	cpu)
+		cpu_limit "$PORT_B" "${CPU_QUOTA:-0.875}"
+		for i in $(seq 1 "${N:-5}"); do ab_once "cpu-$i"; done
+		undo
+		totals cpu
+		;;
 	calibrate)
 		t0=$(date +%s)
-		"$bin" ab -q --base "$A" --candidate "$B" "${workload[@]}" --rounds "$CAL_ROUNDS" --time "$TIME" --warmup "$WARMUP" \
+		"$bin" ab -q --base "$A" --candidate "$B" "${workload[@]}" "${schedule[@]}" --rounds "$CAL_ROUNDS" \
 			--out "$OUT/calibrate" --run-id calibrate --calibrate "$OUT/noise.json" -f json -o "$OUT/calibrate.json"
 		echo "calibration: $CAL_ROUNDS rounds per side in $(($(date +%s) - t0))s, written to $OUT/noise.json" >&2
 		detectable "$OUT/noise.json"
 		;;
 	*)
-		echo "unknown MODE $mode (aa, single, index, slow, calibrate)" >&2
+		echo "unknown MODE $mode (aa, single, index, slow, cpu, calibrate)" >&2
 		exit 2
 		;;
 	esac
