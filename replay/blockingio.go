@@ -71,6 +71,38 @@ func ProcsForBlockingIO(threads int) int {
 	return n
 }
 
+// procsHeld counts the worker threads of the runs of this process that
+// hold a spare P each (holdProcs), and procsBase is GOMAXPROCS without
+// them: two runs at once (joinbench ab in lockstep) raise and lower it
+// together, not each from what the other left.
+var (
+	procsMu   sync.Mutex
+	procsHeld int
+	procsBase int
+)
+
+// holdProcs raises GOMAXPROCS by threads, as ProcsForBlockingIO does, for
+// one run; release gives them back, GOMAXPROCS returning to its value
+// before the first run once the last has released its own.
+func holdProcs(threads int) (release func()) {
+	if os.Getenv("GOMAXPROCS") != "" || threads < 1 {
+		return func() {}
+	}
+	procsMu.Lock()
+	defer procsMu.Unlock()
+	if procsHeld == 0 {
+		procsBase = runtime.GOMAXPROCS(0)
+	}
+	procsHeld += threads
+	runtime.GOMAXPROCS(procsBase + procsHeld)
+	return func() {
+		procsMu.Lock()
+		defer procsMu.Unlock()
+		procsHeld -= threads
+		runtime.GOMAXPROCS(procsBase + procsHeld)
+	}
+}
+
 // dialSlot receives the socket a worker's connection is dialed on, so that
 // the worker can cut it when the server stops answering (stop.go) and, when
 // it is blocking, execute statements on it directly (package wire); why

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"os"
 	"runtime"
 	"strconv"
 	"strings"
@@ -169,5 +170,27 @@ func TestProcsForBlockingIO(t *testing.T) {
 	t.Setenv("GOMAXPROCS", strconv.Itoa(old))
 	if got := ProcsForBlockingIO(3); got != old || runtime.GOMAXPROCS(0) != old {
 		t.Errorf("GOMAXPROCS set by the user: now %d (returned %d), want it left at %d", runtime.GOMAXPROCS(0), got, old)
+	}
+}
+
+// TestHoldProcsTogether: two runs at once hold their spare Ps together,
+// in whatever order they end, and GOMAXPROCS comes back to where it was.
+func TestHoldProcsTogether(t *testing.T) {
+	if os.Getenv("GOMAXPROCS") != "" {
+		t.Skip("GOMAXPROCS is set in the environment: it is left as it is")
+	}
+	old := runtime.GOMAXPROCS(0)
+	a := holdProcs(2)
+	b := holdProcs(3)
+	if got := runtime.GOMAXPROCS(0); got != old+5 {
+		t.Errorf("two runs of 2 and 3 threads: GOMAXPROCS %d, want %d", got, old+5)
+	}
+	a() // the first ends first
+	if got := runtime.GOMAXPROCS(0); got != old+3 {
+		t.Errorf("the run of 3 threads alone: GOMAXPROCS %d, want %d", got, old+3)
+	}
+	b()
+	if got := runtime.GOMAXPROCS(0); got != old {
+		t.Errorf("after both: GOMAXPROCS %d, want %d", got, old)
 	}
 }

@@ -361,12 +361,20 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 
 	// A run in lockstep starts with the other, once both are this far.
-	if cfg.Lockstep != nil {
-		start, err := cfg.Lockstep.meet(runCtx)
+	// From then on the other waits for this run's turns: whatever way
+	// this run ends, even before a worker starts, each of its workers
+	// leaves (a worker that ran has already left; leaving is once).
+	if lk := cfg.Lockstep; lk != nil {
+		start, err := lk.meet(runCtx)
 		if err != nil {
 			return nil, err
 		}
 		cfg.StartAt = start
+		defer func() {
+			for i := range cfg.Threads {
+				lk.leave(i)
+			}
+		}()
 	}
 
 	// Writers: one goroutine and one file.
@@ -393,6 +401,11 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		waitUntil(runCtx, cfg.StartAt, e.log)
 	}
 	now := time.Now()
+	if cfg.Lockstep != nil {
+		// The phases of the two runs must end together, even when this
+		// one got here after the start they agreed on.
+		now = cfg.StartAt
+	}
 	var phases []*phase
 	if cfg.Warmup > 0 {
 		phases = append(phases, &phase{start: now, deadline: now.Add(cfg.Warmup)})

@@ -18,8 +18,14 @@ import (
 // (bench/README.md, "Verdicts on a noisy machine").
 //
 // The two runs must have the same number of threads and meet before their
-// warm-up (Meet), so that their phases start together. A side whose worker
-// has finished no longer holds the other up: it runs alone.
+// warm-up (meet), so that their phases start and end together. A side
+// whose worker has finished no longer holds the other up: it runs alone.
+//
+// Turns are taken by the scenario statements: BEGIN and COMMIT, connecting
+// and EXPLAIN run outside them. Turns count statements: when one side
+// alone cuts an event short (a lost connection) or skips a scenario it
+// disabled, the two go on pairing statements that differ, while their
+// time slices, which the comparison pairs, still match.
 type Lockstep struct {
 	pairs []*lockPair
 
@@ -96,6 +102,10 @@ const lockstepMeetMargin = 50 * time.Millisecond
 func (s *LockstepSide) meet(ctx context.Context) (time.Time, error) {
 	l := s.l
 	l.mu.Lock()
+	if l.arrived[s.side] {
+		l.mu.Unlock()
+		return time.Time{}, fmt.Errorf("replay: side %d of a lockstep started twice (a lockstep serves one run per side)", s.side)
+	}
 	l.arrived[s.side] = true
 	if l.arrived[0] && l.arrived[1] {
 		l.start = time.Now().Add(lockstepMeetMargin)

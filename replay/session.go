@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"runtime"
 	"strings"
 	"time"
 
@@ -226,8 +225,7 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 	if direct {
 		// Spare Ps keep the runtime from taking Ps back from workers
 		// blocked in reads (see ProcsForBlockingIO), for this run only.
-		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
-		ProcsForBlockingIO(o.Threads)
+		defer holdProcs(o.Threads)()
 	}
 	if o.Segment.Split() {
 		if cfg.StartAt, err = s.meet(ctx, run, dir, log); err != nil {

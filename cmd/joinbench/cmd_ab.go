@@ -30,7 +30,7 @@ const (
 	abWarmup    = 2 * time.Second
 )
 
-// abCmd runs the same workload in alternating rounds on a base and a
+// abCmd runs the same workload interleaved on a base and a
 // candidate server, then compares them round by round.
 type abCmd struct {
 	// The workload of every round: run's flags. The connection flags that

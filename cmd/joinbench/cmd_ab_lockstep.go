@@ -88,19 +88,24 @@ func (a *abCmd) runLockstep(ctx context.Context, cl *cli, sides [2]*abSide, seri
 			return fmt.Errorf("%s (%s): %w", sides[i].name, sides[i].server.label, err)
 		}
 	}
+	if err := ctx.Err(); err != nil {
+		// Interrupted: what was recorded is kept, but slices cut short
+		// are not the rounds the comparison expects.
+		return fmt.Errorf("ab interrupted; the runs recorded so far are kept in %s: %w", root, err)
+	}
 	for _, s := range sides {
-		if len(s.dirs) != 1 {
-			return fmt.Errorf("%s (%s): the run recorded nothing", s.name, s.server.label)
+		var info *results.Run
+		if len(s.dirs) == 1 {
+			info = results.ReadRunInfo(s.dirs[0], nil)
+		}
+		if info == nil || info.Executions == 0 {
+			return fmt.Errorf("%s (%s): the run recorded no execution", s.name, s.server.label)
 		}
 		rep := results.Replicate{Series: series, Side: s.name, Rounds: a.Rounds, Slice: results.Duration(a.Time)}
 		if err := results.SetReplicate(s.dirs[0], rep); err != nil {
 			return err
 		}
-		line := fmt.Sprintf("ab: %-9s %d slices of %s", s.name, a.Rounds, a.Time)
-		if info := results.ReadRunInfo(s.dirs[0], nil); info != nil {
-			line += fmt.Sprintf(", %d executions, %d errors", info.Executions, info.Errors)
-		}
-		fmt.Fprintln(logw, line)
+		fmt.Fprintf(logw, "ab: %-9s %d slices of %s, %d executions, %d errors\n", s.name, a.Rounds, a.Time, info.Executions, info.Errors)
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-sql-driver/mysql"
@@ -184,6 +185,8 @@ func (c *runCmd) show(out *replay.Outcome, log io.Writer) error {
 	return nil
 }
 
+var silenceDriverLog sync.Once
+
 // runOnce makes one run of o on the server the connection flags name: with
 // none, a throwaway sandbox whose tables are prepared first. show gets the
 // outcome while the server is still up (a throwaway one is stopped after),
@@ -194,8 +197,9 @@ func runOnce(ctx context.Context, cf *connFlags, o replay.Options, log io.Writer
 		return err
 	}
 	// The engine silences its own connections' driver logs; these are the
-	// target's (checks, sandbox).
-	_ = mysql.SetLogger(stdlog.New(io.Discard, "", 0))
+	// target's (checks, sandbox). Once: ab in lockstep makes two runs at
+	// once, and the logger is the driver's global.
+	silenceDriverLog.Do(func() { _ = mysql.SetLogger(stdlog.New(io.Discard, "", 0)) })
 	tgt, err := cf.connect(ctx, log)
 	if err != nil {
 		return err

@@ -33,7 +33,7 @@ type cli struct {
 	Snapshot snapshotCmd `cmd:"" help:"List and remove the dataset snapshots prepare --snapshot saves and restores."`
 	Report   reportCmd   `cmd:"" help:"Summarise runs: latency percentiles, throughput over time, plans (text, markdown, json, html)."`
 	Compare  compareCmd  `cmd:"" help:"Compare a candidate run with a base run: regressions, plan changes, wrong results; exit 1 on regression."`
-	AB       abCmd       `cmd:"" name:"ab" help:"Run the workload in alternating rounds on a base and a candidate server and compare them: verdicts that hold on a noisy machine; exit 1 on regression."`
+	AB       abCmd       `cmd:"" name:"ab" help:"Run the workload on a base and a candidate server interleaved (statement by statement, or in alternating rounds) and compare them: verdicts that hold on a noisy machine; exit 1 on regression."`
 	Lint     lintCmd     `cmd:"" help:"Statically check scenario and DDL files: syntax, names, placeholders, hints, risky joins and writes; exit 1 on errors."`
 	Rewrite  rewriteCmd  `cmd:"" help:"Print a scenario with every RIGHT JOIN rewritten to the equivalent LEFT JOIN."`
 	Help     helpCmd     `cmd:"" hidden:"" help:"Print a command's help, or the reference of every command as Markdown (--markdown)."`
