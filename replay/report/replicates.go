@@ -36,10 +36,8 @@ type round struct {
 }
 
 // roundSample keeps a uniform sample of one scenario's successful
-// latencies in one round, and their count (reservoir.seen).
-type roundSample struct {
-	*reservoir
-}
+// latencies in one round, and their count (seen).
+type roundSample = reservoir
 
 // scanSuccesses passes the scenario, start (Unix nanoseconds) and latency
 // of every successful execution of a run to fn, in file order, reading by
@@ -97,7 +95,7 @@ func readRounds(dirs []string, seed uint64) ([]*round, error) {
 			r := rounds[k]
 			s := r.scen[scenario]
 			if s == nil {
-				s = &roundSample{newReservoir(roundSampleCap, seed^hashStrings(scenario)^uint64(i)*0x9e3779b97f4a7c15^uint64(k)<<32)}
+				s = newReservoir(roundSampleCap, seed^hashStrings(scenario)^uint64(i)*0x9e3779b97f4a7c15^uint64(k)<<32)
 				r.scen[strings.Clone(scenario)] = s
 			}
 			s.add(max(latencyNs, 0))
