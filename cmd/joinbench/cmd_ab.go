@@ -156,21 +156,26 @@ func (a *abCmd) Run(ctx context.Context, cl *cli, kctx *kong.Context) error {
 	root := filepath.Join(a.Out, "ab="+series)
 	sides := [2]*abSide{{name: results.SideBase, server: base}, {name: results.SideCandidate, server: cand}}
 	logw := logWriter(cl)
+	run := a.runRounds
 	if a.Interleave == interleaveStatements {
-		fmt.Fprintf(logw, "ab %s: both servers at once, taking turns statement by statement, for %d slices of %s (+%s warm-up): base %s, candidate %s; results in %s\n",
-			series, a.Rounds, a.Time, a.Warmup, base.label, cand.label, root)
-	} else {
-		per := a.Time + a.Warmup
-		fmt.Fprintf(logw, "ab %s: rounds of %s (+%s warm-up), %d per side: base %s, candidate %s, at least %s; results in %s\n",
-			series, a.Time, a.Warmup, a.Rounds, base.label, cand.label, (time.Duration(2*a.Rounds) * per).Round(time.Second), root)
+		run = a.runLockstep
 	}
+	if err := run(ctx, cl, sides, series, root); err != nil {
+		return err
+	}
+	fmt.Fprintf(logw, "ab: compare again with: joinbench compare %s %s\n",
+		filepath.Join(root, "side="+results.SideBase), filepath.Join(root, "side="+results.SideCandidate))
+	return a.compareOrCalibrate(cl, sides[0].dirs, sides[1].dirs, opt, a.Format, a.Output)
+}
 
-	if a.Interleave == interleaveStatements {
-		if err := a.runLockstep(ctx, cl, sides, series, root); err != nil {
-			return err
-		}
-		return a.compareOrCalibrate(cl, sides[0].dirs, sides[1].dirs, opt, a.Format, a.Output)
-	}
+// runRounds runs --rounds rounds on each side, each a run of its own,
+// ordered base, candidate, candidate, base, ..., and records the run
+// folders in sides.
+func (a *abCmd) runRounds(ctx context.Context, cl *cli, sides [2]*abSide, series, root string) error {
+	logw := logWriter(cl)
+	per := a.Time + a.Warmup
+	fmt.Fprintf(logw, "ab %s: rounds of %s (+%s warm-up), %d per side: base %s, candidate %s, at least %s; results in %s\n",
+		series, a.Time, a.Warmup, a.Rounds, sides[0].server.label, sides[1].server.label, (time.Duration(2*a.Rounds) * per).Round(time.Second), root)
 	order := 0
 	for k := 1; k <= a.Rounds; k++ {
 		pair := []*abSide{sides[0], sides[1]}
@@ -194,9 +199,7 @@ func (a *abCmd) Run(ctx context.Context, cl *cli, kctx *kong.Context) error {
 			fmt.Fprintln(logw, line)
 		}
 	}
-	fmt.Fprintf(logw, "ab: compare again with: joinbench compare %s %s\n",
-		filepath.Join(root, "side="+results.SideBase), filepath.Join(root, "side="+results.SideCandidate))
-	return a.compareOrCalibrate(cl, sides[0].dirs, sides[1].dirs, opt, a.Format, a.Output)
+	return nil
 }
 
 // check validates the flags and fills in the round defaults.

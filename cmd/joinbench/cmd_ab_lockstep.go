@@ -37,10 +37,12 @@ func (a *abCmd) checkLockstep(given map[string]bool) error {
 
 // runLockstep runs the workload once on each side, for --rounds slices of
 // --time, the two runs taking turns statement by statement (see
-// replay.Lockstep), and returns the two run folders. Each run records its
-// slices as its rounds (results.Replicate.Slice).
+// replay.Lockstep), and records the two run folders in sides. Each run
+// records its slices as its rounds (results.Replicate.Slice).
 func (a *abCmd) runLockstep(ctx context.Context, cl *cli, sides [2]*abSide, series, root string) error {
 	logw := logWriter(cl)
+	fmt.Fprintf(logw, "ab %s: both servers at once, taking turns statement by statement, for %d slices of %s (+%s warm-up): base %s, candidate %s; results in %s\n",
+		series, a.Rounds, a.Time, a.Warmup, sides[0].server.label, sides[1].server.label, root)
 	total := time.Duration(a.Rounds) * a.Time
 	lk := replay.NewLockstep(a.Threads)
 	// A side that fails (its server unreachable, its tables missing) stops
