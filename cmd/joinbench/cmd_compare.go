@@ -74,7 +74,7 @@ func (f *verdictFlags) compareOrCalibrate(cl *cli, base, cand []string, opt repo
 	if f.Calibrate != "" {
 		n, c, err := report.Calibrate(base, cand, opt)
 		if errors.Is(err, report.ErrNoRounds) {
-			return usage.Errorf("--calibrate: %v (got %d and %d)", err, len(base), len(cand))
+			return usage.Errorf("--calibrate: %v", err)
 		}
 		if err != nil {
 			return err

@@ -126,9 +126,10 @@ func (n *Noise) Write(path string) error {
 	return nil
 }
 
-// ErrNoRounds is returned by Calibrate when a side has fewer than two
-// rounds: the spread between rounds cannot be measured.
-var ErrNoRounds = errors.New("calibration needs at least two rounds (run folders) on each side")
+// ErrNoRounds is returned (wrapped, with the counts) by Calibrate when a
+// side has fewer than two rounds: the spread between rounds cannot be
+// measured.
+var ErrNoRounds = errors.New("calibration needs at least two rounds on each side (run folders, or the slices of a run in lockstep)")
 
 // Calibrate measures the noise of every scenario from an A/A comparison:
 // the base and candidate sides are rounds of the same setup with nothing
@@ -136,8 +137,8 @@ var ErrNoRounds = errors.New("calibration needs at least two rounds (run folders
 // out. The comparison's warnings (different options, ...) apply to the
 // calibration too.
 func Calibrate(baseDirs, candDirs []string, opt CompareOptions) (*Noise, *Comparison, error) {
-	if len(baseDirs) < 2 || len(candDirs) < 2 {
-		return nil, nil, ErrNoRounds
+	if (len(baseDirs) < 2 && !inLockstep(baseDirs)) || (len(candDirs) < 2 && !inLockstep(candDirs)) {
+		return nil, nil, fmt.Errorf("%w (got %d and %d run folders)", ErrNoRounds, len(baseDirs), len(candDirs))
 	}
 	opt.defaults()
 	// The calibration is made without an earlier one's floor.
@@ -145,6 +146,13 @@ func Calibrate(baseDirs, candDirs []string, opt CompareOptions) (*Noise, *Compar
 	c, rounds, err := compare(baseDirs, candDirs, opt)
 	if err != nil {
 		return nil, nil, err
+	}
+	if rounds == nil || len(rounds.base) < 2 || len(rounds.cand) < 2 {
+		nb, nc := 0, 0
+		if rounds != nil {
+			nb, nc = len(rounds.base), len(rounds.cand)
+		}
+		return nil, nil, fmt.Errorf("%w (got %d and %d)", ErrNoRounds, nb, nc)
 	}
 	n := &Noise{Format: NoiseFormat, Created: time.Now().UTC().Truncate(time.Second), ServerVersion: c.Base.ServerVersion,
 		BaseRuns: c.Base.RunIDs, CandidateRuns: c.Candidate.RunIDs, Confidence: opt.Confidence, Scenarios: map[string]ScenarioNoise{}}

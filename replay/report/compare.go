@@ -221,7 +221,7 @@ func (c *Comparison) OverallRegressed() bool {
 
 // methodText describes the statistics, for the output.
 func methodText(o CompareOptions, judged int) (method, rule string) {
-	method = fmt.Sprintf("each run folder is a round; per scenario, the candidate/base ratio of the median, p95 and p99 latency of successful executions "+
+	method = fmt.Sprintf("each run folder is a round (a run in lockstep with the other side's: each of its time slices); per scenario, the candidate/base ratio of the median, p95 and p99 latency of successful executions "+
 		"with a %.0f%% interval, by one of: paired t (rounds of the same number on both sides ran next to each other: "+
 		"t interval of the mean log ratio of each pair's per-round quantiles), Welch t (two or more rounds on each side: "+
 		"Welch t interval of the difference of mean log per-round quantiles), bootstrap (a single round on a side: "+

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -178,7 +179,7 @@ func TestCalibrateAndTooNoisy(t *testing.T) {
 	aaBase, aaCand := roundsSeries(t, filepath.Join(dir, "aa"), "aa", 5, nil,
 		scen{name: "steady", n: 400, medianMs: 5, sigma: 0.05, plan: "p"},
 		scen{name: "jumpy", n: 8, medianMs: 5, sigma: 1.5, plan: "p"})
-	if _, _, err := Calibrate(aaBase[:1], aaCand, CompareOptions{}); err != ErrNoRounds {
+	if _, _, err := Calibrate(aaBase[:1], aaCand, CompareOptions{}); !errors.Is(err, ErrNoRounds) {
 		t.Errorf("calibration from one base round: %v", err)
 	}
 	noise, aa, err := Calibrate(aaBase, aaCand, CompareOptions{})
@@ -498,6 +499,17 @@ func TestLockstepSlicesAreRounds(t *testing.T) {
 	}
 	if c.Base.Rounds != 6 || c.Candidate.Rounds != 6 || c.Overall == nil {
 		t.Errorf("sides have %d and %d rounds, overall %+v", c.Base.Rounds, c.Candidate.Rounds, c.Overall)
+	}
+	// An A/A pair of runs in lockstep calibrates: its slices are rounds.
+	aaDir := t.TempDir()
+	aaBase := lockstepSide(t, aaDir, results.SideBase, 6, nil, scs...)
+	aaCand := lockstepSide(t, aaDir, results.SideCandidate, 6, nil, scs...)
+	noise, _, err := Calibrate([]string{aaBase}, []string{aaCand}, CompareOptions{})
+	if err != nil {
+		t.Fatalf("calibration from runs in lockstep: %v", err)
+	}
+	if n := noise.Scenarios["same"]; n.Rounds != 12 || n.Pairs != 6 {
+		t.Errorf("calibrated %+v, want 12 rounds in 6 pairs", n)
 	}
 	// Read by rows, the slices are the same.
 	byRows(func() {
