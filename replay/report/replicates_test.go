@@ -303,6 +303,12 @@ func TestRoundIntervals(t *testing.T) {
 	if math.Abs(w.Ratio-math.Exp(0.3)) > 1e-9 || math.Abs(w.Low-math.Exp(0.3-4.3027*se)) > 1e-3 {
 		t.Errorf("welch interval %+v", w)
 	}
+	// Two wildly different rounds at a simultaneous confidence: the high
+	// bound is beyond a float's range, and stays one JSON can carry.
+	wide := pairedInterval([]float64{-40, 40}, 0, 1-1e-9)
+	if b, err := json.Marshal(wide); err != nil || math.IsInf(wide.High, 0) || wide.Low < 0 {
+		t.Errorf("unbounded interval %+v: %s, %v", wide, b, err)
+	}
 	// Identical rounds: a zero-width interval, not NaN.
 	if z := welchInterval([]float64{1, 1}, []float64{1, 1}, 0, 0.95); z.Low != 1 || z.High != 1 {
 		t.Errorf("identical rounds %+v", z)

@@ -58,7 +58,10 @@ func meanVar(x []float64) (mean, variance float64) {
 // of freedom into a ratio with its two-sided interval.
 func logInterval(diff, se, df, confidence float64) Interval {
 	h := studentTQuantile(1-(1-confidence)/2, df) * se
-	return Interval{Ratio: math.Exp(diff), Low: math.Exp(diff - h), High: math.Exp(diff + h)}
+	// Two rounds of a noisy scenario at a simultaneous confidence can
+	// leave the bound beyond what a float holds: it stays the largest
+	// one, which JSON can carry (it cannot carry +Inf).
+	return Interval{Ratio: math.Exp(diff), Low: math.Exp(diff - h), High: math.Min(math.Exp(diff+h), math.MaxFloat64)}
 }
 
 // pairedInterval is the interval of exp(mean difference) of n >= 2 paired
