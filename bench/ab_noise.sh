@@ -218,7 +218,7 @@ for f in files:
     for s in c["scenarios"]:
         verdicts[s["verdict"]] = verdicts.get(s["verdict"], 0) + 1
         total += 1
-    if c["counts"].get("regression", 0) + c["counts"].get("wrong results", 0) > 0:
+    if not c.get("pass", c["counts"].get("regression", 0) + c["counts"].get("wrong results", 0) == 0):
         failed += 1
 other = total - verdicts.get("no change", 0)
 claims = verdicts.get("regression", 0) + verdicts.get("improvement", 0) + verdicts.get("wrong results", 0)
