@@ -201,9 +201,10 @@ func TestABLockstep(t *testing.T) {
 		}
 		execs[i] = info.Executions
 	}
-	// Each statement runs on both sides; at the end, each thread may have
-	// run one more on one side than on the other.
-	if d := execs[0] - execs[1]; execs[0] == 0 || d < -2 || d > 2 {
-		t.Errorf("executions base %d, candidate %d: want the same, within one per thread", execs[0], execs[1])
+	// Each statement runs on both sides. At each end of the measured
+	// phase, a thread of one side may start an event (of 2 statements)
+	// just before the deadline that the other's starts just after.
+	if d := execs[0] - execs[1]; execs[0] == 0 || d < -8 || d > 8 {
+		t.Errorf("executions base %d, candidate %d: want the same, within an event per thread at each end", execs[0], execs[1])
 	}
 }

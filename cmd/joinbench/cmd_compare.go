@@ -22,7 +22,7 @@ type compareCmd struct {
 	Candidate    string `arg:"" name:"candidate" help:"Candidate run, as BASE."`
 	verdictFlags `embed:""`
 	Resamples    int    `default:"2000" help:"Bootstrap resamples per ratio."`
-	Seed         uint64 `default:"1" help:"Seed of the bootstrap and the latency samples: same inputs and seed, same output."`
+	Seed         uint64 `default:"1" help:"Seed of the bootstrap and of the rounds' latency samples: same inputs and seed, same output."`
 	MinSamples   int    `default:"30" help:"Fewest successful executions per side for a latency verdict from a single round (over rounds: two rounds per side with at least one each)."`
 	Format       string `short:"f" enum:"text,markdown,json" default:"text" help:"Output format: text, markdown (for a pull request comment) or json."`
 	Out          string `short:"o" type:"path" placeholder:"FILE" help:"Write the comparison to FILE instead of standard output."`
@@ -123,8 +123,8 @@ several:
   Welch t    two or more rounds per side otherwise: Welch t interval of
              the difference of the mean log per-round quantiles
   bootstrap  a single round on a side: percentile bootstrap of the pooled
-             executions (at most 10000 latencies sampled per scenario and
-             side; seeded, so reproducible). It cannot see the variation
+             executions (all of them, as the latency histogram holds them;
+             seeded, so reproducible). It cannot see the variation
              between runs, so a latency change counts only beyond
              --noise-floor (50%), or a calibrated scenario's own noise
 Every verdict line says which, with the rounds and successful executions

@@ -12,8 +12,6 @@ import (
 )
 
 const (
-	// sampleSize bounds the latencies kept per scenario for resampling.
-	sampleSize = 10000
 	// maxBuckets bounds the points of a time series: past it, buckets
 	// double in width (1 s, 2 s, 4 s, ...).
 	maxBuckets = 600
@@ -200,17 +198,15 @@ func (c *checksums) add(params []string, sum string, rows int64) (key, val uint6
 type scenarioAcc struct {
 	name      string
 	m         metrics.Metrics
-	sample    *reservoir
 	tl        *timeline
 	plans     map[string]int64
 	templates map[string]bool
 	checks    *checksums
 }
 
-func newScenarioAcc(name string, seed uint64) *scenarioAcc {
+func newScenarioAcc(name string) *scenarioAcc {
 	return &scenarioAcc{
 		name:      name,
-		sample:    newReservoir(sampleSize, seed^hashStrings(name)),
 		tl:        newTimeline(),
 		plans:     map[string]int64{},
 		templates: map[string]bool{},
@@ -241,7 +237,6 @@ func ms(ns int64) float64 { return metrics.Milliseconds(time.Duration(ns)) }
 
 // runAcc accumulates all scenarios of one side (one or several runs).
 type runAcc struct {
-	seed      uint64
 	scenarios map[string]*scenarioAcc
 	cut       cutTallies // statements cut at the end (cut.go), in no scenarioAcc
 	overall   *timeline
@@ -251,11 +246,10 @@ type runAcc struct {
 	// mismatches with the parameters at hand). params are only valid
 	// during the call: copy them to keep them (cloneParams).
 	onChecksum func(a *scenarioAcc, params []string, checksum string)
-	// checks keeps result checksums, samples the latency samples of the
-	// bootstrap: a comparison needs them, a report does not. timelines
-	// keeps the run's and each scenario's timeline: a report shows them,
-	// a comparison does not.
-	checks, samples, timelines bool
+	// checks keeps result checksums: a comparison needs them, a report
+	// does not. timelines keeps the run's and each scenario's timeline: a
+	// report shows them, a comparison does not.
+	checks, timelines bool
 
 	// per row group, reused
 	from, next []int32 // where each scenario's rows start in byScen
@@ -265,8 +259,8 @@ type runAcc struct {
 	slots      []*scenarioAcc
 }
 
-func newRunAcc(seed uint64, checks bool) *runAcc {
-	return &runAcc{seed: seed, scenarios: map[string]*scenarioAcc{}, overall: newTimeline(), checks: checks, samples: checks, timelines: !checks}
+func newRunAcc(checks bool) *runAcc {
+	return &runAcc{scenarios: map[string]*scenarioAcc{}, overall: newTimeline(), checks: checks, timelines: !checks}
 }
 
 // maxPairs bounds the scenario × plan (or template) counters of a row
@@ -274,7 +268,7 @@ func newRunAcc(seed uint64, checks bool) *runAcc {
 const maxPairs = 1 << 16
 
 // addColumns accumulates what does not depend on the order of rows of one
-// row group: figures, timelines, plans, templates (samples and checksums
+// row group: figures, timelines, plans, templates (checksums
 // do: see addInOrder). It runs on a partial accumulator per worker
 // (collect_parallel.go). Rows are taken scenario by scenario, so that the
 // histogram written to stays in cache. What is the same for many rows is
@@ -357,7 +351,7 @@ func (r *runAcc) addColumns(c *results.ExecutionColumns) error {
 func (r *runAcc) scenario(name string) *scenarioAcc {
 	a := r.scenarios[name]
 	if a == nil {
-		a = newScenarioAcc(strings.Clone(name), r.seed)
+		a = newScenarioAcc(strings.Clone(name))
 		r.scenarios[a.name] = a
 	}
 	return a

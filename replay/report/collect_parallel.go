@@ -6,7 +6,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/joinbench/joinbench/replay/metrics"
 	"github.com/joinbench/joinbench/replay/results"
 )
 
@@ -56,7 +55,7 @@ var scanRun = func(r *runAcc, dir string, warn results.Warner) (int, error) {
 		},
 	}
 	var inOrder func(*results.ExecutionColumns) error
-	if r.samples || r.checks {
+	if r.checks {
 		inOrder = r.addInOrder
 	}
 	n, err := results.ScanExecutionColumns(dir, warn, opt, inOrder)
@@ -70,7 +69,7 @@ var scanRun = func(r *runAcc, dir string, warn results.Warner) (int, error) {
 
 // partial returns an empty accumulator for one worker's share of a run.
 func (r *runAcc) partial() *runAcc {
-	p := newRunAcc(r.seed, r.checks)
+	p := newRunAcc(r.checks)
 	p.timelines = r.timelines
 	return p
 }
@@ -146,11 +145,11 @@ func (s *timeSeries[B]) merge(o *timeSeries[B]) {
 }
 
 // addInOrder accumulates what depends on the order of rows, one row group
-// at a time in file order: the latency samples (a seeded reservoir) and
-// the result checksums (the first of a parameter set is kept).
+// at a time in file order: the result checksums (the first of a parameter
+// set is kept).
 func (r *runAcc) addInOrder(c *results.ExecutionColumns) error {
 	withSums := r.checks && c.Checksum != nil
-	if !r.samples && !withSums {
+	if !withSums {
 		return nil
 	}
 	slots := resize(r.slots, len(c.Scenario.Values))
@@ -165,11 +164,7 @@ func (r *runAcc) addInOrder(c *results.ExecutionColumns) error {
 			a = r.scenario(c.Scenario.Values[si])
 			slots[si] = a
 		}
-		if r.samples {
-			// The bootstrap resamples what the histogram holds.
-			a.sample.add(metrics.Clamp(c.LatencyNs[i]))
-		}
-		if withSums && c.Checksum[i] != "" {
+		if c.Checksum[i] != "" {
 			a.checks.add(c.Params[i], c.Checksum[i], c.Rows[i])
 			if r.onChecksum != nil {
 				r.onChecksum(a, c.Params[i], c.Checksum[i])

@@ -30,7 +30,7 @@ type execution struct {
 func (r *runAcc) addRow(e *execution) {
 	a := r.scenarios[e.Scenario]
 	if a == nil {
-		a = newScenarioAcc(strings.Clone(e.Scenario), r.seed)
+		a = newScenarioAcc(strings.Clone(e.Scenario))
 		r.scenarios[a.name] = a
 	}
 	var me metrics.Execution
@@ -39,7 +39,6 @@ func (r *runAcc) addRow(e *execution) {
 	a.m.Add(&me)
 	failed := e.ErrorCode != 0
 	if !failed {
-		a.sample.add(metrics.Clamp(e.LatencyNs)) // the report does not use the samples: no harm in keeping them
 		if e.PlanHash != "" {
 			a.plans[e.PlanHash]++
 		}
@@ -99,8 +98,9 @@ func shuffledRun(id string, seed uint64, slower float64) runFixture {
 		scs = append(scs, scen{name: "s" + string(rune('a'+i)), n: 900 + 37*i, medianMs: (1 + float64(i)) * slower,
 			plan: "p" + string(rune('a'+i%3)), errEvery: []int{0, 7, 0, 50}[i%4], errCode: 1213})
 	}
-	// more rows than a latency sample keeps, and a wrong result in the candidate
-	scs = append(scs, scen{name: "big", n: sampleSize + 2000, medianMs: 3 * slower, plan: "pb", checksum: func(k int) string {
+	// more rows than a round's latency sample keeps, and a wrong result in
+	// the candidate
+	scs = append(scs, scen{name: "big", n: 12000, medianMs: 3 * slower, plan: "pb", checksum: func(k int) string {
 		if k == 5 && slower != 1 {
 			return "different"
 		}

@@ -225,10 +225,10 @@ func methodText(o CompareOptions, judged int) (method, rule string) {
 		"with a %.0f%% interval, by one of: paired t (rounds of the same number on both sides ran next to each other: "+
 		"t interval of the mean log ratio of each pair's per-round quantiles), Welch t (two or more rounds on each side: "+
 		"Welch t interval of the difference of mean log per-round quantiles), bootstrap (a single round on a side: "+
-		"percentile bootstrap of the pooled executions, %d resamples, seed %d, at most %d latencies sampled per scenario and side, "+
+		"percentile bootstrap of the pooled executions, %d resamples, seed %d, every successful execution as the latency histogram holds it (within 0.1%%), "+
 		"which cannot see variation between runs); over rounds, the (all scenarios) row judges the same way the per-round geometric "+
 		"mean of the medians of the scenarios with an execution in every round",
-		o.Confidence*100, o.Resamples, o.Seed, sampleSize)
+		o.Confidence*100, o.Resamples, o.Seed)
 	if judged > 0 {
 		method += fmt.Sprintf("; the intervals over rounds are simultaneous, so that an A/A comparison fails with at most %.0f%% chance "+
 			"however many scenarios it has (weighted Bonferroni: ", 100-o.Confidence*100)
@@ -451,8 +451,7 @@ func checksumExamples(candDirs []string, base, cand *runAcc, opt CompareOptions)
 			}
 		}
 	}
-	again := newRunAcc(opt.Seed, true)
-	again.samples = false
+	again := newRunAcc(true)
 	again.onChecksum = onChecksum
 	for _, d := range candDirs {
 		if err := again.readRun(d, nil); err != nil { // its warnings were given the first time
@@ -490,7 +489,7 @@ func mayMismatch(base, cand *runAcc) bool {
 // readable execution is a *NoExecutionsError; a run folder without one,
 // among others that have some, is warned about.
 func readSide(name string, dirs []string, side *Side, opt CompareOptions, w warner) (*runAcc, *planCatalog, []string, *results.Run, error) {
-	acc := newRunAcc(opt.Seed, true)
+	acc := newRunAcc(true)
 	var plans []results.Plan
 	var first *results.Run
 	var writes, failed, empty []string
@@ -633,12 +632,12 @@ func compareScenario(name string, b, c *scenarioAcc, bcat, ccat *planCatalog, ex
 	}
 
 	// Latency.
-	bs, cs := b.sample.sorted(), c.sample.sorted()
+	nb, nc := b.m.Successes(), c.m.Successes()
 	latencyVerdict := ""
-	if !rounds.enough() && (len(bs) < opt.MinSamples || len(cs) < opt.MinSamples) {
+	if !rounds.enough() && (nb < int64(opt.MinSamples) || nc < int64(opt.MinSamples)) {
 		latencyVerdict = InsufficientData
 		sc.Reasons = append(sc.Reasons, fmt.Sprintf("fewer than %d successful executions on a side (%d base, %d candidate)",
-			opt.MinSamples, len(bs), len(cs)))
+			opt.MinSamples, nb, nc))
 	} else {
 		latencyVerdict = judgeLatency(&sc, b, c, rounds, opt)
 	}

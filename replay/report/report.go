@@ -143,8 +143,6 @@ type Options struct {
 	// Warn receives problems that do not stop the report (a skipped file).
 	// They are also listed in the report.
 	Warn func(error)
-	// Seed seeds the latency samples (default 1).
-	Seed uint64
 }
 
 // Build reads each run folder and reports on it.
@@ -158,13 +156,6 @@ func Build(dirs []string, opt Options) (*Report, error) {
 		rep.Runs = append(rep.Runs, *rr)
 	}
 	return rep, nil
-}
-
-func (o Options) seed() uint64 {
-	if o.Seed == 0 {
-		return 1
-	}
-	return o.Seed
 }
 
 // warner collects warnings and passes them on.
@@ -187,7 +178,7 @@ func buildRun(dir string, opt Options) (*RunReport, error) {
 	if rr.Info != nil && rr.Info.RunID != "" {
 		rr.RunID = rr.Info.RunID
 	}
-	acc := newRunAcc(opt.seed(), false)
+	acc := newRunAcc(false)
 	if err := acc.readRun(dir, w.warn); err != nil {
 		return nil, err
 	}

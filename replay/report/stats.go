@@ -98,19 +98,35 @@ type Interval struct {
 	High  float64 `json:"ci_high"`
 }
 
+// orderStats are the values of a population in ascending order: At(i) is
+// the (i+1)-th smallest of Len(). A sorted sample is one; so are the ranks
+// of a latency histogram (metrics.Ranks), which hold every execution.
+type orderStats interface {
+	Len() int
+	At(i int) int64
+}
+
+// sortedSample is a sorted slice as orderStats.
+type sortedSample []int64
+
+func (s sortedSample) Len() int       { return len(s) }
+func (s sortedSample) At(i int) int64 { return s[i] }
+
 // bootstrapRatio estimates quantile q of cand over quantile q of base and
-// its percentile-bootstrap confidence interval from sorted samples.
-func bootstrapRatio(rng *rand.Rand, base, cand []int64, q float64, resamples int, confidence float64) Interval {
-	if len(base) == 0 || len(cand) == 0 {
+// its percentile-bootstrap confidence interval, from their order
+// statistics.
+func bootstrapRatio(rng *rand.Rand, base, cand orderStats, q float64, resamples int, confidence float64) Interval {
+	if base == nil || cand == nil || base.Len() == 0 || cand.Len() == 0 {
 		return Interval{}
 	}
 	ratio := func(b, c int64) float64 {
 		return float64(max(c, 1)) / float64(max(b, 1))
 	}
-	iv := Interval{Ratio: ratio(sampleQuantile(base, q), sampleQuantile(cand, q))}
+	nb, nc := base.Len(), cand.Len()
+	iv := Interval{Ratio: ratio(base.At(quantileRank(nb, q)-1), cand.At(quantileRank(nc, q)-1))}
 	rs := make([]float64, resamples)
 	for i := range rs {
-		rs[i] = ratio(base[bootstrapIndex(rng, len(base), q)], cand[bootstrapIndex(rng, len(cand), q)])
+		rs[i] = ratio(base.At(bootstrapIndex(rng, nb, q)), cand.At(bootstrapIndex(rng, nc, q)))
 	}
 	slices.Sort(rs)
 	alpha := (1 - confidence) / 2

@@ -48,8 +48,8 @@ func TestBootstrapRatioDeterministic(t *testing.T) {
 		base[i] = int64(1000 + i)
 		cand[i] = int64(2000 + 2*i)
 	}
-	a := bootstrapRatio(rand.New(rand.NewPCG(9, 9)), base, cand, 0.5, 1000, 0.95)
-	b := bootstrapRatio(rand.New(rand.NewPCG(9, 9)), base, cand, 0.5, 1000, 0.95)
+	a := bootstrapRatio(rand.New(rand.NewPCG(9, 9)), sortedSample(base), sortedSample(cand), 0.5, 1000, 0.95)
+	b := bootstrapRatio(rand.New(rand.NewPCG(9, 9)), sortedSample(base), sortedSample(cand), 0.5, 1000, 0.95)
 	if a != b {
 		t.Errorf("same seed, different intervals: %+v %+v", a, b)
 	}

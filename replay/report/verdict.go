@@ -68,11 +68,14 @@ func judgeLatency(sc *ScenarioComparison, b, c *scenarioAcc, sr *scenarioRounds,
 		floor = cal.SingleRound
 	}
 	pooled := func() [3]Interval {
-		bs, cs := b.sample.sorted(), c.sample.sorted()
+		// Every execution, as the histograms hold them.
+		bs, cs := b.m.Ranks(), c.m.Ranks()
 		rng := rand.New(rand.NewPCG(opt.Seed, hashStrings(sc.Scenario)))
 		var out [3]Interval
 		for i, q := range pq {
-			out[i] = bootstrapRatio(rng, bs, cs, q, opt.Resamples, opt.Confidence)
+			if bs != nil && cs != nil {
+				out[i] = bootstrapRatio(rng, bs, cs, q, opt.Resamples, opt.Confidence)
+			}
 		}
 		return out
 	}
@@ -108,7 +111,7 @@ func judgeLatency(sc *ScenarioComparison, b, c *scenarioAcc, sr *scenarioRounds,
 		// Only the median: a burst of load during one round moves the
 		// pooled p95 of an A/A comparison by 1.5x and more, while the
 		// interval over rounds sees it as the one round it is.
-		if min(len(b.sample.vals), len(c.sample.vals)) >= minPooledSamples {
+		if min(b.m.Successes(), c.m.Successes()) >= minPooledSamples {
 			p := pooled()
 			sc.PooledMedian = &p[0]
 			sc.FloorBound = math.Max(up, 1+floor)
