@@ -7,10 +7,11 @@ import (
 )
 
 // reservoir keeps a uniform random sample of at most cap values of a
-// stream (algorithm R), seeded so that a report is reproducible. (Li's
-// algorithm L, which draws how many values to skip, was measured slower
-// here: a side holds a few times the cap per scenario, and each value it
-// takes costs three logarithms against one draw per value.)
+// stream (algorithm R), seeded so that a comparison is reproducible: a
+// round's latencies of one scenario. (Li's algorithm L, which draws how
+// many values to skip, was measured slower here: a stream holds a few
+// times the cap, and each value it takes costs three logarithms against
+// one draw per value.)
 type reservoir struct {
 	cap     int
 	seen    int64
