@@ -23,7 +23,8 @@
 # Uses $DSN (a Go MySQL DSN with a database, e.g.
 # 'root@tcp(127.0.0.1:3306)/jbbench') or else starts a sandbox server, with
 # SERVER_ARGS (space-separated server options) added to its defaults.
-# TABLES, SIZE and THREADS override the sizes.
+# TABLES, SIZE and THREADS override the sizes; JB_ARGS are added to
+# joinbench prepare's flags (e.g. JB_ARGS="--chunk-size 100000").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -148,7 +149,7 @@ for run in $(seq 1 "$RUNS"); do
 	c0=$(server_cpu)
 	k0=$(client_cpu)
 	t0=$(now)
-	"$bin" prepare "${common[@]}" --table-size "$SIZE" --threads "$THREADS" "$jb_index_flag"
+	"$bin" prepare "${common[@]}" --table-size "$SIZE" --threads "$THREADS" "$jb_index_flag" ${JB_ARGS:-}
 	t1=$(now)
 	c1=$(server_cpu)
 	k1=$(client_cpu)
