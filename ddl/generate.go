@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -244,13 +245,21 @@ func (r *rowRand) float() float64 { return float64(r.u64()>>11) / (1 << 53) }
 
 // letters fills dst with random letters.
 func (r *rowRand) letters(dst []byte) {
-	var x uint64
-	for i := range dst {
-		if i%8 == 0 {
-			x = r.u64()
+	// Eight letters from each draw, the low byte first; unrolled, since
+	// letters are most of a main row's bytes.
+	for len(dst) >= 8 {
+		x := r.u64()
+		d := dst[:8]
+		d[0], d[1], d[2], d[3] = letterOf[byte(x)], letterOf[byte(x>>8)], letterOf[byte(x>>16)], letterOf[byte(x>>24)]
+		d[4], d[5], d[6], d[7] = letterOf[byte(x>>32)], letterOf[byte(x>>40)], letterOf[byte(x>>48)], letterOf[byte(x>>56)]
+		dst = dst[8:]
+	}
+	if len(dst) > 0 {
+		x := r.u64()
+		for i := range dst {
+			dst[i] = letterOf[byte(x)]
+			x >>= 8
 		}
-		dst[i] = letterOf[byte(x)]
-		x >>= 8
 	}
 }
 
@@ -327,7 +336,6 @@ func (g *Generator) AppendRow(buf []byte, kind TableKind, n int, id int64, enc E
 }
 
 func (g *Generator) mainRow(w *rowWriter, r *rowRand, id int64) {
-	var scratch [256]byte
 	w.int(id)
 	for i := 0; i < 5; i++ {
 		w.int(g.id(r))
@@ -348,8 +356,8 @@ func (g *Generator) mainRow(w *rowWriter, r *rowRand, id int64) {
 	f := float32((r.float()*2 - 1) * 1e8)
 	w.sep()
 	w.buf = strconv.AppendFloat(w.buf, float64(f), 'g', -1, 32)
-	w.letters(r, scratch[:], 1, 10)  // char_field
-	w.letters(r, scratch[:], 1, 255) // varchar_field
+	w.letters(r, 1, 10)  // char_field
+	w.letters(r, 1, 255) // varchar_field
 	w.raw(pick(r, Colors))
 	w.raw(pick(r, Continents))
 	// uuid, written reversed so the unique index fills out of order
@@ -366,22 +374,31 @@ func (g *Generator) mainRow(w *rowWriter, r *rowRand, id int64) {
 		bin[8+i] = byte(y >> (8 * i))
 	}
 	w.str(bin[:])
-	w.letters(r, scratch[:], 1, 16) // text_field: a few bytes
-	w.raw(g.loadTime)               // datetime_field
-	w.raw(g.loadTime)               // timestamp_field
+	w.letters(r, 1, 16) // text_field: a few bytes
+	w.raw(g.loadTime)   // datetime_field
+	w.raw(g.loadTime)   // timestamp_field
 	w.int(r.between(MinYear, MaxYear))
-	w.letters(r, scratch[:], 5, 50) // binary_field (the server pads to 50)
-	w.letters(r, scratch[:], 5, 50) // varbinary_field
+	w.letters(r, 5, 50) // binary_field (the server pads to 50)
+	w.letters(r, 5, 50) // varbinary_field
 	w.raw(pick(r, Statuses))
 	w.raw(pick(r, Permissions))
 	w.int(int64(r.u64() & 1)) // is_active
 }
 
-// letters appends lo..hi random letters, built in scratch.
-func (w *rowWriter) letters(r *rowRand, scratch []byte, lo, hi int64) {
-	s := scratch[:r.between(lo, hi)]
-	r.letters(s)
-	w.str(s)
+// letters appends between lo and hi random letters, drawn straight into
+// the row: letters never need escaping.
+func (w *rowWriter) letters(r *rowRand, lo, hi int64) {
+	n := int(r.between(lo, hi))
+	w.sep()
+	if w.enc == SQLValues {
+		w.buf = append(w.buf, '\'')
+	}
+	start := len(w.buf)
+	w.buf = slices.Grow(w.buf, n)[:start+n]
+	r.letters(w.buf[start:])
+	if w.enc == SQLValues {
+		w.buf = append(w.buf, '\'')
+	}
 }
 
 func (g *Generator) levelRow(w *rowWriter, r *rowRand, id int64) {
