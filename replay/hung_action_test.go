@@ -10,6 +10,7 @@ import (
 
 	"github.com/joinbench/joinbench/internal/server"
 	"github.com/joinbench/joinbench/internal/testdb"
+	"github.com/joinbench/joinbench/internal/testserver"
 	"github.com/joinbench/joinbench/replay"
 	"github.com/joinbench/joinbench/replay/results"
 )
@@ -36,7 +37,8 @@ func (s *hungActionSink) WriteActions(rows []results.Action) error {
 // action as unstopped; nothing waits for the server to be continued.
 func TestHungServerActionDoesNotHoldTheRun(t *testing.T) {
 	defer replay.ShortenStopTimes(500*time.Millisecond, time.Second, time.Second)()
-	dsn := testdb.Fresh(t, "replay_hung_action")
+	// A server of its own: the shared one serves other packages' tests.
+	dsn := testdb.FreshOn(t, testserver.Own(t), "replay_hung_action")
 	db := open(t, dsn, false)
 	admin, err := sql.Open("mysql", dsn)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/joinbench/joinbench/internal/testdb"
+	"github.com/joinbench/joinbench/internal/testserver"
 	"github.com/joinbench/joinbench/replay"
 	"github.com/joinbench/joinbench/replay/results"
 )
@@ -74,7 +75,8 @@ func TestHungServerEndsTheRun(t *testing.T) {
 
 func hungServer(t *testing.T, direct, driverPath bool, queryTimeout time.Duration, interrupt bool) {
 	defer replay.ShortenStopTimes(500*time.Millisecond, time.Second, time.Second)()
-	dsn := testdb.Fresh(t, "replay_hung")
+	// A server of its own: the shared one serves other packages' tests.
+	dsn := testdb.FreshOn(t, testserver.Own(t), "replay_hung")
 	db := open(t, dsn, direct)
 	admin, err := sql.Open("mysql", dsn)
 	if err != nil {

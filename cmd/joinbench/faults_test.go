@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/joinbench/joinbench/internal/testdb"
+	"github.com/joinbench/joinbench/internal/testserver"
 	"github.com/joinbench/joinbench/replay/results"
 )
 
@@ -51,7 +52,12 @@ func (s *syncBuffer) String() string {
 // preparedDSN is a fresh database with the built-in tables, small.
 func preparedDSN(t *testing.T, name string) string {
 	t.Helper()
-	dsn := testdb.Fresh(t, name)
+	return prepareOn(t, testdb.Fresh(t, name))
+}
+
+// prepareOn prepares the small dataset in the database of dsn.
+func prepareOn(t *testing.T, dsn string) string {
+	t.Helper()
 	if code, _ := runCaptured(t, "-q", "prepare", "--dsn", dsn, "--table-size", "200"); code != 0 {
 		t.Fatalf("prepare: exit %d", code)
 	}
@@ -143,7 +149,9 @@ func TestRunFullDisk(t *testing.T) {
 // the server before), exit status 130, results readable. A second
 // interrupt on a run that is stopping exits at once.
 func TestRunHungServerInterrupt(t *testing.T) {
-	dsn := preparedDSN(t, "cmd_hung")
+	// A server of its own: it is stopped, and the shared one serves other
+	// packages' tests.
+	dsn := prepareOn(t, testdb.FreshOn(t, testserver.Own(t), "cmd_hung"))
 	db, err := sql.Open("mysql", dsn)
 	if err != nil {
 		t.Fatal(err)

@@ -60,9 +60,16 @@ var unsafeChars = regexp.MustCompile(`[^a-z0-9_]+`)
 // Each test package must use its own name so packages can run in parallel.
 func Fresh(t testing.TB, name string) string {
 	t.Helper()
-	cfg, err := mysql.ParseDSN(ServerDSN(t))
+	return FreshOn(t, ServerDSN(t), name)
+}
+
+// FreshOn is Fresh on the server of serverDSN (a test's own server, see
+// package testserver) instead of the shared one.
+func FreshOn(t testing.TB, serverDSN, name string) string {
+	t.Helper()
+	cfg, err := mysql.ParseDSN(serverDSN)
 	if err != nil {
-		t.Fatalf("%s: %v", EnvVar, err)
+		t.Fatalf("server DSN %q: %v", serverDSN, err)
 	}
 	db := "jbtest_" + unsafeChars.ReplaceAllString(strings.ToLower(name), "_")
 	cfg.DBName = ""
@@ -109,10 +116,14 @@ func Open(t testing.TB, name string) *sql.DB {
 // (SIGCONT). It runs at the end of the test in any case, and by itself
 // after limit, so that a test that hangs cannot leave the shared server
 // stopped; continued reports whether that happened. The server must run on
-// this machine (its pid file readable), else the test is skipped. Tests of
-// several packages share the server and run at once: one stops it at a
-// time (a lock file next to the pid file's name in the temporary folder),
-// so that none continues the server under another.
+// this machine (its pid file readable), else the test is skipped.
+//
+// Stop only a server of the test's own (testserver.Own): the packages'
+// tests run at once on the shared server, and stopping it froze the
+// others' statements for seconds (ab in lockstep saw slices without an
+// execution). One test stops a given server at a time (a lock file named
+// after its pid in the temporary folder), so that none continues it under
+// another.
 func StopServer(t testing.TB, db *sql.DB, limit time.Duration) (cont func(), continued func() bool) {
 	t.Helper()
 	var pidFile string
