@@ -114,8 +114,8 @@ func Open(t testing.TB, name string) *sql.DB {
 // StopServer stops the process of the server db is connected to with
 // SIGSTOP, as a hung server, and returns the function that continues it
 // (SIGCONT). It runs at the end of the test in any case, and by itself
-// after limit, so that a test that hangs cannot leave the shared server
-// stopped; continued reports whether that happened. The server must run on
+// after limit, so that a test that hangs cannot leave the server stopped;
+// continued reports whether that happened. The server must run on
 // this machine (its pid file readable), else the test is skipped.
 //
 // Stop only a server of the test's own (testserver.Own): the packages'
