@@ -63,13 +63,17 @@ func UseBlockingIO(cfg *mysql.Config) (why string) {
 // extra Ps do not let Go code use more cores than the NumCPU it already
 // could.
 func ProcsForBlockingIO(threads int) int {
-	if os.Getenv("GOMAXPROCS") != "" || threads < 1 {
+	if procsFixed(threads) {
 		return runtime.GOMAXPROCS(0)
 	}
 	n := runtime.GOMAXPROCS(0) + threads
 	runtime.GOMAXPROCS(n)
 	return n
 }
+
+// procsFixed reports whether GOMAXPROCS stays as it is: the user set it,
+// or there is no worker to give a spare P.
+func procsFixed(threads int) bool { return os.Getenv("GOMAXPROCS") != "" || threads < 1 }
 
 // procsHeld counts the worker threads of the runs of this process that
 // hold a spare P each (holdProcs), and procsBase is GOMAXPROCS without
@@ -85,7 +89,7 @@ var (
 // one run; release gives them back, GOMAXPROCS returning to its value
 // before the first run once the last has released its own.
 func holdProcs(threads int) (release func()) {
-	if os.Getenv("GOMAXPROCS") != "" || threads < 1 {
+	if procsFixed(threads) {
 		return func() {}
 	}
 	procsMu.Lock()

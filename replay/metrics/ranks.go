@@ -33,8 +33,13 @@ func (m *Metrics) Ranks() *Ranks {
 	return r
 }
 
-// Len is the number of latencies.
-func (r *Ranks) Len() int { return int(r.upto[len(r.upto)-1]) }
+// Len is the number of latencies; 0 for the nil Ranks of none.
+func (r *Ranks) Len() int {
+	if r == nil {
+		return 0
+	}
+	return int(r.upto[len(r.upto)-1])
+}
 
 // At is the (i+1)-th smallest latency, 0 <= i < Len().
 func (r *Ranks) At(i int) int64 {

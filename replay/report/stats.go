@@ -100,24 +100,18 @@ type Interval struct {
 }
 
 // orderStats are the values of a population in ascending order: At(i) is
-// the (i+1)-th smallest of Len(). A sorted sample is one; so are the ranks
-// of a latency histogram (metrics.Ranks), which hold every execution.
+// the (i+1)-th smallest of Len(), and Len() is 0 for none. The ranks of a
+// latency histogram (metrics.Ranks, which hold every execution) are.
 type orderStats interface {
 	Len() int
 	At(i int) int64
 }
 
-// sortedSample is a sorted slice as orderStats.
-type sortedSample []int64
-
-func (s sortedSample) Len() int       { return len(s) }
-func (s sortedSample) At(i int) int64 { return s[i] }
-
 // bootstrapRatio estimates quantile q of cand over quantile q of base and
 // its percentile-bootstrap confidence interval, from their order
 // statistics.
 func bootstrapRatio(rng *rand.Rand, base, cand orderStats, q float64, resamples int, confidence float64) Interval {
-	if base == nil || cand == nil || base.Len() == 0 || cand.Len() == 0 {
+	if base.Len() == 0 || cand.Len() == 0 {
 		return Interval{}
 	}
 	ratio := func(b, c int64) float64 {

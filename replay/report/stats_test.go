@@ -10,6 +10,12 @@ import (
 	"github.com/joinbench/joinbench/replay/results"
 )
 
+// sortedSample is a sorted slice as orderStats.
+type sortedSample []int64
+
+func (s sortedSample) Len() int       { return len(s) }
+func (s sortedSample) At(i int) int64 { return s[i] }
+
 // TestBootstrapIndexMatchesNaive checks the order-statistic shortcut
 // against resampling done the long way: the two bootstrap distributions of
 // the median and p95 must agree.

@@ -73,9 +73,7 @@ func judgeLatency(sc *ScenarioComparison, b, c *scenarioAcc, sr *scenarioRounds,
 		rng := rand.New(rand.NewPCG(opt.Seed, hashStrings(sc.Scenario)))
 		var out [3]Interval
 		for i, q := range pq {
-			if bs != nil && cs != nil {
-				out[i] = bootstrapRatio(rng, bs, cs, q, opt.Resamples, opt.Confidence)
-			}
+			out[i] = bootstrapRatio(rng, bs, cs, q, opt.Resamples, opt.Confidence)
 		}
 		return out
 	}
