@@ -35,6 +35,12 @@ type Stmt struct {
 	// decoding rows (a server caching metadata sends them again only
 	// when they change).
 	cols []column
+	// sentTypes are the parameter types the server holds for the
+	// statement (two bytes each, as sent), nil until an execution sent
+	// them: an execution whose types are the same sends none, as C
+	// clients do after the first, so the server does not set up its
+	// parameter conversions again each time.
+	sentTypes []byte
 }
 
 // Prepare prepares query on the server. A server error is returned as a
@@ -124,11 +130,15 @@ func (c *Conn) Exec(s *Stmt, args []any, sink RowSink) (n int64, err error) {
 		return 0, protocolErrorf("statement takes %d arguments, got %d", s.params, len(args))
 	}
 	if err := c.sendExecute(s, args); err != nil {
+		s.sentTypes = nil
 		return 0, err
 	}
 	for first := true; ; first = false {
 		rows, status, err := c.readResult(s, sink, first)
 		if err != nil {
+			// Whether the server kept the types of a failed execution
+			// is not known: the next one sends them again.
+			s.sentTypes = nil
 			return n, err
 		}
 		n += rows
@@ -139,57 +149,84 @@ func (c *Conn) Exec(s *Stmt, args []any, sink RowSink) (n int64, err error) {
 }
 
 // sendExecute writes COM_STMT_EXECUTE: statement id, no cursor, one
-// iteration, then the NULL bitmap, parameter types and values.
+// iteration, then the NULL bitmap, parameter types (when they changed
+// since the last execution, see Stmt.sentTypes) and values.
 func (c *Conn) sendExecute(s *Stmt, args []any) error {
 	c.startCommand(comStmtExecute)
 	c.wbuf = binary.LittleEndian.AppendUint32(c.wbuf, s.id)
 	c.wbuf = append(c.wbuf, 0)
 	c.wbuf = binary.LittleEndian.AppendUint32(c.wbuf, 1)
-	if len(args) > 0 {
-		mask := len(c.wbuf)
-		for range (len(args) + 7) / 8 {
-			c.wbuf = append(c.wbuf, 0)
+	if len(args) == 0 {
+		return c.command()
+	}
+	mask := len(c.wbuf)
+	for range (len(args) + 7) / 8 {
+		c.wbuf = append(c.wbuf, 0)
+	}
+	c.types = c.types[:0]
+	for i, a := range args {
+		t := paramType(a)
+		if t == 0 {
+			return protocolErrorf("cannot send argument %d of type %T", i+1, a)
 		}
+		if t == typeNull {
+			c.wbuf[mask+i/8] |= 1 << (i % 8)
+		}
+		c.types = append(c.types, t, 0) // the second byte, flags (unsigned), stays 0
+	}
+	if s.sentTypes != nil && string(s.sentTypes) == string(c.types) {
+		c.wbuf = append(c.wbuf, 0) // the server's types stand
+	} else {
 		c.wbuf = append(c.wbuf, 1) // types follow
-		types := len(c.wbuf)
-		for range args {
-			c.wbuf = append(c.wbuf, 0, 0)
-		}
-		for i, a := range args {
-			t := byte(typeString)
-			if b, ok := a.([]byte); ok && b == nil {
-				a = nil // a nil []byte is NULL, as the driver sends it
+		c.wbuf = append(c.wbuf, c.types...)
+		s.sentTypes = append(s.sentTypes[:0], c.types...)
+	}
+	for _, a := range args {
+		switch v := a.(type) {
+		case int64:
+			c.wbuf = binary.LittleEndian.AppendUint64(c.wbuf, uint64(v))
+		case float64:
+			c.wbuf = binary.LittleEndian.AppendUint64(c.wbuf, math.Float64bits(v))
+		case bool:
+			b := byte(0)
+			if v {
+				b = 1
 			}
-			switch v := a.(type) {
-			case nil:
-				c.wbuf[mask+i/8] |= 1 << (i % 8)
-				t = typeNull
-			case int64:
-				t = typeLongLong
-				c.wbuf = binary.LittleEndian.AppendUint64(c.wbuf, uint64(v))
-			case float64:
-				t = typeDouble
-				c.wbuf = binary.LittleEndian.AppendUint64(c.wbuf, math.Float64bits(v))
-			case bool:
-				t = typeTiny
-				b := byte(0)
-				if v {
-					b = 1
-				}
-				c.wbuf = append(c.wbuf, b)
-			case string:
+			c.wbuf = append(c.wbuf, b)
+		case string:
+			c.wbuf = appendLenEnc(c.wbuf, uint64(len(v)))
+			c.wbuf = append(c.wbuf, v...)
+		case []byte:
+			if v != nil {
 				c.wbuf = appendLenEnc(c.wbuf, uint64(len(v)))
 				c.wbuf = append(c.wbuf, v...)
-			case []byte:
-				c.wbuf = appendLenEnc(c.wbuf, uint64(len(v)))
-				c.wbuf = append(c.wbuf, v...)
-			default:
-				return protocolErrorf("cannot send argument %d of type %T", i+1, a)
 			}
-			c.wbuf[types+2*i] = t // the second byte, flags (unsigned), stays 0
 		}
 	}
 	return c.command()
+}
+
+// paramType is the column type a parameter is sent as, 0 when it cannot
+// be sent. A nil []byte is NULL, as the driver sends it.
+func paramType(a any) byte {
+	switch v := a.(type) {
+	case nil:
+		return typeNull
+	case int64:
+		return typeLongLong
+	case float64:
+		return typeDouble
+	case bool:
+		return typeTiny
+	case string:
+		return typeString
+	case []byte:
+		if v == nil {
+			return typeNull
+		}
+		return typeString
+	}
+	return 0
 }
 
 // readResult reads one result: an OK packet (rows affected) or a result

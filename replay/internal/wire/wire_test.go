@@ -263,6 +263,36 @@ func TestExecuteArgumentEncoding(t *testing.T) {
 	}
 }
 
+// TestExecuteTypesOnce checks that parameter types are sent with the first
+// execution, again only when they change or after an error, and that the
+// executions in between send the flag that the server's types stand.
+func TestExecuteTypesOnce(t *testing.T) {
+	c, f := newFake(t, Caps{DeprecateEOF: true})
+	s := &Stmt{id: 1, params: 2}
+	const head = 10 // command, statement id, flags, iterations
+	for i, step := range []struct {
+		args  []any
+		reply []byte
+		want  []byte // sent after the head
+	}{
+		{[]any{int64(7), "a"}, okPkt(0, 0), []byte{0, 1, typeLongLong, 0, typeString, 0, 7, 0, 0, 0, 0, 0, 0, 0, 1, 'a'}},
+		{[]any{int64(8), "b"}, okPkt(0, 0), []byte{0, 0, 8, 0, 0, 0, 0, 0, 0, 0, 1, 'b'}},
+		{[]any{nil, "c"}, okPkt(0, 0), []byte{1, 1, typeNull, 0, typeString, 0, 1, 'c'}},
+		{[]any{int64(9), "d"}, errPkt(1062, "23000", "dup"), []byte{0, 1, typeLongLong, 0, typeString, 0, 9, 0, 0, 0, 0, 0, 0, 0, 1, 'd'}},
+		{[]any{int64(9), "d"}, okPkt(0, 0), []byte{0, 1, typeLongLong, 0, typeString, 0, 9, 0, 0, 0, 0, 0, 0, 0, 1, 'd'}},
+		{[]any{int64(9), "e"}, okPkt(0, 0), []byte{0, 0, 9, 0, 0, 0, 0, 0, 0, 0, 1, 'e'}},
+	} {
+		f.replies <- [][]byte{step.reply}
+		_, err := c.Exec(s, step.args, nil)
+		if (err != nil) != (step.reply[0] == hdrError) {
+			t.Fatalf("execution %d: %v", i+1, err)
+		}
+		if got := <-f.got; !bytes.Equal(got[head:], step.want) {
+			t.Errorf("execution %d sent % x after the head; want % x", i+1, got[head:], step.want)
+		}
+	}
+}
+
 // TestMoreResults checks that results announced by the status flag are
 // read too (a procedure call), their rows added up.
 func TestMoreResults(t *testing.T) {
