@@ -6,7 +6,9 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"strconv"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/go-sql-driver/mysql"
 
@@ -30,6 +32,15 @@ func (p *pointRenderer) Next() []replay.Statement {
 }
 func (p *pointRenderer) Values(dst []string) []string {
 	return append(dst, strconv.FormatInt(p.id, 10))
+}
+
+// rusage is the user and system CPU time of this process so far.
+func rusage() (user, sys time.Duration) {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0, 0
+	}
+	return time.Duration(ru.Utime.Nano()), time.Duration(ru.Stime.Nano())
 }
 
 type discardWriter struct{}
@@ -87,6 +98,7 @@ func BenchmarkPointSelect(b *testing.B) {
 			}
 			b.ReportAllocs()
 			b.ResetTimer()
+			user0, sys0 := rusage()
 			res, err := replay.Run(context.Background(), replay.Config{
 				RunID: "bench", Threads: 2, Events: int64(b.N), SkipTrx: true, Prepared: true,
 				Endpoints: []replay.Endpoint{{Name: "test", DB: db, Direct: direct}}, Scenarios: []*replay.Scenario{sc},
@@ -95,7 +107,14 @@ func BenchmarkPointSelect(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
+			user, sys := rusage()
 			b.ReportMetric(res.Summary.QPS, "queries/s")
+			// CPU per query, split: the user time is the client's own
+			// code (the writer's share is parquet's minus discard's), the
+			// system time the socket calls and the scheduler.
+			q := float64(res.Summary.Executions)
+			b.ReportMetric(float64((user-user0).Microseconds())/q, "user-us/query")
+			b.ReportMetric(float64((sys-sys0).Microseconds())/q, "sys-us/query")
 		})
 	}
 }
