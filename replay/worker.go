@@ -114,8 +114,11 @@ const waitSlice = 10 * time.Millisecond
 // system calls, and then signals its thread and takes its P, which costs
 // throughput (bench/README.md, "Go runtime measurements"). Paced workers
 // do not yield: a locked goroutine's yield waits for another thread to hand
-// it back, which shows as latency tails.
-const yieldEvery = 5 * time.Millisecond
+// it back, which shows as latency tails. Each yield of a locked goroutine
+// wakes two or three other threads, which then take the core from a worker
+// or the server, so the yields come as rarely as leaves the monitor's 10 ms
+// a margin of an event's length: 8 ms gave 1.11x the point selects of 5 ms.
+const yieldEvery = 8 * time.Millisecond
 
 func (e *engine) newWorker(id int) *worker {
 	w := &worker{e: e, id: id, ep: e.eps[id%len(e.eps)], qctx: context.Background(), counts: &e.counts[id]}
