@@ -95,9 +95,10 @@ type Conn struct {
 	rbuf []byte // received bytes; rbuf[roff:] are not consumed yet
 	roff int
 	wbuf []byte
-	// types are the parameter types of the execution being sent
-	// (sendExecute), kept to be compared with the statement's last.
-	types []byte
+	// types and vals are the parameter types and values of the
+	// execution being sent (sendExecute), the types kept to be compared
+	// with the statement's last.
+	types, vals []byte
 	// Rows decoded for a RowSink (rows.go): each column's text, its
 	// reused buffer, a row longer than one packet put back together.
 	text     []sql.RawBytes

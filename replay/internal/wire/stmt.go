@@ -163,10 +163,40 @@ func (c *Conn) sendExecute(s *Stmt, args []any) error {
 	for range (len(args) + 7) / 8 {
 		c.wbuf = append(c.wbuf, 0)
 	}
-	c.types = c.types[:0]
+	// Types and values are gathered apart: the types go first in the
+	// packet, and only when they changed.
+	c.types, c.vals = c.types[:0], c.vals[:0]
 	for i, a := range args {
-		t := paramType(a)
-		if t == 0 {
+		var t byte
+		switch v := a.(type) {
+		case nil:
+			t = typeNull
+		case int64:
+			t = typeLongLong
+			c.vals = binary.LittleEndian.AppendUint64(c.vals, uint64(v))
+		case float64:
+			t = typeDouble
+			c.vals = binary.LittleEndian.AppendUint64(c.vals, math.Float64bits(v))
+		case bool:
+			t = typeTiny
+			b := byte(0)
+			if v {
+				b = 1
+			}
+			c.vals = append(c.vals, b)
+		case string:
+			t = typeString
+			c.vals = appendLenEnc(c.vals, uint64(len(v)))
+			c.vals = append(c.vals, v...)
+		case []byte:
+			if v == nil {
+				t = typeNull // a nil []byte is NULL, as the driver sends it
+				break
+			}
+			t = typeString
+			c.vals = appendLenEnc(c.vals, uint64(len(v)))
+			c.vals = append(c.vals, v...)
+		default:
 			return protocolErrorf("cannot send argument %d of type %T", i+1, a)
 		}
 		if t == typeNull {
@@ -181,52 +211,8 @@ func (c *Conn) sendExecute(s *Stmt, args []any) error {
 		c.wbuf = append(c.wbuf, c.types...)
 		s.sentTypes = append(s.sentTypes[:0], c.types...)
 	}
-	for _, a := range args {
-		switch v := a.(type) {
-		case int64:
-			c.wbuf = binary.LittleEndian.AppendUint64(c.wbuf, uint64(v))
-		case float64:
-			c.wbuf = binary.LittleEndian.AppendUint64(c.wbuf, math.Float64bits(v))
-		case bool:
-			b := byte(0)
-			if v {
-				b = 1
-			}
-			c.wbuf = append(c.wbuf, b)
-		case string:
-			c.wbuf = appendLenEnc(c.wbuf, uint64(len(v)))
-			c.wbuf = append(c.wbuf, v...)
-		case []byte:
-			if v != nil {
-				c.wbuf = appendLenEnc(c.wbuf, uint64(len(v)))
-				c.wbuf = append(c.wbuf, v...)
-			}
-		}
-	}
+	c.wbuf = append(c.wbuf, c.vals...)
 	return c.command()
-}
-
-// paramType is the column type a parameter is sent as, 0 when it cannot
-// be sent. A nil []byte is NULL, as the driver sends it.
-func paramType(a any) byte {
-	switch v := a.(type) {
-	case nil:
-		return typeNull
-	case int64:
-		return typeLongLong
-	case float64:
-		return typeDouble
-	case bool:
-		return typeTiny
-	case string:
-		return typeString
-	case []byte:
-		if v == nil {
-			return typeNull
-		}
-		return typeString
-	}
-	return 0
 }
 
 // readResult reads one result: an OK packet (rows affected) or a result
