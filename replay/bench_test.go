@@ -58,8 +58,9 @@ func (discardSink) WriteStatus([]results.Status) error                  { return
 
 // BenchmarkPointSelect measures the engine's overhead per statement on the
 // cheapest statement there is: a point select by primary key, results
-// written to Parquet (parquet) or thrown away (discard: the cost of
-// recording is the difference).
+// written to Parquet as they come (parquet), to a journal made Parquet at
+// the end (journal, what joinbench run does), or thrown away (discard:
+// the cost of recording is the difference).
 func BenchmarkPointSelect(b *testing.B) {
 	cfg, err := mysql.ParseDSN(testdb.Fresh(b, "replay_bench"))
 	if err != nil {
@@ -85,11 +86,11 @@ func BenchmarkPointSelect(b *testing.B) {
 		NewRenderer: func(seed uint64, thread int) replay.Renderer {
 			return &pointRenderer{r: rand.New(rand.NewPCG(seed, uint64(thread)))}
 		}}
-	for _, sink := range []string{"parquet", "discard"} {
+	for _, sink := range []string{"parquet", "journal", "discard"} {
 		b.Run(sink, func(b *testing.B) {
 			var s replay.Sink = discardSink{}
-			if sink == "parquet" {
-				dir, err := results.Create(b.TempDir(), "bench", "client")
+			if sink != "discard" {
+				dir, err := results.CreateWithOptions(b.TempDir(), "bench", "client", results.Options{Journal: sink == "journal"})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -172,11 +172,15 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 	if runID == "" {
 		runID = results.NewRunID(time.Now())
 	}
+	// Executions go to a journal made Parquet at the end, unless asked
+	// for as they come: encoding them during the run takes client CPU
+	// from the measured time (results.Options.Journal).
+	ropts := results.Options{Journal: !o.LiveResults}
 	var dir *results.RunDir
 	if o.Segment.Split() {
-		dir, err = results.CreateSegment(o.Out, runID, host, o.Segment.Index, results.Options{})
+		dir, err = results.CreateSegment(o.Out, runID, host, o.Segment.Index, ropts)
 	} else {
-		dir, err = results.Create(o.Out, runID, host)
+		dir, err = results.CreateWithOptions(o.Out, runID, host, ropts)
 	}
 	if err != nil {
 		return nil, usage.Wrap(err)

@@ -191,6 +191,7 @@ func (c *compareCmd) Run(ctx context.Context, cl *cli) error {
 	if err := c.check(); err != nil {
 		return err
 	}
+	recoverRuns(append(base[:len(base):len(base)], cand...), warnFunc(cl))
 	opt, err := c.options(cl)
 	if err != nil {
 		return err

@@ -43,6 +43,7 @@ func (c *reportCmd) Run(ctx context.Context, cl *cli) error {
 	if err != nil {
 		return err
 	}
+	recoverRuns(dirs, warnFunc(cl))
 	rep, err := report.Build(dirs, report.Options{Warn: warnFunc(cl)})
 	if err != nil {
 		return err

@@ -72,23 +72,77 @@ func finishedFiles(n int, dir string) func() bool {
 	}
 }
 
+// recorded waits for executions in dir: a journal holding a frame, or a
+// finished executions file (--live-results).
+func recorded(dir string) func() bool {
+	return func() bool {
+		files, _ := filepath.Glob(filepath.Join(dir, results.JournalGlob))
+		for _, f := range files {
+			if st, err := os.Stat(f); err == nil && st.Size() > 64 {
+				return true
+			}
+		}
+		return finishedFiles(1, dir)()
+	}
+}
+
+// journalFor waits for a journal in dir that has grown for a few seconds.
+func journalFor(dir string) func() bool {
+	var first time.Time
+	return func() bool {
+		files, _ := filepath.Glob(filepath.Join(dir, results.JournalGlob))
+		if len(files) == 0 {
+			return false
+		}
+		if first.IsZero() {
+			first = time.Now()
+		}
+		return time.Since(first) > 3*time.Second
+	}
+}
+
 // TestRunSIGKILLKeepsResults kills a running replay with SIGKILL, as the
-// OOM killer or a lost machine would: every executions file is readable
-// and holds the executions up to about a second before the kill, and
-// report says the run never ended.
+// OOM killer or a lost machine would: the executions up to a moment
+// before the kill are readable, and report says the run never ended. The
+// journal of a killed run is made Parquet by report; with --live-results
+// every executions file is readable as it was left.
 func TestRunSIGKILLKeepsResults(t *testing.T) {
 	dsn := preparedDSN(t, "cmd_sigkill")
+	for _, mode := range []string{"journal", "live"} {
+		t.Run(mode, func(t *testing.T) { sigkillKeepsResults(t, dsn, mode) })
+	}
+}
+
+func sigkillKeepsResults(t *testing.T, dsn, mode string) {
 	out := t.TempDir()
-	cmd, stderr := startRun(t, "-q", "run", "--dsn", dsn, "--out", out, "--run-id", "kill", "-s", "simple_inner_pk=1",
-		"--table-size", "200", "--threads", "2", "--time", "5m")
+	args := []string{"-q", "run", "--dsn", dsn, "--out", out, "--run-id", "kill", "-s", "simple_inner_pk=1",
+		"--table-size", "200", "--threads", "2", "--time", "5m"}
 	dir := filepath.Join(out, "run=kill")
-	waitFor(t, cmd, stderr, "3 finished executions files", finishedFiles(3, dir))
+	ready, what := journalFor(dir), "a journal for 3 s"
+	if mode == "live" {
+		args = append(args, "--live-results")
+		ready, what = finishedFiles(3, dir), "3 finished executions files"
+	}
+	cmd, stderr := startRun(t, args...)
+	waitFor(t, cmd, stderr, what, ready)
 	killed := time.Now()
 	if err := cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
 	_ = cmd.Wait()
 
+	if mode == "journal" {
+		if files, _ := results.ExecutionFiles(dir); len(files) != 0 {
+			t.Errorf("executions files before report: %v", files)
+		}
+		code, _, stderr := runCapturedAll(t, "report", dir)
+		if code != 0 || !strings.Contains(stderr, "the 1 journal(s) it left are now Parquet files") {
+			t.Errorf("report of the killed run: exit %d, no word of the journal\n%s", code, stderr)
+		}
+		if j, _ := filepath.Glob(filepath.Join(dir, results.JournalGlob)); len(j) != 0 {
+			t.Errorf("journals left after report: %v", j)
+		}
+	}
 	var warnings []string
 	info := results.ReadRunInfo(dir, func(err error) { warnings = append(warnings, err.Error()) })
 	if info == nil || len(warnings) != 1 || !strings.Contains(warnings[0], "no end") {
@@ -106,9 +160,9 @@ func TestRunSIGKILLKeepsResults(t *testing.T) {
 	if err != nil || rows == 0 {
 		t.Fatalf("%d executions readable after the kill (%v)", rows, err)
 	}
-	// A second of rows is open at any time, plus what workers and the
-	// writer hold: a few seconds is a generous bound, a minute was lost
-	// before files rolled every second.
+	// A second of rows is open at any time (a fifth of a second with the
+	// journal), plus what workers and the writer hold: a few seconds is a
+	// generous bound, a minute was lost before files rolled every second.
 	if lost := killed.Sub(last); lost > 5*time.Second {
 		t.Errorf("the last readable execution started %s before the kill", lost)
 	}
@@ -162,7 +216,7 @@ func TestRunHungServerInterrupt(t *testing.T) {
 		cmd, stderr := startRun(t, "run", "--dsn", dsn, "--out", out, "--run-id", "hung", "-s", "simple_inner_pk=1",
 			"--table-size", "200", "--threads", "2", "--time", "5m")
 		dir := filepath.Join(out, "run=hung")
-		waitFor(t, cmd, stderr, "a finished executions file", finishedFiles(1, dir))
+		waitFor(t, cmd, stderr, "executions recorded", recorded(dir))
 		cont, continued := testdb.StopServer(t, db, time.Minute)
 		if err := cmd.Process.Signal(os.Interrupt); err != nil {
 			t.Fatal(err)
@@ -190,8 +244,13 @@ func TestRunHungServerInterrupt(t *testing.T) {
 		if info == nil || !info.Interrupted {
 			t.Errorf("run.json %+v, want an interrupted run", info)
 		}
-		if matches, _ := filepath.Glob(filepath.Join(dir, "*.tmp")); len(matches) > 0 {
-			t.Errorf("unfinished files left: %v", matches)
+		for _, pattern := range []string{"*.tmp", results.JournalGlob} {
+			if matches, _ := filepath.Glob(filepath.Join(dir, pattern)); len(matches) > 0 {
+				t.Errorf("unfinished files left: %v", matches)
+			}
+		}
+		if files, _ := results.ExecutionFiles(dir); len(files) == 0 {
+			t.Error("no executions file after the interrupt")
 		}
 	}
 }

@@ -29,7 +29,7 @@ func TestMain(m *testing.M) {
 // TestRunSIGTERMKeepsResults stops a running replay with SIGTERM, as a
 // scheduler or a user would: the process ends cleanly with exit status 130,
 // run.json says the run was interrupted, and what was recorded is in
-// readable Parquet.
+// readable Parquet, made of the journal as the run stopped.
 func TestRunSIGTERMKeepsResults(t *testing.T) {
 	dsn := testdb.Fresh(t, "cmd_sigterm")
 	if code, _ := runCaptured(t, "-q", "prepare", "--dsn", dsn, "--table-size", "200"); code != 0 {
@@ -40,12 +40,7 @@ func TestRunSIGTERMKeepsResults(t *testing.T) {
 		"--table-size", "200", "--threads", "2", "--time", "5m"}
 	cmd, stderr := startRun(t, args...)
 	dir := filepath.Join(out, "run=sig")
-	// Once a finished executions file is there, the run has recorded
-	// something.
-	waitFor(t, cmd, stderr, "a finished executions file", func() bool {
-		files, _ := results.ExecutionFiles(dir)
-		return len(files) > 0
-	})
+	waitFor(t, cmd, stderr, "executions recorded", recorded(dir))
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
@@ -73,8 +68,10 @@ func TestRunSIGTERMKeepsResults(t *testing.T) {
 		t.Errorf("executions files: %d, rows %d and %d cut, err %v; run.json counts %d and %d cut",
 			files, rows, cut, err, info.Executions, info.CutAtEnd)
 	}
-	if matches, _ := filepath.Glob(filepath.Join(dir, "*.tmp")); len(matches) > 0 {
-		t.Errorf("unfinished files left after a clean stop: %v", matches)
+	for _, pattern := range []string{"*.tmp", results.JournalGlob} {
+		if matches, _ := filepath.Glob(filepath.Join(dir, pattern)); len(matches) > 0 {
+			t.Errorf("unfinished files left after a clean stop: %v", matches)
+		}
 	}
 }
 

@@ -390,6 +390,7 @@ var comparedOptions = []struct {
 	{"ps_mode", func(o *results.RunOptions) any { return o.PsMode }},
 	{"exec_path", func(o *results.RunOptions) any { return o.ExecPath }},
 	{"checksum", func(o *results.RunOptions) any { return o.Checksum }},
+	{"live_results", func(o *results.RunOptions) any { return o.LiveResults }},
 	{"seed", func(o *results.RunOptions) any { return o.Seed }},
 	{"distribution", func(o *results.RunOptions) any { return o.Distribution }},
 	{"tables", func(o *results.RunOptions) any { return o.Tables }},

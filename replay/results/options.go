@@ -50,6 +50,9 @@ type RunOptions struct {
 	Explain      Explain `json:"explain"`
 	ExplainEvery int64   `json:"explain_every"`
 	Checksum     bool    `json:"checksum"`
+	// LiveResults wrote executions files as the run went (finished every
+	// second), not a journal made into Parquet at the end (Options.Journal).
+	LiveResults bool `json:"live_results"`
 
 	// missing are the keys the run.json read did not hold (an older
 	// joinbench); nil for options made in memory, which hold every key.

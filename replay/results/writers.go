@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"sync"
 	"time"
 
@@ -14,10 +15,17 @@ import (
 // files. Use one per writing goroutine: it is not meant for concurrent use
 // (it is still safe against a concurrent RunDir.Close).
 type ExecutionWriter struct {
-	d      *RunDir
-	mu     sync.Mutex
-	r      rollingWriter[Execution]
-	closed bool
+	d  *RunDir
+	mu sync.Mutex
+	r  rollingWriter[Execution]
+	// With Options.Journal, rows go to journal j (opened on the first
+	// Write, a new one every FileRows rows) and journals lists those
+	// finished, turned into Parquet by Roll and Close.
+	j        *journalWriter
+	journals []string
+	pending  int64 // rows in journals not yet converted
+	warn     Warner
+	closed   bool
 }
 
 // Write appends rows. They are buffered up to a row group, then streamed;
@@ -38,12 +46,78 @@ func (w *ExecutionWriter) Write(rows []Execution) error {
 		}
 		rows[i].Segment = int32(w.d.segment)
 	}
+	if w.d.opts.Journal {
+		return w.journal(rows)
+	}
 	return w.r.write(rows)
+}
+
+// journal appends rows to the journal, starting a new one every FileRows
+// rows, so that each becomes one executions file.
+func (w *ExecutionWriter) journal(rows []Execution) error {
+	for len(rows) > 0 {
+		if w.j == nil {
+			path := filepath.Join(w.d.path, w.r.prefix+"-"+strconv.Itoa(w.r.nextN())+journalSuffix)
+			j, err := createJournal(w.d, path)
+			if err != nil {
+				return err
+			}
+			w.j = j
+		}
+		n := min(int64(len(rows)), w.d.opts.FileRows-w.j.rows)
+		if err := w.j.write(rows[:n]); err != nil {
+			return err
+		}
+		w.pending += n
+		rows = rows[n:]
+		if w.j.rows >= w.d.opts.FileRows {
+			if err := w.endJournal(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// endJournal closes the open journal and queues it for conversion.
+func (w *ExecutionWriter) endJournal() error {
+	if w.j == nil {
+		return nil
+	}
+	j := w.j
+	w.j = nil
+	w.journals = append(w.journals, j.path)
+	return j.close()
+}
+
+// convert turns the finished journals into executions files.
+func (w *ExecutionWriter) convert() error {
+	if err := w.endJournal(); err != nil {
+		return err
+	}
+	if len(w.journals) == 0 {
+		return nil
+	}
+	files, err := convertJournals(w.d, w.journals, w.warn)
+	w.r.files = append(w.r.files, files...)
+	sort.Strings(w.r.files)
+	w.journals, w.pending = nil, 0
+	return err
+}
+
+// PendingRows is how many rows are in journals, to become Parquet at
+// Close (0 without Options.Journal): a caller about to close can say that
+// it may take a while.
+func (w *ExecutionWriter) PendingRows() int64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.pending
 }
 
 // Flush writes the buffered rows out as a row group of the open file,
 // freeing their memory. It does not make them readable: only a finished
-// file is (see Roll). Calling it often makes small row groups.
+// file is (see Roll). Calling it often makes small row groups. A journal
+// holds no rows in memory: Flush does nothing then.
 func (w *ExecutionWriter) Flush() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -55,7 +129,8 @@ func (w *ExecutionWriter) Flush() error {
 
 // RollIfOld finishes the open file if it is older than Options.FileAge:
 // call it from time to time when rows may stop coming (a server that
-// stops answering), so that the last rows written become readable.
+// stops answering), so that the last rows written become readable. A
+// journal's rows are written as they come: RollIfOld does nothing then.
 func (w *ExecutionWriter) RollIfOld() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -66,12 +141,16 @@ func (w *ExecutionWriter) RollIfOld() error {
 }
 
 // Roll finishes the open file now, making every row written so far
-// readable; the next Write starts a new file.
+// readable; the next Write starts a new file. With a journal, it turns
+// the journal into Parquet now.
 func (w *ExecutionWriter) Roll() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {
 		return errClosed
+	}
+	if w.d.opts.Journal {
+		return w.convert()
 	}
 	return w.r.finish()
 }
@@ -83,7 +162,8 @@ func (w *ExecutionWriter) Files() []string {
 	return append([]string(nil), w.r.files...)
 }
 
-// Close finishes the open file. Closing twice is a no-op.
+// Close finishes the open file, or turns the journals into Parquet files
+// (Options.Journal). Closing twice is a no-op.
 func (w *ExecutionWriter) Close() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -94,6 +174,9 @@ func (w *ExecutionWriter) Close() error {
 	w.d.mu.Lock()
 	delete(w.d.writers, w)
 	w.d.mu.Unlock()
+	if w.d.opts.Journal {
+		return w.convert()
+	}
 	return w.r.close()
 }
 

@@ -1,0 +1,27 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/joinbench/joinbench/replay/results"
+)
+
+// recoverRuns turns what killed clients left in journals into executions
+// files before report and compare read the runs (results.Recover), and
+// says so. Nothing it meets stops the read: a folder it cannot write is
+// warned of and read as it is.
+func recoverRuns(dirs []string, warn func(error)) {
+	for _, dir := range dirs {
+		rec, err := results.Recover(dir, warn)
+		if err != nil {
+			warn(fmt.Errorf("%s: the rows a killed client left in its journal cannot be made Parquet, and are left out: %w", dir, err))
+		}
+		if n := len(rec.Files); n > 0 {
+			warn(fmt.Errorf("%s: a client was stopped before it finished its run; the %d journal(s) it left are now Parquet files", dir, n))
+		}
+		if len(rec.InUse) > 0 {
+			warn(fmt.Errorf("%s: a client is still running (%s): its executions become readable when its run ends", dir, filepath.Base(rec.InUse[0])))
+		}
+	}
+}

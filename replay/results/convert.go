@@ -1,0 +1,191 @@
+package results
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// JournalGlob matches the executions journals of a run folder: rows of a
+// client still running (Options.Journal), or of one killed before it could
+// turn them into Parquet (see Recover).
+const JournalGlob = "executions-*" + journalSuffix
+
+// convertJournals turns journals into Parquet files, several at once (one
+// per core), and returns the files written. A journal becomes the
+// executions file of the same name and number, then is removed; one
+// holding no rows is removed and gives no file. A torn last frame (the
+// writer was killed) is reported through warn and its rows are lost; the
+// frames before it are converted.
+func convertJournals(d *RunDir, paths []string, warn Warner) ([]string, error) {
+	files := make([]string, len(paths))
+	errs := make([]error, len(paths))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	// cores, not GOMAXPROCS: a run raises that by its threads
+	for range min(len(paths), runtime.GOMAXPROCS(0), runtime.NumCPU()) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				files[i], errs[i] = convertJournal(d, paths[i], warn)
+			}
+		}()
+	}
+	for i := range paths {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	var out []string
+	for _, f := range files {
+		if f != "" {
+			out = append(out, f)
+		}
+	}
+	return out, errors.Join(errs...)
+}
+
+// convertJournal writes the rows of one journal to its Parquet file and
+// removes the journal. A Parquet file of that name already there was
+// finished by an earlier conversion killed before it removed the journal:
+// the journal is then only removed.
+func convertJournal(d *RunDir, path string, warn Warner) (string, error) {
+	prefix, n, err := journalName(path)
+	if err != nil {
+		return "", err
+	}
+	final := filepath.Join(filepath.Dir(path), prefix+"-"+strconv.Itoa(n)+".parquet")
+	if _, err := os.Stat(final); err == nil {
+		return final, removeJournal(path)
+	}
+	_ = os.Remove(final + tmpSuffix) // of a conversion killed half-way
+	jr, f, err := openJournal(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	w := rollingWriter[Execution]{
+		d: d, prefix: prefix, now: d.now, age: time.Duration(math.MaxInt64),
+		nextN: func() int { return n },
+	}
+	batch := int(d.opts.RowGroupRows)
+	rows := make([]Execution, 0, batch)
+	var written int64
+	for {
+		rows, err = jr.next(rows)
+		done := err != nil
+		if errors.Is(err, errTornFrame) {
+			warn.warn(fmt.Errorf("%w: its rows are lost (the client was stopped while writing them)", err))
+		} else if err != nil && err != io.EOF {
+			_ = w.fail(err)
+			return "", err
+		}
+		if len(rows) >= batch || (done && len(rows) > 0) {
+			if err := w.write(rows); err != nil {
+				return "", err
+			}
+			written += int64(len(rows))
+			clear(rows)
+			rows = rows[:0]
+		}
+		if done {
+			break
+		}
+	}
+	if err := w.finish(); err != nil {
+		return "", err
+	}
+	if written == 0 {
+		return "", removeJournal(path)
+	}
+	return final, removeJournal(path)
+}
+
+func removeJournal(path string) error {
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("remove %s: %w", path, err)
+	}
+	return nil
+}
+
+// journalName splits <prefix>-<n>.rows.
+func journalName(path string) (prefix string, n int, err error) {
+	base := strings.TrimSuffix(filepath.Base(path), journalSuffix)
+	i := strings.LastIndexByte(base, '-')
+	if i > 0 {
+		if n, err = strconv.Atoi(base[i+1:]); err == nil && n >= 0 {
+			return base[:i], n, nil
+		}
+	}
+	return "", 0, fmt.Errorf("%s: not a journal name (<prefix>-<n>%s)", path, journalSuffix)
+}
+
+// Recovered is what Recover did in one run folder.
+type Recovered struct {
+	Files []string // executions files written from journals
+	// InUse are journals a running client is still writing: their rows
+	// become Parquet when that client's run ends.
+	InUse []string
+}
+
+// Recover turns the journals a killed client left in a run folder into
+// executions files, so that the run's rows can be read (by report and
+// compare, or by any Parquet reader afterwards). Journals of a client
+// still running are left to it and listed in InUse. A folder without
+// journals is left as it is.
+func Recover(dir string, warn Warner) (Recovered, error) {
+	var rec Recovered
+	paths, err := filepath.Glob(filepath.Join(globEscape(dir), JournalGlob))
+	if err != nil || len(paths) == 0 {
+		return rec, err
+	}
+	sort.Strings(paths)
+	var todo []string
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			return rec, err
+		}
+		inUse := journalInUse(f)
+		f.Close()
+		if inUse {
+			rec.InUse = append(rec.InUse, p)
+		} else {
+			todo = append(todo, p)
+		}
+	}
+	if len(todo) == 0 {
+		return rec, nil
+	}
+	d := &RunDir{path: dir, runID: recoveredRunID(dir), opts: Options{FileRows: math.MaxInt64}.withDefaults(),
+		now: time.Now, create: createNew}
+	rec.Files, err = convertJournals(d, todo, warn)
+	return rec, err
+}
+
+// recoveredRunID is the run id for the files' metadata: run.json's, or
+// the folder's name.
+func recoveredRunID(dir string) string {
+	if b, err := os.ReadFile(filepath.Join(dir, RunFile)); err == nil {
+		var r Run
+		if json.Unmarshal(b, &r) == nil && r.RunID != "" {
+			return r.RunID
+		}
+	}
+	return RunIDFromDir(dir)
+}
+
+func createNew(name string) (*os.File, error) {
+	return os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+}
