@@ -53,10 +53,10 @@
 //
 // With Options.Journal (what joinbench run uses unless --live-results),
 // an ExecutionWriter appends rows to a journal instead
-// (executions-<host>-<n>.rows, one per FileRows rows, journal.go) and
+// (executions-<host>-<n>.rows, one per 262,144 rows, journal.go) and
 // turns each into the executions file of the same number when it closes
 // (convert.go): the Parquet encoding, about 0.7 µs of CPU per row, leaves
-// the measured time, and appending costs a tenth of it. No Parquet reader
+// the measured time, and appending costs a third of it. No Parquet reader
 // sees the rows until then. A killed client's journals keep every frame
 // written (one per batch); Recover, which report and compare run first,
 // makes them Parquet, and leaves alone the journals a running client

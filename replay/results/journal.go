@@ -15,9 +15,9 @@ import (
 // writes during a run, turned into Parquet when it closes (convert.go).
 // Encoding a row into Parquet costs about 0.7 µs of CPU (zstd, the
 // dictionaries, the page statistics); appending it to the journal costs a
-// tenth of that, and the rest is spent after the measured time, when it
-// takes nothing from the server under test (bench/README.md, "Where the
-// remaining gap is").
+// third of that, and the rest is spent after the measured time, when it
+// takes nothing from the server under test (bench/README.md, "The
+// executions journal").
 //
 // A journal file, executions-<host>-<n>.rows, is a magic line and then
 // frames, one per Write, each written with one write call:

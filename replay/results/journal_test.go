@@ -314,3 +314,30 @@ func journalKillChild(dir string) {
 	time.Sleep(time.Minute)
 	os.Exit(4)
 }
+
+// TestJournalFilesForParallelReads: with the default options a journal,
+// and the executions file made of it, holds journalFileRows, so that a
+// run of a few minutes already has files for every core to read.
+func TestJournalFilesForParallelReads(t *testing.T) {
+	d := journalDir(t, Options{})
+	w, err := d.NewExecutionWriter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := sampleExecutions(0, 1024)
+	for range journalFileRows/1024 + 1 {
+		if err := w.Write(rows); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	files := listFiles(t, d.Path(), "executions-*.parquet")
+	if len(files) != 2 {
+		t.Fatalf("files %v, want 2", files)
+	}
+	if n := len(readAll[Execution](t, files[:1])); n != journalFileRows {
+		t.Errorf("first file holds %d rows, want %d", n, journalFileRows)
+	}
+}

@@ -41,12 +41,12 @@ type Options struct {
 	// Compression of the Parquet columns. Default zstd, fastest level.
 	Compression compress.Codec
 	// Journal makes ExecutionWriters append rows to a journal during the
-	// run (executions-<host>-<n>.rows, one per FileRows rows) and turn it
-	// into Parquet when they close, instead of writing Parquet files as
-	// rows come: a tenth of the CPU per row while the run is measured, at
-	// the price of files that are readable only once the writer has
-	// closed (or Recover has run, after a killed client). FileAge does
-	// not apply. See journal.go.
+	// run (executions-<host>-<n>.rows, one per 262,144 rows, or FileRows
+	// when fewer) and turn it into Parquet when they close, instead of
+	// writing Parquet files as rows come: a third of the CPU per row
+	// while the run is measured, at the price of files that are readable
+	// only once the writer has closed (or Recover has run, after a killed
+	// client). FileAge does not apply. See journal.go.
 	Journal bool
 }
 

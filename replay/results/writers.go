@@ -19,7 +19,7 @@ type ExecutionWriter struct {
 	mu sync.Mutex
 	r  rollingWriter[Execution]
 	// With Options.Journal, rows go to journal j (opened on the first
-	// Write, a new one every FileRows rows) and journals lists those
+	// Write, a new one every journalRows) and journals lists those
 	// finished, turned into Parquet by Roll and Close.
 	j        *journalWriter
 	journals []string
@@ -52,8 +52,19 @@ func (w *ExecutionWriter) Write(rows []Execution) error {
 	return w.r.write(rows)
 }
 
-// journal appends rows to the journal, starting a new one every FileRows
-// rows, so that each becomes one executions file.
+// journalFileRows is how many rows a journal, and so the executions file
+// made of it, holds at most (FileRows when smaller): four row groups.
+// Readers decode files in parallel, so a run's rows must be in more
+// files than a machine has cores for report to use them all; a file per
+// second (--live-results) is many more than needed, one per FileRows
+// (4M) too few for any run under an hour at 1,000 statements a second.
+const journalFileRows = 1 << 18
+
+// journalRows is how many rows a journal of w holds at most.
+func (w *ExecutionWriter) journalRows() int64 { return min(w.d.opts.FileRows, journalFileRows) }
+
+// journal appends rows to the journal, starting a new one every
+// journalRows, so that each becomes one executions file.
 func (w *ExecutionWriter) journal(rows []Execution) error {
 	for len(rows) > 0 {
 		if w.j == nil {
@@ -64,13 +75,13 @@ func (w *ExecutionWriter) journal(rows []Execution) error {
 			}
 			w.j = j
 		}
-		n := min(int64(len(rows)), w.d.opts.FileRows-w.j.rows)
+		n := min(int64(len(rows)), w.journalRows()-w.j.rows)
 		if err := w.j.write(rows[:n]); err != nil {
 			return err
 		}
 		w.pending += n
 		rows = rows[n:]
-		if w.j.rows >= w.d.opts.FileRows {
+		if w.j.rows >= w.journalRows() {
 			if err := w.endJournal(); err != nil {
 				return err
 			}
