@@ -195,17 +195,16 @@ type Bucket struct {
 	Count    int64
 }
 
-// Buckets returns the histogram's non-empty buckets in ascending order.
+// Buckets returns the histogram's non-empty buckets in ascending order
+// (the library's Distribution, without its empty bars: see eachCount).
 func (m *Metrics) Buckets() []Bucket {
 	if m.hist == nil {
 		return nil
 	}
 	var out []Bucket
-	for _, b := range m.hist.Distribution() {
-		if b.Count != 0 {
-			out = append(out, Bucket{From: time.Duration(b.From), To: time.Duration(b.To), Count: b.Count})
-		}
-	}
+	eachCount(m.hist, func(from, to, count int64) {
+		out = append(out, Bucket{From: time.Duration(from), To: time.Duration(to), Count: count})
+	})
 	return out
 }
 
