@@ -191,10 +191,15 @@ func buildRun(dir string, opt Options) (*RunReport, error) {
 		return nil, err
 	}
 	catalog := newPlanCatalog(rr.Info, plans)
-	for _, name := range acc.names() {
-		rr.Scenarios = append(rr.Scenarios, scenarioReport(acc.scenarios[name], catalog))
-	}
-	total := acc.total()
+	// The scenarios' figures, and the total merged from them, are computed
+	// on every core: a tenth of a report's CPU, after the scan.
+	names := acc.names()
+	rr.Scenarios = make([]ScenarioReport, len(names))
+	var total metrics.Metrics
+	totalDone := make(chan struct{})
+	go func() { defer close(totalDone); total = acc.total() }()
+	eachParallel(len(names), func(i int) { rr.Scenarios[i] = scenarioReport(acc.scenarios[names[i]], catalog) })
+	<-totalDone
 	rr.Start, rr.End = total.First, total.Last
 	rr.Total = summaryOf(&total)
 	rr.addCut(acc.cut)
