@@ -30,6 +30,11 @@ const JournalGlob = "executions-*" + journalSuffix
 func convertJournals(d *RunDir, paths []string, warn Warner) ([]string, error) {
 	files := make([]string, len(paths))
 	errs := make([]error, len(paths))
+	if warn != nil { // warned from several goroutines, one at a time
+		var mu sync.Mutex
+		w := warn
+		warn = func(err error) { mu.Lock(); defer mu.Unlock(); w(err) }
+	}
 	next := make(chan int)
 	var wg sync.WaitGroup
 	// cores, not GOMAXPROCS: a run raises that by its threads
