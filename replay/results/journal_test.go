@@ -4,11 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -252,31 +250,7 @@ func TestJournalKilledClientRecovered(t *testing.T) {
 		return
 	}
 	dir := t.TempDir()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestJournalKilledClientRecovered$")
-	cmd.Env = append(os.Environ(), "JOINBENCH_JOURNAL_KILL_CHILD="+dir)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	buf := make([]byte, 64)
-	var got string
-	for !strings.Contains(got, "READY") {
-		n, err := out.Read(buf)
-		if err != nil {
-			cmd.Process.Kill()
-			cmd.Wait()
-			t.Fatalf("child ended before READY: %v (output %q)", err, got)
-		}
-		got += string(buf[:n])
-	}
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	_ = cmd.Wait()
+	killChildWhenReady(t, "TestJournalKilledClientRecovered", "JOINBENCH_JOURNAL_KILL_CHILD", dir)
 	run := filepath.Join(dir, "run=killed")
 	rec, err := Recover(run, nil)
 	if err != nil {

@@ -188,17 +188,7 @@ func TestExecutionsRoundTripManyRowGroups(t *testing.T) {
 	if v, ok := pf.Lookup("joinbench.run_id"); !ok || v != "r1" {
 		t.Errorf("metadata run_id = %q, %v", v, ok)
 	}
-	got := readAll[Execution](t, files[:1])
-	normalize(got)
-	normalize(want)
-	if len(got) != len(want) {
-		t.Fatalf("read %d rows, want %d", len(got), len(want))
-	}
-	for i := range want {
-		if !reflect.DeepEqual(got[i], want[i]) {
-			t.Fatalf("row %d:\n got %+v\nwant %+v", i, got[i], want[i])
-		}
-	}
+	sameRows(t, readAll[Execution](t, files[:1]), want)
 	// column names are a contract
 	var cols []string
 	for _, c := range pf.Schema().Columns() {
@@ -463,31 +453,7 @@ func TestKillLeavesFinishedFilesReadable(t *testing.T) {
 		return
 	}
 	dir := t.TempDir()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestKillLeavesFinishedFilesReadable$")
-	cmd.Env = append(os.Environ(), "JOINBENCH_RESULTS_KILL_CHILD="+dir)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	buf := make([]byte, 64)
-	var got string
-	for !strings.Contains(got, "READY") {
-		n, err := out.Read(buf)
-		if err != nil {
-			cmd.Process.Kill()
-			cmd.Wait()
-			t.Fatalf("child ended before READY: %v (output %q)", err, got)
-		}
-		got += string(buf[:n])
-	}
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	_ = cmd.Wait()
+	killChildWhenReady(t, "TestKillLeavesFinishedFilesReadable", "JOINBENCH_RESULTS_KILL_CHILD", dir)
 
 	run := filepath.Join(dir, "run=killed")
 	finished := listFiles(t, run, "executions-*.parquet")
@@ -513,6 +479,37 @@ func TestKillLeavesFinishedFilesReadable(t *testing.T) {
 	if err := json.Unmarshal(b, &r); err != nil || r.RunID != "killed" {
 		t.Errorf("run.json: %v %+v", err, r)
 	}
+}
+
+// killChildWhenReady runs test in a child process with env set to dir,
+// waits for it to print READY, and kills it with SIGKILL.
+func killChildWhenReady(t *testing.T, test, env, dir string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$")
+	cmd.Env = append(os.Environ(), env+"="+dir)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 64)
+	var got string
+	for !strings.Contains(got, "READY") {
+		n, err := out.Read(buf)
+		if err != nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("child ended before READY: %v (output %q)", err, got)
+		}
+		got += string(buf[:n])
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
 }
 
 func killChild(dir string) {
