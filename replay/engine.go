@@ -618,7 +618,7 @@ func (e *engine) write(ew ExecutionWriter) error {
 // work: the rows of a journal are turned into Parquet then (about 0.9
 // million a second per core).
 func (e *engine) closeWriter(ew ExecutionWriter) error {
-	p, ok := ew.(interface{ PendingRows() int64 })
+	p, ok := ew.(PendingWriter)
 	if !ok || p.PendingRows() < slowConversion {
 		return ew.Close()
 	}

@@ -63,6 +63,13 @@ type IdleRoller interface {
 	RollIfOld() error
 }
 
+// PendingWriter is an ExecutionWriter whose Close has rows still to write
+// (results.ExecutionWriter with a journal, made Parquet at Close): the
+// engine says so when that is long work.
+type PendingWriter interface {
+	PendingRows() int64
+}
+
 // StatusSampler reads server counters; each call returns the changes since
 // the previous call.
 type StatusSampler interface {

@@ -1,7 +1,6 @@
 package results
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -70,16 +69,16 @@ func convertJournal(d *RunDir, path string, warn Warner) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	final := filepath.Join(filepath.Dir(path), prefix+"-"+strconv.Itoa(n)+".parquet")
+	final := filepath.Join(filepath.Dir(path), fileName(prefix, n, parquetSuffix))
 	if _, err := os.Stat(final); err == nil {
 		return final, removeJournal(path)
 	}
 	_ = os.Remove(final + tmpSuffix) // of a conversion killed half-way
-	jr, f, err := openJournal(path)
+	jr, err := openJournal(path)
 	if err != nil {
 		return "", err
 	}
-	defer f.Close()
+	defer jr.close()
 	w := rollingWriter[Execution]{
 		d: d, prefix: prefix, now: d.now, age: time.Duration(math.MaxInt64),
 		nextN: func() int { return n },
@@ -112,7 +111,7 @@ func convertJournal(d *RunDir, path string, warn Warner) (string, error) {
 		return "", err
 	}
 	if written == 0 {
-		return "", removeJournal(path)
+		final = "" // no row, no file
 	}
 	return final, removeJournal(path)
 }
@@ -182,15 +181,8 @@ func Recover(dir string, warn Warner) (Recovered, error) {
 // recoveredRunID is the run id for the files' metadata: run.json's, or
 // the folder's name.
 func recoveredRunID(dir string) string {
-	if b, err := os.ReadFile(filepath.Join(dir, RunFile)); err == nil {
-		var r Run
-		if json.Unmarshal(b, &r) == nil && r.RunID != "" {
-			return r.RunID
-		}
+	if r := readRunFile(dir, nil); r != nil && r.RunID != "" {
+		return r.RunID
 	}
 	return RunIDFromDir(dir)
-}
-
-func createNew(name string) (*os.File, error) {
-	return os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 }

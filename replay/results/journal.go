@@ -25,7 +25,7 @@ import (
 //	frame   = length uint32 LE | crc32c(payload) uint32 LE | payload
 //	payload = uvarint(rows) | row...
 //
-// A row is its fields in a fixed order (journalRow), integers as varints,
+// A row is its fields in a fixed order (frame, decode), integers as varints,
 // times as nanoseconds (a row's start as the difference from the previous
 // row's in the frame), free text (parameters, checksum, error message) as
 // a uvarint length and its bytes. The few distinct strings of the
@@ -143,14 +143,14 @@ func (e *journalEncoder) str(b []byte, field int, s string) []byte {
 	if s == c.s {
 		return binary.AppendUvarint(b, c.id)
 	}
-	id, ok := e.ids[s]
-	if !ok {
+	id, seen := e.ids[s]
+	if !seen {
 		id = uint64(len(e.ids))
 		e.ids[s] = id
-		b = binary.AppendUvarint(b, id)
+	}
+	b = binary.AppendUvarint(b, id)
+	if !seen {
 		b = appendText(b, s)
-	} else {
-		b = binary.AppendUvarint(b, id)
 	}
 	c.s, c.id = s, id
 	return b
@@ -208,6 +208,7 @@ var errTornFrame = errors.New("last frame incomplete or damaged")
 
 // journalReader reads a journal file's frames back into rows.
 type journalReader struct {
+	f       *os.File
 	r       *bufio.Reader
 	path    string
 	off     int64 // of the next frame
@@ -219,23 +220,26 @@ type journalReader struct {
 	times  []time.Time
 }
 
-func openJournal(path string) (*journalReader, *os.File, error) {
+// openJournal opens a journal for reading; close it with close.
+func openJournal(path string) (*journalReader, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	jr := &journalReader{r: bufio.NewReaderSize(f, 1<<20), path: path, strs: []string{""}}
+	jr := &journalReader{f: f, r: bufio.NewReaderSize(f, 1<<20), path: path, strs: []string{""}}
 	magic := make([]byte, len(journalMagic))
 	if _, err := io.ReadFull(jr.r, magic); err != nil || string(magic) != string(journalMagic) {
 		f.Close()
 		if err == nil || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-			return nil, nil, fmt.Errorf("%s: not a joinbench rows journal", path)
+			return nil, fmt.Errorf("%s: not a joinbench rows journal", path)
 		}
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	jr.off = int64(len(journalMagic))
-	return jr, f, nil
+	return jr, nil
 }
+
+func (jr *journalReader) close() { jr.f.Close() }
 
 // next appends the rows of the next frame to dst. It returns io.EOF after
 // the last whole frame, and an error wrapping errTornFrame when what
@@ -384,16 +388,17 @@ func (d *decoder) byte() byte {
 
 func (d *decoder) uvarint() uint64 {
 	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.bad = true
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
+	return advance(d, v, n)
 }
 
 func (d *decoder) varint() int64 {
 	v, n := binary.Varint(d.b)
+	return advance(d, v, n)
+}
+
+// advance takes a varint of n bytes (n <= 0: none could be read) off d
+// and returns its value v, or 0 when there was none.
+func advance[T uint64 | int64](d *decoder, v T, n int) T {
 	if n <= 0 {
 		d.bad = true
 		return 0

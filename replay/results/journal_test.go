@@ -21,6 +21,19 @@ func journalDir(t *testing.T, opts Options) *RunDir {
 	return d
 }
 
+// writerWith is an executions writer of d that has written rows.
+func writerWith(t *testing.T, d *RunDir, rows []Execution) *ExecutionWriter {
+	t.Helper()
+	w, err := d.NewExecutionWriter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(rows); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
 func sameRows(t *testing.T, got, want []Execution) {
 	t.Helper()
 	normalize(got)
@@ -85,13 +98,7 @@ func TestJournalRoundTrip(t *testing.T) {
 // later rows go to a new journal and file.
 func TestJournalRoll(t *testing.T) {
 	d := journalDir(t, Options{})
-	w, err := d.NewExecutionWriter()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(sampleExecutions(0, 10)); err != nil {
-		t.Fatal(err)
-	}
+	w := writerWith(t, d, sampleExecutions(0, 10))
 	if err := w.Roll(); err != nil {
 		t.Fatal(err)
 	}
@@ -178,13 +185,7 @@ func TestRecoverTornFrame(t *testing.T) {
 // writer closes it is Parquet.
 func TestRecoverLeavesRunningClient(t *testing.T) {
 	d := journalDir(t, Options{})
-	w, err := d.NewExecutionWriter()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(sampleExecutions(0, 10)); err != nil {
-		t.Fatal(err)
-	}
+	writerWith(t, d, sampleExecutions(0, 10))
 	rec, err := Recover(d.Path(), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,14 @@ import (
 // and readers must skip it.
 const tmpSuffix = ".tmp"
 
+const parquetSuffix = ".parquet"
+
+// fileName is the name of file n of a series: <prefix>-<n><suffix>, the
+// same n for an executions file and the journal it is made of.
+func fileName(prefix string, n int, suffix string) string {
+	return prefix + "-" + strconv.Itoa(n) + suffix
+}
+
 // rollingWriter streams rows of type T into a sequence of Parquet files
 // named <prefix>-<n>.parquet, finishing a file every opts.FileRows rows or
 // age. It is not safe for concurrent use.
@@ -34,7 +42,7 @@ type rollingWriter[T any] struct {
 
 func (r *rollingWriter[T]) open() error {
 	n := r.nextN()
-	name := filepath.Join(r.d.path, r.prefix+"-"+strconv.Itoa(n)+".parquet")
+	name := filepath.Join(r.d.path, fileName(r.prefix, n, parquetSuffix))
 	f, err := r.d.create(name + tmpSuffix)
 	if err != nil {
 		return &WriteError{Path: name + tmpSuffix, Err: err}

@@ -141,10 +141,8 @@ func newRunDir(path, runID, clientHost string, segment int, opts Options) *RunDi
 		segment:    segment,
 		opts:       opts.withDefaults(),
 		now:        time.Now,
-		create: func(name string) (*os.File, error) {
-			return os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		},
-		writers: map[*ExecutionWriter]struct{}{},
+		create:     createNew,
+		writers:    map[*ExecutionWriter]struct{}{},
 	}
 	if segment > 0 {
 		d.tag = "-seg" + strconv.Itoa(segment)
@@ -156,6 +154,11 @@ func newRunDir(path, runID, clientHost string, segment int, opts Options) *RunDi
 		nextN: func() int { return int(d.statusN.Add(1) - 1) },
 	}}
 	return d
+}
+
+// createNew creates a file to write that must not exist yet.
+func createNew(name string) (*os.File, error) {
+	return os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 }
 
 // Path is the run folder, <dir>/run=<id>.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"sync"
 	"time"
 
@@ -67,7 +66,7 @@ func (w *ExecutionWriter) journalRows() int64 { return min(w.d.opts.FileRows, jo
 func (w *ExecutionWriter) journal(rows []Execution) error {
 	for len(rows) > 0 {
 		if w.j == nil {
-			path := filepath.Join(w.d.path, w.r.prefix+"-"+strconv.Itoa(w.r.nextN())+journalSuffix)
+			path := filepath.Join(w.d.path, fileName(w.r.prefix, w.r.nextN(), journalSuffix))
 			j, err := createJournal(w.d, path)
 			if err != nil {
 				return err
@@ -111,8 +110,7 @@ func (w *ExecutionWriter) convert() error {
 	// A journal of this writer ends torn only after a write that failed,
 	// which Write returned: nothing more to warn of.
 	files, err := convertJournals(w.d, w.journals, nil)
-	w.r.files = append(w.r.files, files...)
-	sort.Strings(w.r.files)
+	w.r.files = append(w.r.files, files...) // in the journals' order
 	w.journals, w.pending = nil, 0
 	return err
 }
