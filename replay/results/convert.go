@@ -20,6 +20,9 @@ import (
 // turn them into Parquet (see Recover).
 const JournalGlob = "executions-*" + journalSuffix
 
+// convertBatchRows is at most how many decoded rows a conversion holds.
+const convertBatchRows = 4096
+
 // convertJournals turns journals into Parquet files, several at once (one
 // per core), and returns the files written. A journal becomes the
 // executions file of the same name and number, then is removed; one
@@ -83,7 +86,11 @@ func convertJournal(d *RunDir, path string, warn Warner) (string, error) {
 		d: d, prefix: prefix, now: d.now, age: time.Duration(math.MaxInt64),
 		nextN: func() int { return n },
 	}
-	batch := int(d.opts.RowGroupRows)
+	// Rows go to the writer a few thousand at a time: it keeps a row
+	// group in its column buffers anyway, and a row group of decoded rows
+	// beside them (65,536 by default, some 300 bytes each) would double
+	// the memory of every conversion running at once.
+	batch := int(min(d.opts.RowGroupRows, convertBatchRows))
 	rows := make([]Execution, 0, batch)
 	var written int64
 	for {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/parquet-go/parquet-go"
 )
 
 func journalDir(t *testing.T, opts Options) *RunDir {
@@ -314,5 +316,23 @@ func TestJournalFilesForParallelReads(t *testing.T) {
 	}
 	if n := len(readAll[Execution](t, files[:1])); n != journalFileRows {
 		t.Errorf("first file holds %d rows, want %d", n, journalFileRows)
+	}
+	// a conversion hands rows over a few thousand at a time: its row
+	// groups must still be whole
+	f, err := os.Open(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	st, _ := f.Stat()
+	pf, err := parquet.OpenFile(f, st.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Options{}.withDefaults().RowGroupRows
+	for i, rg := range pf.RowGroups() {
+		if rg.NumRows() != want {
+			t.Errorf("row group %d holds %d rows, want %d", i, rg.NumRows(), want)
+		}
 	}
 }
