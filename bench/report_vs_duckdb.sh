@@ -2,7 +2,9 @@
 # `joinbench report` and `joinbench compare` against DuckDB computing the
 # same figures (count, errors, mean, p50, p95, p99, max latency per
 # scenario) from the same Parquet files: wall time, CPU time and peak RSS
-# of each, alternated REPS (5) times, and their ratios. The target is a
+# of each, alternated REPS (5) times, and their ratios (medians with the
+# range; CPU time, which /usr/bin/time gives to 10 ms, moves less than wall
+# time when other processes take the cores). The target is a
 # time ratio of at most 2 with memory bounded by the number of scenarios.
 #
 # Runs of ROWS (1000000, then 10000000) executions over SCENARIOS (40)

@@ -125,7 +125,7 @@ func duel(name string, reps int, jbArgv, dkArgv []string, run string) {
 		agree(jw.out, dw.out)
 	}
 	fmt.Printf("%4s %10s %10s %10s   %10s %10s %10s   %7s %7s\n", "rep", "jb s", "jb cpu s", "jb MB", "duck s", "duck cpu s", "duck MB", "time x", "rss x")
-	var tr, rr []float64
+	var tr, rr, cr []float64
 	var jt, dt, jr, dr []float64
 	for i := 0; i < reps; i++ {
 		var j, d measure
@@ -143,11 +143,19 @@ func duel(name string, reps int, jbArgv, dkArgv []string, run string) {
 		fmt.Printf("%4d %10.3f %10.3f %10.1f   %10.3f %10.3f %10.1f   %7.2f %7.2f\n", i+1,
 			j.wall.Seconds(), j.cpu.Seconds(), j.rssMB, d.wall.Seconds(), d.cpu.Seconds(), d.rssMB, t, r)
 		tr, rr = append(tr, t), append(rr, r)
+		if d.cpu > 0 {
+			cr = append(cr, j.cpu.Seconds()/d.cpu.Seconds())
+		}
 		jt, dt, jr, dr = append(jt, j.wall.Seconds()), append(dt, d.wall.Seconds()), append(jr, j.rssMB), append(dr, d.rssMB)
 	}
 	fmt.Printf("%s median: joinbench %.3f s %.1f MB, DuckDB %.3f s %.1f MB; ratio time %.2f (%.2f-%.2f), peak RSS %.2f (%.2f-%.2f) over %d reps\n",
 		name, median(jt), median(jr), median(dt), median(dr),
 		median(tr), slices.Min(tr), slices.Max(tr), median(rr), slices.Min(rr), slices.Max(rr), reps)
+	// CPU time moves less than wall time when other processes take the
+	// cores: read it beside the time ratio on a busy machine
+	if len(cr) > 0 {
+		fmt.Printf("%s median CPU time ratio %.2f (%.2f-%.2f)\n", name, median(cr), slices.Min(cr), slices.Max(cr))
+	}
 }
 
 func median(v []float64) float64 {
