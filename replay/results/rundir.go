@@ -181,8 +181,10 @@ func (d *RunDir) writerOptions() []parquet.WriterOption {
 		// 1M rows) they made files a fifth smaller than 1 MiB pages did
 		// (7.6 against 9.5 MB), took half the peak memory to write (a
 		// journal's conversion, two at once: 53-60 against 97-106 MB RSS,
-		// 5 runs each) and the same CPU, to write and for report to read.
-		// (1 MiB had looked faster on the benchmark's rows, which repeat.)
+		// 5 runs each), the same CPU to write, and report read them in
+		// 1.5-2% more time (bench/README.md, "The executions journal").
+		// 1 MiB had looked faster on the writer benchmark's rows, which
+		// repeat.
 		parquet.PageBufferSize(pageBufferSize),
 	}
 	// min/max of free text, digests and parameter lists help no query and
