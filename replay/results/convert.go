@@ -23,8 +23,21 @@ const JournalGlob = "executions-*" + journalSuffix
 // convertBatchRows is at most how many decoded rows a conversion holds.
 const convertBatchRows = 4096
 
+// maxConversions is at most how many journals are converted at once. Each
+// conversion holds about 12 MB (a killed point-select run's journals
+// converted 1, 2, 4 and 8 at a time: 41, 59, 86-90 and 117-125 MB peak
+// RSS): one per core on a 64-core client would be most of a gigabyte, more
+// than a container's memory limit (deploy/kubernetes asks for 512 MiB and
+// stops at 1 GiB), and a client sees all of the node's cores when no CPU
+// limit is set. Eight convert some 7 million rows a second.
+const maxConversions = 8
+
+// conversionWorkers is how many of n journals are converted at once on a
+// client of the given cores: one per core, at most maxConversions.
+func conversionWorkers(n, cores int) int { return min(n, cores, maxConversions) }
+
 // convertJournals turns journals into Parquet files, several at once (one
-// per core), and returns the files written. A journal becomes the
+// per core, at most maxConversions), and returns the files written. A journal becomes the
 // executions file of the same name and number, then is removed; one
 // holding no rows is removed and gives no file. A torn last frame (the
 // writer was killed) is reported through warn and its rows are lost; the
@@ -39,8 +52,9 @@ func convertJournals(d *RunDir, paths []string, warn Warner) ([]string, error) {
 	}
 	next := make(chan int)
 	var wg sync.WaitGroup
-	// cores, not GOMAXPROCS: a run raises that by its threads
-	for range min(len(paths), runtime.GOMAXPROCS(0), runtime.NumCPU()) {
+	// cores, not GOMAXPROCS alone: a run raises that by its threads
+	cores := min(runtime.GOMAXPROCS(0), runtime.NumCPU())
+	for range conversionWorkers(len(paths), cores) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -336,3 +336,20 @@ func TestJournalFilesForParallelReads(t *testing.T) {
 		}
 	}
 }
+
+// TestConversionWorkers: journals are converted one per core, and never
+// more than maxConversions at once however many cores (memory).
+func TestConversionWorkers(t *testing.T) {
+	for _, c := range []struct{ journals, cores, want int }{
+		{0, 2, 0},
+		{1, 2, 1},
+		{3, 2, 2},
+		{1000, 2, 2},
+		{3, 64, 3},
+		{1000, 64, maxConversions},
+	} {
+		if got := conversionWorkers(c.journals, c.cores); got != c.want {
+			t.Errorf("conversionWorkers(%d journals, %d cores) = %d, want %d", c.journals, c.cores, got, c.want)
+		}
+	}
+}
