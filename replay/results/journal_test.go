@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/parquet-go/parquet-go"
 )
 
 func journalDir(t *testing.T, opts Options) *RunDir {
@@ -319,18 +317,8 @@ func TestJournalFilesForParallelReads(t *testing.T) {
 	}
 	// a conversion hands rows over a few thousand at a time: its row
 	// groups must still be whole
-	f, err := os.Open(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	st, _ := f.Stat()
-	pf, err := parquet.OpenFile(f, st.Size())
-	if err != nil {
-		t.Fatal(err)
-	}
 	want := Options{}.withDefaults().RowGroupRows
-	for i, rg := range pf.RowGroups() {
+	for i, rg := range openParquet(t, files[0]).RowGroups() {
 		if rg.NumRows() != want {
 			t.Errorf("row group %d holds %d rows, want %d", i, rg.NumRows(), want)
 		}

@@ -79,6 +79,25 @@ func listFiles(t *testing.T, dir, pattern string) []string {
 	return m
 }
 
+// openParquet opens a Parquet file for the test's duration.
+func openParquet(t *testing.T, path string) *parquet.File {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	st, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pf, err := parquet.OpenFile(f, st.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pf
+}
+
 func readAll[T any](t *testing.T, files []string) []T {
 	t.Helper()
 	var all []T
@@ -172,16 +191,7 @@ func TestExecutionsRoundTripManyRowGroups(t *testing.T) {
 	if want := []string{"executions-client_1-0.parquet", "plans.parquet"}; !reflect.DeepEqual(names, want) {
 		t.Fatalf("files = %v, want %v", names, want)
 	}
-	f, err := os.Open(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	st, _ := f.Stat()
-	pf, err := parquet.OpenFile(f, st.Size())
-	if err != nil {
-		t.Fatal(err)
-	}
+	pf := openParquet(t, files[0])
 	if n := len(pf.RowGroups()); n < 9 {
 		t.Errorf("%d row groups, want >= 9", n)
 	}
