@@ -241,3 +241,36 @@ func TestAddUnixNanoEqualsAdd(t *testing.T) {
 		t.Errorf("Add %+v\nAddUnixNano %+v", byAdd, byFields)
 	}
 }
+
+// TestLatenciesAreTheLibrarys: Close reads Min, P50, P95, P99 and Max in one
+// scan; they are the library's own Min, ValueAtQuantile and Max, to the
+// nanosecond, on histograms of every shape (one value, bounds, a narrow
+// and a wide spread, bucket edges).
+func TestLatenciesAreTheLibrarys(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	shapes := map[string]func() int64{
+		"one value": func() int64 { return 1234567 },
+		"bounds":    func() int64 { return []int64{0, HistogramMax + 1}[rng.IntN(2)] },
+		"narrow":    func() int64 { return int64(1e6 * math.Exp(0.05*rng.NormFloat64())) },
+		"wide":      func() int64 { return int64(1e6 * math.Exp(3*rng.NormFloat64())) },
+		"edges":     func() int64 { return 1<<(10+rng.IntN(30)) - int64(rng.IntN(2)) },
+	}
+	for name, draw := range shapes {
+		for _, n := range []int{1, 2, 7, 1000, 50000} {
+			var m Metrics
+			for i := range n {
+				m.AddUnixNano(int64(i), 0, draw(), 0, 0, 0)
+			}
+			m.Close()
+			h := m.hist
+			want := Latencies{
+				Min: time.Duration(h.Min()), Mean: m.Latencies.Mean,
+				P50: time.Duration(h.ValueAtQuantile(50)), P95: time.Duration(h.ValueAtQuantile(95)),
+				P99: time.Duration(h.ValueAtQuantile(99)), Max: time.Duration(h.Max()),
+			}
+			if m.Latencies != want {
+				t.Errorf("%s, %d latencies: %+v, the library's %+v", name, n, m.Latencies, want)
+			}
+		}
+	}
+}

@@ -259,11 +259,11 @@ func histogramBins(m *metrics.Metrics) []Bin {
 		bins[i].FromMs = lo * math.Exp(step*float64(i)) / 1e6
 		bins[i].ToMs = lo * math.Exp(step*float64(i+1)) / 1e6
 	}
-	for _, b := range m.Buckets() {
+	m.EachBucket(func(b metrics.Bucket) {
 		v := float64(max((b.From+b.To)/2, 1))
 		i := int(math.Log(v/lo) / step)
 		bins[min(max(i, 0), n-1)].Count += b.Count
-	}
+	})
 	total := float64(m.Successes())
 	cum := int64(0)
 	for i := range bins {
