@@ -37,7 +37,7 @@ type Latencies struct {
 // them with Add (or combine two with Merge), then call Close to compute
 // Latencies, the window and Throughput; adding more after Close and closing
 // again is fine. The zero value is ready to use. It is not safe for
-// concurrent use.
+// concurrent use, reads included until it is flushed (pending.go).
 //
 // The window is [First, Last]: First is the earliest intended start of an
 // execution (its start when the run was not paced), Last the latest end
@@ -67,6 +67,8 @@ type Metrics struct {
 	// (a time.Time from time.Now also carries a monotonic reading, which
 	// would make a live run's window differ from the one read back).
 	first, last int64
+	// pending are latencies not yet in hist (pending.go).
+	pending []int64
 }
 
 // Add records one execution.
@@ -96,10 +98,7 @@ func (m *Metrics) add(from, latencyNs, rows int64, errorCode, retries int32) {
 		m.addError(errorCode)
 	} else {
 		m.Rows += rows
-		if m.hist == nil {
-			m.hist = NewHistogram()
-		}
-		Record(m.hist, latencyNs)
+		m.record(latencyNs)
 	}
 	to := from + max(latencyNs, 0)
 	if m.Executions == 1 {
@@ -118,7 +117,7 @@ func (m *Metrics) addError(code int32) {
 }
 
 // Merge adds everything recorded in o to m, as if each of o's executions
-// had been added to m.
+// had been added to m. It flushes o.
 func (m *Metrics) Merge(o *Metrics) {
 	if o.Executions == 0 {
 		return
@@ -139,6 +138,7 @@ func (m *Metrics) Merge(o *Metrics) {
 		}
 		m.ErrorCodes[code] += n
 	}
+	o.Flush()
 	if o.hist != nil {
 		if m.hist == nil {
 			m.hist = NewHistogram()
@@ -147,8 +147,10 @@ func (m *Metrics) Merge(o *Metrics) {
 	}
 }
 
-// Close computes Latencies, the window and Throughput from what was added.
+// Close computes Latencies, the window and Throughput from what was added
+// (and flushes m: see pending.go).
 func (m *Metrics) Close() {
+	m.Flush()
 	m.Latencies = Latencies{}
 	if m.hist != nil && m.hist.TotalCount() > 0 {
 		// The library's Min, P50, P95, P99 and Max in one scan of the
@@ -183,6 +185,7 @@ func (m *Metrics) Successes() int64 { return m.Executions - m.Errors }
 // executions that succeeded: the smallest recorded value that p% of them
 // do not exceed, p = 0 being the minimum. It is 0 when none succeeded.
 func (m *Metrics) Percentile(p float64) time.Duration {
+	m.Flush()
 	if m.hist == nil || m.hist.TotalCount() == 0 {
 		return 0
 	}
@@ -210,6 +213,7 @@ func (m *Metrics) Buckets() []Bucket {
 // EachBucket calls fn for each of Buckets in turn, without making the
 // slice (thousands of buckets for a scenario whose latencies spread).
 func (m *Metrics) EachBucket(fn func(Bucket)) {
+	m.Flush()
 	if m.hist == nil {
 		return
 	}

@@ -20,6 +20,7 @@ type Ranks struct {
 // Ranks returns the order statistics of the successful executions; nil
 // when there are none.
 func (m *Metrics) Ranks() *Ranks {
+	m.Flush()
 	if m.hist == nil || m.hist.TotalCount() == 0 {
 		return nil
 	}

@@ -20,6 +20,7 @@ func TestRanksMatchTheHistogram(t *testing.T) {
 			v := int64(math.Exp(math.Log(500) + rng.Float64()*(math.Log(7.2e12)-math.Log(500))))
 			m.Add(&Execution{Start: time.Unix(0, 0), LatencyNs: v})
 		}
+		m.Flush()
 		type bar struct{ from, to, count int64 }
 		var walked, lib []bar
 		eachCount(m.hist, func(from, to, count int64) { walked = append(walked, bar{from, to, count}) })
