@@ -6,7 +6,7 @@ package metrics
 // KB, and the 40 scenarios of a report, twice over on two cores, do not
 // stay in a core's cache): in a batch, the few thousand counts a
 // scenario's latencies fall on are loaded once and reused. A report of
-// 1M executions over 40 scenarios took 0.75 of the time (bench/README.md).
+// 1M executions over 40 scenarios took 0.77 of the time (bench/README.md).
 //
 // Everything that reads the histogram records the batch first, so a
 // Metrics reads the same whenever its batch is recorded; but a read then
