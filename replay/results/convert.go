@@ -39,9 +39,9 @@ func conversionWorkers(n, cores int) int { return min(n, cores, maxConversions) 
 // convertJournals turns journals into Parquet files, several at once (one
 // per core, at most maxConversions), and returns the files written. A
 // journal becomes the executions file of the same name and number, then
-// is removed; one holding no rows is removed and gives no file. A torn last frame (the
-// writer was killed) is reported through warn and its rows are lost; the
-// frames before it are converted.
+// is removed; one holding no rows is removed and gives no file. A torn
+// last frame (the writer was killed) is reported through warn and its
+// rows are lost; the frames before it are converted.
 func convertJournals(d *RunDir, paths []string, warn Warner) ([]string, error) {
 	files := make([]string, len(paths))
 	errs := make([]error, len(paths))
