@@ -10,8 +10,9 @@ import (
 )
 
 // zstdWindow bounds how far back a match may reach. Pages are compressed
-// one by one and are about PageBufferSize (1 MiB) at most, so a larger
-// window finds nothing more and only costs memory.
+// one by one; data pages are about pageBufferSize (128 KiB) at most, a
+// dictionary page can be larger, and a window beyond the largest page
+// finds nothing more and only costs memory.
 const zstdWindow = 1 << 20
 
 // zstdCodec is Parquet's ZSTD compression with encoders that live as long
@@ -23,7 +24,7 @@ const zstdWindow = 1 << 20
 // allocated and page-faulted in fresh megabytes every few seconds: in a
 // profile of a point select run that zeroing of new pages was the largest
 // cost of the writer after the encoding itself. Here encoders are kept on
-// a free list and their window matches the pages.
+// a free list and their window fits the pages.
 type zstdCodec struct {
 	level kzstd.EncoderLevel
 	dec   zstd.Codec // decoding as parquet-go does it
