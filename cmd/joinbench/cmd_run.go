@@ -141,13 +141,23 @@ Examples:
 }
 
 func (c *runCmd) Run(ctx context.Context, cl *cli) error {
+	o, err := c.segmentOptions(cl)
+	if err != nil {
+		return err
+	}
+	return runOnce(ctx, &c.connFlags, o, logWriter(cl), c.show)
+}
+
+// segmentOptions are the run's options with the segment this client is
+// (--segment, or the environment's; the whole run when neither says).
+func (c *runCmd) segmentOptions(cl *cli) (replay.Options, error) {
 	o := c.options(cl)
 	seg, err := segment.Resolve(c.Segment, nil)
 	if err != nil {
-		return usage.Wrap(err)
+		return o, usage.Wrap(err)
 	}
 	o.Segment, o.BarrierTimeout = seg, c.BarrierTimeout
-	return runOnce(ctx, &c.connFlags, o, logWriter(cl), c.show)
+	return o, nil
 }
 
 // options maps the flags to the run's options.
