@@ -15,6 +15,7 @@ import (
 	"github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/joinbench/joinbench/internal/usage"
+	"github.com/joinbench/joinbench/replay/action"
 	"github.com/joinbench/joinbench/replay/results"
 )
 
@@ -111,8 +112,9 @@ type Config struct {
 	DisableAfter int64
 	BatchSize    int // rows per batch handed to the writer; 0 means 1024, less with many threads
 
-	// Actions run at their offsets into the measured phase (see Action).
-	Actions []Action
+	// Actions run at their offsets into the measured phase (package
+	// action).
+	Actions []action.Action
 
 	// Lockstep, when set, makes this run take turns statement by
 	// statement with another run of as many threads (see Lockstep); the
@@ -467,7 +469,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	workers.Wait()
 	close(workersDone)
 	end := time.Now()
-	actionRows := actions.stop()
+	actionRows := actions.Stop()
 	stopReport()
 	close(e.rows)
 	<-writerDone
