@@ -6,6 +6,28 @@ import (
 	"time"
 )
 
+// progress is the goroutine of the live report (report).
+type progress struct {
+	stop, done chan struct{}
+}
+
+// startProgress starts the live report of the measured phase; status
+// sampling stops with ctx.
+func (e *engine) startProgress(ctx context.Context, measured *phase) *progress {
+	p := &progress{stop: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		e.report(ctx, measured, p.stop)
+	}()
+	return p
+}
+
+// finish has the report take its final sample, and waits for it.
+func (p *progress) finish() {
+	close(p.stop)
+	<-p.done
+}
+
 // report prints the live line every interval and samples server status.
 func (e *engine) report(ctx context.Context, measured *phase, stop <-chan struct{}) {
 	iv := e.cfg.ReportInterval

@@ -7,6 +7,30 @@ import (
 	"github.com/joinbench/joinbench/replay/results"
 )
 
+// writerTask is the writer goroutine; err is what it returned.
+type writerTask struct {
+	ew   ExecutionWriter
+	done chan struct{}
+	err  error
+}
+
+// startWriter starts the writer goroutine on ew; it ends once the
+// workers' channel of rows is closed and drained.
+func (e *engine) startWriter(ew ExecutionWriter) *writerTask {
+	w := &writerTask{ew: ew, done: make(chan struct{})}
+	go func() {
+		defer close(w.done)
+		w.err = e.write(ew)
+	}()
+	return w
+}
+
+// wait waits for the writer to end and returns its error.
+func (w *writerTask) wait() error {
+	<-w.done
+	return w.err
+}
+
 // write is the writer goroutine: it feeds the summary histograms and
 // streams rows to the execution file. Workers hand it full batches through a
 // bounded channel; when it falls behind, workers wait (the time is counted
