@@ -12,6 +12,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/joinbench/joinbench/internal/usage"
+	"github.com/joinbench/joinbench/replay/action"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -50,6 +51,12 @@ func main() {
 	os.Exit(run(os.Args[1:]))
 }
 
+// cliVars are the values the flags' help interpolates: the version, and
+// the kinds of action as their descriptors list them.
+func cliVars() kong.Vars {
+	return kong.Vars{"version": version, "action_kinds": action.Usage()}
+}
+
 // Exit codes.
 const (
 	exitInterrupted = 130 // Ctrl-C or SIGTERM, as shells report a process ended by SIGINT
@@ -64,7 +71,7 @@ func run(args []string) int {
 		kong.Description(description),
 		kong.UsageOnError(),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true, Summary: true}),
-		kong.Vars{"version": version},
+		cliVars(),
 	)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "joinbench:", err)

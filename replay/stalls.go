@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -103,4 +104,13 @@ func writeActionCosts(w io.Writer, costs []stall.Cost) error {
 		}
 	}
 	return nil
+}
+
+// clipText puts s on one line and cuts it after n bytes.
+func clipText(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > n {
+		return s[:n] + "..."
+	}
+	return s
 }
