@@ -54,26 +54,8 @@ func connectSandbox(ctx context.Context, o Options, sb SandboxOptions, log io.Wr
 	if db == "" {
 		db = DefaultDatabase
 	}
-	if sb.Name != "" && sandbox.IsCluster(sb.Dir, sb.Name) {
-		return connectCluster(ctx, o, sb, db, log)
-	}
 	if sb.Name != "" {
-		s, err := sandbox.Lookup(sb.Dir, sb.Name)
-		if err != nil {
-			return nil, err
-		}
-		if !s.Running() {
-			return nil, usage.Errorf("sandbox %s is not running: start it with 'joinbench sandbox start --name %s'", sb.Name, sb.Name)
-		}
-		ep := sandboxEndpoint(s, db, o.ConnectTimeout)
-		ep.Node, ep.Process = s.Name, &sandboxServer{s: s}
-		eps := []Endpoint{ep}
-		if err := Check(ctx, eps, true, log); err != nil {
-			return nil, err
-		}
-		t := New(eps, db, nil)
-		t.Sandbox = sandboxInfo(s)
-		return t, nil
+		return connectNamed(ctx, o, sb, db, log)
 	}
 	bin, err := sandbox.FindBinary(ctx, sb.ServerBinary)
 	if err != nil {
@@ -103,28 +85,33 @@ func connectSandbox(ctx context.Context, o Options, sb SandboxOptions, log io.Wr
 	return t, nil
 }
 
-// connectCluster makes every node of a running Galera cluster sandbox an
-// endpoint, in node order. A stopped node is an error: a run on part of a
-// cluster would not measure what the user asked for.
-func connectCluster(ctx context.Context, o Options, sb SandboxOptions, db string, log io.Writer) (*Target, error) {
-	c, err := sandbox.LookupCluster(sb.Dir, sb.Name)
+// connectNamed makes every server of a running named sandbox an endpoint:
+// the single server, or every node of a cluster in node order. A stopped
+// node is an error: a run on part of a cluster would not measure what the
+// user asked for.
+func connectNamed(ctx context.Context, o Options, sb SandboxOptions, db string, log io.Writer) (*Target, error) {
+	named, err := sandbox.Open(sb.Dir, sb.Name)
 	if err != nil {
 		return nil, err
 	}
+	if err := named.CheckRunning(); err != nil {
+		return nil, err
+	}
 	var eps []Endpoint
-	for _, n := range c.Nodes {
-		if !n.Running() {
-			return nil, usage.Errorf("sandbox %s: %s is not running: start the cluster with 'joinbench sandbox start --name %s'", sb.Name, n.Name, sb.Name)
-		}
-		ep := sandboxEndpoint(&n.Server, db, o.ConnectTimeout)
-		ep.Node, ep.Process = n.Name, &clusterNode{c: c, n: n}
+	for _, s := range named.Servers {
+		ep := sandboxEndpoint(s, db, o.ConnectTimeout)
+		ep.Node, ep.Process = s.Name, &sandboxProcess{sb: named, s: s}
 		eps = append(eps, ep)
 	}
 	if err := Check(ctx, eps, true, log); err != nil {
 		return nil, err
 	}
 	t := New(eps, db, nil)
-	t.Sandbox = &SandboxInfo{Name: c.Name, Flavor: c.Binary.Flavor, Version: c.Binary.Version, DataDir: c.Nodes[0].DataDir, Nodes: len(c.Nodes)}
+	t.Sandbox = sandboxInfo(named.Servers[0])
+	t.Sandbox.Name = named.Name
+	if named.Cluster != nil {
+		t.Sandbox.Nodes = len(named.Servers)
+	}
 	return t, nil
 }
 
