@@ -113,7 +113,7 @@ func (u *unit) list(name string) ([]string, bool) {
 // the parse text: the first table of its family in the schema.
 func (u *unit) tableParamSubst(name string) (string, bool) {
 	p := u.param(name)
-	if p == nil || p.Kind != "table" {
+	if p == nil || p.Kind != corpus.KindTable {
 		return "", false
 	}
 	fam := name
