@@ -27,17 +27,17 @@ var PlaceholderType = register(&Analyzer{
 })
 
 func runPlaceholderType(p *Pass) {
-	u := p.u
-	if u.sc == nil {
+	sc := p.Scenario
+	if sc == nil {
 		return
 	}
-	for _, prm := range u.sc.Params {
-		if msg := u.sc.CheckParam(prm, u.schema); msg != "" {
-			p.Reportf(u.lines.Start(prm.Line)+max(prm.Col-1, 0), "%s parameter %s: %s", prm.Kind, prm.Name, msg)
+	for _, prm := range sc.Params {
+		if msg := sc.CheckParam(prm, p.Schema); msg != "" {
+			p.Reportf(p.Offset(prm.Line, prm.Col), "%s parameter %s: %s", prm.Kind, prm.Name, msg)
 		}
 	}
 	tablePos := map[int]bool{}
-	for _, r := range u.refs {
+	for _, r := range p.TableRefs {
 		if r.nameTok != nil && r.nameTok.Kind == tokPlaceholder {
 			tablePos[r.nameTok.Start] = true
 		}
@@ -46,8 +46,9 @@ func runPlaceholderType(p *Pass) {
 	// {{m}}.x = ...) names its table, as the table's name would: valid
 	// where the table has no alias (the resolver checks that).
 	qualifier := map[int]bool{}
-	for i := 0; i+2 < len(u.toks); i++ {
-		t, dot, next := u.toks[i], u.toks[i+1], u.toks[i+2]
+	toks := p.Tokens
+	for i := 0; i+2 < len(toks); i++ {
+		t, dot, next := toks[i], toks[i+1], toks[i+2]
 		if t.Kind == tokPlaceholder && dot.punct(".") && dot.Start == t.End && next.Start == dot.End &&
 			(next.Kind == tokIdent || next.punct("*")) {
 			qualifier[t.Start] = true
@@ -55,23 +56,23 @@ func runPlaceholderType(p *Pass) {
 	}
 	// Undeclared, unused and in-hint value placeholders are errors of the
 	// scenario format, reported when the file is read.
-	for _, use := range u.uses() {
-		start, name := use.Start, useName(u.src, use)
-		prm := u.param(name)
+	for _, use := range sc.Uses {
+		start, name := use.Start, useName(p.Source, use)
+		prm := sc.Param(name)
 		switch {
 		case prm == nil:
-		case prm.Kind == corpus.KindTable && !tablePos[start] && !qualifier[start] && !u.inHint(start):
+		case prm.Kind == corpus.KindTable && !tablePos[start] && !qualifier[start] && !p.InHint(start):
 			p.Reportf(start, "table parameter {{%s}} used where a value goes", name)
 		case prm.Kind != corpus.KindTable && tablePos[start]:
 			p.Reportf(start, "%s parameter {{%s}} used where a table goes: declare it as table(FAMILY)", prm.Kind, name)
 		}
 	}
-	if u.res == nil {
+	if p.Names == nil {
 		return
 	}
 	markers := map[int]string{}
-	for _, use := range u.uses() {
-		markers[use.Start] = useName(u.src, use)
+	for _, use := range sc.Uses {
+		markers[use.Start] = useName(p.Source, use)
 	}
 	check := func(colExpr ast.ExprNode, val ast.ExprNode, what string) {
 		cn, ok := colExpr.(*ast.ColumnNameExpr)
@@ -82,13 +83,13 @@ func runPlaceholderType(p *Pass) {
 		if !ok {
 			return
 		}
-		ref := u.res.cols[cn]
-		off := u.srcOffset(pm.Offset)
-		prm := u.param(markers[off])
+		ref := p.Names.cols[cn]
+		off := p.SourceOffset(pm.Offset)
+		prm := sc.Param(markers[off])
 		if ref == nil || ref.col == nil || prm == nil {
 			return
 		}
-		if msg := u.sc.ParamFits(prm, ref.col, u.schema); msg != "" {
+		if msg := sc.ParamFits(prm, ref.col, p.Schema); msg != "" {
 			p.Reportf(off, "{{%s}} %s %s.%s: %s", prm.Name, what, ref.tab.Name, ref.col.Name, msg)
 		}
 	}
@@ -109,7 +110,7 @@ func runPlaceholderType(p *Pass) {
 			check(x.Expr, x.Right, "compared with")
 		}
 	}}
-	for _, st := range u.stmts {
+	for _, st := range p.Stmts {
 		st.Accept(v)
 	}
 }
