@@ -153,14 +153,6 @@ type Options struct {
 	UnsafeFixes bool
 }
 
-// flavor is the targeted family, mysql when none was given.
-func (o *Options) flavor() flavor.Name {
-	if o == nil {
-		return flavor.MySQL
-	}
-	return o.Flavor.Or(flavor.MySQL).Name
-}
-
 func (o *Options) severity(a *Analyzer) Severity {
 	if o != nil {
 		if s, ok := o.Severity[a.Name]; ok {
