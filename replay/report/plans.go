@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/joinbench/joinbench/explain"
 	"github.com/joinbench/joinbench/internal/server/flavor"
-	"github.com/joinbench/joinbench/replay/explain"
 	"github.com/joinbench/joinbench/replay/results"
 )
 

@@ -1,4 +1,4 @@
-package explain
+package capture
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/joinbench/joinbench/explain"
 	"github.com/joinbench/joinbench/internal/server"
 	"github.com/joinbench/joinbench/internal/server/flavor"
 	"github.com/joinbench/joinbench/internal/testdb"
@@ -79,21 +80,21 @@ func TestCaptureAgainstServer(t *testing.T) {
 		if len(ex) == 0 || ex[0].Format != "json" || !json.Valid([]byte(ex[0].Text)) {
 			t.Fatalf("first plan is not JSON: %+v", ex)
 		}
-		h, err := ShapeHash(fl, ex[0].Text)
+		h, err := explain.ShapeHash(fl, ex[0].Text)
 		if err != nil {
 			t.Fatalf("%v\n%s", err, ex[0].Text)
 		}
-		if _, err := Tree(fl, ex[0].Text); err != nil {
+		if _, err := explain.Tree(fl, ex[0].Text); err != nil {
 			t.Fatal(err)
 		}
 		return h, ex
 	}
 	base, ex := hashFor("active", "Europe", false)
-	tree, _ := Tree(fl, ex[0].Text)
+	tree, _ := explain.Tree(fl, ex[0].Text)
 	t.Logf("plan %s:\n%s", base, tree)
 	for _, p := range [][2]string{{"pending", "Asia"}, {"inactive", "Oceania"}, {"active", "South America"}} {
 		if h, ex := hashFor(p[0], p[1], false); h != base {
-			tr, _ := Tree(fl, ex[0].Text)
+			tr, _ := explain.Tree(fl, ex[0].Text)
 			t.Errorf("plan hash changed with parameters %v: %s != %s\n%s", p, h, base, tr)
 		}
 	}
@@ -104,7 +105,7 @@ func TestCaptureAgainstServer(t *testing.T) {
 			t.Fatalf("no analyze output: %+v", ex)
 		}
 		if fl.Name == flavor.MariaDB {
-			ah, err := ShapeHash(fl, last.Text)
+			ah, err := explain.ShapeHash(fl, last.Text)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -122,7 +123,7 @@ func TestCaptureAgainstServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	if h, ex := hashFor("active", "Europe", false); h == base {
-		tr, _ := Tree(fl, ex[0].Text)
+		tr, _ := explain.Tree(fl, ex[0].Text)
 		t.Errorf("plan hash unchanged after dropping the index used:\n%s", tr)
 	}
 }
@@ -168,5 +169,35 @@ func TestCaptureEscapesInConditions(t *testing.T) {
 	}
 	if hash == "" || !json.Valid([]byte(plans[0].Text)) {
 		t.Fatalf("hash %q, plan not valid JSON:\n%s", hash, plans[0].Text)
+	}
+}
+
+func TestStatements(t *testing.T) {
+	q := "SELECT 1 FROM t WHERE a = ?"
+	formats := func(fl flavor.Flavor, analyze bool) string {
+		var f []string
+		for _, s := range Statements(fl, q, analyze) {
+			if !strings.HasSuffix(s.Text, q) {
+				t.Errorf("statement %q does not end in the query", s.Text)
+			}
+			f = append(f, s.Format)
+		}
+		return strings.Join(f, ",")
+	}
+	for _, c := range []struct {
+		fl      flavor.Flavor
+		analyze bool
+		want    string
+	}{
+		{flavor.Flavor{Name: flavor.MariaDB, Version: "10.11.9"}, false, "json"},
+		{flavor.Flavor{Name: flavor.MariaDB, Version: "10.11.9"}, true, "json,analyze"},
+		{flavor.Flavor{Name: flavor.MySQL, Version: "5.7.44"}, true, "json"},
+		{flavor.Flavor{Name: flavor.MySQL, Version: "8.0.16"}, true, "json,tree"},
+		{flavor.Flavor{Name: "percona", Version: "8.0.36"}, true, "json,tree,analyze"},
+		{flavor.Flavor{Name: flavor.TiDB, Version: "v7.5.0"}, false, "json"},
+	} {
+		if got := formats(c.fl, c.analyze); got != c.want {
+			t.Errorf("%v analyze=%v: formats %s, want %s", c.fl, c.analyze, got, c.want)
+		}
 	}
 }

@@ -1,4 +1,4 @@
-package explain
+package capture
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/joinbench/joinbench/explain"
 	"github.com/joinbench/joinbench/internal/server/flavor"
 )
 
@@ -69,7 +70,7 @@ func Capture(ctx context.Context, conn *sql.Conn, fl flavor.Flavor, query string
 			return out, fmt.Errorf("explain (%s): %w", st.Format, err)
 		}
 		if st.Format == "json" {
-			text = RepairJSON(text) // stored as valid JSON, for DuckDB and the shape hash alike
+			text = explain.RepairJSON(text) // stored as valid JSON, for DuckDB and the shape hash alike
 		}
 		out = append(out, Explained{Format: st.Format, Text: text})
 	}
@@ -129,7 +130,7 @@ func Plan(ctx context.Context, conn *sql.Conn, fl flavor.Flavor, query string, a
 	if err != nil {
 		return "", nil, err
 	}
-	hash, err = ShapeHash(fl, plans[0].Text)
+	hash, err = explain.ShapeHash(fl, plans[0].Text)
 	if err != nil {
 		return "", nil, fmt.Errorf("explain: %w", err)
 	}

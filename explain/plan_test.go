@@ -174,33 +174,3 @@ func TestTiDBPlan(t *testing.T) {
 		t.Errorf("tree:\n%s\nwant\n%s", tree, want)
 	}
 }
-
-func TestStatements(t *testing.T) {
-	q := "SELECT 1 FROM t WHERE a = ?"
-	formats := func(fl flavor.Flavor, analyze bool) string {
-		var f []string
-		for _, s := range Statements(fl, q, analyze) {
-			if !strings.HasSuffix(s.Text, q) {
-				t.Errorf("statement %q does not end in the query", s.Text)
-			}
-			f = append(f, s.Format)
-		}
-		return strings.Join(f, ",")
-	}
-	for _, c := range []struct {
-		fl      flavor.Flavor
-		analyze bool
-		want    string
-	}{
-		{flavor.Flavor{Name: flavor.MariaDB, Version: "10.11.9"}, false, "json"},
-		{flavor.Flavor{Name: flavor.MariaDB, Version: "10.11.9"}, true, "json,analyze"},
-		{flavor.Flavor{Name: flavor.MySQL, Version: "5.7.44"}, true, "json"},
-		{flavor.Flavor{Name: flavor.MySQL, Version: "8.0.16"}, true, "json,tree"},
-		{flavor.Flavor{Name: "percona", Version: "8.0.36"}, true, "json,tree,analyze"},
-		{flavor.Flavor{Name: flavor.TiDB, Version: "v7.5.0"}, false, "json"},
-	} {
-		if got := formats(c.fl, c.analyze); got != c.want {
-			t.Errorf("%v analyze=%v: formats %s, want %s", c.fl, c.analyze, got, c.want)
-		}
-	}
-}
