@@ -215,22 +215,9 @@ func newScenarioAcc(name string) *scenarioAcc {
 }
 
 // summary computes the scenario's figures.
-func (a *scenarioAcc) summary() Summary {
+func (a *scenarioAcc) summary() metrics.Summary {
 	a.m.Close()
-	return summaryOf(&a.m)
-}
-
-// summaryOf turns closed metrics into a Summary: the same figures, from
-// the same reducer, as the live summary of `joinbench run`.
-func summaryOf(m *metrics.Metrics) Summary {
-	l, ms := m.Latencies, metrics.Milliseconds
-	s := Summary{Executions: m.Executions, Errors: m.Errors,
-		MeanMs: ms(l.Mean), P50Ms: ms(l.P50), P95Ms: ms(l.P95), P99Ms: ms(l.P99), MaxMs: ms(l.Max),
-		QPS: m.Throughput}
-	if m.Executions > 0 {
-		s.ErrorRate = float64(m.Errors) / float64(m.Executions)
-	}
-	return s
+	return metrics.SummaryOf(&a.m)
 }
 
 func ms(ns int64) float64 { return metrics.Milliseconds(time.Duration(ns)) }

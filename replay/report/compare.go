@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/joinbench/joinbench/replay/metrics"
 	"github.com/joinbench/joinbench/replay/results"
 )
 
@@ -117,21 +118,21 @@ type ChecksumCheck struct {
 
 // ScenarioComparison is the verdict on one scenario.
 type ScenarioComparison struct {
-	Scenario         string        `json:"scenario"`
-	Verdict          string        `json:"verdict"`
-	Reasons          []string      `json:"reasons,omitempty"`
-	Base             *Summary      `json:"base,omitempty"`
-	Candidate        *Summary      `json:"candidate,omitempty"`
-	Median           *Interval     `json:"median,omitempty"`
-	P95              *Interval     `json:"p95,omitempty"`
-	P99              *Interval     `json:"p99,omitempty"`
-	Errors           *ErrorRates   `json:"errors,omitempty"`
-	PlanChanged      bool          `json:"plan_changed"`
-	BasePlans        []string      `json:"base_plans,omitempty"`
-	CandidatePlans   []string      `json:"candidate_plans,omitempty"`
-	PlanDiff         string        `json:"plan_diff,omitempty"`
-	Checksums        ChecksumCheck `json:"checksums"`
-	StatementChanged bool          `json:"statement_changed,omitempty"`
+	Scenario         string           `json:"scenario"`
+	Verdict          string           `json:"verdict"`
+	Reasons          []string         `json:"reasons,omitempty"`
+	Base             *metrics.Summary `json:"base,omitempty"`
+	Candidate        *metrics.Summary `json:"candidate,omitempty"`
+	Median           *Interval        `json:"median,omitempty"`
+	P95              *Interval        `json:"p95,omitempty"`
+	P99              *Interval        `json:"p99,omitempty"`
+	Errors           *ErrorRates      `json:"errors,omitempty"`
+	PlanChanged      bool             `json:"plan_changed"`
+	BasePlans        []string         `json:"base_plans,omitempty"`
+	CandidatePlans   []string         `json:"candidate_plans,omitempty"`
+	PlanDiff         string           `json:"plan_diff,omitempty"`
+	Checksums        ChecksumCheck    `json:"checksums"`
+	StatementChanged bool             `json:"statement_changed,omitempty"`
 	// Unmeasured names the side (results.SideBase or SideCandidate) with
 	// no successful execution of a scenario the other side measured: it
 	// is missing from that side's files, or every execution of it failed.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/joinbench/joinbench/replay/metrics"
 	"github.com/joinbench/joinbench/replay/results"
 )
 
@@ -90,9 +91,9 @@ func (t cutTallies) total() (n, ranNs int64) {
 }
 
 // setCut puts a scenario's cut statements into its summary.
-func (s *Summary) setCut(a *cutAcc) {
+func setCut(s *metrics.Summary, a *cutAcc) {
 	if a != nil {
-		s.CutAtEnd, s.CutRanMs = a.n, ms(a.ranNs)
+		s.SetCut(a.n, time.Duration(a.ranNs))
 	}
 }
 
@@ -106,7 +107,7 @@ func (rr *RunReport) addCut(t cutTallies) {
 			rr.Scenarios = append(rr.Scenarios, ScenarioReport{Scenario: name})
 			i = len(rr.Scenarios) - 1
 		}
-		rr.Scenarios[i].setCut(a)
+		setCut(&rr.Scenarios[i].Summary, a)
 	}
 	slices.SortFunc(rr.Scenarios, func(a, b ScenarioReport) int { return strings.Compare(a.Scenario, b.Scenario) })
 	n, longest := t.total()
@@ -114,7 +115,7 @@ func (rr *RunReport) addCut(t cutTallies) {
 }
 
 // cutText says how long a scenario's cut statements had run.
-func cutText(s *Summary) string {
+func cutText(s *metrics.Summary) string {
 	txt := fmt.Sprintf("%d cut at the end, the longest after %s", s.CutAtEnd, msDuration(s.CutRanMs))
 	if s.Executions == 0 {
 		txt += fmt.Sprintf(": never completed, ran at least %s", msDuration(s.CutRanMs))
@@ -150,16 +151,16 @@ func noteCut(sc *ScenarioComparison, base, cand *cutAcc) {
 	}
 	for _, s := range []struct {
 		name string
-		sum  **Summary
+		sum  **metrics.Summary
 		a    *cutAcc
 	}{{results.SideBase, &sc.Base, base}, {results.SideCandidate, &sc.Candidate, cand}} {
 		if s.a == nil {
 			continue
 		}
 		if *s.sum == nil {
-			*s.sum = &Summary{}
+			*s.sum = &metrics.Summary{}
 		}
-		(*s.sum).setCut(s.a)
+		setCut(*s.sum, s.a)
 		sc.Reasons = append(sc.Reasons, fmt.Sprintf("%s: %s (at least that slow; not in the latency figures)", s.name, cutText(*s.sum)))
 	}
 }
