@@ -9,6 +9,8 @@ import (
 	"os"
 	"slices"
 	"time"
+
+	"github.com/joinbench/joinbench/replay/stats"
 )
 
 // A calibration measures how much each scenario varies between rounds on
@@ -89,12 +91,6 @@ func (n *Noise) Scenario(name string) *ScenarioNoise {
 		return nil
 	}
 	return &s
-}
-
-// noiseFraction turns a standard error on the log scale into the A/A
-// noise of a ratio: 1 ± the fraction holds the ratio at confidence.
-func noiseFraction(se, confidence float64) float64 {
-	return math.Exp(normalQuantile(1-(1-confidence)/2)*se) - 1
 }
 
 // ReadNoise reads a calibration file.
@@ -180,7 +176,7 @@ func Calibrate(baseDirs, candDirs []string, opt CompareOptions) (*Noise, *Compar
 		s := ScenarioNoise{Rounds: len(series.base) + len(series.cand), Pairs: len(series.diffs), Median: spreadOf(series)}
 		for _, r := range append(slices.Clone(rounds.base), rounds.cand...) {
 			for _, name := range names {
-				s.ExecutionsPerRound += float64(r.scen[name].seen)
+				s.ExecutionsPerRound += float64(r.scen[name].Seen())
 			}
 		}
 		s.ExecutionsPerRound /= float64(s.Rounds)
@@ -194,12 +190,9 @@ func Calibrate(baseDirs, candDirs []string, opt CompareOptions) (*Noise, *Compar
 func spreadOf(rs roundSeries) NoiseSigma {
 	// Pooled within sides: a constant difference between two alike
 	// servers is not round-to-round noise.
-	_, vb := meanVar(rs.base)
-	_, vc := meanVar(rs.cand)
-	nb, nc := float64(len(rs.base)), float64(len(rs.cand))
-	ns := NoiseSigma{Sigma: math.Sqrt(((nb-1)*vb + (nc-1)*vc) / (nb + nc - 2))}
+	ns := NoiseSigma{Sigma: stats.PooledSD(rs.base, rs.cand)}
 	if len(rs.diffs) >= 2 {
-		_, vd := meanVar(rs.diffs)
+		_, vd := stats.MeanVar(rs.diffs)
 		ns.SigmaPaired = math.Sqrt(vd)
 	}
 	return ns
@@ -208,8 +201,8 @@ func spreadOf(rs roundSeries) NoiseSigma {
 // finish sets the single-round noise and the A/A ratio from the median's
 // series.
 func (s *ScenarioNoise) finish(median roundSeries, confidence float64) {
-	s.SingleRound = noiseFraction(s.Median.Sigma*math.Sqrt2, confidence)
-	mb, _ := meanVar(median.base)
-	mc, _ := meanVar(median.cand)
+	s.SingleRound = stats.RatioNoise(s.Median.Sigma*math.Sqrt2, confidence)
+	mb, _ := stats.MeanVar(median.base)
+	mc, _ := stats.MeanVar(median.cand)
 	s.MedianRatio = math.Exp(mc - mb)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/joinbench/joinbench/replay/metrics"
 	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/replay/stats"
 )
 
 // Verdicts of a scenario comparison, worst first.
@@ -123,9 +124,9 @@ type ScenarioComparison struct {
 	Reasons          []string         `json:"reasons,omitempty"`
 	Base             *metrics.Summary `json:"base,omitempty"`
 	Candidate        *metrics.Summary `json:"candidate,omitempty"`
-	Median           *Interval        `json:"median,omitempty"`
-	P95              *Interval        `json:"p95,omitempty"`
-	P99              *Interval        `json:"p99,omitempty"`
+	Median           *stats.Interval  `json:"median,omitempty"`
+	P95              *stats.Interval  `json:"p95,omitempty"`
+	P99              *stats.Interval  `json:"p99,omitempty"`
 	Errors           *ErrorRates      `json:"errors,omitempty"`
 	PlanChanged      bool             `json:"plan_changed"`
 	BasePlans        []string         `json:"base_plans,omitempty"`
@@ -159,8 +160,8 @@ type ScenarioComparison struct {
 	// Over rounds, the pooled executions' bootstrap interval of the
 	// median too: a change whose interval lies beyond FloorBound (1 + the
 	// noise floor) is a verdict whatever the rounds say.
-	PooledMedian *Interval `json:"pooled_median,omitempty"`
-	FloorBound   float64   `json:"floor_bound,omitempty"`
+	PooledMedian *stats.Interval `json:"pooled_median,omitempty"`
+	FloorBound   float64         `json:"floor_bound,omitempty"`
 }
 
 // Comparison is the outcome of compare.
@@ -602,7 +603,7 @@ func compareScenario(name string, b, c *scenarioAcc, bcat, ccat *planCatalog, ex
 	if c.m.Executions > 0 {
 		er.Candidate = float64(c.m.Errors) / float64(c.m.Executions)
 	}
-	er.PValue = twoProportionP(b.m.Errors, b.m.Executions, c.m.Errors, c.m.Executions)
+	er.PValue = stats.TwoProportionP(b.m.Errors, b.m.Executions, c.m.Errors, c.m.Executions)
 	sig := er.PValue < 1-opt.Confidence
 	er.Increased = sig && er.Candidate-er.Base >= 0.01
 	er.Decreased = sig && er.Base-er.Candidate >= 0.01

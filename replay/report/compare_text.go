@@ -5,6 +5,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/joinbench/joinbench/replay/stats"
 )
 
 // WriteComparison renders a comparison as text, markdown or JSON.
@@ -31,7 +33,7 @@ func sideText(s Side) string {
 	return fmt.Sprintf("%s: %s, %d executions", out, rounds, s.Executions)
 }
 
-func ratioText(iv *Interval) string {
+func ratioText(iv *stats.Interval) string {
 	if iv == nil {
 		return "-"
 	}

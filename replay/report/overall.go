@@ -3,7 +3,8 @@ package report
 import (
 	"cmp"
 	"fmt"
-	"math"
+
+	"github.com/joinbench/joinbench/replay/stats"
 )
 
 // OverallName is the scenario name of Comparison.Overall.
@@ -24,7 +25,7 @@ const OverallName = "(all scenarios)"
 func overallSeries(rs *sideRounds, candidates []string) ([]string, roundSeries) {
 	inAll := func(name string, side []*round) bool {
 		for _, r := range side {
-			if s := r.scen[name]; s == nil || len(s.vals) < minRoundSamples {
+			if s := r.scen[name]; s == nil || s.Len() < minRoundSamples {
 				return false
 			}
 		}
@@ -39,7 +40,7 @@ func overallSeries(rs *sideRounds, candidates []string) ([]string, roundSeries) 
 	meanLog := func(r *round) float64 {
 		sum := 0.0
 		for _, n := range names {
-			sum += math.Log(float64(max(sampleQuantile(r.scen[n].vals, 0.5), 1)))
+			sum += stats.LogQuantile(r.scen[n].Sorted(), 0.5)
 		}
 		return sum / float64(len(names))
 	}
@@ -97,12 +98,12 @@ func overallComparison(rs *sideRounds, scs []ScenarioComparison, opt CompareOpti
 	}
 	for _, r := range rs.base {
 		for _, n := range names {
-			oc.BaseExecutions += r.scen[n].seen
+			oc.BaseExecutions += r.scen[n].Seen()
 		}
 	}
 	for _, r := range rs.cand {
 		for _, n := range names {
-			oc.CandidateExecutions += r.scen[n].seen
+			oc.CandidateExecutions += r.scen[n].Seen()
 		}
 	}
 	oc.Verdict = decide(oc, 1+opt.Threshold, noise, opt)

@@ -2,10 +2,10 @@ package report
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/replay/stats"
 )
 
 // A side of a comparison given as several run folders is read as several
@@ -37,7 +37,7 @@ type round struct {
 
 // roundSample keeps a uniform sample of one scenario's successful
 // latencies in one round, and their count (seen).
-type roundSample = reservoir
+type roundSample = stats.Reservoir
 
 // scanSuccesses passes the scenario, start (Unix nanoseconds) and latency
 // of every successful execution of a run to fn, in file order, reading by
@@ -95,17 +95,17 @@ func readRounds(dirs []string, seed uint64) ([]*round, error) {
 			r := rounds[k]
 			s := r.scen[scenario]
 			if s == nil {
-				s = newReservoir(roundSampleCap, seed^hashStrings(scenario)^uint64(i)*0x9e3779b97f4a7c15^uint64(k)<<32)
+				s = stats.NewReservoir(roundSampleCap, seed^hashStrings(scenario)^uint64(i)*0x9e3779b97f4a7c15^uint64(k)<<32)
 				r.scen[strings.Clone(scenario)] = s
 			}
-			s.add(max(latencyNs, 0))
+			s.Add(max(latencyNs, 0))
 		})
 		if err != nil {
 			return nil, err
 		}
 		for _, r := range rounds {
 			for _, s := range r.scen {
-				slices.Sort(s.vals)
+				s.Sorted()
 			}
 		}
 		out = append(out, rounds...)
@@ -146,7 +146,7 @@ func roundsOf(name string, base, cand []*round) *scenarioRounds {
 	pick := func(rs []*round) []*roundSample {
 		var out []*roundSample
 		for _, r := range rs {
-			if s := r.scen[name]; s != nil && len(s.vals) >= minRoundSamples {
+			if s := r.scen[name]; s != nil && s.Len() >= minRoundSamples {
 				out = append(out, s)
 			}
 		}
@@ -156,13 +156,13 @@ func roundsOf(name string, base, cand []*round) *scenarioRounds {
 	if series := commonSeries(base, cand); series != "" {
 		byRound := map[int]*roundSample{}
 		for _, r := range base {
-			if s := r.scen[name]; s != nil && len(s.vals) >= minRoundSamples {
+			if s := r.scen[name]; s != nil && s.Len() >= minRoundSamples {
 				byRound[r.rep.Round] = s
 			}
 		}
 		for _, r := range cand {
 			s := r.scen[name]
-			if b := byRound[r.rep.Round]; b != nil && s != nil && len(s.vals) >= minRoundSamples {
+			if b := byRound[r.rep.Round]; b != nil && s != nil && s.Len() >= minRoundSamples {
 				sr.pairs = append(sr.pairs, [2]*roundSample{b, s})
 			}
 		}
@@ -200,7 +200,7 @@ func commonSeries(base, cand []*round) string {
 func executionsOf(ss []*roundSample) int64 {
 	n := int64(0)
 	for _, s := range ss {
-		n += s.seen
+		n += s.Seen()
 	}
 	return n
 }

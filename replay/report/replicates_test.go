@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/replay/stats"
 )
 
 // drift is the speed of the machine in each round: whole rounds run up to
@@ -286,35 +287,6 @@ func TestRoundsOutputs(t *testing.T) {
 	}
 }
 
-func TestRoundIntervals(t *testing.T) {
-	// Mean 0.2, standard deviation 0.1 over 3 pairs: t(2) = 4.303.
-	iv := pairedInterval([]float64{0.1, 0.2, 0.3}, 0, 0.95)
-	h := 4.3027 * 0.1 / math.Sqrt(3)
-	if math.Abs(iv.Ratio-math.Exp(0.2)) > 1e-9 || math.Abs(iv.Low-math.Exp(0.2-h)) > 1e-3 || math.Abs(iv.High-math.Exp(0.2+h)) > 1e-3 {
-		t.Errorf("paired interval %+v", iv)
-	}
-	// A floor above the spread widens the interval.
-	if f := pairedInterval([]float64{0.1, 0.2, 0.3}, 0.3, 0.95); f.High-f.Low <= iv.High-iv.Low {
-		t.Errorf("floored %+v not wider than %+v", f, iv)
-	}
-	// Welch with equal variances and sizes has 2n-2 degrees of freedom.
-	w := welchInterval([]float64{0, 0.2}, []float64{0.3, 0.5}, 0, 0.95)
-	se := math.Sqrt(0.02/2 + 0.02/2)
-	if math.Abs(w.Ratio-math.Exp(0.3)) > 1e-9 || math.Abs(w.Low-math.Exp(0.3-4.3027*se)) > 1e-3 {
-		t.Errorf("welch interval %+v", w)
-	}
-	// Two wildly different rounds at a simultaneous confidence: the high
-	// bound is beyond a float's range, and stays one JSON can carry.
-	wide := pairedInterval([]float64{-40, 40}, 0, 1-1e-9)
-	if b, err := json.Marshal(wide); err != nil || math.IsInf(wide.High, 0) || wide.Low < 0 {
-		t.Errorf("unbounded interval %+v: %s, %v", wide, b, err)
-	}
-	// Identical rounds: a zero-width interval, not NaN.
-	if z := welchInterval([]float64{1, 1}, []float64{1, 1}, 0, 0.95); z.Low != 1 || z.High != 1 {
-		t.Errorf("identical rounds %+v", z)
-	}
-}
-
 // TestOverallCatchesUniformSlowdown: a 1.3x slowdown of every scenario,
 // each scenario too noisy alone to show it, shows in the geometric mean
 // over scenarios, and fails the comparison; A/A it does not.
@@ -412,7 +384,7 @@ func TestRoundsHugeChangeFewRounds(t *testing.T) {
 }
 
 func TestRatioText(t *testing.T) {
-	for iv, want := range map[Interval]string{
+	for iv, want := range map[stats.Interval]string{
 		{Ratio: 1.234, Low: 0.9, High: 1.5}:        "1.23 [0.90, 1.50]",
 		{Ratio: 0.8, Low: 2.49e-11, High: 2.59e10}: "0.80 [2.49e-11, 2.59e+10]",
 		{Ratio: 1500, Low: 999.99, High: 0}:        "1.5e+03 [999.99, 0.00]",
@@ -431,20 +403,20 @@ func TestDecideRule(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		method string
-		med    Interval
-		p95    *Interval
+		med    stats.Interval
+		p95    *stats.Interval
 		up     float64
 		want   string
 	}{
-		{"slower and beyond the threshold", MethodPaired, Interval{Ratio: 1.25, Low: 1.04, High: 1.5}, nil, 1.1, Regression},
-		{"slower but within the threshold", MethodPaired, Interval{Ratio: 1.06, Low: 1.02, High: 1.1}, nil, 1.1, NoChange},
-		{"beyond the threshold but not surely slower", MethodWelch, Interval{Ratio: 1.3, Low: 0.97, High: 1.7}, nil, 1.1, NoChange},
-		{"p95 slower and beyond", MethodPaired, Interval{Ratio: 1.0, Low: 0.9, High: 1.1}, &Interval{Ratio: 1.4, Low: 1.1, High: 1.8}, 1.1, Regression},
-		{"faster and beyond", MethodPaired, Interval{Ratio: 0.8, Low: 0.7, High: 0.95}, nil, 1.1, Improvement},
-		{"faster but within", MethodPaired, Interval{Ratio: 0.95, Low: 0.92, High: 0.98}, nil, 1.1, NoChange},
-		{"single round below the floor", MethodBootstrap, Interval{Ratio: 1.3, Low: 1.25, High: 1.35}, nil, 1.5, NoChange},
-		{"single round beyond the floor", MethodBootstrap, Interval{Ratio: 2, Low: 1.8, High: 2.2}, nil, 1.5, Regression},
-		{"single round p95 not judged", MethodBootstrap, Interval{Ratio: 1, Low: 0.9, High: 1.1}, &Interval{Ratio: 3, Low: 2, High: 4}, 1.5, NoChange},
+		{"slower and beyond the threshold", MethodPaired, stats.Interval{Ratio: 1.25, Low: 1.04, High: 1.5}, nil, 1.1, Regression},
+		{"slower but within the threshold", MethodPaired, stats.Interval{Ratio: 1.06, Low: 1.02, High: 1.1}, nil, 1.1, NoChange},
+		{"beyond the threshold but not surely slower", MethodWelch, stats.Interval{Ratio: 1.3, Low: 0.97, High: 1.7}, nil, 1.1, NoChange},
+		{"p95 slower and beyond", MethodPaired, stats.Interval{Ratio: 1.0, Low: 0.9, High: 1.1}, &stats.Interval{Ratio: 1.4, Low: 1.1, High: 1.8}, 1.1, Regression},
+		{"faster and beyond", MethodPaired, stats.Interval{Ratio: 0.8, Low: 0.7, High: 0.95}, nil, 1.1, Improvement},
+		{"faster but within", MethodPaired, stats.Interval{Ratio: 0.95, Low: 0.92, High: 0.98}, nil, 1.1, NoChange},
+		{"single round below the floor", MethodBootstrap, stats.Interval{Ratio: 1.3, Low: 1.25, High: 1.35}, nil, 1.5, NoChange},
+		{"single round beyond the floor", MethodBootstrap, stats.Interval{Ratio: 2, Low: 1.8, High: 2.2}, nil, 1.5, Regression},
+		{"single round p95 not judged", MethodBootstrap, stats.Interval{Ratio: 1, Low: 0.9, High: 1.1}, &stats.Interval{Ratio: 3, Low: 2, High: 4}, 1.5, NoChange},
 	} {
 		med := tc.med
 		sc := &ScenarioComparison{Scenario: "x", Method: tc.method, Median: &med, P95: tc.p95}

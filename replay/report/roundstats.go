@@ -1,6 +1,6 @@
 package report
 
-import "math"
+import "github.com/joinbench/joinbench/replay/stats"
 
 // Intervals over rounds. Each round of a side gives one statistic per
 // scenario (its median, p95 or p99 latency); the ratio candidate/base is
@@ -25,7 +25,7 @@ import "math"
 func logQuantiles(ss []*roundSample, q float64) []float64 {
 	out := make([]float64, len(ss))
 	for i, s := range ss {
-		out[i] = math.Log(float64(max(sampleQuantile(s.vals, q), 1)))
+		out[i] = stats.LogQuantile(s.Sorted(), q)
 	}
 	return out
 }
@@ -35,63 +35,7 @@ func logQuantiles(ss []*roundSample, q float64) []float64 {
 func pairedLogDiffs(pairs [][2]*roundSample, q float64) []float64 {
 	out := make([]float64, len(pairs))
 	for i, p := range pairs {
-		out[i] = math.Log(float64(max(sampleQuantile(p[1].vals, q), 1))) - math.Log(float64(max(sampleQuantile(p[0].vals, q), 1)))
+		out[i] = stats.LogQuantile(p[1].Sorted(), q) - stats.LogQuantile(p[0].Sorted(), q)
 	}
 	return out
 }
-
-func meanVar(x []float64) (mean, variance float64) {
-	for _, v := range x {
-		mean += v
-	}
-	mean /= float64(len(x))
-	if len(x) < 2 {
-		return mean, 0
-	}
-	for _, v := range x {
-		variance += (v - mean) * (v - mean)
-	}
-	return mean, variance / float64(len(x)-1)
-}
-
-// logInterval turns a difference of logs, its standard error and degrees
-// of freedom into a ratio with its two-sided interval.
-func logInterval(diff, se, df, confidence float64) Interval {
-	h := studentTQuantile(1-(1-confidence)/2, df) * se
-	// Two rounds of a noisy scenario at a simultaneous confidence can
-	// leave the bound beyond what a float holds: it stays the largest
-	// one, which JSON can carry (it cannot carry +Inf).
-	return Interval{Ratio: math.Exp(diff), Low: math.Exp(diff - h), High: math.Min(math.Exp(diff+h), math.MaxFloat64)}
-}
-
-// pairedInterval is the interval of exp(mean difference) of n >= 2 paired
-// log differences; sdFloor bounds the standard deviation of a difference
-// from below.
-func pairedInterval(d []float64, sdFloor, confidence float64) Interval {
-	mean, v := meanVar(d)
-	sd := math.Max(math.Sqrt(v), sdFloor)
-	n := float64(len(d))
-	return logInterval(mean, sd/math.Sqrt(n), n-1, confidence)
-}
-
-// welchInterval is the interval of the ratio of geometric means of two
-// independent samples of log statistics (each of at least 2 rounds);
-// sdFloor bounds each side's standard deviation from below.
-func welchInterval(base, cand []float64, sdFloor, confidence float64) Interval {
-	mb, vb := meanVar(base)
-	mc, vc := meanVar(cand)
-	floor := sdFloor * sdFloor
-	vb, vc = math.Max(vb, floor), math.Max(vc, floor)
-	nb, nc := float64(len(base)), float64(len(cand))
-	qb, qc := vb/nb, vc/nc
-	se := math.Sqrt(qb + qc)
-	df := nb + nc - 2
-	if se > 0 {
-		// Welch-Satterthwaite.
-		df = (qb + qc) * (qb + qc) / (qb*qb/(nb-1) + qc*qc/(nc-1))
-	}
-	return logInterval(mc-mb, se, df, confidence)
-}
-
-// normalQuantile is the p-quantile of the standard normal distribution.
-func normalQuantile(p float64) float64 { return math.Sqrt2 * math.Erfinv(2*p-1) }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/replay/stats"
 )
 
 // A candidate many times slower (a dropped index) may not complete a
@@ -58,7 +59,7 @@ func neverCompleted(name string, b *scenarioAcc, cut *cutAcc, cand *results.Run,
 		}
 	}
 	counted := math.Pow(0.5, float64(n)) <= alpha
-	ranked := m > 0 && -logChoose(n+m, m) <= math.Log(alpha)
+	ranked := m > 0 && -stats.LogChoose(n+m, m) <= math.Log(alpha)
 	if !counted && !ranked {
 		return ""
 	}
@@ -74,12 +75,4 @@ func neverCompleted(name string, b *scenarioAcc, cut *cutAcc, cand *results.Run,
 		why += ": it, or a scenario ahead of it in the same events, ran longer than the run or round"
 	}
 	return why
-}
-
-// logChoose is the natural log of the binomial coefficient C(n, k).
-func logChoose(n, k int64) float64 {
-	a, _ := math.Lgamma(float64(n + 1))
-	b, _ := math.Lgamma(float64(k + 1))
-	c, _ := math.Lgamma(float64(n - k + 1))
-	return a - b - c
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/joinbench/joinbench/replay/stats"
 )
 
 // TooNoisy is the verdict on a scenario whose calibrated A/A noise, with
@@ -60,20 +62,20 @@ func judgeLatency(sc *ScenarioComparison, b, c *scenarioAcc, sr *scenarioRounds,
 	up := 1 + opt.Threshold
 	noise := -1.0 // unknown
 	pq := [3]float64{0.50, 0.95, 0.99}
-	var iv [3]Interval
+	var iv [3]stats.Interval
 	// Between-run drift stays under the noise floor: beyond it, the
 	// pooled executions alone are enough to tell, however few the rounds.
 	floor := opt.NoiseFloor
 	if cal != nil {
 		floor = cal.SingleRound
 	}
-	pooled := func() [3]Interval {
+	pooled := func() [3]stats.Interval {
 		// Every execution, as the histograms hold them.
 		bs, cs := b.m.Ranks(), c.m.Ranks()
 		rng := rand.New(rand.NewPCG(opt.Seed, hashStrings(sc.Scenario)))
-		var out [3]Interval
+		var out [3]stats.Interval
 		for i, q := range pq {
-			out[i] = bootstrapRatio(rng, bs, cs, q, opt.Resamples, opt.Confidence)
+			out[i] = stats.BootstrapRatio(rng, bs, cs, q, opt.Resamples, opt.Confidence)
 		}
 		return out
 	}
@@ -99,8 +101,8 @@ func judgeLatency(sc *ScenarioComparison, b, c *scenarioAcc, sr *scenarioRounds,
 			sc.BaseRounds, sc.CandidateRounds = len(sr.pairs), len(sr.pairs)
 			sc.BaseExecutions, sc.CandidateExecutions = 0, 0
 			for _, p := range sr.pairs {
-				sc.BaseExecutions += p[0].seen
-				sc.CandidateExecutions += p[1].seen
+				sc.BaseExecutions += p[0].Seen()
+				sc.CandidateExecutions += p[1].Seen()
 			}
 		} else {
 			sc.BaseRounds, sc.CandidateRounds = len(sr.base), len(sr.cand)
@@ -143,22 +145,22 @@ type roundSeries struct {
 // roundsInterval returns the interval of the ratio over rounds (each side
 // has two or more) at confidence conf, the method used, and the A/A noise
 // that sigma, a calibration, predicts for these rounds (-1 without one).
-func roundsInterval(rs roundSeries, sigma *NoiseSigma, conf float64, opt CompareOptions) (Interval, string, float64) {
+func roundsInterval(rs roundSeries, sigma *NoiseSigma, conf float64, opt CompareOptions) (stats.Interval, string, float64) {
 	noise := -1.0
 	if len(rs.diffs) >= 2 && !opt.Unpaired {
 		floor := 0.0
 		if sigma != nil {
 			floor = sigma.pairedSigma()
-			noise = noiseFraction(floor/math.Sqrt(float64(len(rs.diffs))), opt.Confidence)
+			noise = stats.RatioNoise(floor/math.Sqrt(float64(len(rs.diffs))), opt.Confidence)
 		}
-		return pairedInterval(rs.diffs, floor, conf), MethodPaired, noise
+		return stats.PairedInterval(rs.diffs, floor, conf), MethodPaired, noise
 	}
 	floor := 0.0
 	if sigma != nil {
 		floor = sigma.Sigma
-		noise = noiseFraction(floor*math.Sqrt(1/float64(len(rs.base))+1/float64(len(rs.cand))), opt.Confidence)
+		noise = stats.RatioNoise(floor*math.Sqrt(1/float64(len(rs.base))+1/float64(len(rs.cand))), opt.Confidence)
 	}
-	return welchInterval(rs.base, rs.cand, floor, conf), MethodWelch, noise
+	return stats.WelchInterval(rs.base, rs.cand, floor, conf), MethodWelch, noise
 }
 
 // decide gives the latency verdict from sc's intervals (P95 may be nil).
@@ -193,21 +195,21 @@ func decide(sc *ScenarioComparison, up, noise float64, opt CompareOptions) strin
 	if sc.Method != MethodBootstrap && opt.roundsConfidence > 0 {
 		level = fmt.Sprintf("%.0f%% simultaneous CI", opt.Confidence*100)
 	}
-	how := func(iv *Interval) string {
+	how := func(iv *stats.Interval) string {
 		return fmt.Sprintf("%s %.2f-%.2f, %s", level, iv.Low, iv.High, methodLabel(sc))
 	}
-	beyond := func(iv *Interval) string {
+	beyond := func(iv *stats.Interval) string {
 		return fmt.Sprintf("beyond the %.0f%% noise floor: pooled executions, %.0f%% CI %.2f-%.2f, bootstrap", (sc.FloorBound-1)*100,
 			opt.Confidence*100, iv.Low, iv.High)
 	}
 	overRounds := sc.Method != MethodBootstrap
-	slower := func(iv *Interval) bool {
+	slower := func(iv *stats.Interval) bool {
 		if overRounds {
 			return iv.Low > 1 && iv.Ratio > up
 		}
 		return iv.Low > up
 	}
-	faster := func(iv *Interval) bool {
+	faster := func(iv *stats.Interval) bool {
 		if overRounds {
 			return iv.High < 1 && iv.Ratio < 1/up
 		}

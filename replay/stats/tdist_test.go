@@ -1,4 +1,4 @@
-package report
+package stats
 
 import (
 	"math"
@@ -20,11 +20,11 @@ func TestStudentTQuantile(t *testing.T) {
 		{0.975, 4.5, 2.6589}, // fractional (Welch) degrees of freedom, by numeric integration
 	}
 	for _, c := range cases {
-		if got := studentTQuantile(c.p, c.df); math.Abs(got-c.want) > 5e-4*math.Max(1, math.Abs(c.want)) {
+		if got := StudentTQuantile(c.p, c.df); math.Abs(got-c.want) > 5e-4*math.Max(1, math.Abs(c.want)) {
 			t.Errorf("t quantile p=%v df=%v: %.4f, want %.4f", c.p, c.df, got, c.want)
 		}
 	}
-	if got := studentTCDF(2.7764, 4); math.Abs(got-0.975) > 1e-4 {
+	if got := StudentTCDF(2.7764, 4); math.Abs(got-0.975) > 1e-4 {
 		t.Errorf("t cdf: %v", got)
 	}
 }
