@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/joinbench/joinbench/replay/internal/fixture"
 	"github.com/joinbench/joinbench/replay/results"
 )
 
@@ -23,13 +24,13 @@ func TestReportActions(t *testing.T) {
 			if i == 1 && ms >= 2000 && ms < 3500 {
 				continue
 			}
-			execs = append(execs, results.Execution{Scenario: "w", Endpoint: ep, Start: t0.Add(time.Duration(ms) * time.Millisecond),
+			execs = append(execs, results.Execution{Scenario: "w", Endpoint: ep, Start: fixture.T0.Add(time.Duration(ms) * time.Millisecond),
 				LatencyNs: int64(time.Millisecond), Params: []string{}})
 		}
 	}
 	var status []results.Status
 	for s := 1; s <= 6; s++ {
-		at := t0.Add(time.Duration(s) * time.Second)
+		at := fixture.T0.Add(time.Duration(s) * time.Second)
 		for _, ep := range eps {
 			status = append(status,
 				results.Status{Endpoint: ep, Time: at, Interval: 1, Variable: "Innodb_buffer_pool_read_requests", Delta: 1000},
@@ -39,15 +40,15 @@ func TestReportActions(t *testing.T) {
 		}
 	}
 	parent := t.TempDir()
-	dir := runFixture{id: "a", execs: execs, status: status, hosts: 1, info: &results.Run{RunID: "a", Endpoints: eps,
-		WriteScenarios: []string{"w"}, Start: t0, End: t0.Add(6 * time.Second)}}.write(t, parent)
+	dir := fixture.Run{ID: "a", Execs: execs, Status: status, Hosts: 1, Info: &results.Run{RunID: "a", Endpoints: eps,
+		WriteScenarios: []string{"w"}, Start: fixture.T0, End: fixture.T0.Add(6 * time.Second)}}.Write(t, parent)
 	rd, err := results.Create(parent, "tmp", "h")
 	if err != nil {
 		t.Fatal(err)
 	}
 	// WriteActions writes into its own run folder: move the file over.
 	if err := rd.WriteActions([]results.Action{{Action: 1, Step: 1, Kind: "lock", Endpoint: eps[1], Spec: "2s@2: lock 1s: w",
-		Start: t0.Add(2 * time.Second), End: t0.Add(3 * time.Second), Outcome: results.ActionOK}}); err != nil {
+		Start: fixture.T0.Add(2 * time.Second), End: fixture.T0.Add(3 * time.Second), Outcome: results.ActionOK}}); err != nil {
 		t.Fatal(err)
 	}
 	rd.Close()
@@ -97,44 +98,11 @@ func TestReportActions(t *testing.T) {
 	}
 }
 
-// stallRun writes a run on two endpoints whose second endpoint completes no
-// write for stallMs from 2 s on, with one action at 2 s.
-func stallRun(t *testing.T, parent, id string, stallMs int) string {
-	t.Helper()
-	eps := []string{"127.0.0.1:1", "127.0.0.1:2"}
-	var execs []results.Execution
-	for ms := 0; ms < 6000; ms += 5 {
-		for i, ep := range eps {
-			if i == 1 && ms >= 2000 && ms < 2000+stallMs {
-				continue
-			}
-			execs = append(execs, results.Execution{Scenario: "w", Endpoint: ep, Start: t0.Add(time.Duration(ms) * time.Millisecond),
-				LatencyNs: int64(time.Millisecond), Params: []string{}})
-		}
-	}
-	spec := "2s@1: sql: ALTER TABLE t FORCE"
-	dir := runFixture{id: id, execs: execs, hosts: 1, info: &results.Run{RunID: id, Endpoints: eps, Actions: []string{spec},
-		WriteScenarios: []string{"w"}, Start: t0, End: t0.Add(6 * time.Second)}}.write(t, parent)
-	rd, err := results.Create(t.TempDir(), id, "h")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := rd.WriteActions([]results.Action{{Action: 1, Step: 1, Kind: "sql", Endpoint: eps[0], Spec: spec,
-		Start: t0.Add(2 * time.Second), End: t0.Add(2100 * time.Millisecond), Outcome: results.ActionOK}}); err != nil {
-		t.Fatal(err)
-	}
-	rd.Close()
-	if err := os.Rename(filepath.Join(rd.Path(), results.ActionsFile), filepath.Join(dir, results.ActionsFile)); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
 // compare of two runs that differ in how a change was made says, per
 // endpoint, which stalled less.
 func TestCompareStalls(t *testing.T) {
 	parent := t.TempDir()
-	toi, rsu, again := stallRun(t, parent, "toi", 1500), stallRun(t, parent, "rsu", 0), stallRun(t, parent, "toi2", 1450)
+	toi, rsu, again := fixture.StallRun(t, parent, "toi", 1500), fixture.StallRun(t, parent, "rsu", 0), fixture.StallRun(t, parent, "toi2", 1450)
 	c, err := Compare([]string{toi}, []string{rsu}, CompareOptions{Resamples: 100})
 	if err != nil {
 		t.Fatal(err)
@@ -159,7 +127,7 @@ func TestCompareStalls(t *testing.T) {
 		t.Errorf("TOI vs TOI: %+v", c.Stalls)
 	}
 	// Runs without actions have no stall comparison.
-	plain := runFixture{id: "plain", execs: []results.Execution{{Scenario: "w", Start: t0, LatencyNs: 1, Params: []string{}}}}.write(t, parent)
+	plain := fixture.Run{ID: "plain", Execs: []results.Execution{{Scenario: "w", Start: fixture.T0, LatencyNs: 1, Params: []string{}}}}.Write(t, parent)
 	if c, _ := Compare([]string{plain}, []string{rsu}, CompareOptions{Resamples: 100}); c.Stalls != nil {
 		t.Errorf("without actions: %+v", c.Stalls)
 	}

@@ -2,18 +2,20 @@ package report
 
 import (
 	"testing"
+
+	"github.com/joinbench/joinbench/replay/internal/fixture"
 )
 
 // BenchmarkBuild reads and summarises 200k executions of 10 scenarios from
 // two client-host files.
 func BenchmarkBuild(b *testing.B) {
-	var scs []scen
+	var scs []fixture.Scen
 	for i := 0; i < 10; i++ {
-		scs = append(scs, scen{name: "scenario_" + string(rune('a'+i)), n: 20000, medianMs: float64(i + 1), plan: "p"})
+		scs = append(scs, fixture.Scen{Name: "scenario_" + string(rune('a'+i)), N: 20000, MedianMs: float64(i + 1), Plan: "p"})
 	}
-	fixtureRowGroup = 1 << 16 // as real runs write
-	defer func() { fixtureRowGroup = 700 }()
-	dir := runFixture{id: "bench", execs: gen(1, 60, scs...)}.write(b, b.TempDir())
+	fixture.RowGroup = 1 << 16 // as real runs write
+	defer func() { fixture.RowGroup = 700 }()
+	dir := fixture.Run{ID: "bench", Execs: fixture.Gen(1, 60, scs...)}.Write(b, b.TempDir())
 	b.ResetTimer()
 	for b.Loop() {
 		if _, err := Build([]string{dir}, Options{}); err != nil {

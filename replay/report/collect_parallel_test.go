@@ -22,11 +22,11 @@ func withWorkers(n int, f func()) {
 func TestWorkersGiveTheSameReport(t *testing.T) {
 	parent := t.TempDir()
 	run := shuffledRun("r", 1, 1)
-	run.hosts = 5
-	dir := run.write(t, parent)
+	run.Hosts = 5
+	dir := run.Write(t, parent)
 	cand := shuffledRun("c", 3, 1.3)
-	cand.hosts = 4
-	cdir := cand.write(t, parent)
+	cand.Hosts = 4
+	cdir := cand.Write(t, parent)
 	var wantReport *Report
 	var wantCmp *Comparison
 	var err error

@@ -11,21 +11,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/joinbench/joinbench/replay/internal/fixture"
 	"github.com/joinbench/joinbench/replay/results"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-const (
-	treeIndex = "-> Limit: 100\n    -> Nested loop inner join\n        -> Index lookup on m using idx_l1_id\n        -> Index lookup on level1 using idx_parent_id (parent_id = m.id)"
-	treeScan  = "-> Limit: 100\n    -> Nested loop inner join\n        -> Index lookup on m using idx_l1_id\n        -> Table scan on level1\n            -> Filter: (level1.parent_id = m.id)"
-)
-
-func compareFixtures(t *testing.T, base, cand runFixture) *Comparison {
+func compareFixtures(t *testing.T, base, cand fixture.Run) *Comparison {
 	t.Helper()
 	dir := t.TempDir()
-	b := base.write(t, dir)
-	c := cand.write(t, dir)
+	b := base.Write(t, dir)
+	c := cand.Write(t, dir)
 	cmp, err := Compare([]string{b}, []string{c}, CompareOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -42,16 +38,16 @@ func byName(c *Comparison) map[string]ScenarioComparison {
 }
 
 func TestCompareRegressionAndNoise(t *testing.T) {
-	base := runFixture{id: "base", execs: gen(1, 10,
-		scen{name: "simple_inner_index", n: 3000, medianMs: 2, plan: "pi"},
-		scen{name: "simple_inner_pk", n: 3000, medianMs: 1, plan: "pk"},
-		scen{name: "simple_left_pk", n: 3000, medianMs: 4, plan: "lk"},
-	), plans: []results.Plan{plan("simple_inner_index", "pi", treeIndex)}}
-	cand := runFixture{id: "cand", execs: gen(2, 10,
-		scen{name: "simple_inner_index", n: 3000, medianMs: 6, plan: "ps"}, // 3x slower, new plan
-		scen{name: "simple_inner_pk", n: 3000, medianMs: 1.03, plan: "pk"}, // noise, within threshold
-		scen{name: "simple_left_pk", n: 3000, medianMs: 2.5, plan: "lk"},   // faster
-	), plans: []results.Plan{plan("simple_inner_index", "ps", treeScan)}}
+	base := fixture.Run{ID: "base", Execs: fixture.Gen(1, 10,
+		fixture.Scen{Name: "simple_inner_index", N: 3000, MedianMs: 2, Plan: "pi"},
+		fixture.Scen{Name: "simple_inner_pk", N: 3000, MedianMs: 1, Plan: "pk"},
+		fixture.Scen{Name: "simple_left_pk", N: 3000, MedianMs: 4, Plan: "lk"},
+	), Plans: []results.Plan{fixture.Plan("simple_inner_index", "pi", fixture.TreeIndex)}}
+	cand := fixture.Run{ID: "cand", Execs: fixture.Gen(2, 10,
+		fixture.Scen{Name: "simple_inner_index", N: 3000, MedianMs: 6, Plan: "ps"}, // 3x slower, new plan
+		fixture.Scen{Name: "simple_inner_pk", N: 3000, MedianMs: 1.03, Plan: "pk"}, // noise, within threshold
+		fixture.Scen{Name: "simple_left_pk", N: 3000, MedianMs: 2.5, Plan: "lk"},   // faster
+	), Plans: []results.Plan{fixture.Plan("simple_inner_index", "ps", fixture.TreeScan)}}
 	c := compareFixtures(t, base, cand)
 	s := byName(c)
 
@@ -84,12 +80,12 @@ func TestCompareRegressionAndNoise(t *testing.T) {
 }
 
 func TestCompareRunWithItself(t *testing.T) {
-	r := runFixture{id: "same", execs: gen(3, 5,
-		scen{name: "a", n: 500, medianMs: 1, sigma: 0.8, plan: "x"},
-		scen{name: "b", n: 2000, medianMs: 10, plan: "y", errEvery: 10, errCode: 1205},
-		scen{name: "c", n: 40, medianMs: 3, plan: "z"},
+	r := fixture.Run{ID: "same", Execs: fixture.Gen(3, 5,
+		fixture.Scen{Name: "a", N: 500, MedianMs: 1, Sigma: 0.8, Plan: "x"},
+		fixture.Scen{Name: "b", N: 2000, MedianMs: 10, Plan: "y", ErrEvery: 10, ErrCode: 1205},
+		fixture.Scen{Name: "c", N: 40, MedianMs: 3, Plan: "z"},
 	)}
-	dir := r.write(t, t.TempDir())
+	dir := r.Write(t, t.TempDir())
 	c, err := Compare([]string{dir}, []string{dir}, CompareOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -108,10 +104,10 @@ func TestCompareRunWithItself(t *testing.T) {
 }
 
 func TestCompareChecksumMismatch(t *testing.T) {
-	base := runFixture{id: "b", execs: gen(4, 5,
-		scen{name: "wrong", n: 400, medianMs: 1, plan: "x"},
+	base := fixture.Run{ID: "b", Execs: fixture.Gen(4, 5,
+		fixture.Scen{Name: "wrong", N: 400, MedianMs: 1, Plan: "x"},
 		// nondeterministic in the base: parameter set 3 gives two results
-		scen{name: "flaky", n: 400, medianMs: 1, plan: "x", checksum: func(k int) string {
+		fixture.Scen{Name: "flaky", N: 400, MedianMs: 1, Plan: "x", Checksum: func(k int) string {
 			if k == 3 {
 				flakyCalls++
 				return "varies-" + strconv.Itoa(flakyCalls%2)
@@ -119,14 +115,14 @@ func TestCompareChecksumMismatch(t *testing.T) {
 			return "ok"
 		}},
 	)}
-	cand := runFixture{id: "c", execs: gen(5, 5,
-		scen{name: "wrong", n: 400, medianMs: 1, plan: "x", checksum: func(k int) string {
+	cand := fixture.Run{ID: "c", Execs: fixture.Gen(5, 5,
+		fixture.Scen{Name: "wrong", N: 400, MedianMs: 1, Plan: "x", Checksum: func(k int) string {
 			if k == 5 {
 				return "different"
 			}
 			return "sum-wrong-" + strconv.Itoa(k)
 		}},
-		scen{name: "flaky", n: 400, medianMs: 1, plan: "x", checksum: func(k int) string {
+		fixture.Scen{Name: "flaky", N: 400, MedianMs: 1, Plan: "x", Checksum: func(k int) string {
 			if k == 3 {
 				return "other"
 			}
@@ -153,12 +149,12 @@ func TestCompareChecksumMismatch(t *testing.T) {
 var flakyCalls int
 
 func TestCompareErrorRate(t *testing.T) {
-	base := runFixture{id: "b", execs: gen(6, 5,
-		scen{name: "deadlocky", n: 2000, medianMs: 1, plan: "x", errEvery: 200, errCode: 1213},
-		scen{name: "calm", n: 2000, medianMs: 1, plan: "x", errEvery: 200, errCode: 1213})}
-	cand := runFixture{id: "c", execs: gen(7, 5,
-		scen{name: "deadlocky", n: 2000, medianMs: 1, plan: "x", errEvery: 10, errCode: 1205},
-		scen{name: "calm", n: 2000, medianMs: 1, plan: "x", errEvery: 180, errCode: 1213})}
+	base := fixture.Run{ID: "b", Execs: fixture.Gen(6, 5,
+		fixture.Scen{Name: "deadlocky", N: 2000, MedianMs: 1, Plan: "x", ErrEvery: 200, ErrCode: 1213},
+		fixture.Scen{Name: "calm", N: 2000, MedianMs: 1, Plan: "x", ErrEvery: 200, ErrCode: 1213})}
+	cand := fixture.Run{ID: "c", Execs: fixture.Gen(7, 5,
+		fixture.Scen{Name: "deadlocky", N: 2000, MedianMs: 1, Plan: "x", ErrEvery: 10, ErrCode: 1205},
+		fixture.Scen{Name: "calm", N: 2000, MedianMs: 1, Plan: "x", ErrEvery: 180, ErrCode: 1213})}
 	c := compareFixtures(t, base, cand)
 	s := byName(c)
 	d := s["deadlocky"]
@@ -171,8 +167,8 @@ func TestCompareErrorRate(t *testing.T) {
 }
 
 func TestCompareMissingAndSmall(t *testing.T) {
-	base := runFixture{id: "b", execs: gen(8, 2, scen{name: "gone", n: 100, medianMs: 1}, scen{name: "tiny", n: 5, medianMs: 1})}
-	cand := runFixture{id: "c", execs: gen(9, 2, scen{name: "new", n: 100, medianMs: 1}, scen{name: "tiny", n: 5, medianMs: 9})}
+	base := fixture.Run{ID: "b", Execs: fixture.Gen(8, 2, fixture.Scen{Name: "gone", N: 100, MedianMs: 1}, fixture.Scen{Name: "tiny", N: 5, MedianMs: 1})}
+	cand := fixture.Run{ID: "c", Execs: fixture.Gen(9, 2, fixture.Scen{Name: "new", N: 100, MedianMs: 1}, fixture.Scen{Name: "tiny", N: 5, MedianMs: 9})}
 	s := byName(compareFixtures(t, base, cand))
 	if s["gone"].Verdict != OnlyInBase || s["new"].Verdict != OnlyInCandidate || s["tiny"].Verdict != InsufficientData {
 		t.Errorf("verdicts: %s %s %s", s["gone"].Verdict, s["new"].Verdict, s["tiny"].Verdict)
@@ -182,14 +178,14 @@ func TestCompareMissingAndSmall(t *testing.T) {
 // TestCompareOutputs checks the JSON contract and the markdown rendering
 // against a golden file (go test -update rewrites it).
 func TestCompareOutputs(t *testing.T) {
-	base := runFixture{id: "base", execs: gen(1, 4,
-		scen{name: "simple_inner_index", n: 800, medianMs: 2, plan: "pi"},
-		scen{name: "simple_inner_pk", n: 800, medianMs: 1, plan: "pk"}),
-		plans: []results.Plan{plan("simple_inner_index", "pi", treeIndex)}}
-	cand := runFixture{id: "cand", execs: gen(2, 4,
-		scen{name: "simple_inner_index", n: 800, medianMs: 5, plan: "ps"},
-		scen{name: "simple_inner_pk", n: 800, medianMs: 1, plan: "pk"}),
-		plans: []results.Plan{plan("simple_inner_index", "ps", treeScan)}}
+	base := fixture.Run{ID: "base", Execs: fixture.Gen(1, 4,
+		fixture.Scen{Name: "simple_inner_index", N: 800, MedianMs: 2, Plan: "pi"},
+		fixture.Scen{Name: "simple_inner_pk", N: 800, MedianMs: 1, Plan: "pk"}),
+		Plans: []results.Plan{fixture.Plan("simple_inner_index", "pi", fixture.TreeIndex)}}
+	cand := fixture.Run{ID: "cand", Execs: fixture.Gen(2, 4,
+		fixture.Scen{Name: "simple_inner_index", N: 800, MedianMs: 5, Plan: "ps"},
+		fixture.Scen{Name: "simple_inner_pk", N: 800, MedianMs: 1, Plan: "pk"}),
+		Plans: []results.Plan{fixture.Plan("simple_inner_index", "ps", fixture.TreeScan)}}
 	c := compareFixtures(t, base, cand)
 	c.Base.Runs, c.Candidate.Runs = []string{"base"}, []string{"cand"} // temp dirs vary
 
@@ -251,9 +247,9 @@ func golden(t *testing.T, name string, got []byte) {
 // reported as wrong results; the comparison says why it did not check.
 func TestCompareSkipsChecksumsOfRunsThatWrote(t *testing.T) {
 	other := func(k int) string { return "after-writes-" + strconv.Itoa(k) }
-	base := runFixture{id: "b", execs: gen(6, 5, scen{name: "reads", n: 400, medianMs: 1, plan: "x"})}
-	cand := runFixture{id: "c", execs: gen(7, 5, scen{name: "reads", n: 400, medianMs: 1, plan: "x", checksum: other}),
-		info: &results.Run{RunID: "c", ServerVersion: "10.11.6-MariaDB", Flavor: "mariadb", WriteScenarios: []string{"index_updates"}}}
+	base := fixture.Run{ID: "b", Execs: fixture.Gen(6, 5, fixture.Scen{Name: "reads", N: 400, MedianMs: 1, Plan: "x"})}
+	cand := fixture.Run{ID: "c", Execs: fixture.Gen(7, 5, fixture.Scen{Name: "reads", N: 400, MedianMs: 1, Plan: "x", Checksum: other}),
+		Info: &results.Run{RunID: "c", ServerVersion: "10.11.6-MariaDB", Flavor: "mariadb", WriteScenarios: []string{"index_updates"}}}
 	c := compareFixtures(t, base, cand)
 	r := byName(c)["reads"]
 	if r.Verdict == WrongResults || r.Checksums.Compared != 0 || c.Failed() {
@@ -284,7 +280,7 @@ func TestCompareWarnsOfDifferentOptions(t *testing.T) {
 		return &results.Run{RunID: id, ServerVersion: "10.11.6-MariaDB", Flavor: "mariadb", Options: o}
 	}
 	rows := func(seed uint64) []results.Execution {
-		return gen(seed, 5, scen{name: "s", n: 200, medianMs: 1, plan: "x"})
+		return fixture.Gen(seed, 5, fixture.Scen{Name: "s", N: 200, MedianMs: 1, Plan: "x"})
 	}
 	optionWarnings := func(c *Comparison) []string {
 		var out []string
@@ -296,13 +292,13 @@ func TestCompareWarnsOfDifferentOptions(t *testing.T) {
 		return out
 	}
 	same := `{"threads": 2, "exec_path": "direct", "ps_mode": "auto", "time": "10s", "seed": 1}`
-	c := compareFixtures(t, runFixture{id: "b", execs: rows(10), info: info("b", same)},
-		runFixture{id: "c", execs: rows(11), info: info("c", `{"threads": 2, "exec_path": "direct", "ps_mode": "auto", "time": "20s"}`)})
+	c := compareFixtures(t, fixture.Run{ID: "b", Execs: rows(10), Info: info("b", same)},
+		fixture.Run{ID: "c", Execs: rows(11), Info: info("c", `{"threads": 2, "exec_path": "direct", "ps_mode": "auto", "time": "20s"}`)})
 	if w := optionWarnings(c); len(w) > 0 {
 		t.Errorf("warning for runs whose compared options agree (only their length differs, one does not record its seed): %q", w)
 	}
-	c = compareFixtures(t, runFixture{id: "b", execs: rows(10), info: info("b", same)},
-		runFixture{id: "c", execs: rows(11), info: info("c", `{"threads": 8, "exec_path": "driver", "ps_mode": "auto", "seed": 7, "rate": 100}`)})
+	c = compareFixtures(t, fixture.Run{ID: "b", Execs: rows(10), Info: info("b", same)},
+		fixture.Run{ID: "c", Execs: rows(11), Info: info("c", `{"threads": 8, "exec_path": "driver", "ps_mode": "auto", "seed": 7, "rate": 100}`)})
 	w := strings.Join(optionWarnings(c), "\n")
 	for _, want := range []string{"threads 2 vs 8", "exec_path direct vs driver", "seed 1 vs 7"} {
 		if !strings.Contains(w, want) {
@@ -317,7 +313,7 @@ func TestCompareWarnsOfDifferentOptions(t *testing.T) {
 		return &results.Run{RunID: id, ServerVersion: "10.11.6-MariaDB", Flavor: "mariadb",
 			Options: &results.RunOptions{Threads: threads, ExecPath: results.ExecDirect, Time: results.Duration(time.Second)}}
 	}
-	c = compareFixtures(t, runFixture{id: "b", execs: rows(10), info: full("b", 2)}, runFixture{id: "c", execs: rows(11), info: full("c", 4)})
+	c = compareFixtures(t, fixture.Run{ID: "b", Execs: rows(10), Info: full("b", 2)}, fixture.Run{ID: "c", Execs: rows(11), Info: full("c", 4)})
 	if w := strings.Join(optionWarnings(c), "\n"); !strings.Contains(w, "threads 2 vs 4") || strings.Contains(w, "exec_path") {
 		t.Errorf("option warnings %q, want threads only", w)
 	}
@@ -336,10 +332,10 @@ func TestCompareChecksumCutByLimit(t *testing.T) {
 		{"SELECT m.year_field, COUNT(*) cc FROM main1 m GROUP BY m.year_field ORDER BY cc DESC LIMIT 500", true}, // 100 rows: not cut
 		{"SELECT m.year_field, COUNT(*) cc FROM main1 m GROUP BY m.year_field", true},
 	} {
-		p := plan("gb", "x", "tree")
+		p := fixture.Plan("gb", "x", "tree")
 		p.Query = tc.query
-		base := runFixture{id: "b", execs: gen(8, 5, scen{name: "gb", n: 300, medianMs: 1, plan: "x"}), plans: []results.Plan{p}}
-		cand := runFixture{id: "c", execs: gen(9, 5, scen{name: "gb", n: 300, medianMs: 1, plan: "x", checksum: differs}), plans: []results.Plan{p}}
+		base := fixture.Run{ID: "b", Execs: fixture.Gen(8, 5, fixture.Scen{Name: "gb", N: 300, MedianMs: 1, Plan: "x"}), Plans: []results.Plan{p}}
+		cand := fixture.Run{ID: "c", Execs: fixture.Gen(9, 5, fixture.Scen{Name: "gb", N: 300, MedianMs: 1, Plan: "x", Checksum: differs}), Plans: []results.Plan{p}}
 		s := byName(compareFixtures(t, base, cand))["gb"]
 		if got := s.Verdict == WrongResults; got != tc.wrong {
 			t.Errorf("%s: verdict %s %+v, want wrong results = %v", tc.query, s.Verdict, s.Checksums, tc.wrong)

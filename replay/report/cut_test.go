@@ -7,31 +7,21 @@ import (
 	"testing"
 	"time"
 
+	"github.com/joinbench/joinbench/replay/internal/fixture"
 	"github.com/joinbench/joinbench/replay/results"
 )
-
-// cutRows are n statements of a scenario cut at the end after running ran.
-func cutRows(name string, n int, ran time.Duration) []results.Execution {
-	var out []results.Execution
-	for i := range n {
-		out = append(out, results.Execution{Scenario: name, TemplateHash: "t-" + name, Endpoint: "127.0.0.1:3306", Thread: int32(i),
-			Start: t0.Add(time.Second), LatencyNs: int64(ran) + int64(i)*int64(time.Millisecond), ErrorCode: results.ErrCutAtEnd,
-			SQLState: "70100", ErrorMessage: "cut at the end of the run", CutAtEnd: true, Params: []string{"main1"}})
-	}
-	return out
-}
 
 // A report keeps statements cut at the end out of the latencies, the
 // errors and the executions, counts them per scenario and in the total,
 // and lists a scenario that only has cut statements as never completed.
 func TestReportCountsCutApart(t *testing.T) {
 	dir := t.TempDir()
-	execs := gen(1, 5, scen{name: "a", n: 1000, medianMs: 2, plan: "p"})
+	execs := fixture.Gen(1, 5, fixture.Scen{Name: "a", N: 1000, MedianMs: 2, Plan: "p"})
 	// In the middle of the rows, so that a row group holds both kinds.
-	execs = append(execs[:500], append(cutRows("a", 2, 5*time.Second), execs[500:]...)...)
-	execs = append(execs, cutRows("stall", 1, 20*time.Second)...)
-	plain := runFixture{id: "plain", execs: gen(1, 5, scen{name: "a", n: 1000, medianMs: 2, plan: "p"})}.write(t, dir)
-	withCut := runFixture{id: "cut", execs: execs}.write(t, dir)
+	execs = append(execs[:500], append(fixture.CutRows("a", 2, 5*time.Second), execs[500:]...)...)
+	execs = append(execs, fixture.CutRows("stall", 1, 20*time.Second)...)
+	plain := fixture.Run{ID: "plain", Execs: fixture.Gen(1, 5, fixture.Scen{Name: "a", N: 1000, MedianMs: 2, Plan: "p"})}.Write(t, dir)
+	withCut := fixture.Run{ID: "cut", Execs: execs}.Write(t, dir)
 	rep, err := Build([]string{plain, withCut}, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -91,21 +81,21 @@ func TestCompareCutAtEnd(t *testing.T) {
 	info := func(id string) *results.Run {
 		return &results.Run{RunID: id, ServerVersion: "10.11.6-MariaDB", Flavor: "mariadb", Endpoints: []string{"127.0.0.1:3306"}, Scenarios: names}
 	}
-	base := gen(1, 5,
-		scen{name: "a", n: 300, medianMs: 2, plan: "p"},
-		scen{name: "slow", n: 6, medianMs: 20, plan: "q"},
-		scen{name: "short", n: 6, medianMs: 20, plan: "q"},
-		scen{name: "once", n: 6, medianMs: 20, plan: "q"})
+	base := fixture.Gen(1, 5,
+		fixture.Scen{Name: "a", N: 300, MedianMs: 2, Plan: "p"},
+		fixture.Scen{Name: "slow", N: 6, MedianMs: 20, Plan: "q"},
+		fixture.Scen{Name: "short", N: 6, MedianMs: 20, Plan: "q"},
+		fixture.Scen{Name: "once", N: 6, MedianMs: 20, Plan: "q"})
 	var cand []results.Execution
-	cand = append(cand, gen(2, 5, scen{name: "a", n: 300, medianMs: 2, plan: "p"})...)
-	cand = append(cand, cutRows("a", 3, 4*time.Second)...)
-	cand = append(cand, cutRows("slow", 6, 10*time.Second)...)       // 6 cut vs 6 base: 1/C(12,6) = 0.001
-	cand = append(cand, cutRows("short", 6, 10*time.Millisecond)...) // no longer than the base's
-	cand = append(cand, cutRows("once", 1, 10*time.Second)...)       // 1/C(7,1): not enough
-	cand = append(cand, cutRows("both", 1, 10*time.Second)...)       // never completed on either side
-	base = append(base, cutRows("both", 2, 10*time.Second)...)
-	b := runFixture{id: "b", info: info("b"), execs: base}.write(t, dir)
-	c := runFixture{id: "c", info: info("c"), execs: cand}.write(t, dir)
+	cand = append(cand, fixture.Gen(2, 5, fixture.Scen{Name: "a", N: 300, MedianMs: 2, Plan: "p"})...)
+	cand = append(cand, fixture.CutRows("a", 3, 4*time.Second)...)
+	cand = append(cand, fixture.CutRows("slow", 6, 10*time.Second)...)       // 6 cut vs 6 base: 1/C(12,6) = 0.001
+	cand = append(cand, fixture.CutRows("short", 6, 10*time.Millisecond)...) // no longer than the base's
+	cand = append(cand, fixture.CutRows("once", 1, 10*time.Second)...)       // 1/C(7,1): not enough
+	cand = append(cand, fixture.CutRows("both", 1, 10*time.Second)...)       // never completed on either side
+	base = append(base, fixture.CutRows("both", 2, 10*time.Second)...)
+	b := fixture.Run{ID: "b", Info: info("b"), Execs: base}.Write(t, dir)
+	c := fixture.Run{ID: "c", Info: info("c"), Execs: cand}.Write(t, dir)
 	cmp, err := Compare([]string{b}, []string{c}, CompareOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -137,8 +127,8 @@ func TestCompareCutAtEnd(t *testing.T) {
 // be compared, and the error says what it ran.
 func TestCompareSideOnlyCut(t *testing.T) {
 	dir := t.TempDir()
-	b := runFixture{id: "b", execs: gen(1, 5, scen{name: "a", n: 300, medianMs: 2, plan: "p"})}.write(t, dir)
-	c := runFixture{id: "c", execs: cutRows("a", 2, 30*time.Second)}.write(t, dir)
+	b := fixture.Run{ID: "b", Execs: fixture.Gen(1, 5, fixture.Scen{Name: "a", N: 300, MedianMs: 2, Plan: "p"})}.Write(t, dir)
+	c := fixture.Run{ID: "c", Execs: fixture.CutRows("a", 2, 30*time.Second)}.Write(t, dir)
 	_, err := Compare([]string{b}, []string{c}, CompareOptions{})
 	var ne *NoExecutionsError
 	if !errors.As(err, &ne) || ne.Side != results.SideCandidate ||

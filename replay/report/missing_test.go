@@ -2,7 +2,6 @@ package report
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/joinbench/joinbench/replay/internal/fixture"
 	"github.com/joinbench/joinbench/replay/results"
 )
 
@@ -17,18 +17,18 @@ import (
 // "43 only in base" passed a CI gate), unless AllowMissing.
 func TestCompareUnmeasuredFails(t *testing.T) {
 	dir := t.TempDir()
-	b := runFixture{id: "b", execs: gen(8, 2,
-		scen{name: "gone", n: 100, medianMs: 1},
-		scen{name: "broken", n: 100, medianMs: 1},
-		scen{name: "fixed", n: 100, medianMs: 1, errEvery: 1, errCode: 1146},
-		scen{name: "always_fails", n: 100, medianMs: 1, errEvery: 1, errCode: 1146},
-		scen{name: "same", n: 100, medianMs: 1})}.write(t, dir)
-	c := runFixture{id: "c", execs: gen(9, 2,
-		scen{name: "new", n: 100, medianMs: 1},
-		scen{name: "broken", n: 3, medianMs: 1, errEvery: 1, errCode: 1146},
-		scen{name: "fixed", n: 100, medianMs: 1},
-		scen{name: "always_fails", n: 100, medianMs: 1, errEvery: 1, errCode: 1146},
-		scen{name: "same", n: 100, medianMs: 1})}.write(t, dir)
+	b := fixture.Run{ID: "b", Execs: fixture.Gen(8, 2,
+		fixture.Scen{Name: "gone", N: 100, MedianMs: 1},
+		fixture.Scen{Name: "broken", N: 100, MedianMs: 1},
+		fixture.Scen{Name: "fixed", N: 100, MedianMs: 1, ErrEvery: 1, ErrCode: 1146},
+		fixture.Scen{Name: "always_fails", N: 100, MedianMs: 1, ErrEvery: 1, ErrCode: 1146},
+		fixture.Scen{Name: "same", N: 100, MedianMs: 1})}.Write(t, dir)
+	c := fixture.Run{ID: "c", Execs: fixture.Gen(9, 2,
+		fixture.Scen{Name: "new", N: 100, MedianMs: 1},
+		fixture.Scen{Name: "broken", N: 3, MedianMs: 1, ErrEvery: 1, ErrCode: 1146},
+		fixture.Scen{Name: "fixed", N: 100, MedianMs: 1},
+		fixture.Scen{Name: "always_fails", N: 100, MedianMs: 1, ErrEvery: 1, ErrCode: 1146},
+		fixture.Scen{Name: "same", N: 100, MedianMs: 1})}.Write(t, dir)
 
 	cmp, err := Compare([]string{b}, []string{c}, CompareOptions{})
 	if err != nil {
@@ -83,13 +83,13 @@ func TestCompareUnmeasuredFails(t *testing.T) {
 // and says what its run.json says went wrong.
 func TestCompareSideWithoutExecutions(t *testing.T) {
 	dir := t.TempDir()
-	good := runFixture{id: "good", execs: gen(1, 2, scen{name: "a", n: 100, medianMs: 1})}.write(t, dir)
+	good := fixture.Run{ID: "good", Execs: fixture.Gen(1, 2, fixture.Scen{Name: "a", N: 100, MedianMs: 1})}.Write(t, dir)
 	died := filepath.Join(dir, "run=died")
 	if err := os.MkdirAll(died, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	writeRunJSON(t, died, &results.Run{RunID: "died", Start: t0, End: t0.Add(time.Second), Error: "server gone", Executions: 50})
-	writeParquet(t, filepath.Join(died, "executions-client0-0.parquet"), []results.Execution{}) // finished, no row
+	fixture.WriteRunJSON(t, died, &results.Run{RunID: "died", Start: fixture.T0, End: fixture.T0.Add(time.Second), Error: "server gone", Executions: 50})
+	fixture.WriteParquet(t, filepath.Join(died, "executions-client0-0.parquet"), []results.Execution{}) // finished, no row
 
 	for _, sides := range [][2]string{{good, died}, {died, good}} {
 		for _, allow := range []bool{false, true} {
@@ -117,15 +117,15 @@ func TestCompareSideWithoutExecutions(t *testing.T) {
 // counts, is compared with warnings; so is a round that recorded nothing.
 func TestCompareWarnsAboutIncompleteRuns(t *testing.T) {
 	dir := t.TempDir()
-	base := runFixture{id: "base", execs: gen(1, 2, scen{name: "a", n: 100, medianMs: 1})}.write(t, dir)
-	cand := runFixture{id: "cand", hosts: 1, execs: gen(2, 2, scen{name: "a", n: 100, medianMs: 1}),
-		info: &results.Run{RunID: "cand", ClientHost: "client0", Start: t0, End: t0.Add(time.Second), Error: "write results: no space left on device", Executions: 400},
-	}.write(t, dir)
+	base := fixture.Run{ID: "base", Execs: fixture.Gen(1, 2, fixture.Scen{Name: "a", N: 100, MedianMs: 1})}.Write(t, dir)
+	cand := fixture.Run{ID: "cand", Hosts: 1, Execs: fixture.Gen(2, 2, fixture.Scen{Name: "a", N: 100, MedianMs: 1}),
+		Info: &results.Run{RunID: "cand", ClientHost: "client0", Start: fixture.T0, End: fixture.T0.Add(time.Second), Error: "write results: no space left on device", Executions: 400},
+	}.Write(t, dir)
 	empty := filepath.Join(dir, "run=empty")
 	if err := os.MkdirAll(empty, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	writeRunJSON(t, empty, &results.Run{RunID: "empty"})
+	fixture.WriteRunJSON(t, empty, &results.Run{RunID: "empty"})
 
 	var warned []string
 	c, err := Compare([]string{base}, []string{cand, empty}, CompareOptions{Warn: func(err error) { warned = append(warned, err.Error()) }})
@@ -151,16 +151,5 @@ func TestCompareWarnsAboutIncompleteRuns(t *testing.T) {
 	}
 	if !strings.Contains(js.String(), "no space left on device") {
 		t.Errorf("json lacks the warning:\n%s", js.String())
-	}
-}
-
-func writeRunJSON(t *testing.T, dir string, r *results.Run) {
-	t.Helper()
-	b, err := json.Marshal(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, results.RunFile), b, 0o644); err != nil {
-		t.Fatal(err)
 	}
 }

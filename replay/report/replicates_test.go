@@ -11,53 +11,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/joinbench/joinbench/replay/internal/fixture"
 	"github.com/joinbench/joinbench/replay/results"
 	"github.com/joinbench/joinbench/replay/stats"
 )
 
-// drift is the speed of the machine in each round: whole rounds run up to
-// 1.3x slower or faster, as on a shared machine, while executions within a
-// round vary much less.
-var drift = []float64{1.0, 1.3, 0.8, 1.15, 0.9, 1.25}
-
-// roundsSeries writes rounds per side of an interleaved series (base and
-// candidate round k share the machine's speed drift[k]) and returns the
-// run folders of each side. slow scales the candidate's latency per
-// scenario; series "" writes runs without replicate metadata.
-func roundsSeries(t *testing.T, dir, series string, rounds int, slow map[string]float64, scs ...scen) (base, cand []string) {
-	t.Helper()
-	order := 0
-	for k := 1; k <= rounds; k++ {
-		for _, side := range []string{results.SideBase, results.SideCandidate} {
-			order++
-			var in []scen
-			for _, s := range scs {
-				s.medianMs *= drift[(k-1)%len(drift)]
-				if side == results.SideCandidate && slow[s.name] > 0 {
-					s.medianMs *= slow[s.name]
-				}
-				in = append(in, s)
-			}
-			id := fmt.Sprintf("%s-%s-%02d", series, side, k)
-			info := &results.Run{RunID: id, ServerVersion: "10.11.6-MariaDB", Flavor: "mariadb"}
-			if series != "" {
-				info.Replicate = &results.Replicate{Series: series, Side: side, Round: k, Order: order, Rounds: rounds}
-			}
-			d := runFixture{id: id, info: info, hosts: 1, execs: gen(uint64(100*k+order), 5, in...)}.write(t, filepath.Join(dir, side))
-			if side == results.SideBase {
-				base = append(base, d)
-			} else {
-				cand = append(cand, d)
-			}
-		}
-	}
-	return base, cand
-}
-
 func TestRoundsPairedAA(t *testing.T) {
-	base, cand := roundsSeries(t, t.TempDir(), "s1", 6, nil,
-		scen{name: "fast", n: 200, medianMs: 2, plan: "p"},
-		scen{name: "slow", n: 60, medianMs: 40, plan: "p"})
+	base, cand := fixture.RoundsSeries(t, t.TempDir(), "s1", 6, nil,
+		fixture.Scen{Name: "fast", N: 200, MedianMs: 2, Plan: "p"},
+		fixture.Scen{Name: "slow", N: 60, MedianMs: 40, Plan: "p"})
 	c, err := Compare(base, cand, CompareOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -96,9 +58,9 @@ func TestRoundsPairedAA(t *testing.T) {
 // a regression, and says why.
 func TestRoundsSingleRoundNoiseFloor(t *testing.T) {
 	dir := t.TempDir()
-	b := runFixture{id: "b", execs: gen(1, 5, scen{name: "x", n: 2000, medianMs: 10, plan: "p"})}.write(t, dir)
-	c := runFixture{id: "c", execs: gen(2, 5, scen{name: "x", n: 2000, medianMs: 13, plan: "p"}),
-		plans: nil}.write(t, dir)
+	b := fixture.Run{ID: "b", Execs: fixture.Gen(1, 5, fixture.Scen{Name: "x", N: 2000, MedianMs: 10, Plan: "p"})}.Write(t, dir)
+	c := fixture.Run{ID: "c", Execs: fixture.Gen(2, 5, fixture.Scen{Name: "x", N: 2000, MedianMs: 13, Plan: "p"}),
+		Plans: nil}.Write(t, dir)
 	cmp, err := Compare([]string{b}, []string{c}, CompareOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -112,7 +74,7 @@ func TestRoundsSingleRoundNoiseFloor(t *testing.T) {
 	}
 	// A 2x slowdown is still caught from one run, and so is a 1.3x one
 	// with a lower floor.
-	c2 := runFixture{id: "c2", execs: gen(3, 5, scen{name: "x", n: 2000, medianMs: 20, plan: "p"})}.write(t, dir)
+	c2 := fixture.Run{ID: "c2", Execs: fixture.Gen(3, 5, fixture.Scen{Name: "x", N: 2000, MedianMs: 20, Plan: "p"})}.Write(t, dir)
 	if cmp, _ := Compare([]string{b}, []string{c2}, CompareOptions{}); cmp.Scenarios[0].Verdict != Regression {
 		t.Errorf("2x from single runs: %s %+v", cmp.Scenarios[0].Verdict, cmp.Scenarios[0].Median)
 	}
@@ -125,8 +87,8 @@ func TestRoundsSingleRoundNoiseFloor(t *testing.T) {
 // against the noise floor.
 func TestSingleRoundP95NotJudged(t *testing.T) {
 	dir := t.TempDir()
-	b := runFixture{id: "b", execs: gen(1, 5, scen{name: "x", n: 2000, medianMs: 10, plan: "p"})}.write(t, dir)
-	c := runFixture{id: "c", execs: gen(2, 5, scen{name: "x", n: 2000, medianMs: 10, sigma: 0.8, plan: "p"})}.write(t, dir)
+	b := fixture.Run{ID: "b", Execs: fixture.Gen(1, 5, fixture.Scen{Name: "x", N: 2000, MedianMs: 10, Plan: "p"})}.Write(t, dir)
+	c := fixture.Run{ID: "c", Execs: fixture.Gen(2, 5, fixture.Scen{Name: "x", N: 2000, MedianMs: 10, Sigma: 0.8, Plan: "p"})}.Write(t, dir)
 	cmp, err := Compare([]string{b}, []string{c}, CompareOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -141,10 +103,10 @@ func TestSingleRoundP95NotJudged(t *testing.T) {
 }
 
 func TestRoundsRegression(t *testing.T) {
-	base, cand := roundsSeries(t, t.TempDir(), "s2", 5, map[string]float64{"index_gone": 2, "bit_slower": 1.3},
-		scen{name: "index_gone", n: 150, medianMs: 5, plan: "p"},
-		scen{name: "bit_slower", n: 300, medianMs: 5, sigma: 0.1, plan: "p"},
-		scen{name: "same", n: 150, medianMs: 5, plan: "p"})
+	base, cand := fixture.RoundsSeries(t, t.TempDir(), "s2", 5, map[string]float64{"index_gone": 2, "bit_slower": 1.3},
+		fixture.Scen{Name: "index_gone", N: 150, MedianMs: 5, Plan: "p"},
+		fixture.Scen{Name: "bit_slower", N: 300, MedianMs: 5, Sigma: 0.1, Plan: "p"},
+		fixture.Scen{Name: "same", N: 150, MedianMs: 5, Plan: "p"})
 	c, err := Compare(base, cand, CompareOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -164,8 +126,8 @@ func TestRoundsRegression(t *testing.T) {
 }
 
 func TestRoundsWithoutSeriesAreWelch(t *testing.T) {
-	base, cand := roundsSeries(t, t.TempDir(), "", 4, map[string]float64{"x": 3},
-		scen{name: "x", n: 100, medianMs: 5, plan: "p"})
+	base, cand := fixture.RoundsSeries(t, t.TempDir(), "", 4, map[string]float64{"x": 3},
+		fixture.Scen{Name: "x", N: 100, MedianMs: 5, Plan: "p"})
 	c, err := Compare(base, cand, CompareOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -177,9 +139,9 @@ func TestRoundsWithoutSeriesAreWelch(t *testing.T) {
 
 func TestCalibrateAndTooNoisy(t *testing.T) {
 	dir := t.TempDir()
-	aaBase, aaCand := roundsSeries(t, filepath.Join(dir, "aa"), "aa", 5, nil,
-		scen{name: "steady", n: 400, medianMs: 5, sigma: 0.05, plan: "p"},
-		scen{name: "jumpy", n: 8, medianMs: 5, sigma: 1.5, plan: "p"})
+	aaBase, aaCand := fixture.RoundsSeries(t, filepath.Join(dir, "aa"), "aa", 5, nil,
+		fixture.Scen{Name: "steady", N: 400, MedianMs: 5, Sigma: 0.05, Plan: "p"},
+		fixture.Scen{Name: "jumpy", N: 8, MedianMs: 5, Sigma: 1.5, Plan: "p"})
 	if _, _, err := Calibrate(aaBase[:1], aaCand, CompareOptions{}); !errors.Is(err, ErrNoRounds) {
 		t.Errorf("calibration from one base round: %v", err)
 	}
@@ -212,9 +174,9 @@ func TestCalibrateAndTooNoisy(t *testing.T) {
 
 	// A/B on the same setup with the calibration: jumpy cannot be judged
 	// at 10% with 5 rounds, unless the change is far beyond its noise.
-	base, cand := roundsSeries(t, filepath.Join(dir, "ab"), "ab", 5, map[string]float64{"steady": 1.5},
-		scen{name: "steady", n: 400, medianMs: 5, sigma: 0.05, plan: "p"},
-		scen{name: "jumpy", n: 8, medianMs: 5, sigma: 1.5, plan: "p"})
+	base, cand := fixture.RoundsSeries(t, filepath.Join(dir, "ab"), "ab", 5, map[string]float64{"steady": 1.5},
+		fixture.Scen{Name: "steady", N: 400, MedianMs: 5, Sigma: 0.05, Plan: "p"},
+		fixture.Scen{Name: "jumpy", N: 8, MedianMs: 5, Sigma: 1.5, Plan: "p"})
 	c, err := Compare(base, cand, CompareOptions{Noise: read})
 	if err != nil {
 		t.Fatal(err)
@@ -246,7 +208,7 @@ func TestCalibrateAndTooNoisy(t *testing.T) {
 }
 
 func TestRoundsOutputs(t *testing.T) {
-	base, cand := roundsSeries(t, t.TempDir(), "s3", 3, map[string]float64{"x": 3}, scen{name: "x", n: 100, medianMs: 5, plan: "p"})
+	base, cand := fixture.RoundsSeries(t, t.TempDir(), "s3", 3, map[string]float64{"x": 3}, fixture.Scen{Name: "x", N: 100, MedianMs: 5, Plan: "p"})
 	c, err := Compare(base, cand, CompareOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -291,15 +253,15 @@ func TestRoundsOutputs(t *testing.T) {
 // each scenario too noisy alone to show it, shows in the geometric mean
 // over scenarios, and fails the comparison; A/A it does not.
 func TestOverallCatchesUniformSlowdown(t *testing.T) {
-	var scs []scen
+	var scs []fixture.Scen
 	slow := map[string]float64{}
 	for i := range 12 {
 		name := fmt.Sprintf("s%02d", i)
-		scs = append(scs, scen{name: name, n: 30, medianMs: float64(5 + i), sigma: 0.6, plan: "p"})
+		scs = append(scs, fixture.Scen{Name: name, N: 30, MedianMs: float64(5 + i), Sigma: 0.6, Plan: "p"})
 		slow[name] = 1.3
 	}
 	dir := t.TempDir()
-	base, cand := roundsSeries(t, filepath.Join(dir, "ab"), "ab", 6, slow, scs...)
+	base, cand := fixture.RoundsSeries(t, filepath.Join(dir, "ab"), "ab", 6, slow, scs...)
 	c, err := Compare(base, cand, CompareOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -319,7 +281,7 @@ func TestOverallCatchesUniformSlowdown(t *testing.T) {
 		t.Errorf("text lacks the overall verdict:\n%s", text.String())
 	}
 
-	aaBase, aaCand := roundsSeries(t, filepath.Join(dir, "aa"), "aa", 6, nil, scs...)
+	aaBase, aaCand := fixture.RoundsSeries(t, filepath.Join(dir, "aa"), "aa", 6, nil, scs...)
 	aa, err := Compare(aaBase, aaCand, CompareOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -345,7 +307,7 @@ func TestSimultaneousConfidence(t *testing.T) {
 	if per, all := simultaneousConfidence(0.95, 1, false); math.Abs(per-0.975) > 1e-12 || all != 0 {
 		t.Errorf("one scenario: %v, %v", per, all)
 	}
-	base, cand := roundsSeries(t, t.TempDir(), "s", 3, nil, scen{name: "x", n: 50, medianMs: 5, plan: "p"}, scen{name: "y", n: 50, medianMs: 5, plan: "p"})
+	base, cand := fixture.RoundsSeries(t, t.TempDir(), "s", 3, nil, fixture.Scen{Name: "x", N: 50, MedianMs: 5, Plan: "p"}, fixture.Scen{Name: "y", N: 50, MedianMs: 5, Plan: "p"})
 	c, err := Compare(base, cand, CompareOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -362,10 +324,10 @@ func TestSimultaneousConfidence(t *testing.T) {
 // over rounds is too wide to say anything, but a change far beyond the
 // noise floor shows in the pooled executions, as with a single round.
 func TestRoundsHugeChangeFewRounds(t *testing.T) {
-	base, cand := roundsSeries(t, t.TempDir(), "s", 2, map[string]float64{"scan": 20, "drifty": 1.3},
-		scen{name: "scan", n: 10, medianMs: 5, plan: "p"},
-		scen{name: "drifty", n: 200, medianMs: 5, plan: "p"},
-		scen{name: "same", n: 200, medianMs: 5, plan: "p"})
+	base, cand := fixture.RoundsSeries(t, t.TempDir(), "s", 2, map[string]float64{"scan": 20, "drifty": 1.3},
+		fixture.Scen{Name: "scan", N: 10, MedianMs: 5, Plan: "p"},
+		fixture.Scen{Name: "drifty", N: 200, MedianMs: 5, Plan: "p"},
+		fixture.Scen{Name: "same", N: 200, MedianMs: 5, Plan: "p"})
 	c, err := Compare(base, cand, CompareOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -429,15 +391,15 @@ func TestDecideRule(t *testing.T) {
 // lockstepSide writes one side's run in lockstep: slices of 10 s, slice k
 // at the machine's speed drift[k] (shared by both sides, which ran at the
 // same time), the candidate's scenarios slowed by slow.
-func lockstepSide(t *testing.T, dir, side string, slices int, slow map[string]float64, scs ...scen) string {
+func lockstepSide(t *testing.T, dir, side string, slices int, slow map[string]float64, scs ...fixture.Scen) string {
 	t.Helper()
 	var execs []results.Execution
 	for k := range slices {
-		var in []scen
+		var in []fixture.Scen
 		for _, s := range scs {
-			s.medianMs *= drift[k%len(drift)]
-			if side == results.SideCandidate && slow[s.name] > 0 {
-				s.medianMs *= slow[s.name]
+			s.MedianMs *= fixture.Drift[k%len(fixture.Drift)]
+			if side == results.SideCandidate && slow[s.Name] > 0 {
+				s.MedianMs *= slow[s.Name]
 			}
 			in = append(in, s)
 		}
@@ -445,22 +407,22 @@ func lockstepSide(t *testing.T, dir, side string, slices int, slow map[string]fl
 		if side == results.SideCandidate {
 			seed++
 		}
-		for _, e := range gen(seed, 10, in...) {
+		for _, e := range fixture.Gen(seed, 10, in...) {
 			e.Start = e.Start.Add(time.Duration(k) * 10 * time.Second)
 			execs = append(execs, e)
 		}
 	}
 	id := "ls-" + side
-	info := &results.Run{RunID: id, ServerVersion: "10.11.6-MariaDB", Flavor: "mariadb", Start: t0,
+	info := &results.Run{RunID: id, ServerVersion: "10.11.6-MariaDB", Flavor: "mariadb", Start: fixture.T0,
 		Replicate: &results.Replicate{Series: "ls", Side: side, Rounds: slices, Slice: results.Duration(10 * time.Second)}}
-	return runFixture{id: id, info: info, hosts: 1, execs: execs}.write(t, filepath.Join(dir, side))
+	return fixture.Run{ID: id, Info: info, Hosts: 1, Execs: execs}.Write(t, filepath.Join(dir, side))
 }
 
 // TestLockstepSlicesAreRounds: a run in lockstep holds its side's rounds,
 // one per time slice, paired with the other side's slices.
 func TestLockstepSlicesAreRounds(t *testing.T) {
 	dir := t.TempDir()
-	scs := []scen{{name: "slower", n: 100, medianMs: 5, plan: "p"}, {name: "same", n: 100, medianMs: 5, plan: "p"}}
+	scs := []fixture.Scen{{Name: "slower", N: 100, MedianMs: 5, Plan: "p"}, {Name: "same", N: 100, MedianMs: 5, Plan: "p"}}
 	slow := map[string]float64{"slower": 1.3}
 	base := lockstepSide(t, dir, results.SideBase, 6, slow, scs...)
 	cand := lockstepSide(t, dir, results.SideCandidate, 6, slow, scs...)

@@ -13,31 +13,32 @@ import (
 	"time"
 
 	"github.com/joinbench/joinbench/internal/testdb"
+	"github.com/joinbench/joinbench/replay/internal/fixture"
 	"github.com/joinbench/joinbench/replay/results"
 )
 
-func reportFixture() runFixture {
+func reportFixture() fixture.Run {
 	var status []results.Status
 	for s := 1; s <= 20; s++ {
 		for _, v := range []struct {
 			name string
 			per  int64
 		}{{"Handler_read_key", 5000}, {"Innodb_rows_read", 20000 + int64(s)*500}, {"Select_scan", 3}} {
-			status = append(status, results.Status{Endpoint: "127.0.0.1:3306", Time: t0.Add(time.Duration(s) * time.Second),
+			status = append(status, results.Status{Endpoint: "127.0.0.1:3306", Time: fixture.T0.Add(time.Duration(s) * time.Second),
 				Interval: 1, Variable: v.name, Delta: v.per})
 		}
 	}
-	return runFixture{id: "r1", execs: gen(11, 20,
-		scen{name: "simple_inner_index", n: 3000, medianMs: 2, sigma: 0.5, plan: "pi"},
-		scen{name: "simple_inner_pk", n: 2000, medianMs: 0.8, plan: "pk"},
-		scen{name: "multilevel_inner_pk", n: 600, medianMs: 15, sigma: 0.7, plan: "ml", errEvery: 50, errCode: 1205},
-	), plans: []results.Plan{plan("simple_inner_index", "pi", treeIndex),
+	return fixture.Run{ID: "r1", Execs: fixture.Gen(11, 20,
+		fixture.Scen{Name: "simple_inner_index", N: 3000, MedianMs: 2, Sigma: 0.5, Plan: "pi"},
+		fixture.Scen{Name: "simple_inner_pk", N: 2000, MedianMs: 0.8, Plan: "pk"},
+		fixture.Scen{Name: "multilevel_inner_pk", N: 600, MedianMs: 15, Sigma: 0.7, Plan: "ml", ErrEvery: 50, ErrCode: 1205},
+	), Plans: []results.Plan{fixture.Plan("simple_inner_index", "pi", fixture.TreeIndex),
 		{Scenario: "simple_inner_pk", PlanHash: "pk", Format: "json", Explain: `{"query_block":{"select_id":1,"table":{"table_name":"m","access_type":"ref"}}}`}},
-		status: status}
+		Status: status}
 }
 
 func TestReportRun(t *testing.T) {
-	dir := reportFixture().write(t, t.TempDir())
+	dir := reportFixture().Write(t, t.TempDir())
 	rep, err := Build([]string{dir}, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -113,8 +114,8 @@ func TestReportRun(t *testing.T) {
 // runs.
 func TestReadRobust(t *testing.T) {
 	parent := t.TempDir()
-	f := runFixture{id: "r2", hosts: 3, execs: gen(12, 3, scen{name: "a", n: 900, medianMs: 1})}
-	dir := f.write(t, parent)
+	f := fixture.Run{ID: "r2", Hosts: 3, Execs: fixture.Gen(12, 3, fixture.Scen{Name: "a", N: 900, MedianMs: 1})}
+	dir := f.Write(t, parent)
 	b, err := os.ReadFile(filepath.Join(dir, "executions-client0-0.parquet"))
 	if err != nil {
 		t.Fatal(err)
@@ -125,7 +126,7 @@ func TestReadRobust(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "executions-client8-0.parquet"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	(&runFixture{id: "r3", execs: gen(13, 3, scen{name: "a", n: 10, medianMs: 1})}).write(t, parent)
+	(&fixture.Run{ID: "r3", Execs: fixture.Gen(13, 3, fixture.Scen{Name: "a", N: 10, MedianMs: 1})}).Write(t, parent)
 
 	runs, err := results.FindRuns([]string{parent})
 	if err != nil || len(runs) != 2 || filepath.Base(runs[0]) != "run=r2" {
@@ -161,7 +162,7 @@ func TestReadRobust(t *testing.T) {
 // TestHTMLInChromium loads the HTML report in headless Chromium: the
 // script must run (it stamps the body) and the charts must draw.
 func TestHTMLInChromium(t *testing.T) {
-	dir := reportFixture().write(t, t.TempDir())
+	dir := reportFixture().Write(t, t.TempDir())
 	rep, err := Build([]string{dir}, Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/joinbench/joinbench/replay/internal/fixture"
 	"github.com/joinbench/joinbench/replay/results"
 )
 
@@ -16,12 +17,12 @@ func TestNeverCompletedOnCandidate(t *testing.T) {
 	info := func(id string, scenarios ...string) *results.Run {
 		return &results.Run{RunID: id, ServerVersion: "10.11.6-MariaDB", Flavor: "mariadb", Endpoints: []string{"127.0.0.1:3306"}, Scenarios: scenarios}
 	}
-	b := runFixture{id: "b", info: info("b", "a", "slow", "few"), execs: gen(1, 5,
-		scen{name: "a", n: 200, medianMs: 2, plan: "p"},
-		scen{name: "slow", n: 40, medianMs: 20, plan: "q"},
-		scen{name: "few", n: 6, medianMs: 20, plan: "r"},
-	)}.write(t, dir)
-	ran := runFixture{id: "c", info: info("c", "a", "slow", "few"), execs: gen(2, 5, scen{name: "a", n: 200, medianMs: 2, plan: "p"})}.write(t, dir)
+	b := fixture.Run{ID: "b", Info: info("b", "a", "slow", "few"), Execs: fixture.Gen(1, 5,
+		fixture.Scen{Name: "a", N: 200, MedianMs: 2, Plan: "p"},
+		fixture.Scen{Name: "slow", N: 40, MedianMs: 20, Plan: "q"},
+		fixture.Scen{Name: "few", N: 6, MedianMs: 20, Plan: "r"},
+	)}.Write(t, dir)
+	ran := fixture.Run{ID: "c", Info: info("c", "a", "slow", "few"), Execs: fixture.Gen(2, 5, fixture.Scen{Name: "a", N: 200, MedianMs: 2, Plan: "p"})}.Write(t, dir)
 	cmp, err := Compare([]string{b}, []string{ran}, CompareOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -40,7 +41,7 @@ func TestNeverCompletedOnCandidate(t *testing.T) {
 		t.Error("comparison passed with a scenario the candidate never completed")
 	}
 
-	other := runFixture{id: "d", info: info("d", "a"), execs: gen(3, 5, scen{name: "a", n: 200, medianMs: 2, plan: "p"})}.write(t, dir)
+	other := fixture.Run{ID: "d", Info: info("d", "a"), Execs: fixture.Gen(3, 5, fixture.Scen{Name: "a", N: 200, MedianMs: 2, Plan: "p"})}.Write(t, dir)
 	cmp, err = Compare([]string{b}, []string{other}, CompareOptions{})
 	if err != nil {
 		t.Fatal(err)
