@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/joinbench/joinbench/replay/compare"
 	"github.com/joinbench/joinbench/replay/internal/fixture"
 	"github.com/joinbench/joinbench/replay/results"
 )
@@ -103,7 +104,7 @@ func TestReportActions(t *testing.T) {
 func TestCompareStalls(t *testing.T) {
 	parent := t.TempDir()
 	toi, rsu, again := fixture.StallRun(t, parent, "toi", 1500), fixture.StallRun(t, parent, "rsu", 0), fixture.StallRun(t, parent, "toi2", 1450)
-	c, err := Compare([]string{toi}, []string{rsu}, CompareOptions{Resamples: 100})
+	c, err := Compare([]string{toi}, []string{rsu}, compare.Options{Resamples: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,24 +112,24 @@ func TestCompareStalls(t *testing.T) {
 	if s == nil || len(s.Endpoints) != 3 {
 		t.Fatalf("stalls %+v", s)
 	}
-	if s.Verdict != LessStall || s.Endpoints[0].Verdict != SameStall || s.Endpoints[1].Verdict != LessStall ||
+	if s.Verdict != compare.LessStall || s.Endpoints[0].Verdict != compare.SameStall || s.Endpoints[1].Verdict != compare.LessStall ||
 		s.Endpoints[1].BaseLongestMs < 1400 || s.Endpoints[1].CandidateLongestMs > 10 {
 		t.Errorf("TOI vs RSU: %+v", s)
 	}
 	var b bytes.Buffer
-	if err := c.Write(&b, "text"); err != nil || !strings.Contains(b.String(), "candidate has less stall") {
+	if err := WriteComparison(&b, c, "text"); err != nil || !strings.Contains(b.String(), "candidate has less stall") {
 		t.Errorf("text (%v):\n%s", err, b.String())
 	}
 	// Reversed, more stall; the same stall twice, no change.
-	if c, _ := Compare([]string{rsu}, []string{toi}, CompareOptions{Resamples: 100}); c.Stalls.Verdict != MoreStall {
+	if c, _ := Compare([]string{rsu}, []string{toi}, compare.Options{Resamples: 100}); c.Stalls.Verdict != compare.MoreStall {
 		t.Errorf("RSU vs TOI: %s", c.Stalls.Verdict)
 	}
-	if c, _ := Compare([]string{toi}, []string{again}, CompareOptions{Resamples: 100}); c.Stalls.Verdict != SameStall {
+	if c, _ := Compare([]string{toi}, []string{again}, compare.Options{Resamples: 100}); c.Stalls.Verdict != compare.SameStall {
 		t.Errorf("TOI vs TOI: %+v", c.Stalls)
 	}
 	// Runs without actions have no stall comparison.
 	plain := fixture.Run{ID: "plain", Execs: []results.Execution{{Scenario: "w", Start: fixture.T0, LatencyNs: 1, Params: []string{}}}}.Write(t, parent)
-	if c, _ := Compare([]string{plain}, []string{rsu}, CompareOptions{Resamples: 100}); c.Stalls != nil {
+	if c, _ := Compare([]string{plain}, []string{rsu}, compare.Options{Resamples: 100}); c.Stalls != nil {
 		t.Errorf("without actions: %+v", c.Stalls)
 	}
 }

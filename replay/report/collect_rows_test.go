@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/joinbench/joinbench/replay/compare"
 	"github.com/joinbench/joinbench/replay/internal/fixture"
 	"github.com/joinbench/joinbench/replay/metrics"
 	"github.com/joinbench/joinbench/replay/results"
@@ -133,7 +134,7 @@ func sameJSON(t *testing.T, what string, byColumns, byRows any) {
 		t.Fatal(err)
 	}
 	if string(a) != string(b) {
-		t.Errorf("%s by columns differs from %s row by row:\n%s", what, what, lineDiff(string(b), string(a)))
+		t.Errorf("%s by columns differs from %s row by row:\n%s", what, what, compare.LineDiff(string(b), string(a)))
 	}
 }
 
@@ -163,12 +164,12 @@ func TestColumnsGiveTheSameComparison(t *testing.T) {
 	b1, b2 := shuffledRun("b1", 1, 1).Write(t, parent), shuffledRun("b2", 2, 1).Write(t, parent)
 	c1, c2 := shuffledRun("c1", 3, 1.3).Write(t, parent), shuffledRun("c2", 4, 1.3).Write(t, parent)
 	for _, sides := range [][2][]string{{{b1}, {c1}}, {{b1, b2}, {c1, c2}}} {
-		got, err := Compare(sides[0], sides[1], CompareOptions{})
+		got, err := Compare(sides[0], sides[1], compare.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		var want *Comparison
-		byRows(func() { want, err = Compare(sides[0], sides[1], CompareOptions{}) })
+		var want *compare.Comparison
+		byRows(func() { want, err = Compare(sides[0], sides[1], compare.Options{}) })
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,26 +11,27 @@ import (
 	"testing"
 	"time"
 
+	"github.com/joinbench/joinbench/replay/compare"
 	"github.com/joinbench/joinbench/replay/internal/fixture"
 	"github.com/joinbench/joinbench/replay/results"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-func compareFixtures(t *testing.T, base, cand fixture.Run) *Comparison {
+func compareFixtures(t *testing.T, base, cand fixture.Run) *compare.Comparison {
 	t.Helper()
 	dir := t.TempDir()
 	b := base.Write(t, dir)
 	c := cand.Write(t, dir)
-	cmp, err := Compare([]string{b}, []string{c}, CompareOptions{})
+	cmp, err := Compare([]string{b}, []string{c}, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return cmp
 }
 
-func byName(c *Comparison) map[string]ScenarioComparison {
-	m := map[string]ScenarioComparison{}
+func byName(c *compare.Comparison) map[string]compare.ScenarioComparison {
+	m := map[string]compare.ScenarioComparison{}
 	for _, s := range c.Scenarios {
 		m[s.Scenario] = s
 	}
@@ -52,7 +53,7 @@ func TestCompareRegressionAndNoise(t *testing.T) {
 	s := byName(c)
 
 	reg := s["simple_inner_index"]
-	if reg.Verdict != Regression {
+	if reg.Verdict != compare.Regression {
 		t.Fatalf("simple_inner_index: verdict %q, want regression (%+v)", reg.Verdict, reg)
 	}
 	if reg.Median.Ratio < 2.5 || reg.Median.Ratio > 3.5 || reg.Median.Low > reg.Median.Ratio || reg.Median.High < reg.Median.Ratio {
@@ -62,16 +63,16 @@ func TestCompareRegressionAndNoise(t *testing.T) {
 		!strings.Contains(reg.PlanDiff, "+         -> Table scan on level1") || !strings.Contains(reg.PlanDiff, "  -> Limit: 100") {
 		t.Errorf("plan diff:\n%s", reg.PlanDiff)
 	}
-	if v := s["simple_inner_pk"].Verdict; v != NoChange {
+	if v := s["simple_inner_pk"].Verdict; v != compare.NoChange {
 		t.Errorf("simple_inner_pk: verdict %q, want no change (%+v)", v, s["simple_inner_pk"].Median)
 	}
 	if s["simple_inner_pk"].PlanChanged {
 		t.Error("simple_inner_pk: plan reported changed")
 	}
-	if v := s["simple_left_pk"].Verdict; v != Improvement {
+	if v := s["simple_left_pk"].Verdict; v != compare.Improvement {
 		t.Errorf("simple_left_pk: verdict %q, want improvement", v)
 	}
-	if !c.Failed() || c.Counts[Regression] != 1 {
+	if !c.Failed() || c.Counts[compare.Regression] != 1 {
 		t.Errorf("counts %v", c.Counts)
 	}
 	if s["simple_inner_pk"].Checksums.Compared != 17 || s["simple_inner_pk"].Checksums.Mismatched != 0 {
@@ -86,12 +87,12 @@ func TestCompareRunWithItself(t *testing.T) {
 		fixture.Scen{Name: "c", N: 40, MedianMs: 3, Plan: "z"},
 	)}
 	dir := r.Write(t, t.TempDir())
-	c, err := Compare([]string{dir}, []string{dir}, CompareOptions{})
+	c, err := Compare([]string{dir}, []string{dir}, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range c.Scenarios {
-		if s.Verdict != NoChange || s.PlanChanged || s.Median.Ratio != 1 || s.Median.Low > 1 || s.Median.High < 1 {
+		if s.Verdict != compare.NoChange || s.PlanChanged || s.Median.Ratio != 1 || s.Median.Low > 1 || s.Median.High < 1 {
 			t.Errorf("%s: %s %+v plan changed %v", s.Scenario, s.Verdict, s.Median, s.PlanChanged)
 		}
 		if s.Errors != nil && (s.Errors.Increased || s.Errors.Decreased) {
@@ -132,13 +133,13 @@ func TestCompareChecksumMismatch(t *testing.T) {
 	c := compareFixtures(t, base, cand)
 	s := byName(c)
 	w := s["wrong"]
-	if w.Verdict != WrongResults || w.Checksums.Mismatched != 1 || w.Checksums.Compared != 17 {
+	if w.Verdict != compare.WrongResults || w.Checksums.Mismatched != 1 || w.Checksums.Compared != 17 {
 		t.Fatalf("wrong: %s %+v", w.Verdict, w.Checksums)
 	}
 	if len(w.Checksums.Examples) != 1 || strings.Join(w.Checksums.Examples[0], ",") != "main1,p5" {
 		t.Errorf("examples %v", w.Checksums.Examples)
 	}
-	if f := s["flaky"]; f.Verdict != NoChange || f.Checksums.Mismatched != 0 || f.Checksums.Compared != 16 {
+	if f := s["flaky"]; f.Verdict != compare.NoChange || f.Checksums.Mismatched != 0 || f.Checksums.Compared != 16 {
 		t.Errorf("flaky: %s %+v (a set whose result varies within the base must be ignored)", f.Verdict, f.Checksums)
 	}
 	if !c.Failed() {
@@ -158,10 +159,10 @@ func TestCompareErrorRate(t *testing.T) {
 	c := compareFixtures(t, base, cand)
 	s := byName(c)
 	d := s["deadlocky"]
-	if d.Verdict != Regression || d.Errors == nil || !d.Errors.Increased || len(d.Errors.NewCodes) != 1 || d.Errors.NewCodes[0] != 1205 {
+	if d.Verdict != compare.Regression || d.Errors == nil || !d.Errors.Increased || len(d.Errors.NewCodes) != 1 || d.Errors.NewCodes[0] != 1205 {
 		t.Fatalf("deadlocky: %s %+v", d.Verdict, d.Errors)
 	}
-	if cl := s["calm"]; cl.Verdict != NoChange || cl.Errors.Increased {
+	if cl := s["calm"]; cl.Verdict != compare.NoChange || cl.Errors.Increased {
 		t.Errorf("calm: %s %+v", cl.Verdict, cl.Errors)
 	}
 }
@@ -170,7 +171,7 @@ func TestCompareMissingAndSmall(t *testing.T) {
 	base := fixture.Run{ID: "b", Execs: fixture.Gen(8, 2, fixture.Scen{Name: "gone", N: 100, MedianMs: 1}, fixture.Scen{Name: "tiny", N: 5, MedianMs: 1})}
 	cand := fixture.Run{ID: "c", Execs: fixture.Gen(9, 2, fixture.Scen{Name: "new", N: 100, MedianMs: 1}, fixture.Scen{Name: "tiny", N: 5, MedianMs: 9})}
 	s := byName(compareFixtures(t, base, cand))
-	if s["gone"].Verdict != OnlyInBase || s["new"].Verdict != OnlyInCandidate || s["tiny"].Verdict != InsufficientData {
+	if s["gone"].Verdict != compare.OnlyInBase || s["new"].Verdict != compare.OnlyInCandidate || s["tiny"].Verdict != compare.InsufficientData {
 		t.Errorf("verdicts: %s %s %s", s["gone"].Verdict, s["new"].Verdict, s["tiny"].Verdict)
 	}
 }
@@ -190,7 +191,7 @@ func TestCompareOutputs(t *testing.T) {
 	c.Base.Runs, c.Candidate.Runs = []string{"base"}, []string{"cand"} // temp dirs vary
 
 	var js bytes.Buffer
-	if err := c.Write(&js, FormatJSON); err != nil {
+	if err := WriteComparison(&js, c, FormatJSON); err != nil {
 		t.Fatal(err)
 	}
 	var got map[string]any
@@ -216,11 +217,11 @@ func TestCompareOutputs(t *testing.T) {
 	}
 
 	var md bytes.Buffer
-	if err := c.Write(&md, FormatMarkdown); err != nil {
+	if err := WriteComparison(&md, c, FormatMarkdown); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "compare.md", md.Bytes())
-	if err := c.Write(&md, FormatHTML); err == nil {
+	if err := WriteComparison(&md, c, FormatHTML); err == nil {
 		t.Error("compare accepted html")
 	}
 }
@@ -252,14 +253,14 @@ func TestCompareSkipsChecksumsOfRunsThatWrote(t *testing.T) {
 		Info: &results.Run{RunID: "c", ServerVersion: "10.11.6-MariaDB", Flavor: "mariadb", WriteScenarios: []string{"index_updates"}}}
 	c := compareFixtures(t, base, cand)
 	r := byName(c)["reads"]
-	if r.Verdict == WrongResults || r.Checksums.Compared != 0 || c.Failed() {
+	if r.Verdict == compare.WrongResults || r.Checksums.Compared != 0 || c.Failed() {
 		t.Errorf("reads: %s %+v, failed %v: checksums of a run that wrote must not be compared", r.Verdict, r.Checksums, c.Failed())
 	}
 	if !strings.Contains(c.ChecksumsSkipped, "index_updates") {
 		t.Errorf("ChecksumsSkipped = %q, want the reason naming the write scenario", c.ChecksumsSkipped)
 	}
 	var text strings.Builder
-	if err := c.Write(&text, "text"); err != nil {
+	if err := WriteComparison(&text, c, "text"); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(text.String(), "result checksums not compared") {
@@ -282,7 +283,7 @@ func TestCompareWarnsOfDifferentOptions(t *testing.T) {
 	rows := func(seed uint64) []results.Execution {
 		return fixture.Gen(seed, 5, fixture.Scen{Name: "s", N: 200, MedianMs: 1, Plan: "x"})
 	}
-	optionWarnings := func(c *Comparison) []string {
+	optionWarnings := func(c *compare.Comparison) []string {
 		var out []string
 		for _, w := range c.Warnings {
 			if strings.Contains(w, "different options") {
@@ -337,7 +338,7 @@ func TestCompareChecksumCutByLimit(t *testing.T) {
 		base := fixture.Run{ID: "b", Execs: fixture.Gen(8, 5, fixture.Scen{Name: "gb", N: 300, MedianMs: 1, Plan: "x"}), Plans: []results.Plan{p}}
 		cand := fixture.Run{ID: "c", Execs: fixture.Gen(9, 5, fixture.Scen{Name: "gb", N: 300, MedianMs: 1, Plan: "x", Checksum: differs}), Plans: []results.Plan{p}}
 		s := byName(compareFixtures(t, base, cand))["gb"]
-		if got := s.Verdict == WrongResults; got != tc.wrong {
+		if got := s.Verdict == compare.WrongResults; got != tc.wrong {
 			t.Errorf("%s: verdict %s %+v, want wrong results = %v", tc.query, s.Verdict, s.Checksums, tc.wrong)
 		}
 		if !tc.wrong && (s.Checksums.CutByLimit != s.Checksums.Compared || !strings.Contains(strings.Join(s.Reasons, ";"), "LIMIT 100 cut")) {

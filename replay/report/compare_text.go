@@ -6,22 +6,23 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/joinbench/joinbench/replay/compare"
 	"github.com/joinbench/joinbench/replay/stats"
 )
 
 // WriteComparison renders a comparison as text, markdown or JSON.
-func (c *Comparison) Write(w io.Writer, format string) error {
+func WriteComparison(w io.Writer, c *compare.Comparison, format string) error {
 	switch format {
 	case FormatJSON:
 		return writeJSON(w, c)
 	case FormatText, FormatMarkdown, "":
-		c.writeText(w, format == FormatMarkdown)
+		writeComparisonText(w, c, format == FormatMarkdown)
 		return nil
 	}
 	return fmt.Errorf("compare cannot be rendered as %q (text, markdown or json)", format)
 }
 
-func sideText(s Side) string {
+func sideText(s compare.Side) string {
 	out := strings.Join(s.RunIDs, ", ")
 	if s.ServerVersion != "" {
 		out += " (" + s.ServerVersion + ")"
@@ -49,9 +50,10 @@ func fratio(v float64) string {
 	return fmt.Sprintf("%.2f", v)
 }
 
-var verdictOrder = []string{WrongResults, Regression, Improvement, NoChange, TooNoisy, InsufficientData, OnlyInBase, OnlyInCandidate}
+var verdictOrder = []string{compare.WrongResults, compare.Regression, compare.Improvement, compare.NoChange, compare.TooNoisy,
+	compare.InsufficientData, compare.OnlyInBase, compare.OnlyInCandidate}
 
-func (c *Comparison) summaryLine() string {
+func summaryLine(c *compare.Comparison) string {
 	var parts []string
 	for _, v := range verdictOrder {
 		if n := c.Counts[v]; n > 0 {
@@ -62,7 +64,7 @@ func (c *Comparison) summaryLine() string {
 	if c.Overall != nil {
 		out += fmt.Sprintf("; all scenarios: %s (%.2f)", c.Overall.Verdict, c.Overall.Median.Ratio)
 	}
-	if n := c.unmeasured(); n > 0 {
+	if n := c.Unmeasured(); n > 0 {
 		if c.AllowMissing {
 			out += fmt.Sprintf("; %d scenario(s) measured on one side only, accepted (--allow-missing)", n)
 		} else {
@@ -72,12 +74,12 @@ func (c *Comparison) summaryLine() string {
 	return out
 }
 
-func (c *Comparison) writeText(w io.Writer, md bool) {
+func writeComparisonText(w io.Writer, c *compare.Comparison, md bool) {
 	heading(w, md, 1, "joinbench compare")
 	if md {
-		fmt.Fprintf(w, "- **base**: %s\n- **candidate**: %s\n- **verdict**: %s\n\n", sideText(c.Base), sideText(c.Candidate), c.summaryLine())
+		fmt.Fprintf(w, "- **base**: %s\n- **candidate**: %s\n- **verdict**: %s\n\n", sideText(c.Base), sideText(c.Candidate), summaryLine(c))
 	} else {
-		fmt.Fprintf(w, "base:      %s\ncandidate: %s\nverdict:   %s\n\n", sideText(c.Base), sideText(c.Candidate), c.summaryLine())
+		fmt.Fprintf(w, "base:      %s\ncandidate: %s\nverdict:   %s\n\n", sideText(c.Base), sideText(c.Candidate), summaryLine(c))
 	}
 	for _, s := range c.Warnings {
 		fmt.Fprintln(w, listItem(md)+"warning: "+s)
@@ -100,7 +102,7 @@ func (c *Comparison) writeText(w io.Writer, md bool) {
 	}
 	for _, s := range rows {
 		verdict := s.Verdict
-		if md && (verdict == Regression || verdict == WrongResults) {
+		if md && (verdict == compare.Regression || verdict == compare.WrongResults) {
 			verdict = "**" + verdict + "**"
 		}
 		b50, c50 := "-", "-"
@@ -125,13 +127,13 @@ func (c *Comparison) writeText(w io.Writer, md bool) {
 			rounds = fmt.Sprintf("%d/%d", s.BaseRounds, s.CandidateRounds)
 			execs = fmt.Sprintf("%d/%d", s.BaseExecutions, s.CandidateExecutions)
 		}
-		t.add(s.Scenario, verdict, ratioText(s.Median), ratioText(s.P95), ratioText(s.P99), b50, c50, rounds, execs, methodLabel(&s), errs, plan)
+		t.add(s.Scenario, verdict, ratioText(s.Median), ratioText(s.P95), ratioText(s.P99), b50, c50, rounds, execs, compare.MethodLabel(&s), errs, plan)
 	}
 	t.write(w, md)
 	fmt.Fprintln(w)
-	c.Stalls.writeText(w, md)
+	writeStallsText(w, md, c.Stalls)
 
-	var details []ScenarioComparison
+	var details []compare.ScenarioComparison
 	for _, s := range rows {
 		if len(s.Reasons) > 0 || s.PlanDiff != "" {
 			details = append(details, s)

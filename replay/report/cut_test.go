@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/joinbench/joinbench/replay/compare"
 	"github.com/joinbench/joinbench/replay/internal/fixture"
 	"github.com/joinbench/joinbench/replay/results"
 )
@@ -96,25 +97,25 @@ func TestCompareCutAtEnd(t *testing.T) {
 	base = append(base, fixture.CutRows("both", 2, 10*time.Second)...)
 	b := fixture.Run{ID: "b", Info: info("b"), Execs: base}.Write(t, dir)
 	c := fixture.Run{ID: "c", Info: info("c"), Execs: cand}.Write(t, dir)
-	cmp, err := Compare([]string{b}, []string{c}, CompareOptions{})
+	cmp, err := Compare([]string{b}, []string{c}, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := byName(cmp)
-	if v := s["a"]; v.Verdict != NoChange || v.Errors != nil || v.Candidate.Executions != 300 || v.Candidate.CutAtEnd != 3 ||
+	if v := s["a"]; v.Verdict != compare.NoChange || v.Errors != nil || v.Candidate.Executions != 300 || v.Candidate.CutAtEnd != 3 ||
 		len(v.Reasons) != 1 || !strings.Contains(v.Reasons[0], "candidate: 3 cut at the end") {
 		t.Errorf("a: %s %+v %q", v.Verdict, v.Candidate, v.Reasons)
 	}
-	if v := s["slow"]; v.Verdict != Regression || v.Candidate == nil || v.Candidate.CutAtEnd != 6 ||
+	if v := s["slow"]; v.Verdict != compare.Regression || v.Candidate == nil || v.Candidate.CutAtEnd != 6 ||
 		!strings.Contains(v.Reasons[0], "6 of its statements were cut at the end of a run or round after running more than") {
 		t.Errorf("slow: %s %+v %q", v.Verdict, v.Candidate, v.Reasons)
 	}
 	for _, n := range []string{"short", "once"} {
-		if v := s[n]; v.Verdict != OnlyInBase || v.Candidate == nil || v.Candidate.CutAtEnd == 0 {
+		if v := s[n]; v.Verdict != compare.OnlyInBase || v.Candidate == nil || v.Candidate.CutAtEnd == 0 {
 			t.Errorf("%s: %s %+v %q", n, v.Verdict, v.Candidate, v.Reasons)
 		}
 	}
-	if v := s["both"]; v.Verdict != InsufficientData || v.Base == nil || v.Base.CutAtEnd != 2 || v.Candidate == nil || v.Candidate.CutAtEnd != 1 ||
+	if v := s["both"]; v.Verdict != compare.InsufficientData || v.Base == nil || v.Base.CutAtEnd != 2 || v.Candidate == nil || v.Candidate.CutAtEnd != 1 ||
 		!strings.Contains(strings.Join(v.Reasons, "; "), "no execution completed on either side") {
 		t.Errorf("both: %s %+v %+v %q", v.Verdict, v.Base, v.Candidate, v.Reasons)
 	}
@@ -129,7 +130,7 @@ func TestCompareSideOnlyCut(t *testing.T) {
 	dir := t.TempDir()
 	b := fixture.Run{ID: "b", Execs: fixture.Gen(1, 5, fixture.Scen{Name: "a", N: 300, MedianMs: 2, Plan: "p"})}.Write(t, dir)
 	c := fixture.Run{ID: "c", Execs: fixture.CutRows("a", 2, 30*time.Second)}.Write(t, dir)
-	_, err := Compare([]string{b}, []string{c}, CompareOptions{})
+	_, err := Compare([]string{b}, []string{c}, compare.Options{})
 	var ne *NoExecutionsError
 	if !errors.As(err, &ne) || ne.Side != results.SideCandidate ||
 		!strings.Contains(err.Error(), "it completed nothing: 2 statement(s) were cut at the end of its runs, the longest after 30.001s (a)") {

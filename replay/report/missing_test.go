@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/joinbench/joinbench/replay/compare"
 	"github.com/joinbench/joinbench/replay/internal/fixture"
 	"github.com/joinbench/joinbench/replay/results"
 )
@@ -30,7 +31,7 @@ func TestCompareUnmeasuredFails(t *testing.T) {
 		fixture.Scen{Name: "always_fails", N: 100, MedianMs: 1, ErrEvery: 1, ErrCode: 1146},
 		fixture.Scen{Name: "same", N: 100, MedianMs: 1})}.Write(t, dir)
 
-	cmp, err := Compare([]string{b}, []string{c}, CompareOptions{})
+	cmp, err := Compare([]string{b}, []string{c}, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +42,7 @@ func TestCompareUnmeasuredFails(t *testing.T) {
 			t.Errorf("%s (%s): unmeasured %q, want %q", name, sc.Verdict, sc.Unmeasured, want[name])
 		}
 	}
-	if s["gone"].Verdict != OnlyInBase || s["new"].Verdict != OnlyInCandidate {
+	if s["gone"].Verdict != compare.OnlyInBase || s["new"].Verdict != compare.OnlyInCandidate {
 		t.Errorf("verdicts gone %q, new %q", s["gone"].Verdict, s["new"].Verdict)
 	}
 	if r := strings.Join(s["broken"].Reasons, "; "); !strings.Contains(r, "not measured in the candidate: all 3 of its executions failed") {
@@ -49,21 +50,21 @@ func TestCompareUnmeasuredFails(t *testing.T) {
 	}
 	// broken's error rate rose from 0 to 100%: a regression with or
 	// without AllowMissing.
-	if s["broken"].Verdict != Regression {
+	if s["broken"].Verdict != compare.Regression {
 		t.Errorf("broken: verdict %q, want regression", s["broken"].Verdict)
 	}
 	if !cmp.Failed() || cmp.Pass || strings.Join(cmp.Failures, ", ") != "1 regression(s), 4 scenario(s) measured on one side only (--allow-missing accepts them)" {
 		t.Errorf("failed %v pass %v failures %q", cmp.Failed(), cmp.Pass, cmp.Failures)
 	}
 	var text bytes.Buffer
-	if err := cmp.Write(&text, FormatText); err != nil {
+	if err := WriteComparison(&text, cmp, FormatText); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(text.String(), "; FAILS: 4 scenario(s) measured on one side only") {
 		t.Errorf("verdict line:\n%s", text.String())
 	}
 
-	cmp, err = Compare([]string{b}, []string{c}, CompareOptions{AllowMissing: true})
+	cmp, err = Compare([]string{b}, []string{c}, compare.Options{AllowMissing: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +72,7 @@ func TestCompareUnmeasuredFails(t *testing.T) {
 		t.Errorf("with AllowMissing: failed %v pass %v failures %q", cmp.Failed(), cmp.Pass, cmp.Failures)
 	}
 	text.Reset()
-	if err := cmp.Write(&text, FormatText); err != nil {
+	if err := WriteComparison(&text, cmp, FormatText); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(text.String(), "; 4 scenario(s) measured on one side only, accepted (--allow-missing)") {
@@ -93,7 +94,7 @@ func TestCompareSideWithoutExecutions(t *testing.T) {
 
 	for _, sides := range [][2]string{{good, died}, {died, good}} {
 		for _, allow := range []bool{false, true} {
-			_, err := Compare([]string{sides[0]}, []string{sides[1]}, CompareOptions{AllowMissing: allow})
+			_, err := Compare([]string{sides[0]}, []string{sides[1]}, compare.Options{AllowMissing: allow})
 			var ne *NoExecutionsError
 			if !errors.As(err, &ne) {
 				t.Fatalf("compare %s %s: err %v, want a NoExecutionsError", sides[0], sides[1], err)
@@ -108,7 +109,7 @@ func TestCompareSideWithoutExecutions(t *testing.T) {
 			}
 		}
 	}
-	if _, _, err := Calibrate([]string{good, good}, []string{died, died}, CompareOptions{}); err == nil {
+	if _, _, err := Calibrate([]string{good, good}, []string{died, died}, compare.Options{}); err == nil {
 		t.Error("a calibration against a side without executions must fail")
 	}
 }
@@ -128,7 +129,7 @@ func TestCompareWarnsAboutIncompleteRuns(t *testing.T) {
 	fixture.WriteRunJSON(t, empty, &results.Run{RunID: "empty"})
 
 	var warned []string
-	c, err := Compare([]string{base}, []string{cand, empty}, CompareOptions{Warn: func(err error) { warned = append(warned, err.Error()) }})
+	c, err := Compare([]string{base}, []string{cand, empty}, compare.Options{Warn: func(err error) { warned = append(warned, err.Error()) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +147,7 @@ func TestCompareWarnsAboutIncompleteRuns(t *testing.T) {
 		t.Errorf("Warn saw %q, the comparison holds %q", warned, c.Warnings)
 	}
 	var js bytes.Buffer
-	if err := c.Write(&js, FormatJSON); err != nil {
+	if err := WriteComparison(&js, c, FormatJSON); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(js.String(), "no space left on device") {

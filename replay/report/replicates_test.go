@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/joinbench/joinbench/replay/compare"
 	"github.com/joinbench/joinbench/replay/internal/fixture"
 	"github.com/joinbench/joinbench/replay/results"
 	"github.com/joinbench/joinbench/replay/stats"
@@ -20,12 +21,12 @@ func TestRoundsPairedAA(t *testing.T) {
 	base, cand := fixture.RoundsSeries(t, t.TempDir(), "s1", 6, nil,
 		fixture.Scen{Name: "fast", N: 200, MedianMs: 2, Plan: "p"},
 		fixture.Scen{Name: "slow", N: 60, MedianMs: 40, Plan: "p"})
-	c, err := Compare(base, cand, CompareOptions{})
+	c, err := Compare(base, cand, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range c.Scenarios {
-		if s.Verdict != NoChange || s.Method != MethodPaired || s.BaseRounds != 6 || s.CandidateRounds != 6 {
+		if s.Verdict != compare.NoChange || s.Method != compare.MethodPaired || s.BaseRounds != 6 || s.CandidateRounds != 6 {
 			t.Errorf("%s: %s by %s over %d/%d rounds, median %+v", s.Scenario, s.Verdict, s.Method, s.BaseRounds, s.CandidateRounds, s.Median)
 		}
 		if s.Median.Low > 1 || s.Median.High < 1 || s.BaseExecutions != s.Base.Executions {
@@ -38,12 +39,12 @@ func TestRoundsPairedAA(t *testing.T) {
 
 	// The same rounds as independent samples: no pairing, wider intervals,
 	// still no false alarm.
-	w, err := Compare(base, cand, CompareOptions{Unpaired: true})
+	w, err := Compare(base, cand, compare.Options{Unpaired: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i, s := range w.Scenarios {
-		if s.Verdict != NoChange || s.Method != MethodWelch {
+		if s.Verdict != compare.NoChange || s.Method != compare.MethodWelch {
 			t.Errorf("unpaired %s: %s by %s", s.Scenario, s.Verdict, s.Method)
 		}
 		if p := c.Scenarios[i].Median; s.Median.High-s.Median.Low <= p.High-p.Low {
@@ -61,12 +62,12 @@ func TestRoundsSingleRoundNoiseFloor(t *testing.T) {
 	b := fixture.Run{ID: "b", Execs: fixture.Gen(1, 5, fixture.Scen{Name: "x", N: 2000, MedianMs: 10, Plan: "p"})}.Write(t, dir)
 	c := fixture.Run{ID: "c", Execs: fixture.Gen(2, 5, fixture.Scen{Name: "x", N: 2000, MedianMs: 13, Plan: "p"}),
 		Plans: nil}.Write(t, dir)
-	cmp, err := Compare([]string{b}, []string{c}, CompareOptions{})
+	cmp, err := Compare([]string{b}, []string{c}, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := cmp.Scenarios[0]
-	if s.Verdict != NoChange || s.Method != MethodBootstrap || s.Median.Low < 1.2 || s.Bound != 1.5 || s.NoiseSource != "default floor" {
+	if s.Verdict != compare.NoChange || s.Method != compare.MethodBootstrap || s.Median.Low < 1.2 || s.Bound != 1.5 || s.NoiseSource != "default floor" {
 		t.Errorf("drifted single run: %s by %s, median %+v, bound %v (%s)", s.Verdict, s.Method, s.Median, s.Bound, s.NoiseSource)
 	}
 	if len(cmp.Notes) != 1 || !strings.Contains(cmp.Notes[0], "single round") || !strings.Contains(cmp.Notes[0], "50%") {
@@ -75,10 +76,10 @@ func TestRoundsSingleRoundNoiseFloor(t *testing.T) {
 	// A 2x slowdown is still caught from one run, and so is a 1.3x one
 	// with a lower floor.
 	c2 := fixture.Run{ID: "c2", Execs: fixture.Gen(3, 5, fixture.Scen{Name: "x", N: 2000, MedianMs: 20, Plan: "p"})}.Write(t, dir)
-	if cmp, _ := Compare([]string{b}, []string{c2}, CompareOptions{}); cmp.Scenarios[0].Verdict != Regression {
+	if cmp, _ := Compare([]string{b}, []string{c2}, compare.Options{}); cmp.Scenarios[0].Verdict != compare.Regression {
 		t.Errorf("2x from single runs: %s %+v", cmp.Scenarios[0].Verdict, cmp.Scenarios[0].Median)
 	}
-	if cmp, _ := Compare([]string{b}, []string{c}, CompareOptions{NoiseFloor: 0.1}); cmp.Scenarios[0].Verdict != Regression {
+	if cmp, _ := Compare([]string{b}, []string{c}, compare.Options{NoiseFloor: 0.1}); cmp.Scenarios[0].Verdict != compare.Regression {
 		t.Errorf("1.3x with a 10%% floor: %s", cmp.Scenarios[0].Verdict)
 	}
 }
@@ -89,15 +90,15 @@ func TestSingleRoundP95NotJudged(t *testing.T) {
 	dir := t.TempDir()
 	b := fixture.Run{ID: "b", Execs: fixture.Gen(1, 5, fixture.Scen{Name: "x", N: 2000, MedianMs: 10, Plan: "p"})}.Write(t, dir)
 	c := fixture.Run{ID: "c", Execs: fixture.Gen(2, 5, fixture.Scen{Name: "x", N: 2000, MedianMs: 10, Sigma: 0.8, Plan: "p"})}.Write(t, dir)
-	cmp, err := Compare([]string{b}, []string{c}, CompareOptions{})
+	cmp, err := Compare([]string{b}, []string{c}, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := cmp.Scenarios[0]
-	if s.Method != MethodBootstrap || s.P95 == nil || s.P95.Low < 1.5 {
+	if s.Method != compare.MethodBootstrap || s.P95 == nil || s.P95.Low < 1.5 {
 		t.Fatalf("fixture: want a single-round p95 interval beyond the 50%% floor, got %s %+v", s.Method, s.P95)
 	}
-	if s.Verdict != NoChange || cmp.Failed() {
+	if s.Verdict != compare.NoChange || cmp.Failed() {
 		t.Errorf("heavier tail, same median, single runs: %s (%q), want no change", s.Verdict, s.Reasons)
 	}
 }
@@ -107,13 +108,13 @@ func TestRoundsRegression(t *testing.T) {
 		fixture.Scen{Name: "index_gone", N: 150, MedianMs: 5, Plan: "p"},
 		fixture.Scen{Name: "bit_slower", N: 300, MedianMs: 5, Sigma: 0.1, Plan: "p"},
 		fixture.Scen{Name: "same", N: 150, MedianMs: 5, Plan: "p"})
-	c, err := Compare(base, cand, CompareOptions{})
+	c, err := Compare(base, cand, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := byName(c)
-	for name, want := range map[string]string{"index_gone": Regression, "bit_slower": Regression, "same": NoChange} {
-		if got := s[name]; got.Verdict != want || got.Method != MethodPaired {
+	for name, want := range map[string]string{"index_gone": compare.Regression, "bit_slower": compare.Regression, "same": compare.NoChange} {
+		if got := s[name]; got.Verdict != want || got.Method != compare.MethodPaired {
 			t.Errorf("%s: %s by %s (median %+v), want %s", name, got.Verdict, got.Method, got.Median, want)
 		}
 	}
@@ -128,11 +129,11 @@ func TestRoundsRegression(t *testing.T) {
 func TestRoundsWithoutSeriesAreWelch(t *testing.T) {
 	base, cand := fixture.RoundsSeries(t, t.TempDir(), "", 4, map[string]float64{"x": 3},
 		fixture.Scen{Name: "x", N: 100, MedianMs: 5, Plan: "p"})
-	c, err := Compare(base, cand, CompareOptions{})
+	c, err := Compare(base, cand, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s := c.Scenarios[0]; s.Method != MethodWelch || s.Verdict != Regression || s.BaseRounds != 4 {
+	if s := c.Scenarios[0]; s.Method != compare.MethodWelch || s.Verdict != compare.Regression || s.BaseRounds != 4 {
 		t.Errorf("runs without series: %s by %s over %d rounds", s.Verdict, s.Method, s.BaseRounds)
 	}
 }
@@ -142,10 +143,10 @@ func TestCalibrateAndTooNoisy(t *testing.T) {
 	aaBase, aaCand := fixture.RoundsSeries(t, filepath.Join(dir, "aa"), "aa", 5, nil,
 		fixture.Scen{Name: "steady", N: 400, MedianMs: 5, Sigma: 0.05, Plan: "p"},
 		fixture.Scen{Name: "jumpy", N: 8, MedianMs: 5, Sigma: 1.5, Plan: "p"})
-	if _, _, err := Calibrate(aaBase[:1], aaCand, CompareOptions{}); !errors.Is(err, ErrNoRounds) {
+	if _, _, err := Calibrate(aaBase[:1], aaCand, compare.Options{}); !errors.Is(err, compare.ErrNoRounds) {
 		t.Errorf("calibration from one base round: %v", err)
 	}
-	noise, aa, err := Calibrate(aaBase, aaCand, CompareOptions{})
+	noise, aa, err := Calibrate(aaBase, aaCand, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,11 +165,11 @@ func TestCalibrateAndTooNoisy(t *testing.T) {
 	if err := noise.Write(path); err != nil {
 		t.Fatal(err)
 	}
-	read, err := ReadNoise(path)
+	read, err := compare.ReadNoise(path)
 	if err != nil || read.Scenarios["jumpy"] != jp || read.Path != path || *read.Overall != *noise.Overall {
 		t.Fatalf("read back: %v %+v", err, read)
 	}
-	if _, err := ReadNoise(filepath.Join(dir, "aa")); err == nil {
+	if _, err := compare.ReadNoise(filepath.Join(dir, "aa")); err == nil {
 		t.Error("ReadNoise of a folder: no error")
 	}
 
@@ -177,44 +178,44 @@ func TestCalibrateAndTooNoisy(t *testing.T) {
 	base, cand := fixture.RoundsSeries(t, filepath.Join(dir, "ab"), "ab", 5, map[string]float64{"steady": 1.5},
 		fixture.Scen{Name: "steady", N: 400, MedianMs: 5, Sigma: 0.05, Plan: "p"},
 		fixture.Scen{Name: "jumpy", N: 8, MedianMs: 5, Sigma: 1.5, Plan: "p"})
-	c, err := Compare(base, cand, CompareOptions{Noise: read})
+	c, err := Compare(base, cand, compare.Options{Noise: read})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := byName(c)
-	if s["steady"].Verdict != Regression || s["steady"].NoiseSource != "calibration" {
+	if s["steady"].Verdict != compare.Regression || s["steady"].NoiseSource != "calibration" {
 		t.Errorf("steady: %s (%s)", s["steady"].Verdict, s["steady"].NoiseSource)
 	}
-	if j := s["jumpy"]; j.Verdict != TooNoisy || j.Noise <= 0.1 || len(j.Reasons) == 0 {
+	if j := s["jumpy"]; j.Verdict != compare.TooNoisy || j.Noise <= 0.1 || len(j.Reasons) == 0 {
 		t.Errorf("jumpy: %s, noise %v, reasons %q", j.Verdict, j.Noise, j.Reasons)
 	}
 	if c.Overall == nil || c.Overall.NoiseSource != "calibration" || c.Overall.Noise <= 0 {
 		t.Errorf("overall with the calibration: %+v", c.Overall)
 	}
-	if c.NoiseFile != path || c.Counts[TooNoisy] != 1 || c.Failed() != true {
+	if c.NoiseFile != path || c.Counts[compare.TooNoisy] != 1 || c.Failed() != true {
 		t.Errorf("comparison: noise file %q, counts %v", c.NoiseFile, c.Counts)
 	}
 
 	// Single rounds with the calibration: the floor is the scenario's own
 	// single-round noise.
-	c1, err := Compare(base[:1], cand[:1], CompareOptions{Noise: read})
+	c1, err := Compare(base[:1], cand[:1], compare.Options{Noise: read})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s1 := byName(c1)
-	if st := s1["steady"]; st.Method != MethodBootstrap || math.Abs(st.Bound-(1+math.Max(0.1, read.Scenarios["steady"].SingleRound))) > 1e-9 {
+	if st := s1["steady"]; st.Method != compare.MethodBootstrap || math.Abs(st.Bound-(1+math.Max(0.1, read.Scenarios["steady"].SingleRound))) > 1e-9 {
 		t.Errorf("single round steady: %s bound %v", st.Method, st.Bound)
 	}
 }
 
 func TestRoundsOutputs(t *testing.T) {
 	base, cand := fixture.RoundsSeries(t, t.TempDir(), "s3", 3, map[string]float64{"x": 3}, fixture.Scen{Name: "x", N: 100, MedianMs: 5, Plan: "p"})
-	c, err := Compare(base, cand, CompareOptions{})
+	c, err := Compare(base, cand, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var js bytes.Buffer
-	if err := c.Write(&js, FormatJSON); err != nil {
+	if err := WriteComparison(&js, c, FormatJSON); err != nil {
 		t.Fatal(err)
 	}
 	var got struct {
@@ -234,7 +235,7 @@ func TestRoundsOutputs(t *testing.T) {
 	}
 	for _, format := range []string{FormatText, FormatMarkdown} {
 		var out bytes.Buffer
-		if err := c.Write(&out, format); err != nil {
+		if err := WriteComparison(&out, c, format); err != nil {
 			t.Fatal(err)
 		}
 		line := ""
@@ -262,35 +263,35 @@ func TestOverallCatchesUniformSlowdown(t *testing.T) {
 	}
 	dir := t.TempDir()
 	base, cand := fixture.RoundsSeries(t, filepath.Join(dir, "ab"), "ab", 6, slow, scs...)
-	c, err := Compare(base, cand, CompareOptions{})
+	c, err := Compare(base, cand, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	o := c.Overall
-	if o == nil || o.Verdict != Regression || o.Method != MethodPaired || o.Median.Ratio < 1.15 || o.Median.Ratio > 1.45 || !c.Failed() {
+	if o == nil || o.Verdict != compare.Regression || o.Method != compare.MethodPaired || o.Median.Ratio < 1.15 || o.Median.Ratio > 1.45 || !c.Failed() {
 		t.Fatalf("overall %+v, failed %v", o, c.Failed())
 	}
-	if n := c.Counts[Regression]; n > 6 {
+	if n := c.Counts[compare.Regression]; n > 6 {
 		t.Errorf("%d of 12 noisy scenarios flagged alone: the test does not need the overall row", n)
 	}
 	var text bytes.Buffer
-	if err := c.Write(&text, FormatText); err != nil {
+	if err := WriteComparison(&text, c, FormatText); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(text.String(), "all scenarios: regression") || !strings.Contains(text.String(), OverallName+"  ") {
+	if !strings.Contains(text.String(), "all scenarios: regression") || !strings.Contains(text.String(), compare.OverallName+"  ") {
 		t.Errorf("text lacks the overall verdict:\n%s", text.String())
 	}
 
 	aaBase, aaCand := fixture.RoundsSeries(t, filepath.Join(dir, "aa"), "aa", 6, nil, scs...)
-	aa, err := Compare(aaBase, aaCand, CompareOptions{})
+	aa, err := Compare(aaBase, aaCand, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if aa.Overall == nil || aa.Overall.Verdict != NoChange || aa.Failed() {
+	if aa.Overall == nil || aa.Overall.Verdict != compare.NoChange || aa.Failed() {
 		t.Errorf("A/A overall %+v", aa.Overall)
 	}
 	// Single runs: no overall verdict.
-	one, err := Compare(base[:1], cand[:1], CompareOptions{})
+	one, err := Compare(base[:1], cand[:1], compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -299,16 +300,12 @@ func TestOverallCatchesUniformSlowdown(t *testing.T) {
 	}
 }
 
-func TestSimultaneousConfidence(t *testing.T) {
-	per, all := simultaneousConfidence(0.95, 38, true)
-	if math.Abs(all-0.975) > 1e-12 || math.Abs(per-(1-0.025/76)) > 1e-12 {
-		t.Errorf("38 scenarios and the overall row: %v, %v", per, all)
-	}
-	if per, all := simultaneousConfidence(0.95, 1, false); math.Abs(per-0.975) > 1e-12 || all != 0 {
-		t.Errorf("one scenario: %v, %v", per, all)
-	}
+// TestSimultaneousConfidenceOfComparison: a comparison over rounds gives
+// its scenarios' and overall row's confidences (the rule's split is
+// compare's TestSimultaneousConfidence).
+func TestSimultaneousConfidenceOfComparison(t *testing.T) {
 	base, cand := fixture.RoundsSeries(t, t.TempDir(), "s", 3, nil, fixture.Scen{Name: "x", N: 50, MedianMs: 5, Plan: "p"}, fixture.Scen{Name: "y", N: 50, MedianMs: 5, Plan: "p"})
-	c, err := Compare(base, cand, CompareOptions{})
+	c, err := Compare(base, cand, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -328,19 +325,19 @@ func TestRoundsHugeChangeFewRounds(t *testing.T) {
 		fixture.Scen{Name: "scan", N: 10, MedianMs: 5, Plan: "p"},
 		fixture.Scen{Name: "drifty", N: 200, MedianMs: 5, Plan: "p"},
 		fixture.Scen{Name: "same", N: 200, MedianMs: 5, Plan: "p"})
-	c, err := Compare(base, cand, CompareOptions{})
+	c, err := Compare(base, cand, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := byName(c)
-	if sc := s["scan"]; sc.Verdict != Regression || sc.Method != MethodPaired || sc.Median.Low > 1.1 || sc.FloorBound != 1.5 ||
+	if sc := s["scan"]; sc.Verdict != compare.Regression || sc.Method != compare.MethodPaired || sc.Median.Low > 1.1 || sc.FloorBound != 1.5 ||
 		len(sc.Reasons) == 0 || !strings.Contains(sc.Reasons[0], "beyond the 50% noise floor") {
 		t.Errorf("scan: %s, rounds %+v, pooled %+v, reasons %q", sc.Verdict, sc.Median, sc.PooledMedian, sc.Reasons)
 	}
-	if v := s["drifty"].Verdict; v == Regression {
+	if v := s["drifty"].Verdict; v == compare.Regression {
 		t.Errorf("drifty 1.3x over two rounds: %s", v)
 	}
-	if v := s["same"].Verdict; v != NoChange {
+	if v := s["same"].Verdict; v != compare.NoChange {
 		t.Errorf("same: %s", v)
 	}
 }
@@ -353,37 +350,6 @@ func TestRatioText(t *testing.T) {
 	} {
 		if got := ratioText(&iv); got != want {
 			t.Errorf("ratioText(%+v) = %q, want %q", iv, got, want)
-		}
-	}
-}
-
-// TestDecideRule: over rounds a regression is an interval wholly above 1
-// with a ratio above the threshold's bound; with the bootstrap of a single
-// round, the interval must clear the noise floor.
-func TestDecideRule(t *testing.T) {
-	opt := CompareOptions{Threshold: 0.1, Confidence: 0.95}
-	for _, tc := range []struct {
-		name   string
-		method string
-		med    stats.Interval
-		p95    *stats.Interval
-		up     float64
-		want   string
-	}{
-		{"slower and beyond the threshold", MethodPaired, stats.Interval{Ratio: 1.25, Low: 1.04, High: 1.5}, nil, 1.1, Regression},
-		{"slower but within the threshold", MethodPaired, stats.Interval{Ratio: 1.06, Low: 1.02, High: 1.1}, nil, 1.1, NoChange},
-		{"beyond the threshold but not surely slower", MethodWelch, stats.Interval{Ratio: 1.3, Low: 0.97, High: 1.7}, nil, 1.1, NoChange},
-		{"p95 slower and beyond", MethodPaired, stats.Interval{Ratio: 1.0, Low: 0.9, High: 1.1}, &stats.Interval{Ratio: 1.4, Low: 1.1, High: 1.8}, 1.1, Regression},
-		{"faster and beyond", MethodPaired, stats.Interval{Ratio: 0.8, Low: 0.7, High: 0.95}, nil, 1.1, Improvement},
-		{"faster but within", MethodPaired, stats.Interval{Ratio: 0.95, Low: 0.92, High: 0.98}, nil, 1.1, NoChange},
-		{"single round below the floor", MethodBootstrap, stats.Interval{Ratio: 1.3, Low: 1.25, High: 1.35}, nil, 1.5, NoChange},
-		{"single round beyond the floor", MethodBootstrap, stats.Interval{Ratio: 2, Low: 1.8, High: 2.2}, nil, 1.5, Regression},
-		{"single round p95 not judged", MethodBootstrap, stats.Interval{Ratio: 1, Low: 0.9, High: 1.1}, &stats.Interval{Ratio: 3, Low: 2, High: 4}, 1.5, NoChange},
-	} {
-		med := tc.med
-		sc := &ScenarioComparison{Scenario: "x", Method: tc.method, Median: &med, P95: tc.p95}
-		if got := decide(sc, tc.up, -1, opt); got != tc.want {
-			t.Errorf("%s: %s (%q), want %s", tc.name, got, sc.Reasons, tc.want)
 		}
 	}
 }
@@ -426,13 +392,13 @@ func TestLockstepSlicesAreRounds(t *testing.T) {
 	slow := map[string]float64{"slower": 1.3}
 	base := lockstepSide(t, dir, results.SideBase, 6, slow, scs...)
 	cand := lockstepSide(t, dir, results.SideCandidate, 6, slow, scs...)
-	c, err := Compare([]string{base}, []string{cand}, CompareOptions{})
+	c, err := Compare([]string{base}, []string{cand}, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := byName(c)
-	for name, want := range map[string]string{"slower": Regression, "same": NoChange} {
-		if got := s[name]; got.Verdict != want || got.Method != MethodPaired || got.BaseRounds != 6 || got.CandidateRounds != 6 {
+	for name, want := range map[string]string{"slower": compare.Regression, "same": compare.NoChange} {
+		if got := s[name]; got.Verdict != want || got.Method != compare.MethodPaired || got.BaseRounds != 6 || got.CandidateRounds != 6 {
 			t.Errorf("%s: %s by %s over %d/%d rounds (median %+v), want %s by paired t over 6/6",
 				name, got.Verdict, got.Method, got.BaseRounds, got.CandidateRounds, got.Median, want)
 		}
@@ -444,7 +410,7 @@ func TestLockstepSlicesAreRounds(t *testing.T) {
 	aaDir := t.TempDir()
 	aaBase := lockstepSide(t, aaDir, results.SideBase, 6, nil, scs...)
 	aaCand := lockstepSide(t, aaDir, results.SideCandidate, 6, nil, scs...)
-	noise, _, err := Calibrate([]string{aaBase}, []string{aaCand}, CompareOptions{})
+	noise, _, err := Calibrate([]string{aaBase}, []string{aaCand}, compare.Options{})
 	if err != nil {
 		t.Fatalf("calibration from runs in lockstep: %v", err)
 	}
@@ -453,7 +419,7 @@ func TestLockstepSlicesAreRounds(t *testing.T) {
 	}
 	// Read by rows, the slices are the same.
 	byRows(func() {
-		r, err := Compare([]string{base}, []string{cand}, CompareOptions{})
+		r, err := Compare([]string{base}, []string{cand}, compare.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -151,6 +151,13 @@ func (w warner) warn(err error) {
 	}
 }
 
+// warnIf passes err on as a warning when it is not nil.
+func (w warner) warnIf(err error) {
+	if err != nil {
+		w.warn(err)
+	}
+}
+
 func buildRun(dir string, opt Options) (*RunReport, error) {
 	rr := &RunReport{Dir: dir, RunID: results.RunIDFromDir(dir)}
 	w := warner{list: &rr.Warnings, fn: opt.Warn}

@@ -35,13 +35,6 @@ func TestTimelineCoarsens(t *testing.T) {
 	}
 }
 
-func TestLineDiff(t *testing.T) {
-	got := lineDiff("a\nb\nc", "a\nx\nc")
-	if got != "  a\n- b\n+ x\n  c\n" {
-		t.Errorf("diff:\n%s", got)
-	}
-}
-
 func TestPlanTextFallsBackToIndentedJSON(t *testing.T) {
 	c := newPlanCatalog(nil, []results.Plan{{Scenario: "s", PlanHash: "h", Format: "json", Explain: `{"not_a_plan": [1]}`}})
 	if got := c.text("s", "h"); got != "{\n  \"not_a_plan\": [\n    1\n  ]\n}" {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/joinbench/joinbench/replay/compare"
 	"github.com/joinbench/joinbench/replay/internal/fixture"
 	"github.com/joinbench/joinbench/replay/results"
 )
@@ -23,18 +24,18 @@ func TestNeverCompletedOnCandidate(t *testing.T) {
 		fixture.Scen{Name: "few", N: 6, MedianMs: 20, Plan: "r"},
 	)}.Write(t, dir)
 	ran := fixture.Run{ID: "c", Info: info("c", "a", "slow", "few"), Execs: fixture.Gen(2, 5, fixture.Scen{Name: "a", N: 200, MedianMs: 2, Plan: "p"})}.Write(t, dir)
-	cmp, err := Compare([]string{b}, []string{ran}, CompareOptions{})
+	cmp, err := Compare([]string{b}, []string{ran}, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := byName(cmp)
-	if v := s["slow"]; v.Verdict != Regression || len(v.Reasons) != 1 || !strings.Contains(v.Reasons[0], "against 40 on the base") {
+	if v := s["slow"]; v.Verdict != compare.Regression || len(v.Reasons) != 1 || !strings.Contains(v.Reasons[0], "against 40 on the base") {
 		t.Errorf("slow, never completed on the candidate: %s %q", v.Verdict, v.Reasons)
 	}
-	if v := s["few"].Verdict; v != OnlyInBase {
-		t.Errorf("few, 6 base executions: %s, want %s", v, OnlyInBase)
+	if v := s["few"].Verdict; v != compare.OnlyInBase {
+		t.Errorf("few, 6 base executions: %s, want %s", v, compare.OnlyInBase)
 	}
-	if v := s["a"].Verdict; v != NoChange {
+	if v := s["a"].Verdict; v != compare.NoChange {
 		t.Errorf("a: %s", v)
 	}
 	if !cmp.Failed() {
@@ -42,20 +43,20 @@ func TestNeverCompletedOnCandidate(t *testing.T) {
 	}
 
 	other := fixture.Run{ID: "d", Info: info("d", "a"), Execs: fixture.Gen(3, 5, fixture.Scen{Name: "a", N: 200, MedianMs: 2, Plan: "p"})}.Write(t, dir)
-	cmp, err = Compare([]string{b}, []string{other}, CompareOptions{})
+	cmp, err = Compare([]string{b}, []string{other}, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Not run at all is data missing, not a regression: it fails the
 	// gate only as such, and --allow-missing accepts it.
-	if v := byName(cmp)["slow"].Verdict; v != OnlyInBase || !cmp.Failed() {
+	if v := byName(cmp)["slow"].Verdict; v != compare.OnlyInBase || !cmp.Failed() {
 		t.Errorf("slow, not run on the candidate: %s, failed %v", v, cmp.Failed())
 	}
-	cmp, err = Compare([]string{b}, []string{other}, CompareOptions{AllowMissing: true})
+	cmp, err = Compare([]string{b}, []string{other}, compare.Options{AllowMissing: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := byName(cmp)["slow"].Verdict; v != OnlyInBase || cmp.Failed() {
+	if v := byName(cmp)["slow"].Verdict; v != compare.OnlyInBase || cmp.Failed() {
 		t.Errorf("slow, not run on the candidate, --allow-missing: %s, failed %v", v, cmp.Failed())
 	}
 }

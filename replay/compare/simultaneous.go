@@ -1,4 +1,4 @@
-package report
+package compare
 
 // A comparison makes many tests at once: the median and the p95 of every
 // scenario, and the overall row. With each interval at 95% and wide
@@ -12,22 +12,6 @@ package report
 // with at most 1-C chance whatever the number of scenarios. The bootstrap
 // of single rounds is not adjusted: its noise floor, far above the
 // within-run noise, is what keeps it from false alarms.
-
-// roundsTests counts the scenarios judged over rounds (two tests each:
-// median and p95) and says whether the overall row may be judged too (two
-// such scenarios; it may then still not qualify, which only makes the
-// bound conservative).
-func (s *sideRounds) roundsTests() (scenarios int, overall bool) {
-	if s == nil {
-		return 0, false
-	}
-	for _, sr := range s.scen {
-		if sr.enough() {
-			scenarios++
-		}
-	}
-	return scenarios, scenarios >= 2
-}
 
 // simultaneousConfidence returns the confidence of each scenario's
 // intervals and of the overall row's for all of them to hold at c.

@@ -1,4 +1,4 @@
-package report
+package compare
 
 import (
 	"cmp"
@@ -22,10 +22,10 @@ const OverallName = "(all scenarios)"
 // overallSeries keeps the candidates with an execution in every round of
 // both sides and returns them with the per-round mean log median over
 // them (paired by round number when the rounds form one series).
-func overallSeries(rs *sideRounds, candidates []string) ([]string, roundSeries) {
-	inAll := func(name string, side []*round) bool {
+func overallSeries(rs *Rounds, candidates []string) ([]string, roundSeries) {
+	inAll := func(name string, side []Round) bool {
 		for _, r := range side {
-			if s := r.scen[name]; s == nil || s.Len() < minRoundSamples {
+			if s := r.Samples[name]; s == nil || s.Len() < MinRoundSamples {
 				return false
 			}
 		}
@@ -33,45 +33,42 @@ func overallSeries(rs *sideRounds, candidates []string) ([]string, roundSeries) 
 	}
 	var names []string
 	for _, n := range candidates {
-		if inAll(n, rs.base) && inAll(n, rs.cand) {
+		if inAll(n, rs.Base) && inAll(n, rs.Candidate) {
 			names = append(names, n)
 		}
 	}
-	meanLog := func(r *round) float64 {
+	meanLog := func(r Round) float64 {
 		sum := 0.0
 		for _, n := range names {
-			sum += stats.LogQuantile(r.scen[n].Sorted(), 0.5)
+			sum += stats.LogQuantile(r.Samples[n].Sorted(), 0.5)
 		}
 		return sum / float64(len(names))
 	}
 	var s roundSeries
 	byRound := map[int]float64{}
-	for _, r := range rs.base {
+	for _, r := range rs.Base {
 		y := meanLog(r)
 		s.base = append(s.base, y)
-		if r.rep != nil {
-			byRound[r.rep.Round] = y
-		}
+		byRound[r.Number] = y
 	}
-	paired := commonSeries(rs.base, rs.cand) != ""
-	for _, r := range rs.cand {
+	for _, r := range rs.Candidate {
 		y := meanLog(r)
 		s.cand = append(s.cand, y)
-		if !paired {
+		if !rs.Paired {
 			continue
 		}
-		if b, ok := byRound[r.rep.Round]; ok {
+		if b, ok := byRound[r.Number]; ok {
 			s.diffs = append(s.diffs, y-b)
 		}
 	}
 	return names, s
 }
 
-// overallComparison is the overall verdict; nil when the sides were not
-// read as rounds, or fewer than two scenarios judged over rounds have an
+// overall is the overall verdict; nil when the sides were not read as
+// rounds, or fewer than two scenarios judged over rounds have an
 // execution in every round.
-func overallComparison(rs *sideRounds, scs []ScenarioComparison, opt CompareOptions) *ScenarioComparison {
-	if rs == nil || len(rs.base) < 2 || len(rs.cand) < 2 {
+func (j *Judge) overall(rs *Rounds, scs []ScenarioComparison) *ScenarioComparison {
+	if rs == nil || len(rs.Base) < 2 || len(rs.Candidate) < 2 {
 		return nil
 	}
 	var candidates []string
@@ -86,27 +83,29 @@ func overallComparison(rs *sideRounds, scs []ScenarioComparison, opt CompareOpti
 	}
 	oc := &ScenarioComparison{Scenario: OverallName}
 	var sigma *NoiseSigma
-	if opt.Noise != nil && opt.Noise.Overall != nil {
-		sigma = &opt.Noise.Overall.Median
+	if n := j.opt.Noise; n != nil && n.Overall != nil {
+		sigma = &n.Overall.Median
 		oc.NoiseSource = "calibration"
 	}
-	iv, method, noise := roundsInterval(series, sigma, cmp.Or(opt.overallConfidence, opt.Confidence), opt)
+	iv, method, noise := j.roundsInterval(series, sigma, cmp.Or(j.overallConfidence, j.opt.Confidence))
 	oc.Median, oc.Method = &iv, method
 	oc.BaseRounds, oc.CandidateRounds = len(series.base), len(series.cand)
 	if method == MethodPaired {
 		oc.BaseRounds, oc.CandidateRounds = len(series.diffs), len(series.diffs)
 	}
-	for _, r := range rs.base {
-		for _, n := range names {
-			oc.BaseExecutions += r.scen[n].Seen()
-		}
-	}
-	for _, r := range rs.cand {
-		for _, n := range names {
-			oc.CandidateExecutions += r.scen[n].Seen()
-		}
-	}
-	oc.Verdict = decide(oc, 1+opt.Threshold, noise, opt)
+	oc.BaseExecutions, oc.CandidateExecutions = seenIn(rs.Base, names), seenIn(rs.Candidate, names)
+	oc.Verdict = j.decide(oc, 1+j.opt.Threshold, noise)
 	oc.Reasons = append(oc.Reasons, fmt.Sprintf("geometric mean of the per-round median over the %d scenarios with an execution in every round", len(names)))
 	return oc
+}
+
+// seenIn is the successful executions of the scenarios names over rounds.
+func seenIn(rounds []Round, names []string) int64 {
+	n := int64(0)
+	for _, r := range rounds {
+		for _, name := range names {
+			n += r.Samples[name].Seen()
+		}
+	}
+	return n
 }

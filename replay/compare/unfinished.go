@@ -1,12 +1,10 @@
-package report
+package compare
 
 import (
 	"fmt"
 	"math"
-	"slices"
 	"time"
 
-	"github.com/joinbench/joinbench/replay/results"
 	"github.com/joinbench/joinbench/replay/stats"
 )
 
@@ -35,24 +33,24 @@ import (
 
 // neverCompleted returns the reason to call a scenario with successful
 // base executions and no candidate executions a regression ("" when
-// that is not established). cut are the candidate's statements of it cut
-// at the end (nil: none), cand the run.json of a candidate run.
-func neverCompleted(name string, b *scenarioAcc, cut *cutAcc, cand *results.Run, scenarios int, opt CompareOptions) string {
-	ran := cut != nil || cand != nil && slices.Contains(cand.Scenarios, name)
+// that is not established).
+func (j *Judge) neverCompleted(in Scenario) string {
+	b, cut := in.Base.Metrics, in.Candidate.Cut
+	ran := cut != nil || in.Candidate.Listed
 	if b == nil || !ran {
 		return ""
 	}
-	n := b.m.Executions - b.m.Errors
+	n := b.Successes()
 	if n < 1 {
 		return ""
 	}
-	alpha := (1 - opt.Confidence) / float64(2*max(scenarios, 1))
-	b.m.Close()
-	baseMax := b.m.Latencies.Max
-	bound := 1 + max(opt.Threshold, opt.NoiseFloor)
+	alpha := (1 - j.opt.Confidence) / float64(2*max(j.scenarios, 1))
+	b.Close()
+	baseMax := b.Latencies.Max
+	bound := 1 + max(j.opt.Threshold, j.opt.NoiseFloor)
 	var m int64 // cut statements that outran every base execution by the bound
 	if cut != nil {
-		for _, r := range cut.ran {
+		for _, r := range cut.Ran {
 			if float64(r) > bound*float64(baseMax) {
 				m++
 			}
@@ -70,7 +68,7 @@ func neverCompleted(name string, b *scenarioAcc, cut *cutAcc, cand *results.Run,
 			m, bound, baseMax.Round(time.Microsecond))
 	case cut != nil:
 		why += fmt.Sprintf("; %d of its statements were cut at the end of a run or round, the longest after %s (at least that slow), "+
-			"where the base's longest execution took %s", cut.n, time.Duration(cut.ranNs).Round(time.Millisecond), baseMax.Round(time.Microsecond))
+			"where the base's longest execution took %s", cut.N, time.Duration(cut.LongestNs).Round(time.Millisecond), baseMax.Round(time.Microsecond))
 	default:
 		why += ": it, or a scenario ahead of it in the same events, ran longer than the run or round"
 	}
