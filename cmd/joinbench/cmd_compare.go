@@ -13,6 +13,7 @@ import (
 
 	"github.com/joinbench/joinbench/internal/usage"
 	"github.com/joinbench/joinbench/replay/compare"
+	"github.com/joinbench/joinbench/replay/render"
 	"github.com/joinbench/joinbench/replay/report"
 	"github.com/joinbench/joinbench/replay/results"
 )
@@ -97,7 +98,7 @@ func (f *verdictFlags) compareOrCalibrate(cl *cli, base, cand []string, opt comp
 		}
 		cmp = c
 	}
-	if err := writeOut(out, func(w io.Writer) error { return report.WriteComparison(w, cmp, format) }); err != nil {
+	if err := writeOut(out, func(w io.Writer) error { return render.Comparison(w, cmp, format) }); err != nil {
 		return err
 	}
 	if f.Calibrate == "" && cmp.Failed() {

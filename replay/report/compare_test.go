@@ -1,11 +1,7 @@
 package report
 
 import (
-	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,8 +11,6 @@ import (
 	"github.com/joinbench/joinbench/replay/internal/fixture"
 	"github.com/joinbench/joinbench/replay/results"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 func compareFixtures(t *testing.T, base, cand fixture.Run) *compare.Comparison {
 	t.Helper()
@@ -173,98 +167,6 @@ func TestCompareMissingAndSmall(t *testing.T) {
 	s := byName(compareFixtures(t, base, cand))
 	if s["gone"].Verdict != compare.OnlyInBase || s["new"].Verdict != compare.OnlyInCandidate || s["tiny"].Verdict != compare.InsufficientData {
 		t.Errorf("verdicts: %s %s %s", s["gone"].Verdict, s["new"].Verdict, s["tiny"].Verdict)
-	}
-}
-
-// TestCompareOutputs checks the JSON contract and the markdown rendering
-// against a golden file (go test -update rewrites it).
-func TestCompareOutputs(t *testing.T) {
-	base := fixture.Run{ID: "base", Execs: fixture.Gen(1, 4,
-		fixture.Scen{Name: "simple_inner_index", N: 800, MedianMs: 2, Plan: "pi"},
-		fixture.Scen{Name: "simple_inner_pk", N: 800, MedianMs: 1, Plan: "pk"}),
-		Plans: []results.Plan{fixture.Plan("simple_inner_index", "pi", fixture.TreeIndex)}}
-	cand := fixture.Run{ID: "cand", Execs: fixture.Gen(2, 4,
-		fixture.Scen{Name: "simple_inner_index", N: 800, MedianMs: 5, Plan: "ps"},
-		fixture.Scen{Name: "simple_inner_pk", N: 800, MedianMs: 1, Plan: "pk"}),
-		Plans: []results.Plan{fixture.Plan("simple_inner_index", "ps", fixture.TreeScan)}}
-	c := compareFixtures(t, base, cand)
-	c.Base.Runs, c.Candidate.Runs = []string{"base"}, []string{"cand"} // temp dirs vary
-
-	var js bytes.Buffer
-	if err := WriteComparison(&js, c, FormatJSON); err != nil {
-		t.Fatal(err)
-	}
-	var got map[string]any
-	if err := json.Unmarshal(js.Bytes(), &got); err != nil {
-		t.Fatal(err)
-	}
-	for _, k := range []string{"method", "rule", "threshold", "confidence", "base", "candidate", "scenarios", "counts"} {
-		if _, ok := got[k]; !ok {
-			t.Errorf("json lacks %q", k)
-		}
-	}
-	sc := got["scenarios"].([]any)[0].(map[string]any)
-	for _, k := range []string{"scenario", "verdict", "median", "p95", "p99", "plan_changed", "plan_diff", "checksums", "base", "candidate"} {
-		if _, ok := sc[k]; !ok {
-			t.Errorf("json scenario lacks %q", k)
-		}
-	}
-	if sc["verdict"] != "regression" || sc["median"].(map[string]any)["ci_low"].(float64) <= 1.1 {
-		t.Errorf("json scenario %v", sc)
-	}
-	if !strings.Contains(got["method"].(string), "bootstrap") {
-		t.Errorf("method %q", got["method"])
-	}
-
-	var md bytes.Buffer
-	if err := WriteComparison(&md, c, FormatMarkdown); err != nil {
-		t.Fatal(err)
-	}
-	golden(t, "compare.md", md.Bytes())
-	if err := WriteComparison(&md, c, FormatHTML); err == nil {
-		t.Error("compare accepted html")
-	}
-}
-
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the output (go test -update rewrites it):\n%s", path, got)
-	}
-}
-
-// TestCompareSkipsChecksumsOfRunsThatWrote: when a run modified data, rows
-// legitimately differ between runs, so different checksums must not be
-// reported as wrong results; the comparison says why it did not check.
-func TestCompareSkipsChecksumsOfRunsThatWrote(t *testing.T) {
-	other := func(k int) string { return "after-writes-" + strconv.Itoa(k) }
-	base := fixture.Run{ID: "b", Execs: fixture.Gen(6, 5, fixture.Scen{Name: "reads", N: 400, MedianMs: 1, Plan: "x"})}
-	cand := fixture.Run{ID: "c", Execs: fixture.Gen(7, 5, fixture.Scen{Name: "reads", N: 400, MedianMs: 1, Plan: "x", Checksum: other}),
-		Info: &results.Run{RunID: "c", ServerVersion: "10.11.6-MariaDB", Flavor: "mariadb", WriteScenarios: []string{"index_updates"}}}
-	c := compareFixtures(t, base, cand)
-	r := byName(c)["reads"]
-	if r.Verdict == compare.WrongResults || r.Checksums.Compared != 0 || c.Failed() {
-		t.Errorf("reads: %s %+v, failed %v: checksums of a run that wrote must not be compared", r.Verdict, r.Checksums, c.Failed())
-	}
-	if !strings.Contains(c.ChecksumsSkipped, "index_updates") {
-		t.Errorf("ChecksumsSkipped = %q, want the reason naming the write scenario", c.ChecksumsSkipped)
-	}
-	var text strings.Builder
-	if err := WriteComparison(&text, c, "text"); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(text.String(), "result checksums not compared") {
-		t.Errorf("the text output does not say checksums were skipped:\n%s", text.String())
 	}
 }
 

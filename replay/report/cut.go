@@ -2,13 +2,11 @@ package report
 
 import (
 	"fmt"
-	"io"
 	"maps"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/joinbench/joinbench/replay/compare"
 	"github.com/joinbench/joinbench/replay/metrics"
 	"github.com/joinbench/joinbench/replay/results"
 )
@@ -113,20 +111,6 @@ func (rr *RunReport) addCut(t cutTallies) {
 	slices.SortFunc(rr.Scenarios, func(a, b ScenarioReport) int { return strings.Compare(a.Scenario, b.Scenario) })
 	n, longest := t.total()
 	rr.Total.CutAtEnd, rr.Total.CutRanMs = n, ms(longest)
-}
-
-// writeCut lists the scenarios with statements cut at the end of the run.
-func (rr *RunReport) writeCut(w io.Writer, md bool) {
-	if rr.Total.CutAtEnd == 0 {
-		return
-	}
-	heading(w, md, 2, fmt.Sprintf("Cut at the end (%d statements still running when the run ended: not in the figures above)", rr.Total.CutAtEnd))
-	for _, s := range rr.Scenarios {
-		if s.CutAtEnd > 0 {
-			fmt.Fprintf(w, "%s%s: %s\n", listItem(md), s.Scenario, compare.CutText(&s.Summary))
-		}
-	}
-	fmt.Fprintln(w)
 }
 
 // describe says what the statements cut at the end ran ("" when none).

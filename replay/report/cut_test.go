@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bytes"
 	"errors"
 	"strings"
 	"testing"
@@ -11,65 +10,6 @@ import (
 	"github.com/joinbench/joinbench/replay/internal/fixture"
 	"github.com/joinbench/joinbench/replay/results"
 )
-
-// A report keeps statements cut at the end out of the latencies, the
-// errors and the executions, counts them per scenario and in the total,
-// and lists a scenario that only has cut statements as never completed.
-func TestReportCountsCutApart(t *testing.T) {
-	dir := t.TempDir()
-	execs := fixture.Gen(1, 5, fixture.Scen{Name: "a", N: 1000, MedianMs: 2, Plan: "p"})
-	// In the middle of the rows, so that a row group holds both kinds.
-	execs = append(execs[:500], append(fixture.CutRows("a", 2, 5*time.Second), execs[500:]...)...)
-	execs = append(execs, fixture.CutRows("stall", 1, 20*time.Second)...)
-	plain := fixture.Run{ID: "plain", Execs: fixture.Gen(1, 5, fixture.Scen{Name: "a", N: 1000, MedianMs: 2, Plan: "p"})}.Write(t, dir)
-	withCut := fixture.Run{ID: "cut", Execs: execs}.Write(t, dir)
-	rep, err := Build([]string{plain, withCut}, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, got := rep.Runs[0], rep.Runs[1]
-	if len(got.Scenarios) != 2 || got.Scenarios[0].Scenario != "a" || got.Scenarios[1].Scenario != "stall" {
-		t.Fatalf("scenarios: %+v", got.Scenarios)
-	}
-	a, stall := got.Scenarios[0], got.Scenarios[1]
-	wa := want.Scenarios[0].Summary
-	wa.CutAtEnd, wa.CutRanMs = 2, 5001
-	if a.Summary != wa {
-		t.Errorf("a: %+v\nwant %+v (the run without the cut statements, and them counted)", a.Summary, wa)
-	}
-	if len(a.ErrorCodes) != 0 {
-		t.Errorf("a: error codes %v", a.ErrorCodes)
-	}
-	if stall.Executions != 0 || stall.Errors != 0 || stall.CutAtEnd != 1 || stall.CutRanMs != 20000 {
-		t.Errorf("stall: %+v", stall.Summary)
-	}
-	if got.Total.Executions != want.Total.Executions || got.Total.Errors != 0 || got.Total.CutAtEnd != 3 || got.Total.CutRanMs != 20000 {
-		t.Errorf("total: %+v", got.Total)
-	}
-	var buf bytes.Buffer
-	if err := (&Report{Runs: []RunReport{got}}).Write(&buf, "text"); err != nil {
-		t.Fatal(err)
-	}
-	text := buf.String()
-	for _, s := range []string{"Cut at the end (3 statements", "a: 2 cut at the end, the longest after 5.001s\n",
-		"stall: 1 cut at the end, the longest after 20s: never completed, ran at least 20s"} {
-		if !strings.Contains(text, s) {
-			t.Errorf("text report lacks %q:\n%s", s, text)
-		}
-	}
-	if strings.Contains(text, "Errors by code") {
-		t.Errorf("cut statements shown as errors:\n%s", text)
-	}
-	for _, f := range []string{"html", "json", "markdown"} {
-		var out bytes.Buffer
-		if err := (&Report{Runs: []RunReport{got}}).Write(&out, f); err != nil {
-			t.Errorf("%s: %v", f, err)
-		}
-		if f == "html" && !strings.Contains(out.String(), "stall 1, the longest after 20000 ms (never completed)") {
-			t.Errorf("html report lacks the cut statements")
-		}
-	}
-}
 
 // In a comparison, cut statements are no errors and no latencies; a
 // scenario the candidate never completed is a regression on the evidence

@@ -14,9 +14,9 @@
 // (collect_parallel.go). Memory is bounded by per-scenario histograms
 // (per worker) and per-round samples, never by row count. The figures of a
 // summary come from replay/metrics, the reducer the live summary of a run
-// uses too. It renders text, markdown, JSON and a self-contained HTML page
-// (inline CSS, JS and SVG charts: it opens offline).
+// uses too.
 //
 // It must not judge (the rule and its statistics are replay/compare's and
-// replay/stats') and never talks to a server.
+// replay/stats'), nor render (replay/render does), and never talks to a
+// server.
 package report

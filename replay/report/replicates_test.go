@@ -1,10 +1,7 @@
 package report
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"math"
 	"path/filepath"
 	"strings"
@@ -14,7 +11,6 @@ import (
 	"github.com/joinbench/joinbench/replay/compare"
 	"github.com/joinbench/joinbench/replay/internal/fixture"
 	"github.com/joinbench/joinbench/replay/results"
-	"github.com/joinbench/joinbench/replay/stats"
 )
 
 func TestRoundsPairedAA(t *testing.T) {
@@ -208,98 +204,6 @@ func TestCalibrateAndTooNoisy(t *testing.T) {
 	}
 }
 
-func TestRoundsOutputs(t *testing.T) {
-	base, cand := fixture.RoundsSeries(t, t.TempDir(), "s3", 3, map[string]float64{"x": 3}, fixture.Scen{Name: "x", N: 100, MedianMs: 5, Plan: "p"})
-	c, err := Compare(base, cand, compare.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var js bytes.Buffer
-	if err := WriteComparison(&js, c, FormatJSON); err != nil {
-		t.Fatal(err)
-	}
-	var got struct {
-		Base      map[string]any   `json:"base"`
-		Scenarios []map[string]any `json:"scenarios"`
-	}
-	if err := json.Unmarshal(js.Bytes(), &got); err != nil {
-		t.Fatal(err)
-	}
-	if got.Base["rounds"] != 3.0 {
-		t.Errorf("json base %v", got.Base)
-	}
-	for _, k := range []string{"method", "base_rounds", "candidate_rounds", "base_executions", "candidate_executions", "bound"} {
-		if _, ok := got.Scenarios[0][k]; !ok {
-			t.Errorf("json scenario lacks %q: %v", k, got.Scenarios[0])
-		}
-	}
-	for _, format := range []string{FormatText, FormatMarkdown} {
-		var out bytes.Buffer
-		if err := WriteComparison(&out, c, format); err != nil {
-			t.Fatal(err)
-		}
-		line := ""
-		for _, l := range strings.Split(out.String(), "\n") {
-			if strings.HasPrefix(strings.TrimPrefix(l, "| "), "x ") {
-				line = l
-			}
-		}
-		if !strings.Contains(line, "3/3") || !strings.Contains(line, "300/300") || !strings.Contains(line, "paired t") {
-			t.Errorf("%s verdict line lacks rounds, executions or method: %q", format, line)
-		}
-	}
-}
-
-// TestOverallCatchesUniformSlowdown: a 1.3x slowdown of every scenario,
-// each scenario too noisy alone to show it, shows in the geometric mean
-// over scenarios, and fails the comparison; A/A it does not.
-func TestOverallCatchesUniformSlowdown(t *testing.T) {
-	var scs []fixture.Scen
-	slow := map[string]float64{}
-	for i := range 12 {
-		name := fmt.Sprintf("s%02d", i)
-		scs = append(scs, fixture.Scen{Name: name, N: 30, MedianMs: float64(5 + i), Sigma: 0.6, Plan: "p"})
-		slow[name] = 1.3
-	}
-	dir := t.TempDir()
-	base, cand := fixture.RoundsSeries(t, filepath.Join(dir, "ab"), "ab", 6, slow, scs...)
-	c, err := Compare(base, cand, compare.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	o := c.Overall
-	if o == nil || o.Verdict != compare.Regression || o.Method != compare.MethodPaired || o.Median.Ratio < 1.15 || o.Median.Ratio > 1.45 || !c.Failed() {
-		t.Fatalf("overall %+v, failed %v", o, c.Failed())
-	}
-	if n := c.Counts[compare.Regression]; n > 6 {
-		t.Errorf("%d of 12 noisy scenarios flagged alone: the test does not need the overall row", n)
-	}
-	var text bytes.Buffer
-	if err := WriteComparison(&text, c, FormatText); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(text.String(), "all scenarios: regression") || !strings.Contains(text.String(), compare.OverallName+"  ") {
-		t.Errorf("text lacks the overall verdict:\n%s", text.String())
-	}
-
-	aaBase, aaCand := fixture.RoundsSeries(t, filepath.Join(dir, "aa"), "aa", 6, nil, scs...)
-	aa, err := Compare(aaBase, aaCand, compare.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if aa.Overall == nil || aa.Overall.Verdict != compare.NoChange || aa.Failed() {
-		t.Errorf("A/A overall %+v", aa.Overall)
-	}
-	// Single runs: no overall verdict.
-	one, err := Compare(base[:1], cand[:1], compare.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if one.Overall != nil {
-		t.Errorf("single runs got an overall verdict %+v", one.Overall)
-	}
-}
-
 // TestSimultaneousConfidenceOfComparison: a comparison over rounds gives
 // its scenarios' and overall row's confidences (the rule's split is
 // compare's TestSimultaneousConfidence).
@@ -339,18 +243,6 @@ func TestRoundsHugeChangeFewRounds(t *testing.T) {
 	}
 	if v := s["same"].Verdict; v != compare.NoChange {
 		t.Errorf("same: %s", v)
-	}
-}
-
-func TestRatioText(t *testing.T) {
-	for iv, want := range map[stats.Interval]string{
-		{Ratio: 1.234, Low: 0.9, High: 1.5}:        "1.23 [0.90, 1.50]",
-		{Ratio: 0.8, Low: 2.49e-11, High: 2.59e10}: "0.80 [2.49e-11, 2.59e+10]",
-		{Ratio: 1500, Low: 999.99, High: 0}:        "1.5e+03 [999.99, 0.00]",
-	} {
-		if got := ratioText(&iv); got != want {
-			t.Errorf("ratioText(%+v) = %q, want %q", iv, got, want)
-		}
 	}
 }
 

@@ -1,11 +1,8 @@
 package report
 
 import (
-	"cmp"
 	"fmt"
-	"io"
 	"math"
-	"strings"
 
 	"github.com/joinbench/joinbench/replay/compare"
 	"github.com/joinbench/joinbench/replay/results"
@@ -64,56 +61,4 @@ func compareStalls(baseDirs, candDirs []string, w warner) (*compare.StallCompari
 		w.warn(err)
 	}
 	return sc, nil
-}
-
-// writeStallsText prints a stall comparison.
-func writeStallsText(w io.Writer, md bool, sc *compare.StallComparison) {
-	if sc == nil {
-		return
-	}
-	heading(w, md, 2, "Stall time per endpoint (actions)")
-	fmt.Fprintf(w, "%sbase:      %s\n", listItem(md), strings.Join(sc.Base, " | "))
-	fmt.Fprintf(w, "%scandidate: %s\n", listItem(md), strings.Join(sc.Candidate, " | "))
-	fmt.Fprintf(w, "%sverdict:   candidate has %s\n\n", listItem(md), sc.Verdict)
-	t := &table{head: []string{"endpoint", "verdict", "longest ms base→cand", "sum ms base→cand", "worst latency ms base→cand", "noise ms"},
-		right: map[int]bool{5: true}}
-	for _, d := range sc.Endpoints {
-		ep := d.Endpoint
-		if d.CandidateEndpoint != "" {
-			ep += " / " + d.CandidateEndpoint
-		}
-		t.add(ep, d.Verdict, fmt.Sprintf("%.0f→%.0f", d.BaseLongestMs, d.CandidateLongestMs),
-			fmt.Sprintf("%.0f→%.0f", d.BaseTotalMs, d.CandidateTotalMs), fmt.Sprintf("%.0f→%.0f", d.BaseWorstMs, d.CandidateWorstMs),
-			fmt.Sprintf("%.0f", d.NoiseMs))
-	}
-	t.write(w, md)
-	fmt.Fprintf(w, "\nStall rule: %s.\n\n", sc.Rule)
-}
-
-// writeActionsText prints what a run's actions cost every endpoint.
-func writeActionsText(w io.Writer, md bool, costs []stall.Cost) {
-	if len(costs) == 0 {
-		return
-	}
-	heading(w, md, 2, "Actions: longest stretch without a successful write, per endpoint")
-	t := &table{head: []string{"action", "at s", "took s", "outcome", "endpoint", "longest zero-write ms", "from s", "worst latency ms"},
-		right: map[int]bool{1: true, 2: true, 5: true, 6: true, 7: true}}
-	for _, c := range costs {
-		for i, e := range c.Endpoints {
-			label, at, took, outcome := fmt.Sprintf("%d.%d %s on %s", c.Action, c.Step, c.Kind, cmp.Or(c.Node, c.Endpoint)),
-				fmt.Sprintf("%.1f", c.StartSeconds), fmt.Sprintf("%.1f", c.Seconds), c.Outcome
-			if i > 0 {
-				label, at, took, outcome = "", "", "", ""
-			}
-			t.add(label, at, took, outcome, e.Endpoint, fmt.Sprintf("%.0f", e.LongestZeroWriteMs),
-				fmt.Sprintf("%.1f", e.StretchStartSeconds), fmt.Sprintf("%.0f", e.WorstLatencyMs))
-		}
-	}
-	t.write(w, md)
-	fmt.Fprintln(w)
-	for _, c := range costs {
-		if c.Error != "" {
-			fmt.Fprintf(w, "%saction %d (%s) %s: %s\n", listItem(md), c.Action, c.Spec, c.Outcome, c.Error)
-		}
-	}
 }

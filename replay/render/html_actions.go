@@ -1,4 +1,4 @@
-package report
+package render
 
 import (
 	"cmp"
@@ -9,23 +9,18 @@ import (
 	"strings"
 	"time"
 
+	"github.com/joinbench/joinbench/replay/render/plot"
+	"github.com/joinbench/joinbench/replay/report"
 	"github.com/joinbench/joinbench/replay/results"
 	"github.com/joinbench/joinbench/replay/stall"
 )
-
-// band is a stretch of the x axis drawn behind a chart's data: an action
-// of the run.
-type band struct {
-	x0, x1 float64
-	label  string
-}
 
 // endpointColors tell endpoints apart on charts with a line per endpoint.
 var endpointColors = []string{"#2b6cb0", "#dd6b20", "#2f855a", "#c53030", "#6b46c1", "#b7791f", "#319795", "#d53f8c", "#4a5568"}
 
 // actionBands are the run's actions as bands, in seconds from origin.
-func actionBands(rows []results.Action, origin time.Time) []band {
-	var out []band
+func actionBands(rows []results.Action, origin time.Time) []plot.Band {
+	var out []plot.Band
 	for _, a := range rows {
 		if a.Start.IsZero() {
 			continue
@@ -34,8 +29,8 @@ func actionBands(rows []results.Action, origin time.Time) []band {
 		if end.Before(a.Start) {
 			end = a.Start
 		}
-		out = append(out, band{x0: a.Start.Sub(origin).Seconds(), x1: end.Sub(origin).Seconds(),
-			label: fmt.Sprintf("action %d: %s on %s (%s)", a.Action, a.Kind, cmp.Or(a.Node, a.Endpoint), a.Outcome)})
+		out = append(out, plot.Band{X0: a.Start.Sub(origin).Seconds(), X1: end.Sub(origin).Seconds(),
+			Label: fmt.Sprintf("action %d: %s on %s (%s)", a.Action, a.Kind, cmp.Or(a.Node, a.Endpoint), a.Outcome)})
 	}
 	return out
 }
@@ -71,11 +66,11 @@ func actionsTable(costs []stall.Cost) template.HTML {
 
 // endpointCharts draws, one line per endpoint: executions per second, p95
 // and the longest latency.
-func endpointCharts(eps []EndpointTimeline, origin time.Time, bands []band) []template.HTML {
+func endpointCharts(eps []report.EndpointTimeline, origin time.Time, bands []plot.Band) []template.HTML {
 	if len(eps) == 0 {
 		return nil
 	}
-	var q, p, m []series
+	var q, p, m []plot.Series
 	for i, ep := range eps {
 		col := endpointColors[i%len(endpointColors)]
 		var x, qy, py, my []float64
@@ -85,21 +80,21 @@ func endpointCharts(eps []EndpointTimeline, origin time.Time, bands []band) []te
 			py = append(py, pt.P95Ms)
 			my = append(my, pt.MaxMs)
 		}
-		q = append(q, series{name: ep.Endpoint, color: col, x: x, y: qy})
-		p = append(p, series{name: ep.Endpoint, color: col, x: x, y: py})
-		m = append(m, series{name: ep.Endpoint, color: col, x: x, y: my})
+		q = append(q, plot.Series{Name: ep.Endpoint, Color: col, X: x, Y: qy})
+		p = append(p, plot.Series{Name: ep.Endpoint, Color: col, X: x, Y: py})
+		m = append(m, plot.Series{Name: ep.Endpoint, Color: col, X: x, Y: my})
 	}
 	return []template.HTML{
-		template.HTML(chart{title: "executions/s per endpoint", xlabel: "seconds", ylabel: "executions/s", series: q, bands: bands}.svg()),
-		template.HTML(chart{title: "p95 latency per endpoint", xlabel: "seconds", ylabel: "ms", logY: true, series: p, bands: bands}.svg()),
-		template.HTML(chart{title: "longest latency per endpoint", xlabel: "seconds", ylabel: "ms", logY: true, series: m, bands: bands}.svg()),
+		template.HTML(plot.Chart{Title: "executions/s per endpoint", XLabel: "seconds", YLabel: "executions/s", Series: q, Bands: bands}.SVG()),
+		template.HTML(plot.Chart{Title: "p95 latency per endpoint", XLabel: "seconds", YLabel: "ms", LogY: true, Series: p, Bands: bands}.SVG()),
+		template.HTML(plot.Chart{Title: "longest latency per endpoint", XLabel: "seconds", YLabel: "ms", LogY: true, Series: m, Bands: bands}.SVG()),
 	}
 }
 
 // inEndpointOrder sorts counter series by the run's endpoint order (the
 // nodes' order for a cluster sandbox), so that a node keeps its colour
 // from chart to chart.
-func inEndpointOrder(cs []CounterSeries, info *results.Run) []CounterSeries {
+func inEndpointOrder(cs []report.CounterSeries, info *results.Run) []report.CounterSeries {
 	if info == nil {
 		return cs
 	}
@@ -110,17 +105,17 @@ func inEndpointOrder(cs []CounterSeries, info *results.Run) []CounterSeries {
 		}
 		return len(info.Endpoints)
 	}
-	slices.SortStableFunc(out, func(a, b CounterSeries) int { return cmp.Compare(pos(a.Endpoint), pos(b.Endpoint)) })
+	slices.SortStableFunc(out, func(a, b report.CounterSeries) int { return cmp.Compare(pos(a.Endpoint), pos(b.Endpoint)) })
 	return out
 }
 
 // clusterCharts draws Galera's flow control per node (the fraction of time
 // each node was paused, the pause messages it sent, its receive queue) and
 // the buffer pool hit ratio per endpoint.
-func clusterCharts(cs []CounterSeries, hit []RatioSeries, origin time.Time, bands []band) []template.HTML {
+func clusterCharts(cs []report.CounterSeries, hit []report.RatioSeries, origin time.Time, bands []plot.Band) []template.HTML {
 	var out []template.HTML
-	line := func(title, ylabel, variable string, f func(CounterPoint) (float64, bool)) {
-		var ss []series
+	line := func(title, ylabel, variable string, f func(report.CounterPoint) (float64, bool)) {
+		var ss []plot.Series
 		for _, c := range cs {
 			if c.Variable != variable {
 				continue
@@ -132,29 +127,29 @@ func clusterCharts(cs []CounterSeries, hit []RatioSeries, origin time.Time, band
 					y = append(y, v)
 				}
 			}
-			ss = append(ss, series{name: c.Endpoint, color: endpointColors[len(ss)%len(endpointColors)], x: x, y: y})
+			ss = append(ss, plot.Series{Name: c.Endpoint, Color: endpointColors[len(ss)%len(endpointColors)], X: x, Y: y})
 		}
 		if len(ss) > 0 {
-			out = append(out, template.HTML(chart{title: title, xlabel: "seconds", ylabel: ylabel, series: ss, bands: bands}.svg()))
+			out = append(out, template.HTML(plot.Chart{Title: title, XLabel: "seconds", YLabel: ylabel, Series: ss, Bands: bands}.SVG()))
 		}
 	}
-	perSec := func(p CounterPoint) (float64, bool) { return p.PerSec, true }
+	perSec := func(p report.CounterPoint) (float64, bool) { return p.PerSec, true }
 	line("flow control: fraction of time paused, per node", "paused", "wsrep_flow_control_paused_ns",
-		func(p CounterPoint) (float64, bool) { return p.PerSec / 1e9, true })
+		func(p report.CounterPoint) (float64, bool) { return p.PerSec / 1e9, true })
 	line("flow control messages sent per node (the node throttling the cluster)", "messages/s", "wsrep_flow_control_sent", perSec)
 	line("receive queue per node (write-sets waiting to be applied)", "write-sets", "wsrep_local_recv_queue", perSec)
 	if len(hit) > 0 {
-		var ss []series
+		var ss []plot.Series
 		for i, h := range hit {
 			var x, y []float64
 			for _, p := range h.Points {
 				x = append(x, p.Time.Sub(origin).Seconds())
 				y = append(y, p.Ratio)
 			}
-			ss = append(ss, series{name: h.Endpoint, color: endpointColors[i%len(endpointColors)], x: x, y: y})
+			ss = append(ss, plot.Series{Name: h.Endpoint, Color: endpointColors[i%len(endpointColors)], X: x, Y: y})
 		}
-		out = append(out, template.HTML(chart{title: "buffer pool hit ratio (1 - reads from disk / read requests)", xlabel: "seconds",
-			ylabel: "hit ratio", series: ss, bands: bands}.svg()))
+		out = append(out, template.HTML(plot.Chart{Title: "buffer pool hit ratio (1 - reads from disk / read requests)", XLabel: "seconds",
+			YLabel: "hit ratio", Series: ss, Bands: bands}.SVG()))
 	}
 	return out
 }
