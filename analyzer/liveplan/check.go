@@ -13,9 +13,10 @@ import (
 
 	"github.com/joinbench/joinbench/analyzer"
 	"github.com/joinbench/joinbench/corpus"
+	"github.com/joinbench/joinbench/explain"
+	"github.com/joinbench/joinbench/explain/capture"
 	"github.com/joinbench/joinbench/internal/server/flavor"
 	"github.com/joinbench/joinbench/internal/sqllex"
-	"github.com/joinbench/joinbench/replay/explain"
 )
 
 // Options tell how scenarios are rendered for EXPLAIN.
@@ -196,7 +197,7 @@ func explainRead(ctx context.Context, conn *sql.Conn, fl flavor.Flavor, st *corp
 		return nil, fmt.Errorf("%w: %w", errTransaction, err)
 	}
 	defer tx.Rollback()
-	q := explain.Statements(fl, strings.TrimSpace(st.SQL), false)[0].Text
+	q := capture.Statements(fl, strings.TrimSpace(st.SQL), false)[0].Text
 	var text string
 	if err := tx.QueryRowContext(ctx, q, st.Args...).Scan(&text); err != nil {
 		return nil, fmt.Errorf("explain: %w", err)

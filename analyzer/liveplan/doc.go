@@ -1,7 +1,7 @@
 // Package liveplan checks scenario files against the plans a live server
 // chooses for them (lint --check-plans): it renders each read scenario
 // with sample values, runs EXPLAIN FORMAT=JSON on it in a read-only
-// transaction, reduces the plan to its table accesses (replay/explain) and
+// transaction, reduces the plan to its table accesses (package explain) and
 // hands them to the analyzer's plan rules (analyzer.CheckPlan), which
 // compare them with the file's index and join-order hints.
 //
