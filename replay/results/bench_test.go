@@ -143,3 +143,54 @@ func BenchmarkScanExecutions(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkJournalCodec measures the journal's encoding and decoding
+// alone, without the file: frames of 256 rows (what a worker hands over)
+// of the rows of BenchmarkExecutionWriter.
+func BenchmarkJournalCodec(b *testing.B) {
+	const batch = 256
+	src := sampleExecutions(0, 1<<14)
+	b.Run("encode", func(b *testing.B) {
+		e := newJournalEncoder()
+		b.ReportAllocs()
+		rows := 0
+		cpu0 := cpuTime()
+		for i := 0; b.Loop(); i++ {
+			off := (i * batch) % len(src)
+			e.frame(src[off : off+batch])
+			rows += batch
+		}
+		reportRowCost(b, rows, cpu0)
+	})
+	b.Run("decode", func(b *testing.B) {
+		e := newJournalEncoder()
+		var frames [][]byte
+		for off := 0; off < len(src); off += batch {
+			frames = append(frames, append([]byte(nil), e.frame(src[off:off+batch])...))
+		}
+		b.ReportAllocs()
+		rows := 0
+		dst := make([]Execution, 0, batch)
+		var jr *journalReader
+		cpu0 := cpuTime()
+		for i := 0; b.Loop(); i++ {
+			k := i % len(frames)
+			if k == 0 {
+				jr = &journalReader{strs: []string{""}}
+			}
+			var err error
+			if dst, err = jr.decode(frames[k][frameHeader:], dst[:0]); err != nil {
+				b.Fatal(err)
+			}
+			rows += len(dst)
+		}
+		reportRowCost(b, rows, cpu0)
+	})
+}
+
+// reportRowCost reports the wall and CPU time per row; the CPU time
+// suffers less from other processes sharing the cores.
+func reportRowCost(b *testing.B, rows int, cpu0 time.Duration) {
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(rows), "ns/row")
+	b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(rows), "cpu-ns/row")
+}
