@@ -124,7 +124,7 @@ func BenchmarkScanExecutions(b *testing.B) {
 			return sum, err
 		}},
 		{"rows", func() (sum int64, err error) {
-			_, err = ScanExecutionsAs(d.Path(), nil, func(e *columnRow) error {
+			_, err = ScanExecutionFields(d.Path(), nil, ExecutionFields{columnFields}, func(e *Execution) error {
 				sum += e.LatencyNs
 				return nil
 			})

@@ -2,7 +2,11 @@
 // types (executions, plans, status), run.json, the streaming writers and the
 // readers that report and compare use. Column names are snake_case and part
 // of the contract with users' DuckDB, pandas and Spark queries: never rename
-// one; add new columns as optional.
+// one; add new columns as optional. The row types' struct tags
+// (records.go) are the one definition of the columns: readers name
+// columns by the fields that hold them (schema.go), and other packages
+// read some columns of executions with ScanExecutionFields rather than a
+// row type of their own.
 //
 // # Layout
 //

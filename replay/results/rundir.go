@@ -191,10 +191,7 @@ func (d *RunDir) writerOptions() []parquet.WriterOption {
 	// cost time: comparing strings for statistics was a tenth of the
 	// executions writer's time. Columns one filters on (run, scenario,
 	// endpoint, times, numbers) keep theirs.
-	for _, col := range [][]string{
-		{"result_checksum"}, {"plan_hash"}, {"template_hash"}, {"params", "list", "element"},
-		{"sql_state"}, {"error_message"}, {"explain"}, {"query"},
-	} {
+	for _, col := range noStatsColumns() {
 		opts = append(opts, parquet.SkipPageBounds(col...), parquet.SkipPageStatistics(col...))
 	}
 	return opts
