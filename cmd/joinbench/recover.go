@@ -18,7 +18,17 @@ func recoverRuns(dirs []string, warn func(error)) {
 			warn(fmt.Errorf("%s: the rows a killed client left in its journal cannot be made Parquet, and are left out: %w", dir, err))
 		}
 		if n := len(rec.Files); n > 0 {
-			warn(fmt.Errorf("%s: a client was stopped before it finished its run; the %d journal(s) it left are now Parquet files", dir, n))
+			warn(fmt.Errorf("%s: a client was stopped before it finished its run; the %d journal(s) it left are now Parquet files (%d executions)", dir, n, rec.Rows))
+		}
+		if rec.Lost > 0 || rec.LostUncounted {
+			lost := fmt.Sprintf("%d executions", rec.Lost)
+			switch {
+			case rec.LostUncounted && rec.Lost == 0:
+				lost = "executions (how many is not known)"
+			case rec.LostUncounted:
+				lost = fmt.Sprintf("at least %d executions", rec.Lost)
+			}
+			warn(fmt.Errorf("%s: %s were lost in damaged journal frames (where: see above)", dir, lost))
 		}
 		if len(rec.InUse) > 0 {
 			warn(fmt.Errorf("%s: a client is still running (%s): its executions become readable when its run ends", dir, filepath.Base(rec.InUse[0])))

@@ -151,35 +151,31 @@ func BenchmarkJournalCodec(b *testing.B) {
 	const batch = 256
 	src := sampleExecutions(0, 1<<14)
 	b.Run("encode", func(b *testing.B) {
-		e := newJournalEncoder()
+		j := &journalWriter[Execution]{enc: executionJournal.newEncoder()}
 		b.ReportAllocs()
 		rows := 0
 		cpu0 := cpuTime()
 		for i := 0; b.Loop(); i++ {
 			off := (i * batch) % len(src)
-			e.frame(src[off : off+batch])
+			j.frame(src[off : off+batch])
 			rows += batch
 		}
 		reportRowCost(b, rows, cpu0)
 	})
 	b.Run("decode", func(b *testing.B) {
-		e := newJournalEncoder()
+		j := &journalWriter[Execution]{enc: executionJournal.newEncoder()}
 		var frames [][]byte
 		for off := 0; off < len(src); off += batch {
-			frames = append(frames, append([]byte(nil), e.frame(src[off:off+batch])...))
+			frames = append(frames, append([]byte(nil), j.frame(src[off:off+batch])...))
 		}
 		b.ReportAllocs()
 		rows := 0
 		dst := make([]Execution, 0, batch)
-		var jr *journalReader
+		dec := executionJournal.newDecoder(false)
 		cpu0 := cpuTime()
 		for i := 0; b.Loop(); i++ {
-			k := i % len(frames)
-			if k == 0 {
-				jr = &journalReader{strs: []string{""}}
-			}
 			var err error
-			if dst, err = jr.decode(frames[k][frameHeader:], dst[:0]); err != nil {
+			if dst, err = dec.decodeRows(frames[i%len(frames)][frameHeader:], batch, dst[:0]); err != nil {
 				b.Fatal(err)
 			}
 			rows += len(dst)

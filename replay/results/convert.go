@@ -36,14 +36,21 @@ const maxConversions = 8
 // client of the given cores: one per core, at most maxConversions.
 func conversionWorkers(n, cores int) int { return min(n, cores, maxConversions) }
 
+// converted is what the conversion of one journal made.
+type converted struct {
+	file   string // "" when the journal held no row
+	rows   int64
+	damage *journalDamage // nil when the journal was whole
+}
+
 // convertJournals turns journals into Parquet files, several at once (one
-// per core, at most maxConversions), and returns the files written. A
-// journal becomes the executions file of the same name and number, then
-// is removed; one holding no rows is removed and gives no file. A torn
-// last frame (the writer was killed) is reported through warn and its
-// rows are lost; the frames before it are converted.
-func convertJournals(d *RunDir, paths []string, warn Warner) ([]string, error) {
-	files := make([]string, len(paths))
+// per core, at most maxConversions). A journal becomes the file of the
+// same name and number, then is removed; one holding no rows is removed
+// and gives no file. Damaged frames are skipped, and reported through
+// warn; a journal that could not be converted whole is kept, renamed
+// (damagedSuffix). The caller holds the run folder's lock (lockRunDir).
+func convertJournals[T any](d *RunDir, kind *journalKind[T], paths []string, warn Warner) ([]converted, error) {
+	out := make([]converted, len(paths))
 	errs := make([]error, len(paths))
 	if warn != nil { // warned from several goroutines, one at a time
 		var mu sync.Mutex
@@ -59,7 +66,7 @@ func convertJournals(d *RunDir, paths []string, warn Warner) ([]string, error) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				files[i], errs[i] = convertJournal(d, paths[i], warn)
+				out[i], errs[i] = convertJournal(d, kind, paths[i], warn)
 			}
 		}()
 	}
@@ -68,35 +75,40 @@ func convertJournals(d *RunDir, paths []string, warn Warner) ([]string, error) {
 	}
 	close(next)
 	wg.Wait()
+	return out, errors.Join(errs...)
+}
+
+// convertedFiles are the files of a conversion, in the journals' order.
+func convertedFiles(cs []converted) []string {
 	var out []string
-	for _, f := range files {
-		if f != "" {
-			out = append(out, f)
+	for _, c := range cs {
+		if c.file != "" {
+			out = append(out, c.file)
 		}
 	}
-	return out, errors.Join(errs...)
+	return out
 }
 
 // convertJournal writes the rows of one journal to its Parquet file and
 // removes the journal. A Parquet file of that name already there was
 // finished by an earlier conversion killed before it removed the journal:
 // the journal is then only removed.
-func convertJournal(d *RunDir, path string, warn Warner) (string, error) {
+func convertJournal[T any](d *RunDir, kind *journalKind[T], path string, warn Warner) (converted, error) {
 	prefix, n, err := journalName(path)
 	if err != nil {
-		return "", err
+		return converted{}, err
 	}
 	final := filepath.Join(filepath.Dir(path), fileName(prefix, n, parquetSuffix))
 	if _, err := os.Stat(final); err == nil {
-		return final, removeJournal(path)
+		return converted{file: final, rows: fileRows(final)}, removeJournal(path)
 	}
 	_ = os.Remove(final + tmpSuffix) // of a conversion killed half-way
-	jr, err := openJournal(path)
+	jr, err := openJournal(path, kind)
 	if err != nil {
-		return "", err
+		return converted{}, err
 	}
 	defer jr.close()
-	w := rollingWriter[Execution]{
+	w := rollingWriter[T]{
 		d: d, prefix: prefix, now: d.now, age: time.Duration(math.MaxInt64),
 		nextN: func() int { return n },
 	}
@@ -105,20 +117,18 @@ func convertJournal(d *RunDir, path string, warn Warner) (string, error) {
 	// beside them (65,536 by default, some 300 bytes each) would double
 	// the memory of every conversion running at once.
 	batch := int(min(d.opts.RowGroupRows, convertBatchRows))
-	rows := make([]Execution, 0, batch)
+	rows := make([]T, 0, batch)
 	var written int64
 	for {
 		rows, err = jr.next(rows)
 		done := err != nil
-		if errors.Is(err, errTornFrame) {
-			warn.warn(fmt.Errorf("%w: its rows are lost (the client was stopped while writing them)", err))
-		} else if err != nil && err != io.EOF {
+		if err != nil && err != io.EOF {
 			_ = w.fail(err)
-			return "", err
+			return converted{}, err
 		}
 		if len(rows) >= batch || (done && len(rows) > 0) {
 			if err := w.write(rows); err != nil {
-				return "", err
+				return converted{}, err
 			}
 			written += int64(len(rows))
 			clear(rows)
@@ -129,12 +139,27 @@ func convertJournal(d *RunDir, path string, warn Warner) (string, error) {
 		}
 	}
 	if err := w.finish(); err != nil {
-		return "", err
+		return converted{}, err
 	}
+	c := converted{file: final, rows: written}
 	if written == 0 {
-		final = "" // no row, no file
+		c.file = "" // no row, no file
 	}
-	return final, removeJournal(path)
+	if len(jr.damage) == 0 {
+		return c, removeJournal(path)
+	}
+	c.damage = &journalDamage{path: path, size: jr.size, spans: jr.damage, kept: written, file: c.file}
+	if c.damage.emptyTail() {
+		err = removeJournal(path)
+	} else {
+		c.damage.keptAs = path + damagedSuffix
+		if err = os.Rename(path, c.damage.keptAs); err != nil {
+			c.damage.keptAs = path
+			err = fmt.Errorf("rename %s: %w", path, err)
+		}
+	}
+	warn.warn(c.damage)
+	return c, err
 }
 
 func removeJournal(path string) error {
@@ -159,6 +184,15 @@ func journalName(path string) (prefix string, n int, err error) {
 // Recovered is what Recover did in one run folder.
 type Recovered struct {
 	Files []string // executions files written from journals
+	Rows  int64    // the executions in them
+	// Lost counts the executions in damaged frames of the journals, as
+	// their headers tell; LostUncounted is set when damage at the end of
+	// a journal may have lost more (see the warnings).
+	Lost          int64
+	LostUncounted bool
+	// Damaged are the journals that could not be converted whole, kept
+	// under their name and damagedSuffix.
+	Damaged []string
 	// InUse are journals a running client is still writing: their rows
 	// become Parquet when that client's run ends.
 	InUse []string
@@ -167,10 +201,19 @@ type Recovered struct {
 // Recover turns the journals a killed client left in a run folder into
 // executions files, so that the run's rows can be read (by report and
 // compare, or by any Parquet reader afterwards). Journals of a client
-// still running are left to it and listed in InUse. A folder without
-// journals is left as it is.
+// still running are left to it and listed in InUse. Damaged frames are
+// skipped and warned about, every other frame is kept. A folder without
+// journals is left as it is. Recovers of one folder run one at a time,
+// also from several processes: the second finds the files the first
+// made.
 func Recover(dir string, warn Warner) (Recovered, error) {
 	var rec Recovered
+	if paths, err := filepath.Glob(filepath.Join(globEscape(dir), JournalGlob)); err != nil || len(paths) == 0 {
+		return rec, err
+	}
+	unlock := lockRunDir(dir)
+	defer unlock()
+	// again, now that no other Recover is converting them
 	paths, err := filepath.Glob(filepath.Join(globEscape(dir), JournalGlob))
 	if err != nil || len(paths) == 0 {
 		return rec, err
@@ -179,6 +222,9 @@ func Recover(dir string, warn Warner) (Recovered, error) {
 	var todo []string
 	for _, p := range paths {
 		f, err := os.Open(p)
+		if errors.Is(err, os.ErrNotExist) { // its writer converted it meanwhile
+			continue
+		}
 		if err != nil {
 			return rec, err
 		}
@@ -195,7 +241,19 @@ func Recover(dir string, warn Warner) (Recovered, error) {
 	}
 	d := &RunDir{path: dir, runID: recoveredRunID(dir), opts: Options{FileRows: math.MaxInt64}.withDefaults(),
 		now: time.Now, create: createNew}
-	rec.Files, err = convertJournals(d, todo, warn)
+	cs, err := convertJournals(d, executionJournal, todo, warn)
+	for _, c := range cs {
+		rec.Rows += c.rows
+		if c.damage != nil {
+			lost, unknown := c.damage.lost()
+			rec.Lost += lost
+			rec.LostUncounted = rec.LostUncounted || unknown
+			if c.damage.keptAs != "" {
+				rec.Damaged = append(rec.Damaged, c.damage.keptAs)
+			}
+		}
+	}
+	rec.Files = convertedFiles(cs)
 	return rec, err
 }
 

@@ -64,7 +64,12 @@
 // sees the rows until then. A killed client's journals keep every frame
 // written (one per batch); Recover, which report and compare run first,
 // makes them Parquet, and leaves alone the journals a running client
-// holds locked.
+// holds locked. A frame that does not verify (a flipped byte, zeros a
+// crash left) is skipped, counted and warned of, and reading goes on at
+// the next one; a journal not converted whole is kept, renamed
+// executions-<host>-<n>.rows.damaged. Conversions of one run folder take
+// turns (a lock on the folder), so that two reports started at once both
+// read every row.
 //
 // A file that cannot be written (a full disk) is removed, the writer
 // returns a WriteError naming it, and the run stops; the files finished

@@ -123,7 +123,7 @@ func TestJournalRoll(t *testing.T) {
 // as a client does, and leaves it there as a killed client would.
 func writeJournal(t *testing.T, d *RunDir, name string, frames ...[]Execution) string {
 	t.Helper()
-	j, err := createJournal(d, filepath.Join(d.Path(), name))
+	j, err := createJournal(d, filepath.Join(d.Path(), name), executionJournal)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +208,7 @@ func TestRecoverAfterConversionKilled(t *testing.T) {
 	d := journalDir(t, Options{})
 	rows := sampleExecutions(0, 20)
 	path := writeJournal(t, d, "executions-h-3.rows", rows)
-	if _, err := convertJournal(d, path, nil); err != nil {
+	if _, err := convertJournal(d, executionJournal, path, nil); err != nil {
 		t.Fatal(err)
 	}
 	writeJournal(t, d, "executions-h-3.rows", sampleExecutions(0, 5))
@@ -347,8 +347,8 @@ func TestConversionWorkers(t *testing.T) {
 // the journal's codec too (journal.go): this test names it until then.
 func TestJournalCarriesEveryColumn(t *testing.T) {
 	checkCarriesEveryField(t, func(rows []Execution) ([]Execution, error) {
-		jr := &journalReader{strs: []string{""}}
-		return jr.decode(newJournalEncoder().frame(rows)[frameHeader:], nil)
+		p := executionJournal.newEncoder().appendRows(nil, rows)
+		return executionJournal.newDecoder(false).decodeRows(p, len(rows), nil)
 	})
 }
 

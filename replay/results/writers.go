@@ -20,7 +20,7 @@ type ExecutionWriter struct {
 	// With Options.Journal, rows go to journal j (opened on the first
 	// Write, a new one every journalRows) and journals lists those
 	// finished, turned into Parquet by Roll and Close.
-	j        *journalWriter
+	j        *journalWriter[Execution]
 	journals []string
 	pending  int64 // rows in journals not yet converted
 	closed   bool
@@ -67,7 +67,7 @@ func (w *ExecutionWriter) journal(rows []Execution) error {
 	for len(rows) > 0 {
 		if w.j == nil {
 			path := filepath.Join(w.d.path, fileName(w.r.prefix, w.r.nextN(), journalSuffix))
-			j, err := createJournal(w.d, path)
+			j, err := createJournal(w.d, path, executionJournal)
 			if err != nil {
 				return err
 			}
@@ -109,8 +109,10 @@ func (w *ExecutionWriter) convert() error {
 	}
 	// A journal of this writer ends torn only after a write that failed,
 	// which Write returned: nothing more to warn of.
-	files, err := convertJournals(w.d, w.journals, nil)
-	w.r.files = append(w.r.files, files...) // in the journals' order
+	unlock := lockRunDir(w.d.path)
+	defer unlock()
+	cs, err := convertJournals(w.d, executionJournal, w.journals, nil)
+	w.r.files = append(w.r.files, convertedFiles(cs)...) // in the journals' order
 	w.journals, w.pending = nil, 0
 	return err
 }
