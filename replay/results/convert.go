@@ -17,8 +17,12 @@ import (
 
 // JournalGlob matches the executions journals of a run folder: rows of a
 // client still running (Options.Journal), or of one killed before it could
-// turn them into Parquet (see Recover).
-const JournalGlob = "executions-*" + journalSuffix
+// turn them into Parquet (see Recover). StatusJournalGlob matches those of
+// the server counters.
+const (
+	JournalGlob       = "executions-*" + journalSuffix
+	StatusJournalGlob = "status-*" + journalSuffix
+)
 
 // convertBatchRows is at most how many decoded rows a conversion holds.
 const convertBatchRows = 4096
@@ -185,38 +189,74 @@ func journalName(path string) (prefix string, n int, err error) {
 type Recovered struct {
 	Files []string // executions files written from journals
 	Rows  int64    // the executions in them
-	// Lost counts the executions in damaged frames of the journals, as
-	// their headers tell; LostUncounted is set when damage at the end of
-	// a journal may have lost more (see the warnings).
+	// StatusFiles are the status files written from journals, with
+	// StatusRows server counter rows.
+	StatusFiles []string
+	StatusRows  int64
+	// Lost counts the rows (executions and server counters) in damaged
+	// frames of the journals, as their headers tell; LostUncounted is set
+	// when damage at the end of a journal may have lost more (see the
+	// warnings).
 	Lost          int64
 	LostUncounted bool
 	// Damaged are the journals that could not be converted whole, kept
 	// under their name and damagedSuffix.
 	Damaged []string
-	// InUse are journals a running client is still writing: their rows
-	// become Parquet when that client's run ends.
+	// InUse are executions journals a running client is still writing:
+	// their rows become Parquet when that client's run ends. (Those of
+	// its server counters become Parquet every minute, as always.)
 	InUse []string
 }
 
-// Recover turns the journals a killed client left in a run folder into
-// executions files, so that the run's rows can be read (by report and
-// compare, or by any Parquet reader afterwards). Journals of a client
-// still running are left to it and listed in InUse. Damaged frames are
-// skipped and warned about, every other frame is kept. A folder without
-// journals is left as it is. Recovers of one folder run one at a time,
-// also from several processes: the second finds the files the first
-// made.
+// Recover turns the journals a killed client left in a run folder, of
+// executions and of server counters, into Parquet files, so that the
+// run's rows can be read (by report and compare, or by any Parquet reader
+// afterwards). Journals of a client still running are left to it and
+// listed in InUse. Damaged frames are skipped and warned about, every
+// other frame is kept. A folder without journals is left as it is.
+// Recovers of one folder run one at a time, also from several processes:
+// the second finds the files the first made.
 func Recover(dir string, warn Warner) (Recovered, error) {
 	var rec Recovered
-	if paths, err := filepath.Glob(filepath.Join(globEscape(dir), JournalGlob)); err != nil || len(paths) == 0 {
-		return rec, err
+	found := false
+	for _, glob := range []string{JournalGlob, StatusJournalGlob} {
+		paths, err := filepath.Glob(filepath.Join(globEscape(dir), glob))
+		if err != nil {
+			return rec, err
+		}
+		found = found || len(paths) > 0
+	}
+	if !found {
+		return rec, nil
 	}
 	unlock := lockRunDir(dir)
 	defer unlock()
-	// again, now that no other Recover is converting them
-	paths, err := filepath.Glob(filepath.Join(globEscape(dir), JournalGlob))
-	if err != nil || len(paths) == 0 {
+	d := &RunDir{path: dir, runID: recoveredRunID(dir), opts: Options{FileRows: math.MaxInt64}.withDefaults(),
+		now: time.Now, create: createNew}
+	cs, err := recoverJournals(d, JournalGlob, executionJournal, true, &rec, warn)
+	rec.Files = convertedFiles(cs)
+	for _, c := range cs {
+		rec.Rows += c.rows
+	}
+	if err != nil {
 		return rec, err
+	}
+	cs, err = recoverJournals(d, StatusJournalGlob, statusJournal, false, &rec, warn)
+	rec.StatusFiles = convertedFiles(cs)
+	for _, c := range cs {
+		rec.StatusRows += c.rows
+	}
+	return rec, err
+}
+
+// recoverJournals converts the journals of one kind in d that no client
+// holds, noting in rec the damage, and those in use when listInUse. The
+// caller holds the folder's lock.
+func recoverJournals[T any](d *RunDir, glob string, kind *journalKind[T], listInUse bool, rec *Recovered, warn Warner) ([]converted, error) {
+	// listed under the lock: no other Recover is converting them now
+	paths, err := filepath.Glob(filepath.Join(globEscape(d.path), glob))
+	if err != nil || len(paths) == 0 {
+		return nil, err
 	}
 	sort.Strings(paths)
 	var todo []string
@@ -226,35 +266,34 @@ func Recover(dir string, warn Warner) (Recovered, error) {
 			continue
 		}
 		if err != nil {
-			return rec, err
+			return nil, err
 		}
 		inUse := journalInUse(f)
 		f.Close()
 		if inUse {
-			rec.InUse = append(rec.InUse, p)
+			if listInUse {
+				rec.InUse = append(rec.InUse, p)
+			}
 		} else {
 			todo = append(todo, p)
 		}
 	}
 	if len(todo) == 0 {
-		return rec, nil
+		return nil, nil
 	}
-	d := &RunDir{path: dir, runID: recoveredRunID(dir), opts: Options{FileRows: math.MaxInt64}.withDefaults(),
-		now: time.Now, create: createNew}
-	cs, err := convertJournals(d, executionJournal, todo, warn)
+	cs, err := convertJournals(d, kind, todo, warn)
 	for _, c := range cs {
-		rec.Rows += c.rows
-		if c.damage != nil {
-			lost, unknown := c.damage.lost()
-			rec.Lost += lost
-			rec.LostUncounted = rec.LostUncounted || unknown
-			if c.damage.keptAs != "" {
-				rec.Damaged = append(rec.Damaged, c.damage.keptAs)
-			}
+		if c.damage == nil {
+			continue
+		}
+		lost, unknown := c.damage.lost()
+		rec.Lost += lost
+		rec.LostUncounted = rec.LostUncounted || unknown
+		if c.damage.keptAs != "" {
+			rec.Damaged = append(rec.Damaged, c.damage.keptAs)
 		}
 	}
-	rec.Files = convertedFiles(cs)
-	return rec, err
+	return cs, err
 }
 
 // recoveredRunID is the run id for the files' metadata: run.json's, or

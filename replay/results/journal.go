@@ -18,8 +18,9 @@ import (
 // 0.7 µs of CPU (zstd, the dictionaries, the page statistics); appending
 // it to the journal costs a third of that, and the rest is spent after
 // the measured time, when it takes nothing from the server under test
-// (bench/README.md, "The executions journal"). A journal also keeps every
-// row written by a client killed with SIGKILL.
+// (bench/README.md, "The executions journal"). Executions are journalled
+// with Options.Journal, server counters always (StatusWriter): a journal
+// keeps every row that a client killed with SIGKILL wrote.
 //
 // A journal file is a magic line naming its row type and version, then
 // frames, one per write, each written with one write call:

@@ -3,6 +3,7 @@ package results
 import (
 	"encoding/binary"
 	"errors"
+	"math"
 	"time"
 )
 
@@ -162,6 +163,84 @@ func appendText(b []byte, s string) []byte {
 	return append(b, s...)
 }
 
+// statusJournal is the server counters' journal, status-<host>-<n>.rows.
+var statusJournal = &journalKind[Status]{
+	magic:      "JBSTAT1\n",
+	newEncoder: func() rowEncoder[Status] { return &statusEncoder{strs: newStringNumbers(sStrings)} },
+	newDecoder: func(bool) rowDecoder[Status] { return &statusDecoder{strs: []string{""}} },
+}
+
+// The dictionary fields of a status row, in their order within it.
+const (
+	sRun = iota
+	sEndpoint
+	sVariable
+	sStrings // count
+)
+
+// Flags of a status row.
+const sGauge = 1 // Gauge
+
+// statusEncoder encodes status rows: after its flags, a row's dictionary
+// fields (sRun...), its time as the difference from the previous row's in
+// the frame, its interval (the 8 bytes of the float) and its delta.
+type statusEncoder struct {
+	strs stringNumbers
+}
+
+func (e *statusEncoder) appendRows(b []byte, rows []Status) []byte {
+	e.strs.newFrame()
+	var prev int64
+	for i := range rows {
+		r := &rows[i]
+		var flags byte
+		if r.Gauge {
+			flags |= sGauge
+		}
+		b = append(b, flags)
+		b = e.strs.append(b, sRun, r.RunID)
+		b = e.strs.append(b, sEndpoint, r.Endpoint)
+		b = e.strs.append(b, sVariable, r.Variable)
+		at := r.Time.UnixNano()
+		b = binary.AppendVarint(b, at-prev)
+		prev = at
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(r.Interval))
+		b = binary.AppendVarint(b, r.Delta)
+	}
+	return b
+}
+
+type statusDecoder struct {
+	strs []string
+}
+
+func (sd *statusDecoder) decodeRows(p []byte, n int, dst []Status) ([]Status, error) {
+	d := decoder{b: p, s: string(p)}
+	sd.strs = sd.strs[:1]
+	base := len(dst)
+	var prev int64
+	for range n {
+		var r Status
+		flags := d.byte()
+		r.RunID = d.str(&sd.strs)
+		r.Endpoint = d.str(&sd.strs)
+		r.Variable = d.str(&sd.strs)
+		prev += d.varint()
+		r.Time = time.Unix(0, prev).UTC()
+		r.Interval = math.Float64frombits(d.fixed64())
+		r.Delta = d.varint()
+		r.Gauge = flags&sGauge != 0
+		if d.bad {
+			return dst[:base], errBadRow
+		}
+		dst = append(dst, r)
+	}
+	if len(d.b) != 0 {
+		return dst[:base], errBadRow
+	}
+	return dst, nil
+}
+
 var errBadRow = errors.New("row does not decode")
 
 // executionDecoder decodes executions. Strings of the dictionary fields
@@ -260,6 +339,16 @@ func (d *decoder) byte() byte {
 	c := d.b[0]
 	d.b = d.b[1:]
 	return c
+}
+
+func (d *decoder) fixed64() uint64 {
+	if len(d.b) < 8 {
+		d.bad = true
+		return 0
+	}
+	v := binary.LittleEndian.Uint64(d.b)
+	d.b = d.b[8:]
+	return v
 }
 
 func (d *decoder) uvarint() uint64 {

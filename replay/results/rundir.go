@@ -149,10 +149,7 @@ func newRunDir(path, runID, clientHost string, segment int, opts Options) *RunDi
 	}
 	d.reserve()
 	d.plans = &PlanWriter{d: d, seen: map[planKey]struct{}{}}
-	d.status = &StatusWriter{r: rollingWriter[Status]{
-		d: d, prefix: "status-" + safeHost(clientHost) + d.tag, now: d.now, age: d.opts.StatusFileAge,
-		nextN: func() int { return int(d.statusN.Add(1) - 1) },
-	}}
+	d.status = &StatusWriter{d: d, prefix: "status-" + safeHost(clientHost) + d.tag}
 	return d
 }
 
