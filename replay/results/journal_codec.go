@@ -53,7 +53,7 @@ type executionEncoder struct {
 }
 
 func newExecutionEncoder() *executionEncoder {
-	return &executionEncoder{strs: newStringNumbers(jStrings)}
+	return &executionEncoder{strs: newStringNumbers()}
 }
 
 func (e *executionEncoder) appendRows(b []byte, rows []Execution) []byte {
@@ -106,24 +106,32 @@ type stringNumbers struct {
 	empty *stringNumber
 	frame uint64
 	next  uint64 // the next number of this frame
-	// last is each field's last string: the rows of a scenario share
-	// theirs, and equal pointers compare without reading the bytes
-	last []struct {
-		s string
-		n *stringNumber
+	// last is each field's last string and its number in the frame then:
+	// the rows of a scenario share their strings, and equal pointers
+	// compare without reading the bytes
+	last [maxStringFields]struct {
+		s     string
+		n     *stringNumber
+		frame uint64
+		id    uint64
 	}
 }
+
+// maxStringFields bounds the dictionary fields of a row type.
+const maxStringFields = 8
+
+// Compile-time checks that the row types' dictionary fields fit.
+var (
+	_ [maxStringFields - jStrings]struct{}
+	_ [maxStringFields - sStrings]struct{}
+)
 
 // stringNumber is a string's number in the frame it was last given one.
 type stringNumber struct{ frame, id uint64 }
 
-func newStringNumbers(fields int) stringNumbers {
+func newStringNumbers() stringNumbers {
 	empty := &stringNumber{}
 	sn := stringNumbers{ids: map[string]*stringNumber{"": empty}, empty: empty}
-	sn.last = make([]struct {
-		s string
-		n *stringNumber
-	}, fields)
 	for i := range sn.last {
 		sn.last[i].n = empty
 	}
@@ -141,6 +149,9 @@ func (sn *stringNumbers) newFrame() {
 // frame.
 func (sn *stringNumbers) append(b []byte, field int, s string) []byte {
 	c := &sn.last[field]
+	if s == c.s && c.frame == sn.frame {
+		return binary.AppendUvarint(b, c.id)
+	}
 	if s != c.s {
 		n := sn.ids[s]
 		if n == nil {
@@ -150,11 +161,14 @@ func (sn *stringNumbers) append(b []byte, field int, s string) []byte {
 		c.s, c.n = s, n
 	}
 	n := c.n
+	c.frame = sn.frame
 	if n.frame == sn.frame {
+		c.id = n.id
 		return binary.AppendUvarint(b, n.id)
 	}
 	n.frame, n.id = sn.frame, sn.next
 	sn.next++
+	c.id = n.id
 	return appendText(binary.AppendUvarint(b, n.id), s)
 }
 
@@ -166,7 +180,7 @@ func appendText(b []byte, s string) []byte {
 // statusJournal is the server counters' journal, status-<host>-<n>.rows.
 var statusJournal = &journalKind[Status]{
 	magic:      "JBSTAT1\n",
-	newEncoder: func() rowEncoder[Status] { return &statusEncoder{strs: newStringNumbers(sStrings)} },
+	newEncoder: func() rowEncoder[Status] { return &statusEncoder{strs: newStringNumbers()} },
 	newDecoder: func(bool) rowDecoder[Status] { return &statusDecoder{strs: []string{""}} },
 }
 
