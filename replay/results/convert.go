@@ -238,15 +238,12 @@ func Recover(dir string, warn Warner) (Recovered, error) {
 	for _, c := range cs {
 		rec.Rows += c.rows
 	}
-	if err != nil {
-		return rec, err
-	}
-	cs, err = recoverJournals(d, StatusJournalGlob, statusJournal, false, &rec, warn)
+	cs, serr := recoverJournals(d, StatusJournalGlob, statusJournal, false, &rec, warn)
 	rec.StatusFiles = convertedFiles(cs)
 	for _, c := range cs {
 		rec.StatusRows += c.rows
 	}
-	return rec, err
+	return rec, errors.Join(err, serr)
 }
 
 // recoverJournals converts the journals of one kind in d that no client
