@@ -16,7 +16,10 @@ import (
 //
 // The codecs are written out field by field rather than driven by the
 // schema, for speed; TestJournalCarriesEveryColumn fails for a column of
-// the row type a codec does not carry.
+// the row type a codec does not carry. A column added to a row type goes
+// at the end of its rows here, under a new magic line, and the decoder
+// reads it only from journals of that version: the journals a client of
+// the build before left still read.
 
 // executionJournal is the executions journal, executions-<host>-<n>.rows.
 var executionJournal = &journalKind[Execution]{

@@ -8,9 +8,10 @@ import (
 
 // The row types of the Parquet files are their schema: a column is its
 // field's parquet tag, and nothing else names it (schema.go derives the
-// rest). A column added to Execution is also added to the journal's codec
-// (journal.go; TestJournalCarriesEveryColumn names a column it misses).
-// stats:"none" writes a column without min/max statistics.
+// rest). A column added to Execution or Status is also added to its
+// journal's codec (journal_codec.go; TestJournalCarriesEveryColumn names a
+// column it misses). stats:"none" writes a column without min/max
+// statistics.
 
 // Execution is one row of executions-<host>-<n>.parquet: one statement
 // executed once.
