@@ -85,6 +85,38 @@ func TestMariaDBGolden(t *testing.T) {
 	}
 }
 
+// withoutHeader drops the "# " lines that say where a recorded output
+// comes from.
+func withoutHeader(s string) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if !strings.HasPrefix(l, "# ") {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+func TestMySQLGolden(t *testing.T) {
+	files, _ := filepath.Glob("testdata/mysql/*.txt")
+	if len(files) == 0 {
+		t.Fatal("no testdata")
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, err := ParseMySQLAnalyze(withoutHeader(string(b)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkGolden(t, f, render(w))
+		})
+	}
+}
+
 // parseFile parses a recorded MariaDB output of testdata/mariadb.
 func parseFile(t *testing.T, name string) *Work {
 	t.Helper()
