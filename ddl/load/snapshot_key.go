@@ -11,8 +11,10 @@ import (
 )
 
 // snapshotFormat changes whenever what a snapshot holds or how it is taken
-// changes, so that snapshots of an older layout stop matching.
-const snapshotFormat = 1
+// changes, so that snapshots of an older layout stop matching. Format 2
+// records a checksum of every file; format 1 snapshots, which cannot be
+// verified, are no longer restored.
+const snapshotFormat = 2
 
 // SnapshotKey is everything that decides what a snapshot's files hold: the
 // dataset (which tables, which rows) and the server that wrote the files
