@@ -10,11 +10,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-sql-driver/mysql"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/joinbench/joinbench/ddl"
 	"github.com/joinbench/joinbench/internal/sqllex"
+	"github.com/joinbench/joinbench/internal/sqltx"
 	"github.com/joinbench/joinbench/internal/usage"
 )
 
@@ -157,7 +157,7 @@ func arriveSegment(ctx context.Context, db *sql.DB, opts PrepareOptions) error {
 			SegmentsTable, other.Int64, seg.Count)
 	}
 	host, _ := os.Hostname()
-	return retryTx(ctx, db, func(tx *sql.Tx) error {
+	return sqltx.Retry(ctx, db, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, "INSERT INTO "+SegmentsTable+" (segment, segments, started) VALUES (0, ?, NOW(6)) ON DUPLICATE KEY UPDATE finished = NULL", seg.Count); err != nil {
 			return err
 		}
@@ -173,7 +173,7 @@ func arriveSegment(ctx context.Context, db *sql.DB, opts PrepareOptions) error {
 // retrying): exactly one counts them all.
 func segmentLoaded(ctx context.Context, db *sql.DB, opts PrepareOptions) (last bool, err error) {
 	seg := opts.Segment
-	err = retryTx(ctx, db, func(tx *sql.Tx) error {
+	err = sqltx.Retry(ctx, db, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, "UPDATE "+SegmentsTable+" SET loaded = NOW(6) WHERE segment = 0"); err != nil {
 			return err
 		}
@@ -232,35 +232,4 @@ func finishSegments(ctx context.Context, db *sql.DB, opts PrepareOptions, tabs [
 		return fmt.Errorf("record the prepare finished in %s: %w", SegmentsTable, err)
 	}
 	return nil
-}
-
-// retryTx runs fn in a transaction, again after a deadlock, a lock wait
-// timeout or a Galera certification failure (which reports a deadlock).
-func retryTx(ctx context.Context, db *sql.DB, fn func(*sql.Tx) error) error {
-	var err error
-	for attempt := range 20 {
-		if attempt > 0 {
-			select {
-			case <-ctx.Done():
-				return ctx.Err()
-			case <-time.After(time.Duration(attempt) * 20 * time.Millisecond):
-			}
-		}
-		err = func() error {
-			tx, err := db.BeginTx(ctx, nil)
-			if err != nil {
-				return err
-			}
-			defer tx.Rollback()
-			if err := fn(tx); err != nil {
-				return err
-			}
-			return tx.Commit()
-		}()
-		var me *mysql.MySQLError
-		if err == nil || !errors.As(err, &me) || (me.Number != 1213 && me.Number != 1205) {
-			return err
-		}
-	}
-	return err
 }
