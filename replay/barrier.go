@@ -23,7 +23,7 @@ import (
 // test, which every segment reaches already, so the barrier needs nothing
 // else. Rows stay after the start: they record that the run started with
 // those segments, so no client joins it later.
-const BarrierTable = "joinbench_run_segments"
+const BarrierTable = segment.RunTable
 
 const barrierDDL = "CREATE TABLE IF NOT EXISTS " + BarrierTable + ` (
   run_id VARCHAR(190) NOT NULL,

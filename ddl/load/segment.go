@@ -27,7 +27,7 @@ import (
 // the one the first segment loads, which every other segment must load
 // too, and its finished is set once the secondary indexes and ANALYZE are
 // done. Cleanup drops it.
-const SegmentsTable = "joinbench_prepare_segments"
+const SegmentsTable = segment.PrepareTable
 
 const segmentsDDL = "CREATE TABLE IF NOT EXISTS " + SegmentsTable + ` (
   segment INT NOT NULL PRIMARY KEY,
