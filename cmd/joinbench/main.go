@@ -12,10 +12,16 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/joinbench/joinbench/internal/usage"
+	buildversion "github.com/joinbench/joinbench/internal/version"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "dev"
+// version is what --version prints and run.json records. make build and
+// the container image stamp it with -ldflags "-X main.version=..."; init
+// falls back to the Go build information, so that a go install build also
+// knows what it is.
+var version string
+
+func init() { version = buildversion.Current(version) }
 
 // cli is the whole command line. Each subcommand lives in its own
 // cmd_<name>.go file as a struct with a Run method; add it here.
