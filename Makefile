@@ -38,13 +38,15 @@ demo: build
 demo-galera: build
 	scripts/demo-galera.sh
 
-# The command reference docs/cli.md is generated from the --help texts:
-# regenerate it after changing a command, a flag or a help text (a test in
-# cmd/joinbench fails until then). After a merge conflict in docs/cli.md,
-# take either side and run make docs.
+# The command reference docs/cli.md and the man page docs/joinbench.1 are
+# generated from the --help texts: regenerate them after changing a
+# command, a flag or a help text (tests in cmd/joinbench fail until then).
+# After a merge conflict in either, take either side and run make docs.
 docs: build
 	$(BIN) help --markdown > docs/cli.md.tmp || { rm -f docs/cli.md.tmp; exit 1; }
 	mv docs/cli.md.tmp docs/cli.md
+	$(BIN) man > docs/joinbench.1.tmp || { rm -f docs/joinbench.1.tmp; exit 1; }
+	mv docs/joinbench.1.tmp docs/joinbench.1
 
 # The container image, built with buildah (no registry needed): committed
 # to the local container storage as $(IMAGE):$(IMAGE_TAG) and saved as the

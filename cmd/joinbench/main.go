@@ -43,6 +43,10 @@ type cli struct {
 	Lint     lintCmd     `cmd:"" help:"Statically check scenario and DDL files: syntax, names, placeholders, hints, risky joins and writes; exit 1 on errors."`
 	Rewrite  rewriteCmd  `cmd:"" help:"Print a scenario with every RIGHT JOIN rewritten to the equivalent LEFT JOIN."`
 	Help     helpCmd     `cmd:"" hidden:"" help:"Print a command's help, or the reference of every command as Markdown (--markdown)."`
+
+	Completion completionCmd `cmd:"" help:"Print the shell completion script for bash, zsh or fish."`
+	Man        manCmd        `cmd:"" help:"Print joinbench's manual page (roff), for man -l or a man1 folder."`
+	Complete   completeCmd   `cmd:"" name:"__complete" hidden:"" passthrough:"" help:"Answer the completion scripts."`
 }
 
 const description = `joinbench finds join performance regressions in MySQL-family servers
