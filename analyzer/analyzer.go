@@ -101,36 +101,6 @@ func indent(s string) string {
 	return "    " + strings.ReplaceAll(s, "\n", "\n    ")
 }
 
-// Pass is what a rule sees of one file.
-type Pass struct {
-	Analyzer *Analyzer
-	u        *unit
-	diags    *[]Diagnostic
-	plan     *Plan // the server's plan, for rules that need one
-}
-
-// Reportf records a finding at a source offset; it spans the token (or
-// qualified name) that starts there.
-func (p *Pass) Reportf(offset int, format string, args ...any) *Diagnostic {
-	return p.Report(Diagnostic{Offset: offset, Message: fmt.Sprintf(format, args...)})
-}
-
-// ReportRangef records a finding spanning source[start:end].
-func (p *Pass) ReportRangef(start, end int, format string, args ...any) *Diagnostic {
-	return p.Report(Diagnostic{Offset: start, EndOffset: end, Message: fmt.Sprintf(format, args...)})
-}
-
-// Report records a finding; Path, Line, Col, the end when not given, Rule
-// and Severity are filled in.
-func (p *Pass) Report(d Diagnostic) *Diagnostic {
-	d.Path = p.u.path
-	p.u.place(&d)
-	d.Rule = p.Analyzer.Name
-	d.Severity = p.Analyzer.Severity
-	*p.diags = append(*p.diags, d)
-	return &(*p.diags)[len(*p.diags)-1]
-}
-
 // Diagnostic is one finding, pointing at the original file.
 type Diagnostic struct {
 	Path   string `json:"path"`
@@ -181,14 +151,6 @@ type Options struct {
 	// UnsafeFixes lets FixFile apply fixes that change a statement's
 	// results (SuggestedFix.Unsafe).
 	UnsafeFixes bool
-}
-
-// flavor is the targeted family, mysql when none was given.
-func (o *Options) flavor() flavor.Name {
-	if o == nil {
-		return flavor.MySQL
-	}
-	return o.Flavor.Or(flavor.MySQL).Name
 }
 
 func (o *Options) severity(a *Analyzer) Severity {
@@ -312,7 +274,7 @@ func analyze(p *parser.Parser, path, src string, sc *corpus.Scenario, opts *Opti
 		if a.NeedsPlan {
 			continue // CheckPlan runs it, with the server's plan
 		}
-		p := &Pass{Analyzer: a, u: u, diags: &diags}
+		p := newPass(u, a, &diags, nil)
 		start := len(diags)
 		runRule(p)
 		for i := start; i < len(diags); i++ {
@@ -329,7 +291,7 @@ func analyze(p *parser.Parser, path, src string, sc *corpus.Scenario, opts *Opti
 func runRule(p *Pass) {
 	defer func() {
 		if r := recover(); r != nil {
-			p.Reportf(p.u.body, "internal error in rule %s: %v", p.Analyzer.Name, r)
+			p.Reportf(p.Body, "internal error in rule %s: %v", p.Analyzer.Name, r)
 		}
 	}()
 	p.Analyzer.Run(p)

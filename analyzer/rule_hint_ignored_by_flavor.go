@@ -21,8 +21,8 @@ var HintIgnoredByFlavor = register(&Analyzer{
 	// reads the hint comments' tokens only
 	RunDespiteErrors: true,
 	Run: func(p *Pass) {
-		fl := p.u.opts.flavor()
-		for _, hc := range p.u.hints {
+		fl := p.Flavor.Name
+		for _, hc := range p.Hints {
 			for _, h := range hc.hints {
 				_, known := hintKind(fl, h.Name)
 				if known {
@@ -42,7 +42,7 @@ var HintIgnoredByFlavor = register(&Analyzer{
 					for _, a := range h.Args {
 						names = append(names, a.Text)
 					}
-					if oj, _, pres := p.u.res.impossibleOrder(hc.block, names, h.Name != "JOIN_ORDER"); oj != nil || h.Name == "JOIN_SUFFIX" && len(names) > 0 {
+					if oj, _, pres := p.Names.impossibleOrder(hc.block, names, h.Name != "JOIN_ORDER"); oj != nil || h.Name == "JOIN_SUFFIX" && len(names) > 0 {
 						if oj != nil {
 							eq = "\x00no equivalent: the order reads the optional side of the " + joinKind(oj) + " before " + pres + ", which no server can do; keep " + pres + " first"
 						} else if fl == flavor.MariaDB {

@@ -24,15 +24,14 @@ var HintUnresolved = register(&Analyzer{
 })
 
 func runHintUnresolved(p *Pass) {
-	u := p.u
-	fl := u.opts.flavor()
-	for _, hc := range u.hints {
+	fl := p.Flavor.Name
+	for _, hc := range p.Hints {
 		if hc.block < 0 {
 			p.Reportf(hc.tok.Start, "optimizer hint comment is not right after SELECT, UPDATE, DELETE or INSERT: the server reads it as a plain comment")
 			continue
 		}
 		var refs []*tableRef
-		for _, r := range u.refs {
+		for _, r := range p.TableRefs {
 			if r.block == hc.block {
 				refs = append(refs, r)
 			}
@@ -73,7 +72,7 @@ func runHintUnresolved(p *Pass) {
 				target = r
 			}
 			if kind == hintTableIndex && target != nil && !target.derived && len(h.Args) > 1 {
-				t := u.schema.Table(target.name)
+				t := p.Schema.Table(target.name)
 				if t == nil {
 					continue
 				}

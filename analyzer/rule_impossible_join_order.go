@@ -33,8 +33,7 @@ var ImpossibleJoinOrder = register(&Analyzer{
 var orderHints = map[string]bool{"JOIN_ORDER": true, "JOIN_PREFIX": true, "LEADING": true}
 
 func runImpossibleJoinOrder(p *Pass) {
-	u := p.u
-	for _, hc := range u.hints {
+	for _, hc := range p.Hints {
 		for _, h := range hc.hints {
 			if !orderHints[h.Name] || h.QB != "" {
 				continue
@@ -43,26 +42,26 @@ func runImpossibleJoinOrder(p *Pass) {
 			for _, a := range h.Args {
 				names = append(names, a.Text)
 			}
-			if oj, opt, pres := u.res.impossibleOrder(hc.block, names, h.Name != "JOIN_ORDER"); oj != nil {
-				p.ReportRangef(h.Start, hintEnd(u, h), "%s lists %s, the optional side of the %s, before its preserved side %s: no server can read them in that order and the hint is ignored silently; list %s first",
+			if oj, opt, pres := p.Names.impossibleOrder(hc.block, names, h.Name != "JOIN_ORDER"); oj != nil {
+				p.ReportRangef(h.Start, hintEnd(p.Source, h), "%s lists %s, the optional side of the %s, before its preserved side %s: no server can read them in that order and the hint is ignored silently; list %s first",
 					h.Name, opt, joinKind(oj), pres, pres)
 			}
 		}
 	}
 	// SELECT STRAIGHT_JOIN reads the tables in FROM order; a RIGHT JOIN
 	// lists its optional side first.
-	for i, t := range u.toks {
+	for i, t := range p.Tokens {
 		if !t.is("STRAIGHT_JOIN") || i == 0 {
 			continue
 		}
 		block := i - 1
-		if u.toks[block].Kind == tokHint && block > 0 {
+		if p.Tokens[block].Kind == tokHint && block > 0 {
 			block--
 		}
-		if !u.toks[block].is("SELECT") {
+		if !p.Tokens[block].is("SELECT") {
 			continue
 		}
-		for _, oj := range u.res.outer {
+		for _, oj := range p.Names.outer {
 			if oj.join.Tp != ast.RightJoin || len(oj.optional) == 0 || len(oj.preserved) == 0 || oj.blockTok() != block {
 				continue
 			}
@@ -74,9 +73,9 @@ func runImpossibleJoinOrder(p *Pass) {
 }
 
 // hintEnd is the end of a hint's argument list.
-func hintEnd(u *unit, h *hint) int {
+func hintEnd(src string, h *hint) int {
 	end := h.Start + len(h.Name)
-	if i := strings.IndexByte(u.src[end:], ')'); i >= 0 && !strings.Contains(u.src[end:end+i], "*/") {
+	if i := strings.IndexByte(src[end:], ')'); i >= 0 && !strings.Contains(src[end:end+i], "*/") {
 		end += i + 1
 	}
 	return end

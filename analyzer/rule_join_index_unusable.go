@@ -37,8 +37,7 @@ var JoinIndexUnusable = register(&Analyzer{
 })
 
 func runJoinIndexUnusable(p *Pass) {
-	u := p.u
-	for _, jc := range u.res.conds {
+	for _, jc := range p.Names.conds {
 		for _, c := range conjuncts(jc.expr) {
 			b, ok := isEq(unparen(c))
 			if !ok {
@@ -86,8 +85,7 @@ func leadIndex(ref *colRef) *ddl.Index {
 }
 
 func checkJoinTypes(p *Pass, l, r *ast.ColumnNameExpr) {
-	u := p.u
-	lr, rr := u.res.cols[l], u.res.cols[r]
+	lr, rr := p.Names.cols[l], p.Names.cols[r]
 	if lr == nil || rr == nil || lr.col == nil || rr.col == nil || lr.src == rr.src {
 		return
 	}
@@ -107,7 +105,7 @@ func checkJoinTypes(p *Pass, l, r *ast.ColumnNameExpr) {
 	case lt.IsInteger() && rt.IsInteger() && lt.Unsigned != rt.Unsigned:
 		why = fmt.Sprintf("%s and %s differ in signedness: values outside the other's range never match and the lookup may convert", l.Name, r.Name)
 	case typeFamily(lt) == "string":
-		fl := u.opts.flavor()
+		fl := p.Flavor.Name
 		lc, rc := columnCollation(lr.tab, lr.col, fl), columnCollation(rr.tab, rr.col, fl)
 		if lc == "" || rc == "" || lc == rc {
 			return
@@ -154,8 +152,8 @@ func checkJoinTypes(p *Pass, l, r *ast.ColumnNameExpr) {
 	if len(idx) == 0 {
 		return // the index that could serve still does
 	}
-	start := u.srcOffset(l.OriginTextPosition())
-	p.ReportRangef(start, u.spanEnd(u.srcOffset(r.OriginTextPosition())), "join predicate %s = %s: %s; %s cannot serve the join as it would between columns of one %s; give both columns the same %s",
+	start := p.SourceOffset(l.OriginTextPosition())
+	p.ReportRangef(start, p.TokenEnd(p.SourceOffset(r.OriginTextPosition())), "join predicate %s = %s: %s; %s cannot serve the join as it would between columns of one %s; give both columns the same %s",
 		l.Name, r.Name, why, strings.Join(idx, " or "), what, what)
 }
 
@@ -167,9 +165,8 @@ func reportCollations(p *Pass, l, r *ast.ColumnNameExpr, lc, rc string) bool {
 	if collationCharset(lc) != collationCharset(rc) || binaryCollation(lc) || binaryCollation(rc) {
 		return false
 	}
-	u := p.u
-	start := u.srcOffset(l.OriginTextPosition())
-	p.ReportRangef(start, u.spanEnd(u.srcOffset(r.OriginTextPosition())), "join predicate %s = %s: %s is %s and %s is %s, and the server refuses to compare two collations of one character set "+
+	start := p.SourceOffset(l.OriginTextPosition())
+	p.ReportRangef(start, p.TokenEnd(p.SourceOffset(r.OriginTextPosition())), "join predicate %s = %s: %s is %s and %s is %s, and the server refuses to compare two collations of one character set "+
 		"(error 1267, Illegal mix of collations): the statement fails; give both columns the same collation, or COLLATE one side",
 		l.Name, r.Name, l.Name, lc, r.Name, rc)
 	return true
@@ -179,8 +176,7 @@ func reportCollations(p *Pass, l, r *ast.ColumnNameExpr, lc, rc string) bool {
 // compared with an unindexed column of another: the expression hides the
 // only index that could serve the join.
 func checkWrapped(p *Pass, wrapped ast.ExprNode, other *ast.ColumnNameExpr) {
-	u := p.u
-	or := u.res.cols[other]
+	or := p.Names.cols[other]
 	if or == nil || leadIndex(or) != nil {
 		return // the bare side's index can still serve the join
 	}
@@ -189,12 +185,12 @@ func checkWrapped(p *Pass, wrapped ast.ExprNode, other *ast.ColumnNameExpr) {
 		if !ok {
 			return
 		}
-		ref := u.res.cols[cn]
+		ref := p.Names.cols[cn]
 		ix := leadIndex(ref)
 		if ix == nil || ref.src == or.src {
 			return
 		}
-		off := u.srcOffset(cn.OriginTextPosition())
+		off := p.SourceOffset(cn.OriginTextPosition())
 		p.Reportf(off, "join predicate on %s wraps the column in an expression: its index %s on %s(%s) cannot look the rows up; compare the bare column (move the expression to the other side)",
 			cn.Name, ix.Name, ref.tab.Name, ref.col.Name)
 	}})

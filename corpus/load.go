@@ -395,7 +395,7 @@ func (s *Scenario) listErrors() []error {
 			continue
 		}
 		if _, ok := s.List(prm.Args[0]); !ok {
-			out = append(out, s.errorf(argAt(prm, 0), "list(%s): no such list (built-in lists: %s; a corpus folder may add NAME.list files)", prm.Args[0], strings.Join(ddl.DomainNames(), ", ")))
+			out = append(out, noSuchList(s, prm))
 		}
 	}
 	return out

@@ -10,6 +10,7 @@ import (
 	"github.com/joinbench/joinbench/internal/server"
 	"github.com/joinbench/joinbench/internal/testdb"
 	"github.com/joinbench/joinbench/replay"
+	"github.com/joinbench/joinbench/replay/action"
 	"github.com/joinbench/joinbench/replay/results"
 )
 
@@ -46,7 +47,7 @@ func TestActionsOnOneServer(t *testing.T) {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
-	specs, err := replay.ParseActions([]string{
+	specs, err := action.ParseAll([]string{
 		"0s@1: sql: UPDATE big SET grp = grp + 100 WHERE id <= 10",
 		"100ms@1: chunked 100: DELETE FROM big WHERE id > 500 AND id <= 750",
 		"100ms@1: chunked 30 limit: UPDATE big SET grp = 0 WHERE grp = 3 AND id BETWEEN 11 AND 500",
@@ -59,7 +60,7 @@ func TestActionsOnOneServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	actions, err := replay.ResolveActions(specs, []server.Endpoint{{Name: "test", DSN: dsn}})
+	actions, err := action.Resolve(specs, []server.Endpoint{{Name: "test", DSN: dsn}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,11 +116,11 @@ func TestActionsOnOneServer(t *testing.T) {
 		t.Errorf("skipped action %+v", r)
 	}
 	// A rolling change stops at the first node it fails on.
-	rolling, err := replay.ParseActions([]string{"0s@all: rsu: ALTER TABLE nosuchtable FORCE"}, nil)
+	rolling, err := action.ParseAll([]string{"0s@all: rsu: ALTER TABLE nosuchtable FORCE"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	two, err := replay.ResolveActions(rolling, []server.Endpoint{{Name: "a", DSN: dsn}, {Name: "b", DSN: dsn}})
+	two, err := action.Resolve(rolling, []server.Endpoint{{Name: "a", DSN: dsn}, {Name: "b", DSN: dsn}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,11 +176,11 @@ func TestActionStoppedAtTheEnd(t *testing.T) {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
-	specs, err := replay.ParseActions([]string{"200ms@1: lock 1h: w"}, nil)
+	specs, err := action.ParseAll([]string{"200ms@1: lock 1h: w"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	actions, err := replay.ResolveActions(specs, []server.Endpoint{{Name: "test", DSN: dsn}})
+	actions, err := action.Resolve(specs, []server.Endpoint{{Name: "test", DSN: dsn}})
 	if err != nil {
 		t.Fatal(err)
 	}

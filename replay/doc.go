@@ -13,6 +13,11 @@
 // server does (stop.go), and a run never waits on one longer than a few
 // seconds after its time is up or it is interrupted.
 //
+// Actions during a run (a schema change, a chunked DML, a fault on a node)
+// are package action's, one descriptor per kind; the engine gives them its
+// endpoints and the sink's actions file (actions.go) and measures what
+// each cost (stalls.go).
+//
 // It must not parse scenario files itself (corpus does), create tables
 // (ddl does: a caller that needs them prepares them between Open and Run),
 // nor read results back (replay/report does).

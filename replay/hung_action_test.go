@@ -12,6 +12,7 @@ import (
 	"github.com/joinbench/joinbench/internal/testdb"
 	"github.com/joinbench/joinbench/internal/testserver"
 	"github.com/joinbench/joinbench/replay"
+	"github.com/joinbench/joinbench/replay/action"
 	"github.com/joinbench/joinbench/replay/results"
 )
 
@@ -45,11 +46,11 @@ func TestHungServerActionDoesNotHoldTheRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer admin.Close()
-	specs, err := replay.ParseActions([]string{"0s@1: sql: SELECT SLEEP(60)"}, nil)
+	specs, err := action.ParseAll([]string{"0s@1: sql: SELECT SLEEP(60)"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	actions, err := replay.ResolveActions(specs, []server.Endpoint{{Name: "test", DSN: dsn}})
+	actions, err := action.Resolve(specs, []server.Endpoint{{Name: "test", DSN: dsn}})
 	if err != nil {
 		t.Fatal(err)
 	}

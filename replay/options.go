@@ -32,7 +32,7 @@ type Options struct {
 	PollerIO bool
 
 	// Actions are --action specs, ActionFiles files of them (see
-	// ParseAction): statements, chunked DML, external commands and faults
+	// action.Parse): statements, chunked DML, external commands and faults
 	// executed at offsets into the measured phase.
 	Actions     []string
 	ActionFiles []string

@@ -11,6 +11,7 @@ import (
 
 	"github.com/joinbench/joinbench/internal/server"
 	"github.com/joinbench/joinbench/internal/usage"
+	"github.com/joinbench/joinbench/replay/action"
 	"github.com/joinbench/joinbench/replay/results"
 	"github.com/joinbench/joinbench/replay/status"
 )
@@ -34,8 +35,8 @@ type Session struct {
 	eps   []Endpoint
 	// specs are the run's actions as parsed, actions the same resolved
 	// against the endpoints by Open.
-	specs   []ActionSpec
-	actions []Action
+	specs   []action.Spec
+	actions []action.Action
 }
 
 // setupTimeout bounds the questions a session asks a server before the run
@@ -76,11 +77,11 @@ func NewSession(o Options) (*Session, error) {
 	if err := cfg.validateLoad(); err != nil {
 		return nil, err
 	}
-	specs, err := ParseActions(o.Actions, o.ActionFiles)
+	specs, err := action.ParseAll(o.Actions, o.ActionFiles)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkActions(specs, time.Duration(o.Time)); err != nil {
+	if err := action.CheckOffsets(specs, time.Duration(o.Time)); err != nil {
 		return nil, err
 	}
 	return &Session{opts: o, whole: whole, retry: retry, work: w, specs: specs}, nil
@@ -100,7 +101,7 @@ func (s *Session) Open(ctx context.Context, endpoints []server.Endpoint) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, setupTimeout)
 	defer cancel()
-	actions, err := ResolveActions(s.specs, endpoints)
+	actions, err := action.Resolve(s.specs, endpoints)
 	if err != nil {
 		return err
 	}

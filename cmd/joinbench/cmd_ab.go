@@ -3,31 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
-	"net"
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
-	"time"
+	"io"
 
 	"github.com/alecthomas/kong"
-	"github.com/go-sql-driver/mysql"
 
 	"github.com/joinbench/joinbench/internal/usage"
-	"github.com/joinbench/joinbench/replay/results"
-)
-
-// Defaults when --rounds, --time and --warmup are not given. Rounds that
-// are runs of their own pay a warm-up each and measure the machine's
-// drift between them, so they are few and long; the slices of runs in
-// lockstep cost nothing to cut and vary little, so they are many (more
-// degrees of freedom for the same time).
-const (
-	abRounds    = 6
-	abRoundTime = 20 * time.Second
-	abSlices    = 12
-	abSliceTime = 10 * time.Second
-	abWarmup    = 2 * time.Second
+	"github.com/joinbench/joinbench/replay"
+	"github.com/joinbench/joinbench/replay/ab"
 )
 
 // abCmd runs the same workload interleaved on a base and a
@@ -46,13 +28,6 @@ type abCmd struct {
 	verdictFlags `embed:"" group:"Verdicts"`
 	Format       string `short:"f" enum:"text,markdown,json" default:"text" group:"Verdicts" help:"Output format of the comparison: text, markdown or json."`
 	Output       string `short:"o" type:"path" placeholder:"FILE" group:"Verdicts" help:"Write the comparison to FILE instead of standard output."`
-
-	// noWarmup is set once a round recorded nothing because its warm-up
-	// events outlasted the round: the engine starts recorded events only
-	// before the round's end, so with events that long a warm-up would
-	// leave every round empty. The later rounds of both sides then run
-	// without warm-up, alike.
-	noWarmup bool `kong:"-"`
 }
 
 func (a *abCmd) Help() string {
@@ -121,85 +96,79 @@ Examples:
   joinbench ab --base m1011 --candidate m114 --all --threads 16 --interleave rounds --rounds 10`
 }
 
-// abSide is one server of the comparison.
-type abSide struct {
-	name   string // results.SideBase or results.SideCandidate
-	server abServer
-	dirs   []string
-}
-
 func (a *abCmd) Run(ctx context.Context, cl *cli, kctx *kong.Context) error {
 	if err := a.check(kctx); err != nil {
 		return err
 	}
-	base, err := parseServer("--base", a.Base)
+	servers, err := a.servers()
 	if err != nil {
 		return err
-	}
-	cand := base
-	if len(a.Candidate) > 0 {
-		if cand, err = parseServer("--candidate", a.Candidate); err != nil {
-			return err
-		}
-	} else if a.Calibrate == "" {
-		return usage.Errorf("--candidate is missing (only --calibrate runs every round on the base)")
 	}
 	opt, err := a.verdictFlags.options(cl)
 	if err != nil {
 		return err
 	}
-
-	series := a.RunID
-	if series == "" {
-		series = results.NewRunID(time.Now())
-	}
-	root := filepath.Join(a.Out, "ab="+series)
-	sides := [2]*abSide{{name: results.SideBase, server: base}, {name: results.SideCandidate, server: cand}}
-	logw := logWriter(cl)
-	run := a.runRounds
-	if a.Interleave == interleaveStatements {
-		run = a.runLockstep
-	}
-	if err := run(ctx, cl, sides, series, root); err != nil {
+	e, err := a.experiment(cl, servers)
+	if err != nil {
 		return err
 	}
-	fmt.Fprintf(logw, "ab: compare again with: joinbench compare %s %s\n",
-		filepath.Join(root, "side="+results.SideBase), filepath.Join(root, "side="+results.SideCandidate))
-	return a.compareOrCalibrate(cl, sides[0].dirs, sides[1].dirs, opt, a.Format, a.Output)
+	res, err := e.Run(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.Log, "ab: compare again with: joinbench compare %s %s\n", res.SideDir(ab.Base), res.SideDir(ab.Candidate))
+	return a.compareOrCalibrate(cl, res.Runs[ab.Base], res.Runs[ab.Candidate], opt, a.Format, a.Output)
 }
 
-// runRounds runs --rounds rounds on each side, each a run of its own,
-// ordered base, candidate, candidate, base, ..., and records the run
-// folders in sides.
-func (a *abCmd) runRounds(ctx context.Context, cl *cli, sides [2]*abSide, series, root string) error {
-	logw := logWriter(cl)
-	per := a.Time + a.Warmup
-	fmt.Fprintf(logw, "ab %s: rounds of %s (+%s warm-up), %d per side: base %s, candidate %s, at least %s; results in %s\n",
-		series, a.Time, a.Warmup, a.Rounds, sides[0].server.label, sides[1].server.label, (time.Duration(2*a.Rounds) * per).Round(time.Second), root)
-	order := 0
-	for k := 1; k <= a.Rounds; k++ {
-		pair := []*abSide{sides[0], sides[1]}
-		if k%2 == 0 {
-			pair[0], pair[1] = pair[1], pair[0]
+// servers are the base and candidate servers --base and --candidate name.
+func (a *abCmd) servers() ([2]abServer, error) {
+	base, err := parseServer("--base", a.Base)
+	if err != nil {
+		return [2]abServer{}, err
+	}
+	cand := base
+	if len(a.Candidate) > 0 {
+		if cand, err = parseServer("--candidate", a.Candidate); err != nil {
+			return [2]abServer{}, err
 		}
-		for _, s := range pair {
-			order++
-			dir, err := a.round(ctx, cl, s, series, root, k)
-			if err != nil {
-				return fmt.Errorf("round %d of %s (%s): %w", k, s.name, s.server.label, err)
-			}
-			if err := results.SetReplicate(dir, results.Replicate{Series: series, Side: s.name, Round: k, Order: order, Rounds: a.Rounds}); err != nil {
-				return err
-			}
-			s.dirs = append(s.dirs, dir)
-			line := fmt.Sprintf("ab: round %d/%d %-9s", k, a.Rounds, s.name)
-			if info := results.ReadRunInfo(dir, nil); info != nil {
-				line += fmt.Sprintf(" %s, %d executions, %d errors", info.End.Sub(info.Start).Round(100*time.Millisecond), info.Executions, info.Errors)
-			}
-			fmt.Fprintln(logw, line)
+	} else if a.Calibrate == "" {
+		return [2]abServer{}, usage.Errorf("--candidate is missing (only --calibrate runs every round on the base)")
+	}
+	return [2]abServer{base, cand}, nil
+}
+
+// experiment maps the flags to the experiment, its runs made on servers.
+func (a *abCmd) experiment(cl *cli, servers [2]abServer) (*ab.Experiment, error) {
+	// The experiment sets each run's log and progress writers.
+	o := a.runCmd.options(cl)
+	if ab.Interleave(a.Interleave) == ab.Rounds {
+		// Each round is a run as run makes it: a segment of one when
+		// --segment or the environment says so.
+		var err error
+		if o, err = a.runCmd.segmentOptions(cl); err != nil {
+			return nil, err
 		}
 	}
-	return nil
+	return &ab.Experiment{
+		Series: a.RunID, Out: a.Out, Interleave: ab.Interleave(a.Interleave), Rounds: a.Rounds, Workload: o,
+		Labels: [2]string{servers[0].label, servers[1].label}, RunOn: a.runOn(servers), Log: logWriter(cl),
+	}, nil
+}
+
+// runOn makes each run of the experiment as run would, on the server of
+// its side; the run's summary is not shown.
+func (a *abCmd) runOn(servers [2]abServer) ab.RunFunc {
+	return func(ctx context.Context, side ab.Side, o replay.Options) (string, error) {
+		cf := a.connFlags
+		s := servers[side]
+		cf.DSN, cf.Host, cf.Port, cf.Socket, cf.Sandbox = s.dsns, s.host, s.port, s.socket, s.sandbox
+		var dir string
+		err := runOnce(ctx, &cf, o, o.Log, func(out *replay.Outcome, _ io.Writer) error {
+			dir = out.Dir
+			return nil
+		})
+		return dir, err
+	}
 }
 
 // check validates the flags and fills in the round defaults.
@@ -215,12 +184,9 @@ func (a *abCmd) check(kctx *kong.Context) error {
 			given[p.Flag.Name] = true
 		}
 	}
-	lockstep := a.Interleave == interleaveStatements
+	mode := ab.Interleave(a.Interleave)
 	if !given["rounds"] {
-		a.Rounds = abRounds
-		if lockstep {
-			a.Rounds = abSlices
-		}
+		a.Rounds = mode.DefaultRounds()
 	}
 	if a.Rounds < 1 {
 		return usage.Errorf("--rounds must be at least 1, got %d", a.Rounds)
@@ -236,118 +202,30 @@ func (a *abCmd) check(kctx *kong.Context) error {
 	if a.JSON {
 		return usage.Errorf("--json does not apply to ab: use --format json")
 	}
-	if lockstep {
+	if mode == ab.Statements {
 		if err := a.checkLockstep(given); err != nil {
 			return err
 		}
 	}
 	if a.Time == 0 && a.Events == 0 {
-		a.Time = abRoundTime
-		if lockstep {
-			a.Time = abSliceTime
-		}
+		a.Time = mode.DefaultTime()
 	}
 	if !given["warmup"] {
-		a.Warmup = abWarmup
+		a.Warmup = ab.DefaultWarmup
 	}
 	return nil
 }
 
-// round runs one round on a side and returns its run folder. A round
-// that recorded nothing after a warm-up is run again without one (see
-// abCmd.noWarmup).
-func (a *abCmd) round(ctx context.Context, cl *cli, s *abSide, series, root string, k int) (string, error) {
-	dir, err := a.runRound(ctx, cl, s, series, root, k)
-	if err != nil || a.noWarmup || a.Warmup == 0 {
-		return dir, err
+// checkLockstep refuses the flags that have no meaning when the two sides
+// take turns statement by statement.
+func (a *abCmd) checkLockstep(given map[string]bool) error {
+	switch {
+	case a.Events > 0:
+		return usage.Errorf("--events does not apply to --interleave statements: its rounds are slices of --time")
+	case a.Rate > 0:
+		return usage.Errorf("--rate does not apply to --interleave statements: the turns set the pace")
+	case given["segment"]:
+		return usage.Errorf("--segment does not apply to ab")
 	}
-	if info := results.ReadRunInfo(dir, nil); info == nil || info.Executions > 0 {
-		return dir, nil
-	}
-	a.noWarmup = true
-	fmt.Fprintf(logWriter(cl), "ab: round %d of %s recorded nothing: its events outlast the warm-up and the round; "+
-		"running it again, and every later round, without warm-up\n", k, s.name)
-	if err := os.RemoveAll(dir); err != nil {
-		return "", err
-	}
-	return a.runRound(ctx, cl, s, series, root, k)
-}
-
-// runRound runs one round on a side by running the run command with the
-// side's server, and returns the run folder.
-func (a *abCmd) runRound(ctx context.Context, cl *cli, s *abSide, series, root string, k int) (string, error) {
-	r := a.runCmd
-	if a.noWarmup {
-		r.Warmup = 0
-	}
-	r.DSN, r.Host, r.Port, r.Socket, r.Sandbox = s.server.dsns, s.server.host, s.server.port, s.server.socket, s.server.sandbox
-	r.Out = filepath.Join(root, "side="+s.name)
-	r.RunID = fmt.Sprintf("%s-%s-%02d", series, s.name, k)
-	// The round's own progress and summary would bury ab's; run
-	// prints its summary on standard output, which is ab's comparison.
-	quiet := *cl
-	quiet.Quiet = true
-	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
-	if err != nil {
-		return "", err
-	}
-	defer null.Close()
-	stdout := os.Stdout
-	os.Stdout = null
-	defer func() { os.Stdout = stdout }()
-	if err := r.Run(ctx, &quiet); err != nil {
-		return "", err
-	}
-	return filepath.Join(r.Out, results.RunDirPrefix+r.RunID), nil
-}
-
-// abServer is how --base or --candidate names a server: exactly one of
-// its fields is set.
-type abServer struct {
-	dsns    []string
-	host    string
-	port    int
-	socket  string
-	sandbox string
-	label   string // for messages: never holds a password
-}
-
-// parseServer reads the values of --base or --candidate.
-func parseServer(flag string, vals []string) (abServer, error) {
-	var s abServer
-	var labels []string
-	for _, v := range vals {
-		v = strings.TrimSpace(v)
-		switch {
-		case strings.ContainsAny(v, "@("):
-			cfg, err := mysql.ParseDSN(v)
-			if err != nil {
-				return s, usage.Errorf("%s: not a DSN: %v", flag, err)
-			}
-			s.dsns = append(s.dsns, v)
-			labels = append(labels, cfg.Addr)
-		case len(vals) > 1:
-			return s, usage.Errorf("%s: only DSNs may be repeated (one per endpoint), got %q", flag, v)
-		case strings.HasPrefix(v, "/"):
-			s.socket, s.label = v, v
-		case strings.Contains(v, ":"):
-			host, port, err := net.SplitHostPort(v)
-			p, perr := strconv.Atoi(port)
-			if err != nil || perr != nil || p < 1 || p > 65535 {
-				return s, usage.Errorf("%s: %q is not HOST:PORT", flag, v)
-			}
-			s.host, s.port, s.label = host, p, v
-			if s.host == "" {
-				s.host = "127.0.0.1"
-			}
-		case v == "":
-			return s, usage.Errorf("%s: empty server", flag)
-		default:
-			s.sandbox, s.label = v, "sandbox "+v
-		}
-	}
-	if len(s.dsns) > 0 {
-		s.label = strings.Join(labels, ",")
-	}
-	return s, nil
+	return nil
 }

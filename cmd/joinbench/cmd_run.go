@@ -46,7 +46,7 @@ type runCmd struct {
 	QueryTimeout   time.Duration `default:"0s" group:"Load" help:"Stop a statement running longer than this with KILL QUERY from another connection; it is recorded as an error (0 = none)."`
 	Seed           uint64        `default:"1" group:"Load" help:"Seed of the parameter values: the same seed replays the same values."`
 	Distribution   string        `default:"uniform" enum:"uniform,gaussian,pareto,zipf,hotspot" group:"Load" help:"Default distribution of the parameters that declare none: uniform, gaussian, pareto, zipf or hotspot (20% of the values get 80% of the draws)."`
-	Action         []string      `sep:"none" group:"Actions" placeholder:"OFFSET@ENDPOINT: KIND ..." help:"At OFFSET into the measured phase, on ENDPOINT (a sandbox node name such as node2, a number from 1, host:port, or all for a rolling rsu), run: 'sql: STATEMENT' (TOI on Galera), 'rsu: STATEMENT', 'exec: COMMAND' ({host} {port} {user} {database} {socket} replaced), 'chunked SIZE [pk|limit]: DELETE or UPDATE', 'pause DURATION', 'lock DURATION: TABLE,...' or 'restart [DURATION]'. Repeatable; recorded in actions.parquet."`
+	Action         []string      `sep:"none" group:"Actions" placeholder:"OFFSET@ENDPOINT: KIND ..." help:"At OFFSET into the measured phase, on ENDPOINT (a sandbox node name such as node2, a number from 1, host:port, or all for a rolling rsu), run: ${action_kinds}. Repeatable; recorded in actions.parquet."`
 	ActionsFile    []string      `type:"existingfile" group:"Actions" placeholder:"FILE" help:"Read --action specs from FILE, one per line (# comments). Repeatable."`
 	Tables         int           `default:"1" group:"Schema" help:"Number of main tables that table(main) parameters choose from (as given to prepare)."`
 	TableSize      int64         `default:"10000" group:"Schema" help:"Rows per table (as given to prepare): id parameters draw in 1..SIZE."`
@@ -141,13 +141,23 @@ Examples:
 }
 
 func (c *runCmd) Run(ctx context.Context, cl *cli) error {
+	o, err := c.segmentOptions(cl)
+	if err != nil {
+		return err
+	}
+	return runOnce(ctx, &c.connFlags, o, logWriter(cl), c.show)
+}
+
+// segmentOptions are the run's options with the segment this client is
+// (--segment, or the environment's; the whole run when neither says).
+func (c *runCmd) segmentOptions(cl *cli) (replay.Options, error) {
 	o := c.options(cl)
 	seg, err := segment.Resolve(c.Segment, nil)
 	if err != nil {
-		return usage.Wrap(err)
+		return o, usage.Wrap(err)
 	}
 	o.Segment, o.BarrierTimeout = seg, c.BarrierTimeout
-	return runOnce(ctx, &c.connFlags, o, logWriter(cl), c.show)
+	return o, nil
 }
 
 // options maps the flags to the run's options.

@@ -22,7 +22,7 @@ import (
 // scenario specs before recording them).
 func TestRunOptions(t *testing.T) {
 	var c cli
-	parser, err := kong.New(&c, kong.Vars{"version": version})
+	parser, err := kong.New(&c, cliVars())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,9 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/joinbench/joinbench/internal/server/flavor"
 	"github.com/joinbench/joinbench/internal/server/sandbox"
-	"github.com/joinbench/joinbench/internal/usage"
 )
 
 // sandboxCmd manages long-lived named sandbox servers.
@@ -69,35 +67,36 @@ func (c *sandboxStartCmd) Run(ctx context.Context, cl *cli) error {
 	if err := sandbox.CheckName(c.Name); err != nil {
 		return err
 	}
-	if c.Galera != 0 || sandbox.IsCluster(c.SandboxDir, c.Name) {
-		return c.runCluster(ctx, cl)
-	}
-	if c.GaleraProvider != "" {
-		return usage.Errorf("--galera-provider is for a cluster: add --galera N")
-	}
 	bin, err := sandbox.FindBinary(ctx, c.ServerBinary)
 	if err != nil {
 		return err
 	}
 	log := logWriter(cl)
-	s, running, err := sandbox.StartNamed(ctx, c.SandboxDir, c.Name, sandbox.Config{
-		Binary:         bin,
-		Port:           c.Port,
-		BufferPoolSize: c.BufferPoolSize,
-		Database:       c.Database,
-		ServerArgs:     c.ServerArg,
-		StartTimeout:   c.StartTimeout,
-		Log:            log,
+	started := time.Now()
+	sb, running, err := sandbox.StartAny(ctx, c.SandboxDir, c.Name, sandbox.ClusterConfig{
+		Config: sandbox.Config{
+			Binary:         bin,
+			Port:           c.Port,
+			BufferPoolSize: c.BufferPoolSize,
+			Database:       c.Database,
+			ServerArgs:     c.ServerArg,
+			StartTimeout:   c.StartTimeout,
+			Log:            log,
+		},
+		Nodes:    c.Galera,
+		Provider: c.GaleraProvider,
 	})
 	if err != nil {
 		return err
 	}
 	if running {
-		fmt.Fprintf(log, "sandbox %s is already running (%s on %s)\n", c.Name, s.Binary, s.Addr())
+		fmt.Fprintf(log, "%s %s is already running (%s)\n", sb.Kind(), c.Name, sb.Summary())
 	} else {
-		fmt.Fprintf(log, "sandbox %s started: %s on %s, data in %s\n", c.Name, s.Binary, s.Addr(), s.Dir)
+		fmt.Fprintf(log, "%s %s started in %.1fs: %s, data in %s\n", sb.Kind(), c.Name, time.Since(started).Seconds(), sb.Summary(), sb.Dir)
 	}
-	fmt.Println(s.DSN(c.Database))
+	for _, s := range sb.Servers {
+		fmt.Println(s.DSN(c.Database))
+	}
 	return nil
 }
 
@@ -107,25 +106,23 @@ type sandboxStopCmd struct {
 }
 
 func (c *sandboxStopCmd) Run(ctx context.Context, cl *cli) error {
-	if sandbox.IsCluster(c.SandboxDir, c.Name) {
-		return c.runCluster(ctx, cl)
-	}
-	s, err := sandbox.Lookup(c.SandboxDir, c.Name)
+	sb, err := sandbox.Open(c.SandboxDir, c.Name)
 	if err != nil {
 		return err
 	}
-	s.SetLog(logWriter(cl))
-	if err := s.Stop(ctx); err != nil {
+	log := logWriter(cl)
+	sb.SetLog(log)
+	if err := sb.Stop(ctx); err != nil {
 		return fmt.Errorf("sandbox %s: %w", c.Name, err)
 	}
 	if c.Keep {
-		fmt.Fprintf(logWriter(cl), "sandbox %s stopped; data kept in %s\n", c.Name, s.Dir)
+		fmt.Fprintf(log, "%s %s stopped; data kept in %s\n", sb.Kind(), c.Name, sb.Dir)
 		return nil
 	}
-	if err := s.Remove(); err != nil {
+	if err := sb.Remove(); err != nil {
 		return fmt.Errorf("sandbox %s: %w", c.Name, err)
 	}
-	fmt.Fprintf(logWriter(cl), "sandbox %s stopped and removed\n", c.Name)
+	fmt.Fprintf(log, "%s %s stopped and removed\n", sb.Kind(), c.Name)
 	return nil
 }
 
@@ -134,36 +131,37 @@ type sandboxStatusCmd struct {
 	JSON bool `help:"Print the sandbox's state as JSON."`
 }
 
-// sandboxNotRunning exits 1 without being reported as a failure of the tool.
-type sandboxNotRunning struct{ name string }
+// sandboxNotRunning exits 1 without being reported as a failure of the
+// tool: the sandbox, or some node of a cluster, is stopped.
+type sandboxNotRunning struct {
+	sb      *sandbox.Named
+	running int
+}
 
-func (e sandboxNotRunning) Error() string { return "sandbox " + e.name + " is not running" }
+func (e sandboxNotRunning) Error() string {
+	if e.sb.Cluster == nil {
+		return "sandbox " + e.sb.Name + " is not running"
+	}
+	return fmt.Sprintf("sandbox %s: %d of %d nodes running", e.sb.Name, e.running, len(e.sb.Servers))
+}
 func (e sandboxNotRunning) ExitCode() int { return 1 }
 
-func (c *sandboxStatusCmd) Run(ctx context.Context, cl *cli) error {
-	if sandbox.IsCluster(c.SandboxDir, c.Name) {
-		return c.runCluster(ctx)
-	}
-	s, err := sandbox.Lookup(c.SandboxDir, c.Name)
+func (c *sandboxStatusCmd) Run(ctx context.Context) error {
+	sb, err := sandbox.Open(c.SandboxDir, c.Name)
 	if err != nil {
 		return err
 	}
-	running := s.Running()
+	v := sandboxShowOf(sb)
 	if c.JSON {
-		if err := sandboxPrintJSON(os.Stdout, sandboxView(s)); err != nil {
-			return err
-		}
+		err = sandboxPrintJSON(os.Stdout, v.view(ctx))
 	} else {
-		w := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintf(w, "name\t%s\nstate\t%s\nserver\t%s\nbinary\t%s\naddress\t%s\nsocket\t%s\npid\t%d\ndata\t%s\nerror log\t%s\nstarted\t%s\ndsn\t%s\n",
-			s.Name, sandboxState(running), s.Binary.Flavour().String(), s.Binary.Path, s.Addr(), s.Socket, s.PID,
-			s.DataDir, s.ErrorLog, s.StartedAt.Local().Format(time.RFC3339), s.DSN(""))
-		if err := w.Flush(); err != nil {
-			return err
-		}
+		err = v.printStatus(ctx, os.Stdout)
 	}
-	if !running {
-		return sandboxNotRunning{c.Name}
+	if err != nil {
+		return err
+	}
+	if k := sb.RunningServers(); k < len(sb.Servers) {
+		return sandboxNotRunning{sb, k}
 	}
 	return nil
 }
@@ -178,51 +176,34 @@ func (c *sandboxListCmd) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	clusters, err := sandbox.ListClusters(c.SandboxDir)
-	if err != nil {
-		return err
-	}
 	if c.JSON {
-		views := make([]any, 0, len(list)+len(clusters))
-		for _, s := range list {
-			views = append(views, sandboxView(s))
-		}
-		for _, cl := range clusters {
-			views = append(views, clusterView(ctx, cl))
+		views := make([]any, 0, len(list))
+		for _, sb := range list {
+			views = append(views, sandboxShowOf(sb).view(ctx))
 		}
 		return sandboxPrintJSON(os.Stdout, views)
 	}
 	w := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "NAME\tSTATE\tADDRESS\tFLAVOR\tVERSION\tPID\tDIR")
-	for _, s := range list {
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%d\t%s\n", s.Name, sandboxState(s.Running()), s.Addr(), s.Binary.Flavor, s.Binary.Version, s.PID, s.Dir)
-	}
-	for _, cl := range clusters {
-		listClusterRow(w, cl)
+	for _, sb := range list {
+		sandboxShowOf(sb).listRow(w)
 	}
 	return w.Flush()
 }
 
-type sandboxJSON struct {
-	Name    string      `json:"name"`
-	Running bool        `json:"running"`
-	Flavor  flavor.Name `json:"flavor"`
-	Version string      `json:"version"`
-	Binary  string      `json:"binary"`
-	Address string      `json:"address"`
-	Port    int         `json:"port"`
-	Socket  string      `json:"socket"`
-	PID     int         `json:"pid"`
-	Dir     string      `json:"dir"`
-	DSN     string      `json:"dsn"`
+// sandboxShow is how status and list show a sandbox of one kind.
+type sandboxShow interface {
+	// view is its JSON.
+	view(ctx context.Context) any
+	printStatus(ctx context.Context, w io.Writer) error
+	listRow(w io.Writer)
 }
 
-func sandboxView(s *sandbox.Server) sandboxJSON {
-	return sandboxJSON{
-		Name: s.Name, Running: s.Running(), Flavor: s.Binary.Flavor, Version: s.Binary.Version,
-		Binary: s.Binary.Path, Address: s.Addr(), Port: s.Port, Socket: s.Socket, PID: s.PID,
-		Dir: s.Dir, DSN: s.DSN(""),
+func sandboxShowOf(sb *sandbox.Named) sandboxShow {
+	if sb.Cluster != nil {
+		return clusterShow{sb}
 	}
+	return serverShow{sb.Servers[0]}
 }
 
 func sandboxState(running bool) string {

@@ -39,7 +39,7 @@ func handWrittenPages(t *testing.T) []string {
 var flagMention = regexp.MustCompile(`--[a-z][a-z0-9-]*`)
 
 func TestDocsMentionOnlyExistingFlags(t *testing.T) {
-	parser, err := kong.New(&cli{}, kong.Name("joinbench"))
+	parser, err := kong.New(&cli{}, kong.Name("joinbench"), cliVars())
 	if err != nil {
 		t.Fatal(err)
 	}

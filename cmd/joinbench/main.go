@@ -13,6 +13,7 @@ import (
 
 	"github.com/joinbench/joinbench/internal/usage"
 	buildversion "github.com/joinbench/joinbench/internal/version"
+	"github.com/joinbench/joinbench/replay/action"
 )
 
 // version is what --version prints and run.json records. make build and
@@ -60,6 +61,12 @@ func main() {
 	os.Exit(run(os.Args[1:]))
 }
 
+// cliVars are the values the flags' help interpolates: the version, and
+// the kinds of action as their descriptors list them.
+func cliVars() kong.Vars {
+	return kong.Vars{"version": version, "action_kinds": action.Usage()}
+}
+
 // Exit codes.
 const (
 	exitInterrupted = 130 // Ctrl-C or SIGTERM, as shells report a process ended by SIGINT
@@ -74,7 +81,7 @@ func run(args []string) int {
 		kong.Description(description),
 		kong.UsageOnError(),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true, Summary: true}),
-		kong.Vars{"version": version},
+		cliVars(),
 	)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "joinbench:", err)

@@ -7,10 +7,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
+	"github.com/joinbench/joinbench/internal/dirlist"
 	"github.com/joinbench/joinbench/internal/usage"
 )
 
@@ -82,19 +82,13 @@ func DefaultSnapshotDir() (string, error) {
 // List returns the store's snapshots, by name. A store that does not exist
 // yet has none.
 func (st SnapshotStore) List() ([]*Snapshot, error) {
-	entries, err := os.ReadDir(st.Dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
+	names, err := dirlist.Names(st.Dir)
 	if err != nil {
 		return nil, fmt.Errorf("list snapshots: %w", err)
 	}
 	var out []*Snapshot
-	for _, e := range entries {
-		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
-			continue
-		}
-		s, err := readSnapshot(filepath.Join(st.Dir, e.Name()))
+	for _, name := range names {
+		s, err := readSnapshot(filepath.Join(st.Dir, name))
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // not a snapshot, or one being written
 		}
@@ -103,7 +97,6 @@ func (st SnapshotStore) List() ([]*Snapshot, error) {
 		}
 		out = append(out, s)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
 	return out, nil
 }
 

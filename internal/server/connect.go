@@ -54,25 +54,16 @@ func connectSandbox(ctx context.Context, o Options, sb SandboxOptions, log io.Wr
 	if db == "" {
 		db = DefaultDatabase
 	}
-	if sb.Name != "" && sandbox.IsCluster(sb.Dir, sb.Name) {
-		return connectCluster(ctx, o, sb, db, log)
-	}
 	if sb.Name != "" {
-		s, err := sandbox.Lookup(sb.Dir, sb.Name)
+		eps, info, err := namedSandbox(o, sb, db)
 		if err != nil {
 			return nil, err
 		}
-		if !s.Running() {
-			return nil, usage.Errorf("sandbox %s is not running: start it with 'joinbench sandbox start --name %s'", sb.Name, sb.Name)
-		}
-		ep := sandboxEndpoint(s, db, o.ConnectTimeout)
-		ep.Node, ep.Process = s.Name, &sandboxServer{s: s}
-		eps := []Endpoint{ep}
 		if err := Check(ctx, eps, true, log); err != nil {
 			return nil, err
 		}
 		t := New(eps, db, nil)
-		t.Sandbox = sandboxInfo(s)
+		t.Sandbox = info
 		return t, nil
 	}
 	bin, err := sandbox.FindBinary(ctx, sb.ServerBinary)
@@ -103,29 +94,30 @@ func connectSandbox(ctx context.Context, o Options, sb SandboxOptions, log io.Wr
 	return t, nil
 }
 
-// connectCluster makes every node of a running Galera cluster sandbox an
-// endpoint, in node order. A stopped node is an error: a run on part of a
-// cluster would not measure what the user asked for.
-func connectCluster(ctx context.Context, o Options, sb SandboxOptions, db string, log io.Writer) (*Target, error) {
-	c, err := sandbox.LookupCluster(sb.Dir, sb.Name)
+// namedSandbox returns the endpoints of the running named sandbox: its
+// server, or every node of a Galera cluster in node order. A stopped node
+// is an error: a run on part of a cluster would not measure what the user
+// asked for.
+func namedSandbox(o Options, sb SandboxOptions, db string) ([]Endpoint, *SandboxInfo, error) {
+	named, err := sandbox.Open(sb.Dir, sb.Name)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	if err := named.CheckRunning(); err != nil {
+		return nil, nil, err
 	}
 	var eps []Endpoint
-	for _, n := range c.Nodes {
-		if !n.Running() {
-			return nil, usage.Errorf("sandbox %s: %s is not running: start the cluster with 'joinbench sandbox start --name %s'", sb.Name, n.Name, sb.Name)
-		}
-		ep := sandboxEndpoint(&n.Server, db, o.ConnectTimeout)
-		ep.Node, ep.Process = n.Name, &clusterNode{c: c, n: n}
+	for _, s := range named.Servers {
+		ep := sandboxEndpoint(s, db, o.ConnectTimeout)
+		ep.Node, ep.Process = s.Name, &sandboxProcess{sb: named, s: s}
 		eps = append(eps, ep)
 	}
-	if err := Check(ctx, eps, true, log); err != nil {
-		return nil, err
+	info := sandboxInfo(named.Servers[0])
+	info.Name = named.Name
+	if named.Cluster != nil {
+		info.Nodes = len(named.Servers)
 	}
-	t := New(eps, db, nil)
-	t.Sandbox = &SandboxInfo{Name: c.Name, Flavor: c.Binary.Flavor, Version: c.Binary.Version, DataDir: c.Nodes[0].DataDir, Nodes: len(c.Nodes)}
-	return t, nil
+	return eps, info, nil
 }
 
 func sandboxEndpoint(s *sandbox.Server, db string, timeout time.Duration) Endpoint {

@@ -24,39 +24,23 @@ type Process interface {
 // end of a run does not cut short.
 const RestartStartTimeout = sandbox.RestartStartTimeout
 
-// clusterNode is a node of a Galera cluster sandbox.
-type clusterNode struct {
+// sandboxProcess is one server of a named sandbox: the single server or a
+// cluster node. The lock keeps PID from reading it half-way through a
+// restart.
+type sandboxProcess struct {
 	mu sync.Mutex
-	c  *sandbox.Cluster
-	n  *sandbox.Node
-}
-
-func (p *clusterNode) PID() int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.n.PID
-}
-
-func (p *clusterNode) Restart(ctx context.Context, down time.Duration) error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.c.RestartNode(ctx, p.n, down)
-}
-
-// sandboxServer is a single sandbox server.
-type sandboxServer struct {
-	mu sync.Mutex
+	sb *sandbox.Named
 	s  *sandbox.Server
 }
 
-func (p *sandboxServer) PID() int {
+func (p *sandboxProcess) PID() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.s.PID
 }
 
-func (p *sandboxServer) Restart(ctx context.Context, down time.Duration) error {
+func (p *sandboxProcess) Restart(ctx context.Context, down time.Duration) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.s.Restart(ctx, down)
+	return p.sb.Restart(ctx, p.s, down)
 }

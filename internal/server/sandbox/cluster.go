@@ -94,30 +94,6 @@ func LookupCluster(rootDir, name string) (*Cluster, error) {
 	return c, nil
 }
 
-// ListClusters returns the cluster sandboxes under root, by name.
-func ListClusters(rootDir string) ([]*Cluster, error) {
-	entries, err := os.ReadDir(root(rootDir))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("list sandboxes: %w", err)
-	}
-	var out []*Cluster
-	for _, e := range entries {
-		if !e.IsDir() || !IsCluster(rootDir, e.Name()) {
-			continue
-		}
-		c, err := LookupCluster(rootDir, e.Name())
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out, nil
-}
-
 // SetLog sets where progress lines go.
 func (c *Cluster) SetLog(w io.Writer) {
 	if w == nil {
@@ -137,17 +113,6 @@ func (c *Cluster) Running() bool {
 		}
 	}
 	return len(c.Nodes) > 0
-}
-
-// RunningNodes counts the nodes whose server runs.
-func (c *Cluster) RunningNodes() int {
-	k := 0
-	for _, n := range c.Nodes {
-		if n.Running() {
-			k++
-		}
-	}
-	return k
 }
 
 // StartCluster starts the cluster called name under root, or returns it

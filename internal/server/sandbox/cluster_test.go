@@ -129,7 +129,7 @@ func TestGaleraCluster(t *testing.T) {
 	if err := c.Remove(); err != nil {
 		t.Fatal(err)
 	}
-	if list, err := ListClusters(root); err != nil || len(list) != 0 {
+	if list, err := List(root); err != nil || len(list) != 0 {
 		t.Errorf("after remove: %v, %v", list, err)
 	}
 }
@@ -187,8 +187,8 @@ func syncedRead(t *testing.T, n *Node, q string) string {
 // be), and any found is a failure.
 func noStrayServers(t *testing.T, dir string) {
 	t.Cleanup(func() {
-		if cs, err := ListClusters(dir); err == nil {
-			for _, c := range cs {
+		if list, err := List(dir); err == nil {
+			for _, c := range list {
 				_ = c.Stop(context.Background())
 			}
 		}

@@ -13,5 +13,9 @@
 // bootstrapped, joined and stopped in the order Galera needs, and started
 // again from the node that holds the cluster's latest state (grastate.go).
 //
+// Named (named.go) is a named sandbox of either kind, its servers in a
+// list: a single server is the one-server case, so that what commands do
+// alike to both (stop, status, list, connect) is written once.
+//
 // The package knows nothing of scenarios, schemas or results.
 package sandbox

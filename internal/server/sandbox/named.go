@@ -9,8 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"time"
 
+	"github.com/joinbench/joinbench/internal/dirlist"
 	"github.com/joinbench/joinbench/internal/usage"
 )
 
@@ -138,29 +139,189 @@ func StartNamed(ctx context.Context, rootDir, name string, cfg Config) (s *Serve
 	return s, false, nil
 }
 
-// List returns the sandboxes under root, by name.
-func List(rootDir string) ([]*Server, error) {
-	entries, err := os.ReadDir(root(rootDir))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
+// Named is a named sandbox of either kind, for what commands do alike to
+// both (start, stop, status, list, connect): a single server is the
+// one-server case of a cluster.
+type Named struct {
+	Name   string
+	Dir    string
+	Binary Binary
+	// Servers are its servers: the single server, or the nodes in order.
+	Servers []*Server
+	// Cluster is the Galera cluster; nil for a single server.
+	Cluster *Cluster
+}
+
+func namedServer(s *Server) *Named {
+	return &Named{Name: s.Name, Dir: s.Dir, Binary: s.Binary, Servers: []*Server{s}}
+}
+
+func namedCluster(c *Cluster) *Named {
+	n := &Named{Name: c.Name, Dir: c.Dir, Binary: c.Binary, Cluster: c}
+	for _, node := range c.Nodes {
+		n.Servers = append(n.Servers, &node.Server)
 	}
-	if err != nil {
-		return nil, fmt.Errorf("list sandboxes: %w", err)
-	}
-	var out []*Server
-	for _, e := range entries {
-		if !e.IsDir() || CheckName(e.Name()) != nil {
-			continue
-		}
-		if _, err := os.Stat(filepath.Join(root(rootDir), e.Name(), stateFile)); err != nil {
-			continue
-		}
-		s, err := Lookup(rootDir, e.Name())
+	return n
+}
+
+// Open loads the sandbox called name under root, whichever its kind. One
+// that does not exist is a user error.
+func Open(rootDir, name string) (*Named, error) {
+	if IsCluster(rootDir, name) {
+		c, err := LookupCluster(rootDir, name)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, s)
+		return namedCluster(c), nil
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out, nil
+	s, err := Lookup(rootDir, name)
+	if err != nil {
+		return nil, err
+	}
+	return namedServer(s), nil
+}
+
+// List returns the sandboxes under root: the single servers, then the
+// clusters, each by name.
+func List(rootDir string) ([]*Named, error) {
+	names, err := dirlist.Names(root(rootDir))
+	if err != nil {
+		return nil, fmt.Errorf("list sandboxes: %w", err)
+	}
+	var servers, clusters []*Named
+	for _, name := range names {
+		if CheckName(name) != nil {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(root(rootDir), name, stateFile)); err != nil && !IsCluster(rootDir, name) {
+			continue // not a sandbox, or one that never started
+		}
+		n, err := Open(rootDir, name)
+		if err != nil {
+			return nil, err
+		}
+		if n.Cluster != nil {
+			clusters = append(clusters, n)
+		} else {
+			servers = append(servers, n)
+		}
+	}
+	return append(servers, clusters...), nil
+}
+
+// StartAny starts the sandbox called name under root, or returns it when
+// it already runs (running is then true): a Galera cluster of cfg.Nodes
+// when cfg.Nodes is set or name is a cluster already (StartCluster), else
+// a single server (StartNamed, with cfg.Config). The sandbox outlives this
+// process.
+func StartAny(ctx context.Context, rootDir, name string, cfg ClusterConfig) (n *Named, running bool, err error) {
+	if err := CheckName(name); err != nil {
+		return nil, false, err
+	}
+	cfg.Detach = true
+	if cfg.Nodes == 0 && !IsCluster(rootDir, name) {
+		if cfg.Provider != "" {
+			return nil, false, usage.Errorf("--galera-provider is for a cluster: add --galera N")
+		}
+		s, running, err := StartNamed(ctx, rootDir, name, cfg.Config)
+		if err != nil {
+			return nil, false, err
+		}
+		return namedServer(s), running, nil
+	}
+	switch {
+	case cfg.Port != 0:
+		return nil, false, usage.Errorf("--port cannot be combined with a cluster: each node gets free ports")
+	case cfg.Nodes < 0:
+		return nil, false, usage.Errorf("--galera %d: give the number of nodes", cfg.Nodes)
+	}
+	c, running, err := StartCluster(ctx, rootDir, name, cfg)
+	if err != nil {
+		return nil, false, err
+	}
+	return namedCluster(c), running, nil
+}
+
+// Kind is the word messages call it by: "sandbox" for a single server,
+// "cluster" for a Galera cluster.
+func (n *Named) Kind() string {
+	if n.Cluster != nil {
+		return "cluster"
+	}
+	return "sandbox"
+}
+
+// Summary says what it runs: "BINARY on ADDRESS" for a single server, "N
+// nodes of BINARY" for a cluster.
+func (n *Named) Summary() string {
+	if n.Cluster != nil {
+		return fmt.Sprintf("%d nodes of %s", len(n.Servers), n.Binary)
+	}
+	return fmt.Sprintf("%s on %s", n.Binary, n.Servers[0].Addr())
+}
+
+// RunningServers counts its servers that run.
+func (n *Named) RunningServers() int {
+	k := 0
+	for _, s := range n.Servers {
+		if s.Running() {
+			k++
+		}
+	}
+	return k
+}
+
+// CheckRunning is a user error naming the first of its servers that does
+// not run, with the command that starts it; nil when all run.
+func (n *Named) CheckRunning() error {
+	for _, s := range n.Servers {
+		switch {
+		case s.Running():
+		case n.Cluster != nil:
+			return usage.Errorf("sandbox %s: %s is not running: start the cluster with 'joinbench sandbox start --name %s'", n.Name, s.Name, n.Name)
+		default:
+			return usage.Errorf("sandbox %s is not running: start it with 'joinbench sandbox start --name %s'", n.Name, n.Name)
+		}
+	}
+	return nil
+}
+
+// SetLog sets where progress lines go.
+func (n *Named) SetLog(w io.Writer) {
+	if n.Cluster != nil {
+		n.Cluster.SetLog(w)
+		return
+	}
+	n.Servers[0].SetLog(w)
+}
+
+// Stop shuts its servers down cleanly (a cluster's in the order Galera
+// needs).
+func (n *Named) Stop(ctx context.Context) error {
+	if n.Cluster != nil {
+		return n.Cluster.Stop(ctx)
+	}
+	return n.Servers[0].Stop(ctx)
+}
+
+// Remove deletes its directory. Stop first.
+func (n *Named) Remove() error {
+	if n.Cluster != nil {
+		return n.Cluster.Remove()
+	}
+	return n.Servers[0].Remove()
+}
+
+// Restart restarts s, one of its servers, as a fault of a run: a single
+// server with Server.Restart, a node with Cluster.RestartNode.
+func (n *Named) Restart(ctx context.Context, s *Server, down time.Duration) error {
+	if n.Cluster == nil {
+		return s.Restart(ctx, down)
+	}
+	for _, node := range n.Cluster.Nodes {
+		if &node.Server == s {
+			return n.Cluster.RestartNode(ctx, node, down)
+		}
+	}
+	return fmt.Errorf("sandbox %s: %s is not one of its nodes", n.Name, s.Name)
 }

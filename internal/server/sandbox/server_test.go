@@ -78,7 +78,7 @@ func TestNamedSideBySide(t *testing.T) {
 		}
 	}
 	list, err := List(root)
-	if err != nil || len(list) != 2 || list[0].Name != "a" || !list[1].Running() {
+	if err != nil || len(list) != 2 || list[0].Name != "a" || !list[1].Servers[0].Running() {
 		t.Fatalf("List = %v, %v", list, err)
 	}
 

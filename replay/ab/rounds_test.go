@@ -1,0 +1,130 @@
+package ab
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/joinbench/joinbench/replay"
+	"github.com/joinbench/joinbench/replay/results"
+)
+
+func TestRoundOrder(t *testing.T) {
+	want := []slot{
+		{Base, 1, 1}, {Candidate, 1, 2},
+		{Candidate, 2, 3}, {Base, 2, 4},
+		{Base, 3, 5}, {Candidate, 3, 6},
+	}
+	got := roundOrder(3)
+	if len(got) != len(want) {
+		t.Fatalf("roundOrder(3): %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("roundOrder(3)[%d] = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}
+
+// TestRoundsRecordReplicates: each round is a run of its own in its
+// side's folder, with its side, round and place in the series in
+// run.json, and the folders come back per side in round order.
+func TestRoundsRecordReplicates(t *testing.T) {
+	f := &fakeRuns{t: t}
+	e := f.experiment(Rounds, 2)
+	res, err := e.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(e.Out, "ab=s"); res.Dir != want || res.SideDir(Candidate) != filepath.Join(want, "side=candidate") {
+		t.Fatalf("folders %s, %s", res.Dir, res.SideDir(Candidate))
+	}
+	var ids []string
+	for _, r := range f.runs {
+		ids = append(ids, r.o.RunID)
+		if r.o.Out != res.SideDir(r.side) || r.o.Lockstep != nil || r.o.Progress != nil || r.o.Log == nil ||
+			r.o.Warmup != e.Workload.Warmup || r.o.Time != e.Workload.Time {
+			t.Errorf("%s: options %+v", r.o.RunID, r.o)
+		}
+	}
+	if got := strings.Join(ids, " "); got != "s-base-01 s-candidate-01 s-candidate-02 s-base-02" {
+		t.Errorf("runs in the order %s", got)
+	}
+	for _, side := range sides {
+		if len(res.Runs[side]) != 2 {
+			t.Fatalf("%s: runs %v", side.Name(), res.Runs[side])
+		}
+		for k, dir := range res.Runs[side] {
+			info := results.ReadRunInfo(dir, nil)
+			want := results.Replicate{Series: "s", Side: side.Name(), Round: k + 1, Rounds: 2,
+				Order: []int{1, 4, 2, 3}[int(side)*2+k]} // base, candidate, candidate, base
+			if info == nil || info.Replicate == nil || *info.Replicate != want || filepath.Base(dir) != "run="+roundRunID("s", side, k+1) {
+				t.Errorf("%s: %+v, want replicate %+v", dir, info, want)
+			}
+		}
+	}
+}
+
+// TestRoundsWithoutWarmup: a round that recorded nothing after its
+// warm-up runs again without one, and so does every later round of both
+// sides; only the run that recorded something is kept.
+func TestRoundsWithoutWarmup(t *testing.T) {
+	f := &fakeRuns{t: t, executions: func(_ Side, o replay.Options) int64 {
+		if o.Warmup > 0 {
+			return 0
+		}
+		return 1
+	}}
+	res, err := f.experiment(Rounds, 2).Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range f.runs {
+		got = append(got, r.o.RunID+"/"+r.o.Warmup.String())
+	}
+	if s := strings.Join(got, " "); s != "s-base-01/200ms s-base-01/0s s-candidate-01/0s s-candidate-02/0s s-base-02/0s" {
+		t.Errorf("runs: %s", s)
+	}
+	for _, side := range sides {
+		for _, dir := range res.Runs[side] {
+			if info := results.ReadRunInfo(dir, nil); info == nil || info.Executions != 1 || info.Replicate == nil {
+				t.Errorf("%s: %+v", dir, info)
+			}
+		}
+	}
+}
+
+// TestRoundsFailure: a round that fails ends the experiment, its error
+// naming the round, the side and its server.
+func TestRoundsFailure(t *testing.T) {
+	boom := errors.New("boom")
+	f := &fakeRuns{t: t}
+	f.fail = func(_ context.Context, side Side) error {
+		if side == Candidate && len(f.runs) == 3 {
+			return boom
+		}
+		return nil
+	}
+	_, err := f.experiment(Rounds, 3).Run(context.Background())
+	if !errors.Is(err, boom) || err.Error() != "round 2 of candidate (c:2): boom" {
+		t.Fatalf("error %v", err)
+	}
+	if len(f.runs) != 3 {
+		t.Errorf("%d runs after the failure, want 3", len(f.runs))
+	}
+}
+
+func TestExperimentRefusesNoRounds(t *testing.T) {
+	f := &fakeRuns{t: t}
+	for _, e := range []*Experiment{f.experiment(Rounds, 0), f.experiment("sometimes", 1), {Rounds: 1}} {
+		if _, err := e.Run(context.Background()); err == nil {
+			t.Errorf("%+v: no error", e)
+		}
+	}
+	if len(f.runs) != 0 {
+		t.Errorf("%d runs made", len(f.runs))
+	}
+}

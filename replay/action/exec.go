@@ -1,0 +1,140 @@
+package action
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+
+	"github.com/joinbench/joinbench/replay/results"
+)
+
+// execKind runs an external command (pt-online-schema-change, gh-ost, a
+// script) against the endpoint.
+var execKind = &Kind{
+	Name:      "exec",
+	Syntax:    "exec: COMMAND",
+	Note:      "{host} {port} {user} {database} {socket} replaced",
+	StopBound: execKillAfter,
+	Parse: func(a Args) (Job, error) {
+		if err := a.NoWords("the command"); err != nil {
+			return nil, err
+		}
+		cmd, err := a.NeedText("the command")
+		if err != nil {
+			return nil, err
+		}
+		return execJob{command: cmd}, nil
+	},
+}
+
+// execKillAfter is how long an external command is given to end after
+// SIGTERM, when the run ends before it, before SIGKILL.
+const execKillAfter = 10 * time.Second
+
+// outputLimit bounds what is kept of an external command's output.
+const outputLimit = 64 << 10
+
+type execJob struct{ command string }
+
+// What is the command as run on the target: its placeholders replaced.
+func (j execJob) What(t Target) string {
+	if t.Conn == nil {
+		return j.command
+	}
+	return expandCommand(j.command, t.Conn)
+}
+
+// Do runs the command with sh -c, its {host}, {port}, {user}, {database}
+// and {socket} replaced by the endpoint's, and MYSQL_PWD, MYSQL_HOST and
+// MYSQL_TCP_PORT in its environment; its output goes to the action's row.
+// When the run ends first, its process group gets SIGTERM, then SIGKILL.
+func (j execJob) Do(ctx context.Context, at Site, row *results.Action) error {
+	cfg := at.Conn
+	host, port, _ := endpointAddress(cfg)
+	command := expandCommand(j.command, cfg)
+	row.What = command
+	cmd := exec.Command("/bin/sh", "-c", command)
+	cmd.Env = append(os.Environ(), "MYSQL_PWD="+cfg.Passwd, "MYSQL_HOST="+host, "MYSQL_TCP_PORT="+port)
+	out := &tailBuffer{max: outputLimit}
+	cmd.Stdout, cmd.Stderr = out, out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("start %s: %w", command, err)
+	}
+	err := waitCommand(ctx, cmd)
+	row.Output = out.String()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return &exitError{code: ee.ExitCode(), err: fmt.Errorf("exit status %d: %s", ee.ExitCode(), lastLine(row.Output))}
+	}
+	return err
+}
+
+// waitCommand waits for a started command; when ctx ends first, its
+// process group gets SIGTERM, then SIGKILL execKillAfter later.
+func waitCommand(ctx context.Context, cmd *exec.Cmd) error {
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(execKillAfter):
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		return <-done
+	}
+}
+
+// exitError is a command that exited with a status other than 0: the
+// status is the row's error code.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+func (e *exitError) ExitCode() int { return e.code }
+
+// expandCommand replaces an exec command's placeholders by the endpoint's
+// address, user and database.
+func expandCommand(command string, cfg *mysql.Config) string {
+	host, port, socket := endpointAddress(cfg)
+	return strings.NewReplacer("{host}", host, "{port}", port, "{user}", cfg.User, "{database}", cfg.DBName, "{socket}", socket).Replace(command)
+}
+
+func endpointAddress(cfg *mysql.Config) (host, port, socket string) {
+	if cfg.Net == "unix" {
+		return "localhost", "", cfg.Addr
+	}
+	h, p, ok := strings.Cut(cfg.Addr, ":")
+	if i := strings.LastIndex(cfg.Addr, ":"); i >= 0 {
+		h, p, ok = cfg.Addr[:i], cfg.Addr[i+1:], true
+	}
+	if !ok {
+		p = "3306"
+	}
+	h = strings.Trim(h, "[]")
+	if _, err := strconv.Atoi(p); err != nil {
+		p = "3306"
+	}
+	return h, p, ""
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return clipText(lines[len(lines)-1], 300)
+}

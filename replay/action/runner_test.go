@@ -1,0 +1,134 @@
+package action
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/joinbench/joinbench/replay/results"
+)
+
+// fakeJob does what its fields say, without a server.
+type fakeJob struct {
+	err     error
+	ignores bool          // ignores its context: never stops
+	started chan struct{} // closed when a job that ignores starts
+	release chan struct{} // closed at the end of the test, for a job that ignores
+}
+
+func (j fakeJob) What(Target) string { return "fake" }
+
+func (j fakeJob) Do(ctx context.Context, _ Site, row *results.Action) error {
+	if j.ignores {
+		close(j.started)
+		<-j.release
+		return nil
+	}
+	if j.err != nil {
+		return j.err
+	}
+	row.Rows = 7
+	return nil
+}
+
+var fakeKind = &Kind{Name: "fake", Syntax: "fake", Rolling: true}
+
+func fakeAction(n int32, offset time.Duration, job Job, targets ...int) Action {
+	a := Action{Spec: Spec{Text: "fake", Offset: offset, Kind: fakeKind, Job: job}, Number: n}
+	for _, t := range targets {
+		a.Targets = append(a.Targets, Target{Endpoint: t})
+	}
+	return a
+}
+
+type recorder struct {
+	mu    sync.Mutex
+	rows  []results.Action
+	lines []string
+}
+
+func (r *recorder) env() Env {
+	return Env{
+		Endpoints:  []Endpoint{{Name: "a"}, {Name: "b"}},
+		AbortAfter: 10 * time.Millisecond,
+		Printf: func(format string, args ...any) {
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			r.lines = append(r.lines, strings.TrimSpace(strings.SplitN(fmt.Sprintf(format, args...), "]", 2)[1]))
+		},
+		Record: func(rows []results.Action) error {
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			r.rows = rows
+			return nil
+		},
+	}
+}
+
+// The runner records every action's rows: done, failed (a rolling change
+// stops there), skipped (never reached), and unstopped (still running
+// past its bound once stopped).
+func TestRunner(t *testing.T) {
+	started, release := make(chan struct{}), make(chan struct{})
+	defer close(release)
+	rec := &recorder{}
+	start := time.Now()
+	r := Start(context.Background(), rec.env(), []Action{
+		fakeAction(1, 0, fakeJob{}, 0),
+		fakeAction(2, 0, fakeJob{err: errors.New("no")}, 0, 1),
+		fakeAction(3, time.Hour, fakeJob{}, 1),
+		fakeAction(4, 0, fakeJob{ignores: true, started: started, release: release}, 1),
+	}, start, time.Time{})
+	<-started
+	for {
+		rec.mu.Lock()
+		n := len(rec.rows)
+		rec.mu.Unlock()
+		if n == 3 { // 1, and both steps of 2
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	rows := r.Stop()
+	want := []struct {
+		action, step int32
+		outcome      string
+	}{{1, 1, results.ActionOK}, {2, 1, results.ActionFailed}, {2, 2, results.ActionSkipped}, {3, 1, results.ActionSkipped}, {4, 1, results.ActionUnstopped}}
+	if len(rows) != len(want) {
+		t.Fatalf("rows %+v", rows)
+	}
+	for i, w := range want {
+		if g := rows[i]; g.Action != w.action || g.Step != w.step || g.Outcome != w.outcome {
+			t.Errorf("row %d: %d.%d %s, want %d.%d %s", i, g.Action, g.Step, g.Outcome, w.action, w.step, w.outcome)
+		}
+	}
+	if rows[0].Rows != 7 || rows[0].Endpoint != "a" || rows[1].ErrorCode != -1 || rows[1].ErrorMessage != "no" ||
+		!strings.Contains(rows[2].ErrorMessage, "failed on an earlier node") || rows[3].Endpoint != "b" ||
+		!strings.Contains(rows[4].ErrorMessage, "did not stop within") {
+		t.Errorf("rows %+v", rows)
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if len(rec.rows) != 5 {
+		t.Errorf("recorded %d rows, want 5", len(rec.rows))
+	}
+	for _, line := range []string{"action 1 on a: fake: fake", "action 1 on a: fake ok after", "action 2 on a: fake failed after", "action 4 on b: fake did not stop within"} {
+		found := false
+		for _, l := range rec.lines {
+			found = found || strings.HasPrefix(l, line)
+		}
+		if !found {
+			t.Errorf("no line %q in %q", line, rec.lines)
+		}
+	}
+}
+
+func TestNoRunner(t *testing.T) {
+	if r := Start(context.Background(), Env{}, nil, time.Now(), time.Time{}); r != nil || r.Stop() != nil {
+		t.Error("a run without actions has a runner")
+	}
+}
