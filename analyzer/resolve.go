@@ -7,6 +7,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/opcode"
 
 	"github.com/joinbench/joinbench/ddl"
+	"github.com/joinbench/joinbench/internal/suggest"
 )
 
 // Name resolution: every column reference of every query block is bound to
@@ -585,41 +586,9 @@ func (s *source) describe() string {
 }
 
 // didYouMean suggests the closest candidate by edit distance.
-func didYouMean(name string, cands []string) string {
-	best, bestD := "", max(3, len(name)/3+1)
-	for _, c := range cands {
-		if d := editDistance(strings.ToLower(name), strings.ToLower(c)); d < bestD && d > 0 {
-			best, bestD = c, d
-		}
-	}
-	if best == "" {
-		return ""
-	}
-	return "; did you mean " + best + "?"
-}
+func didYouMean(name string, cands []string) string { return suggest.DidYouMean(name, cands) }
 
-func editDistance(a, b string) int {
-	if len(a) > 64 || len(b) > 64 {
-		return 99
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c++
-			}
-			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
+func editDistance(a, b string) int { return suggest.Distance(a, b) }
 
 // isEq reports whether e is an equality comparison.
 func isEq(e ast.ExprNode) (*ast.BinaryOperationExpr, bool) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/joinbench/joinbench/internal/sqllex"
+	"github.com/joinbench/joinbench/internal/suggest"
 )
 
 // Distributions a numeric, id, list, enum, set or table parameter may take.
@@ -228,6 +229,9 @@ func (p *parser) headerLine(i, end int, seen map[string]bool) error {
 	case "param":
 		return s.errorf(k, "a parameter is declared as `-- param NAME: TYPE(ARGS) [distribution]`")
 	default:
+		if near := suggest.Closest(key, HeaderKeys); near != "" {
+			return s.errorf(i, "unknown header key %q; did you mean %s? (known: %s)", key, near, strings.Join(HeaderKeys, ", "))
+		}
 		return s.errorf(i, "unknown header key %q (known: %s)", key, strings.Join(HeaderKeys, ", "))
 	}
 	seen[key] = true
