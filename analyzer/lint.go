@@ -30,6 +30,10 @@ type LintOptions struct {
 	Galera bool
 	// ConfigFile replaces the lint.conf nearest to each linted file.
 	ConfigFile string
+	// Select, when given, runs only these rules; Ignore turns rules off.
+	// Each value is a rule name or a comma list of them. Both win over
+	// lint.conf (see ruleSelection); scenario-format always runs.
+	Select, Ignore []string
 	// Fix applies the suggested fixes to the user's files (never to a
 	// built-in scenario), then lints what remains; UnsafeFixes applies
 	// the fixes that change a statement's results too.
@@ -91,12 +95,17 @@ func Lint(ctx context.Context, files []File, o LintOptions) (*Result, error) {
 	if o.CheckPlans && o.Server == nil {
 		return nil, errors.New("lint: checking plans needs a live server")
 	}
+	sel, err := newRuleSelection(o.Select, o.Ignore)
+	if err != nil {
+		return nil, err
+	}
 	base, detected, err := o.base(ctx)
 	if err != nil {
 		return nil, err
 	}
+	sel.apply(base)
 	files = append([]File(nil), files...)
-	if err := o.configure(files, base, detected.Name != ""); err != nil {
+	if err := o.configure(files, base, detected.Name != "", sel); err != nil {
 		return nil, err
 	}
 	res := &Result{Files: len(files)}
@@ -171,9 +180,10 @@ func (o *LintOptions) schema(ctx context.Context) (*ddl.Schema, flavor.Flavor, e
 }
 
 // configure sets each file's options: base with the file's lint.conf (or
-// ConfigFile's) laid over it. The command line's choices, and a flavour
-// detected on a server, win over the file's.
-func (o *LintOptions) configure(files []File, base *Options, detected bool) error {
+// ConfigFile's) laid over it. The command line's choices (the flavour,
+// the rules selected), and a flavour detected on a server, win over the
+// file's.
+func (o *LintOptions) configure(files []File, base *Options, detected bool, sel ruleSelection) error {
 	var fixed *Config
 	if o.ConfigFile != "" {
 		b, err := os.ReadFile(o.ConfigFile)
@@ -195,6 +205,7 @@ func (o *LintOptions) configure(files []File, base *Options, detected bool) erro
 			}
 		}
 		files[i].Options = cfg.Apply(*base, flavorSet, galeraSet)
+		sel.apply(files[i].Options)
 	}
 	return nil
 }

@@ -25,6 +25,8 @@ type lintCmd struct {
 	Flavor      string   `enum:",mysql,mariadb,percona,tidb" default:"" help:"Server flavour the corpus targets: mysql, mariadb, percona or tidb. Overrides lint.conf and the flavour detected on a live server (default mysql)."`
 	Galera      bool     `help:"The target is a Galera/PXC cluster (every DDL blocks the cluster; large writesets stall it). Overrides lint.conf."`
 	Config      string   `type:"existingfile" placeholder:"FILE" help:"Read rule severities from this file instead of the lint.conf nearest to each linted file."`
+	Select      []string `sep:"," placeholder:"RULE,..." help:"Run only these rules (comma list, repeatable). Wins over lint.conf: a selected rule runs even where lint.conf turns it off, at lint.conf's severity otherwise. scenario-format always runs."`
+	Ignore      []string `sep:"," placeholder:"RULE,..." help:"Do not run these rules (comma list, repeatable), whatever lint.conf and --select say."`
 	Format      string   `enum:"text,json,sarif" default:"text" short:"f" help:"Output: text (path:line:col: severity: message [rule]), json, or sarif (SARIF 2.1.0 for code scanning)."`
 	Fix         bool     `help:"Apply suggested fixes (RIGHT JOIN to LEFT JOIN) in the files, keeping header and comments; then report what remains. Built-in scenarios are never modified."`
 	UnsafeFixes bool     `help:"With --fix, also apply the fixes that change a statement's results (moving a preserved-side ON condition to WHERE); never applied otherwise."`
@@ -70,8 +72,10 @@ rules run only with --check-plans.
 Severities: each rule has a default (see --rules); a lint.conf file in the
 linted file's folder or any folder above it changes them, one "rule =
 off|info|warning|error" per line, and may set "flavor = mariadb" and
-"galera = true". A finding is silenced by a comment on its line, or on a
-line of its own just above it:
+"galera = true". The command line wins over lint.conf: --select runs only
+the rules it names (even one lint.conf turns off), --ignore turns rules
+off. A finding is silenced by a comment on its line, or on a line of its
+own just above it:
   -- lint:ignore right-join the scenario measures RIGHT JOIN handling
 or for the whole file, anywhere in it:
   -- lint:file-ignore large-dml the update scenarios are meant to be large
@@ -83,6 +87,8 @@ Exit status: 0 no finding at error severity, 1 findings at error severity,
 Examples:
   joinbench lint
   joinbench lint --corpus ./scenarios --flavor mariadb
+  joinbench lint --select right-join,outer-join-nullified ./scenarios
+  joinbench lint --ignore large-dml,blocking-ddl ./scenarios
   joinbench lint --dsn 'root@tcp(db1:3306)/joinbench'   # schema and flavour of a live server
   joinbench lint --dsn 'root@tcp(db1:3306)/joinbench' --check-plans   # and the plans it chooses
   joinbench lint --sandbox dev --check-plans   # the same on a running named sandbox
@@ -147,7 +153,7 @@ func (c *lintCmd) lintOptions() (analyzer.LintOptions, error) {
 	}
 	return analyzer.LintOptions{
 		SchemaFile: c.Schema, Tables: c.Tables, TableName: c.TableName,
-		Flavor: flavor.Name(c.Flavor), Galera: c.Galera, ConfigFile: c.Config,
+		Flavor: flavor.Name(c.Flavor), Galera: c.Galera, ConfigFile: c.Config, Select: c.Select, Ignore: c.Ignore,
 		Fix: c.Fix, UnsafeFixes: c.UnsafeFixes, CheckPlans: c.CheckPlans,
 	}, nil
 }
