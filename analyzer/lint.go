@@ -36,8 +36,10 @@ type LintOptions struct {
 	Select, Ignore []string
 	// Fix applies the suggested fixes to the user's files (never to a
 	// built-in scenario), then lints what remains; UnsafeFixes applies
-	// the fixes that change a statement's results too.
-	Fix, UnsafeFixes bool
+	// the fixes that change a statement's results too. Diff works out the
+	// same fixes without writing them (Result.Changes), and lints the
+	// files as they are.
+	Fix, UnsafeFixes, Diff bool
 	// Server is the live server names resolve against, which also tells
 	// the flavour; nil lints offline.
 	Server Server
@@ -82,8 +84,11 @@ type Result struct {
 	Files int
 	// Errors, Warnings and Infos count the findings by severity.
 	Errors, Warnings, Infos int
-	// Fixed is how many edits Fix applied.
+	// Fixed is how many edits Fix applied (or Diff would apply).
 	Fixed int
+	// Changes are the files Fix changed (or Diff would change), in file
+	// order.
+	Changes []FileChange
 	// Plans is what CheckPlans found; nil without it.
 	Plans *PlanReport
 }
@@ -109,9 +114,12 @@ func Lint(ctx context.Context, files []File, o LintOptions) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{Files: len(files)}
-	if o.Fix {
-		if res.Fixed, err = o.fix(files); err != nil {
+	if o.Fix || o.Diff {
+		if res.Changes, err = o.fix(files); err != nil {
 			return nil, err
+		}
+		for _, c := range res.Changes {
+			res.Fixed += c.Edits
 		}
 	}
 	if res.Diagnostics, err = AnalyzeAll(ctx, files, base); err != nil {
@@ -210,15 +218,16 @@ func (o *LintOptions) configure(files []File, base *Options, detected bool, sel 
 	return nil
 }
 
-// fix applies the suggested fixes of the user's scenario files and reads
-// each fixed file again, as the loader would; it returns the number of
-// edits.
-func (o *LintOptions) fix(files []File) (int, error) {
+// fix works out the suggested fixes of the user's scenario files. With
+// Fix it writes each changed file and reads it again, as the loader
+// would, for the analysis to see the fixed text; with Diff alone it
+// writes nothing. It returns the changes.
+func (o *LintOptions) fix(files []File) ([]FileChange, error) {
 	write := o.WriteFile
 	if write == nil {
 		write = os.WriteFile
 	}
-	n := 0
+	var changes []FileChange
 	for i, f := range files {
 		if f.Builtin || f.Scenario == nil {
 			continue
@@ -227,15 +236,18 @@ func (o *LintOptions) fix(files []File) (int, error) {
 		if k == 0 {
 			continue
 		}
+		changes = append(changes, FileChange{Path: f.Path, Before: f.Scenario.Source, After: out, Edits: k})
+		if !o.Fix {
+			continue
+		}
 		if err := write(f.Path, []byte(out), 0o644); err != nil {
-			return n, fmt.Errorf("write fix: %w", err)
+			return changes, fmt.Errorf("write fix: %w", err)
 		}
 		sc, err := f.Scenario.Reparse([]byte(out))
 		if err != nil { // FixScenario keeps only text that loads
-			return n, fmt.Errorf("fix of %s: %w", f.Path, err)
+			return changes, fmt.Errorf("fix of %s: %w", f.Path, err)
 		}
 		files[i].Source, files[i].Scenario = out, sc
-		n += k
 	}
-	return n, nil
+	return changes, nil
 }
