@@ -27,11 +27,11 @@ type lintCmd struct {
 	Config      string   `type:"existingfile" placeholder:"FILE" help:"Read rule severities from this file instead of the lint.conf nearest to each linted file."`
 	Select      []string `sep:"," placeholder:"RULE,..." help:"Run only these rules (comma list, repeatable). Wins over lint.conf: a selected rule runs even where lint.conf turns it off, at lint.conf's severity otherwise. scenario-format always runs."`
 	Ignore      []string `sep:"," placeholder:"RULE,..." help:"Do not run these rules (comma list, repeatable), whatever lint.conf and --select say."`
-	Format      string   `enum:"text,json,sarif" default:"text" short:"f" help:"Output: text (path:line:col: severity: message [rule]), json, or sarif (SARIF 2.1.0 for code scanning)."`
+	Format      string   `enum:"text,json,sarif,github" default:"text" short:"f" help:"Output: text (path:line:col: severity: message [rule]), json, sarif (SARIF 2.1.0 for code scanning, paths relative to the repository root) or github (GitHub Actions workflow annotations)."`
 	Fix         bool     `help:"Apply suggested fixes (RIGHT JOIN to LEFT JOIN) in the files, keeping header and comments; then report what remains. Built-in scenarios are never modified."`
 	UnsafeFixes bool     `help:"With --fix, also apply the fixes that change a statement's results (moving a preserved-side ON condition to WHERE); never applied otherwise."`
 	Rules       bool     `help:"List the rules with their default severity and exit."`
-	Explain     string   `placeholder:"RULE" help:"Print a rule's documentation, with a wrong and a right example, and exit."`
+	Explain     string   `placeholder:"RULE" help:"Print a rule's documentation, with a wrong and a right example, and exit; all prints every rule's (docs/rules.md)."`
 
 	// --dsn, --sandbox, the connection flags, --check-plans: cmd_lint_server.go
 	lintServerFlags `embed:""`
@@ -81,6 +81,13 @@ or for the whole file, anywhere in it:
   -- lint:file-ignore large-dml the update scenarios are meant to be large
 The reason is required; a suppression that silences nothing is reported.
 
+Output: --format github prints GitHub Actions workflow commands, which a
+workflow shows as annotations on the files' lines; --format sarif a SARIF
+log for code scanning. Both name files relative to the repository root
+(the nearest folder above the current one holding .git, else the current
+folder), SARIF with uriBaseId %SRCROOT%; each SARIF rule links to its
+section of docs/rules.md.
+
 Exit status: 0 no finding at error severity, 1 findings at error severity,
 2 usage or I/O errors.
 
@@ -94,6 +101,7 @@ Examples:
   joinbench lint --sandbox dev --check-plans   # the same on a running named sandbox
   joinbench lint --host db1 --defaults-file ~/.my-db1.cnf   # user and password from the option file
   joinbench lint --format sarif ./scenarios > lint.sarif
+  joinbench lint --format github ./scenarios   # in a GitHub Actions step
   joinbench lint --fix scenarios/right/my_right_join.sql
   joinbench lint --explain outer-join-nullified`
 }
@@ -162,6 +170,10 @@ func (c *lintCmd) lintOptions() (analyzer.LintOptions, error) {
 // happened on the way (fixes, plans) to stderr; findings at error
 // severity make the exit status 1.
 func (c *lintCmd) print(cl *cli, res *analyzer.Result) error {
+	wd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
 	if !cl.Quiet {
 		if res.Fixed > 0 {
 			fmt.Fprintf(os.Stderr, "joinbench lint: applied %d fix(es)\n", res.Fixed)
@@ -175,7 +187,8 @@ func (c *lintCmd) print(cl *cli, res *analyzer.Result) error {
 			}
 		}
 	}
-	if err := writeDiagnostics(os.Stdout, c.Format, res.Diagnostics); err != nil {
+	out := analyzer.OutputOptions{Version: version, Root: analyzer.RepoRoot(wd)}
+	if err := analyzer.WriteFindings(os.Stdout, c.Format, res.Diagnostics, out); err != nil {
 		return err
 	}
 	if !cl.Quiet && c.Format == "text" && len(res.Diagnostics) > 0 {
@@ -187,20 +200,13 @@ func (c *lintCmd) print(cl *cli, res *analyzer.Result) error {
 	return nil
 }
 
-// writeDiagnostics writes findings as text, JSON or SARIF.
-func writeDiagnostics(w io.Writer, format string, diags []analyzer.Diagnostic) error {
-	switch format {
-	case "json":
-		return analyzer.WriteJSON(w, diags)
-	case "sarif":
-		return analyzer.WriteSARIF(w, diags, version)
-	}
-	return analyzer.WriteText(w, diags)
-}
-
-// explainRule prints a rule's documentation; an unknown rule is a usage
-// error naming the rules there are.
+// explainRule prints a rule's documentation, or every rule's for "all"
+// (docs/rules.md); an unknown rule is a usage error naming the rules
+// there are.
 func explainRule(w io.Writer, name string) error {
+	if name == "all" {
+		return analyzer.WriteReference(w)
+	}
 	a := analyzer.Lookup(name)
 	if a == nil {
 		var names []string

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/joinbench/joinbench/analyzer"
 	"github.com/joinbench/joinbench/ddl"
 	"github.com/joinbench/joinbench/ddl/load"
 	"github.com/joinbench/joinbench/internal/testdb"
@@ -93,5 +94,46 @@ func TestLintExplain(t *testing.T) {
 	}
 	if code, out := runCaptured(t, "lint", "--explain", "no-such-rule"); code != 2 {
 		t.Fatalf("lint --explain no-such-rule: exit %d, want 2\n%s", code, out)
+	}
+}
+
+// TestRulesReferenceIsUpToDate: docs/rules.md is what `lint --explain
+// all` prints, and holds the section every rule's help URI links to.
+func TestRulesReferenceIsUpToDate(t *testing.T) {
+	code, generated := runCaptured(t, "lint", "--explain", "all")
+	if code != 0 || !strings.HasPrefix(generated, "# Lint rules\n") {
+		t.Fatalf("lint --explain all: exit %d\n%s", code, generated)
+	}
+	committed := readDoc(t, "docs/rules.md")
+	if committed != generated {
+		t.Fatalf("docs/rules.md is not what `joinbench lint --explain all` prints: run `make docs` and commit the result (first difference at %s)",
+			firstDifference(committed, generated))
+	}
+	for _, a := range analyzer.Analyzers() {
+		page, fragment, _ := strings.Cut(a.HelpURI(), "#")
+		if !strings.HasSuffix(page, "/docs/rules.md") || !hasHeading(committed, fragment) {
+			t.Errorf("rule %s: help URI %s has no heading in docs/rules.md", a.Name, a.HelpURI())
+		}
+	}
+}
+
+// TestLintCIFormats: in a repository, github annotations and SARIF name
+// files relative to its root, whichever folder lint runs from.
+func TestLintCIFormats(t *testing.T) {
+	dir := writeTree(t, t.TempDir(), map[string]string{
+		".git/HEAD":           "ref: refs/heads/main\n",
+		"corpus/inner/t.sql":  "-- scenario: t\nSELECT id FROM levl1;\n",
+		"corpus/inner/ok.sql": "-- scenario: ok\nSELECT id FROM level1;\n",
+	})
+	t.Chdir(filepath.Join(dir, "corpus"))
+	code, out := runCaptured(t, "lint", "--no-builtin", "--format", "github", "inner")
+	want := "::error file=corpus/inner/t.sql,line=2,col=16,endLine=2,endColumn=21,title=unknown-table::unknown table levl1; did you mean level1?\n"
+	if code != 1 || out != want {
+		t.Errorf("--format github: exit %d\n%s\nwant\n%s", code, out, want)
+	}
+	code, out = runCaptured(t, "lint", "--no-builtin", "--format", "sarif", "inner")
+	if code != 1 || !strings.Contains(out, `"uri": "corpus/inner/t.sql",`) || !strings.Contains(out, `"uriBaseId": "%SRCROOT%"`) ||
+		!strings.Contains(out, `"uri": "file://`+filepath.ToSlash(dir)+`/"`) {
+		t.Errorf("--format sarif: exit %d\n%s", code, out)
 	}
 }
