@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/joinbench/joinbench/analyzer"
@@ -28,8 +29,9 @@ type lintCmd struct {
 	Select      []string `sep:"," placeholder:"RULE,..." help:"Run only these rules (comma list, repeatable). Wins over lint.conf: a selected rule runs even where lint.conf turns it off, at lint.conf's severity otherwise. scenario-format always runs."`
 	Ignore      []string `sep:"," placeholder:"RULE,..." help:"Do not run these rules (comma list, repeatable), whatever lint.conf and --select say."`
 	Format      string   `enum:"text,json,sarif,github" default:"text" short:"f" help:"Output: text (path:line:col: severity: message [rule]), json, sarif (SARIF 2.1.0 for code scanning, paths relative to the repository root) or github (GitHub Actions workflow annotations)."`
-	Fix         bool     `help:"Apply suggested fixes (RIGHT JOIN to LEFT JOIN) in the files, keeping header and comments; then report what remains. Built-in scenarios are never modified."`
-	UnsafeFixes bool     `help:"With --fix, also apply the fixes that change a statement's results (moving a preserved-side ON condition to WHERE); never applied otherwise."`
+	Fix         bool     `help:"Apply suggested fixes (RIGHT JOIN to LEFT JOIN) in the files, keeping header and comments, and name each file changed on stderr; then report what remains. Built-in scenarios are never modified."`
+	Diff        bool     `help:"Print what --fix would change, as a unified diff, without writing anything; exit 1 when there is something to fix."`
+	UnsafeFixes bool     `help:"With --fix or --diff, also apply the fixes that change a statement's results (moving a preserved-side ON condition to WHERE); never applied otherwise."`
 	Rules       bool     `help:"List the rules with their default severity and exit."`
 	Explain     string   `placeholder:"RULE" help:"Print a rule's documentation, with a wrong and a right example, and exit; all prints every rule's (docs/rules.md)."`
 
@@ -88,8 +90,12 @@ log for code scanning. Both name files relative to the repository root
 folder), SARIF with uriBaseId %SRCROOT%; each SARIF rule links to its
 section of docs/rules.md.
 
-Exit status: 0 no finding at error severity, 1 findings at error severity,
-2 usage or I/O errors.
+Fixes: --fix writes the fixes and names each file it changed on stderr;
+--diff prints the same fixes as a unified diff (patch -p0 applies it from
+the current folder) and writes nothing.
+
+Exit status: 0 no finding at error severity, 1 findings at error severity
+(with --diff: something to fix), 2 usage or I/O errors.
 
 Examples:
   joinbench lint
@@ -102,6 +108,7 @@ Examples:
   joinbench lint --host db1 --defaults-file ~/.my-db1.cnf   # user and password from the option file
   joinbench lint --format sarif ./scenarios > lint.sarif
   joinbench lint --format github ./scenarios   # in a GitHub Actions step
+  joinbench lint --diff ./scenarios
   joinbench lint --fix scenarios/right/my_right_join.sql
   joinbench lint --explain outer-join-nullified`
 }
@@ -151,8 +158,14 @@ func (c *lintCmd) Run(ctx context.Context, cl *cli) error {
 // combinations that make no sense.
 func (c *lintCmd) lintOptions() (analyzer.LintOptions, error) {
 	switch {
-	case c.UnsafeFixes && !c.Fix:
-		return analyzer.LintOptions{}, usage.Errorf("--unsafe-fixes applies fixes: give --fix too")
+	case c.UnsafeFixes && !c.Fix && !c.Diff:
+		return analyzer.LintOptions{}, usage.Errorf("--unsafe-fixes applies fixes: give --fix or --diff too")
+	case c.Diff && c.Fix:
+		return analyzer.LintOptions{}, usage.Errorf("--diff shows what --fix would write: give one of them")
+	case c.Diff && c.Format != "text":
+		return analyzer.LintOptions{}, usage.Errorf("--diff prints a diff, not findings: leave --format out")
+	case c.Diff && c.CheckPlans:
+		return analyzer.LintOptions{}, usage.Errorf("--diff prints a diff, not findings: leave --check-plans out")
 	case c.Schema != "" && c.named():
 		return analyzer.LintOptions{}, usage.Errorf("--schema and a live server (--dsn, --host, --port, --socket or --sandbox) both name a schema: give one")
 	}
@@ -162,22 +175,35 @@ func (c *lintCmd) lintOptions() (analyzer.LintOptions, error) {
 	return analyzer.LintOptions{
 		SchemaFile: c.Schema, Tables: c.Tables, TableName: c.TableName,
 		Flavor: flavor.Name(c.Flavor), Galera: c.Galera, ConfigFile: c.Config, Select: c.Select, Ignore: c.Ignore,
-		Fix: c.Fix, UnsafeFixes: c.UnsafeFixes, CheckPlans: c.CheckPlans,
+		Fix: c.Fix, Diff: c.Diff, UnsafeFixes: c.UnsafeFixes, CheckPlans: c.CheckPlans,
 	}, nil
 }
 
 // print writes the findings to stdout in the chosen format and what
-// happened on the way (fixes, plans) to stderr; findings at error
-// severity make the exit status 1.
+// happened on the way (files fixed, plans) to stderr; findings at error
+// severity make the exit status 1. With --diff it prints the diff of the
+// fixes instead of the findings, and exits 1 when there is one.
 func (c *lintCmd) print(cl *cli, res *analyzer.Result) error {
 	wd, err := os.Getwd()
 	if err != nil {
 		return err
 	}
-	if !cl.Quiet {
-		if res.Fixed > 0 {
-			fmt.Fprintf(os.Stderr, "joinbench lint: applied %d fix(es)\n", res.Fixed)
+	if c.Diff {
+		for _, ch := range res.Changes {
+			if err := ch.WriteDiff(os.Stdout, displayPath(ch.Path, wd)); err != nil {
+				return err
+			}
 		}
+		if len(res.Changes) > 0 {
+			return lintFindings{}
+		}
+		return nil
+	}
+	// The files changed are what --fix did: said even with --quiet.
+	for _, ch := range res.Changes {
+		fmt.Fprintf(os.Stderr, "joinbench lint: fixed %s (%d edit(s))\n", displayPath(ch.Path, wd), ch.Edits)
+	}
+	if !cl.Quiet {
 		if p := res.Plans; p != nil {
 			for _, s := range p.Skipped {
 				fmt.Fprintf(os.Stderr, "joinbench lint: --check-plans: %s not checked: %s\n", s.Path, s.Reason)
@@ -198,6 +224,16 @@ func (c *lintCmd) print(cl *cli, res *analyzer.Result) error {
 		return lintFindings{}
 	}
 	return nil
+}
+
+// displayPath is path relative to the current folder when it is below
+// it, as the user would type it; else as it is.
+func displayPath(path, wd string) string {
+	if rel, err := filepath.Rel(wd, path); err == nil && filepath.IsAbs(path) && rel != ".." &&
+		!strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return rel
+	}
+	return path
 }
 
 // explainRule prints a rule's documentation, or every rule's for "all"

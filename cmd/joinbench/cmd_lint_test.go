@@ -117,6 +117,37 @@ func TestRulesReferenceIsUpToDate(t *testing.T) {
 	}
 }
 
+// TestLintDiffAndFix: --diff prints what --fix would write, as a diff
+// patch applies, writes nothing and exits 1; --fix writes it and names
+// the file on stderr; once fixed, --diff has nothing to say.
+func TestLintDiffAndFix(t *testing.T) {
+	const src = "-- scenario: r\n-- param m: table(main)\nSELECT m.id\nFROM level1 RIGHT JOIN {{m}} AS m ON m.l1_id = level1.id\nLIMIT 10;\n"
+	dir := writeTree(t, t.TempDir(), map[string]string{"r.sql": src})
+	t.Chdir(dir)
+	code, out, stderr := runCapturedAll(t, "lint", "--no-builtin", "--diff", ".")
+	want := "--- r.sql\n+++ r.sql\n@@ -1,5 +1,5 @@\n -- scenario: r\n -- param m: table(main)\n SELECT m.id\n" +
+		"-FROM level1 RIGHT JOIN {{m}} AS m ON m.l1_id = level1.id\n+FROM {{m}} AS m LEFT JOIN level1 ON m.l1_id = level1.id\n LIMIT 10;\n"
+	if code != 1 || out != want || stderr != "" {
+		t.Errorf("lint --diff: exit %d\n%s\nstderr %q\nwant exit 1 and\n%s", code, out, stderr, want)
+	}
+	if b, _ := os.ReadFile("r.sql"); string(b) != src {
+		t.Fatal("lint --diff wrote the file")
+	}
+	if code, _, _ := runCapturedAll(t, "lint", "--diff", "--fix", "."); code != 2 {
+		t.Errorf("--diff with --fix: exit %d, want 2", code)
+	}
+	code, _, stderr = runCapturedAll(t, "lint", "-q", "--no-builtin", "--fix", ".")
+	if code != 0 || stderr != "joinbench lint: fixed r.sql (1 edit(s))\n" {
+		t.Errorf("lint --fix: exit %d, stderr %q", code, stderr)
+	}
+	if b, _ := os.ReadFile("r.sql"); !strings.Contains(string(b), "FROM {{m}} AS m LEFT JOIN level1") {
+		t.Errorf("after --fix:\n%s", b)
+	}
+	if code, out, _ := runCapturedAll(t, "lint", "--no-builtin", "--diff", "."); code != 0 || out != "" {
+		t.Errorf("lint --diff of a fixed file: exit %d\n%s", code, out)
+	}
+}
+
 // TestLintCIFormats: in a repository, github annotations and SARIF name
 // files relative to its root, whichever folder lint runs from.
 func TestLintCIFormats(t *testing.T) {
