@@ -41,11 +41,15 @@ type issue struct {
 
 // source is one table visible in a query block.
 type source struct {
-	name      string     // the name the block sees it by (alias or table name)
-	table     *ddl.Table // base table, nil for derived tables and unknown tables
-	derived   []outCol   // columns of a derived table
-	opaque    bool       // unknown table: nothing can be said of its columns
-	ref       *tableRef  // position, when found
+	name    string     // the name the block sees it by (alias or table name)
+	table   *ddl.Table // base table, nil for derived tables and unknown tables
+	derived []outCol   // columns of a derived table
+	// opaque marks a source whose columns are not all known: an unknown
+	// table, or a derived table or CTE reading * from one. A column it
+	// may have is never reported unknown: the unknown table is the one
+	// error, and what is read through it would be noise behind it.
+	opaque    bool
+	ref       *tableRef // position, when found
 	aliased   bool
 	tname     string // the table name as written (placeholder substituted)
 	isDerived bool
@@ -55,6 +59,19 @@ type source struct {
 type outCol struct {
 	name string
 	base *colRef // the column it reads, when it is a plain column reference
+	// unknown stands for the columns of * over an opaque source: the
+	// block has columns nobody can name.
+	unknown bool
+}
+
+// anyUnknown reports whether cols hold columns nobody can name.
+func anyUnknown(cols []outCol) bool {
+	for _, c := range cols {
+		if c.unknown {
+			return true
+		}
+	}
+	return false
 }
 
 type colRef struct {
@@ -309,6 +326,9 @@ func (rv *resolver) wildcard(sc *scope, f *ast.SelectField) []outCol {
 }
 
 func (s *source) columns() []outCol {
+	if s.table == nil && s.derived == nil && s.opaque {
+		return []outCol{{unknown: true}}
+	}
 	if s.table != nil {
 		out := make([]outCol, len(s.table.Columns))
 		for i, c := range s.table.Columns {
@@ -372,7 +392,7 @@ func (rv *resolver) join(sc *scope, n ast.ResultSetNode, block *ast.SelectStmt) 
 		return []*source{src}
 	case *ast.SelectStmt, *ast.SetOprStmt:
 		cols := rv.query(x, nil)
-		src := &source{derived: cols, isDerived: true}
+		src := &source{derived: cols, isDerived: true, opaque: anyUnknown(cols)}
 		sc.sources = append(sc.sources, src)
 		return []*source{src}
 	}
@@ -390,7 +410,7 @@ func (rv *resolver) tableSource(sc *scope, ts *ast.TableSource) *source {
 		}
 		src.ref = rv.claim(name, alias, false)
 		if cols, ok := sc.cte(name); ok && s.Schema.O == "" {
-			src.derived, src.isDerived = cols, true
+			src.derived, src.isDerived, src.opaque = cols, true, anyUnknown(cols)
 			return src
 		}
 		src.table = rv.u.schema.Table(name)
@@ -405,7 +425,7 @@ func (rv *resolver) tableSource(sc *scope, ts *ast.TableSource) *source {
 		return src
 	case *ast.SelectStmt, *ast.SetOprStmt:
 		cols := rv.query(s.(ast.ResultSetNode), nil)
-		return &source{name: alias, derived: cols, isDerived: true, aliased: true, ref: rv.claim("", alias, true)}
+		return &source{name: alias, derived: cols, isDerived: true, aliased: true, opaque: anyUnknown(cols), ref: rv.claim("", alias, true)}
 	case *ast.Join:
 		// a parenthesized join used as one source
 		inner := &scope{parent: sc.parent}
@@ -484,11 +504,11 @@ func (rv *resolver) columnName(sc *scope, cn *ast.ColumnName, off int, allowAlia
 			if src == nil {
 				continue
 			}
-			if src.opaque {
-				return nil
-			}
 			if ref := src.column(col); ref != nil {
 				return ref
+			}
+			if src.opaque {
+				return nil
 			}
 			rv.issue(issueUnknownColumn, off, "unknown column "+q+"."+col+src.describe()+didYouMean(col, src.columnNames()))
 			return nil
@@ -515,13 +535,10 @@ func (rv *resolver) columnName(sc *scope, cn *ast.ColumnName, off int, allowAlia
 		var found []*colRef
 		opaque := false
 		for _, src := range s.sources {
-			if src.opaque {
-				opaque = true
-				continue
-			}
 			if ref := src.column(col); ref != nil {
 				found = append(found, ref)
 			}
+			opaque = opaque || src.opaque
 		}
 		if len(found) > 1 && !s.using[strings.ToLower(col)] {
 			var names []string
@@ -556,7 +573,7 @@ func (s *source) column(name string) *colRef {
 		return nil
 	}
 	for _, c := range s.derived {
-		if strings.EqualFold(c.name, name) {
+		if !c.unknown && strings.EqualFold(c.name, name) {
 			ref := &colRef{src: s}
 			if c.base != nil {
 				ref.col, ref.tab = c.base.col, c.base.tab
@@ -570,7 +587,9 @@ func (s *source) column(name string) *colRef {
 func (s *source) columnNames() []string {
 	var out []string
 	for _, c := range s.columns() {
-		out = append(out, c.name)
+		if !c.unknown {
+			out = append(out, c.name)
+		}
 	}
 	return out
 }
