@@ -168,3 +168,34 @@ func TestLintCIFormats(t *testing.T) {
 		t.Errorf("--format sarif: exit %d\n%s", code, out)
 	}
 }
+
+// TestLintSelectFlags: --select and --ignore take comma lists and
+// repeats; a misspelt rule is one line and exit 2, with a suggestion.
+func TestLintSelectFlags(t *testing.T) {
+	dir := writeTree(t, t.TempDir(), map[string]string{
+		"r.sql": "-- scenario: r\n-- param m: table(main)\nSELECT m.nosuch\nFROM level1 RIGHT JOIN {{m}} AS m ON m.l1_id = level1.id;\n",
+	})
+	rules := func(args ...string) (int, string) {
+		t.Helper()
+		code, out := runCaptured(t, append([]string{"lint", "-q", "--no-builtin", "--format", "json", dir}, args...)...)
+		var found []lintFinding
+		if err := json.Unmarshal([]byte(out), &found); err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, out)
+		}
+		var names []string
+		for _, f := range found {
+			names = append(names, f.Rule)
+		}
+		return code, strings.Join(names, " ")
+	}
+	if code, got := rules("--select", "right-join", "--select", "unknown-column,large-dml"); code != 1 || got != "unknown-column right-join" {
+		t.Errorf("two --select: exit %d, %q", code, got)
+	}
+	if code, got := rules("--ignore", "unknown-column"); code != 0 || got != "right-join" {
+		t.Errorf("--ignore unknown-column: exit %d, %q", code, got)
+	}
+	code, _, stderr := runCapturedAll(t, "lint", "--no-builtin", "--select", "right-join,unknwn-column", dir)
+	if code != 2 || stderr != "joinbench: --select: no rule unknwn-column; did you mean unknown-column? (joinbench lint --rules lists them)\n" {
+		t.Errorf("misspelt rule: exit %d, stderr %q", code, stderr)
+	}
+}
