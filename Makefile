@@ -37,10 +37,10 @@ demo-galera: build
 # cmd/joinbench fails until then). After a merge conflict in docs/cli.md,
 # take either side and run make docs.
 docs: build
-	$(BIN) help --markdown > docs/cli.md.tmp || { rm -f docs/cli.md.tmp; exit 1; }
-	mv docs/cli.md.tmp docs/cli.md
 	$(BIN) lint --explain all > docs/rules.md.tmp || { rm -f docs/rules.md.tmp; exit 1; }
 	mv docs/rules.md.tmp docs/rules.md
+	$(BIN) help --markdown > docs/cli.md.tmp || { rm -f docs/cli.md.tmp; exit 1; }
+	mv docs/cli.md.tmp docs/cli.md
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
