@@ -1,8 +1,9 @@
 // Package analyzer owns static analysis of scenario files: parsing with the
 // TiDB parser, name resolution against the ddl schema model, one file per
 // lint rule, diagnostics with positions in the original .sql file and
-// suggested fixes (such as the RIGHT JOIN to LEFT JOIN rewrite), and the
-// text, JSON and SARIF output formats.
+// suggested fixes (such as the RIGHT JOIN to LEFT JOIN rewrite), the
+// output formats (text, JSON, SARIF and GitHub workflow commands, one
+// file each) and the rule reference (reference.go, docs/rules.md).
 //
 // A rule is an Analyzer in a rule_*.go file of its own. It sees a file
 // through its Pass (pass.go), as a go/analysis analyzer sees a package:
@@ -16,11 +17,12 @@
 // than classify statements themselves.
 //
 // It also owns lint's driver (Lint, lint.go): the files to lint as the
-// corpus loader reads them (ReadFiles), each file's lint.conf, the
-// schema and flavour to check against, the fix-write-reparse loop of
-// --fix, the plan rules' findings of a live server, and the counts by
-// severity the command exits by. The command maps its flags to
-// LintOptions and prints the Result.
+// corpus loader reads them (ReadFiles), each file's lint.conf and the
+// rules the command line selects (selection.go), the schema and flavour
+// to check against, the fix-write-reparse loop of --fix and the changes
+// --diff prints (diff.go), the plan rules' findings of a live server, and
+// the counts by severity the command exits by. The command maps its
+// flags to LintOptions and prints the Result.
 //
 // It must not talk to a server itself, nor link a driver: a live
 // server's schema, flavour and plans come through the Server interface,
