@@ -1,0 +1,2 @@
+-- rank as a table alias
+SELECT rank.a FROM t1 AS rank
