@@ -36,7 +36,7 @@ func main() {
 		"preprocess": preprocessCmd,
 	}
 	if len(os.Args) < 2 || cmds[os.Args[1]] == nil {
-		fmt.Fprintln(os.Stderr, "usage: validsql extract|lint|probe|sample [flags] (-h for a command's flags)")
+		fmt.Fprintln(os.Stderr, "usage: validsql extract|lint|probe|tidb|preprocess|sample [flags] (-h for a command's flags)")
 		os.Exit(2)
 	}
 	if err := cmds[os.Args[1]](os.Args[2:]); err != nil {
