@@ -176,13 +176,13 @@ func TestOrigin(t *testing.T) {
 // parser stopped at.
 func TestUnreadable(t *testing.T) {
 	sql := "SELECT * FROM JSON_TABLE('[1]', '$[*]' COLUMNS(a INT PATH '$')) AS jt"
-	if c := Unreadable(sql, strings.Index(sql, "('[1]'"), MySQL); c != JSONTable {
-		t.Errorf("JSON_TABLE: %v", c)
+	if m := Unreadable(sql, strings.Index(sql, "('[1]'"), MySQL); m == nil || m.Construct != JSONTable || sql[m.Start:m.End] != "JSON_TABLE(" {
+		t.Errorf("JSON_TABLE: %v", m)
 	}
 	sql = "SELECT * FROM t FOR SYSTEM_TIME AS OF TIMESTAMP '2020-01-01'"
 	off := strings.Index(sql, "SYSTEM_TIME")
-	if c := Unreadable(sql, off, MariaDB); c != SystemTime {
-		t.Errorf("FOR SYSTEM_TIME: %v", c)
+	if m := Unreadable(sql, off, MariaDB); m == nil || m.Construct != SystemTime || sql[m.Start:m.End] != "FOR SYSTEM_TIME" {
+		t.Errorf("FOR SYSTEM_TIME: %v", m)
 	}
 	if c := Unreadable(sql, off, MySQL); c != nil {
 		t.Errorf("FOR SYSTEM_TIME for MySQL: %v", c)

@@ -2,10 +2,10 @@ package sqlcompat
 
 // Unreadable returns the construct of the family s, among those Rewrite
 // has no rewrite for, at which a parser reading text stopped (off is
-// where it stopped); nil when the text there is none of them. A caller
-// tells the statement apart from a mistake by it: valid syntax the
-// analysis cannot read.
-func Unreadable(text string, off int, s Syntax) *Construct {
+// where it stopped), with its first words; nil when the text there is
+// none of them. A caller tells the statement apart from a mistake by it:
+// valid syntax the analysis cannot read.
+func Unreadable(text string, off int, s Syntax) *Match {
 	st := stmt(significant(text))
 	i := 0
 	for i < len(st) && st[i].End <= off {
@@ -22,7 +22,7 @@ func Unreadable(text string, off int, s Syntax) *Construct {
 			c = SystemTime
 		}
 		if c != nil && (!c.MariaDB || s == MariaDB) {
-			return c
+			return &Match{c, st[j].Start, st[j+1].End}
 		}
 	}
 	return nil
