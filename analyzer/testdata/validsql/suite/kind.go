@@ -1,4 +1,4 @@
-package main
+package suite
 
 import (
 	"regexp"
@@ -12,11 +12,11 @@ var explainPrefix = regexp.MustCompile(`(?is)^(explain|analyze|describe|desc)(\s
 
 var selectWord = regexp.MustCompile(`(?i)\bselect\b`)
 
-// dml returns the statement a scenario could hold (a query, a write
+// DML returns the statement a scenario could hold (a query, a write
 // reading other tables) and its kind, or ok false for anything else
 // (DDL, SET, SHOW, ANALYZE TABLE, a plain INSERT ... VALUES, text that is
 // not UTF-8 as a scenario file must be).
-func dml(sql string) (stmt, kind string, ok bool) {
+func DML(sql string) (stmt, kind string, ok bool) {
 	if !utf8.ValidString(sql) {
 		return "", "", false // a test run with a single-byte connection character set
 	}

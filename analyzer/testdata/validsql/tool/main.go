@@ -24,6 +24,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/joinbench/joinbench/analyzer/testdata/validsql/suite"
 )
 
 func main() {
@@ -112,7 +114,7 @@ func readFolder(dir string) ([]Statement, error) {
 		}
 		q := strings.TrimSuffix(strings.TrimSpace(strings.Join(lines[i:], "\n")), ";")
 		kind := "select"
-		if _, k, ok := dml(q); ok {
+		if _, k, ok := suite.DML(q); ok {
 			kind = k
 		}
 		out = append(out, Statement{ID: filepath.Base(n), File: n, Line: i + 1, Kind: kind, SQL: q})
