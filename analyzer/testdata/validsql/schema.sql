@@ -22,3 +22,23 @@ CREATE TABLE door (
   `dense_rank` INT,
   `row_number` INT
 ) ENGINE=InnoDB;
+
+-- dynamic columns (COLUMN_GET)
+CREATE TABLE t3 (
+  a INT NOT NULL PRIMARY KEY,
+  d BLOB
+) ENGINE=InnoDB;
+
+-- an application-time period (FOR PORTION OF), and a system-versioned
+-- table (FOR SYSTEM_TIME): MariaDB's clauses in MariaDB's executable
+-- comments, which the analyzer's schema reader skips
+CREATE TABLE t4 (
+  a INT NOT NULL,
+  s DATE NOT NULL,
+  e DATE NOT NULL
+  /*M!100500 , PERIOD FOR p (s, e) */
+) ENGINE=InnoDB;
+
+CREATE TABLE t5 (
+  a INT NOT NULL PRIMARY KEY
+) ENGINE=InnoDB /*M!100300 WITH SYSTEM VERSIONING */;
