@@ -67,7 +67,7 @@ func (u *unit) parseRewritten(p *parser.Parser) {
 	}
 	if m := sqlcompat.Unreadable(u.text, u.parseErr.textOff, syntax); m != nil {
 		u.parseErr = &syntaxError{offset: u.textSrcOffset(m.Start), end: u.textSrcOffset(m.End), textOff: u.parseErr.textOff,
-			unchecked: true, msg: "not checked: SQL this analyzer cannot parse (" + m.Name + ")"}
+			unchecked: true, construct: m.Name, msg: "not checked: SQL this analyzer cannot parse (" + m.Name + ")"}
 	}
 }
 
@@ -96,12 +96,12 @@ func (u *unit) mariadbSyntax(p *parser.Parser) *syntaxError {
 	if m.Construct == sqlcompat.ReservedName {
 		if i := u.tokenAt(start); i >= 0 {
 			if e := u.reservedWordError(u.toks[i], nil); e != nil {
-				e.textOff = m.Start
+				e.textOff, e.construct = m.Start, m.Name
 				return e
 			}
 		}
 	}
-	return &syntaxError{offset: start, end: end, textOff: m.Start,
+	return &syntaxError{offset: start, end: end, textOff: m.Start, construct: m.Name,
 		msg: m.Name + " is MariaDB syntax, which MySQL rejects (lint targets " + u.flavor().Name.Title() +
 			": give --flavor mariadb, or flavor = mariadb in lint.conf, if the corpus is for MariaDB)"}
 }

@@ -30,6 +30,8 @@ type syntaxError struct {
 	// serverRead marks text the live server's parser read
 	// (server_parse.go): rule server-parsed reports it.
 	serverRead bool
+	// construct names the syntax the analyzer lacks, when it knows it.
+	construct string
 }
 
 var tidbPos = regexp.MustCompile(`line (\d+) column (\d+) near "`)
@@ -53,6 +55,7 @@ func (u *unit) parse(p *parser.Parser) {
 	}
 	u.parseErr = u.syntaxError(u.text, nil, err)
 	u.parseRewritten(p)
+	u.askedServer()
 }
 
 // syntaxError turns the parser's error on text, the parse text or its
