@@ -7,7 +7,7 @@
 //	go run ./analyzer/testdata/validsql/tool probe -in validsql.jsonl -dsn 'root@tcp(127.0.0.1:3306)/test'
 //	go run ./analyzer/testdata/validsql/tool tidb -in validsql.jsonl -only results.jsonl
 //	go run ./analyzer/testdata/validsql/tool preprocess -in validsql.jsonl -only results.jsonl
-//	go run ./analyzer/testdata/validsql/tool sample -results results.jsonl
+//	go run ./analyzer/testdata/validsql/tool sample -results results.jsonl -dir DIR
 //
 // It lives under testdata so that it is never built into joinbench (nor
 // by go build ./... and go vet ./...: vet it by its path). ../README.md

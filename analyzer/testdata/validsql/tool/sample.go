@@ -12,12 +12,15 @@ func sample(args []string) error {
 	fs := newFlagSet("sample", "sample -results FILE -dir DIR [-per N] [-ok N]",
 		"Writes a sample of the set as one .sql file per statement: up to -per statements of every construct lint rejects, and -ok statements it reads, spread over the tests and kinds; each file names the test and line it comes from.")
 	results := fs.String("results", "", "lint -o output (the statements with their outcome)")
-	dir := fs.String("dir", "analyzer/testdata/validsql/sample", "output folder (its .sql files are replaced)")
+	dir := fs.String("dir", "", "output folder (its .sql files are replaced); the set is not kept in the repository (README: Licence)")
 	per := fs.Int("per", 8, "statements per rejected construct")
 	ok := fs.Int("ok", 250, "statements lint reads today")
 	maxLen := fs.Int("max-len", 1200, "leave out statements longer than this many bytes")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *dir == "" {
+		return fmt.Errorf("sample: give -dir")
 	}
 	res, err := readResults(*results)
 	if err != nil {
