@@ -35,7 +35,8 @@
 //
 // It must not talk to a server itself, nor link a driver: a live
 // server's schema, flavour and plans come through the Server interface,
-// which package analyzer/liveplan implements. It must not read scenario
+// and its parser's verdicts through ServerParser, which package
+// analyzer/liveplan implements. It must not read scenario
 // files or value lists itself: the corpus loader does (a file's loader
 // mistake becomes its scenario-format finding). It writes files only to
 // apply --fix.
