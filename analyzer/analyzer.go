@@ -146,6 +146,10 @@ type Options struct {
 	// UnsafeFixes lets FixFile apply fixes that change a statement's
 	// results (SuggestedFix.Unsafe).
 	UnsafeFixes bool
+
+	// serverParse holds a live server's verdicts on the statements the
+	// analyzer cannot read, by text (server_parse.go).
+	serverParse map[string]ServerParse
 }
 
 func (o *Options) severity(a *Analyzer) Severity {

@@ -5,6 +5,15 @@
 // output formats (text, JSON, SARIF and GitHub workflow commands, one
 // file each) and the rule reference (reference.go, docs/rules.md).
 //
+// Valid SQL of the targeted flavour is never a syntax error: when the
+// parser rejects a statement, the syntax the flavour accepts and the
+// parser lacks is rewritten (internal/sqlcompat, compat.go) and the
+// statement parsed again, positions mapped back to the file; what stays
+// unreadable at a construct the flavour accepts is reported as not
+// checked (rule not-checked), and with a live server its own parser
+// decides (server_parse.go). The rewrites run only on a statement the
+// parser rejected.
+//
 // A rule is an Analyzer in a rule_*.go file of its own. It sees a file
 // through its Pass (pass.go), as a go/analysis analyzer sees a package:
 // the source, the scenario's parameters, the tokens, the parsed
@@ -26,7 +35,8 @@
 //
 // It must not talk to a server itself, nor link a driver: a live
 // server's schema, flavour and plans come through the Server interface,
-// which package analyzer/liveplan implements. It must not read scenario
+// and its parser's verdicts through ServerParser, which package
+// analyzer/liveplan implements. It must not read scenario
 // files or value lists itself: the corpus loader does (a file's loader
 // mistake becomes its scenario-format finding). It writes files only to
 // apply --fix.

@@ -125,6 +125,11 @@ func Lint(ctx context.Context, files []File, o LintOptions) (*Result, error) {
 	if res.Diagnostics, err = AnalyzeAll(ctx, files, base); err != nil {
 		return nil, err
 	}
+	if srv, ok := o.Server.(ServerParser); ok {
+		if res.Diagnostics, err = askServer(ctx, srv, files, base, res.Diagnostics); err != nil {
+			return nil, err
+		}
+	}
 	if o.CheckPlans {
 		if res.Plans, err = o.Server.CheckPlans(ctx, files, base, o.TableName); err != nil {
 			return nil, err

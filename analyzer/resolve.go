@@ -86,6 +86,9 @@ type scope struct {
 	aliases []string // select list names (ORDER BY, GROUP BY, HAVING)
 	using   map[string]bool
 	ctes    map[string][]outCol
+	// recursing is the recursive CTE whose query is being resolved:
+	// nothing is known of its columns there.
+	recursing string
 }
 
 // selectBlock is one SELECT with its sources and fields, for rules.
@@ -241,22 +244,38 @@ func (rv *resolver) ctes(sc *scope, w *ast.WithClause) {
 	}
 	sc.ctes = map[string][]outCol{}
 	for _, c := range w.CTEs {
+		name := strings.ToLower(c.Name.O)
+		var named []outCol
+		for _, n := range c.ColNameList {
+			named = append(named, outCol{name: n.O})
+		}
+		if w.IsRecursive && named == nil {
+			// its own query reads it before its columns are known
+			sc.ctes[name] = nil
+			sc.recursing = name
+		}
 		var cols []outCol
 		if c.Query != nil {
 			cols = rv.query(c.Query.Query, sc)
 		}
-		if len(c.ColNameList) > 0 {
-			cols = nil
-			for _, n := range c.ColNameList {
-				cols = append(cols, outCol{name: n.O})
-			}
+		sc.recursing = ""
+		if named != nil {
+			cols = named
 		}
-		sc.ctes[strings.ToLower(c.Name.O)] = cols
+		sc.ctes[name] = cols
 	}
 }
 
 func (rv *resolver) selectStmt(s *ast.SelectStmt, parent *scope) []outCol {
 	sc := &scope{parent: parent}
+	if s.Kind == ast.SelectStmtKindValues {
+		// VALUES ROW(...), ...: its columns' names are the server's to
+		// choose (column_0 on MySQL, the first row's text on MariaDB)
+		for _, row := range s.Lists {
+			rv.expr(sc, row, false)
+		}
+		return nil
+	}
 	rv.ctes(sc, s.With)
 	rv.r.blocks = append(rv.r.blocks, &selectBlock{stmt: s, scope: sc})
 	if s.From != nil {
@@ -348,13 +367,13 @@ func (sc *scope) lookup(name string) *source {
 	return nil
 }
 
-func (sc *scope) cte(name string) ([]outCol, bool) {
+func (sc *scope) cte(name string) (cols []outCol, recursing, ok bool) {
 	for s := sc; s != nil; s = s.parent {
 		if c, ok := s.ctes[strings.ToLower(name)]; ok {
-			return c, true
+			return c, s.recursing == strings.ToLower(name), true
 		}
 	}
-	return nil, false
+	return nil, false, false
 }
 
 // join adds the sources of a FROM clause to sc and returns them.
@@ -409,11 +428,15 @@ func (rv *resolver) tableSource(sc *scope, ts *ast.TableSource) *source {
 			src.name = alias
 		}
 		src.ref = rv.claim(name, alias, false)
-		if cols, ok := sc.cte(name); ok && s.Schema.O == "" {
-			src.derived, src.isDerived, src.opaque = cols, true, anyUnknown(cols)
+		if cols, recursing, ok := sc.cte(name); ok && s.Schema.O == "" {
+			src.derived, src.isDerived, src.opaque = cols, true, recursing || anyUnknown(cols)
 			return src
 		}
 		src.table = rv.u.schema.Table(name)
+		if src.table == nil && rv.u.rewroteDual(s) {
+			src.isDerived = true // no table: a SELECT with HAVING and nothing to read
+			return src
+		}
 		if src.table == nil {
 			src.opaque = true
 			off := rv.u.body
@@ -425,7 +448,7 @@ func (rv *resolver) tableSource(sc *scope, ts *ast.TableSource) *source {
 		return src
 	case *ast.SelectStmt, *ast.SetOprStmt:
 		cols := rv.query(s.(ast.ResultSetNode), nil)
-		return &source{name: alias, derived: cols, isDerived: true, aliased: true, opaque: anyUnknown(cols), ref: rv.claim("", alias, true)}
+		return &source{name: alias, derived: cols, isDerived: true, aliased: true, opaque: anyUnknown(cols) || isValues(s), ref: rv.claim("", alias, true)}
 	case *ast.Join:
 		// a parenthesized join used as one source
 		inner := &scope{parent: sc.parent}
@@ -436,6 +459,12 @@ func (rv *resolver) tableSource(sc *scope, ts *ast.TableSource) *source {
 		}
 	}
 	return &source{name: alias, opaque: true}
+}
+
+// isValues reports whether n is a table value constructor (VALUES ROW(...)).
+func isValues(n ast.Node) bool {
+	s, ok := n.(*ast.SelectStmt)
+	return ok && s.Kind == ast.SelectStmtKindValues
 }
 
 func (rv *resolver) didYouMeanTable(name string) string {

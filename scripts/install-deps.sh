@@ -44,6 +44,7 @@ for want in "$@"; do
 		have zsh || missing+=(zsh)
 		have fish || missing+=(fish)
 		;;
+	suite) [[ -d /usr/share/mysql/mysql-test/main ]] || missing+=(mariadb-test-data) ;; # MariaDB's test suite (analyzer's TestValidSQLSet)
 	*)
 		echo "install-deps: unknown part $want (want server, galera, browser, cc, image, man or shells)" >&2
 		exit 2

@@ -13,7 +13,7 @@ JB=${JB:-bin/joinbench}
 # gcc for the race detector, man-db for the man page test, zsh and fish for
 # the completion tests. Under CI=true a test whose part is missing fails,
 # never skips.
-scripts/install-deps.sh server galera browser cc man shells || echo "note: no server binary: integration tests will skip" >&2
+scripts/install-deps.sh server galera browser cc man shells suite || echo "note: no server binary: integration tests will skip" >&2
 
 if [[ -z "${JOINBENCH_TEST_DSN:-}" ]]; then
 	if "$JB" sandbox list >/dev/null 2>&1 && sbdir=$(mktemp -d -t joinbench-test-XXXXXX); then
