@@ -13,8 +13,10 @@
 #   man      man-db, in which a test renders the man page
 #   shells   zsh and fish, in which tests run the completion scripts (bash
 #            is there already)
+#   suite    MariaDB's own SQL test suite (mariadb-test-data), from which a
+#            lint test extracts thousands of valid statements
 #
-# Usage: scripts/install-deps.sh server [galera] [browser] [cc] [image] [man] [shells]
+# Usage: scripts/install-deps.sh server [galera] [browser] [cc] [image] [man] [shells] [suite]
 # As root with apt-get it installs; otherwise it prints the command to run
 # and exits 2 when the server is missing (nothing can run without one), 0
 # otherwise (the rest is optional outside CI).
@@ -44,9 +46,9 @@ for want in "$@"; do
 		have zsh || missing+=(zsh)
 		have fish || missing+=(fish)
 		;;
-	suite) [[ -d /usr/share/mysql/mysql-test/main ]] || missing+=(mariadb-test-data) ;; # MariaDB's test suite (analyzer's TestValidSQLSet)
+	suite) [[ -d /usr/share/mysql/mysql-test/main ]] || missing+=(mariadb-test-data) ;;
 	*)
-		echo "install-deps: unknown part $want (want server, galera, browser, cc, image, man or shells)" >&2
+		echo "install-deps: unknown part $want (want server, galera, browser, cc, image, man, shells or suite)" >&2
 		exit 2
 		;;
 	esac
