@@ -109,7 +109,7 @@ const waitSlice = 10 * time.Millisecond
 // it back, which shows as latency tails. Each yield of a locked goroutine
 // wakes two or three other threads, which then take the core from a worker
 // or the server, so the yields come as rarely as leaves the monitor's 10 ms
-// a margin of an event's length: 8 ms gave 1.11x the point selects of 5 ms.
+// a margin of an event's length.
 const yieldEvery = 8 * time.Millisecond
 
 func (e *engine) newWorker(id int) *worker {

@@ -80,8 +80,7 @@ func (e *engine) write(ew ExecutionWriter) error {
 }
 
 // closeWriter closes the execution writer, saying so when that is long
-// work: the rows of a journal are turned into Parquet then (about 0.9
-// million a second per core).
+// work: the rows of a journal are turned into Parquet then.
 func (e *engine) closeWriter(ew ExecutionWriter) error {
 	p, ok := ew.(PendingWriter)
 	if !ok || p.PendingRows() < slowConversion {

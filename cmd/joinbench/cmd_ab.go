@@ -43,8 +43,8 @@ statement by statement: thread i of the base and thread i of the
 candidate run each statement (the same values) one right after the other,
 which side first drawn at random, so only one of the two is ever running
 it. Each server is measured within milliseconds of the other; on a shared
-machine, whose speed wanders by 15-30% over seconds, that cancels what
-rounds of seconds cannot. The measured phase, --rounds slices (default 12)
+machine, whose speed wanders over seconds (whole runs drift by up to about
+30%), that cancels what rounds of seconds cannot. The measured phase, --rounds slices (default 12)
 of --time (default 10s), is one run per side:
 
   DIR/ab=<id>/side=base/run=<id>-base/ ...

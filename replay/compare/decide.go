@@ -14,17 +14,17 @@ import (
 // ratio itself is above up (1 + threshold). The intervals over rounds hold
 // the variation between rounds, which is what an A/A comparison varies
 // by, so requiring them to exclude 1 is what bounds false alarms;
-// requiring them to lie wholly above up as well asked for a change about
-// twice the threshold before a comparison of a few rounds could flag it
-// (a 20-30% slowdown of every scenario went unflagged with 6 rounds per
-// side). An improvement is the mirror image, on the median.
+// requiring them to lie wholly above up as well would ask for a change
+// about twice the threshold before a comparison of a few rounds could
+// flag it (bench/README.md, "Rounds, measured before"). An improvement is
+// the mirror image, on the median.
 //
 // With a single round on a side (the bootstrap), the interval sees only
 // the noise between executions, not the drift of whole runs: the median's
 // interval must lie wholly above up, the noise floor, and the p95 is not
-// judged. In A/A runs of 40 s on a loaded machine the p95 of a single run
-// moved by 2.26x (bootstrap interval 1.70-2.47) with the median unchanged,
-// beyond any noise floor a dropped index would still pass. The pooled
+// judged: with the median unchanged, a single run's p95 moves with the
+// machine's load beyond any noise floor a dropped index would still pass
+// (bench/README.md, "Rounds, measured before"). The pooled
 // executions' median, over rounds, counts the same way (beyond the floor).
 //
 // When neither, a scenario whose calibrated noise (-1: none) exceeds the

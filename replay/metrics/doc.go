@@ -10,7 +10,7 @@
 // executions as its own small Execution value, and knows nothing of Parquet,
 // servers or output formats. It lives beside the engine rather than inside
 // replay/report so that the engine does not link the report's readers and
-// formats, and so that report does not import the engine: both import this
+// renderers, and so that report does not import the engine: both import this
 // package, and nothing else joins them.
 //
 // It must not print, read files or keep anything per execution: memory is

@@ -11,7 +11,8 @@ import (
 
 // A side of a comparison given as several run folders is read as several
 // rounds (replicates): every run folder is one round. Whole runs on a
-// shared machine drift by 15-25% against each other, far more than the
+// shared machine drift by up to about 30% against each other
+// (bench/README.md, "Verdicts on a noisy machine"), far more than the
 // noise between executions of one run suggests, so verdicts over rounds
 // are drawn from the spread of per-round statistics (replay/compare), not
 // from the executions pooled as if they were independent.

@@ -179,10 +179,11 @@ func buildRun(dir string, opt Options) (*RunReport, error) {
 	}
 	catalog := newPlanCatalog(rr.Info, plans)
 	// The scenarios' figures, and the total merged from them, are computed
-	// on every core: a tenth of a report's CPU, after the scan. Every
+	// on every core: they are all that is left after the scan, and would
+	// otherwise run on one (bench/README.md, report_vs_duckdb.sh). Every
 	// scenario's pending latencies are recorded first, so that reading its
-	// figures writes nothing (metrics/pending.go): the total reads them all
-	// while each scenario's report reads its own.
+	// figures writes nothing (replay/metrics/pending.go): the total reads
+	// them all while each scenario's report reads its own.
 	names := acc.names()
 	eachParallel(len(names), func(i int) { acc.scenarios[names[i]].m.Flush() })
 	rr.Scenarios = make([]ScenarioReport, len(names))

@@ -14,11 +14,11 @@ import (
 )
 
 // Journals: what a writer appends rows to during a run, turned into
-// Parquet later (convert.go). Encoding a row into Parquet costs about
-// 0.7 µs of CPU (zstd, the dictionaries, the page statistics); appending
-// it to the journal costs a third of that, and the rest is spent after
-// the measured time, when it takes nothing from the server under test
-// (bench/README.md, "The executions journal"). Executions are journalled
+// Parquet later (convert.go). Encoding a row into Parquet (zstd, the
+// dictionaries, the page statistics) costs several times what appending
+// it to the journal does, and is done after the measured time, when it
+// takes nothing from the server under test (bench/README.md, "The
+// executions journal"). Executions are journalled
 // with Options.Journal, server counters always (StatusWriter): a journal
 // keeps every row that a client killed with SIGKILL wrote.
 //
