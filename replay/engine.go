@@ -91,7 +91,11 @@ type Config struct {
 	// QueryTimeout cancels a statement on the server with KILL QUERY sent on
 	// another connection; 0 = none.
 	QueryTimeout time.Duration
-	Seed         uint64
+	// NodeName is an SQL expression that names the server a connection
+	// reaches, asked once per connection (e.g. @@wsrep_node_name) and
+	// recorded on its rows (results.Execution.Node); "" asks nothing.
+	NodeName string
+	Seed     uint64
 
 	Explain      ExplainMode
 	ExplainEvery int64 // also explain about every N executions of a scenario (each of T threads every N/T of its own); 0 = only at start
@@ -193,7 +197,8 @@ type engine struct {
 	acc      *Accumulator
 	interval *hdrhistogram.Histogram
 
-	seenErr sync.Map // "scenario/code" already logged
+	seenErr       sync.Map // "scenario/code" already logged
+	seenCommitErr sync.Map // error codes of COMMIT already logged
 
 	stalls *stallRecorder // nil without actions; guarded by mu
 }
@@ -328,6 +333,9 @@ func (e *engine) summary() Summary {
 		Events:         events,
 		Executions:     execs,
 		Errors:         errs,
+		Retries:        total.Retries,
+		Conflicts:      total.Conflicts,
+		FailedCommits:  total.FailedCommits,
 		CutAtEnd:       e.cutTotal(),
 		Reconnects:     e.reconnects.Load(),
 		WriterStallsMs: float64(e.stallNs.Load()) / 1e6,

@@ -217,6 +217,7 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 
 	cfg := o.config(s.retry)
 	cfg.RunID, cfg.ClientHost, cfg.Endpoints, cfg.Scenarios = runID, host, eps, s.work.scenarios
+	cfg.NodeName = nodeNameQuery(fl.Galera)
 	cfg.Sink = ResultsSink(dir)
 	if !o.Segment.Split() || o.Segment.Index == 1 {
 		// The actions are the run's, as the workload is: of a run split
@@ -260,4 +261,14 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 		runErr = fmt.Errorf("close results: %w", err)
 	}
 	return &Outcome{Result: *res, Run: run, Dir: dir.Path()}, runErr
+}
+
+// nodeNameQuery is how a connection asks which server it reached: a
+// Galera node by its wsrep_node_name (node1 in a cluster sandbox), any
+// other server by its host name and port.
+func nodeNameQuery(galera bool) string {
+	if galera {
+		return "@@wsrep_node_name"
+	}
+	return "CONCAT(@@hostname, ':', @@port)"
 }

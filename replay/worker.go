@@ -13,6 +13,7 @@ import (
 	"github.com/go-sql-driver/mysql"
 
 	"github.com/joinbench/joinbench/replay/internal/wire"
+	"github.com/joinbench/joinbench/replay/metrics"
 	"github.com/joinbench/joinbench/replay/results"
 )
 
@@ -33,12 +34,16 @@ type worker struct {
 	ep        *endpointState
 	conn      *sql.Conn
 	connID    atomic.Int64
+	node      string // the server that serves the connection (Config.NodeName)
 	stmts     map[string]*prepared
 	lastSQL   string    // the SQL of the last statement run
 	lastStmt  *prepared // and its entry in stmts; nil after the connection changes
 	renderers []Renderer
 	vals      []string
 	batch     []results.Execution
+	// eventRow is the index in batch of the current event's last row, -1
+	// when it has none: a failed COMMIT is recorded on it.
+	eventRow  int
 	flushed   time.Time
 	clockBase time.Time // see now
 	yielded   time.Time
@@ -233,6 +238,7 @@ func (w *worker) event(ctx context.Context, ph *phase, intended time.Time) {
 	if !intended.IsZero() {
 		lag = max(time.Since(intended), 0)
 	}
+	w.eventRow = -1
 	inTrx := false
 	if !e.cfg.SkipTrx {
 		if err := w.txControl("BEGIN"); err != nil {
@@ -265,12 +271,12 @@ func (w *worker) event(ctx context.Context, ph *phase, intended time.Time) {
 	if inTrx {
 		if err := w.txControl("COMMIT"); err != nil {
 			k := classify(ctx, err, nil)
+			if k != errCancelled {
+				w.commitFailed(err)
+			}
 			if k == errConn || k == errAborted {
 				w.lost(ctx, err)
 				return
-			}
-			if k != errCancelled {
-				e.log.Printf("thread %d: COMMIT: %v", w.id, err)
 			}
 		}
 	}
@@ -379,6 +385,7 @@ func (w *worker) statement(ctx context.Context, ph *phase, s *scenState, si int,
 			Retries:      retries,
 			PlanHash:     s.plan(w.ep.idx, si),
 			Checksum:     sum,
+			Node:         w.node,
 		}
 		if ph.pacer != nil {
 			is := start.Add(-lag)
@@ -389,9 +396,7 @@ func (w *worker) statement(ctx context.Context, ph *phase, s *scenState, si int,
 		}
 		row.CutAtEnd = cut
 		row.Params = append(params, w.vals...)
-		if len(w.batch) == cap(w.batch) {
-			w.flush()
-		}
+		w.eventRow = len(w.batch) - 1
 	}
 	if cut {
 		return false
@@ -401,6 +406,23 @@ func (w *worker) statement(ctx context.Context, ph *phase, s *scenState, si int,
 		return false
 	}
 	return true
+}
+
+// commitFailed records the error of the event's COMMIT on its last row,
+// and says so the first time for each error code.
+func (w *worker) commitFailed(err error) {
+	code, _, _ := errorFields(err)
+	if w.eventRow >= 0 {
+		w.batch[w.eventRow].CommitErrorCode = code
+	}
+	if _, seen := w.e.seenCommitErr.LoadOrStore(code, true); seen {
+		return
+	}
+	what := "counted as a failed COMMIT"
+	if metrics.IsConflict(code) {
+		what = "counted as a conflict: the cluster's certification refused the transaction"
+	}
+	w.e.log.Printf("thread %d: COMMIT: %v (%s; the next ones are counted, not printed)", w.id, err, what)
 }
 
 // restartTrx rolls back and begins a new transaction.
@@ -420,8 +442,13 @@ func (w *worker) now() time.Time {
 	return w.clockBase.Add(time.Since(w.clockBase))
 }
 
-// nextRow returns the next free row of the batch, reusing its Params array.
+// nextRow returns the next free row of the batch, reusing its Params
+// array. A full batch is handed to the writer first: the rows of an
+// event stay in the batch until its COMMIT, which may mark the last one.
 func (w *worker) nextRow() *results.Execution {
+	if w.batch != nil && len(w.batch) == cap(w.batch) {
+		w.flush()
+	}
 	if w.batch == nil {
 		select {
 		case b := <-w.e.free:
@@ -444,6 +471,7 @@ func (w *worker) flush() {
 	}
 	b := w.batch
 	w.batch = nil
+	w.eventRow = -1
 	select {
 	case w.e.rows <- b:
 	default:
@@ -605,15 +633,13 @@ func (w *worker) open(ctx context.Context) (err error) {
 	if direct {
 		w.wire = wire.NewConn(slot.conn, slot.conn.caps)
 	}
-	var id int64
-	if err := conn.QueryRowContext(ctx, "SELECT CONNECTION_ID()").Scan(&id); err != nil {
-		if classify(ctx, err, nil) != errServer {
-			w.closeConn()
-			return err
-		}
-		id = 0 // no KILL QUERY on this server
+	id, node, err := w.identify(ctx, conn)
+	if err != nil {
+		w.closeConn()
+		return err
 	}
 	w.connID.Store(id)
+	w.node = node
 	for _, s := range w.e.scens {
 		for _, q := range s.Queries {
 			if _, ok := w.stmts[q]; ok {
@@ -628,6 +654,29 @@ func (w *worker) open(ctx context.Context) (err error) {
 	}
 	w.notePath(direct, why, fallback)
 	return nil
+}
+
+// identify asks a new connection for its id, for KILL QUERY (0 when the
+// server has none), and for the server's name (Config.NodeName; "" when
+// not asked or not known), both in one round trip.
+func (w *worker) identify(ctx context.Context, conn *sql.Conn) (id int64, node string, err error) {
+	if q := w.e.cfg.NodeName; q != "" {
+		var name sql.NullString
+		err = conn.QueryRowContext(ctx, "SELECT CONNECTION_ID(), "+q).Scan(&id, &name)
+		if err == nil {
+			return id, name.String, nil
+		}
+		if classify(ctx, err, nil) != errServer {
+			return 0, "", err
+		}
+	}
+	if err = conn.QueryRowContext(ctx, "SELECT CONNECTION_ID()").Scan(&id); err != nil {
+		if classify(ctx, err, nil) != errServer {
+			return 0, "", err
+		}
+		return 0, "", nil // no KILL QUERY on this server
+	}
+	return id, "", nil
 }
 
 // dial takes a connection for the worker and the socket it was dialed on

@@ -46,6 +46,11 @@ type Side struct {
 	Flavor        string   `json:"flavor,omitempty"`
 	Files         int      `json:"executions_files"`
 	Executions    int64    `json:"executions"`
+	// Retries, Conflicts and FailedCommits are those of every scenario
+	// (metrics.Summary says what each counts).
+	Retries       int64 `json:"retries"`
+	Conflicts     int64 `json:"conflicts"`
+	FailedCommits int64 `json:"failed_commits"`
 	// Rounds is the number of rounds: each run folder is one, except a
 	// run in lockstep with the other side's, which holds one per time
 	// slice (results.Replicate.Slice).

@@ -19,7 +19,11 @@ func sideText(s compare.Side) string {
 	if s.Rounds != 1 {
 		rounds = fmt.Sprintf("%d rounds", s.Rounds)
 	}
-	return fmt.Sprintf("%s: %s, %d executions", out, rounds, s.Executions)
+	out = fmt.Sprintf("%s: %s, %d executions, %d retries, %d conflicts", out, rounds, s.Executions, s.Retries, s.Conflicts)
+	if n := s.FailedCommits - s.Conflicts; n > 0 {
+		out += fmt.Sprintf(", %d other failed COMMITs", n)
+	}
+	return out
 }
 
 func ratioText(iv *stats.Interval) string {

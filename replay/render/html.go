@@ -31,7 +31,8 @@ var pageTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
 		f := 1 + math.Log10(v/maxv)/3
 		return template.CSS(fmt.Sprintf("width:%.1f%%", math.Max(f, 0.01)*100))
 	},
-	"join": strings.Join,
+	"join":  strings.Join,
+	"minus": func(a, b int64) int64 { return a - b },
 }).Parse(htmlTemplate))
 
 // htmlScenario is a scenario with its charts rendered.

@@ -355,3 +355,46 @@ func TestReportActions(t *testing.T) {
 		}
 	}
 }
+
+// TestReportCountsRetriesAndConflicts: statements retried, and events
+// whose COMMIT a cluster refused (conflicts) or that failed otherwise, are
+// counted from the files and shown beside the errors.
+func TestReportCountsRetriesAndConflicts(t *testing.T) {
+	execs := fixture.Gen(1, 5, fixture.Scen{Name: "a", N: 1000, MedianMs: 2, Plan: "p"})
+	for i := range execs {
+		switch {
+		case i%100 == 1:
+			execs[i].Retries = 2
+		case i%250 == 7:
+			execs[i].CommitErrorCode = 1213
+		case i == 500:
+			execs[i].CommitErrorCode = 1047
+		}
+	}
+	dir := fixture.Run{ID: "c", Execs: execs}.Write(t, t.TempDir())
+	rep, err := report.Build([]string{dir}, report.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tot := rep.Runs[0].Total
+	if tot.Retries != 20 || tot.Conflicts != 4 || tot.FailedCommits != 5 || tot.Errors != 0 {
+		t.Errorf("total %+v: want 20 retries, 4 conflicts, 5 failed commits, 0 errors", tot)
+	}
+	var txt, page bytes.Buffer
+	if err := Report(&txt, rep, FormatText); err != nil {
+		t.Fatal(err)
+	}
+	if err := Report(&page, rep, FormatHTML); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"retries", "conflicts: 4 transactions whose COMMIT the cluster's certification refused; 1 other failed COMMITs"} {
+		if !strings.Contains(txt.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, txt.String())
+		}
+	}
+	for _, want := range []string{"<th>retries</th>", "conflicts: 4 transactions", "other failed COMMITs: 1"} {
+		if !strings.Contains(page.String(), want) {
+			t.Errorf("HTML lacks %q", want)
+		}
+	}
+}

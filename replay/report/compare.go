@@ -257,6 +257,11 @@ func readSide(name string, dirs []string, side *compare.Side, w warner) (*sideDa
 	side.Files = acc.files
 	side.Rounds = len(dirs)
 	side.Executions = acc.executions()
+	for _, a := range acc.scenarios {
+		side.Retries += a.m.Retries
+		side.Conflicts += a.m.Conflicts
+		side.FailedCommits += a.m.FailedCommits
+	}
 	if side.Executions == 0 {
 		return nil, &NoExecutionsError{Side: name, Dirs: dirs, Failed: failed, Cut: acc.cut.describe()}
 	}
