@@ -12,8 +12,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/HdrHistogram/hdrhistogram-go"
-
 	"github.com/joinbench/joinbench/internal/usage"
 	"github.com/joinbench/joinbench/replay/action"
 	"github.com/joinbench/joinbench/replay/results"
@@ -179,7 +177,7 @@ type engine struct {
 	cfg    Config
 	scens  []*scenState
 	eps    []*endpointState
-	rows   chan []results.Execution
+	rows   chan rowBatch
 	free   chan []results.Execution
 	log    *lockedWriter
 	cancel context.CancelCauseFunc
@@ -193,9 +191,14 @@ type engine struct {
 	stopping atomic.Bool
 	stop     stopTimes
 
-	mu       sync.Mutex // guards acc and interval
-	acc      *Accumulator
-	interval *hdrhistogram.Histogram
+	mu  sync.Mutex // guards acc and tally
+	acc *Accumulator
+	// tally counts rows by bucket for the progress lines (nil without
+	// them); taken is, per worker, the last batch of it the writer took,
+	// and churned says the run had retries or conflicts (progress.go).
+	tally   *tally
+	taken   []atomic.Int64
+	churned atomic.Bool
 
 	seenErr       sync.Map // "scenario/code" already logged
 	seenCommitErr sync.Map // error codes of COMMIT already logged
@@ -210,7 +213,11 @@ type engine struct {
 type counts struct {
 	events, execs, errs atomic.Int64
 	cut                 atomic.Int64 // statements cut at the end, in neither execs nor errs
-	_                   [128 - 4*8]byte
+	// held is when the oldest statement whose row the worker has not
+	// handed to the writer started (Unix ns; noneHeld when none), sent
+	// the batches it handed over: the progress lines wait for them.
+	held, sent atomic.Int64
+	_          [128 - 6*8]byte
 }
 
 // cutTotal sums the workers' statements cut at the end of the run.

@@ -562,3 +562,20 @@ func (l *lockedBuilder) String() string {
 	defer l.mu.Unlock()
 	return l.b.String()
 }
+
+// TestProgressLineShowsRetriesAndConflicts: once a run has had retries or
+// conflicts, every progress line gives their rate beside the errors'.
+func TestProgressLineShowsRetriesAndConflicts(t *testing.T) {
+	e := &engine{cfg: Config{Threads: 2}}
+	quiet := e.progressLine(bucketTally{events: 10, execs: 20}, 2e6, time.Second, time.Second)
+	if strings.Contains(quiet, "retry") || !strings.Contains(quiet, "qps: 20.0 err/s: 0.00 p95: 2.000ms") {
+		t.Errorf("line without retries: %q", quiet)
+	}
+	busy := e.progressLine(bucketTally{events: 10, execs: 20, retries: 3, conflicts: 2}, 2e6, 2*time.Second, time.Second)
+	if !strings.Contains(busy, "err/s: 0.00 retry/s: 3.00 conflict/s: 2.00 p95") {
+		t.Errorf("line with retries and conflicts: %q", busy)
+	}
+	if after := e.progressLine(bucketTally{events: 10, execs: 20}, 2e6, 3*time.Second, time.Second); !strings.Contains(after, "retry/s: 0.00 conflict/s: 0.00") {
+		t.Errorf("a line after them: %q", after)
+	}
+}

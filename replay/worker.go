@@ -43,11 +43,16 @@ type worker struct {
 	batch     []results.Execution
 	// eventRow is the index in batch of the current event's last row, -1
 	// when it has none: a failed COMMIT is recorded on it.
-	eventRow  int
-	flushed   time.Time
-	clockBase time.Time // see now
-	yielded   time.Time
-	counts    *counts // this worker's totals, in engine.counts
+	eventRow int
+	// held is when the oldest statement whose row is not handed to the
+	// writer started (Unix ns, noneHeld when none), heldUntil the end of
+	// its progress bucket, sent the batches handed over (see
+	// counts.held).
+	held, heldUntil, sent int64
+	flushed               time.Time
+	clockBase             time.Time // see now
+	yielded               time.Time
+	counts                *counts // this worker's totals, in engine.counts
 	// A plan is captured again every explainEvery successful executions
 	// of a scenario by this worker (0: never), explainCount of them so far.
 	explainEvery int64
@@ -142,6 +147,7 @@ func (e *engine) newWorker(id int) *worker {
 		w.killTimer.Stop()
 	}
 	w.clockBase = time.Now()
+	w.held = noneHeld
 	w.sleep = time.NewTimer(time.Hour)
 	w.sleep.Stop()
 	return w
@@ -204,6 +210,9 @@ func (w *worker) loop(ctx context.Context, ph *phase) {
 // idle, and a paced run measures latency from the intended start, so that
 // lateness would be counted as the server's.
 func (w *worker) wait(ctx context.Context, d time.Duration) bool {
+	if w.held != noneHeld && time.Now().Add(d).UnixNano() >= w.heldUntil {
+		w.flush() // the progress line of their bucket waits for the rows held
+	}
 	if w.ep.Direct {
 		end := time.Now().Add(d)
 		for {
@@ -288,7 +297,7 @@ func (w *worker) event(ctx context.Context, ph *phase, intended time.Time) {
 		runtime.Gosched()
 		w.yielded = time.Now()
 	}
-	if len(w.batch) > 0 && time.Since(w.flushed) > flushEvery {
+	if now := time.Now(); len(w.batch) > 0 && now.Sub(w.flushed) > flushEvery || w.held != noneHeld && now.UnixNano() >= w.heldUntil {
 		w.flush()
 	}
 	w.sinceConn++
@@ -307,6 +316,9 @@ func (w *worker) statement(ctx context.Context, ph *phase, s *scenState, si int,
 		return false
 	}
 	start := w.now()
+	if w.held == noneHeld && w.e.tally != nil {
+		w.hold(start.UnixNano())
+	}
 	var (
 		retries int32
 		n       int64
@@ -368,7 +380,7 @@ func (w *worker) statement(ctx context.Context, ph *phase, s *scenState, si int,
 				w.counts.errs.Add(1)
 			}
 		}
-		row := w.nextRow()
+		row := w.nextRow(start)
 		params := row.Params[:0]
 		*row = results.Execution{
 			RunID:        e.cfg.RunID,
@@ -442,12 +454,16 @@ func (w *worker) now() time.Time {
 	return w.clockBase.Add(time.Since(w.clockBase))
 }
 
-// nextRow returns the next free row of the batch, reusing its Params
-// array. A full batch is handed to the writer first: the rows of an
-// event stay in the batch until its COMMIT, which may mark the last one.
-func (w *worker) nextRow() *results.Execution {
+// nextRow returns the next free row of the batch, for the statement
+// started at start, reusing its Params array. A full batch is handed to
+// the writer first: the rows of an event stay in the batch until its
+// COMMIT, which may mark the last one.
+func (w *worker) nextRow(start time.Time) *results.Execution {
 	if w.batch != nil && len(w.batch) == cap(w.batch) {
 		w.flush()
+		if w.e.tally != nil {
+			w.hold(start.UnixNano())
+		}
 	}
 	if w.batch == nil {
 		select {
@@ -461,24 +477,37 @@ func (w *worker) nextRow() *results.Execution {
 	return &w.batch[len(w.batch)-1]
 }
 
-// flush hands the batch to the writer. It blocks only when the writer is
-// behind by several batches per thread; that wait is counted.
+// flush hands the batch to the writer, after which the worker holds no
+// row. It blocks only when the writer is behind by several batches per
+// thread; that wait is counted.
 func (w *worker) flush() {
 	w.flushed = time.Now()
 	w.clockBase = w.flushed
-	if len(w.batch) == 0 {
-		return
+	if len(w.batch) > 0 {
+		w.sent++
+		b := rowBatch{rows: w.batch, worker: w.id, seq: w.sent}
+		w.batch = nil
+		w.eventRow = -1
+		select {
+		case w.e.rows <- b:
+		default:
+			t := time.Now()
+			w.e.rows <- b
+			w.e.stallNs.Add(int64(time.Since(t)))
+		}
+		w.counts.sent.Store(w.sent)
 	}
-	b := w.batch
-	w.batch = nil
-	w.eventRow = -1
-	select {
-	case w.e.rows <- b:
-	default:
-		t := time.Now()
-		w.e.rows <- b
-		w.e.stallNs.Add(int64(time.Since(t)))
+	if w.held != noneHeld {
+		w.held = noneHeld
+		w.counts.held.Store(noneHeld)
 	}
+}
+
+// hold notes that the worker holds a statement started at Unix time ns
+// (running, or its row not handed over) for the progress lines.
+func (w *worker) hold(ns int64) {
+	w.held, w.heldUntil = ns, w.e.bucketEnd(ns)
+	w.counts.held.Store(ns)
 }
 
 // do executes one statement and reads its whole result.
@@ -560,6 +589,7 @@ func (w *worker) prepare(ctx context.Context, q string) *prepared {
 // succeeds or the run stops.
 func (w *worker) connect(ctx context.Context) bool {
 	e := w.e
+	w.flush() // connecting may take long: the progress lines need not wait for it
 	backoff := 50 * time.Millisecond
 	for {
 		err := w.open(ctx)
