@@ -46,6 +46,14 @@ type Endpoint struct {
 	Fallback string
 }
 
+// Node is a server behind the run's endpoints (a proxy's), reached
+// directly.
+type Node struct {
+	Name    string  // host:port, as actions and status rows name it
+	DB      *sql.DB // an action takes a connection of its own from it
+	Sampler StatusSampler
+}
+
 // admin is the pool for everything but the workers.
 func (ep *Endpoint) admin() *sql.DB {
 	if ep.Admin != nil {
@@ -117,6 +125,10 @@ type Config struct {
 	// Actions run at their offsets into the measured phase (package
 	// action).
 	Actions []action.Action
+	// Nodes, when the endpoints are a proxy's, are the servers behind it:
+	// actions run on them (their targets index Nodes) and their status is
+	// sampled on each directly. Nil: actions and status on the endpoints.
+	Nodes []Node
 
 	// Lockstep, when set, makes this run take turns statement by
 	// statement with another run of as many threads (see Lockstep); the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sync"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -107,48 +108,46 @@ func floorDiv(a, b int64) int64 {
 // statement.
 const noneHeld = math.MaxInt64
 
-// progress is the goroutine of the live report (report).
+// progress is the goroutines of the live report (report) and of status
+// sampling (sampling.go).
 type progress struct {
-	stop, done chan struct{}
+	stop chan struct{}
+	wg   sync.WaitGroup
 }
 
-// startProgress starts the live report of the measured phase; status
-// sampling stops with ctx.
+// startProgress starts the live report of the measured phase and the
+// sampling of every server's status; sampling stops with ctx.
 func (e *engine) startProgress(ctx context.Context, measured *phase) *progress {
-	p := &progress{stop: make(chan struct{}), done: make(chan struct{})}
+	p := &progress{stop: make(chan struct{})}
+	if e.cfg.ReportInterval <= 0 {
+		return p
+	}
+	p.wg.Add(1)
 	go func() {
-		defer close(p.done)
-		e.report(ctx, measured, p.stop)
+		defer p.wg.Done()
+		e.report(measured, p.stop)
 	}()
+	for _, src := range e.statusSources() {
+		p.wg.Add(1)
+		go func() {
+			defer p.wg.Done()
+			e.sample(ctx, src, p.stop)
+		}()
+	}
 	return p
 }
 
-// finish has the report take its final sample, and waits for it.
+// finish has every server's status sampled a last time, and waits for it.
 func (p *progress) finish() {
 	close(p.stop)
-	<-p.done
+	p.wg.Wait()
 }
 
-// report prints a line per bucket of the measured phase and samples
-// server status at the end of every bucket.
-func (e *engine) report(ctx context.Context, measured *phase, stop <-chan struct{}) {
-	iv := e.cfg.ReportInterval
-	if iv <= 0 {
-		<-stop
-		return
-	}
+// report prints a line per bucket of the measured phase.
+func (e *engine) report(measured *phase, stop <-chan struct{}) {
 	out := &lockedWriter{w: e.cfg.Progress}
-	for _, ep := range e.eps {
-		if ep.Sampler != nil {
-			sctx, cancel := context.WithTimeout(ctx, sampleTimeout)
-			if _, err := ep.Sampler.Sample(sctx, time.Now()); err != nil && ctx.Err() == nil {
-				e.log.Printf("status of %s: %v", ep.Name, err)
-			}
-			cancel()
-		}
-	}
 	first := e.tally.bucketOf(measured.start.UnixNano())
-	k := e.tally.bucketOf(time.Now().UnixNano())
+	k := max(first, e.tally.bucketOf(time.Now().UnixNano()))
 	timer := time.NewTimer(0)
 	defer timer.Stop()
 	for {
@@ -156,23 +155,16 @@ func (e *engine) report(ctx context.Context, measured *phase, stop <-chan struct
 		timer.Reset(time.Until(end))
 		select {
 		case <-stop:
-			// The last interval's counters, also after Ctrl-C, unless the
-			// server stopped answering.
-			e.sampleStatus(context.WithoutCancel(ctx), time.Now(), true)
 			return
 		case <-timer.C:
 		}
-		e.sampleStatus(ctx, time.Now(), false)
-		if k >= first {
-			if !e.awaitRows(end, stop) {
-				e.sampleStatus(context.WithoutCancel(ctx), time.Now(), true)
-				return
-			}
-			e.mu.Lock()
-			b, p95 := e.tally.take(k)
-			e.mu.Unlock()
-			out.Printf("%s", e.progressLine(b, p95, end.Sub(time.Unix(0, first*e.tally.width)), iv))
+		if !e.awaitRows(end, stop) {
+			return
 		}
+		e.mu.Lock()
+		b, p95 := e.tally.take(k)
+		e.mu.Unlock()
+		out.Printf("%s", e.progressLine(b, p95, end.Sub(time.Unix(0, first*e.tally.width)), e.cfg.ReportInterval))
 		k = max(k+1, e.tally.bucketOf(time.Now().UnixNano())-1)
 	}
 }
@@ -234,45 +226,6 @@ func (e *engine) rowsIn(end int64) bool {
 		}
 	}
 	return true
-}
-
-// How long a status sample may take; the final one is not waited for
-// long, nor at all when the server stopped answering (unresponsive).
-const (
-	sampleTimeout      = 5 * time.Second
-	finalSampleTimeout = 2 * time.Second
-)
-
-// sampleStatus samples every endpoint's counters and writes them; final is
-// the sample at the end of the run.
-func (e *engine) sampleStatus(ctx context.Context, now time.Time, final bool) {
-	timeout := sampleTimeout
-	if final {
-		timeout = finalSampleTimeout
-	}
-	for _, ep := range e.eps {
-		if ep.Sampler == nil || ep.down.Load() || (final && ep.unresponsive.Load()) {
-			continue
-		}
-		sctx, cancel := context.WithTimeout(ctx, timeout)
-		rows, err := ep.Sampler.Sample(sctx, now)
-		cancel()
-		if err != nil {
-			if ctx.Err() == nil {
-				if sctx.Err() != nil {
-					ep.unresponsive.Store(true)
-				}
-				e.log.Printf("status of %s: %v", ep.Name, err)
-			}
-			continue
-		}
-		ep.unresponsive.Store(false)
-		if len(rows) > 0 {
-			if err := e.cfg.Sink.WriteStatus(rows); err != nil {
-				e.cancel(fmt.Errorf("write status: %w", err))
-			}
-		}
-	}
 }
 
 // The bucket a worker's held row ends in, so that it hands its rows over

@@ -398,3 +398,41 @@ func TestReportCountsRetriesAndConflicts(t *testing.T) {
 		}
 	}
 }
+
+// TestReportNodesBehindAProxy: a run whose traffic went to a proxy has its
+// figures split by the node each connection reached.
+func TestReportNodesBehindAProxy(t *testing.T) {
+	execs := fixture.Gen(1, 5, fixture.Scen{Name: "a", N: 900, MedianMs: 2, Plan: "p"})
+	for i := range execs {
+		execs[i].Endpoint = "127.0.0.1:9000"
+		execs[i].Node = []string{"node1", "node2", "node3"}[i%3]
+		if i%3 == 1 && i%30 == 1 {
+			execs[i].CommitErrorCode = 1213
+		}
+	}
+	info := &results.Run{RunID: "p", Endpoints: []string{"127.0.0.1:9000"}, Start: fixture.T0, End: fixture.T0.Add(5 * time.Second),
+		Nodes: []results.Node{{Name: "node1", Endpoint: "127.0.0.1:1"}, {Name: "node2", Endpoint: "127.0.0.1:2"}, {Name: "node3", Endpoint: "127.0.0.1:3"}}}
+	dir := fixture.Run{ID: "p", Execs: execs, Info: info}.Write(t, t.TempDir())
+	rep, err := report.Build([]string{dir}, report.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes := rep.Runs[0].Nodes
+	if len(nodes) != 3 || nodes[0].Node != "node1" || nodes[1].Node != "node2" || nodes[0].Executions != 300 || nodes[1].Conflicts != 30 {
+		t.Fatalf("nodes %+v", nodes)
+	}
+	var txt bytes.Buffer
+	if err := Report(&txt, rep, FormatText); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(txt.String(), "Nodes (the server each connection reached") || !strings.Contains(txt.String(), "node3 ") {
+		t.Errorf("text lacks the nodes:\n%s", txt.String())
+	}
+	var page bytes.Buffer
+	if err := Report(&page, rep, FormatHTML); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(page.String(), "<td>node2</td><td>300</td>") {
+		t.Errorf("HTML lacks the nodes")
+	}
+}

@@ -18,6 +18,7 @@ import (
 func writeRunText(w io.Writer, rr *report.RunReport, md bool) {
 	writeRunHeader(w, rr, md)
 	writeScenarioTable(w, rr, md)
+	writeNodes(w, rr, md)
 	writeCut(w, rr, md)
 	writeClients(w, rr, md)
 	writeActionsText(w, md, rr.Actions)
@@ -81,6 +82,22 @@ func commitText(s metrics.Summary) string {
 		out += fmt.Sprintf("; %d other failed COMMITs", n)
 	}
 	return out
+}
+
+// writeNodes prints the figures of the statements each server served.
+func writeNodes(w io.Writer, rr *report.RunReport, md bool) {
+	if len(rr.Nodes) == 0 {
+		return
+	}
+	heading(w, md, 2, "Nodes (the server each connection reached; latency in ms)")
+	t := &table{head: []string{"node", "executions", "errors", "retries", "conflicts", "p50", "p95", "p99", "qps"},
+		right: map[int]bool{1: true, 2: true, 3: true, 4: true, 5: true, 6: true, 7: true, 8: true}}
+	for _, n := range rr.Nodes {
+		t.add(n.Node, fmt.Sprint(n.Executions), fmt.Sprint(n.Errors), fmt.Sprint(n.Retries), fmt.Sprint(n.Conflicts),
+			fms(n.P50Ms), fms(n.P95Ms), fms(n.P99Ms), fmt.Sprintf("%.1f", n.QPS))
+	}
+	t.write(w, md)
+	fmt.Fprintln(w)
 }
 
 // writeErrorCodes lists each scenario's errors by server error code.

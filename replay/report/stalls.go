@@ -19,10 +19,11 @@ func readStalls(dir string, w warner) (*compare.ActionCosts, error) {
 	if err != nil || len(rows) == 0 {
 		return nil, err
 	}
-	_, costs, baseline, err := readEndpoints(dir, info, rows, w.warn)
+	figs, err := readEndpoints(dir, info, rows, w.warn)
 	if err != nil {
 		return nil, err
 	}
+	costs, baseline := figs.costs, figs.baseline
 	s := &compare.ActionCosts{Endpoints: stall.WithAll(info.Endpoints), Specs: info.Actions}
 	n := len(s.Endpoints)
 	s.Longest, s.Total, s.Worst, s.Baseline = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
