@@ -203,6 +203,10 @@ func writeStallsText(w io.Writer, md bool, sc *compare.StallComparison) {
 		if d.CandidateEndpoint != "" {
 			ep += " / " + d.CandidateEndpoint
 		}
+		if strings.HasPrefix(d.Verdict, compare.NoTraffic) {
+			t.add(ep, d.Verdict, "-", "-", "-", "-")
+			continue
+		}
 		t.add(ep, d.Verdict, fmt.Sprintf("%.0f→%.0f", d.BaseLongestMs, d.CandidateLongestMs),
 			fmt.Sprintf("%.0f→%.0f", d.BaseTotalMs, d.CandidateTotalMs), fmt.Sprintf("%.0f→%.0f", d.BaseWorstMs, d.CandidateWorstMs),
 			fmt.Sprintf("%.0f", d.NoiseMs))

@@ -56,8 +56,8 @@ func actionsTable(costs []stall.Cost) template.HTML {
 					n, title, c.Action, c.Step, html.EscapeString(c.Kind), html.EscapeString(cmp.Or(c.Node, c.Endpoint)),
 					n, c.StartSeconds, n, c.Seconds, n, html.EscapeString(c.Outcome))
 			}
-			fmt.Fprintf(&b, `<td class="ep">%s</td><td>%.0f</td><td>%.1f</td><td>%.0f</td></tr>`, html.EscapeString(ep.Endpoint),
-				ep.LongestZeroWriteMs, ep.StretchStartSeconds, ep.WorstLatencyMs)
+			fmt.Fprintf(&b, `<td class="ep">%s</td><td>%s</td><td>%.1f</td><td>%s</td></tr>`, html.EscapeString(ep.Endpoint),
+				ep.LongestText(), ep.StretchStartSeconds, ep.LatencyText())
 		}
 	}
 	b.WriteString("</tbody></table>")

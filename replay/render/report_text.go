@@ -208,8 +208,7 @@ func writeActionsText(w io.Writer, md bool, costs []stall.Cost) {
 			if i > 0 {
 				label, at, took, outcome = "", "", "", ""
 			}
-			t.add(label, at, took, outcome, e.Endpoint, fmt.Sprintf("%.0f", e.LongestZeroWriteMs),
-				fmt.Sprintf("%.1f", e.StretchStartSeconds), fmt.Sprintf("%.0f", e.WorstLatencyMs))
+			t.add(label, at, took, outcome, e.Endpoint, e.LongestText(), fmt.Sprintf("%.1f", e.StretchStartSeconds), e.LatencyText())
 		}
 	}
 	t.write(w, md)

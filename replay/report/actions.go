@@ -138,10 +138,7 @@ func readEndpoints(dir string, info *results.Run, actions []results.Action, warn
 			if settled := from.Add(baselineSettle); settled.Before(first) {
 				from = settled
 			}
-			st := tr.Longest(ep, from, first)
-			out.baseline = append(out.baseline, stall.EndpointCost{Endpoint: ep, LongestZeroWriteMs: float64(st.Length.Microseconds()) / 1e3,
-				StretchStartSeconds: float64(st.Start.Sub(info.Start).Milliseconds()) / 1e3,
-				WorstLatencyMs:      float64(st.Worst.Microseconds()) / 1e3})
+			out.baseline = append(out.baseline, stall.Measure(tr, ep, from, first))
 		}
 	}
 	return out, nil

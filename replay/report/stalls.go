@@ -27,8 +27,13 @@ func readStalls(dir string, w warner) (*compare.ActionCosts, error) {
 	s := &compare.ActionCosts{Endpoints: stall.WithAll(info.Endpoints), Specs: info.Actions}
 	n := len(s.Endpoints)
 	s.Longest, s.Total, s.Worst, s.Baseline = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	s.NoTraffic = make([]bool, n)
+	for i := range s.NoTraffic {
+		s.NoTraffic[i] = len(costs) > 0
+	}
 	for _, c := range costs {
 		for i, e := range c.Endpoints[:min(n, len(c.Endpoints))] {
+			s.NoTraffic[i] = s.NoTraffic[i] && e.NoTraffic
 			s.Longest[i] = math.Max(s.Longest[i], e.LongestZeroWriteMs)
 			s.Total[i] += e.LongestZeroWriteMs
 			s.Worst[i] = math.Max(s.Worst[i], e.WorstLatencyMs)
