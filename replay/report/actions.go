@@ -29,12 +29,19 @@ type endpointFigures struct {
 	costs     []stall.Cost
 	baseline  []stall.EndpointCost
 	nodes     []NodeReport
+	// rates are, per endpoint, its successful executions per rateSlot
+	// from the run's start (runs with actions only).
+	rates map[string][]int32
 }
+
+// rateSlot is the resolution of the rates of a run with actions.
+const rateSlot = 100 * time.Millisecond
 
 // epTimeline is a timeline that also keeps each bucket's longest latency.
 type epTimeline struct {
 	*timeline
-	longest map[int64]int64 // bucket key at 1 s → ns
+	longest  map[int64]int64 // bucket key at 1 s → ns
+	endpoint string
 }
 
 // baselineSettle is how long after its first write a workload is taken
@@ -58,6 +65,7 @@ func readEndpoints(dir string, info *results.Run, actions []results.Action, warn
 	var tr *stall.Tracker
 	if len(actions) > 0 {
 		tr = stall.New(info.Start)
+		out.rates = map[string][]int32{}
 	}
 	writes := map[string]bool{}
 	for _, s := range info.WriteScenarios {
@@ -76,8 +84,8 @@ func readEndpoints(dir string, info *results.Run, actions []results.Action, warn
 		}
 		tl := byEp[e.Endpoint]
 		if tl == nil {
-			tl = &epTimeline{timeline: newTimeline(), longest: map[int64]int64{}}
-			byEp[strings.Clone(e.Endpoint)] = tl
+			tl = &epTimeline{timeline: newTimeline(), longest: map[int64]int64{}, endpoint: strings.Clone(e.Endpoint)}
+			byEp[tl.endpoint] = tl
 		}
 		tl.add(e.Start, e.LatencyNs, e.ErrorCode != 0)
 		if e.ErrorCode == 0 {
@@ -86,6 +94,15 @@ func readEndpoints(dir string, info *results.Run, actions []results.Action, warn
 		}
 		if tr != nil && (len(writes) == 0 || writes[e.Scenario]) {
 			tr.Add(e.Endpoint, start, time.Duration(e.LatencyNs), e.ErrorCode == 0)
+		}
+		if tr != nil && e.ErrorCode == 0 && !start.Before(info.Start) {
+			rate := out.rates[e.Endpoint]
+			i := int(start.Sub(info.Start) / rateSlot)
+			for len(rate) <= i {
+				rate = append(rate, 0)
+			}
+			rate[i]++
+			out.rates[tl.endpoint] = rate
 		}
 		return nil
 	})

@@ -63,7 +63,7 @@ func comparison(baseDirs, candDirs []string, opt compare.Options) (*compare.Comp
 		judged[i] = j.Scenario(scenarioInput(names[i], base, cand, examples[names[i]], c.ChecksumsSkipped == "", rounds))
 	})
 	c.Add(judged...)
-	if c.Stalls, err = compareStalls(baseDirs, candDirs, w); err != nil {
+	if c.Stalls, c.Methods, err = compareActions(baseDirs, candDirs, w); err != nil {
 		return nil, nil, err
 	}
 	bn, _ := base.acc.cut.total()
