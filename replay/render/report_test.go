@@ -436,3 +436,32 @@ func TestReportNodesBehindAProxy(t *testing.T) {
 		t.Errorf("HTML lacks the nodes")
 	}
 }
+
+// TestHTMLNamesNodes: the charts' legends and titles name the cluster's
+// nodes as the run knows them (node2), not by host:port, and no title runs
+// past its chart.
+func TestHTMLNamesNodes(t *testing.T) {
+	dir := fixture.MethodRun(t, t.TempDir(), "n", fixture.Method{Spec: "2s@node2: pause 1s", StallMs: 800, PausedNs: 5e8})
+	rep, err := report.Build([]string{dir}, report.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := writeHTML(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, want := range []string{`class="lg">node1</text>`, `class="lg">node2</text>`, `<td class="ep">node2</td>`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	if strings.Contains(page, `class="lg">127.0.0.1:`) {
+		t.Errorf("a legend names a node by host:port")
+	}
+	for _, part := range strings.Split(page, `class="ct">`)[1:] {
+		if l := part[:strings.Index(part, "</text>")]; len(l) > 72 {
+			t.Errorf("title line %q is too long for a chart", l)
+		}
+	}
+}
