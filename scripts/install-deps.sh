@@ -32,6 +32,7 @@ for want in "$@"; do
 		[[ -e /usr/lib/galera/libgalera_smm.so || -e /usr/lib/libgalera_smm.so ]] || missing+=(galera-4)
 		have mariadb-backup || missing+=(mariadb-backup)
 		have socat || missing+=(socat)
+		have haproxy || missing+=(haproxy)
 		;;
 	browser) have chromium || have chromium-browser || missing+=(chromium fonts-liberation) ;;
 	cc) have gcc || missing+=(gcc libc6-dev) ;;

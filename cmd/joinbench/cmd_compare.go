@@ -169,6 +169,13 @@ joinbench ab with --candidate the base) with --calibrate noise.json to
 store each scenario's spread between rounds; give it to later comparisons
 on the same setup with --noise-file noise.json.
 
+Runs that differ by their actions (run --action: a TOI ALTER against a
+rolling RSU one, one DELETE against its chunks) compare methods: what
+each run's actions cost its own workload (throughput during the actions
+against the run's baseline before them, the stall per endpoint, flow
+control per node), not the whole-run latency of two separate runs, which
+is shown for information: its regressions do not fail the comparison.
+
 Exit status: 1 when the comparison fails (a scenario is a regression,
 gives wrong results, or is measured on one side only without
 --allow-missing; with --calibrate verdicts do not count) and when a side

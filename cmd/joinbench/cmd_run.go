@@ -218,7 +218,7 @@ func runOnce(ctx context.Context, cf *connFlags, o replay.Options, log io.Writer
 	}
 	defer tgt.Close()
 	defer s.Close()
-	if err := s.Open(ctx, tgt.Endpoints); err != nil {
+	if err := s.Open(ctx, tgt.Endpoints, tgt.Nodes); err != nil {
 		return err
 	}
 	if err := readyTables(ctx, tgt, s, o, log); err != nil {

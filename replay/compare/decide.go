@@ -59,10 +59,10 @@ func (j *Judge) decide(sc *ScenarioComparison, up, noise float64) string {
 		sc.Reasons = append(sc.Reasons, fmt.Sprintf("median %.2fx slower, %s", pm.Ratio, j.beyondFloor(sc, pm)))
 		return Regression
 	case faster(med):
-		sc.Reasons = append(sc.Reasons, fmt.Sprintf("median %.2fx faster (%s)", 1/med.Ratio, j.how(sc, med)))
+		sc.Reasons = append(sc.Reasons, fmt.Sprintf("median %.2fx faster (%s)", 1/med.Ratio, j.how(sc, inverse(med))))
 		return Improvement
 	case pm != nil && pm.High < 1/sc.FloorBound:
-		sc.Reasons = append(sc.Reasons, fmt.Sprintf("median %.2fx faster, %s", 1/pm.Ratio, j.beyondFloor(sc, pm)))
+		sc.Reasons = append(sc.Reasons, fmt.Sprintf("median %.2fx faster, %s", 1/pm.Ratio, j.beyondFloor(sc, inverse(pm))))
 		return Improvement
 	case noise > j.opt.Threshold:
 		sc.Reasons = append(sc.Reasons, fmt.Sprintf("its A/A noise with %d and %d rounds is ±%.0f%% (calibration), more than the %.0f%% threshold",
@@ -70,6 +70,12 @@ func (j *Judge) decide(sc *ScenarioComparison, up, noise float64) string {
 		return TooNoisy
 	}
 	return NoChange
+}
+
+// inverse is iv of the inverse ratio (base/candidate): an improvement is
+// said as "x times faster", its interval in the same direction.
+func inverse(iv *stats.Interval) *stats.Interval {
+	return &stats.Interval{Ratio: 1 / iv.Ratio, Low: 1 / iv.High, High: 1 / iv.Low}
 }
 
 // how says at which confidence, and by which method, an interval of sc

@@ -5,8 +5,9 @@
 // verdict (regression, improvement, no change, too noisy to judge, wrong
 // results, insufficient data, only on one side) with the intervals and
 // the reasons behind it, judges all scenarios together (the overall row),
-// compares what the runs' actions cost each endpoint, and says whether the
-// comparison passes. A calibration (A/A rounds) measures each scenario's
+// compares what the runs' actions cost each endpoint (and, when the runs
+// differ by their actions, judges the methods: methods.go), and says
+// whether the comparison passes. A calibration (A/A rounds) measures each scenario's
 // noise on a setup for later comparisons.
 //
 // Over rounds, the intervals come from the spread of per-round statistics

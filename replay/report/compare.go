@@ -63,7 +63,7 @@ func comparison(baseDirs, candDirs []string, opt compare.Options) (*compare.Comp
 		judged[i] = j.Scenario(scenarioInput(names[i], base, cand, examples[names[i]], c.ChecksumsSkipped == "", rounds))
 	})
 	c.Add(judged...)
-	if c.Stalls, err = compareStalls(baseDirs, candDirs, w); err != nil {
+	if c.Stalls, c.Methods, err = compareActions(baseDirs, candDirs, w); err != nil {
 		return nil, nil, err
 	}
 	bn, _ := base.acc.cut.total()
@@ -257,6 +257,11 @@ func readSide(name string, dirs []string, side *compare.Side, w warner) (*sideDa
 	side.Files = acc.files
 	side.Rounds = len(dirs)
 	side.Executions = acc.executions()
+	for _, a := range acc.scenarios {
+		side.Retries += a.m.Retries
+		side.Conflicts += a.m.Conflicts
+		side.FailedCommits += a.m.FailedCommits
+	}
 	if side.Executions == 0 {
 		return nil, &NoExecutionsError{Side: name, Dirs: dirs, Failed: failed, Cut: acc.cut.describe()}
 	}

@@ -1,6 +1,7 @@
 // Package report reads the Parquet results of runs. It turns each run into
 // a report (per scenario summaries, latency over time, plans, server
-// counters, clients of a split run, what actions cost), and it collects the
+// counters, clients of a split run, the nodes that served the connections,
+// what actions cost), and it collects the
 // two sides of a comparison into the typed inputs of replay/compare's rule
 // (Compare, Calibrate): each run folder of a side is a round, or each time
 // slice of a run in lockstep with the other side's; per scenario, its

@@ -106,6 +106,10 @@ type RunReport struct {
 	// Baseline is, per endpoint, the longest stretch without a successful
 	// write before the first action: the workload's own gaps.
 	Baseline []stall.EndpointCost `json:"baseline,omitempty"`
+	// Nodes are the figures of the statements each server served (the
+	// node each connection reached, behind a proxy too), when the run's
+	// rows name two or more.
+	Nodes []NodeReport `json:"nodes,omitempty"`
 	// Clients and Common break a run split over several clients
 	// (--segment) down per client; the figures above are of all of them.
 	Clients  []ClientReport `json:"clients,omitempty"`
@@ -205,9 +209,11 @@ func buildRun(dir string, opt Options) (*RunReport, error) {
 	if rr.ActionRows, err = results.ReadActions(dir, w.warn); err != nil {
 		return nil, err
 	}
-	if rr.Endpoints, rr.Actions, rr.Baseline, err = readEndpoints(dir, rr.Info, rr.ActionRows, w.warn); err != nil {
+	figs, err := readEndpoints(dir, rr.Info, rr.ActionRows, w.warn)
+	if err != nil {
 		return nil, err
 	}
+	rr.Endpoints, rr.Actions, rr.Baseline, rr.Nodes = figs.timelines, figs.costs, figs.baseline, figs.nodes
 	if rr.Info != nil && rr.Info.Segments > 1 {
 		if rr.Clients, rr.Common, err = clientBreakdown(dir, w.warn); err != nil {
 			return nil, err
