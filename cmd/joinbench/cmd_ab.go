@@ -10,6 +10,7 @@ import (
 	"github.com/joinbench/joinbench/internal/usage"
 	"github.com/joinbench/joinbench/replay"
 	"github.com/joinbench/joinbench/replay/ab"
+	"github.com/joinbench/joinbench/replay/report"
 )
 
 // abCmd runs the same workload interleaved on a base and a
@@ -188,8 +189,8 @@ func (a *abCmd) check(kctx *kong.Context) error {
 	if !given["rounds"] {
 		a.Rounds = mode.DefaultRounds()
 	}
-	if a.Rounds < 1 {
-		return usage.Errorf("--rounds must be at least 1, got %d", a.Rounds)
+	if a.Rounds < 1 || a.Rounds > report.MaxRounds {
+		return usage.Errorf("--rounds must be 1 to %d, got %d", report.MaxRounds, a.Rounds)
 	}
 	if a.Calibrate != "" && a.Rounds < 2 {
 		return usage.Errorf("--calibrate needs at least 2 rounds per side, got --rounds %d", a.Rounds)

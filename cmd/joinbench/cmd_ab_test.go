@@ -47,6 +47,7 @@ func TestABUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"ab", "--base", "a"}, // no candidate
 		{"ab", "--base", "a", "--candidate", "b", "--rounds", "0"},      // no round
+		{"ab", "--base", "a", "--candidate", "b", "--rounds", "10001"},  // more rounds than a comparison reads
 		{"ab", "--base", "a", "--calibrate", "n.json", "--rounds", "1"}, // one round cannot calibrate
 		{"ab", "--base", "a", "--candidate", "b", "--port", "3306"},     // a server named the run way
 		{"ab", "--base", "a", "--candidate", "b", "--json"},

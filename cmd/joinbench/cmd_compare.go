@@ -79,7 +79,7 @@ func (f *verdictFlags) compareOrCalibrate(cl *cli, base, cand []string, opt comp
 			return usage.Errorf("--calibrate: %v", err)
 		}
 		if err != nil {
-			return err
+			return inputError(err)
 		}
 		if err := n.Write(f.Calibrate); err != nil {
 			return usage.Wrap(err)
@@ -94,7 +94,7 @@ func (f *verdictFlags) compareOrCalibrate(cl *cli, base, cand []string, opt comp
 	} else {
 		c, err := report.Compare(base, cand, opt)
 		if err != nil {
-			return err
+			return inputError(err)
 		}
 		cmp = c
 	}
@@ -105,6 +105,16 @@ func (f *verdictFlags) compareOrCalibrate(cl *cli, base, cand []string, opt comp
 		return comparisonFailed{reasons: cmp.Failures}
 	}
 	return nil
+}
+
+// inputError marks the errors of a comparison that are the inputs' (a
+// run.json no run writes) as the user's to fix.
+func inputError(err error) error {
+	var bad *report.BadRunFileError
+	if errors.As(err, &bad) {
+		return usage.Wrap(err)
+	}
+	return err
 }
 
 func (c *compareCmd) Help() string {

@@ -159,3 +159,25 @@ func TestCompareGateFailsOnMissingData(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareRefusesEditedRunFile: a run.json no run writes is refused in
+// one line naming it, exit 2, without sizing anything by what it claims.
+func TestCompareRefusesEditedRunFile(t *testing.T) {
+	tmp := t.TempDir()
+	good := writeRunDir(t, tmp, "good", 2)
+	for name, runJSON := range map[string]string{
+		"billion": `{"run_id":"billion","server_version":"10.11.6","start":"2025-03-01T12:00:00Z","end":"2025-03-01T12:00:02Z",` +
+			`"replicate":{"series":"s","side":"candidate","rounds":1000000000,"slice":"1ns"}}`,
+		"backwards": `{"run_id":"backwards","server_version":"10.11.6","start":"2025-03-01T12:00:00Z","end":"2025-03-01T11:00:00Z"}`,
+		"stripped":  `{"run_id":"stripped"}`,
+	} {
+		dir := writeRunDir(t, tmp, name, 2)
+		if err := os.WriteFile(filepath.Join(dir, results.RunFile), []byte(runJSON), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, stderr := runCapturedAll(t, "compare", good, dir, "-o", filepath.Join(tmp, "out"))
+		if code != 2 || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, filepath.Join(dir, results.RunFile)) {
+			t.Errorf("%s: exit %d, stderr %q; want 2 and one line naming the file", name, code, stderr)
+		}
+	}
+}

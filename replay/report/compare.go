@@ -226,8 +226,14 @@ func readSide(name string, dirs []string, side *compare.Side, w warner) (*sideDa
 		side.Runs = append(side.Runs, d)
 		id := results.RunIDFromDir(d)
 		if info := results.ReadRunInfo(d, w.warn); info != nil {
+			if err := checkRunFile(d, info); err != nil {
+				return nil, err
+			}
 			if info.RunID != "" {
 				id = info.RunID
+			}
+			if info.Interrupted {
+				w.warn(fmt.Errorf("%s: the run was interrupted (Ctrl-C or SIGTERM): %s", d, interruptedCut(info)))
 			}
 			if info.Error != "" {
 				failed = append(failed, fmt.Sprintf("%s: the run failed: %s", d, info.Error))

@@ -57,18 +57,21 @@ func readRounds(dirs []string, seed uint64) ([]*round, error) {
 		base := round{dir: d, runID: results.RunIDFromDir(d)}
 		var sliced *results.Replicate
 		var startNs int64
+		n := 1
 		if info := results.ReadRunInfo(d, nil); info != nil {
 			if info.RunID != "" {
 				base.runID = info.RunID
 			}
 			base.rep = info.Replicate
 			if rep := info.Replicate; rep != nil && rep.Slice > 0 && rep.Rounds > 0 && !info.Start.IsZero() {
-				sliced, startNs = rep, info.Start.UnixNano()
+				// checkRunFile bounded the slices when the side was read;
+				// those of an interrupted run that never began are none.
+				sliced, startNs, n = rep, info.Start.UnixNano(), min(slicesBegun(info), MaxRounds)
 			}
 		}
 		rounds := []*round{&base}
 		if sliced != nil {
-			rounds = make([]*round, sliced.Rounds)
+			rounds = make([]*round, n)
 			for k := range rounds {
 				r := base
 				rep := *sliced
@@ -83,7 +86,7 @@ func readRounds(dirs []string, seed uint64) ([]*round, error) {
 		err := scanSuccesses(d, func(scenario string, start, latencyNs int64) {
 			k := 0
 			if sliced != nil {
-				k = sliced.SliceOf(start, startNs) - 1
+				k = min(sliced.SliceOf(start, startNs), n) - 1
 			}
 			r := rounds[k]
 			s := r.scen[scenario]
