@@ -248,6 +248,7 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 	run.Start, run.End = res.Start, res.End
 	run.Interrupted = res.Summary.Interrupted
 	run.Executions, run.Errors, run.CutAtEnd = res.Summary.Executions, res.Summary.Errors, res.Summary.CutAtEnd
+	run.Unanswered = res.Summary.Unanswered
 	run.ExecPaths = res.Paths
 	run.ClientCPUSeconds, run.ClientCPUPerQueryUs = res.Summary.ClientCPUSeconds, res.Summary.ClientCPUPerQueryUs
 	if runErr != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
@@ -86,8 +87,10 @@ with the rounds at hand "too noisy to judge" instead of giving a verdict.
 
 Exit status: 1 when a scenario is a regression or gives wrong results,
 or is measured on one side only (unless --allow-missing; none of these
-with --calibrate), and when a side recorded no execution at all; 0
-otherwise; 2 on a usage error.
+with --calibrate), when a side recorded no execution at all or failed
+(its server stopped answering, lost its connections, or completed
+markedly fewer statements than the other), and when a server that
+answered a round cannot be reached; 0 otherwise; 2 on a usage error.
 
 Examples:
   joinbench ab --base m1011 --candidate m114 --tags inner,left,right,derived,semi_anti \
@@ -114,6 +117,10 @@ func (a *abCmd) Run(ctx context.Context, cl *cli, kctx *kong.Context) error {
 		return err
 	}
 	res, err := e.Run(ctx)
+	var se *ab.ServerError
+	if errors.As(err, &se) {
+		return serverFailed{err}
+	}
 	if err != nil {
 		return err
 	}
@@ -230,3 +237,12 @@ func (a *abCmd) checkLockstep(given map[string]bool) error {
 	}
 	return nil
 }
+
+// serverFailed makes ab exit 1 when a server failed during the
+// experiment, after answering: even "cannot reach" is then no mistake of
+// the user's.
+type serverFailed struct{ error }
+
+func (e serverFailed) Unwrap() error { return e.error }
+
+func (serverFailed) ExitCode() int { return 1 }

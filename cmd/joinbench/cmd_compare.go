@@ -179,11 +179,13 @@ joinbench ab with --candidate the base) with --calibrate noise.json to
 store each scenario's spread between rounds; give it to later comparisons
 on the same setup with --noise-file noise.json.
 
-Exit status: 1 when the comparison fails (a scenario is a regression,
-gives wrong results, or is measured on one side only without
---allow-missing; with --calibrate verdicts do not count) and when a side
-holds no execution at all; 0 otherwise; 2 on a usage error (a path
-without run folders, a bad flag).
+Exit status: 1 when the comparison fails (a side failed: its server
+stopped answering, lost its connections, or completed markedly fewer
+statements than the other; a scenario is a regression, gives wrong
+results, or is measured on one side only without --allow-missing; with
+--calibrate verdicts do not count) and when a side holds no execution at
+all; 0 otherwise; 2 on a usage error (a path without run folders, a bad
+flag, a run.json no run writes).
 
 Examples:
   joinbench compare results/run=mariadb-10.11 results/run=mariadb-11.4

@@ -52,6 +52,13 @@ func summaryLine(c *compare.Comparison) string {
 	if c.Overall != nil {
 		out += fmt.Sprintf("; all scenarios: %s (%.2f)", c.Overall.Verdict, c.Overall.Median.Ratio)
 	}
+	if len(c.SideFailures) > 0 {
+		var failed []string
+		for _, f := range c.SideFailures {
+			failed = append(failed, f.String())
+		}
+		out = "FAILS: " + strings.Join(failed, "; ") + "; scenarios: " + out
+	}
 	if n := c.Unmeasured(); n > 0 {
 		if c.AllowMissing {
 			out += fmt.Sprintf("; %d scenario(s) measured on one side only, accepted (--allow-missing)", n)

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/joinbench/joinbench/replay/compare"
 	"github.com/joinbench/joinbench/replay/results"
@@ -63,6 +64,14 @@ func comparison(baseDirs, candDirs []string, opt compare.Options) (*compare.Comp
 		judged[i] = j.Scenario(scenarioInput(names[i], base, cand, examples[names[i]], c.ChecksumsSkipped == "", rounds))
 	})
 	c.Add(judged...)
+	// After the judging, which closed the scenarios' metrics.
+	act := compare.Activity{Base: []compare.RoundActivity{base.activity()}, Candidate: []compare.RoundActivity{cand.activity()}}
+	if rounds != nil {
+		act = rounds.Activity
+	}
+	failed, idle := compare.CheckActivity(act)
+	c.SideFailures = failed
+	w.warnIf(idle)
 	if c.Stalls, err = compareStalls(baseDirs, candDirs, w); err != nil {
 		return nil, nil, err
 	}
@@ -70,6 +79,32 @@ func comparison(baseDirs, candDirs []string, opt compare.Options) (*compare.Comp
 	cn, _ := cand.acc.cut.total()
 	j.Finish(c, rounds, bn, cn)
 	return c, rounds, nil
+}
+
+// activity is what a side read as one round did: every statement it
+// completed or had cut at the end. Its scenarios' metrics must be closed.
+func (d *sideData) activity() compare.RoundActivity {
+	var a compare.RoundActivity
+	var last time.Time
+	for _, sc := range d.acc.scenarios {
+		a.Completed += sc.m.Executions
+		for code, n := range sc.m.ErrorCodes {
+			if compare.ConnectionLost(code) {
+				a.ConnLost += n
+			}
+		}
+		if sc.m.Last.After(last) {
+			last = sc.m.Last
+		}
+	}
+	a.Cut, a.LongestCutNs = d.acc.cut.total()
+	if d.info != nil && !d.info.End.IsZero() && !last.IsZero() {
+		a.IdleAtEndNs = max(int64(d.info.End.Sub(last)), 0)
+	}
+	if d.info != nil {
+		a.Unanswered = d.info.Unanswered
+	}
+	return a
 }
 
 // readSides reads the two sides at once, each with its own warnings, which

@@ -99,6 +99,10 @@ type Run struct {
 	// recorded as such (Execution.CutAtEnd) and counted in neither
 	// Executions nor Errors.
 	CutAtEnd int64 `json:"cut_at_end,omitempty"`
+	// Unanswered counts the calls (statements, BEGIN, COMMIT, ...) that
+	// had no reply, even to KILL QUERY, and whose connection was cut: the
+	// server stopped answering.
+	Unanswered int64 `json:"unanswered,omitempty"`
 	// Segments is the number of clients a split run (--segment) had, 0
 	// when not split; Segment is which of them wrote this file (0 in the
 	// run-level run.json, 1..Segments in segment-<i>.json).
