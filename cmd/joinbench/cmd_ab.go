@@ -11,7 +11,9 @@ import (
 	"github.com/joinbench/joinbench/internal/usage"
 	"github.com/joinbench/joinbench/replay"
 	"github.com/joinbench/joinbench/replay/ab"
+	"github.com/joinbench/joinbench/replay/compare"
 	"github.com/joinbench/joinbench/replay/report"
+	"github.com/joinbench/joinbench/replay/results"
 )
 
 // abCmd runs the same workload interleaved on a base and a
@@ -74,7 +76,9 @@ verdicts include the variation between rounds, not only between
 executions.
 
 Both servers must hold the same data (joinbench prepare with the same
---tables, --table-size and --seed on each). SERVER is a sandbox name
+--tables, --table-size and --seed on each): ab compares what prepare
+recorded on each and refuses different data before any round
+(--allow-different-data accepts it). SERVER is a sandbox name
 (joinbench sandbox start --name NAME), HOST:PORT, a socket path, or a Go
 MySQL DSN; user, password and TLS flags apply to both.
 
@@ -114,6 +118,9 @@ func (a *abCmd) Run(ctx context.Context, cl *cli, kctx *kong.Context) error {
 	}
 	e, err := a.experiment(cl, servers)
 	if err != nil {
+		return err
+	}
+	if err := a.checkData(ctx, servers, opt); err != nil {
 		return err
 	}
 	res, err := e.Run(ctx)
@@ -167,9 +174,7 @@ func (a *abCmd) experiment(cl *cli, servers [2]abServer) (*ab.Experiment, error)
 // its side; the run's summary is not shown.
 func (a *abCmd) runOn(servers [2]abServer) ab.RunFunc {
 	return func(ctx context.Context, side ab.Side, o replay.Options) (string, error) {
-		cf := a.connFlags
-		s := servers[side]
-		cf.DSN, cf.Host, cf.Port, cf.Socket, cf.Sandbox = s.dsns, s.host, s.port, s.socket, s.sandbox
+		cf := a.sideFlags(servers[side])
 		var dir string
 		err := runOnce(ctx, &cf, o, o.Log, func(out *replay.Outcome, _ io.Writer) error {
 			dir = out.Dir
@@ -177,6 +182,45 @@ func (a *abCmd) runOn(servers [2]abServer) ab.RunFunc {
 		})
 		return dir, err
 	}
+}
+
+// sideFlags are the connection flags of the server s.
+func (a *abCmd) sideFlags(s abServer) connFlags {
+	cf := a.connFlags
+	cf.DSN, cf.Host, cf.Port, cf.Socket, cf.Sandbox = s.dsns, s.host, s.port, s.socket, s.sandbox
+	return cf
+}
+
+// checkData refuses, before any round, two servers that hold different
+// data (the datasets their prepare recorded), unless the flags accept it:
+// the comparison would refuse them after the rounds anyway. A server that
+// cannot be asked is left to the rounds to report.
+func (a *abCmd) checkData(ctx context.Context, servers [2]abServer, opt compare.Options) error {
+	if opt.AllowDifferentData || servers[0].same(servers[1]) {
+		return nil
+	}
+	var sets [2]*results.Dataset
+	for i, s := range servers {
+		cf := a.sideFlags(s)
+		tgt, err := cf.connect(ctx, io.Discard)
+		if err != nil {
+			return nil
+		}
+		db, err := tgt.Endpoints[0].OpenDB()
+		if err == nil {
+			sets[i] = readDataset(ctx, db, io.Discard)
+			db.Close()
+		}
+		tgt.Close()
+		if err != nil {
+			return nil
+		}
+	}
+	var differ *compare.DatasetsDiffer
+	if err := compare.SameDataset("the base", "the candidate", sets[0], sets[1]); errors.As(err, &differ) {
+		return usage.Wrap(err)
+	}
+	return nil
 }
 
 // check validates the flags and fills in the round defaults.

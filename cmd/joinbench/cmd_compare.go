@@ -41,6 +41,8 @@ type verdictFlags struct {
 	// AllowMissing: without it a scenario one side did not measure (its
 	// run died, or every execution failed) fails the gate.
 	AllowMissing bool `help:"Accept scenarios measured on one side only (the corpus changed between the runs): by default a scenario missing on a side, or whose executions there all failed, fails the comparison. A side without any readable execution always fails."`
+	// AllowDifferentData: without it runs on different data are refused.
+	AllowDifferentData bool `help:"Compare runs made on different data (another --tables, --table-size, --seed, ... given to prepare, or other row counts), with a warning: by default they are refused, as the difference would come from the data, not from the server."`
 }
 
 func (f *verdictFlags) check() error {
@@ -57,7 +59,7 @@ func (f *verdictFlags) check() error {
 // read from --noise-file).
 func (f *verdictFlags) options(cl *cli) (compare.Options, error) {
 	o := compare.Options{Threshold: float64(f.Threshold), Confidence: float64(f.Confidence), NoiseFloor: float64(f.NoiseFloor),
-		Unpaired: f.Unpaired, AllowMissing: f.AllowMissing, Warn: warnFunc(cl)}
+		Unpaired: f.Unpaired, AllowMissing: f.AllowMissing, AllowDifferentData: f.AllowDifferentData, Warn: warnFunc(cl)}
 	if f.NoiseFile != "" {
 		n, err := compare.ReadNoise(f.NoiseFile)
 		if err != nil {
@@ -108,10 +110,11 @@ func (f *verdictFlags) compareOrCalibrate(cl *cli, base, cand []string, opt comp
 }
 
 // inputError marks the errors of a comparison that are the inputs' (a
-// run.json no run writes) as the user's to fix.
+// run.json no run writes, runs on different data) as the user's to fix.
 func inputError(err error) error {
 	var bad *report.BadRunFileError
-	if errors.As(err, &bad) {
+	var differ *compare.DatasetsDiffer
+	if errors.As(err, &bad) || errors.As(err, &differ) {
 		return usage.Wrap(err)
 	}
 	return err

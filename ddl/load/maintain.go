@@ -59,9 +59,12 @@ func Cleanup(ctx context.Context, db *sql.DB, opts ddl.SchemaOptions) ([]string,
 			return names[:i], fmt.Errorf("drop %s: %w", n, err)
 		}
 	}
-	// what a split prepare coordinated through, if it was one
-	if _, err := db.ExecContext(ctx, "DROP TABLE IF EXISTS "+SegmentsTable); err != nil {
-		return names, fmt.Errorf("drop %s: %w", SegmentsTable, err)
+	// what a split prepare coordinated through, if it was one, and the
+	// record of what was loaded
+	for _, t := range []string{SegmentsTable, DatasetTable} {
+		if _, err := db.ExecContext(ctx, "DROP TABLE IF EXISTS "+t); err != nil {
+			return names, fmt.Errorf("drop %s: %w", t, err)
+		}
 	}
 	return names, nil
 }

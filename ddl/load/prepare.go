@@ -13,10 +13,29 @@ import (
 // inspect the server, plan, create, load (which adds each table's deferred
 // indexes once its rows are in), index (tables an interrupted load left
 // without their indexes) and analyse.
+//
+// What it loaded is recorded in DatasetTable once every table is complete
+// (by the last segment of a split prepare), and forgotten before a table
+// changes: once planned, or at the start of a prepare from a snapshot or
+// of a segment.
 func Prepare(ctx context.Context, db *sql.DB, opts PrepareOptions) (*PrepareResult, error) {
 	if err := opts.check(); err != nil {
 		return nil, err
 	}
+	if opts.Segment.Split() || opts.Snapshots != nil {
+		if err := forgetDataset(ctx, db); err != nil {
+			return nil, err
+		}
+	}
+	res, err := prepare(ctx, db, opts)
+	if err == nil && (!opts.Segment.Split() || res.Finished) {
+		err = recordDataset(ctx, db, opts)
+	}
+	return res, err
+}
+
+// prepare is Prepare once the options are checked.
+func prepare(ctx context.Context, db *sql.DB, opts PrepareOptions) (*PrepareResult, error) {
 	if opts.Segment.Split() {
 		return prepareSegment(ctx, db, opts)
 	}
@@ -30,6 +49,9 @@ func Prepare(ctx context.Context, db *sql.DB, opts PrepareOptions) (*PrepareResu
 	}
 	p, err := plan(opts, method, rep)
 	if err != nil {
+		return nil, err
+	}
+	if err := forgetDataset(ctx, db); err != nil {
 		return nil, err
 	}
 	if err := create(ctx, db, opts, p); err != nil {

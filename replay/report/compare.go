@@ -37,6 +37,9 @@ func comparison(baseDirs, candDirs []string, opt compare.Options) (*compare.Comp
 	opt = opt.WithDefaults()
 	c := compare.New(opt)
 	w := warner{list: &c.Warnings, fn: opt.Warn}
+	if err := checkDatasets(baseDirs, candDirs, opt.AllowDifferentData, w); err != nil {
+		return nil, nil, err
+	}
 	base, cand, err := readSides(baseDirs, candDirs, c, w)
 	if err != nil {
 		return nil, nil, err

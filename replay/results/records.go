@@ -119,6 +119,10 @@ type Run struct {
 	// Actions are the run's --action specs, in the order given; what each
 	// did is in actions.parquet.
 	Actions []string `json:"actions,omitempty"`
+	// Dataset is the data the run ran on, as prepare recorded it; nil
+	// when the server holds no record (tables made otherwise, an older
+	// prepare, scenarios on tables of the user's own).
+	Dataset *Dataset `json:"dataset,omitempty"`
 	// Replicate is set on the rounds of a repeated comparison (joinbench
 	// ab): which side and round this run is.
 	Replicate *Replicate `json:"replicate,omitempty"`
