@@ -52,7 +52,43 @@ func (f *verdictFlags) check() error {
 	if f.Calibrate != "" && f.NoiseFile != "" {
 		return usage.Errorf("--calibrate and --noise-file cannot be combined: a calibration is measured without an earlier one")
 	}
+	if f.Calibrate != "" {
+		if err := checkWritable(f.Calibrate); err != nil {
+			return usage.Errorf("--calibrate %s: %v", f.Calibrate, err)
+		}
+	}
 	return nil
+}
+
+// checkWritable checks, before any work, that path can be written: a
+// file there is opened for writing (not truncated), else one is created
+// and removed.
+func checkWritable(path string) error {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return errors.New("is a folder")
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err == nil {
+		return f.Close()
+	}
+	if !errors.Is(err, os.ErrNotExist) {
+		return unwrapPath(err)
+	}
+	f, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return unwrapPath(err)
+	}
+	f.Close()
+	return os.Remove(path)
+}
+
+// unwrapPath is the cause of a *os.PathError, whose path the caller says.
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // options are the comparison options the flags give (the calibration
@@ -110,11 +146,13 @@ func (f *verdictFlags) compareOrCalibrate(cl *cli, base, cand []string, opt comp
 }
 
 // inputError marks the errors of a comparison that are the inputs' (a
-// run.json no run writes, runs on different data) as the user's to fix.
+// run.json no run writes, runs on different data, a calibration refused)
+// as the user's to fix.
 func inputError(err error) error {
 	var bad *report.BadRunFileError
 	var differ *compare.DatasetsDiffer
-	if errors.As(err, &bad) || errors.As(err, &differ) {
+	var noise *compare.NoiseError
+	if errors.As(err, &bad) || errors.As(err, &differ) || errors.As(err, &noise) {
 		return usage.Wrap(err)
 	}
 	return err

@@ -53,6 +53,9 @@ func comparison(baseDirs, candDirs []string, opt compare.Options) (*compare.Comp
 		examples = nil
 	}
 	names := scenarioNames(base.acc, cand.acc)
+	if err := compare.CheckNoise(opt.Noise, c, names); err != nil {
+		return nil, nil, err
+	}
 	rounds, err := readSideRounds(baseDirs, candDirs, names, opt.Seed)
 	if err != nil {
 		return nil, nil, err
