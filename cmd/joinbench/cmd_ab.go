@@ -199,6 +199,8 @@ func (a *abCmd) checkData(ctx context.Context, servers [2]abServer, opt compare.
 	if opt.AllowDifferentData || servers[0].same(servers[1]) {
 		return nil
 	}
+	ctx, cancel := context.WithTimeout(ctx, 3*datasetTimeout)
+	defer cancel()
 	var sets [2]*results.Dataset
 	for i, s := range servers {
 		cf := a.sideFlags(s)

@@ -267,9 +267,15 @@ func readyTables(ctx context.Context, tgt *server.Target, s *replay.Session, o r
 	return nil
 }
 
+// datasetTimeout bounds reading the dataset: a server that does not
+// answer is the run's to report, not a wait.
+const datasetTimeout = 10 * time.Second
+
 // readDataset is the dataset prepare recorded on the server, as run.json
 // records it; nil when there is none, or it cannot be read (said on log).
 func readDataset(ctx context.Context, db *sql.DB, log io.Writer) *results.Dataset {
+	ctx, cancel := context.WithTimeout(ctx, datasetTimeout)
+	defer cancel()
 	d, err := load.ReadDataset(ctx, db)
 	if err != nil {
 		fmt.Fprintf(log, "warning: %v: run.json records no dataset\n", err)

@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/joinbench/joinbench/replay/stats"
 )
 
 // A calibration decides verdicts: a noise larger than the threshold makes
@@ -97,11 +99,13 @@ func CheckNoise(n *Noise, c *Comparison, names []string) error {
 	return &NoiseError{Path: n.Path, Problem: fmt.Sprintf("calibrates none of the %d scenario(s) compared (it has %s)", len(names), strings.Join(firstKeys(n.Scenarios, 5), ", "))}
 }
 
-// CheckAlike refuses to make a calibration of c (its noise n) when its
-// sides are not alike: different server versions, a side that failed, or
-// a median ratio between the sides beyond MaxAARatio (over all scenarios,
-// or of the one scenario).
-func CheckAlike(n *Noise, c *Comparison) error {
+// CheckAlike refuses to make a calibration of the A/A comparison c when
+// its sides are not alike: different server versions, a side that failed,
+// or a median ratio between the sides both beyond MaxAARatio and certain
+// (its interval over rounds wholly on one side of 1): over all scenarios,
+// or, without that row, of most scenarios. A ratio as far that the rounds
+// cannot tell from 1 is noise, which the calibration is there to measure.
+func CheckAlike(c *Comparison) error {
 	var why []string
 	if b, v := c.Base.ServerVersion, c.Candidate.ServerVersion; b != "" && v != "" && b != v {
 		why = append(why, fmt.Sprintf("the base runs server %s, the candidate %s", b, v))
@@ -109,8 +113,8 @@ func CheckAlike(n *Noise, c *Comparison) error {
 	for _, f := range c.SideFailures {
 		why = append(why, f.String())
 	}
-	if r, ok := aaRatio(n); ok && (r > MaxAARatio || r < 1/MaxAARatio) {
-		why = append(why, fmt.Sprintf("their median latencies differ by a ratio of %.2f (beyond %.2f)", r, MaxAARatio))
+	if r, ok := aaShift(c); ok {
+		why = append(why, fmt.Sprintf("their median latencies differ by a ratio of %.2f (beyond %.2f, and beyond the noise of the rounds)", r, MaxAARatio))
 	}
 	if len(why) == 0 {
 		return nil
@@ -119,23 +123,31 @@ func CheckAlike(n *Noise, c *Comparison) error {
 		"): a calibration measures the noise of an A/A comparison, where nothing differs between the sides"}
 }
 
-// aaRatio is the A/A median ratio of a calibration: over all scenarios,
-// else the geometric mean of the scenarios'.
-func aaRatio(n *Noise) (float64, bool) {
-	if n.Overall != nil && n.Overall.MedianRatio > 0 {
-		return n.Overall.MedianRatio, true
+// aaShift is the median ratio between the sides of an A/A comparison when
+// it is certainly beyond MaxAARatio: the overall row's, else the geometric
+// mean of the scenarios' when most of them are.
+func aaShift(c *Comparison) (float64, bool) {
+	far := func(iv *stats.Interval) bool {
+		return iv != nil && (iv.Low > 1 || iv.High < 1) && (iv.Ratio > MaxAARatio || iv.Ratio < 1/MaxAARatio)
 	}
-	sum, k := 0.0, 0
-	for _, s := range n.Scenarios {
-		if s.MedianRatio > 0 {
-			sum += math.Log(s.MedianRatio)
-			k++
+	if c.Overall != nil && c.Overall.Median != nil {
+		return c.Overall.Median.Ratio, far(c.Overall.Median)
+	}
+	sum, n, judged := 0.0, 0, 0
+	for _, s := range c.Scenarios {
+		if s.Median == nil {
+			continue
+		}
+		judged++
+		if far(s.Median) {
+			sum += math.Log(s.Median.Ratio)
+			n++
 		}
 	}
-	if k == 0 {
+	if n == 0 || 2*n <= judged {
 		return 0, false
 	}
-	return math.Exp(sum / float64(k)), true
+	return math.Exp(sum / float64(n)), true
 }
 
 // firstKeys are up to n of m's keys, sorted, with "..." when there are

@@ -28,7 +28,7 @@ func Calibrate(baseDirs, candDirs []string, opt compare.Options) (*compare.Noise
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := compare.CheckAlike(n, c); err != nil {
+	if err := compare.CheckAlike(c); err != nil {
 		return nil, c, err
 	}
 	return n, c, nil
