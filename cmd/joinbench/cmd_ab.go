@@ -123,6 +123,10 @@ func (a *abCmd) Run(ctx context.Context, cl *cli, kctx *kong.Context) error {
 	if err := a.checkData(ctx, servers, opt); err != nil {
 		return err
 	}
+	if servers[0].same(servers[1]) && a.Calibrate == "" {
+		fmt.Fprintf(e.Log, "ab: the base and the candidate are the same server (%s): an A/A test, where nothing differs between the sides "+
+			"but the noise of this setup (--calibrate records it)\n", servers[0].label)
+	}
 	res, err := e.Run(ctx)
 	var se *ab.ServerError
 	if errors.As(err, &se) {

@@ -188,6 +188,9 @@ func TestABLockstep(t *testing.T) {
 	if c.Base.Rounds != 3 || c.Candidate.Rounds != 3 || len(c.Scenarios) != 2 || c.Overall == nil {
 		t.Fatalf("comparison: rounds %d/%d, %d scenarios, overall %+v", c.Base.Rounds, c.Candidate.Rounds, len(c.Scenarios), c.Overall)
 	}
+	if notes := strings.Join(c.Notes, "\n"); !strings.Contains(notes, "an A/A comparison") {
+		t.Errorf("both sides on one server, notes %q", c.Notes)
+	}
 	for _, s := range c.Scenarios {
 		if s.Method != compare.MethodPaired || s.BaseRounds != 3 || s.CandidateRounds != 3 {
 			t.Errorf("%s: %s by %s over %d/%d rounds", s.Scenario, s.Verdict, s.Method, s.BaseRounds, s.CandidateRounds)

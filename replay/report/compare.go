@@ -84,6 +84,9 @@ func comparison(baseDirs, candDirs []string, opt compare.Options) (*compare.Comp
 	bn, _ := base.acc.cut.total()
 	cn, _ := cand.acc.cut.total()
 	j.Finish(c, rounds, bn, cn)
+	if note := compare.AANote(base.info, cand.info); note != "" {
+		c.Notes = append(c.Notes, note)
+	}
 	return c, rounds, nil
 }
 
