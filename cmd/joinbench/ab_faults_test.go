@@ -2,7 +2,9 @@ package main
 
 import (
 	"database/sql"
+	"encoding/json"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -11,6 +13,7 @@ import (
 
 	"github.com/joinbench/joinbench/internal/testdb"
 	"github.com/joinbench/joinbench/internal/testserver"
+	"github.com/joinbench/joinbench/replay/compare"
 )
 
 // TestABFailedCandidate: ab never passes a candidate whose server stops
@@ -76,5 +79,34 @@ func killServer(t *testing.T, db *sql.DB) {
 	}
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestABInterrupted: ab in lockstep interrupted by Ctrl-C exits 130 and
+// keeps its runs, which compare then reads as the slices they began,
+// saying they were interrupted (not as one round of pooled executions).
+func TestABInterrupted(t *testing.T) {
+	dsn := preparedDSN(t, "ab_interrupted")
+	out := t.TempDir()
+	cmd, stderr := startRun(t, "ab", "--base", dsn, "--candidate", dsn, "-s", "simple_inner_pk", "--table-size", "200", "--threads", "2",
+		"--warmup", "200ms", "--time", "1s", "--rounds", "8", "--explain", "off", "--out", out, "--run-id", "cut")
+	waitFor(t, cmd, stderr, "the second slice", func() bool { return strings.Contains(stderr.String(), "slice 2/8 done") })
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	if code := waitExit(t, cmd, stderr); code != exitInterrupted {
+		t.Fatalf("exit %d, want %d\n%s", code, exitInterrupted, stderr)
+	}
+	base, cand := filepath.Join(out, "ab=cut", "side=base"), filepath.Join(out, "ab=cut", "side=candidate")
+	code, stdout, errOut := runCapturedAll(t, "compare", base, cand, "--format", "json", "--threshold", "1000%")
+	var c compare.Comparison
+	if err := json.Unmarshal([]byte(stdout), &c); err != nil {
+		t.Fatalf("compare: exit %d, %v\n%s", code, err, errOut)
+	}
+	if c.Base.Rounds < 2 || c.Base.Rounds >= 8 || c.Candidate.Rounds != c.Base.Rounds {
+		t.Errorf("rounds %d/%d: want the slices begun", c.Base.Rounds, c.Candidate.Rounds)
+	}
+	if w := strings.Join(c.Warnings, "\n"); !strings.Contains(w, "the run was interrupted") {
+		t.Errorf("warnings %q", c.Warnings)
 	}
 }
