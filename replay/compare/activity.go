@@ -143,21 +143,6 @@ func CheckActivity(a Activity) ([]SideFailure, error) {
 				"or its connections were lost%s", unit+plural(len(idle)), spans(idle), len(acts[s]), names[o], outlast))
 		}
 	}
-	var warning error
-	if both := shared(empty[0], empty[1]); a.Sliced && len(both) > 0 {
-		n := max(len(acts[0]), len(acts[1]))
-		where := fmt.Sprintf("%s %s of %d", unit+plural(len(both)), spans(both), n)
-		trailing := trailingRun(both, n)
-		if s := stuckSide(acts); s >= 0 && trailing > 0 && acts[s] != nil &&
-			maxOf(acts[s], func(r RoundActivity) int64 { return r.LongestCutNs }) >= int64(trailing)*a.SliceNs {
-			reasons[s] = append(reasons[s], fmt.Sprintf("neither side completed a statement in %s, the %s waiting for its turn, "+
-				"and %d of its statements were still running when the run ended, the longest for %s: its server stopped answering",
-				where, names[1-s], total(acts[s], func(r RoundActivity) int64 { return r.Cut }),
-				time.Duration(maxOf(acts[s], func(r RoundActivity) int64 { return r.LongestCutNs })).Round(100*time.Millisecond)))
-		} else {
-			warning = &IdleSlices{Slices: both, Of: n}
-		}
-	}
 	for s := range acts {
 		k, stuck := stuckAtEnd(acts[s])
 		if _, other := stuckAtEnd(acts[1-s]); stuck >= int64(stuckMin) && other < stuck/2 && !slices.Contains(empty[s], k) {
@@ -185,6 +170,25 @@ func CheckActivity(a Activity) ([]SideFailure, error) {
 			}
 		}
 	}
+	var warning error
+	if both := shared(empty[0], empty[1]); a.Sliced && len(both) > 0 {
+		n := max(len(acts[0]), len(acts[1]))
+		where := fmt.Sprintf("%s %s of %d", unit+plural(len(both)), spans(both), n)
+		trailing := trailingRun(both, n)
+		switch s, failed := stuckSide(acts), failedAlone(reasons); {
+		case s >= 0 && trailing > 0 && maxOf(acts[s], func(r RoundActivity) int64 { return r.LongestCutNs }) >= int64(trailing)*a.SliceNs:
+			reasons[s] = append(reasons[s], fmt.Sprintf("neither side completed a statement in %s, the %s waiting for its turn, "+
+				"and %d of its statements were still running when the run ended, the longest for %s: its server stopped answering",
+				where, names[1-s], total(acts[s], func(r RoundActivity) int64 { return r.Cut }),
+				time.Duration(maxOf(acts[s], func(r RoundActivity) int64 { return r.LongestCutNs })).Round(100*time.Millisecond)))
+		case failed >= 0:
+			// The side that failed held the other up, waiting for its
+			// turn (reconnecting, or without a reply).
+			reasons[failed] = append(reasons[failed], fmt.Sprintf("neither side completed a statement in %s, the %s waiting for its turn", where, names[1-failed]))
+		default:
+			warning = &IdleSlices{Slices: both, Of: n}
+		}
+	}
 	var out []SideFailure
 	for s, rs := range reasons {
 		if len(rs) > 0 {
@@ -192,6 +196,18 @@ func CheckActivity(a Activity) ([]SideFailure, error) {
 		}
 	}
 	return out, warning
+}
+
+// failedAlone is the one side with reasons to fail, -1 when neither or
+// both have.
+func failedAlone(reasons [2][]string) int {
+	switch {
+	case len(reasons[0]) > 0 && len(reasons[1]) == 0:
+		return 0
+	case len(reasons[1]) > 0 && len(reasons[0]) == 0:
+		return 1
+	}
+	return -1
 }
 
 // trailingRun is how many of the rounds ks (sorted) are the last ones of

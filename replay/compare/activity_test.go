@@ -23,6 +23,8 @@ func TestCheckActivity(t *testing.T) {
 	killed := rounds(20, 3, 0, 0)
 	killed[1].ConnLost = 2
 	slow := rounds(4, 4, 0, 4, 4)
+	heldUp := rounds(20, 0, 0, 0)
+	heldUp[0].ConnLost = 2
 	unanswered := rounds(30, 20)
 	unanswered[1].Unanswered = 2
 	stuck := rounds(30, 15)
@@ -38,6 +40,10 @@ func TestCheckActivity(t *testing.T) {
 		{"killed in lockstep", Activity{Base: rounds(20, 21, 40, 40), Candidate: killed, Sliced: true, SliceNs: slice}, "candidate",
 			"it completed no statement in slices 3-4 of 4 while the base did: its server stopped answering, or its connections were lost; " +
 				"2 of its statements failed with a lost connection, none of the base's; it completed 23 statements taking turns with the base, which completed 121", false},
+		{"killed in lockstep, holding the base up", Activity{Base: rounds(20, 0, 0, 40), Candidate: heldUp, Sliced: true, SliceNs: slice}, "candidate",
+			"it completed no statement in slice 4 of 4 while the base did: its server stopped answering, or its connections were lost; " +
+				"2 of its statements failed with a lost connection, none of the base's; it completed 20 statements taking turns with the base, which completed 60; " +
+				"neither side completed a statement in slices 2-3 of 4, the base waiting for its turn", false},
 		{"hung in lockstep", Activity{Base: rounds(20, 18, 0, 0), Candidate: hung, Sliced: true, SliceNs: slice}, "candidate",
 			"neither side completed a statement in slices 3-4 of 4, the base waiting for its turn, and 2 of its statements were still running " +
 				"when the run ended, the longest for 13.9s: its server stopped answering", false},
