@@ -3,7 +3,9 @@ package main
 import (
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -34,14 +36,14 @@ func TestABFailedCandidate(t *testing.T) {
 		cmd, stderr := startRun(t, append([]string{"ab", "--base", base, "--candidate", cand, "--time", "1s", "--rounds", "4", "--run-id", id}, load...)...)
 		waitFor(t, cmd, stderr, "the first slice", func() bool { return strings.Contains(stderr.String(), "slice 1/4 done") })
 		fault()
-		return waitExit(t, cmd, stderr), stderr.String()
+		return waitExitWithin(t, cmd, stderr), stderr.String()
 	}
 
 	db := openDB(t, stopped)
 	var cont func()
-	code, stderr := lockstep(stopped, "stop", func() { cont, _ = testdb.StopServer(t, db, 2*time.Minute) })
+	code, stderr := lockstep(stopped, "stop", func() { cont, _ = testdb.StopServer(t, db, stopLimit) })
 	cont()
-	if code != 1 || !strings.Contains(stderr, "the candidate failed: neither side completed a statement in slice") {
+	if code != 1 || !strings.Contains(stderr, "the candidate failed: ") || !strings.Contains(stderr, "neither side completed a statement in slice") {
 		t.Errorf("lockstep, candidate stopped: exit %d\n%s", code, stderr)
 	}
 
@@ -54,12 +56,42 @@ func TestABFailedCandidate(t *testing.T) {
 	cmd, out := startRun(t, append([]string{"ab", "--base", base, "--candidate", stopped, "--time", "1s", "--rounds", "2",
 		"--interleave", "rounds", "--run-id", "rounds"}, load...)...)
 	waitFor(t, cmd, out, "the candidate's first round", func() bool { return strings.Contains(out.String(), "round 1/2 candidate") })
-	cont, _ = testdb.StopServer(t, db, 2*time.Minute)
-	code = waitExit(t, cmd, out)
+	cont, _ = testdb.StopServer(t, db, stopLimit)
+	code = waitExitWithin(t, cmd, out)
 	cont()
 	if code != 1 || !strings.Contains(out.String(), "candidate") {
 		t.Errorf("rounds, candidate stopped: exit %d\n%s", code, out)
 	}
+}
+
+// A stopped server is continued after stopLimit in any case; ab is given
+// abWait to end before: with a server stopped at any point of a round's
+// set-up, each of the run's bounded questions may wait its bound.
+const (
+	stopLimit = 5 * time.Minute
+	abWait    = 4 * time.Minute
+)
+
+// waitExitWithin is waitExit with abWait for ab to end.
+func waitExitWithin(t *testing.T, cmd *exec.Cmd, stderr *syncBuffer) int {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return ee.ExitCode()
+		}
+		if err != nil {
+			t.Fatalf("wait: %v\n%s", err, stderr)
+		}
+		return 0
+	case <-time.After(abWait):
+		cmd.Process.Kill()
+		t.Fatalf("ab did not end within %s\n%s", abWait, stderr)
+	}
+	return -1
 }
 
 // killServer kills the server of db with SIGKILL, as a crash.

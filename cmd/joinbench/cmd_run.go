@@ -256,7 +256,11 @@ func readyTables(ctx context.Context, tgt *server.Target, s *replay.Session, o r
 	if !s.UsesBuiltin() {
 		return nil
 	}
-	missing, err := load.MissingTables(ctx, s.DB(), schema.TableNames())
+	// Bounded as the run's other questions before it starts: a server
+	// that stops answering here is reported, not waited for.
+	mctx, cancel := context.WithTimeout(ctx, datasetTimeout)
+	defer cancel()
+	missing, err := load.MissingTables(mctx, s.DB(), schema.TableNames())
 	if err != nil {
 		return err
 	}

@@ -25,6 +25,11 @@ const MaxSigma = 3.0
 // apart are not alike, and their "noise" would hide real changes.
 const MaxAARatio = 1.25
 
+// minAlikeRounds is the fewest rounds per side that tell sides apart from
+// a drift of the machine: with two or three, a burst of load over the
+// rounds of one side looks as certain as a difference of the servers.
+const minAlikeRounds = 4
+
 // NoiseError is a calibration refused: a file whose figures no
 // calibration writes, one made on another server or scenarios than those
 // compared, or sides that are not alike. Its message is one line.
@@ -102,9 +107,10 @@ func CheckNoise(n *Noise, c *Comparison, names []string) error {
 // CheckAlike refuses to make a calibration of the A/A comparison c when
 // its sides are not alike: different server versions, a side that failed,
 // or a median ratio between the sides both beyond MaxAARatio and certain
-// (its interval over rounds wholly on one side of 1): over all scenarios,
-// or, without that row, of most scenarios. A ratio as far that the rounds
-// cannot tell from 1 is noise, which the calibration is there to measure.
+// (its interval over rounds wholly on one side of 1, with minAlikeRounds
+// or more on each side): over all scenarios, or, without that row, of most
+// scenarios. A ratio as far that the rounds cannot tell from 1 is noise,
+// which the calibration is there to measure.
 func CheckAlike(c *Comparison) error {
 	var why []string
 	if b, v := c.Base.ServerVersion, c.Candidate.ServerVersion; b != "" && v != "" && b != v {
@@ -113,7 +119,7 @@ func CheckAlike(c *Comparison) error {
 	for _, f := range c.SideFailures {
 		why = append(why, f.String())
 	}
-	if r, ok := aaShift(c); ok {
+	if r, ok := aaShift(c); ok && min(c.Base.Rounds, c.Candidate.Rounds) >= minAlikeRounds {
 		why = append(why, fmt.Sprintf("their median latencies differ by a ratio of %.2f (beyond %.2f, and beyond the noise of the rounds)", r, MaxAARatio))
 	}
 	if len(why) == 0 {

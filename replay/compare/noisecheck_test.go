@@ -18,7 +18,13 @@ func TestCheckAlike(t *testing.T) {
 	if err := CheckAlike(noisy); err != nil {
 		t.Errorf("noisy sides: %v", err)
 	}
-	unlike := &Comparison{Base: Side{ServerVersion: "10.11.6"}, Candidate: Side{ServerVersion: "11.4.2"},
+	// As far, over two rounds a side: a burst of load looks as certain.
+	few := &Comparison{Base: Side{Rounds: 2}, Candidate: Side{Rounds: 2},
+		Overall: &ScenarioComparison{Median: &stats.Interval{Ratio: 1.5, Low: 1.3, High: 1.7}}}
+	if err := CheckAlike(few); err != nil {
+		t.Errorf("two rounds a side: %v", err)
+	}
+	unlike := &Comparison{Base: Side{ServerVersion: "10.11.6", Rounds: 6}, Candidate: Side{ServerVersion: "11.4.2", Rounds: 6},
 		SideFailures: []SideFailure{{Side: "candidate", Reason: "it completed nothing"}},
 		Scenarios: []ScenarioComparison{{Median: &stats.Interval{Ratio: 1.4, Low: 1.3, High: 1.5}}, {Median: &stats.Interval{Ratio: 1.52, Low: 1.4, High: 1.6}},
 			{Median: &stats.Interval{Ratio: 1.1, Low: 0.9, High: 1.3}}}}
