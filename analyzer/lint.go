@@ -130,6 +130,9 @@ func Lint(ctx context.Context, files []File, o LintOptions) (*Result, error) {
 			return nil, err
 		}
 	}
+	if err := o.notVisible(res.Diagnostics); err != nil {
+		return nil, err
+	}
 	if o.CheckPlans {
 		if res.Plans, err = o.Server.CheckPlans(ctx, files, base, o.TableName); err != nil {
 			return nil, err
@@ -148,6 +151,26 @@ func Lint(ctx context.Context, files []File, o LintOptions) (*Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// notVisible is the one error that replaces the unknown tables of a lint
+// against a server whose user sees only some tables of the database: they
+// may exist, hidden from it, and a finding per use would bury that.
+func (o *LintOptions) notVisible(ds []Diagnostic) error {
+	v, ok := o.Server.(interface{ NotVisible() string })
+	if !ok || v.NotVisible() == "" {
+		return nil
+	}
+	n := 0
+	for _, d := range ds {
+		if d.Rule == UnknownTable.Name {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	return usage.Errorf("%d use(s) of tables not visible to this user (%s): lint as a user with SELECT on the database, or offline", n, v.NotVisible())
 }
 
 // base returns the options every file starts from (the schema, the

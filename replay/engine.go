@@ -199,6 +199,8 @@ type engine struct {
 	counts []counts
 
 	reconnects, stallNs atomic.Int64
+	// unanswered counts the calls cut for want of a reply (stop.go).
+	unanswered atomic.Int64
 	// stopping is set when the workers must start no more calls (stop.go).
 	stopping atomic.Bool
 	stop     stopTimes
@@ -357,6 +359,7 @@ func (e *engine) summary() Summary {
 		FailedCommits:  total.FailedCommits,
 		CutAtEnd:       e.cutTotal(),
 		Reconnects:     e.reconnects.Load(),
+		Unanswered:     e.unanswered.Load(),
 		WriterStallsMs: float64(e.stallNs.Load()) / 1e6,
 		Scenarios:      scs,
 	}

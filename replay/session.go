@@ -41,6 +41,8 @@ type Session struct {
 	// against the endpoints by Open.
 	specs   []action.Spec
 	actions []action.Action
+	// dataset is what the caller found prepared (RecordDataset).
+	dataset *results.Dataset
 }
 
 // setupTimeout bounds the questions a session asks a server before the run
@@ -146,6 +148,10 @@ func (s *Session) Open(ctx context.Context, endpoints, nodes []server.Endpoint) 
 	return nil
 }
 
+// RecordDataset has run.json say what data the run runs on, as the
+// caller read it from the server after Open.
+func (s *Session) RecordDataset(d *results.Dataset) { s.dataset = d }
+
 // DB is the first endpoint's pool, for work on the schema before the run
 // (a cluster replicates it to the others). Open first.
 func (s *Session) DB() *sql.DB { return s.eps[0].admin() }
@@ -233,7 +239,8 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 		RunID: runID, ToolVersion: o.ToolVersion, ServerVersion: fl.Version, Flavor: fl.Name,
 		Endpoints: names, ClientHost: host, ServerVars: vars, Options: o.record(),
 		Scenarios: s.work.names, WriteScenarios: s.work.writes, WriteKinds: s.work.writeKinds, Start: time.Now(),
-		Nodes: s.nodeNames(sctx, fl.Galera),
+		Nodes:   s.nodeNames(sctx, fl.Galera),
+		Dataset: s.dataset,
 	}
 	if o.Segment.Split() {
 		run.Segment, run.Segments = o.Segment.Index, o.Segment.Count
@@ -282,6 +289,7 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 	run.Start, run.End = res.Start, res.End
 	run.Interrupted = res.Summary.Interrupted
 	run.Executions, run.Errors, run.CutAtEnd = res.Summary.Executions, res.Summary.Errors, res.Summary.CutAtEnd
+	run.Unanswered = res.Summary.Unanswered
 	run.ExecPaths = res.Paths
 	run.ClientCPUSeconds, run.ClientCPUPerQueryUs = res.Summary.ClientCPUSeconds, res.Summary.ClientCPUPerQueryUs
 	if runErr != nil {

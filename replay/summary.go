@@ -51,10 +51,13 @@ type Summary struct {
 	FailedCommits int64 `json:"failed_commits"`
 	// CutAtEnd counts the statements still running when the run ended,
 	// recorded apart (see results.Execution.CutAtEnd).
-	CutAtEnd       int64   `json:"cut_at_end,omitempty"`
-	EventsPerSec   float64 `json:"events_per_second"`  // per second of Elapsed
-	QPS            float64 `json:"queries_per_second"` // executions per second of Elapsed
-	Reconnects     int64   `json:"reconnects"`
+	CutAtEnd     int64   `json:"cut_at_end,omitempty"`
+	EventsPerSec float64 `json:"events_per_second"`  // per second of Elapsed
+	QPS          float64 `json:"queries_per_second"` // executions per second of Elapsed
+	Reconnects   int64   `json:"reconnects"`
+	// Unanswered counts the calls that had no reply, even to KILL QUERY,
+	// and whose connection was cut: a server that stopped answering.
+	Unanswered     int64   `json:"unanswered,omitempty"`
 	WriterStallsMs float64 `json:"writer_stall_ms"` // time workers waited for the result writer
 	// ClientCPUSeconds is the CPU time (user and system) this client
 	// process used over the measured phase, and ClientCPUPerQueryUs that

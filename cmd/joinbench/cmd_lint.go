@@ -60,7 +60,10 @@ is the server's. The Live server flags say how to connect, with the
 environment variables and option file every other command reads, and
 give up after --connect-timeout; lint only reads, never starting a
 server or creating a database. The environment never names the server
-for lint: without one of those flags lint stays offline.
+for lint: without one of those flags lint stays offline. A user without
+SELECT on the database sees only the tables it was granted something on:
+when scenarios use tables it does not see, lint says once that they are
+not visible to this user (exit 2) rather than report each as unknown.
 
 With a live server and --check-plans, each plain SELECT scenario is also
 rendered with sample values and explained (EXPLAIN FORMAT=JSON, in a

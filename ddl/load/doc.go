@@ -11,6 +11,8 @@
 // soon as its last row is in), index (the tables a previous, interrupted
 // load left without them) and analyse. When a load stops, the point to
 // resume from is computed from the plan and the rows committed (pure).
+// What a finished prepare loaded is recorded in a small table of the
+// database (dataset.go), which runs read to record the data they ran on.
 //
 // Snapshots (snapshot*.go) make the second prepare of a dataset nearly
 // free: after a load, the tables' tablespaces are copied out under FLUSH

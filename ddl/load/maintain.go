@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -62,9 +63,10 @@ func Cleanup(ctx context.Context, db *sql.DB, opts ddl.SchemaOptions) ([]string,
 			return names[:i], fmt.Errorf("drop %s: %w", n, err)
 		}
 	}
-	// what split prepares and runs coordinated through, if there were any:
-	// a split run's claims would otherwise refuse the same --run-id later
-	for _, t := range segment.CoordinationTables {
+	// what split prepares and runs coordinated through, if there were any
+	// (a split run's claims would otherwise refuse the same --run-id
+	// later), and the record of what was loaded
+	for _, t := range append(slices.Clone(segment.CoordinationTables), DatasetTable) {
 		if _, err := db.ExecContext(ctx, "DROP TABLE IF EXISTS "+t); err != nil {
 			return names, fmt.Errorf("drop %s: %w", t, err)
 		}

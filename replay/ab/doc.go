@@ -6,7 +6,10 @@
 // (Out/ab=<series>/side=<side>/run=<id>/), records each run's replicate
 // metadata in its run.json, runs a round again without warm-up when its
 // events outlast it, and starts and stops the two runs in lockstep
-// together (the turn-taking itself is replay.Lockstep).
+// together (the turn-taking itself is replay.Lockstep). A side whose server
+// fails after answering a round is a ServerError, not a mistake of the
+// caller's; an interrupted experiment keeps its runs, each with its
+// replicate.
 //
 // It must not connect to a server, prepare tables or make a run itself:
 // a RunFunc given by the caller does, so the protocol is tested without a

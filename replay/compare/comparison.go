@@ -172,6 +172,10 @@ type Comparison struct {
 	// AllowMissing is Options.AllowMissing: scenarios measured on one side
 	// only do not fail the comparison.
 	AllowMissing bool `json:"allow_missing"`
+	// SideFailures are the sides whose server stopped answering, lost its
+	// connections or completed markedly fewer statements than the other
+	// (CheckActivity): the comparison fails whatever the verdicts.
+	SideFailures []SideFailure `json:"side_failures,omitempty"`
 	// Pass is false when the comparison fails (see Failed), and Failures
 	// then says why, one phrase each.
 	Pass     bool     `json:"pass"`
@@ -210,10 +214,10 @@ func (c *Comparison) SkipChecksums(writes []string) bool {
 	return true
 }
 
-// Failed reports whether the comparison fails: a regression (of a
-// scenario or over all scenarios, unless the runs differ by their actions:
-// Methods), wrong results, or a scenario measured on one side only
-// (unless AllowMissing).
+// Failed reports whether the comparison fails: a side that failed, a
+// regression (of a scenario or over all scenarios, unless the runs differ
+// by their actions: Methods), wrong results, or a scenario measured on one
+// side only (unless AllowMissing).
 func (c *Comparison) Failed() bool {
 	return len(c.failures()) > 0
 }
@@ -239,6 +243,9 @@ func (c *Comparison) Unmeasured() int {
 // passes.
 func (c *Comparison) failures() []string {
 	var out []string
+	for _, f := range c.SideFailures {
+		out = append(out, f.String())
+	}
 	if n := c.Counts[WrongResults]; n > 0 {
 		out = append(out, fmt.Sprintf("%d scenario(s) with wrong results", n))
 	}

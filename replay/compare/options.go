@@ -34,6 +34,9 @@ type Options struct {
 	// corpus changed between the runs): they no longer fail the
 	// comparison. A side without any execution still does.
 	AllowMissing bool
+	// AllowDifferentData compares runs that ran on different data
+	// (SameDataset), with a warning, instead of refusing them.
+	AllowDifferentData bool
 	// Warn receives problems that do not stop the comparison.
 	Warn func(error)
 }

@@ -297,7 +297,7 @@ func TestCompareWarnsAboutIncompleteRuns(t *testing.T) {
 	if err := os.MkdirAll(empty, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	fixture.WriteRunJSON(t, empty, &results.Run{RunID: "empty"})
+	fixture.WriteRunJSON(t, empty, &results.Run{RunID: "empty", ServerVersion: "10.11.6-MariaDB", Start: fixture.T0, End: fixture.T0.Add(time.Second)})
 
 	var warned []string
 	c, err := report.Compare([]string{base}, []string{cand, empty}, compare.Options{Warn: func(err error) { warned = append(warned, err.Error()) }})

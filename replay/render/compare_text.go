@@ -60,6 +60,13 @@ func summaryLine(c *compare.Comparison) string {
 		out = "methods (the runs differ by their actions): " + compare.MethodText(c.Methods) +
 			"; whole-run latency, for information only: " + out
 	}
+	if len(c.SideFailures) > 0 {
+		var failed []string
+		for _, f := range c.SideFailures {
+			failed = append(failed, f.String())
+		}
+		out = "FAILS: " + strings.Join(failed, "; ") + "; scenarios: " + out
+	}
 	if n := c.Unmeasured(); n > 0 {
 		if c.AllowMissing {
 			out += fmt.Sprintf("; %d scenario(s) measured on one side only, accepted (--allow-missing)", n)

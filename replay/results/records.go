@@ -123,6 +123,10 @@ type Run struct {
 	// recorded as such (Execution.CutAtEnd) and counted in neither
 	// Executions nor Errors.
 	CutAtEnd int64 `json:"cut_at_end,omitempty"`
+	// Unanswered counts the calls (statements, BEGIN, COMMIT, ...) that
+	// had no reply, even to KILL QUERY, and whose connection was cut: the
+	// server stopped answering.
+	Unanswered int64 `json:"unanswered,omitempty"`
 	// Segments is the number of clients a split run (--segment) had, 0
 	// when not split; Segment is which of them wrote this file (0 in the
 	// run-level run.json, 1..Segments in segment-<i>.json).
@@ -145,6 +149,10 @@ type Run struct {
 	// the nodes behind it, whose status was read from each directly and on
 	// which the actions ran.
 	Nodes []Node `json:"nodes,omitempty"`
+	// Dataset is the data the run ran on, as prepare recorded it; nil
+	// when the server holds no record (tables made otherwise, an older
+	// prepare, scenarios on tables of the user's own).
+	Dataset *Dataset `json:"dataset,omitempty"`
 	// Replicate is set on the rounds of a repeated comparison (joinbench
 	// ab): which side and round this run is.
 	Replicate *Replicate `json:"replicate,omitempty"`
