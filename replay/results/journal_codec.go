@@ -52,16 +52,15 @@ const (
 // previous row's in the frame, its intended start as the difference from
 // its start, its numbers, error message, checksum and parameters.
 type executionEncoder struct {
-	strs stringNumbers
+	frameEncoder
 }
 
 func newExecutionEncoder() *executionEncoder {
-	return &executionEncoder{strs: newStringNumbers()}
+	return &executionEncoder{newFrameEncoder()}
 }
 
 func (e *executionEncoder) appendRows(b []byte, rows []Execution) []byte {
-	e.strs.newFrame()
-	var prev int64
+	e.newFrame()
 	for i := range rows {
 		r := &rows[i]
 		var flags byte
@@ -79,11 +78,9 @@ func (e *executionEncoder) appendRows(b []byte, rows []Execution) []byte {
 		b = e.strs.append(b, jHost, r.ClientHost)
 		b = e.strs.append(b, jSQLState, r.SQLState)
 		b = e.strs.append(b, jPlan, r.PlanHash)
-		start := r.Start.UnixNano()
-		b = binary.AppendVarint(b, start-prev)
-		prev = start
+		b = e.appendTime(b, r.Start)
 		if r.IntendedStart != nil {
-			b = binary.AppendVarint(b, start-r.IntendedStart.UnixNano())
+			b = binary.AppendVarint(b, r.Start.UnixNano()-r.IntendedStart.UnixNano())
 		}
 		b = binary.AppendVarint(b, int64(r.Thread))
 		b = binary.AppendVarint(b, r.Event)
@@ -100,6 +97,30 @@ func (e *executionEncoder) appendRows(b []byte, rows []Execution) []byte {
 			b = appendText(b, p)
 		}
 	}
+	return b
+}
+
+// frameEncoder is what the encoders of every row type share: the
+// numbers of the dictionary strings, and the time of the frame's last row,
+// from which the next row's is a difference.
+type frameEncoder struct {
+	strs stringNumbers
+	prev int64
+}
+
+func newFrameEncoder() frameEncoder { return frameEncoder{strs: newStringNumbers()} }
+
+// newFrame starts a frame, which reads on its own.
+func (e *frameEncoder) newFrame() {
+	e.strs.newFrame()
+	e.prev = 0
+}
+
+// appendTime appends t as the difference from the previous row's time.
+func (e *frameEncoder) appendTime(b []byte, t time.Time) []byte {
+	at := t.UnixNano()
+	b = binary.AppendVarint(b, at-e.prev)
+	e.prev = at
 	return b
 }
 
@@ -183,7 +204,7 @@ func appendText(b []byte, s string) []byte {
 // statusJournal is the server counters' journal, status-<host>-<n>.rows.
 var statusJournal = &journalKind[Status]{
 	magic:      "JBSTAT1\n",
-	newEncoder: func() rowEncoder[Status] { return &statusEncoder{strs: newStringNumbers()} },
+	newEncoder: func() rowEncoder[Status] { return &statusEncoder{newFrameEncoder()} },
 	newDecoder: func(bool) rowDecoder[Status] { return &statusDecoder{strs: []string{""}} },
 }
 
@@ -202,12 +223,11 @@ const sGauge = 1 // Gauge
 // fields (sRun...), its time as the difference from the previous row's in
 // the frame, its interval (the 8 bytes of the float) and its delta.
 type statusEncoder struct {
-	strs stringNumbers
+	frameEncoder
 }
 
 func (e *statusEncoder) appendRows(b []byte, rows []Status) []byte {
-	e.strs.newFrame()
-	var prev int64
+	e.newFrame()
 	for i := range rows {
 		r := &rows[i]
 		var flags byte
@@ -218,9 +238,7 @@ func (e *statusEncoder) appendRows(b []byte, rows []Status) []byte {
 		b = e.strs.append(b, sRun, r.RunID)
 		b = e.strs.append(b, sEndpoint, r.Endpoint)
 		b = e.strs.append(b, sVariable, r.Variable)
-		at := r.Time.UnixNano()
-		b = binary.AppendVarint(b, at-prev)
-		prev = at
+		b = e.appendTime(b, r.Time)
 		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(r.Interval))
 		b = binary.AppendVarint(b, r.Delta)
 	}
@@ -232,27 +250,31 @@ type statusDecoder struct {
 }
 
 func (sd *statusDecoder) decodeRows(p []byte, n int, dst []Status) ([]Status, error) {
-	d := decoder{b: p, s: string(p)}
+	d := newDecoder(p)
 	sd.strs = sd.strs[:1]
 	base := len(dst)
-	var prev int64
-	for range n {
+	for range d.rowCount(n) {
 		var r Status
 		flags := d.byte()
 		r.RunID = d.str(&sd.strs)
 		r.Endpoint = d.str(&sd.strs)
 		r.Variable = d.str(&sd.strs)
-		prev += d.varint()
-		r.Time = time.Unix(0, prev).UTC()
+		r.Time = time.Unix(0, d.time()).UTC()
 		r.Interval = math.Float64frombits(d.fixed64())
 		r.Delta = d.varint()
 		r.Gauge = flags&sGauge != 0
 		if d.bad {
-			return dst[:base], errBadRow
+			break
 		}
 		dst = append(dst, r)
 	}
-	if len(d.b) != 0 {
+	return frameRows(&d, dst, base)
+}
+
+// frameRows returns dst with the rows of a frame from base on, once the
+// frame's payload has decoded whole; else dst without them.
+func frameRows[T any](d *decoder, dst []T, base int) ([]T, error) {
+	if d.bad || len(d.b) != 0 {
 		return dst[:base], errBadRow
 	}
 	return dst, nil
@@ -273,20 +295,12 @@ type executionDecoder struct {
 }
 
 func (jd *executionDecoder) decodeRows(p []byte, n int, dst []Execution) ([]Execution, error) {
-	d := decoder{b: p, s: string(p)}
-	if n < 0 {
-		c := d.uvarint()
-		if d.bad || c > uint64(len(p)) {
-			return dst, errBadRow
-		}
-		n = int(c)
-	}
+	d := newDecoder(p)
 	if !jd.v1 {
 		jd.strs = jd.strs[:1]
 	}
 	base := len(dst)
-	var prev int64
-	for range n {
+	for range d.rowCount(n) {
 		var r Execution
 		flags := d.byte()
 		r.RunID = d.str(&jd.strs)
@@ -296,8 +310,7 @@ func (jd *executionDecoder) decodeRows(p []byte, n int, dst []Execution) ([]Exec
 		r.ClientHost = d.str(&jd.strs)
 		r.SQLState = d.str(&jd.strs)
 		r.PlanHash = d.str(&jd.strs)
-		start := prev + d.varint()
-		prev = start
+		start := d.time()
 		r.Start = time.Unix(0, start).UTC()
 		if flags&jIntended != 0 {
 			if len(jd.times) == cap(jd.times) {
@@ -330,22 +343,42 @@ func (jd *executionDecoder) decodeRows(p []byte, n int, dst []Execution) ([]Exec
 		}
 		r.CutAtEnd = flags&jCut != 0
 		if d.bad {
-			return dst[:base], errBadRow
+			break
 		}
 		dst = append(dst, r)
 	}
-	if len(d.b) != 0 {
-		return dst[:base], errBadRow
-	}
-	return dst, nil
+	return frameRows(&d, dst, base)
 }
 
 // decoder reads varints and texts off a payload b, whose copy s the texts
 // are parts of; a read past its end sets bad and returns zero values.
 type decoder struct {
-	b   []byte
-	s   string
-	bad bool
+	b    []byte
+	s    string
+	bad  bool
+	prev int64 // the time of the frame's last row, in nanoseconds
+}
+
+func newDecoder(p []byte) decoder { return decoder{b: p, s: string(p)} }
+
+// rowCount is n, or with n < 0 the count the payload begins with (the
+// first format's frames).
+func (d *decoder) rowCount(n int) int {
+	if n >= 0 {
+		return n
+	}
+	c := d.uvarint()
+	if c > uint64(len(d.b)) {
+		d.bad = true
+		return 0
+	}
+	return int(c)
+}
+
+// time reads a row's time, the difference from the previous row's.
+func (d *decoder) time() int64 {
+	d.prev += d.varint()
+	return d.prev
 }
 
 func (d *decoder) byte() byte {
