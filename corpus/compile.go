@@ -181,6 +181,14 @@ func compileParam(s *Scenario, prm *Param, schema *ddl.Schema, opts CompileOptio
 	return g, nil
 }
 
+// setRange draws integers in lo..hi.
+func (g *gen) setRange(lo, hi int64) {
+	g.lo, g.n = lo, uint64(hi-lo)+1
+	if g.n == 0 { // the whole int64 range cannot be declared; keep it safe
+		g.n = 1<<64 - 1
+	}
+}
+
 func (g *gen) setChoices(vals []string) {
 	g.choices = vals
 	g.boxed = make([]any, len(vals))
