@@ -82,6 +82,10 @@ const (
 	drawUUID
 )
 
+// indexed reports whether values are drawn by index or number, so that a
+// distribution applies.
+func (d drawKind) indexed() bool { return d == drawTable || d == drawChoice || d == drawInt }
+
 type stmtTmpl struct {
 	tables   []int    // table parameters used, in the order that indexes variants
 	variants []string // SQL text for each combination of table choices

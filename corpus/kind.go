@@ -16,10 +16,8 @@ import (
 // row in README.md.
 type kind struct {
 	name string
-	// distribution reports whether values are drawn by index or number,
-	// so that a distribution applies.
-	distribution bool
-	// draw is how a renderer draws the values.
+	// draw is how a renderer draws the values, and so whether a
+	// distribution applies (drawKind.indexed).
 	draw drawKind
 	// args checks the declaration's arguments without a schema (how
 	// many, numbers, names); the loader refuses a file on its error.

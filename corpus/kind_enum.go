@@ -17,13 +17,12 @@ var _ = registerKind(membersKind(KindEnum))
 // which differ only in the type of column they name.
 func membersKind(name string) *kind {
 	return &kind{
-		name:         name,
-		distribution: true,
-		draw:         drawChoice,
-		args:         columnArg,
-		compile:      compileMembers,
-		check:        checkMembers,
-		fits:         membersFit,
+		name:    name,
+		draw:    drawChoice,
+		args:    columnArg,
+		compile: compileMembers,
+		check:   checkMembers,
+		fits:    membersFit,
 	}
 }
 

@@ -6,9 +6,8 @@ import "math"
 const KindInt = "int"
 
 var _ = registerKind(&kind{
-	name:         KindInt,
-	distribution: true,
-	draw:         drawInt,
+	name: KindInt,
+	draw: drawInt,
 	args: func(d decl) error {
 		if err := d.want(2); err != nil {
 			return err

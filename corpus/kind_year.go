@@ -12,9 +12,8 @@ import (
 const KindYear = "year"
 
 var _ = registerKind(&kind{
-	name:         KindYear,
-	distribution: true,
-	draw:         drawInt,
+	name: KindYear,
+	draw: drawInt,
 	args: func(d decl) error {
 		if n := len(d.prm.Args); n != 0 && n != 2 {
 			return d.errorf("year takes no arguments or (lo,hi), got %d", n)

@@ -376,7 +376,7 @@ func (p *parser) checkDist(kd *kind, prm *Param, off int, argOffs []int) error {
 	if !contains(Distributions, prm.Distribution) {
 		return s.errorf(off, "unknown distribution %q (known: %s)", prm.Distribution, strings.Join(Distributions, ", "))
 	}
-	if !kd.distribution {
+	if !kd.draw.indexed() {
 		return s.errorf(off, "a %s parameter takes no distribution", prm.Kind)
 	}
 	_, err := parseDist(prm.Distribution, prm.DistArgs)
