@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/joinbench/joinbench/ddl"
@@ -111,7 +112,7 @@ func Compile(s *Scenario, schema *ddl.Schema, opts CompileOptions) (*Template, e
 		return nil, usage.Errorf("number of tables must be at least 1, got %d", opts.Tables)
 	}
 	def, err := parseDist(opts.Distribution, nil)
-	if err != nil || opts.Distribution != "" && !contains(Distributions, opts.Distribution) {
+	if err != nil || opts.Distribution != "" && !slices.Contains(Distributions, opts.Distribution) {
 		return nil, usage.Errorf("distribution %q: use one of %s", opts.Distribution, strings.Join(Distributions, ", "))
 	}
 	sum := sha256.Sum256([]byte(s.Body))
