@@ -1,24 +1,11 @@
-package main
+package clidoc
 
 import (
 	"fmt"
 	"go/doc/comment"
-	"io"
 	"strings"
 	"unicode"
 )
-
-// markdownWriter renders parts of a kong model. Texts are written unwrapped,
-// one paragraph per line, so that a changed help text changes one line.
-type markdownWriter struct {
-	w      io.Writer
-	level  int         // of the heading of the command being written
-	shared []flagGroup // written once at the end, linked from each command
-}
-
-func (md *markdownWriter) line(format string, args ...any) {
-	fmt.Fprintf(md.w, format+"\n", args...)
-}
 
 // cell makes rendered Markdown safe inside a table cell.
 func cell(markdown string) string {
@@ -38,9 +25,9 @@ func inlineCode(s string) string {
 	return strings.ReplaceAll(s, "`", "'")
 }
 
-// anchor is the id GitHub gives a heading: lower case, spaces to hyphens,
+// Anchor is the id GitHub gives a heading: lower case, spaces to hyphens,
 // other punctuation dropped.
-func anchor(heading string) string {
+func Anchor(heading string) string {
 	var b strings.Builder
 	for _, r := range strings.ToLower(heading) {
 		switch {

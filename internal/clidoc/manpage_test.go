@@ -1,32 +1,34 @@
-package manpage
+package clidoc
 
 import (
-	"strings"
+	"io"
 	"testing"
 
 	"github.com/alecthomas/kong"
 )
 
-type toyCLI struct {
-	Verbose bool    `short:"v" help:"Say more."`
-	Fetch   toyCmd  `cmd:"" help:"Fetch things."`
-	Store   toyCmd2 `cmd:"" help:"Store things."`
-	Secret  toyCmd2 `cmd:"" hidden:"" help:"Not listed."`
+// manToyCLI exercises the parts of the page the Markdown test does not
+// reach: text that roff would read as a request, backslashes, hyphens.
+type manToyCLI struct {
+	Verbose bool        `short:"v" help:"Say more."`
+	Fetch   manToyCmd   `cmd:"" help:"Fetch things."`
+	Store   manToyStore `cmd:"" help:"Store things."`
+	Secret  manToyStore `cmd:"" hidden:"" help:"Not listed."`
 }
 
-type toyConn struct {
+type manToyConn struct {
 	Host string `env:"TOY_HOST" group:"Connection" help:"Server host. More about it."`
 }
 
-type toyCmd struct {
-	toyConn
+type manToyCmd struct {
+	manToyConn
 	Target string `arg:"" help:"What to fetch."`
 	Mode   string `enum:"fast,slow" default:"fast" help:"How: fast or slow."`
 	Index  bool   `default:"true" negatable:"" help:"Use the index."`
 	Debug  bool   `hidden:"" env:"TOY_DEBUG" help:"Not listed."`
 }
 
-func (toyCmd) Help() string {
+func (manToyCmd) Help() string {
 	return `Fetches things.
 
 .dot at a line start, a back\slash, and --dashes.
@@ -35,23 +37,18 @@ Example:
   toy fetch x --mode slow`
 }
 
-type toyCmd2 struct {
-	toyConn
+type manToyStore struct {
+	manToyConn
 	Limit int `short:"n" default:"3" placeholder:"N" help:"At most N."`
 }
 
-func TestWrite(t *testing.T) {
-	parser, err := kong.New(&toyCLI{}, kong.Name("toy"), kong.Description("toy does things\nwith a long first paragraph.\n\nAnd a second one."))
+func TestWriteManPage(t *testing.T) {
+	parser, err := kong.New(&manToyCLI{}, kong.Name("toy"), kong.Description("toy does things\nwith a long first paragraph.\n\nAnd a second one."))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b strings.Builder
 	page := Page{Section: 1, Manual: "User Commands", Sections: []Section{{Title: "Exit status", Text: "0 on success."}}}
-	if err := Write(&b, parser.Model, page); err != nil {
-		t.Fatal(err)
-	}
-	got := b.String()
-	for _, want := range []string{
+	checkRendering(t, func(w io.Writer) error { return WriteManPage(w, parser.Model, page) }, []string{
 		".TH TOY 1 \"\" toy \"User Commands\"\n.nh\n.ad l\n",
 		".SH NAME\ntoy \\- does things\n",
 		".SS \"toy fetch\"\n\\fBtoy fetch <target> [flags]\\fR\n",
@@ -64,19 +61,5 @@ func TestWrite(t *testing.T) {
 		".SS \"Connection flags\"\n.TP\n\\fB\\-\\-host\\fR=\\fISTRING\\fR\n",
 		".SH ENVIRONMENT\n.TP\n\\fBTOY_HOST\\fR\nAs \\-\\-host. Server host.\n",
 		".SH \"EXIT STATUS\"\n0 on success.\n",
-	} {
-		if !strings.Contains(got, want) {
-			t.Errorf("page lacks %q\n%s", want, got)
-		}
-	}
-	for _, unwanted := range []string{"Not listed", "TOY_DEBUG", "toy secret"} {
-		if strings.Contains(got, unwanted) {
-			t.Errorf("page has %q", unwanted)
-		}
-	}
-	var again strings.Builder
-	_ = Write(&again, parser.Model, page)
-	if again.String() != got {
-		t.Error("two renderings of one model differ")
-	}
+	}, []string{"Not listed", "TOY_DEBUG", "toy secret"})
 }

@@ -1,14 +1,14 @@
-package manpage
+package clidoc
 
 import (
+	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/alecthomas/kong"
 )
 
 // flagGroup is the flags of one group tag; title "" for the flags of no
-// group, which --help lists first.
+// group, which --help lists first under "Flags".
 type flagGroup struct {
 	title string
 	flags []*kong.Flag
@@ -58,26 +58,25 @@ func commandFlags(node *kong.Node) []*kong.Flag {
 	return flags
 }
 
-// sharedGroups are the flag groups that several commands take with the
-// same flags (the connection flags): the page lists each once.
+// sharedGroups are the flag groups that several commands take alike,
+// such as the connection flags: a reference lists each once rather than
+// with every command. A group whose flags differ between commands is
+// listed with each command.
 func sharedGroups(root *kong.Node) []flagGroup {
 	var order []flagGroup
 	uses := map[string]int{}
-	names := map[string]string{}
+	keys := map[string]string{}
 	differ := map[string]bool{}
 	for _, leaf := range root.Leaves(true) {
 		for _, g := range groupFlags(commandFlags(leaf)) {
 			if g.title == "" {
 				continue
 			}
-			var key strings.Builder
-			for _, f := range g.flags {
-				key.WriteString(f.Name + "\x00" + f.Help + "\x00" + f.Default + "\x00")
-			}
+			key := groupKey(g)
 			if uses[g.title] == 0 {
 				order = append(order, g)
-				names[g.title] = key.String()
-			} else if names[g.title] != key.String() {
+				keys[g.title] = key
+			} else if keys[g.title] != key {
 				differ[g.title] = true
 			}
 			uses[g.title]++
@@ -90,4 +89,26 @@ func sharedGroups(root *kong.Node) []flagGroup {
 		}
 	}
 	return shared
+}
+
+// groupKey is everything a reference writes of a group's flags: equal
+// keys render alike.
+func groupKey(g flagGroup) string {
+	var key []byte
+	for _, f := range g.flags {
+		key = fmt.Appendf(key, "%s\x00%s\x00%t\x00%q\x00%q\x00%q\x00%t\x00",
+			flagSyntax(f, plain, plain), f.Help, f.HasDefault, f.Default, f.Envs, f.Enum, f.Required)
+	}
+	return string(key)
+}
+
+func isShared(shared []flagGroup, g flagGroup) bool {
+	return slices.ContainsFunc(shared, func(s flagGroup) bool { return s.title == g.title })
+}
+
+func rootOf(node *kong.Node) *kong.Node {
+	for node.Parent != nil {
+		node = node.Parent
+	}
+	return node
 }
