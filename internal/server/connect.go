@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/joinbench/joinbench/internal/server/sandbox"
@@ -98,9 +99,10 @@ func connectNamed(ctx context.Context, o Options, sb SandboxOptions, db string, 
 		return nil, err
 	}
 	var eps []Endpoint
+	mu := &sync.Mutex{}
 	for _, s := range named.Servers {
 		ep := sandboxEndpoint(s, db, o.ConnectTimeout)
-		ep.Node, ep.Process = s.Name, &sandboxProcess{sb: named, s: s}
+		ep.Node, ep.Process = s.Name, &sandboxProcess{mu: mu, sb: named, s: s}
 		eps = append(eps, ep)
 	}
 	if err := Check(ctx, eps, true, log); err != nil {

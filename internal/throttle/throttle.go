@@ -27,7 +27,7 @@ type Spec struct {
 
 // DefaultMeasure is long enough to take in a server's once-a-second work
 // (the redo log flush, the page cleaner) a few times.
-const DefaultMeasure = 3 * time.Second
+const DefaultMeasure = 5 * time.Second
 
 // controlEvery is how often the limit is adjusted.
 const controlEvery = time.Second

@@ -39,7 +39,8 @@ type Action struct {
 	Step   int32 `parquet:"step"` // 1, or the node's turn in a rolling change
 	// Spec is the action as given to --action.
 	Spec string `parquet:"spec"`
-	// Kind is sql, rsu, exec, chunked, pause, lock or restart.
+	// Kind is sql, rsu, exec, chunked, pause, lock, restart, slow or
+	// crash.
 	Kind     string `parquet:"kind,dict"`
 	Endpoint string `parquet:"endpoint,dict"`
 	Node     string `parquet:"node,dict,optional"` // the sandbox node name, when the endpoint is one
@@ -56,8 +57,16 @@ type Action struct {
 	ErrorMessage string `parquet:"error_message,optional"`
 	Rows         int64  `parquet:"rows"`   // rows affected by a statement or chunked DML
 	Chunks       int32  `parquet:"chunks"` // transactions of a chunked DML
-	// Output is what an external command printed (its last 64 KiB).
+	// Output is what an external command printed (its last 64 KiB), or
+	// what a slow or crash action measured and did, in words.
 	Output string `parquet:"output,optional"`
+	// WritableTime and SyncedTime are, for a node brought back after a
+	// crash, when it first accepted writes again and when it was first
+	// Synced; StateTransfer how it came back: bootstrap, ist, sst or none.
+	// Null for other actions.
+	WritableTime  time.Time `parquet:"writable_time,timestamp(nanosecond),optional"`
+	SyncedTime    time.Time `parquet:"synced_time,timestamp(nanosecond),optional"`
+	StateTransfer string    `parquet:"state_transfer,dict,optional"`
 }
 
 // WriteActions writes actions.parquet with rows, replacing it atomically.
