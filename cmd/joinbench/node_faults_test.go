@@ -136,8 +136,9 @@ func TestSlowNode(t *testing.T) {
 	}
 }
 
-// TestGaleraCrash kills node3 of a real 3-node cluster during a write
-// workload on every node, then every node at once, and checks the order
+// TestGaleraCrash kills node3 of a real 3-node cluster (one made different
+// by its own option) during a write workload on every node, then every
+// node at once, and checks the order
 // of what each recovery recorded, not its timings: each node killed, then
 // writable, then Synced; node3 rejoined by a state transfer; after the
 // whole cluster's crash exactly one node bootstrapped, and each other
@@ -156,16 +157,43 @@ func TestGaleraCrash(t *testing.T) {
 	}
 	dir := t.TempDir()
 	sbDir := filepath.Join(dir, "sandboxes")
-	code, out := runCaptured(t, "sandbox", "start", "--name", "c", "--galera", "3", "--sandbox-dir", sbDir, "--buffer-pool-size", "128M", "-q")
+	// node3 flushes its redo log at every commit, the others once a
+	// second: one node different for good, across its crashes too.
+	code, out := runCaptured(t, "sandbox", "start", "--name", "c", "--galera", "3", "--sandbox-dir", sbDir, "--buffer-pool-size", "128M", "-q",
+		"--node-option", "node3:innodb_flush_log_at_trx_commit=1")
 	t.Cleanup(func() { runCaptured(t, "sandbox", "stop", "--name", "c", "--sandbox-dir", sbDir, "-q") })
 	if code != 0 {
 		t.Fatalf("sandbox start --galera 3: exit %d\n%s", code, out)
 	}
-	db, err := sql.Open("mysql", strings.Fields(out)[0])
+	dsns := strings.Fields(out)
+	db, err := sql.Open("mysql", dsns[0])
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
+	flushes := func() string {
+		var got []string
+		for _, dsn := range dsns {
+			node, err := sql.Open("mysql", dsn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var v string
+			err = node.QueryRow("SELECT @@innodb_flush_log_at_trx_commit").Scan(&v)
+			node.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, v)
+		}
+		return strings.Join(got, " ")
+	}
+	if got := flushes(); got != "2 2 1" {
+		t.Errorf("innodb_flush_log_at_trx_commit of node1 to node3: %s, want 2 2 1", got)
+	}
+	if _, status := runCaptured(t, "sandbox", "status", "--name", "c", "--sandbox-dir", sbDir, "-q"); !strings.Contains(status, "node3  innodb_flush_log_at_trx_commit=1") {
+		t.Errorf("status does not show node3's own option:\n%s", status)
+	}
 	for _, q := range []string{
 		"CREATE TABLE w (id INT PRIMARY KEY, v INT NOT NULL)",
 		"INSERT INTO w SELECT seq, 0 FROM seq_1_to_1000",
@@ -238,5 +266,8 @@ func TestGaleraCrash(t *testing.T) {
 	}
 	if len(wrote) != 3 {
 		t.Errorf("after the recovery the workload wrote on %d endpoints, want 3", len(wrote))
+	}
+	if got := flushes(); got != "2 2 1" {
+		t.Errorf("after the crashes innodb_flush_log_at_trx_commit of node1 to node3: %s, want 2 2 1", got)
 	}
 }

@@ -223,6 +223,9 @@ func StartAny(ctx context.Context, rootDir, name string, cfg ClusterConfig) (n *
 		if cfg.Provider != "" {
 			return nil, false, usage.Errorf("--galera-provider is for a cluster: add --galera N")
 		}
+		if len(cfg.NodeOptions) > 0 {
+			return nil, false, usage.Errorf("--node-option is for a node of a cluster (--galera N); give a single server its options with --server-arg")
+		}
 		s, running, err := StartNamed(ctx, rootDir, name, cfg.Config)
 		if err != nil {
 			return nil, false, err
