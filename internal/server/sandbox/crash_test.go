@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"database/sql"
 	"strings"
 	"testing"
 	"time"
@@ -11,7 +12,7 @@ import (
 // node at once, and checks the order of what the recovery noted, not its
 // timings: each node killed, started again, writable, then Synced; after
 // one node's crash it rejoins by incremental transfer (the donor holds
-// what it missed); after the whole cluster's, the node with the highest
+// the write it missed while down); after the whole cluster's, the node with the highest
 // seqno bootstraps first, the others join after it, and no write is lost.
 func TestGaleraCrash(t *testing.T) {
 	if testing.Short() {
@@ -38,10 +39,25 @@ func TestGaleraCrash(t *testing.T) {
 	execOn(t, c.Nodes[0], "CREATE TABLE kept (id INT PRIMARY KEY)")
 	execOn(t, c.Nodes[0], "INSERT INTO kept VALUES (1)")
 
-	// One node.
-	recs, err := named.Crash(ctx, &c.Nodes[2].Server, 0, false)
+	// One node, which misses a write while it is down.
+	wrote := make(chan error, 1)
+	go func() {
+		for c.Nodes[2].Running() {
+			time.Sleep(20 * time.Millisecond)
+		}
+		db, err := sql.Open("mysql", c.Nodes[0].DSN("jb"))
+		if err == nil {
+			_, err = db.Exec("INSERT INTO kept VALUES (3)")
+			db.Close()
+		}
+		wrote <- err
+	}()
+	recs, err := named.Crash(ctx, &c.Nodes[2].Server, 3*time.Second, false)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if err := <-wrote; err != nil {
+		t.Fatalf("write while node3 was down: %v", err)
 	}
 	if len(recs) != 1 || recs[0].Node != "node3" || recs[0].Transfer != TransferIST || recs[0].Position == "" {
 		t.Fatalf("node3 after its crash: %+v", recs)
@@ -54,7 +70,7 @@ func TestGaleraCrash(t *testing.T) {
 
 	// node2 commits last before the whole cluster dies: it, or a node
 	// that applied as much, bootstraps.
-	execOn(t, c.Nodes[1], "INSERT INTO kept VALUES (2)")
+	execOn(t, c.Nodes[1], "INSERT INTO kept VALUES (4)")
 	recs, err = named.Crash(ctx, &c.Nodes[0].Server, 0, true)
 	if err != nil {
 		t.Fatal(err)
@@ -87,7 +103,7 @@ func TestGaleraCrash(t *testing.T) {
 		}
 	}
 	allSynced(t, c, 3)
-	if got := syncedRead(t, c.Nodes[2], "SELECT GROUP_CONCAT(id ORDER BY id) FROM kept"); got != "1,2" {
+	if got := syncedRead(t, c.Nodes[2], "SELECT GROUP_CONCAT(id ORDER BY id) FROM kept"); got != "1,3,4" {
 		t.Errorf("after the crash of every node node3 reads %q", got)
 	}
 	// The state saved has the new processes: stop finds them.
