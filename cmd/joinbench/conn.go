@@ -34,7 +34,7 @@ type connFlags struct {
 	Sandbox        string `env:"JOINBENCH_SANDBOX" group:"Sandbox" placeholder:"NAME" help:"Use the running named sandbox NAME (see 'joinbench sandbox start')."`
 	SandboxDir     string `env:"JOINBENCH_SANDBOX_DIR" group:"Sandbox" type:"path" placeholder:"DIR" help:"Where named sandboxes live (default $XDG_STATE_HOME/joinbench/sandboxes or ~/.local/state/joinbench/sandboxes)."`
 	ServerBinary   string `env:"JOINBENCH_SERVER_BINARY" group:"Sandbox" type:"path" placeholder:"PATH" help:"mariadbd or mysqld binary for a throwaway sandbox (default: found on PATH)."`
-	BufferPoolSize string `env:"JOINBENCH_BUFFER_POOL_SIZE" group:"Sandbox" default:"1G" help:"innodb_buffer_pool_size of a throwaway sandbox."`
+	BufferPoolSize string `env:"JOINBENCH_BUFFER_POOL_SIZE" group:"Sandbox" placeholder:"SIZE" help:"innodb_buffer_pool_size of a throwaway sandbox (default 1G); with --sandbox NAME, set on its servers for this command (SET GLOBAL, an online resize) and set back after it. Refused with a server named otherwise."`
 	Keep           bool   `group:"Sandbox" help:"Keep a throwaway sandbox's data directory when the command ends."`
 }
 

@@ -271,3 +271,48 @@ func TestGaleraCrash(t *testing.T) {
 		t.Errorf("after the crashes innodb_flush_log_at_trx_commit of node1 to node3: %s, want 2 2 1", got)
 	}
 }
+
+// run --sandbox NAME --buffer-pool-size sizes the sandbox's buffer pool for
+// the run (recorded in run.json as the run saw it) and sets it back after;
+// with a server named by --dsn it is refused, never ignored.
+func TestRunBufferPoolOnASandbox(t *testing.T) {
+	if _, err := sandbox.FindBinary(context.Background(), ""); err != nil {
+		testdb.Skipf(t, "%v", err)
+	}
+	dir := t.TempDir()
+	sbDir := filepath.Join(dir, "sandboxes")
+	code, out := runCaptured(t, "sandbox", "start", "--name", "bp", "--sandbox-dir", sbDir, "--buffer-pool-size", "128M", "-q")
+	t.Cleanup(func() { runCaptured(t, "sandbox", "stop", "--name", "bp", "--sandbox-dir", sbDir, "-q") })
+	if code != 0 {
+		t.Fatalf("sandbox start: exit %d\n%s", code, out)
+	}
+	dsn := strings.TrimSpace(out)
+	db, err := sql.Open("mysql", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec("CREATE TABLE w (id INT PRIMARY KEY, v INT NOT NULL)"); err != nil {
+		t.Fatal(err)
+	}
+	resDir := filepath.Join(dir, "results")
+	corpus := writeCorpus(t, dir)
+	code, out = runCaptured(t, "run", "--sandbox", "bp", "--sandbox-dir", sbDir, "--corpus", corpus, "--no-builtin",
+		"-s", "w_update", "--time", "1s", "--explain", "off", "--out", resDir, "--run-id", "small", "-q", "--buffer-pool-size", "16M")
+	if code != 0 {
+		t.Fatalf("run --buffer-pool-size 16M: exit %d\n%s", code, out)
+	}
+	info := results.ReadRunInfo(filepath.Join(resDir, "run=small"), func(err error) { t.Error(err) })
+	if got := info.ServerVars["innodb_buffer_pool_size"]; got != "16777216" {
+		t.Errorf("the run saw innodb_buffer_pool_size %q, want 16777216", got)
+	}
+	var after int64
+	if err := db.QueryRow("SELECT @@innodb_buffer_pool_size").Scan(&after); err != nil || after != 128<<20 {
+		t.Errorf("after the run the buffer pool is %d, %v; want 128M again", after, err)
+	}
+	code, _, stderr := runCapturedAll(t, "run", "--dsn", dsn, "--corpus", corpus, "--no-builtin",
+		"-s", "w_update", "--time", "1s", "--out", resDir, "-q", "--buffer-pool-size", "16M")
+	if code != 2 || !strings.Contains(stderr, "--buffer-pool-size") {
+		t.Errorf("--dsn with --buffer-pool-size: exit %d, %q; want 2 naming the flag", code, stderr)
+	}
+}

@@ -17,7 +17,7 @@ type SandboxOptions struct {
 	Name           string // connect to this running named sandbox
 	Dir            string // where named sandboxes live
 	ServerBinary   string // mariadbd or mysqld; empty: search PATH
-	BufferPoolSize string // innodb_buffer_pool_size of a started server
+	BufferPoolSize string // innodb_buffer_pool_size of a started server; of a named one's, set online for the command
 	Keep           bool   // keep a throwaway server's data directory
 }
 
@@ -33,6 +33,9 @@ func Connect(ctx context.Context, o Options, sb SandboxOptions, log io.Writer) (
 	}
 	if sb.Name != "" && names {
 		return nil, usage.Errorf("--sandbox cannot be combined with --dsn, --host, --port, --socket or --defaults-file")
+	}
+	if names && sb.BufferPoolSize != "" {
+		return nil, usage.Errorf("--buffer-pool-size sizes a sandbox's buffer pool: on a server named by --dsn, --host, --port, --socket or --defaults-file, set innodb_buffer_pool_size yourself")
 	}
 	if sb.Name != "" || !names {
 		return connectSandbox(ctx, o, sb, log)
@@ -108,7 +111,13 @@ func connectNamed(ctx context.Context, o Options, sb SandboxOptions, db string, 
 	if err := Check(ctx, eps, true, log); err != nil {
 		return nil, err
 	}
-	t := New(eps, db, nil)
+	var restore func() error
+	if sb.BufferPoolSize != "" {
+		if restore, err = named.SetBufferPool(ctx, sb.BufferPoolSize, log); err != nil {
+			return nil, err
+		}
+	}
+	t := New(eps, db, restore)
 	t.Sandbox = sandboxInfo(named.Servers[0])
 	t.Sandbox.Name = named.Name
 	if named.Cluster != nil {
