@@ -17,7 +17,7 @@ type SandboxOptions struct {
 	Name           string // connect to this running named sandbox
 	Dir            string // where named sandboxes live
 	ServerBinary   string // mariadbd or mysqld; empty: search PATH
-	BufferPoolSize string // innodb_buffer_pool_size of a started server; of a named one's, set online for the command
+	BufferPoolSize string // innodb_buffer_pool_size of a started server (empty: 1G); of a named one's, set online for the command
 	Keep           bool   // keep a throwaway server's data directory
 }
 
