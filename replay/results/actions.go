@@ -30,13 +30,13 @@ const (
 
 // Action is one row of actions.parquet: an action of the run (a statement,
 // a chunked DML, an external command, a fault on a node) on one endpoint.
-// An action on every node in turn (a rolling RSU change) has one row per
-// node, numbered by Step.
+// An action on every node (a rolling RSU change, a crash of the whole
+// cluster) has one row per node, numbered by Step.
 type Action struct {
 	RunID string `parquet:"run_id,dict"`
 	// Action numbers the run's actions from 1, in the order given.
 	Action int32 `parquet:"action"`
-	Step   int32 `parquet:"step"` // 1, or the node's turn in a rolling change
+	Step   int32 `parquet:"step"` // 1, or the node's turn or number on "all"
 	// Spec is the action as given to --action.
 	Spec string `parquet:"spec"`
 	// Kind is sql, rsu, exec, chunked, pause, lock, restart, slow or
