@@ -156,6 +156,10 @@ func procCgroup(h hierarchy, pid int) (string, error) {
 	return "", fmt.Errorf("process %d is in no %s cgroup", pid, h.controller)
 }
 
+// groupPrefix starts the name of the group made for a process: a process
+// found in one is limited already.
+const groupPrefix = "joinbench-slow-"
+
 // group is a cgroup made for one process while it is limited.
 type group struct {
 	h    hierarchy
@@ -174,7 +178,10 @@ func join(h hierarchy, pid int) (*group, error) {
 		return nil, err
 	}
 	g := &group{h: h, pid: pid, from: filepath.Join(h.mount, cur)}
-	name := fmt.Sprintf("joinbench-slow-%d", pid)
+	name := groupPrefix + fmt.Sprint(pid)
+	if strings.HasPrefix(filepath.Base(cur), groupPrefix) {
+		return nil, fmt.Errorf("process %d is limited already (cgroup %s): by another slow action on it, or by one whose run was killed, which a restart of the server undoes", pid, g.from)
+	}
 	if h.v2 {
 		if err := enableV2(h); err != nil {
 			return nil, err
@@ -182,12 +189,8 @@ func join(h hierarchy, pid int) (*group, error) {
 		g.dir = filepath.Join(h.mount, name)
 	} else {
 		g.dir = filepath.Join(g.from, name)
-		if filepath.Base(g.from) == name {
-			// Left behind by a run that could not lift its limit.
-			g.dir, g.from = g.from, filepath.Dir(g.from)
-		}
 	}
-	if err := os.Mkdir(g.dir, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
+	if err := os.Mkdir(g.dir, 0o755); err != nil {
 		return nil, fmt.Errorf("make cgroup %s: %w", g.dir, err)
 	}
 	if err := g.move(g.dir); err != nil {

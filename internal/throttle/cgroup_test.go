@@ -76,6 +76,15 @@ func TestV1Limits(t *testing.T) {
 		t.Errorf("lift: %v", err)
 	}
 
+	// A second limit on the same process, while the first holds, is
+	// refused: leaving, either would undo the other.
+	if err := os.WriteFile(filepath.Join(root, "proc/42/cgroup"), []byte("7:blkio:/svc/joinbench-slow-42\n1:cpu:/\n0::/\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := join(h, 42); err == nil || !strings.Contains(err.Error(), "limited already") {
+		t.Errorf("a second limit: %v", err)
+	}
+
 	hc, err := findHierarchy(CPU)
 	if err != nil || hc.v2 {
 		t.Fatalf("cpu: %+v, %v", hc, err)
@@ -177,7 +186,12 @@ func TestControllerReachesTheTarget(t *testing.T) {
 	if got := achieved(c.limit().WriteOps); math.Abs(got/target.WriteOps-1) > 0.03 {
 		t.Errorf("after 12 s the process does %.0f/s, want %.0f", got, target.WriteOps)
 	}
-	// Its demand falls to nothing: the limit loosens, within bounds.
+	// Its demand falls to nothing: the limit loosens, slowly, within
+	// bounds.
+	c.observe(IO, Usage{})
+	if c.scale > 1.5*5 {
+		t.Errorf("scale %v after one second without demand: loosened too fast", c.scale)
+	}
 	for range 20 {
 		c.observe(IO, Usage{})
 	}

@@ -20,11 +20,15 @@ type controller struct {
 	scale  float64
 }
 
+// A scale tightens fast and loosens slowly: a second in which the process
+// did little (its disk slower for a moment, its clients waiting) must not
+// let it burst the next.
 const (
-	gain     = 0.7
-	minScale = 0.25
-	maxScale = 16.0
-	maxStep  = 4 // a scale moves by at most this factor a second
+	gain      = 0.7
+	minScale  = 0.25
+	maxScale  = 16.0
+	maxTight  = 4   // a scale falls by at most this factor a second
+	maxLoosen = 1.5 // and rises by at most this one
 )
 
 func newController(target Usage) *controller { return &controller{target: target, scale: 1} }
@@ -46,6 +50,6 @@ func (c *controller) observe(r Resource, rate Usage) {
 		}
 	}
 	next := math.Exp((1-gain)*math.Log(c.scale) + gain*math.Log(proposed))
-	next = math.Min(c.scale*maxStep, math.Max(c.scale/maxStep, next))
+	next = math.Min(c.scale*maxLoosen, math.Max(c.scale/maxTight, next))
 	c.scale = math.Min(maxScale, math.Max(minScale, next))
 }
