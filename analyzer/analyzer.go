@@ -84,11 +84,6 @@ type Explanation struct {
 	Right string
 }
 
-// HelpURI is where a rule is documented, for SARIF and editors.
-func (a *Analyzer) HelpURI() string {
-	return "https://github.com/joinbench/joinbench/blob/main/docs/scenarios.md#lint"
-}
-
 // WriteExplanation prints a rule's documentation: name, default severity,
 // summary, explanation, and the wrong and right examples.
 func (a *Analyzer) WriteExplanation(w io.Writer) error {
@@ -99,36 +94,6 @@ func (a *Analyzer) WriteExplanation(w io.Writer) error {
 
 func indent(s string) string {
 	return "    " + strings.ReplaceAll(s, "\n", "\n    ")
-}
-
-// Pass is what a rule sees of one file.
-type Pass struct {
-	Analyzer *Analyzer
-	u        *unit
-	diags    *[]Diagnostic
-	plan     *Plan // the server's plan, for rules that need one
-}
-
-// Reportf records a finding at a source offset; it spans the token (or
-// qualified name) that starts there.
-func (p *Pass) Reportf(offset int, format string, args ...any) *Diagnostic {
-	return p.Report(Diagnostic{Offset: offset, Message: fmt.Sprintf(format, args...)})
-}
-
-// ReportRangef records a finding spanning source[start:end].
-func (p *Pass) ReportRangef(start, end int, format string, args ...any) *Diagnostic {
-	return p.Report(Diagnostic{Offset: start, EndOffset: end, Message: fmt.Sprintf(format, args...)})
-}
-
-// Report records a finding; Path, Line, Col, the end when not given, Rule
-// and Severity are filled in.
-func (p *Pass) Report(d Diagnostic) *Diagnostic {
-	d.Path = p.u.path
-	p.u.place(&d)
-	d.Rule = p.Analyzer.Name
-	d.Severity = p.Analyzer.Severity
-	*p.diags = append(*p.diags, d)
-	return &(*p.diags)[len(*p.diags)-1]
 }
 
 // Diagnostic is one finding, pointing at the original file.
@@ -181,14 +146,6 @@ type Options struct {
 	// UnsafeFixes lets FixFile apply fixes that change a statement's
 	// results (SuggestedFix.Unsafe).
 	UnsafeFixes bool
-}
-
-// flavor is the targeted family, mysql when none was given.
-func (o *Options) flavor() flavor.Name {
-	if o == nil {
-		return flavor.MySQL
-	}
-	return o.Flavor.Or(flavor.MySQL).Name
 }
 
 func (o *Options) severity(a *Analyzer) Severity {
@@ -312,7 +269,7 @@ func analyze(p *parser.Parser, path, src string, sc *corpus.Scenario, opts *Opti
 		if a.NeedsPlan {
 			continue // CheckPlan runs it, with the server's plan
 		}
-		p := &Pass{Analyzer: a, u: u, diags: &diags}
+		p := newPass(u, a, &diags, nil)
 		start := len(diags)
 		runRule(p)
 		for i := start; i < len(diags); i++ {
@@ -329,7 +286,7 @@ func analyze(p *parser.Parser, path, src string, sc *corpus.Scenario, opts *Opti
 func runRule(p *Pass) {
 	defer func() {
 		if r := recover(); r != nil {
-			p.Reportf(p.u.body, "internal error in rule %s: %v", p.Analyzer.Name, r)
+			p.Reportf(p.Body, "internal error in rule %s: %v", p.Analyzer.Name, r)
 		}
 	}()
 	p.Analyzer.Run(p)

@@ -65,7 +65,7 @@ func RewriteRightJoins(path, src string, opts *Options) (string, error) {
 			l, c := u.position(u.parseErr.offset)
 			return "", usage.Wrap(&corpus.Error{Path: path, Line: l, Col: c, Msg: u.parseErr.msg})
 		}
-		out, n := applyEdits(src, rightJoinEdits(u))
+		out, n := applyEdits(src, rightJoinEdits(u.src, u.joins))
 		if n == 0 {
 			return src, nil
 		}

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/joinbench/joinbench/corpus"
-	"github.com/joinbench/joinbench/replay/explain"
+	"github.com/joinbench/joinbench/explain"
 )
 
 // planDiagnostics runs the plan rules on a testdata file against the plan

@@ -26,17 +26,16 @@ var BlockingDDL = register(&Analyzer{
 	},
 	Severity: Warning,
 	Run: func(p *Pass) {
-		u := p.u
-		offs := u.stmtOffsets()
+		offs := p.StmtOffsets()
 		tool := "pt-online-schema-change or gh-ost"
-		if u.opts.Flavor.Galera {
+		if p.Flavor.Galera {
 			tool = "pt-online-schema-change (gh-ost does not support Galera)"
 		}
-		for i, st := range u.stmts {
+		for i, st := range p.Stmts {
 			var why []string
 			switch s := st.(type) {
 			case *ast.AlterTableStmt:
-				why = alterBlocks(u.schema, s)
+				why = alterBlocks(p.Schema, s)
 			case *ast.CreateIndexStmt:
 				if s.KeyType == ast.IndexKeyTypeFulltext || s.KeyType == ast.IndexKeyTypeSpatial {
 					why = []string{"a FULLTEXT or SPATIAL index is built with LOCK=SHARED"}
@@ -52,7 +51,7 @@ var BlockingDDL = register(&Analyzer{
 				p.Reportf(offs[i], "%s blocks writes to the table while it runs: %s; use %s", ddlName(st), strings.Join(why, "; "), tool)
 				continue
 			}
-			if u.opts.Flavor.Galera && corpus.ClassifyStmt(st) == corpus.StmtDDL {
+			if p.Flavor.Galera && corpus.ClassifyStmt(st) == corpus.StmtDDL {
 				p.Reportf(offs[i], "%s on a Galera/PXC cluster runs under total order isolation: every node stops writing until it ends; use %s, or a rolling schema upgrade", ddlName(st), tool)
 			}
 		}

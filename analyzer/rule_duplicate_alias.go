@@ -15,8 +15,7 @@ var DuplicateAlias = register(&Analyzer{
 	},
 	Severity: Warning,
 	Run: func(p *Pass) {
-		u := p.u
-		for _, b := range u.res.blocks {
+		for _, b := range p.Names.blocks {
 			if b.stmt.Fields == nil {
 				continue
 			}
@@ -27,13 +26,13 @@ var DuplicateAlias = register(&Analyzer{
 				}
 				k := strings.ToLower(f.AsName.O)
 				if seen[k] {
-					p.Reportf(u.fieldAliasOffset(f.Offset, f.AsName.O), "alias %s is used twice in this select list", f.AsName.O)
+					p.Reportf(fieldAliasOffset(p, f.Offset, f.AsName.O), "alias %s is used twice in this select list", f.AsName.O)
 				}
 				seen[k] = true
 			}
 		}
 		byBlock := map[int]map[string]bool{}
-		for _, r := range u.refs {
+		for _, r := range p.TableRefs {
 			v := strings.ToLower(r.visible())
 			if v == "" {
 				continue
@@ -55,10 +54,10 @@ var DuplicateAlias = register(&Analyzer{
 
 // fieldAliasOffset finds the alias token of a select field starting at
 // the parse-text offset fieldOff.
-func (u *unit) fieldAliasOffset(fieldOff int, alias string) int {
-	start := u.srcOffset(fieldOff)
+func fieldAliasOffset(p *Pass, fieldOff int, alias string) int {
+	start := p.SourceOffset(fieldOff)
 	depth := 0
-	for _, t := range u.toks {
+	for _, t := range p.Tokens {
 		if t.Start < start {
 			continue
 		}

@@ -21,8 +21,8 @@ var HintIgnoredByFlavor = register(&Analyzer{
 	// reads the hint comments' tokens only
 	RunDespiteErrors: true,
 	Run: func(p *Pass) {
-		fl := p.u.opts.flavor()
-		for _, hc := range p.u.hints {
+		fl := p.Flavor.Name
+		for _, hc := range p.Hints {
 			for _, h := range hc.hints {
 				_, known := hintKind(fl, h.Name)
 				if known {
@@ -33,8 +33,12 @@ var HintIgnoredByFlavor = register(&Analyzer{
 				if !my && !ti {
 					continue // unknown everywhere: hint-unresolved
 				}
+				order := orderHints[h.Name] || h.Name == "JOIN_SUFFIX"
+				if order {
+					h = meant(p, hc.block, h)
+				}
 				eq := hintEquivalent(fl, h)
-				if orderHints[h.Name] || h.Name == "JOIN_SUFFIX" {
+				if order {
 					// Never propose an order no server can follow: an
 					// outer join's optional side read before its
 					// preserved side (impossible-join-order says so).
@@ -42,7 +46,7 @@ var HintIgnoredByFlavor = register(&Analyzer{
 					for _, a := range h.Args {
 						names = append(names, a.Text)
 					}
-					if oj, _, pres := p.u.res.impossibleOrder(hc.block, names, h.Name != "JOIN_ORDER"); oj != nil || h.Name == "JOIN_SUFFIX" && len(names) > 0 {
+					if oj, _, pres := p.Names.impossibleOrder(hc.block, names, h.Name != "JOIN_ORDER"); oj != nil || h.Name == "JOIN_SUFFIX" && len(names) > 0 {
 						if oj != nil {
 							eq = "\x00no equivalent: the order reads the optional side of the " + joinKind(oj) + " before " + pres + ", which no server can do; keep " + pres + " first"
 						} else if fl == flavor.MariaDB {
@@ -60,6 +64,20 @@ var HintIgnoredByFlavor = register(&Analyzer{
 		}
 	},
 })
+
+// meant is a join-order hint with each table named as the query block
+// sees the table it means (its alias where the hint wrote the aliased
+// table's name), so that the equivalent proposed names it right and an
+// order no server can follow is told apart.
+func meant(p *Pass, block int, h *hint) *hint {
+	args, _ := readOrder(p, block, h)
+	m := *h
+	m.Args = append([]hintArg(nil), h.Args...)
+	for i := range m.Args {
+		m.Args[i].Text = args[i].name
+	}
+	return &m
+}
 
 func hintArgs(h *hint) string {
 	var a []string

@@ -14,11 +14,11 @@ var IndexHintUnknown = register(&Analyzer{
 	},
 	Severity: Error,
 	Run: func(p *Pass) {
-		for _, r := range p.u.refs {
+		for _, r := range p.TableRefs {
 			if r.derived || len(r.indexHints) == 0 {
 				continue
 			}
-			t := p.u.schema.Table(r.name)
+			t := p.Schema.Table(r.name)
 			if t == nil {
 				continue
 			}

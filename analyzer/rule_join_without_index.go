@@ -18,8 +18,7 @@ var JoinWithoutIndex = register(&Analyzer{
 	},
 	Severity: Warning,
 	Run: func(p *Pass) {
-		u := p.u
-		for _, jc := range u.res.conds {
+		for _, jc := range p.Names.conds {
 			for _, c := range conjuncts(jc.expr) {
 				b, ok := isEq(unparen(c))
 				if !ok {
@@ -30,14 +29,14 @@ var JoinWithoutIndex = register(&Analyzer{
 				if !ok1 || !ok2 {
 					continue
 				}
-				lr, rr := u.res.cols[l], u.res.cols[r]
+				lr, rr := p.Names.cols[l], p.Names.cols[r]
 				if lr == nil || rr == nil || lr.src == rr.src || lr.col == nil || rr.col == nil {
 					continue // unresolved, same table, or a computed derived column
 				}
 				if len(lr.tab.IndexesLedBy(lr.col.Name)) > 0 || len(rr.tab.IndexesLedBy(rr.col.Name)) > 0 {
 					continue
 				}
-				p.Reportf(u.srcOffset(l.OriginTextPosition()),
+				p.Reportf(p.SourceOffset(l.OriginTextPosition()),
 					"join predicate %s = %s: neither %s.%s nor %s.%s leads an index; add an index on one of them",
 					l.Name.String(), r.Name.String(), lr.tab.Name, lr.col.Name, rr.tab.Name, rr.col.Name)
 			}

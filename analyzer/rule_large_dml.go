@@ -17,20 +17,19 @@ var LargeDML = register(&Analyzer{
 	},
 	Severity: Warning,
 	Run: func(p *Pass) {
-		u := p.u
-		offs := u.stmtOffsets()
-		for i, st := range u.stmts {
+		offs := p.StmtOffsets()
+		for i, st := range p.Stmts {
 			switch s := st.(type) {
 			case *ast.UpdateStmt:
 				if s.MultipleTable || isJoin(s.TableRefs) {
 					p.Reportf(offs[i], "multi-table UPDATE ... JOIN changes every matching row in one transaction and cannot take a LIMIT: on Galera/PXC the writeset stalls the cluster (flow control); update in primary-key chunks instead")
-				} else if s.Limit == nil && !boundedByKey(u, s.TableRefs, s.Where) {
+				} else if s.Limit == nil && !boundedByKey(p, s.TableRefs, s.Where) {
 					p.Reportf(offs[i], "UPDATE without LIMIT or a unique-key equality may change any number of rows in one transaction (on Galera/PXC: one large writeset, flow control); add LIMIT and loop, or chunk by primary key")
 				}
 			case *ast.DeleteStmt:
 				if s.IsMultiTable && isJoin(s.TableRefs) {
 					p.Reportf(offs[i], "multi-table DELETE ... JOIN deletes every matching row in one transaction: on Galera/PXC the writeset stalls the cluster (flow control); delete in primary-key chunks instead")
-				} else if s.Limit == nil && !boundedByKey(u, s.TableRefs, s.Where) {
+				} else if s.Limit == nil && !boundedByKey(p, s.TableRefs, s.Where) {
 					p.Reportf(offs[i], "DELETE without LIMIT or a unique-key equality may remove any number of rows in one transaction (on Galera/PXC: one large writeset, flow control); add LIMIT and loop, or chunk by primary key")
 				}
 			}
@@ -47,7 +46,7 @@ func isJoin(refs *ast.TableRefsClause) bool {
 
 // boundedByKey reports whether WHERE holds `col = value` for every column
 // of a unique index of the (single) target table.
-func boundedByKey(u *unit, refs *ast.TableRefsClause, where ast.ExprNode) bool {
+func boundedByKey(p *Pass, refs *ast.TableRefsClause, where ast.ExprNode) bool {
 	if refs == nil || refs.TableRefs == nil {
 		return false
 	}
@@ -60,14 +59,14 @@ func boundedByKey(u *unit, refs *ast.TableRefsClause, where ast.ExprNode) bool {
 		}
 		for _, side := range []ast.ExprNode{b.L, b.R} {
 			if cn, ok := unparen(side).(*ast.ColumnNameExpr); ok {
-				if ref := u.res.cols[cn]; ref != nil && ref.col != nil {
+				if ref := p.Names.cols[cn]; ref != nil && ref.col != nil {
 					eq[ref.col.Name] = true
 					table = ref.tab.Name
 				}
 			}
 		}
 	}
-	t := u.schema.Table(table)
+	t := p.Schema.Table(table)
 	if t == nil {
 		return false
 	}

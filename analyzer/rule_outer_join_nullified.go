@@ -20,9 +20,8 @@ var OuterJoinNullified = register(&Analyzer{
 	},
 	Severity: Warning,
 	Run: func(p *Pass) {
-		u := p.u
 		seen := map[*ast.ColumnNameExpr]bool{}
-		for _, oj := range u.res.outer {
+		for _, oj := range p.Names.outer {
 			if oj.block == nil || oj.block.Where == nil {
 				continue
 			}
@@ -36,9 +35,9 @@ var OuterJoinNullified = register(&Analyzer{
 			}
 			for _, c := range conjuncts(oj.block.Where) {
 				if cn := nullRejected(c); cn != nil {
-					if ref := u.res.cols[cn]; ref != nil && optional[ref.src] && !seen[cn] {
+					if ref := p.Names.cols[cn]; ref != nil && optional[ref.src] && !seen[cn] {
 						seen[cn] = true
-						p.Reportf(u.srcOffset(cn.OriginTextPosition()),
+						p.Reportf(p.SourceOffset(cn.OriginTextPosition()),
 							"WHERE condition on %s rejects NULL on the optional side of the %s: the join is an INNER JOIN in effect; move the condition into the ON clause or write INNER JOIN",
 							cn.Name.String(), kind)
 					}

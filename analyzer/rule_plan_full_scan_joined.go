@@ -34,13 +34,12 @@ type joinEq struct {
 }
 
 func runPlanFullScanJoined(p *Pass) {
-	u := p.u
 	v := newPlanView(p)
-	eqs := joinEqualities(u)
+	eqs := joinEqualities(p.Names)
 	reported := map[*tableRef]bool{}
 	for _, eq := range eqs {
 		for _, side := range [2][2]*ast.ColumnNameExpr{{eq.a, eq.b}, {eq.b, eq.a}} {
-			inner, outer := u.res.cols[side[0]], u.res.cols[side[1]]
+			inner, outer := p.Names.cols[side[0]], p.Names.cols[side[1]]
 			if inner == nil || outer == nil || inner.col == nil || inner.tab == nil || inner.src.ref == nil || outer.src.ref == nil {
 				continue
 			}
@@ -66,7 +65,7 @@ func runPlanFullScanJoined(p *Pass) {
 
 // joinEqualities returns the column equalities of the ON clauses and the
 // WHERE clauses of the statement.
-func joinEqualities(u *unit) []joinEq {
+func joinEqualities(names *resolution) []joinEq {
 	var out []joinEq
 	add := func(e ast.ExprNode) {
 		for _, c := range conjuncts(e) {
@@ -81,10 +80,10 @@ func joinEqualities(u *unit) []joinEq {
 			}
 		}
 	}
-	for _, jc := range u.res.conds {
+	for _, jc := range names.conds {
 		add(jc.expr)
 	}
-	for _, b := range u.res.blocks {
+	for _, b := range names.blocks {
 		if b.stmt.Where != nil {
 			add(b.stmt.Where)
 		}

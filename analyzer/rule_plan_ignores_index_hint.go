@@ -26,9 +26,9 @@ var PlanIgnoresIndexHint = register(&Analyzer{
 
 func runPlanIgnoresIndexHint(p *Pass) {
 	v := newPlanView(p)
-	for _, r := range p.u.refs {
+	for _, r := range p.TableRefs {
 		for _, ih := range r.indexHints {
-			if ih.kind != "FORCE" && ih.kind != "USE" || len(ih.names) == 0 || !p.u.indexHintForJoin(ih) {
+			if ih.kind != "FORCE" && ih.kind != "USE" || len(ih.names) == 0 || !indexHintForJoin(p.Tokens, ih) {
 				continue
 			}
 			i := v.find(r)
@@ -48,7 +48,7 @@ func runPlanIgnoresIndexHint(p *Pass) {
 			if used {
 				continue
 			}
-			p.ReportRangef(ih.start, p.u.indexHintEnd(ih), "%s INDEX (%s) on %s is not followed: the plan reads %s by %s",
+			p.ReportRangef(ih.start, indexHintEnd(p.Tokens, ih), "%s INDEX (%s) on %s is not followed: the plan reads %s by %s",
 				ih.kind, strings.Join(names, ", "), r.visible(), r.visible(), t.describe())
 		}
 	}
@@ -57,13 +57,13 @@ func runPlanIgnoresIndexHint(p *Pass) {
 // indexHintForJoin reports whether an index hint governs how rows are
 // found (no FOR clause, or FOR JOIN), rather than only sorting or
 // grouping (FOR ORDER BY, FOR GROUP BY).
-func (u *unit) indexHintForJoin(ih indexHint) bool {
-	for i, t := range u.toks {
+func indexHintForJoin(toks []token, ih indexHint) bool {
+	for i, t := range toks {
 		if t.Start != ih.start {
 			continue
 		}
-		if i+2 < len(u.toks) && u.toks[i+2].is("FOR") {
-			return i+3 < len(u.toks) && u.toks[i+3].is("JOIN")
+		if i+2 < len(toks) && toks[i+2].is("FOR") {
+			return i+3 < len(toks) && toks[i+3].is("JOIN")
 		}
 		return true
 	}
@@ -71,12 +71,12 @@ func (u *unit) indexHintForJoin(ih indexHint) bool {
 }
 
 // indexHintEnd is the end of an index hint's closing parenthesis.
-func (u *unit) indexHintEnd(ih indexHint) int {
+func indexHintEnd(toks []token, ih indexHint) int {
 	from := ih.start
 	if n := len(ih.names); n > 0 {
 		from = ih.names[n-1].End
 	}
-	for _, t := range u.toks {
+	for _, t := range toks {
 		if t.Start >= from && t.punct(")") {
 			return t.End
 		}

@@ -34,14 +34,13 @@ type orderWant struct {
 }
 
 func runPlanIgnoresJoinOrder(p *Pass) {
-	u := p.u
 	v := newPlanView(p)
-	for _, hc := range u.hints {
+	for _, hc := range p.Hints {
 		if hc.block < 0 {
 			continue
 		}
 		for _, h := range hc.hints {
-			if _, known := hintKind(u.opts.flavor(), h.Name); !known || h.QB != "" {
+			if _, known := hintKind(p.Flavor.Name, h.Name); !known || h.QB != "" {
 				continue // hint-ignored-by-flavor reports it; query block names are not followed here
 			}
 			want, ok := v.hintOrder(hc.block, h)
@@ -53,22 +52,22 @@ func runPlanIgnoresJoinOrder(p *Pass) {
 				for i, r := range want.tables {
 					names[i] = r.visible()
 				}
-				if oj, _, _ := u.res.impossibleOrder(hc.block, names, want.prefix); oj != nil {
+				if oj, _, _ := p.Names.impossibleOrder(hc.block, names, want.prefix); oj != nil {
 					continue // impossible-join-order reports it
 				}
 			}
 			if got, bad := v.violates(hc.block, want); bad {
-				p.ReportRangef(h.Start, hintEnd(u, h), "%s asks for %s, but the plan reads the tables in the order %s",
+				p.ReportRangef(h.Start, hintEnd(p.Source, h), "%s asks for %s, but the plan reads the tables in the order %s",
 					h.Name, v.describeWant(h.Name, want), refNames(got))
 			}
 		}
 	}
-	for i, t := range u.toks {
+	for i, t := range p.Tokens {
 		if !t.is("STRAIGHT_JOIN") {
 			continue
 		}
-		if sel := selectModifierOf(u, i); sel >= 0 {
-			js := u.joinSpanOf(sel)
+		if sel := selectModifierOf(p.Tokens, i); sel >= 0 {
+			js := joinSpanOf(p.Joins, sel)
 			if js == nil {
 				continue
 			}
@@ -79,7 +78,7 @@ func runPlanIgnoresJoinOrder(p *Pass) {
 			}
 			continue
 		}
-		for _, js := range u.joins {
+		for _, js := range p.Joins {
 			if n := findJoinAt(js.root, t.Start); n != nil {
 				left, right := fromOrder(n.left), fromOrder(n.right)
 				if got, bad := v.violatesSplit(js.block, left, right); bad {
@@ -103,7 +102,7 @@ func (v *planView) hintOrder(block int, h *hint) (orderWant, bool) {
 	case "JOIN_SUFFIX":
 		w.suffix = true
 	case "JOIN_FIXED_ORDER":
-		js := v.u.joinSpanOf(block)
+		js := joinSpanOf(v.p.Joins, block)
 		if js == nil {
 			return w, false
 		}
@@ -199,9 +198,9 @@ func (v *planView) describeWant(name string, w orderWant) string {
 // selectModifierOf returns the token index of the SELECT a STRAIGHT_JOIN
 // token modifies (SELECT [hint] [modifiers] STRAIGHT_JOIN), or -1 when it
 // is a join operator.
-func selectModifierOf(u *unit, i int) int {
+func selectModifierOf(toks []token, i int) int {
 	for j := i - 1; j >= 0; j-- {
-		t := u.toks[j]
+		t := toks[j]
 		switch {
 		case t.is("SELECT"):
 			return j
@@ -217,8 +216,8 @@ func selectModifierOf(u *unit, i int) int {
 
 // joinSpanOf returns the FROM clause of the query block opened by the
 // token at index block.
-func (u *unit) joinSpanOf(block int) *joinSpan {
-	for _, js := range u.joins {
+func joinSpanOf(joins []*joinSpan, block int) *joinSpan {
+	for _, js := range joins {
 		if js.block == block {
 			return js
 		}

@@ -28,8 +28,7 @@ var PreservedSideOnFilter = register(&Analyzer{
 })
 
 func runPreservedSideOnFilter(p *Pass) {
-	u := p.u
-	for _, oj := range u.res.outer {
+	for _, oj := range p.Names.outer {
 		if oj.join.On == nil || len(oj.preserved) == 0 {
 			continue
 		}
@@ -42,15 +41,15 @@ func runPreservedSideOnFilter(p *Pass) {
 			continue // the whole ON on one side is a different mistake (a cross join in effect)
 		}
 		for _, c := range cs {
-			if !onlyReads(u, c, preserved) {
+			if !onlyReads(p.Names, c, preserved) {
 				continue
 			}
-			start, end := u.condSpan(u.srcOffset(startOf(c)))
+			start, end := condSpan(p.Tokens, p.SourceOffset(startOf(c)))
 			if start < 0 {
 				continue
 			}
-			cond := u.src[start:end]
-			read, side := readNames(u, c), oj.preserved[0].name
+			cond := p.Source[start:end]
+			read, side := readNames(p.Names, c), oj.preserved[0].name
 			what := read + ", the preserved side"
 			if len(oj.preserved) > 1 {
 				// The preserved side is an earlier join: name the tables
@@ -65,7 +64,7 @@ func runPreservedSideOnFilter(p *Pass) {
 			d := Diagnostic{Offset: start, EndOffset: end,
 				Message: "ON condition " + shorten(cond) + " reads only " + what + " of the " + joinKind(oj) +
 					": it filters no row of " + side + ", it only puts NULLs in the optional side's columns; if the rows were meant to be filtered, move it to WHERE"}
-			if edits, ok := u.moveToWhere(start, end, cond); ok {
+			if edits, ok := moveToWhere(p.Tokens, start, end, cond); ok {
 				d.Fixes = []SuggestedFix{{Message: "move the condition to WHERE (changes the results)", Edits: edits, Unsafe: true}}
 			}
 			p.Report(d)
@@ -75,16 +74,16 @@ func runPreservedSideOnFilter(p *Pass) {
 
 // readNames lists the tables (aliases) whose columns e reads, each once,
 // in order.
-func readNames(u *unit, e ast.ExprNode) string {
-	var names []string
+func readNames(names *resolution, e ast.ExprNode) string {
+	var read []string
 	e.Accept(&visitFunc{f: func(x ast.Node) {
 		if c, ok := x.(*ast.ColumnNameExpr); ok {
-			if ref := u.res.cols[c]; ref != nil && ref.src != nil && !slices.Contains(names, ref.src.name) {
-				names = append(names, ref.src.name)
+			if ref := names.cols[c]; ref != nil && ref.src != nil && !slices.Contains(read, ref.src.name) {
+				read = append(read, ref.src.name)
 			}
 		}
 	}})
-	return strings.Join(names, " and ")
+	return strings.Join(read, " and ")
 }
 
 func shorten(s string) string {
@@ -122,14 +121,14 @@ func startOf(e ast.ExprNode) int {
 
 // onlyReads reports whether e reads at least one column, all of them of
 // the given sources, and holds no subquery.
-func onlyReads(u *unit, e ast.ExprNode, srcs map[*source]bool) bool {
+func onlyReads(names *resolution, e ast.ExprNode, srcs map[*source]bool) bool {
 	n, ok := 0, true
 	e.Accept(&visitFunc{f: func(x ast.Node) {
 		switch c := x.(type) {
 		case *ast.SubqueryExpr:
 			ok = false
 		case *ast.ColumnNameExpr:
-			ref := u.res.cols[c]
+			ref := names.cols[c]
 			if ref == nil || !srcs[ref.src] {
 				ok = false
 			}
@@ -140,10 +139,10 @@ func onlyReads(u *unit, e ast.ExprNode, srcs map[*source]bool) bool {
 }
 
 // tokDepths returns each token's parenthesis depth.
-func (u *unit) tokDepths() []int {
-	depth := make([]int, len(u.toks))
+func tokDepths(toks []token) []int {
+	depth := make([]int, len(toks))
 	d := 0
-	for i, t := range u.toks {
+	for i, t := range toks {
 		if t.punct(")") {
 			d--
 		}
@@ -158,39 +157,39 @@ func (u *unit) tokDepths() []int {
 // condSpan returns the source span of the ON conjunct whose first token
 // is at off (parentheses around it included): up to the AND, or the
 // clause keyword, that ends it.
-func (u *unit) condSpan(off int) (int, int) {
-	depth := u.tokDepths()
+func condSpan(toks []token, off int) (int, int) {
+	depth := tokDepths(toks)
 	i := 0
-	for i < len(u.toks) && u.toks[i].Start < off {
+	for i < len(toks) && toks[i].Start < off {
 		i++
 	}
-	if i == len(u.toks) {
+	if i == len(toks) {
 		return -1, -1
 	}
 	d := depth[i]
 	j := i
-	for j < len(u.toks) {
-		t := u.toks[j]
+	for j < len(toks) {
+		t := toks[j]
 		if depth[j] < d || depth[j] == d && (t.punct(")") || t.punct(";") || t.punct(",") || t.is("AND") || t.is("OR") ||
-			t.Kind == tokIdent && !t.Quoted && onStop[t.Word] && !(j+1 < len(u.toks) && u.toks[j+1].punct("("))) {
+			t.Kind == tokIdent && !t.Quoted && onStop[t.Word] && !(j+1 < len(toks) && toks[j+1].punct("("))) {
 			break
 		}
 		j++
 	}
-	if j == i || j < len(u.toks) && u.toks[j].is("OR") {
+	if j == i || j < len(toks) && toks[j].is("OR") {
 		return -1, -1
 	}
-	return u.toks[i].Start, u.toks[j-1].End
+	return toks[i].Start, toks[j-1].End
 }
 
 // moveToWhere returns the edits that delete the conjunct src[start:end]
 // (with its AND) from its ON clause and add it to the WHERE clause of its
 // query block, or false when the block's clauses are not plain enough to
 // edit safely.
-func (u *unit) moveToWhere(start, end int, cond string) ([]TextEdit, bool) {
-	depth := u.tokDepths()
+func moveToWhere(toks []token, start, end int, cond string) ([]TextEdit, bool) {
+	depth := tokDepths(toks)
 	i, j := -1, -1
-	for k, t := range u.toks {
+	for k, t := range toks {
 		if t.Start == start {
 			i = k
 		}
@@ -203,10 +202,10 @@ func (u *unit) moveToWhere(start, end int, cond string) ([]TextEdit, bool) {
 	}
 	var del TextEdit
 	switch {
-	case u.toks[i-1].is("AND"):
-		del = TextEdit{Start: u.toks[i-2].End, End: end}
-	case j+1 < len(u.toks) && u.toks[j+1].is("AND"):
-		del = TextEdit{Start: start, End: u.toks[j+2].Start}
+	case toks[i-1].is("AND"):
+		del = TextEdit{Start: toks[i-2].End, End: end}
+	case j+1 < len(toks) && toks[j+1].is("AND"):
+		del = TextEdit{Start: start, End: toks[j+2].Start}
 	default:
 		return nil, false
 	}
@@ -214,7 +213,7 @@ func (u *unit) moveToWhere(start, end int, cond string) ([]TextEdit, bool) {
 	d := depth[i]
 	blk := -1
 	for k := i; k >= 0; k-- {
-		if depth[k] == d && u.toks[k].is("SELECT") {
+		if depth[k] == d && toks[k].is("SELECT") {
 			blk = k
 			break
 		}
@@ -225,9 +224,9 @@ func (u *unit) moveToWhere(start, end int, cond string) ([]TextEdit, bool) {
 	if blk < 0 {
 		return nil, false
 	}
-	where, stop := -1, len(u.toks)
-	for k := j + 1; k < len(u.toks); k++ {
-		t := u.toks[k]
+	where, stop := -1, len(toks)
+	for k := j + 1; k < len(toks); k++ {
+		t := toks[k]
 		if depth[k] < d || depth[k] == d && (t.punct(";") || t.punct(")")) {
 			stop = k
 			break
@@ -246,10 +245,10 @@ func (u *unit) moveToWhere(start, end int, cond string) ([]TextEdit, bool) {
 		}
 	}
 	if where < 0 {
-		at := u.toks[stop-1].End
+		at := toks[stop-1].End
 		return []TextEdit{del, {Start: at, End: at, NewText: "\nWHERE " + cond}}, true
 	}
-	first, last := u.toks[where+1].Start, u.toks[stop-1].End
+	first, last := toks[where+1].Start, toks[stop-1].End
 	return []TextEdit{del,
 		{Start: first, End: first, NewText: cond + " AND ("},
 		{Start: last, End: last, NewText: ")"}}, true

@@ -20,7 +20,7 @@ var RightJoin = register(&Analyzer{
 	},
 	Severity: Warning,
 	Run: func(p *Pass) {
-		for _, js := range p.u.joins {
+		for _, js := range p.Joins {
 			var fix *SuggestedFix
 			for _, n := range rightJoins(js.root) {
 				d := Diagnostic{Offset: n.kwStart, Message: "RIGHT JOIN: write it as the equivalent LEFT JOIN with the operands swapped"}
@@ -28,7 +28,7 @@ var RightJoin = register(&Analyzer{
 					d.Message = "NATURAL RIGHT JOIN: write it as a LEFT JOIN with the operands swapped and an explicit ON"
 				} else {
 					if fix == nil {
-						if text, ok := p.u.renderLeft(js.root); ok {
+						if text, ok := renderLeft(p.Source, js.root); ok {
 							fix = &SuggestedFix{Message: "rewrite as LEFT JOIN", Edits: []TextEdit{{Start: js.root.start, End: js.root.end, NewText: text}}}
 						}
 					}
@@ -68,18 +68,18 @@ func sortNodes(ns []*joinNode) {
 	}
 }
 
-// renderLeft renders a join tree with every RIGHT JOIN turned into a LEFT
-// JOIN. It declines (false) for NATURAL RIGHT JOIN.
-func (u *unit) renderLeft(n *joinNode) (string, bool) {
+// renderLeft renders a join tree of src with every RIGHT JOIN turned into
+// a LEFT JOIN. It declines (false) for NATURAL RIGHT JOIN.
+func renderLeft(src string, n *joinNode) (string, bool) {
 	switch {
 	case n.ref != nil:
-		return u.src[n.start:n.end], true
+		return src[n.start:n.end], true
 	case n.paren:
-		in, ok := u.renderLeft(n.inner)
-		return u.src[n.start:n.inner.start] + in + u.src[n.inner.end:n.end], ok
+		in, ok := renderLeft(src, n.inner)
+		return src[n.start:n.inner.start] + in + src[n.inner.end:n.end], ok
 	}
-	l, ok1 := u.renderLeft(n.left)
-	r, ok2 := u.renderLeft(n.right)
+	l, ok1 := renderLeft(src, n.left)
+	r, ok2 := renderLeft(src, n.right)
 	if !ok1 || !ok2 {
 		return "", false
 	}
@@ -89,25 +89,25 @@ func (u *unit) renderLeft(n *joinNode) (string, bool) {
 			l = "(" + l + ")"
 		}
 		kw := "LEFT JOIN"
-		if strings.Contains(strings.ToUpper(u.src[n.kwStart:n.kwEnd]), "OUTER") {
+		if strings.Contains(strings.ToUpper(src[n.kwStart:n.kwEnd]), "OUTER") {
 			kw = "LEFT OUTER JOIN"
 		}
-		return r + u.src[n.left.end:n.kwStart] + kw + u.src[n.kwEnd:n.right.start] + l + u.src[n.right.end:n.end], true
+		return r + src[n.left.end:n.kwStart] + kw + src[n.kwEnd:n.right.start] + l + src[n.right.end:n.end], true
 	case n.kind == "NATURAL" && n.isNaturalRight:
 		return "", false
 	}
-	return l + u.src[n.left.end:n.right.start] + r + u.src[n.right.end:n.end], true
+	return l + src[n.left.end:n.right.start] + r + src[n.right.end:n.end], true
 }
 
-// rightJoinEdits returns the edits turning every RIGHT JOIN of the unit
-// into a LEFT JOIN, outermost first, without overlaps.
-func rightJoinEdits(u *unit) []TextEdit {
+// rightJoinEdits returns the edits turning every RIGHT JOIN of src's FROM
+// clauses into a LEFT JOIN, outermost first, without overlaps.
+func rightJoinEdits(src string, joins []*joinSpan) []TextEdit {
 	var edits []TextEdit
-	for _, js := range u.joins {
+	for _, js := range joins {
 		if len(rightJoins(js.root)) == 0 {
 			continue
 		}
-		if text, ok := u.renderLeft(js.root); ok {
+		if text, ok := renderLeft(src, js.root); ok {
 			edits = append(edits, TextEdit{Start: js.root.start, End: js.root.end, NewText: text})
 		}
 	}

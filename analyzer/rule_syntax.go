@@ -12,7 +12,7 @@ var Syntax = register(&Analyzer{
 	Severity:         Error,
 	RunDespiteErrors: true,
 	Run: func(p *Pass) {
-		if e := p.u.parseErr; e != nil {
+		if e := p.SyntaxError; e != nil {
 			p.ReportRangef(e.offset, e.end, "%s", e.msg)
 		}
 	},

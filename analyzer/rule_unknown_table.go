@@ -15,7 +15,7 @@ var UnknownTable = register(&Analyzer{
 })
 
 func reportIssues(p *Pass, k issueKind) {
-	for _, is := range p.u.res.issues {
+	for _, is := range p.Names.issues {
 		if is.kind == k {
 			p.Reportf(is.offset, "%s", is.msg)
 		}

@@ -25,6 +25,9 @@ type File struct {
 	// More are the file's further loader mistakes, independent of Err
 	// (corpus.File.More): each is a finding too.
 	More []*corpus.Error
+	// Builtin marks a built-in scenario: never fixed in place, and ruled
+	// by the defaults rather than a lint.conf.
+	Builtin bool
 	// Options for this file (from its lint.conf); nil means the defaults
 	// given to AnalyzeAll.
 	Options *Options

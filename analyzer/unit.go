@@ -100,20 +100,11 @@ func (u *unit) param(name string) *corpus.Param {
 	return u.sc.Param(name)
 }
 
-// list returns the values of a list(name) parameter: a list of the
-// scenario's corpus (a NAME.list file), else a built-in one.
-func (u *unit) list(name string) ([]string, bool) {
-	if u.sc == nil {
-		return ddl.Domain(name)
-	}
-	return u.sc.List(name)
-}
-
 // tableParamSubst returns the table name a table parameter stands for in
 // the parse text: the first table of its family in the schema.
 func (u *unit) tableParamSubst(name string) (string, bool) {
 	p := u.param(name)
-	if p == nil || p.Kind != "table" {
+	if p == nil || p.Kind != corpus.KindTable {
 		return "", false
 	}
 	fam := name

@@ -82,20 +82,6 @@ const (
 	drawUUID
 )
 
-func drawKindOf(kind string) drawKind {
-	switch kind {
-	case KindTable:
-		return drawTable
-	case KindEnum, KindSet, KindList:
-		return drawChoice
-	case KindInt, KindID, KindYear:
-		return drawInt
-	case KindString:
-		return drawString
-	}
-	return drawUUID
-}
-
 type stmtTmpl struct {
 	tables   []int    // table parameters used, in the order that indexes variants
 	variants []string // SQL text for each combination of table choices
@@ -175,7 +161,11 @@ func tables(schema *ddl.Schema, name string, opts CompileOptions) []*ddl.Table {
 }
 
 func compileParam(s *Scenario, prm *Param, schema *ddl.Schema, opts CompileOptions, def dist) (*gen, error) {
-	g := &gen{prm: prm, draw: drawKindOf(prm.Kind), dist: def}
+	kd := kinds[prm.Kind]
+	if kd == nil {
+		return nil, s.errorf(prm.off, "unknown parameter type %q", prm.Kind)
+	}
+	g := &gen{prm: prm, draw: kd.draw, dist: def}
 	if prm.Distribution != "" {
 		d, err := parseDist(prm.Distribution, prm.DistArgs)
 		if err != nil {
@@ -185,75 +175,8 @@ func compileParam(s *Scenario, prm *Param, schema *ddl.Schema, opts CompileOptio
 	} else if prm.Kind == KindTable {
 		g.dist = dist{name: DistUniform}
 	}
-	switch prm.Kind {
-	case KindTable:
-		tabs := tables(schema, prm.Args[0], opts)
-		if len(tabs) == 0 {
-			return nil, s.errorf(argAt(prm, 0), "table(%s): no table or table family %q in the schema", prm.Args[0], prm.Args[0])
-		}
-		if fam := opts.family(prm.Args[0]); opts.Tables > len(tabs) && strings.EqualFold(fam, opts.family(ddl.DefaultTableName)) {
-			return nil, usage.Errorf("%s: table(%s): %d tables asked for, the schema has %d (%s1..%s%d)",
-				s.Path, prm.Args[0], opts.Tables, len(tabs), fam, fam, len(tabs))
-		}
-		for _, tb := range tabs {
-			if !safeIdent.MatchString(tb.Name) {
-				return nil, s.errorf(argAt(prm, 0), "table(%s): table name %q is not a plain identifier", prm.Args[0], tb.Name)
-			}
-			g.choices = append(g.choices, tb.Name)
-		}
-		g.n = uint64(len(g.choices))
-	case KindEnum, KindSet:
-		tname, cname, _ := strings.Cut(prm.Args[0], ".")
-		tabs := tables(schema, tname, opts)
-		if len(tabs) == 0 {
-			return nil, s.errorf(argAt(prm, 0), "%s(%s): no table or table family %q in the schema", prm.Kind, prm.Args[0], tname)
-		}
-		col := tabs[0].Column(cname)
-		if col == nil {
-			return nil, s.errorf(argAt(prm, 0), "%s(%s): table %s has no column %q", prm.Kind, prm.Args[0], tabs[0].Name, cname)
-		}
-		if col.Type.Base != prm.Kind || len(col.Type.Members) == 0 {
-			return nil, s.errorf(argAt(prm, 0), "%s(%s): column %s.%s is %s, not %s", prm.Kind, prm.Args[0], tabs[0].Name, col.Name, col.Type.Base, strings.ToUpper(prm.Kind))
-		}
-		g.setChoices(col.Type.Members)
-	case KindList:
-		vals, ok := s.List(prm.Args[0])
-		if !ok {
-			return nil, s.errorf(argAt(prm, 0), "list(%s): no such list (built-in lists: %s; a corpus folder may add NAME.list files)", prm.Args[0], strings.Join(ddl.DomainNames(), ", "))
-		}
-		if len(vals) == 0 {
-			return nil, s.errorf(argAt(prm, 0), "list(%s) is empty", prm.Args[0])
-		}
-		g.setChoices(vals)
-	case KindID:
-		if len(tables(schema, prm.Args[0], opts)) == 0 {
-			return nil, s.errorf(argAt(prm, 0), "id(%s): no table or table family %q in the schema", prm.Args[0], prm.Args[0])
-		}
-		g.lo, g.n = 1, uint64(opts.TableSize)
-	case KindInt:
-		lo, _ := parseInt(prm.Args[0])
-		hi, _ := parseInt(prm.Args[1])
-		g.lo, g.n = lo, uint64(hi-lo)+1
-		if g.n == 0 { // the whole int64 range cannot be declared; keep it safe
-			g.n = 1<<64 - 1
-		}
-	case KindYear:
-		lo, hi := int64(ddl.MinYear), int64(ddl.MaxYear)
-		if len(prm.Args) == 2 {
-			lo, _ = parseInt(prm.Args[0])
-			hi, _ = parseInt(prm.Args[1])
-		}
-		g.lo, g.n = lo, uint64(hi-lo)+1
-	case KindString:
-		a, _ := parseInt(prm.Args[0])
-		b := a
-		if len(prm.Args) == 2 {
-			b, _ = parseInt(prm.Args[1])
-		}
-		g.minLen, g.maxLen = int(a), int(b)
-	case KindUUID:
-	default:
-		return nil, s.errorf(prm.off, "unknown parameter type %q", prm.Kind)
+	if err := kd.compile(compiling{s: s, prm: prm, schema: schema, opts: opts}, g); err != nil {
+		return nil, err
 	}
 	return g, nil
 }

@@ -1,26 +1,13 @@
 package corpus
 
 import (
-	"math"
 	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/joinbench/joinbench/internal/sqllex"
-)
-
-// Kinds of placeholder.
-const (
-	KindTable  = "table"
-	KindEnum   = "enum"
-	KindSet    = "set"
-	KindList   = "list"
-	KindInt    = "int"
-	KindID     = "id"
-	KindString = "string"
-	KindUUID   = "uuid"
-	KindYear   = "year"
+	"github.com/joinbench/joinbench/internal/suggest"
 )
 
 // Distributions a numeric, id, list, enum, set or table parameter may take.
@@ -35,21 +22,8 @@ const (
 // HeaderKeys are the keys a scenario header may hold.
 var HeaderKeys = []string{"scenario", "description", "tags", "count", "param"}
 
-// Kinds lists every placeholder kind.
-var Kinds = []string{KindTable, KindEnum, KindSet, KindList, KindInt, KindID, KindString, KindUUID, KindYear}
-
 // Distributions lists every distribution name.
 var Distributions = []string{DistUniform, DistGaussian, DistPareto, DistZipf, DistHotspot}
-
-// takesDistribution reports whether values of the kind are drawn by
-// index or number, so that a distribution applies.
-func takesDistribution(kind string) bool {
-	switch kind {
-	case KindInt, KindID, KindYear, KindList, KindEnum, KindSet, KindTable:
-		return true
-	}
-	return false
-}
 
 // part is a piece of one statement: literal SQL text, or a placeholder use.
 type part struct {
@@ -79,12 +53,18 @@ func ParseFile(filePath string, src []byte) (*Scenario, error) {
 // declaration is wrong; an unused parameter when the body has a mistake).
 // The first is the one ParseFile returns.
 func ParseFileAll(filePath string, src []byte) (*Scenario, []*Error) {
-	return parseFileAll(filePath, src, false)
+	s, errs := parsePartial(filePath, src, false)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return s, nil
 }
 
-// parseFileAll is ParseFileAll leaving the statements' kinds to
-// Scenario.Classify when lazyKinds.
-func parseFileAll(filePath string, src []byte, lazyKinds bool) (*Scenario, []*Error) {
+// parsePartial is ParseFileAll returning the scenario as far as it was
+// read even when the file has mistakes (the parameters declared right,
+// for the loader to check their lists too), leaving the statements'
+// kinds to Scenario.Classify when lazyKinds.
+func parsePartial(filePath string, src []byte, lazyKinds bool) (*Scenario, []*Error) {
 	p := parseFile(filePath, src, lazyKinds)
 	if len(p.errs) == 0 {
 		return p.s, nil
@@ -93,7 +73,7 @@ func parseFileAll(filePath string, src []byte, lazyKinds bool) (*Scenario, []*Er
 	for i, err := range p.errs {
 		out[i] = asError(filePath, err)
 	}
-	return nil, out
+	return p.s, out
 }
 
 func parseFile(filePath string, src []byte, lazyKinds bool) *parser {
@@ -255,6 +235,9 @@ func (p *parser) headerLine(i, end int, seen map[string]bool) error {
 	case "param":
 		return s.errorf(k, "a parameter is declared as `-- param NAME: TYPE(ARGS) [distribution]`")
 	default:
+		if near := suggest.Closest(key, HeaderKeys); near != "" {
+			return s.errorf(i, "unknown header key %q; did you mean %s? (known: %s)", key, near, strings.Join(HeaderKeys, ", "))
+		}
 		return s.errorf(i, "unknown header key %q (known: %s)", key, strings.Join(HeaderKeys, ", "))
 	}
 	seen[key] = true
@@ -285,7 +268,8 @@ func (p *parser) param(i, end int) error {
 	}
 	prm.Kind = src[k:kindEnd]
 	kindOff := k
-	if !contains(Kinds, prm.Kind) {
+	kd := kinds[prm.Kind]
+	if kd == nil {
 		return s.errorf(k, "unknown parameter type %q (known: %s)", prm.Kind, strings.Join(Kinds, ", "))
 	}
 	args, offs, k, err := p.args(kindEnd, end)
@@ -309,11 +293,11 @@ func (p *parser) param(i, end int) error {
 		if k2 = skipBlanks(src, k2, end); k2 < end {
 			return s.errorf(k2, "unexpected %q after the distribution of parameter %q", src[k2:end], name)
 		}
-		if err := p.checkDist(prm, distOff, doffs); err != nil {
+		if err := p.checkDist(kd, prm, distOff, doffs); err != nil {
 			return err
 		}
 	}
-	if err := p.checkArgs(prm, kindOff); err != nil {
+	if err := kd.args(decl{s: s, prm: prm, kindOff: kindOff}); err != nil {
 		return err
 	}
 	s.Params = append(s.Params, prm)
@@ -363,96 +347,6 @@ func contains(list []string, s string) bool {
 
 func isIdent(s string) bool { return s != "" && ident(s, 0) == len(s) }
 
-// checkArgs validates the arguments of a type that can be checked without
-// a schema: counts, numbers, identifier syntax.
-func (p *parser) checkArgs(prm *Param, kindOff int) error {
-	s := p.s
-	want := func(n int) error {
-		if len(prm.Args) != n {
-			return s.errorf(kindOff, "%s takes %s, got %d", prm.Kind, plural(n, "argument"), len(prm.Args))
-		}
-		return nil
-	}
-	at := func(i int) int { return prm.argOff[i] }
-	switch prm.Kind {
-	case KindTable, KindID:
-		if err := want(1); err != nil {
-			return err
-		}
-		if !isIdent(prm.Args[0]) {
-			return s.errorf(at(0), "%s(%s): expected a table or table family name", prm.Kind, prm.Args[0])
-		}
-	case KindEnum, KindSet:
-		if err := want(1); err != nil {
-			return err
-		}
-		t, c, ok := strings.Cut(prm.Args[0], ".")
-		if !ok || !isIdent(t) || !isIdent(c) {
-			return s.errorf(at(0), "%s(%s): expected table.column", prm.Kind, prm.Args[0])
-		}
-	case KindList:
-		if err := want(1); err != nil {
-			return err
-		}
-		if !isListName(prm.Args[0]) {
-			return s.errorf(at(0), "list(%s): expected a list name (letters, digits, _, -)", prm.Args[0])
-		}
-	case KindInt:
-		if err := want(2); err != nil {
-			return err
-		}
-		lo, err := parseInt(prm.Args[0])
-		if err != nil {
-			return s.errorf(at(0), "int: %q is not a whole number", prm.Args[0])
-		}
-		hi, err := parseInt(prm.Args[1])
-		if err != nil {
-			return s.errorf(at(1), "int: %q is not a whole number", prm.Args[1])
-		}
-		if lo > hi {
-			return s.errorf(at(0), "int(%d,%d): the low bound is above the high bound", lo, hi)
-		}
-		if lo < 0 && hi > lo+math.MaxInt64 {
-			return s.errorf(at(0), "int(%d,%d): the range is too wide", lo, hi)
-		}
-	case KindString:
-		if len(prm.Args) != 1 && len(prm.Args) != 2 {
-			return s.errorf(kindOff, "string takes (length) or (min,max), got %d arguments", len(prm.Args))
-		}
-		var n [2]int64
-		for i, a := range prm.Args {
-			v, err := parseInt(a)
-			if err != nil || v < 0 || v > 65535 {
-				return s.errorf(at(i), "string: length %q must be a whole number in 0..65535", a)
-			}
-			n[i] = v
-		}
-		if len(prm.Args) == 2 && n[0] > n[1] {
-			return s.errorf(at(0), "string(%d,%d): the minimum length is above the maximum", n[0], n[1])
-		}
-	case KindUUID:
-		if err := want(0); err != nil {
-			return err
-		}
-	case KindYear:
-		if len(prm.Args) != 0 && len(prm.Args) != 2 {
-			return s.errorf(kindOff, "year takes no arguments or (lo,hi), got %d", len(prm.Args))
-		}
-		var y [2]int64
-		for i, a := range prm.Args {
-			v, err := parseInt(a)
-			if err != nil || v < 1901 || v > 2155 {
-				return s.errorf(at(i), "year: %q must be a year in 1901..2155", a)
-			}
-			y[i] = v
-		}
-		if len(prm.Args) == 2 && y[0] > y[1] {
-			return s.errorf(at(0), "year(%d,%d): the low bound is above the high bound", y[0], y[1])
-		}
-	}
-	return nil
-}
-
 func isListName(s string) bool {
 	if s == "" {
 		return false
@@ -477,12 +371,12 @@ func plural(n int, word string) string {
 	return strconv.Itoa(n) + " " + word + "s"
 }
 
-func (p *parser) checkDist(prm *Param, off int, argOffs []int) error {
+func (p *parser) checkDist(kd *kind, prm *Param, off int, argOffs []int) error {
 	s := p.s
 	if !contains(Distributions, prm.Distribution) {
 		return s.errorf(off, "unknown distribution %q (known: %s)", prm.Distribution, strings.Join(Distributions, ", "))
 	}
-	if !takesDistribution(prm.Kind) {
+	if !kd.distribution {
 		return s.errorf(off, "a %s parameter takes no distribution", prm.Kind)
 	}
 	_, err := parseDist(prm.Distribution, prm.DistArgs)

@@ -7,9 +7,10 @@ import (
 	"strings"
 
 	"github.com/joinbench/joinbench/corpus"
+	"github.com/joinbench/joinbench/explain"
+	"github.com/joinbench/joinbench/explain/capture"
 	"github.com/joinbench/joinbench/internal/server/flavor"
 	"github.com/joinbench/joinbench/replay/checksum"
-	"github.com/joinbench/joinbench/replay/explain"
 	"github.com/joinbench/joinbench/replay/results"
 )
 
@@ -44,7 +45,7 @@ func NewExplainer(fl flavor.Flavor) Explainer { return flavorExplainer{fl} }
 type flavorExplainer struct{ fl flavor.Flavor }
 
 func (x flavorExplainer) Explain(ctx context.Context, conn *sql.Conn, query string, args []any, analyze bool) (string, []PlanText, error) {
-	out, err := explain.Capture(ctx, conn, x.fl, query, args, analyze)
+	out, err := capture.Capture(ctx, conn, x.fl, query, args, analyze)
 	if err != nil {
 		return "", nil, err
 	}

@@ -22,29 +22,15 @@ func newHist() *hdrhistogram.Histogram { return metrics.NewHistogram() }
 
 func recordLatency(h *hdrhistogram.Histogram, ns int64) { metrics.Record(h, ns) }
 
-// ScenarioSummary is the outcome of one scenario in a run, computed by the
-// same reducer as `joinbench report` (replay/metrics), so the two agree.
-// Latency figures cover the executions that succeeded, in milliseconds.
+// ScenarioSummary is the outcome of one scenario in a run: the latency
+// summary `joinbench report` prints too (replay/metrics, the same reducer
+// and the same type), and what only a live run knows.
 type ScenarioSummary struct {
-	Scenario   string  `json:"scenario"`
-	Executions int64   `json:"executions"` // succeeded and failed
-	Errors     int64   `json:"errors"`
-	Retries    int64   `json:"retries"` // deadlock / lock wait retries
-	MeanMs     float64 `json:"mean_ms"`
-	P50Ms      float64 `json:"p50_ms"`
-	P95Ms      float64 `json:"p95_ms"`
-	P99Ms      float64 `json:"p99_ms"`
-	MaxMs      float64 `json:"max_ms"`
-	// QPS is executions per second of the scenario's window: from its first
-	// intended start to its last end (see replay/metrics).
-	QPS float64 `json:"queries_per_second"`
+	Scenario string `json:"scenario"`
+	metrics.Summary
+	Retries int64 `json:"retries"` // deadlock / lock wait retries
 	// Disabled says why the scenario was switched off during the run.
 	Disabled string `json:"disabled,omitempty"`
-	// CutAtEnd counts its statements still running when the run ended
-	// (in neither Executions nor Errors), and CutRanMs is the longest
-	// time one of them had run: its latency was at least that.
-	CutAtEnd int64   `json:"cut_at_end,omitempty"`
-	CutRanMs float64 `json:"cut_ran_ms,omitempty"`
 }
 
 // Summary is the outcome of a run.
@@ -142,7 +128,7 @@ func (a *Accumulator) Close() ([]ScenarioSummary, metrics.Metrics) {
 			out = append(out, ScenarioSummary{Scenario: name})
 			i = len(out) - 1
 		}
-		out[i].CutAtEnd, out[i].CutRanMs = t.n, metrics.Milliseconds(time.Duration(t.ranNs))
+		out[i].SetCut(t.n, time.Duration(t.ranNs))
 	}
 	total.Close()
 	sort.Slice(out, func(i, j int) bool { return out[i].Scenario < out[j].Scenario })
@@ -150,11 +136,7 @@ func (a *Accumulator) Close() ([]ScenarioSummary, metrics.Metrics) {
 }
 
 func summarize(name string, m *metrics.Metrics) ScenarioSummary {
-	ms := metrics.Milliseconds
-	l := m.Latencies
-	return ScenarioSummary{Scenario: name, Executions: m.Executions, Errors: m.Errors, Retries: m.Retries,
-		MeanMs: ms(l.Mean), P50Ms: ms(l.P50), P95Ms: ms(l.P95), P99Ms: ms(l.P99), MaxMs: ms(l.Max),
-		QPS: m.Throughput}
+	return ScenarioSummary{Scenario: name, Summary: metrics.SummaryOf(m), Retries: m.Retries}
 }
 
 // setClientCPU records the client's CPU time over the measured phase.

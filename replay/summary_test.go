@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/joinbench/joinbench/replay/metrics"
 	"github.com/joinbench/joinbench/replay/report"
 	"github.com/joinbench/joinbench/replay/results"
 )
@@ -80,7 +81,7 @@ func TestAccumulatorEmpty(t *testing.T) {
 
 func TestSummaryText(t *testing.T) {
 	s := Summary{RunID: "r", Elapsed: 2, Threads: 2, Events: 10, Executions: 20, QPS: 10, Interrupted: true,
-		Scenarios: []ScenarioSummary{{Scenario: "a", Executions: 20, MeanMs: 1.5, Disabled: "scenario a: gone"}}}
+		Scenarios: []ScenarioSummary{{Scenario: "a", Summary: metrics.Summary{Executions: 20, MeanMs: 1.5}, Disabled: "scenario a: gone"}}}
 	var b strings.Builder
 	if err := s.WriteText(&b); err != nil {
 		t.Fatal(err)

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"runtime"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/go-sql-driver/mysql"
@@ -96,13 +95,6 @@ type prepared struct {
 }
 
 const flushEvery = 200 * time.Millisecond
-
-// setTimerSlack sets how late (in ns) the kernel may end the calling
-// thread's sleeps, 0 for the default; an error leaves the default.
-func setTimerSlack(ns uintptr) {
-	const prSetTimerSlack = 29 // PR_SET_TIMERSLACK
-	_, _, _ = syscall.RawSyscall(syscall.SYS_PRCTL, prSetTimerSlack, ns, 0)
-}
 
 // waitSlice is the longest a worker sleeps in the kernel before checking
 // whether the run stopped.
@@ -209,8 +201,7 @@ func (w *worker) wait(ctx context.Context, d time.Duration) bool {
 			if left <= 0 {
 				return true
 			}
-			ts := syscall.NsecToTimespec(int64(min(left, waitSlice)))
-			_ = syscall.Nanosleep(&ts, nil) // EINTR: the loop sleeps the rest
+			sleepThread(min(left, waitSlice)) // cut short by a signal: the loop sleeps the rest
 		}
 	}
 	w.sleep.Reset(d)

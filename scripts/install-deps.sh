@@ -7,8 +7,14 @@
 #            sandboxes (sandbox start --galera N)
 #   browser  chromium, in which a test checks the HTML report
 #   cc       gcc, so that the tests run under the race detector
+#   image    buildah (make image), podman (to run the image) and skopeo
+#            (to inspect the archive and copy it to a registry), and the
+#            CA certificates the image takes from the host
+#   man      man-db, in which a test renders the man page
+#   shells   zsh and fish, in which tests run the completion scripts (bash
+#            is there already)
 #
-# Usage: scripts/install-deps.sh server [galera] [browser] [cc]
+# Usage: scripts/install-deps.sh server [galera] [browser] [cc] [image] [man] [shells]
 # As root with apt-get it installs; otherwise it prints the command to run
 # and exits 2 when the server is missing (nothing can run without one), 0
 # otherwise (the rest is optional outside CI).
@@ -27,8 +33,19 @@ for want in "$@"; do
 		;;
 	browser) have chromium || have chromium-browser || missing+=(chromium fonts-liberation) ;;
 	cc) have gcc || missing+=(gcc libc6-dev) ;;
+	image)
+		have buildah || missing+=(buildah)
+		have podman || missing+=(podman)
+		have skopeo || missing+=(skopeo)
+		[[ -e /etc/ssl/certs/ca-certificates.crt ]] || missing+=(ca-certificates)
+		;;
+	man) have man || missing+=(man-db) ;;
+	shells)
+		have zsh || missing+=(zsh)
+		have fish || missing+=(fish)
+		;;
 	*)
-		echo "install-deps: unknown part $want (want server, galera, browser or cc)" >&2
+		echo "install-deps: unknown part $want (want server, galera, browser, cc, image, man or shells)" >&2
 		exit 2
 		;;
 	esac

@@ -13,9 +13,10 @@ import (
 
 	"github.com/joinbench/joinbench/analyzer"
 	"github.com/joinbench/joinbench/corpus"
+	"github.com/joinbench/joinbench/explain"
+	"github.com/joinbench/joinbench/explain/capture"
 	"github.com/joinbench/joinbench/internal/server/flavor"
 	"github.com/joinbench/joinbench/internal/sqllex"
-	"github.com/joinbench/joinbench/replay/explain"
 )
 
 // Options tell how scenarios are rendered for EXPLAIN.
@@ -31,26 +32,13 @@ type Options struct {
 	Seed uint64
 }
 
-// Skipped is a file the check did not explain, and why.
-type Skipped struct {
-	Path   string
-	Reason string
-}
-
-// Result is what a check found.
-type Result struct {
-	Diagnostics []analyzer.Diagnostic
-	Explained   int       // statements explained
-	Skipped     []Skipped // files not explained: writes, files that do not compile, EXPLAIN errors
-}
-
 // Check explains every plain SELECT scenario of files on db and returns
 // the findings of the plan rules. base holds the schema names resolve
 // against (the server's) and the server's flavour; a file's own Options,
 // when set, replace it. A failure of the server as a whole (the
 // connection lost) ends the check with an error; a statement the server
 // rejects only skips its file.
-func Check(ctx context.Context, db *sql.DB, files []analyzer.File, base *analyzer.Options, o Options) (*Result, error) {
+func Check(ctx context.Context, db *sql.DB, files []analyzer.File, base *analyzer.Options, o Options) (*analyzer.PlanReport, error) {
 	if base == nil || base.Schema == nil {
 		return nil, errors.New("liveplan: no schema to render scenarios with")
 	}
@@ -89,7 +77,7 @@ func Check(ctx context.Context, db *sql.DB, files []analyzer.File, base *analyze
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
-	res := &Result{}
+	res := &analyzer.PlanReport{}
 	for _, r := range results {
 		if r.explained {
 			res.Explained++
@@ -109,7 +97,7 @@ const workers = 4
 // fileResult is what the check found in one file.
 type fileResult struct {
 	explained bool
-	skipped   *Skipped
+	skipped   *analyzer.SkippedFile
 	diags     []analyzer.Diagnostic
 }
 
@@ -124,7 +112,7 @@ func checkFile(ctx context.Context, conn *sql.Conn, f analyzer.File, base *analy
 	st, reason := renderRead(f, opts, o)
 	if st == nil {
 		if reason != "" {
-			return fileResult{skipped: &Skipped{f.Path, reason}}, nil
+			return fileResult{skipped: &analyzer.SkippedFile{Path: f.Path, Reason: reason}}, nil
 		}
 		return fileResult{}, nil
 	}
@@ -133,7 +121,7 @@ func checkFile(ctx context.Context, conn *sql.Conn, f analyzer.File, base *analy
 		if ctx.Err() != nil || errors.Is(err, sql.ErrConnDone) || errors.Is(err, errTransaction) {
 			return fileResult{}, err
 		}
-		return fileResult{skipped: &Skipped{f.Path, err.Error()}}, nil
+		return fileResult{skipped: &analyzer.SkippedFile{Path: f.Path, Reason: err.Error()}}, nil
 	}
 	return fileResult{explained: true, diags: analyzer.CheckPlan(f.Path, f.Source, opts, plan)}, nil
 }
@@ -209,7 +197,7 @@ func explainRead(ctx context.Context, conn *sql.Conn, fl flavor.Flavor, st *corp
 		return nil, fmt.Errorf("%w: %w", errTransaction, err)
 	}
 	defer tx.Rollback()
-	q := explain.Statements(fl, strings.TrimSpace(st.SQL), false)[0].Text
+	q := capture.Statements(fl, strings.TrimSpace(st.SQL), false)[0].Text
 	var text string
 	if err := tx.QueryRowContext(ctx, q, st.Args...).Scan(&text); err != nil {
 		return nil, fmt.Errorf("explain: %w", err)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/joinbench/joinbench/internal/testdb"
 	"github.com/joinbench/joinbench/internal/usage"
-	"github.com/joinbench/joinbench/replay/report"
+	"github.com/joinbench/joinbench/replay/compare"
 	"github.com/joinbench/joinbench/replay/results"
 )
 
@@ -78,7 +78,7 @@ func TestABCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("ab --calibrate: exit %d\n%s", code, stdout)
 	}
-	n, err := report.ReadNoise(noise)
+	n, err := compare.ReadNoise(noise)
 	if err != nil || len(n.Scenarios) != 2 || n.Scenarios["simple_inner_pk"].Rounds != 4 {
 		t.Fatalf("calibration: %v %+v", err, n)
 	}
@@ -92,7 +92,7 @@ func TestABCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var c report.Comparison
+	var c compare.Comparison
 	if err := json.Unmarshal(b, &c); err != nil {
 		t.Fatalf("%v\n%s", err, b)
 	}
@@ -106,7 +106,7 @@ func TestABCommand(t *testing.T) {
 		t.Fatalf("comparison %+v", c)
 	}
 	for _, s := range c.Scenarios {
-		if s.Method != report.MethodPaired || s.BaseRounds != 2 || s.CandidateRounds != 2 || s.BaseExecutions != 80 {
+		if s.Method != compare.MethodPaired || s.BaseRounds != 2 || s.CandidateRounds != 2 || s.BaseExecutions != 80 {
 			t.Errorf("%s: %s by %s over %d/%d rounds, %d executions", s.Scenario, s.Verdict, s.Method, s.BaseRounds, s.CandidateRounds, s.BaseExecutions)
 		}
 	}
@@ -144,11 +144,11 @@ func TestABRoundLongerThanItsEvents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var c report.Comparison
+	var c compare.Comparison
 	if err := json.Unmarshal(b, &c); err != nil {
 		t.Fatal(err)
 	}
-	if len(c.Scenarios) != 1 || c.Scenarios[0].Method != report.MethodPaired || c.Scenarios[0].BaseExecutions != 2 {
+	if len(c.Scenarios) != 1 || c.Scenarios[0].Method != compare.MethodPaired || c.Scenarios[0].BaseExecutions != 2 {
 		t.Fatalf("comparison of rounds longer than their events: %+v", c.Scenarios)
 	}
 	for _, id := range []string{"base-01", "candidate-01", "candidate-02", "base-02"} {
@@ -177,7 +177,7 @@ func TestABLockstep(t *testing.T) {
 	if err != nil {
 		t.Fatalf("ab: exit %d, %v", code, err)
 	}
-	var c report.Comparison
+	var c compare.Comparison
 	if err := json.Unmarshal(b, &c); err != nil {
 		t.Fatalf("%v\n%s", err, b)
 	}
@@ -188,7 +188,7 @@ func TestABLockstep(t *testing.T) {
 		t.Fatalf("comparison: rounds %d/%d, %d scenarios, overall %+v", c.Base.Rounds, c.Candidate.Rounds, len(c.Scenarios), c.Overall)
 	}
 	for _, s := range c.Scenarios {
-		if s.Method != report.MethodPaired || s.BaseRounds != 3 || s.CandidateRounds != 3 {
+		if s.Method != compare.MethodPaired || s.BaseRounds != 3 || s.CandidateRounds != 3 {
 			t.Errorf("%s: %s by %s over %d/%d rounds", s.Scenario, s.Verdict, s.Method, s.BaseRounds, s.CandidateRounds)
 		}
 	}

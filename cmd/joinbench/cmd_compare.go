@@ -12,6 +12,8 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/joinbench/joinbench/internal/usage"
+	"github.com/joinbench/joinbench/replay/compare"
+	"github.com/joinbench/joinbench/replay/render"
 	"github.com/joinbench/joinbench/replay/report"
 	"github.com/joinbench/joinbench/replay/results"
 )
@@ -53,11 +55,11 @@ func (f *verdictFlags) check() error {
 
 // options are the comparison options the flags give (the calibration
 // read from --noise-file).
-func (f *verdictFlags) options(cl *cli) (report.CompareOptions, error) {
-	o := report.CompareOptions{Threshold: float64(f.Threshold), Confidence: float64(f.Confidence), NoiseFloor: float64(f.NoiseFloor),
+func (f *verdictFlags) options(cl *cli) (compare.Options, error) {
+	o := compare.Options{Threshold: float64(f.Threshold), Confidence: float64(f.Confidence), NoiseFloor: float64(f.NoiseFloor),
 		Unpaired: f.Unpaired, AllowMissing: f.AllowMissing, Warn: warnFunc(cl)}
 	if f.NoiseFile != "" {
-		n, err := report.ReadNoise(f.NoiseFile)
+		n, err := compare.ReadNoise(f.NoiseFile)
 		if err != nil {
 			return o, usage.Wrap(err)
 		}
@@ -69,11 +71,11 @@ func (f *verdictFlags) options(cl *cli) (report.CompareOptions, error) {
 // compareOrCalibrate runs the comparison (or, with --calibrate, the
 // calibration), writes it in format to out, and returns the error that
 // sets the exit status.
-func (f *verdictFlags) compareOrCalibrate(cl *cli, base, cand []string, opt report.CompareOptions, format, out string) error {
-	var cmp *report.Comparison
+func (f *verdictFlags) compareOrCalibrate(cl *cli, base, cand []string, opt compare.Options, format, out string) error {
+	var cmp *compare.Comparison
 	if f.Calibrate != "" {
 		n, c, err := report.Calibrate(base, cand, opt)
-		if errors.Is(err, report.ErrNoRounds) {
+		if errors.Is(err, compare.ErrNoRounds) {
 			return usage.Errorf("--calibrate: %v", err)
 		}
 		if err != nil {
@@ -82,7 +84,7 @@ func (f *verdictFlags) compareOrCalibrate(cl *cli, base, cand []string, opt repo
 		if err := n.Write(f.Calibrate); err != nil {
 			return usage.Wrap(err)
 		}
-		if flagged := c.Counts[report.Regression] + c.Counts[report.Improvement] + c.Counts[report.WrongResults]; flagged > 0 {
+		if flagged := c.Counts[compare.Regression] + c.Counts[compare.Improvement] + c.Counts[compare.WrongResults]; flagged > 0 {
 			opt.Warn(fmt.Errorf("%d scenario(s) differ between the two sides of this A/A comparison: are the sides alike?", flagged))
 		}
 		if !cl.Quiet {
@@ -96,7 +98,7 @@ func (f *verdictFlags) compareOrCalibrate(cl *cli, base, cand []string, opt repo
 		}
 		cmp = c
 	}
-	if err := writeOut(out, func(w io.Writer) error { return cmp.Write(w, format) }); err != nil {
+	if err := writeOut(out, func(w io.Writer) error { return render.Comparison(w, cmp, format) }); err != nil {
 		return err
 	}
 	if f.Calibrate == "" && cmp.Failed() {
@@ -201,7 +203,7 @@ func (c *compareCmd) Run(ctx context.Context, cl *cli) error {
 }
 
 // comparisonFailed makes compare exit 1 with a one-line reason
-// (report.Comparison.Failures).
+// (compare.Comparison.Failures).
 type comparisonFailed struct{ reasons []string }
 
 func (e comparisonFailed) Error() string { return strings.Join(e.reasons, ", ") }

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/joinbench/joinbench/internal/usage"
+	"github.com/joinbench/joinbench/replay/render"
 	"github.com/joinbench/joinbench/replay/report"
 	"github.com/joinbench/joinbench/replay/results"
 )
@@ -48,7 +49,7 @@ func (c *reportCmd) Run(ctx context.Context, cl *cli) error {
 	if err != nil {
 		return err
 	}
-	return writeOut(c.Out, func(w io.Writer) error { return rep.Write(w, c.Format) })
+	return writeOut(c.Out, func(w io.Writer) error { return render.Report(w, rep, c.Format) })
 }
 
 // warnFunc prints non-fatal read problems on stderr unless --quiet.

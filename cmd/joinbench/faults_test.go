@@ -2,6 +2,7 @@ package main
 
 import (
 	"database/sql"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -165,6 +166,37 @@ func sigkillKeepsResults(t *testing.T, dsn, mode string) {
 	// generous bound, a minute was lost before files rolled every second.
 	if lost := killed.Sub(last); lost > 5*time.Second {
 		t.Errorf("the last readable execution started %s before the kill", lost)
+	}
+	// The server counters are sampled every second (--report-interval)
+	// and journalled as they come: report shows them up to about then,
+	// where a killed client lost the minute's status file before.
+	code, stdout, errs := runCapturedAll(t, "report", "--format", "json", dir)
+	var rep struct {
+		Runs []struct {
+			Counters []struct {
+				Points []struct {
+					Time    time.Time `json:"time"`
+					Seconds float64   `json:"seconds"`
+				} `json:"points"`
+			} `json:"counters"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil || code != 0 || len(rep.Runs) != 1 {
+		t.Fatalf("report --format json: exit %d, %v\n%s", code, err, errs)
+	}
+	var counted time.Time
+	for _, c := range rep.Runs[0].Counters {
+		for _, p := range c.Points {
+			if end := p.Time.Add(time.Duration(p.Seconds * float64(time.Second))); end.After(counted) {
+				counted = end
+			}
+		}
+	}
+	switch lost := killed.Sub(counted); {
+	case len(rep.Runs[0].Counters) == 0:
+		t.Errorf("report shows no server counter of the killed run\n%s", errs)
+	case lost > 5*time.Second:
+		t.Errorf("report shows the server counters up to %s before the kill\n%s", lost, errs)
 	}
 }
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/joinbench/joinbench/internal/testdb"
-	"github.com/joinbench/joinbench/replay/report"
+	"github.com/joinbench/joinbench/replay/compare"
 )
 
 // TestRunCompareFindsDroppedIndex is the whole workflow on the test server,
@@ -57,28 +57,28 @@ func TestRunCompareFindsDroppedIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var c report.Comparison
+	var c compare.Comparison
 	if err := json.Unmarshal(b, &c); err != nil {
 		t.Fatalf("compare --format json: %v\n%s", err, b)
 	}
-	got := map[string]report.ScenarioComparison{}
+	got := map[string]compare.ScenarioComparison{}
 	for _, s := range c.Scenarios {
 		got[s.Scenario] = s
 	}
 	idx, pk := got["simple_left_index_GB"], got["simple_left_pk_GB"]
 	t.Logf("simple_left_index_GB: %s, median ratio %+v\n%s", idx.Verdict, idx.Median, idx.PlanDiff)
 	t.Logf("simple_left_pk_GB: %s, median ratio %+v, p95 ratio %+v", pk.Verdict, pk.Median, pk.P95)
-	if idx.Verdict != report.Regression || !idx.PlanChanged || !strings.Contains(idx.PlanDiff, "idx_parent_id") {
+	if idx.Verdict != compare.Regression || !idx.PlanChanged || !strings.Contains(idx.PlanDiff, "idx_parent_id") {
 		t.Errorf("simple_left_index_GB: verdict %q, plan changed %v: want a regression whose plan diff shows idx_parent_id gone", idx.Verdict, idx.PlanChanged)
 	}
 	// Its timing verdict is not asserted: one run per side cannot tell a
 	// burst of the machine's other work from a slowdown (that is what
 	// rounds are for), and bursts here have reached 2x at the p95. What
 	// the dropped index cannot do is change its plan or its results.
-	if pk.Verdict == report.WrongResults || pk.PlanChanged {
+	if pk.Verdict == compare.WrongResults || pk.PlanChanged {
 		t.Errorf("simple_left_pk_GB: verdict %q, plan changed %v: it does not use the dropped index", pk.Verdict, pk.PlanChanged)
 	}
-	for _, s := range []report.ScenarioComparison{idx, pk} {
+	for _, s := range []compare.ScenarioComparison{idx, pk} {
 		if s.Checksums.Compared == 0 || s.Checksums.Mismatched != 0 {
 			t.Errorf("%s: checksums %+v: dropping an index must not change results", s.Scenario, s.Checksums)
 		}

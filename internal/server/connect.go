@@ -59,7 +59,20 @@ func connectSandbox(ctx context.Context, o Options, sb SandboxOptions, log io.Wr
 		db = DefaultDatabase
 	}
 	if sb.Name != "" {
-		return connectNamed(ctx, o, sb, db, log)
+		eps, info, err := namedSandbox(o, sb, db)
+		if err != nil {
+			return nil, err
+		}
+		if err := Check(ctx, eps, true, log); err != nil {
+			return nil, err
+		}
+		restore, err := resizeBufferPool(ctx, sb, log)
+		if err != nil {
+			return nil, err
+		}
+		t := New(eps, db, restore)
+		t.Sandbox = info
+		return t, nil
 	}
 	bin, err := sandbox.FindBinary(ctx, sb.ServerBinary)
 	if err != nil {
@@ -89,17 +102,17 @@ func connectSandbox(ctx context.Context, o Options, sb SandboxOptions, log io.Wr
 	return t, nil
 }
 
-// connectNamed makes every server of a running named sandbox an endpoint:
-// the single server, or every node of a cluster in node order. A stopped
-// node is an error: a run on part of a cluster would not measure what the
-// user asked for.
-func connectNamed(ctx context.Context, o Options, sb SandboxOptions, db string, log io.Writer) (*Target, error) {
+// namedSandbox returns the endpoints of the running named sandbox: its
+// server, or every node of a Galera cluster in node order. A stopped node
+// is an error: a run on part of a cluster would not measure what the user
+// asked for.
+func namedSandbox(o Options, sb SandboxOptions, db string) ([]Endpoint, *SandboxInfo, error) {
 	named, err := sandbox.Open(sb.Dir, sb.Name)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := named.CheckRunning(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var eps []Endpoint
 	mu := &sync.Mutex{}
@@ -108,22 +121,25 @@ func connectNamed(ctx context.Context, o Options, sb SandboxOptions, db string, 
 		ep.Node, ep.Process = s.Name, &sandboxProcess{mu: mu, sb: named, s: s}
 		eps = append(eps, ep)
 	}
-	if err := Check(ctx, eps, true, log); err != nil {
+	info := sandboxInfo(named.Servers[0])
+	info.Name = named.Name
+	if named.Cluster != nil {
+		info.Nodes = len(named.Servers)
+	}
+	return eps, info, nil
+}
+
+// resizeBufferPool sets the buffer pool of the named sandbox's servers for
+// the command, when --buffer-pool-size was given; restore sets it back.
+func resizeBufferPool(ctx context.Context, sb SandboxOptions, log io.Writer) (restore func() error, err error) {
+	if sb.BufferPoolSize == "" {
+		return nil, nil
+	}
+	named, err := sandbox.Open(sb.Dir, sb.Name)
+	if err != nil {
 		return nil, err
 	}
-	var restore func() error
-	if sb.BufferPoolSize != "" {
-		if restore, err = named.SetBufferPool(ctx, sb.BufferPoolSize, log); err != nil {
-			return nil, err
-		}
-	}
-	t := New(eps, db, restore)
-	t.Sandbox = sandboxInfo(named.Servers[0])
-	t.Sandbox.Name = named.Name
-	if named.Cluster != nil {
-		t.Sandbox.Nodes = len(named.Servers)
-	}
-	return t, nil
+	return named.SetBufferPool(ctx, sb.BufferPoolSize, log)
 }
 
 func sandboxEndpoint(s *sandbox.Server, db string, timeout time.Duration) Endpoint {

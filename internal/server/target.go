@@ -144,11 +144,10 @@ func check(ctx context.Context, ep Endpoint, create bool, log io.Writer) error {
 	if err != nil {
 		return usage.Wrap(err)
 	}
-	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout+5*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout+handshakeSlack)
 	defer cancel()
 	err = ping(ctx, cfg)
-	var me *mysql.MySQLError
-	if errors.As(err, &me) && me.Number == 1049 && cfg.DBName != "" {
+	if noDatabase(err, cfg) {
 		db := cfg.DBName
 		if !create {
 			return usage.Errorf("database %s does not exist on %s: create it, or add --create-database", db, ep.Name)
@@ -166,6 +165,19 @@ func check(ctx context.Context, ep Endpoint, create bool, log io.Writer) error {
 		return usage.Errorf("cannot connect to %s as %s: %v", ep.Name, cfg.User, redact(err, cfg.Passwd))
 	}
 	return nil
+}
+
+// handshakeSlack is how long connecting may take beyond the connect
+// timeout, which bounds the dial only: a server that accepts the
+// connection but never answers (a stopped process) would otherwise hang
+// the handshake.
+const handshakeSlack = 5 * time.Second
+
+// noDatabase reports whether err is the server's "unknown database" for
+// the database cfg names.
+func noDatabase(err error, cfg *mysql.Config) bool {
+	var me *mysql.MySQLError
+	return errors.As(err, &me) && me.Number == 1049 && cfg.DBName != ""
 }
 
 func ping(ctx context.Context, cfg *mysql.Config) error {

@@ -1,8 +1,10 @@
 // Package metrics is the one latency reducer of joinbench: it turns
 // executions, added one at a time, into the figures a run is judged by
-// (count, errors by code, rows, latency percentiles, throughput). The live
-// summary printed at the end of `joinbench run` and `joinbench report` both
-// use it, so that for the same run they print the same numbers to the digit.
+// (count, errors by code, rows, latency percentiles, throughput), and those
+// into a Summary in milliseconds. The live summary printed at the end of
+// `joinbench run` and `joinbench report` both use it and both embed its
+// Summary, so that for the same run they print the same numbers to the
+// digit, under the same names.
 //
 // It is a leaf package: it imports no other package of joinbench, takes
 // executions as its own small Execution value, and knows nothing of Parquet,

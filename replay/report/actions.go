@@ -16,17 +16,10 @@ type EndpointTimeline struct {
 	Timeline []TimePoint `json:"timeline"`
 }
 
-// endpointRow is the part of an executions row the per-endpoint figures
+// endpointFields are the executions columns the per-endpoint figures
 // read.
-type endpointRow struct {
-	Scenario      string    `parquet:"scenario,dict"`
-	Endpoint      string    `parquet:"endpoint,dict"`
-	Start         time.Time `parquet:"start_time,timestamp(nanosecond)"`
-	IntendedStart time.Time `parquet:"intended_start,optional,timestamp(nanosecond)"`
-	LatencyNs     int64     `parquet:"latency_ns"`
-	ErrorCode     int32     `parquet:"error_code"`
-	CutAtEnd      bool      `parquet:"cut_at_end,optional"` // not an execution (cut.go), as the run's summary skips it
-}
+var endpointFields = results.SelectExecutionFields("Scenario", "Endpoint", "Start", "IntendedStart", "LatencyNs", "ErrorCode",
+	"CutAtEnd") // a cut statement is not an execution (cut.go), as the run's summary skips it
 
 // epTimeline is a timeline that also keeps each bucket's longest latency.
 type epTimeline struct {
@@ -59,13 +52,13 @@ func readEndpoints(dir string, info *results.Run, actions []results.Action, warn
 		writes[s] = true
 	}
 	byEp := map[string]*epTimeline{}
-	_, err = results.ScanExecutionsAs(dir, warn, func(e *endpointRow) error {
+	_, err = results.ScanExecutionFields(dir, warn, endpointFields, func(e *results.Execution) error {
 		if e.CutAtEnd {
 			return nil
 		}
 		start := e.Start
-		if !e.IntendedStart.IsZero() {
-			start = e.IntendedStart
+		if e.IntendedStart != nil {
+			start = *e.IntendedStart
 		}
 		tl := byEp[e.Endpoint]
 		if tl == nil {

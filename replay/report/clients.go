@@ -1,8 +1,6 @@
 package report
 
 import (
-	"fmt"
-	"io"
 	"slices"
 	"strings"
 	"time"
@@ -165,25 +163,4 @@ func clientBreakdown(dir string, warn results.Warner) ([]ClientReport, *CommonWi
 		w = nil
 	}
 	return out, w, nil
-}
-
-// writeClients prints the per-client breakdown of a split run.
-func (rr *RunReport) writeClients(w io.Writer, md bool) {
-	if len(rr.Clients) == 0 {
-		return
-	}
-	heading(w, md, 2, fmt.Sprintf("Clients (%d segments)", len(rr.Clients)))
-	t := &table{head: []string{"segment", "client", "executions", "errors", "start", "seconds", "qps", "p99"},
-		right: map[int]bool{0: true, 2: true, 3: true, 5: true, 6: true, 7: true}}
-	for _, c := range rr.Clients {
-		t.add(fmt.Sprint(c.Segment), c.ClientHost, fmt.Sprint(c.Executions), fmt.Sprint(c.Errors),
-			c.Start.Sub(rr.Start).Round(time.Millisecond).String(), fmt.Sprintf("%.1f", c.End.Sub(c.Start).Seconds()),
-			fmt.Sprintf("%.1f", c.QPS), fms(c.P99Ms))
-	}
-	t.write(w, md)
-	if cw := rr.Common; cw != nil {
-		fmt.Fprintf(w, "common window (every client running): %.1fs, %d executions, %.1f qps\n",
-			cw.End.Sub(cw.Start).Seconds(), cw.Executions, cw.QPS)
-	}
-	fmt.Fprintln(w)
 }

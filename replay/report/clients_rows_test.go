@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/joinbench/joinbench/replay/internal/fixture"
 	"github.com/joinbench/joinbench/replay/results"
 )
 
@@ -107,16 +108,16 @@ func clientBreakdownByRows(dir string, warn results.Warner) ([]ClientReport, *Co
 // TestClientsByColumns: the per-client breakdown read by columns, over any
 // number of workers, is the one read row by row.
 func TestClientsByColumns(t *testing.T) {
-	execs := gen(4, 40, scen{name: "a", n: 4000, medianMs: 2, plan: "p"}, scen{name: "b", n: 2500, medianMs: 5, plan: "p", errEvery: 9, errCode: 1213})
+	execs := fixture.Gen(4, 40, fixture.Scen{Name: "a", N: 4000, MedianMs: 2, Plan: "p"}, fixture.Scen{Name: "b", N: 2500, MedianMs: 5, Plan: "p", ErrEvery: 9, ErrCode: 1213})
 	for i := range execs {
 		execs[i].Segment = int32(i%4 + 1)
 		if i%4 == 0 {
 			execs[i].Start = execs[i].Start.Add(3 * time.Second)
 		}
 	}
-	fixtureRowGroup = 300
-	defer func() { fixtureRowGroup = 700 }()
-	dir := runFixture{id: "split", execs: execs, hosts: 3}.write(t, t.TempDir())
+	fixture.RowGroup = 300
+	defer func() { fixture.RowGroup = 700 }()
+	dir := fixture.Run{ID: "split", Execs: execs, Hosts: 3}.Write(t, t.TempDir())
 	var wantWarn, gotWarn []string
 	wantC, wantW, err := clientBreakdownByRows(dir, func(err error) { wantWarn = append(wantWarn, err.Error()) })
 	if err != nil {

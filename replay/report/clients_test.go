@@ -3,13 +3,15 @@ package report
 import (
 	"testing"
 	"time"
+
+	"github.com/joinbench/joinbench/replay/internal/fixture"
 )
 
 // TestCommonWindowCountsStartsWithin: the common window of a split run
 // (every client running) counts the executions that started in it, the
 // same as counting every start time kept in memory did.
 func TestCommonWindowCountsStartsWithin(t *testing.T) {
-	execs := gen(3, 30, scen{name: "a", n: 3000, medianMs: 2, plan: "p"}, scen{name: "b", n: 2000, medianMs: 5, plan: "p", errEvery: 9, errCode: 1213})
+	execs := fixture.Gen(3, 30, fixture.Scen{Name: "a", N: 3000, MedianMs: 2, Plan: "p"}, fixture.Scen{Name: "b", N: 2000, MedianMs: 5, Plan: "p", ErrEvery: 9, ErrCode: 1213})
 	// three clients: the first starts 4 s late, the last stops 5 s early
 	for i := range execs {
 		seg := int32(i%3 + 1)
@@ -17,11 +19,11 @@ func TestCommonWindowCountsStartsWithin(t *testing.T) {
 		if seg == 1 {
 			execs[i].Start = execs[i].Start.Add(4 * time.Second)
 		}
-		if seg == 3 && execs[i].Start.After(t0.Add(25*time.Second)) {
+		if seg == 3 && execs[i].Start.After(fixture.T0.Add(25*time.Second)) {
 			execs[i].Start = execs[i].Start.Add(-5 * time.Second)
 		}
 	}
-	dir := runFixture{id: "split", execs: execs, hosts: 3}.write(t, t.TempDir())
+	dir := fixture.Run{ID: "split", Execs: execs, Hosts: 3}.Write(t, t.TempDir())
 	clients, w, err := clientBreakdown(dir, nil)
 	if err != nil {
 		t.Fatal(err)

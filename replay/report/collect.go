@@ -1,12 +1,12 @@
 package report
 
 import (
-	"hash/fnv"
 	"maps"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/joinbench/joinbench/replay/compare"
 	"github.com/joinbench/joinbench/replay/metrics"
 	"github.com/joinbench/joinbench/replay/results"
 )
@@ -154,40 +154,21 @@ func (t *timeline) points() []TimePoint {
 // checksums remembers, per parameter set, the result checksum seen; a set
 // whose checksum varies within the run is marked unstable and not compared.
 type checksums struct {
-	sums    map[uint64]resultSum // param key → result; hash 0 = unstable
-	dropped int64                // rows whose key did not fit
-}
-
-// resultSum is a result checksum and the rows it covers.
-type resultSum struct {
-	hash uint64
-	rows int64
-}
-
-func hashStrings(ss ...string) uint64 {
-	h := fnv.New64a()
-	for _, s := range ss {
-		h.Write([]byte(s))
-		h.Write([]byte{0})
-	}
-	v := h.Sum64()
-	if v == 0 {
-		v = 1
-	}
-	return v
+	sums    map[uint64]compare.ResultSum // param key → result; hash 0 = unstable
+	dropped int64                        // rows whose key did not fit
 }
 
 func (c *checksums) add(params []string, sum string, rows int64) (key, val uint64) {
-	key = hashStrings(params...)
-	val = hashStrings(sum)
+	key = compare.HashStrings(params...)
+	val = compare.HashStrings(sum)
 	old, ok := c.sums[key]
 	switch {
 	case !ok && len(c.sums) >= maxChecksumKeys:
 		c.dropped++
 	case !ok:
-		c.sums[key] = resultSum{hash: val, rows: rows}
-	case old.hash != val:
-		c.sums[key] = resultSum{}
+		c.sums[key] = compare.ResultSum{Hash: val, Rows: rows}
+	case old.Hash != val:
+		c.sums[key] = compare.ResultSum{}
 	}
 	return key, val
 }
@@ -210,27 +191,14 @@ func newScenarioAcc(name string) *scenarioAcc {
 		tl:        newTimeline(),
 		plans:     map[string]int64{},
 		templates: map[string]bool{},
-		checks:    &checksums{sums: map[uint64]resultSum{}},
+		checks:    &checksums{sums: map[uint64]compare.ResultSum{}},
 	}
 }
 
 // summary computes the scenario's figures.
-func (a *scenarioAcc) summary() Summary {
+func (a *scenarioAcc) summary() metrics.Summary {
 	a.m.Close()
-	return summaryOf(&a.m)
-}
-
-// summaryOf turns closed metrics into a Summary: the same figures, from
-// the same reducer, as the live summary of `joinbench run`.
-func summaryOf(m *metrics.Metrics) Summary {
-	l, ms := m.Latencies, metrics.Milliseconds
-	s := Summary{Executions: m.Executions, Errors: m.Errors,
-		MeanMs: ms(l.Mean), P50Ms: ms(l.P50), P95Ms: ms(l.P95), P99Ms: ms(l.P99), MaxMs: ms(l.Max),
-		QPS: m.Throughput}
-	if m.Executions > 0 {
-		s.ErrorRate = float64(m.Errors) / float64(m.Executions)
-	}
-	return s
+	return metrics.SummaryOf(&a.m)
 }
 
 func ms(ns int64) float64 { return metrics.Milliseconds(time.Duration(ns)) }

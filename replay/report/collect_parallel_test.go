@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/joinbench/joinbench/replay/compare"
 )
 
 // withWorkers runs f with runs read by n workers, each accumulating apart.
@@ -22,19 +24,19 @@ func withWorkers(n int, f func()) {
 func TestWorkersGiveTheSameReport(t *testing.T) {
 	parent := t.TempDir()
 	run := shuffledRun("r", 1, 1)
-	run.hosts = 5
-	dir := run.write(t, parent)
+	run.Hosts = 5
+	dir := run.Write(t, parent)
 	cand := shuffledRun("c", 3, 1.3)
-	cand.hosts = 4
-	cdir := cand.write(t, parent)
+	cand.Hosts = 4
+	cdir := cand.Write(t, parent)
 	var wantReport *Report
-	var wantCmp *Comparison
+	var wantCmp *compare.Comparison
 	var err error
 	byRows(func() {
 		if wantReport, err = Build([]string{dir}, Options{}); err != nil {
 			t.Fatal(err)
 		}
-		if wantCmp, err = Compare([]string{dir}, []string{cdir}, CompareOptions{}); err != nil {
+		if wantCmp, err = Compare([]string{dir}, []string{cdir}, compare.Options{}); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -49,7 +51,7 @@ func TestWorkersGiveTheSameReport(t *testing.T) {
 					t.Fatalf("fixture: %d files, %d points", got.Runs[0].Files, len(got.Runs[0].Timeline))
 				}
 				sameJSON(t, "report", got, wantReport)
-				cmp, err := Compare([]string{dir}, []string{cdir}, CompareOptions{})
+				cmp, err := Compare([]string{dir}, []string{cdir}, compare.Options{})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/joinbench/joinbench/replay/compare"
+	"github.com/joinbench/joinbench/replay/internal/fixture"
 	"github.com/joinbench/joinbench/replay/metrics"
 	"github.com/joinbench/joinbench/replay/results"
 )
@@ -92,21 +94,21 @@ func byRows(f func()) {
 // shuffledRun is a run of many scenarios interleaved in time, over several
 // client files of several row groups, with failures, paced rows, rows
 // without a plan, and a long enough span that timelines coarsen.
-func shuffledRun(id string, seed uint64, slower float64) runFixture {
-	var scs []scen
+func shuffledRun(id string, seed uint64, slower float64) fixture.Run {
+	var scs []fixture.Scen
 	for i := range 12 {
-		scs = append(scs, scen{name: "s" + string(rune('a'+i)), n: 900 + 37*i, medianMs: (1 + float64(i)) * slower,
-			plan: "p" + string(rune('a'+i%3)), errEvery: []int{0, 7, 0, 50}[i%4], errCode: 1213})
+		scs = append(scs, fixture.Scen{Name: "s" + string(rune('a'+i)), N: 900 + 37*i, MedianMs: (1 + float64(i)) * slower,
+			Plan: "p" + string(rune('a'+i%3)), ErrEvery: []int{0, 7, 0, 50}[i%4], ErrCode: 1213})
 	}
 	// more rows than a round's latency sample keeps, and a wrong result in
 	// the candidate
-	scs = append(scs, scen{name: "big", n: 12000, medianMs: 3 * slower, plan: "pb", checksum: func(k int) string {
+	scs = append(scs, fixture.Scen{Name: "big", N: 12000, MedianMs: 3 * slower, Plan: "pb", Checksum: func(k int) string {
 		if k == 5 && slower != 1 {
 			return "different"
 		}
 		return "sum-big-" + string(rune('a'+k))
 	}})
-	execs := gen(seed, 1500, scs...) // 1500 s: timelines of more than 600 one-second buckets
+	execs := fixture.Gen(seed, 1500, scs...) // 1500 s: timelines of more than 600 one-second buckets
 	rng := rand.New(rand.NewPCG(seed, 99))
 	rng.Shuffle(len(execs), func(i, j int) { execs[i], execs[j] = execs[j], execs[i] })
 	for i := range execs {
@@ -118,7 +120,7 @@ func shuffledRun(id string, seed uint64, slower float64) runFixture {
 			execs[i].PlanHash = ""
 		}
 	}
-	return runFixture{id: id, execs: execs, hosts: 3, plans: []results.Plan{plan("sa", "pa", "-> scan")}}
+	return fixture.Run{ID: id, Execs: execs, Hosts: 3, Plans: []results.Plan{fixture.Plan("sa", "pa", "-> scan")}}
 }
 
 func sameJSON(t *testing.T, what string, byColumns, byRows any) {
@@ -132,14 +134,14 @@ func sameJSON(t *testing.T, what string, byColumns, byRows any) {
 		t.Fatal(err)
 	}
 	if string(a) != string(b) {
-		t.Errorf("%s by columns differs from %s row by row:\n%s", what, what, lineDiff(string(b), string(a)))
+		t.Errorf("%s by columns differs from %s row by row:\n%s", what, what, compare.LineDiff(string(b), string(a)))
 	}
 }
 
 // TestColumnsGiveTheSameReport: the report read by columns, files in
 // parallel, is the report read row by row, to the last digit.
 func TestColumnsGiveTheSameReport(t *testing.T) {
-	dir := shuffledRun("r", 1, 1).write(t, t.TempDir())
+	dir := shuffledRun("r", 1, 1).Write(t, t.TempDir())
 	got, err := Build([]string{dir}, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -159,15 +161,15 @@ func TestColumnsGiveTheSameReport(t *testing.T) {
 // and checksums included, of single runs and of rounds.
 func TestColumnsGiveTheSameComparison(t *testing.T) {
 	parent := t.TempDir()
-	b1, b2 := shuffledRun("b1", 1, 1).write(t, parent), shuffledRun("b2", 2, 1).write(t, parent)
-	c1, c2 := shuffledRun("c1", 3, 1.3).write(t, parent), shuffledRun("c2", 4, 1.3).write(t, parent)
+	b1, b2 := shuffledRun("b1", 1, 1).Write(t, parent), shuffledRun("b2", 2, 1).Write(t, parent)
+	c1, c2 := shuffledRun("c1", 3, 1.3).Write(t, parent), shuffledRun("c2", 4, 1.3).Write(t, parent)
 	for _, sides := range [][2][]string{{{b1}, {c1}}, {{b1, b2}, {c1, c2}}} {
-		got, err := Compare(sides[0], sides[1], CompareOptions{})
+		got, err := Compare(sides[0], sides[1], compare.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		var want *Comparison
-		byRows(func() { want, err = Compare(sides[0], sides[1], CompareOptions{}) })
+		var want *compare.Comparison
+		byRows(func() { want, err = Compare(sides[0], sides[1], compare.Options{}) })
 		if err != nil {
 			t.Fatal(err)
 		}

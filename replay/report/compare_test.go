@@ -1,40 +1,31 @@
 package report
 
 import (
-	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/joinbench/joinbench/replay/compare"
+	"github.com/joinbench/joinbench/replay/internal/fixture"
 	"github.com/joinbench/joinbench/replay/results"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files")
-
-const (
-	treeIndex = "-> Limit: 100\n    -> Nested loop inner join\n        -> Index lookup on m using idx_l1_id\n        -> Index lookup on level1 using idx_parent_id (parent_id = m.id)"
-	treeScan  = "-> Limit: 100\n    -> Nested loop inner join\n        -> Index lookup on m using idx_l1_id\n        -> Table scan on level1\n            -> Filter: (level1.parent_id = m.id)"
-)
-
-func compareFixtures(t *testing.T, base, cand runFixture) *Comparison {
+func compareFixtures(t *testing.T, base, cand fixture.Run) *compare.Comparison {
 	t.Helper()
 	dir := t.TempDir()
-	b := base.write(t, dir)
-	c := cand.write(t, dir)
-	cmp, err := Compare([]string{b}, []string{c}, CompareOptions{})
+	b := base.Write(t, dir)
+	c := cand.Write(t, dir)
+	cmp, err := Compare([]string{b}, []string{c}, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return cmp
 }
 
-func byName(c *Comparison) map[string]ScenarioComparison {
-	m := map[string]ScenarioComparison{}
+func byName(c *compare.Comparison) map[string]compare.ScenarioComparison {
+	m := map[string]compare.ScenarioComparison{}
 	for _, s := range c.Scenarios {
 		m[s.Scenario] = s
 	}
@@ -42,21 +33,21 @@ func byName(c *Comparison) map[string]ScenarioComparison {
 }
 
 func TestCompareRegressionAndNoise(t *testing.T) {
-	base := runFixture{id: "base", execs: gen(1, 10,
-		scen{name: "simple_inner_index", n: 3000, medianMs: 2, plan: "pi"},
-		scen{name: "simple_inner_pk", n: 3000, medianMs: 1, plan: "pk"},
-		scen{name: "simple_left_pk", n: 3000, medianMs: 4, plan: "lk"},
-	), plans: []results.Plan{plan("simple_inner_index", "pi", treeIndex)}}
-	cand := runFixture{id: "cand", execs: gen(2, 10,
-		scen{name: "simple_inner_index", n: 3000, medianMs: 6, plan: "ps"}, // 3x slower, new plan
-		scen{name: "simple_inner_pk", n: 3000, medianMs: 1.03, plan: "pk"}, // noise, within threshold
-		scen{name: "simple_left_pk", n: 3000, medianMs: 2.5, plan: "lk"},   // faster
-	), plans: []results.Plan{plan("simple_inner_index", "ps", treeScan)}}
+	base := fixture.Run{ID: "base", Execs: fixture.Gen(1, 10,
+		fixture.Scen{Name: "simple_inner_index", N: 3000, MedianMs: 2, Plan: "pi"},
+		fixture.Scen{Name: "simple_inner_pk", N: 3000, MedianMs: 1, Plan: "pk"},
+		fixture.Scen{Name: "simple_left_pk", N: 3000, MedianMs: 4, Plan: "lk"},
+	), Plans: []results.Plan{fixture.Plan("simple_inner_index", "pi", fixture.TreeIndex)}}
+	cand := fixture.Run{ID: "cand", Execs: fixture.Gen(2, 10,
+		fixture.Scen{Name: "simple_inner_index", N: 3000, MedianMs: 6, Plan: "ps"}, // 3x slower, new plan
+		fixture.Scen{Name: "simple_inner_pk", N: 3000, MedianMs: 1.03, Plan: "pk"}, // noise, within threshold
+		fixture.Scen{Name: "simple_left_pk", N: 3000, MedianMs: 2.5, Plan: "lk"},   // faster
+	), Plans: []results.Plan{fixture.Plan("simple_inner_index", "ps", fixture.TreeScan)}}
 	c := compareFixtures(t, base, cand)
 	s := byName(c)
 
 	reg := s["simple_inner_index"]
-	if reg.Verdict != Regression {
+	if reg.Verdict != compare.Regression {
 		t.Fatalf("simple_inner_index: verdict %q, want regression (%+v)", reg.Verdict, reg)
 	}
 	if reg.Median.Ratio < 2.5 || reg.Median.Ratio > 3.5 || reg.Median.Low > reg.Median.Ratio || reg.Median.High < reg.Median.Ratio {
@@ -66,16 +57,16 @@ func TestCompareRegressionAndNoise(t *testing.T) {
 		!strings.Contains(reg.PlanDiff, "+         -> Table scan on level1") || !strings.Contains(reg.PlanDiff, "  -> Limit: 100") {
 		t.Errorf("plan diff:\n%s", reg.PlanDiff)
 	}
-	if v := s["simple_inner_pk"].Verdict; v != NoChange {
+	if v := s["simple_inner_pk"].Verdict; v != compare.NoChange {
 		t.Errorf("simple_inner_pk: verdict %q, want no change (%+v)", v, s["simple_inner_pk"].Median)
 	}
 	if s["simple_inner_pk"].PlanChanged {
 		t.Error("simple_inner_pk: plan reported changed")
 	}
-	if v := s["simple_left_pk"].Verdict; v != Improvement {
+	if v := s["simple_left_pk"].Verdict; v != compare.Improvement {
 		t.Errorf("simple_left_pk: verdict %q, want improvement", v)
 	}
-	if !c.Failed() || c.Counts[Regression] != 1 {
+	if !c.Failed() || c.Counts[compare.Regression] != 1 {
 		t.Errorf("counts %v", c.Counts)
 	}
 	if s["simple_inner_pk"].Checksums.Compared != 17 || s["simple_inner_pk"].Checksums.Mismatched != 0 {
@@ -84,18 +75,18 @@ func TestCompareRegressionAndNoise(t *testing.T) {
 }
 
 func TestCompareRunWithItself(t *testing.T) {
-	r := runFixture{id: "same", execs: gen(3, 5,
-		scen{name: "a", n: 500, medianMs: 1, sigma: 0.8, plan: "x"},
-		scen{name: "b", n: 2000, medianMs: 10, plan: "y", errEvery: 10, errCode: 1205},
-		scen{name: "c", n: 40, medianMs: 3, plan: "z"},
+	r := fixture.Run{ID: "same", Execs: fixture.Gen(3, 5,
+		fixture.Scen{Name: "a", N: 500, MedianMs: 1, Sigma: 0.8, Plan: "x"},
+		fixture.Scen{Name: "b", N: 2000, MedianMs: 10, Plan: "y", ErrEvery: 10, ErrCode: 1205},
+		fixture.Scen{Name: "c", N: 40, MedianMs: 3, Plan: "z"},
 	)}
-	dir := r.write(t, t.TempDir())
-	c, err := Compare([]string{dir}, []string{dir}, CompareOptions{})
+	dir := r.Write(t, t.TempDir())
+	c, err := Compare([]string{dir}, []string{dir}, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range c.Scenarios {
-		if s.Verdict != NoChange || s.PlanChanged || s.Median.Ratio != 1 || s.Median.Low > 1 || s.Median.High < 1 {
+		if s.Verdict != compare.NoChange || s.PlanChanged || s.Median.Ratio != 1 || s.Median.Low > 1 || s.Median.High < 1 {
 			t.Errorf("%s: %s %+v plan changed %v", s.Scenario, s.Verdict, s.Median, s.PlanChanged)
 		}
 		if s.Errors != nil && (s.Errors.Increased || s.Errors.Decreased) {
@@ -108,10 +99,10 @@ func TestCompareRunWithItself(t *testing.T) {
 }
 
 func TestCompareChecksumMismatch(t *testing.T) {
-	base := runFixture{id: "b", execs: gen(4, 5,
-		scen{name: "wrong", n: 400, medianMs: 1, plan: "x"},
+	base := fixture.Run{ID: "b", Execs: fixture.Gen(4, 5,
+		fixture.Scen{Name: "wrong", N: 400, MedianMs: 1, Plan: "x"},
 		// nondeterministic in the base: parameter set 3 gives two results
-		scen{name: "flaky", n: 400, medianMs: 1, plan: "x", checksum: func(k int) string {
+		fixture.Scen{Name: "flaky", N: 400, MedianMs: 1, Plan: "x", Checksum: func(k int) string {
 			if k == 3 {
 				flakyCalls++
 				return "varies-" + strconv.Itoa(flakyCalls%2)
@@ -119,14 +110,14 @@ func TestCompareChecksumMismatch(t *testing.T) {
 			return "ok"
 		}},
 	)}
-	cand := runFixture{id: "c", execs: gen(5, 5,
-		scen{name: "wrong", n: 400, medianMs: 1, plan: "x", checksum: func(k int) string {
+	cand := fixture.Run{ID: "c", Execs: fixture.Gen(5, 5,
+		fixture.Scen{Name: "wrong", N: 400, MedianMs: 1, Plan: "x", Checksum: func(k int) string {
 			if k == 5 {
 				return "different"
 			}
 			return "sum-wrong-" + strconv.Itoa(k)
 		}},
-		scen{name: "flaky", n: 400, medianMs: 1, plan: "x", checksum: func(k int) string {
+		fixture.Scen{Name: "flaky", N: 400, MedianMs: 1, Plan: "x", Checksum: func(k int) string {
 			if k == 3 {
 				return "other"
 			}
@@ -136,13 +127,13 @@ func TestCompareChecksumMismatch(t *testing.T) {
 	c := compareFixtures(t, base, cand)
 	s := byName(c)
 	w := s["wrong"]
-	if w.Verdict != WrongResults || w.Checksums.Mismatched != 1 || w.Checksums.Compared != 17 {
+	if w.Verdict != compare.WrongResults || w.Checksums.Mismatched != 1 || w.Checksums.Compared != 17 {
 		t.Fatalf("wrong: %s %+v", w.Verdict, w.Checksums)
 	}
 	if len(w.Checksums.Examples) != 1 || strings.Join(w.Checksums.Examples[0], ",") != "main1,p5" {
 		t.Errorf("examples %v", w.Checksums.Examples)
 	}
-	if f := s["flaky"]; f.Verdict != NoChange || f.Checksums.Mismatched != 0 || f.Checksums.Compared != 16 {
+	if f := s["flaky"]; f.Verdict != compare.NoChange || f.Checksums.Mismatched != 0 || f.Checksums.Compared != 16 {
 		t.Errorf("flaky: %s %+v (a set whose result varies within the base must be ignored)", f.Verdict, f.Checksums)
 	}
 	if !c.Failed() {
@@ -153,121 +144,29 @@ func TestCompareChecksumMismatch(t *testing.T) {
 var flakyCalls int
 
 func TestCompareErrorRate(t *testing.T) {
-	base := runFixture{id: "b", execs: gen(6, 5,
-		scen{name: "deadlocky", n: 2000, medianMs: 1, plan: "x", errEvery: 200, errCode: 1213},
-		scen{name: "calm", n: 2000, medianMs: 1, plan: "x", errEvery: 200, errCode: 1213})}
-	cand := runFixture{id: "c", execs: gen(7, 5,
-		scen{name: "deadlocky", n: 2000, medianMs: 1, plan: "x", errEvery: 10, errCode: 1205},
-		scen{name: "calm", n: 2000, medianMs: 1, plan: "x", errEvery: 180, errCode: 1213})}
+	base := fixture.Run{ID: "b", Execs: fixture.Gen(6, 5,
+		fixture.Scen{Name: "deadlocky", N: 2000, MedianMs: 1, Plan: "x", ErrEvery: 200, ErrCode: 1213},
+		fixture.Scen{Name: "calm", N: 2000, MedianMs: 1, Plan: "x", ErrEvery: 200, ErrCode: 1213})}
+	cand := fixture.Run{ID: "c", Execs: fixture.Gen(7, 5,
+		fixture.Scen{Name: "deadlocky", N: 2000, MedianMs: 1, Plan: "x", ErrEvery: 10, ErrCode: 1205},
+		fixture.Scen{Name: "calm", N: 2000, MedianMs: 1, Plan: "x", ErrEvery: 180, ErrCode: 1213})}
 	c := compareFixtures(t, base, cand)
 	s := byName(c)
 	d := s["deadlocky"]
-	if d.Verdict != Regression || d.Errors == nil || !d.Errors.Increased || len(d.Errors.NewCodes) != 1 || d.Errors.NewCodes[0] != 1205 {
+	if d.Verdict != compare.Regression || d.Errors == nil || !d.Errors.Increased || len(d.Errors.NewCodes) != 1 || d.Errors.NewCodes[0] != 1205 {
 		t.Fatalf("deadlocky: %s %+v", d.Verdict, d.Errors)
 	}
-	if cl := s["calm"]; cl.Verdict != NoChange || cl.Errors.Increased {
+	if cl := s["calm"]; cl.Verdict != compare.NoChange || cl.Errors.Increased {
 		t.Errorf("calm: %s %+v", cl.Verdict, cl.Errors)
 	}
 }
 
 func TestCompareMissingAndSmall(t *testing.T) {
-	base := runFixture{id: "b", execs: gen(8, 2, scen{name: "gone", n: 100, medianMs: 1}, scen{name: "tiny", n: 5, medianMs: 1})}
-	cand := runFixture{id: "c", execs: gen(9, 2, scen{name: "new", n: 100, medianMs: 1}, scen{name: "tiny", n: 5, medianMs: 9})}
+	base := fixture.Run{ID: "b", Execs: fixture.Gen(8, 2, fixture.Scen{Name: "gone", N: 100, MedianMs: 1}, fixture.Scen{Name: "tiny", N: 5, MedianMs: 1})}
+	cand := fixture.Run{ID: "c", Execs: fixture.Gen(9, 2, fixture.Scen{Name: "new", N: 100, MedianMs: 1}, fixture.Scen{Name: "tiny", N: 5, MedianMs: 9})}
 	s := byName(compareFixtures(t, base, cand))
-	if s["gone"].Verdict != OnlyInBase || s["new"].Verdict != OnlyInCandidate || s["tiny"].Verdict != InsufficientData {
+	if s["gone"].Verdict != compare.OnlyInBase || s["new"].Verdict != compare.OnlyInCandidate || s["tiny"].Verdict != compare.InsufficientData {
 		t.Errorf("verdicts: %s %s %s", s["gone"].Verdict, s["new"].Verdict, s["tiny"].Verdict)
-	}
-}
-
-// TestCompareOutputs checks the JSON contract and the markdown rendering
-// against a golden file (go test -update rewrites it).
-func TestCompareOutputs(t *testing.T) {
-	base := runFixture{id: "base", execs: gen(1, 4,
-		scen{name: "simple_inner_index", n: 800, medianMs: 2, plan: "pi"},
-		scen{name: "simple_inner_pk", n: 800, medianMs: 1, plan: "pk"}),
-		plans: []results.Plan{plan("simple_inner_index", "pi", treeIndex)}}
-	cand := runFixture{id: "cand", execs: gen(2, 4,
-		scen{name: "simple_inner_index", n: 800, medianMs: 5, plan: "ps"},
-		scen{name: "simple_inner_pk", n: 800, medianMs: 1, plan: "pk"}),
-		plans: []results.Plan{plan("simple_inner_index", "ps", treeScan)}}
-	c := compareFixtures(t, base, cand)
-	c.Base.Runs, c.Candidate.Runs = []string{"base"}, []string{"cand"} // temp dirs vary
-
-	var js bytes.Buffer
-	if err := c.Write(&js, FormatJSON); err != nil {
-		t.Fatal(err)
-	}
-	var got map[string]any
-	if err := json.Unmarshal(js.Bytes(), &got); err != nil {
-		t.Fatal(err)
-	}
-	for _, k := range []string{"method", "rule", "threshold", "confidence", "base", "candidate", "scenarios", "counts"} {
-		if _, ok := got[k]; !ok {
-			t.Errorf("json lacks %q", k)
-		}
-	}
-	sc := got["scenarios"].([]any)[0].(map[string]any)
-	for _, k := range []string{"scenario", "verdict", "median", "p95", "p99", "plan_changed", "plan_diff", "checksums", "base", "candidate"} {
-		if _, ok := sc[k]; !ok {
-			t.Errorf("json scenario lacks %q", k)
-		}
-	}
-	if sc["verdict"] != "regression" || sc["median"].(map[string]any)["ci_low"].(float64) <= 1.1 {
-		t.Errorf("json scenario %v", sc)
-	}
-	if !strings.Contains(got["method"].(string), "bootstrap") {
-		t.Errorf("method %q", got["method"])
-	}
-
-	var md bytes.Buffer
-	if err := c.Write(&md, FormatMarkdown); err != nil {
-		t.Fatal(err)
-	}
-	golden(t, "compare.md", md.Bytes())
-	if err := c.Write(&md, FormatHTML); err == nil {
-		t.Error("compare accepted html")
-	}
-}
-
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the output (go test -update rewrites it):\n%s", path, got)
-	}
-}
-
-// TestCompareSkipsChecksumsOfRunsThatWrote: when a run modified data, rows
-// legitimately differ between runs, so different checksums must not be
-// reported as wrong results; the comparison says why it did not check.
-func TestCompareSkipsChecksumsOfRunsThatWrote(t *testing.T) {
-	other := func(k int) string { return "after-writes-" + strconv.Itoa(k) }
-	base := runFixture{id: "b", execs: gen(6, 5, scen{name: "reads", n: 400, medianMs: 1, plan: "x"})}
-	cand := runFixture{id: "c", execs: gen(7, 5, scen{name: "reads", n: 400, medianMs: 1, plan: "x", checksum: other}),
-		info: &results.Run{RunID: "c", ServerVersion: "10.11.6-MariaDB", Flavor: "mariadb", WriteScenarios: []string{"index_updates"}}}
-	c := compareFixtures(t, base, cand)
-	r := byName(c)["reads"]
-	if r.Verdict == WrongResults || r.Checksums.Compared != 0 || c.Failed() {
-		t.Errorf("reads: %s %+v, failed %v: checksums of a run that wrote must not be compared", r.Verdict, r.Checksums, c.Failed())
-	}
-	if !strings.Contains(c.ChecksumsSkipped, "index_updates") {
-		t.Errorf("ChecksumsSkipped = %q, want the reason naming the write scenario", c.ChecksumsSkipped)
-	}
-	var text strings.Builder
-	if err := c.Write(&text, "text"); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(text.String(), "result checksums not compared") {
-		t.Errorf("the text output does not say checksums were skipped:\n%s", text.String())
 	}
 }
 
@@ -284,9 +183,9 @@ func TestCompareWarnsOfDifferentOptions(t *testing.T) {
 		return &results.Run{RunID: id, ServerVersion: "10.11.6-MariaDB", Flavor: "mariadb", Options: o}
 	}
 	rows := func(seed uint64) []results.Execution {
-		return gen(seed, 5, scen{name: "s", n: 200, medianMs: 1, plan: "x"})
+		return fixture.Gen(seed, 5, fixture.Scen{Name: "s", N: 200, MedianMs: 1, Plan: "x"})
 	}
-	optionWarnings := func(c *Comparison) []string {
+	optionWarnings := func(c *compare.Comparison) []string {
 		var out []string
 		for _, w := range c.Warnings {
 			if strings.Contains(w, "different options") {
@@ -296,13 +195,13 @@ func TestCompareWarnsOfDifferentOptions(t *testing.T) {
 		return out
 	}
 	same := `{"threads": 2, "exec_path": "direct", "ps_mode": "auto", "time": "10s", "seed": 1}`
-	c := compareFixtures(t, runFixture{id: "b", execs: rows(10), info: info("b", same)},
-		runFixture{id: "c", execs: rows(11), info: info("c", `{"threads": 2, "exec_path": "direct", "ps_mode": "auto", "time": "20s"}`)})
+	c := compareFixtures(t, fixture.Run{ID: "b", Execs: rows(10), Info: info("b", same)},
+		fixture.Run{ID: "c", Execs: rows(11), Info: info("c", `{"threads": 2, "exec_path": "direct", "ps_mode": "auto", "time": "20s"}`)})
 	if w := optionWarnings(c); len(w) > 0 {
 		t.Errorf("warning for runs whose compared options agree (only their length differs, one does not record its seed): %q", w)
 	}
-	c = compareFixtures(t, runFixture{id: "b", execs: rows(10), info: info("b", same)},
-		runFixture{id: "c", execs: rows(11), info: info("c", `{"threads": 8, "exec_path": "driver", "ps_mode": "auto", "seed": 7, "rate": 100}`)})
+	c = compareFixtures(t, fixture.Run{ID: "b", Execs: rows(10), Info: info("b", same)},
+		fixture.Run{ID: "c", Execs: rows(11), Info: info("c", `{"threads": 8, "exec_path": "driver", "ps_mode": "auto", "seed": 7, "rate": 100}`)})
 	w := strings.Join(optionWarnings(c), "\n")
 	for _, want := range []string{"threads 2 vs 8", "exec_path direct vs driver", "seed 1 vs 7"} {
 		if !strings.Contains(w, want) {
@@ -317,7 +216,7 @@ func TestCompareWarnsOfDifferentOptions(t *testing.T) {
 		return &results.Run{RunID: id, ServerVersion: "10.11.6-MariaDB", Flavor: "mariadb",
 			Options: &results.RunOptions{Threads: threads, ExecPath: results.ExecDirect, Time: results.Duration(time.Second)}}
 	}
-	c = compareFixtures(t, runFixture{id: "b", execs: rows(10), info: full("b", 2)}, runFixture{id: "c", execs: rows(11), info: full("c", 4)})
+	c = compareFixtures(t, fixture.Run{ID: "b", Execs: rows(10), Info: full("b", 2)}, fixture.Run{ID: "c", Execs: rows(11), Info: full("c", 4)})
 	if w := strings.Join(optionWarnings(c), "\n"); !strings.Contains(w, "threads 2 vs 4") || strings.Contains(w, "exec_path") {
 		t.Errorf("option warnings %q, want threads only", w)
 	}
@@ -336,12 +235,12 @@ func TestCompareChecksumCutByLimit(t *testing.T) {
 		{"SELECT m.year_field, COUNT(*) cc FROM main1 m GROUP BY m.year_field ORDER BY cc DESC LIMIT 500", true}, // 100 rows: not cut
 		{"SELECT m.year_field, COUNT(*) cc FROM main1 m GROUP BY m.year_field", true},
 	} {
-		p := plan("gb", "x", "tree")
+		p := fixture.Plan("gb", "x", "tree")
 		p.Query = tc.query
-		base := runFixture{id: "b", execs: gen(8, 5, scen{name: "gb", n: 300, medianMs: 1, plan: "x"}), plans: []results.Plan{p}}
-		cand := runFixture{id: "c", execs: gen(9, 5, scen{name: "gb", n: 300, medianMs: 1, plan: "x", checksum: differs}), plans: []results.Plan{p}}
+		base := fixture.Run{ID: "b", Execs: fixture.Gen(8, 5, fixture.Scen{Name: "gb", N: 300, MedianMs: 1, Plan: "x"}), Plans: []results.Plan{p}}
+		cand := fixture.Run{ID: "c", Execs: fixture.Gen(9, 5, fixture.Scen{Name: "gb", N: 300, MedianMs: 1, Plan: "x", Checksum: differs}), Plans: []results.Plan{p}}
 		s := byName(compareFixtures(t, base, cand))["gb"]
-		if got := s.Verdict == WrongResults; got != tc.wrong {
+		if got := s.Verdict == compare.WrongResults; got != tc.wrong {
 			t.Errorf("%s: verdict %s %+v, want wrong results = %v", tc.query, s.Verdict, s.Checksums, tc.wrong)
 		}
 		if !tc.wrong && (s.Checksums.CutByLimit != s.Checksums.Compared || !strings.Contains(strings.Join(s.Reasons, ";"), "LIMIT 100 cut")) {

@@ -2,12 +2,12 @@ package report
 
 import (
 	"fmt"
-	"io"
 	"maps"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/joinbench/joinbench/replay/metrics"
 	"github.com/joinbench/joinbench/replay/results"
 )
 
@@ -21,7 +21,7 @@ import (
 // (results.ExecutionColumns.Cut) and they are kept out of the latencies,
 // the error rates and the executions. They are counted and shown instead
 // ("N cut at the end, the longest after X s"), and a comparison takes them
-// as evidence where a scenario never completed (unfinished.go).
+// as evidence where a scenario never completed (replay/compare).
 
 // cutAcc is one scenario's statements cut at the end, on one side or in
 // one run.
@@ -90,9 +90,9 @@ func (t cutTallies) total() (n, ranNs int64) {
 }
 
 // setCut puts a scenario's cut statements into its summary.
-func (s *Summary) setCut(a *cutAcc) {
+func setCut(s *metrics.Summary, a *cutAcc) {
 	if a != nil {
-		s.CutAtEnd, s.CutRanMs = a.n, ms(a.ranNs)
+		s.SetCut(a.n, time.Duration(a.ranNs))
 	}
 }
 
@@ -106,62 +106,11 @@ func (rr *RunReport) addCut(t cutTallies) {
 			rr.Scenarios = append(rr.Scenarios, ScenarioReport{Scenario: name})
 			i = len(rr.Scenarios) - 1
 		}
-		rr.Scenarios[i].setCut(a)
+		setCut(&rr.Scenarios[i].Summary, a)
 	}
 	slices.SortFunc(rr.Scenarios, func(a, b ScenarioReport) int { return strings.Compare(a.Scenario, b.Scenario) })
 	n, longest := t.total()
 	rr.Total.CutAtEnd, rr.Total.CutRanMs = n, ms(longest)
-}
-
-// cutText says how long a scenario's cut statements had run.
-func cutText(s *Summary) string {
-	txt := fmt.Sprintf("%d cut at the end, the longest after %s", s.CutAtEnd, msDuration(s.CutRanMs))
-	if s.Executions == 0 {
-		txt += fmt.Sprintf(": never completed, ran at least %s", msDuration(s.CutRanMs))
-	}
-	return txt
-}
-
-func msDuration(v float64) string {
-	return time.Duration(v * 1e6).Round(time.Millisecond).String()
-}
-
-// writeCut lists the scenarios with statements cut at the end of the run.
-func (rr *RunReport) writeCut(w io.Writer, md bool) {
-	if rr.Total.CutAtEnd == 0 {
-		return
-	}
-	heading(w, md, 2, fmt.Sprintf("Cut at the end (%d statements still running when the run ended: not in the figures above)", rr.Total.CutAtEnd))
-	for _, s := range rr.Scenarios {
-		if s.CutAtEnd > 0 {
-			fmt.Fprintf(w, "%s%s: %s\n", listItem(md), s.Scenario, cutText(&s.Summary))
-		}
-	}
-	fmt.Fprintln(w)
-}
-
-// noteCut puts each side's cut statements of a scenario into its
-// comparison: into the sides' summaries (made for a side that has only
-// cut statements) and, as a reason, what they say.
-func noteCut(sc *ScenarioComparison, base, cand *cutAcc) {
-	if sc.Base == nil && sc.Candidate == nil && (base != nil || cand != nil) {
-		sc.Verdict = InsufficientData
-		sc.Reasons = append(sc.Reasons, "no execution completed on either side")
-	}
-	for _, s := range []struct {
-		name string
-		sum  **Summary
-		a    *cutAcc
-	}{{results.SideBase, &sc.Base, base}, {results.SideCandidate, &sc.Candidate, cand}} {
-		if s.a == nil {
-			continue
-		}
-		if *s.sum == nil {
-			*s.sum = &Summary{}
-		}
-		(*s.sum).setCut(s.a)
-		sc.Reasons = append(sc.Reasons, fmt.Sprintf("%s: %s (at least that slow; not in the latency figures)", s.name, cutText(*s.sum)))
-	}
 }
 
 // describe says what the statements cut at the end ran ("" when none).
@@ -172,28 +121,4 @@ func (t cutTallies) describe() string {
 	}
 	return fmt.Sprintf("%d statement(s) were cut at the end of its runs, the longest after %s (%s)",
 		n, time.Duration(longest).Round(time.Millisecond), strings.Join(slices.Sorted(maps.Keys(t)), ", "))
-}
-
-// cutNames are the scenarios with statements cut on either side: a
-// scenario that never completed on either side is compared too.
-func cutNames(base, cand cutTallies) map[string]bool {
-	names := map[string]bool{}
-	for n := range base {
-		names[n] = true
-	}
-	for n := range cand {
-		names[n] = true
-	}
-	return names
-}
-
-// cutNote says how many statements each side had cut at the end, if any.
-func cutNote(base, cand cutTallies) []string {
-	bn, _ := base.total()
-	cn, _ := cand.total()
-	if bn+cn == 0 {
-		return nil
-	}
-	return []string{fmt.Sprintf("%d statement(s) were still running when a run or round ended (base %d, candidate %d): "+
-		"they are counted apart as cut at the end, at least as slow as they had run, and kept out of the latencies and error rates", bn+cn, bn, cn)}
 }

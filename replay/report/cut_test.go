@@ -1,84 +1,15 @@
 package report
 
 import (
-	"bytes"
 	"errors"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/joinbench/joinbench/replay/compare"
+	"github.com/joinbench/joinbench/replay/internal/fixture"
 	"github.com/joinbench/joinbench/replay/results"
 )
-
-// cutRows are n statements of a scenario cut at the end after running ran.
-func cutRows(name string, n int, ran time.Duration) []results.Execution {
-	var out []results.Execution
-	for i := range n {
-		out = append(out, results.Execution{Scenario: name, TemplateHash: "t-" + name, Endpoint: "127.0.0.1:3306", Thread: int32(i),
-			Start: t0.Add(time.Second), LatencyNs: int64(ran) + int64(i)*int64(time.Millisecond), ErrorCode: results.ErrCutAtEnd,
-			SQLState: "70100", ErrorMessage: "cut at the end of the run", CutAtEnd: true, Params: []string{"main1"}})
-	}
-	return out
-}
-
-// A report keeps statements cut at the end out of the latencies, the
-// errors and the executions, counts them per scenario and in the total,
-// and lists a scenario that only has cut statements as never completed.
-func TestReportCountsCutApart(t *testing.T) {
-	dir := t.TempDir()
-	execs := gen(1, 5, scen{name: "a", n: 1000, medianMs: 2, plan: "p"})
-	// In the middle of the rows, so that a row group holds both kinds.
-	execs = append(execs[:500], append(cutRows("a", 2, 5*time.Second), execs[500:]...)...)
-	execs = append(execs, cutRows("stall", 1, 20*time.Second)...)
-	plain := runFixture{id: "plain", execs: gen(1, 5, scen{name: "a", n: 1000, medianMs: 2, plan: "p"})}.write(t, dir)
-	withCut := runFixture{id: "cut", execs: execs}.write(t, dir)
-	rep, err := Build([]string{plain, withCut}, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, got := rep.Runs[0], rep.Runs[1]
-	if len(got.Scenarios) != 2 || got.Scenarios[0].Scenario != "a" || got.Scenarios[1].Scenario != "stall" {
-		t.Fatalf("scenarios: %+v", got.Scenarios)
-	}
-	a, stall := got.Scenarios[0], got.Scenarios[1]
-	wa := want.Scenarios[0].Summary
-	wa.CutAtEnd, wa.CutRanMs = 2, 5001
-	if a.Summary != wa {
-		t.Errorf("a: %+v\nwant %+v (the run without the cut statements, and them counted)", a.Summary, wa)
-	}
-	if len(a.ErrorCodes) != 0 {
-		t.Errorf("a: error codes %v", a.ErrorCodes)
-	}
-	if stall.Executions != 0 || stall.Errors != 0 || stall.CutAtEnd != 1 || stall.CutRanMs != 20000 {
-		t.Errorf("stall: %+v", stall.Summary)
-	}
-	if got.Total.Executions != want.Total.Executions || got.Total.Errors != 0 || got.Total.CutAtEnd != 3 || got.Total.CutRanMs != 20000 {
-		t.Errorf("total: %+v", got.Total)
-	}
-	var buf bytes.Buffer
-	if err := (&Report{Runs: []RunReport{got}}).Write(&buf, "text"); err != nil {
-		t.Fatal(err)
-	}
-	text := buf.String()
-	for _, s := range []string{"Cut at the end (3 statements", "a: 2 cut at the end, the longest after 5.001s\n",
-		"stall: 1 cut at the end, the longest after 20s: never completed, ran at least 20s"} {
-		if !strings.Contains(text, s) {
-			t.Errorf("text report lacks %q:\n%s", s, text)
-		}
-	}
-	if strings.Contains(text, "Errors by code") {
-		t.Errorf("cut statements shown as errors:\n%s", text)
-	}
-	for _, f := range []string{"html", "json", "markdown"} {
-		var out bytes.Buffer
-		if err := (&Report{Runs: []RunReport{got}}).Write(&out, f); err != nil {
-			t.Errorf("%s: %v", f, err)
-		}
-		if f == "html" && !strings.Contains(out.String(), "stall 1, the longest after 20000 ms (never completed)") {
-			t.Errorf("html report lacks the cut statements")
-		}
-	}
-}
 
 // In a comparison, cut statements are no errors and no latencies; a
 // scenario the candidate never completed is a regression on the evidence
@@ -91,40 +22,40 @@ func TestCompareCutAtEnd(t *testing.T) {
 	info := func(id string) *results.Run {
 		return &results.Run{RunID: id, ServerVersion: "10.11.6-MariaDB", Flavor: "mariadb", Endpoints: []string{"127.0.0.1:3306"}, Scenarios: names}
 	}
-	base := gen(1, 5,
-		scen{name: "a", n: 300, medianMs: 2, plan: "p"},
-		scen{name: "slow", n: 6, medianMs: 20, plan: "q"},
-		scen{name: "short", n: 6, medianMs: 20, plan: "q"},
-		scen{name: "once", n: 6, medianMs: 20, plan: "q"})
+	base := fixture.Gen(1, 5,
+		fixture.Scen{Name: "a", N: 300, MedianMs: 2, Plan: "p"},
+		fixture.Scen{Name: "slow", N: 6, MedianMs: 20, Plan: "q"},
+		fixture.Scen{Name: "short", N: 6, MedianMs: 20, Plan: "q"},
+		fixture.Scen{Name: "once", N: 6, MedianMs: 20, Plan: "q"})
 	var cand []results.Execution
-	cand = append(cand, gen(2, 5, scen{name: "a", n: 300, medianMs: 2, plan: "p"})...)
-	cand = append(cand, cutRows("a", 3, 4*time.Second)...)
-	cand = append(cand, cutRows("slow", 6, 10*time.Second)...)       // 6 cut vs 6 base: 1/C(12,6) = 0.001
-	cand = append(cand, cutRows("short", 6, 10*time.Millisecond)...) // no longer than the base's
-	cand = append(cand, cutRows("once", 1, 10*time.Second)...)       // 1/C(7,1): not enough
-	cand = append(cand, cutRows("both", 1, 10*time.Second)...)       // never completed on either side
-	base = append(base, cutRows("both", 2, 10*time.Second)...)
-	b := runFixture{id: "b", info: info("b"), execs: base}.write(t, dir)
-	c := runFixture{id: "c", info: info("c"), execs: cand}.write(t, dir)
-	cmp, err := Compare([]string{b}, []string{c}, CompareOptions{})
+	cand = append(cand, fixture.Gen(2, 5, fixture.Scen{Name: "a", N: 300, MedianMs: 2, Plan: "p"})...)
+	cand = append(cand, fixture.CutRows("a", 3, 4*time.Second)...)
+	cand = append(cand, fixture.CutRows("slow", 6, 10*time.Second)...)       // 6 cut vs 6 base: 1/C(12,6) = 0.001
+	cand = append(cand, fixture.CutRows("short", 6, 10*time.Millisecond)...) // no longer than the base's
+	cand = append(cand, fixture.CutRows("once", 1, 10*time.Second)...)       // 1/C(7,1): not enough
+	cand = append(cand, fixture.CutRows("both", 1, 10*time.Second)...)       // never completed on either side
+	base = append(base, fixture.CutRows("both", 2, 10*time.Second)...)
+	b := fixture.Run{ID: "b", Info: info("b"), Execs: base}.Write(t, dir)
+	c := fixture.Run{ID: "c", Info: info("c"), Execs: cand}.Write(t, dir)
+	cmp, err := Compare([]string{b}, []string{c}, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := byName(cmp)
-	if v := s["a"]; v.Verdict != NoChange || v.Errors != nil || v.Candidate.Executions != 300 || v.Candidate.CutAtEnd != 3 ||
+	if v := s["a"]; v.Verdict != compare.NoChange || v.Errors != nil || v.Candidate.Executions != 300 || v.Candidate.CutAtEnd != 3 ||
 		len(v.Reasons) != 1 || !strings.Contains(v.Reasons[0], "candidate: 3 cut at the end") {
 		t.Errorf("a: %s %+v %q", v.Verdict, v.Candidate, v.Reasons)
 	}
-	if v := s["slow"]; v.Verdict != Regression || v.Candidate == nil || v.Candidate.CutAtEnd != 6 ||
+	if v := s["slow"]; v.Verdict != compare.Regression || v.Candidate == nil || v.Candidate.CutAtEnd != 6 ||
 		!strings.Contains(v.Reasons[0], "6 of its statements were cut at the end of a run or round after running more than") {
 		t.Errorf("slow: %s %+v %q", v.Verdict, v.Candidate, v.Reasons)
 	}
 	for _, n := range []string{"short", "once"} {
-		if v := s[n]; v.Verdict != OnlyInBase || v.Candidate == nil || v.Candidate.CutAtEnd == 0 {
+		if v := s[n]; v.Verdict != compare.OnlyInBase || v.Candidate == nil || v.Candidate.CutAtEnd == 0 {
 			t.Errorf("%s: %s %+v %q", n, v.Verdict, v.Candidate, v.Reasons)
 		}
 	}
-	if v := s["both"]; v.Verdict != InsufficientData || v.Base == nil || v.Base.CutAtEnd != 2 || v.Candidate == nil || v.Candidate.CutAtEnd != 1 ||
+	if v := s["both"]; v.Verdict != compare.InsufficientData || v.Base == nil || v.Base.CutAtEnd != 2 || v.Candidate == nil || v.Candidate.CutAtEnd != 1 ||
 		!strings.Contains(strings.Join(v.Reasons, "; "), "no execution completed on either side") {
 		t.Errorf("both: %s %+v %+v %q", v.Verdict, v.Base, v.Candidate, v.Reasons)
 	}
@@ -137,9 +68,9 @@ func TestCompareCutAtEnd(t *testing.T) {
 // be compared, and the error says what it ran.
 func TestCompareSideOnlyCut(t *testing.T) {
 	dir := t.TempDir()
-	b := runFixture{id: "b", execs: gen(1, 5, scen{name: "a", n: 300, medianMs: 2, plan: "p"})}.write(t, dir)
-	c := runFixture{id: "c", execs: cutRows("a", 2, 30*time.Second)}.write(t, dir)
-	_, err := Compare([]string{b}, []string{c}, CompareOptions{})
+	b := fixture.Run{ID: "b", Execs: fixture.Gen(1, 5, fixture.Scen{Name: "a", N: 300, MedianMs: 2, Plan: "p"})}.Write(t, dir)
+	c := fixture.Run{ID: "c", Execs: fixture.CutRows("a", 2, 30*time.Second)}.Write(t, dir)
+	_, err := Compare([]string{b}, []string{c}, compare.Options{})
 	var ne *NoExecutionsError
 	if !errors.As(err, &ne) || ne.Side != results.SideCandidate ||
 		!strings.Contains(err.Error(), "it completed nothing: 2 statement(s) were cut at the end of its runs, the longest after 30.001s (a)") {

@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/joinbench/joinbench/explain"
 	"github.com/joinbench/joinbench/internal/server/flavor"
-	"github.com/joinbench/joinbench/replay/explain"
 	"github.com/joinbench/joinbench/replay/results"
 )
 
@@ -114,53 +114,6 @@ func (c *planCatalog) plansOf(a *scenarioAcc) []PlanInfo {
 		return cmp.Or(cmp.Compare(y.Executions, x.Executions), cmp.Compare(x.Hash, y.Hash))
 	})
 	return out
-}
-
-// lineDiff is a unified-style diff of two texts by lines ("  ", "- ",
-// "+ " prefixes), from a longest common subsequence. Plans are short, so
-// the quadratic table is fine; very long inputs fall back to showing both.
-func lineDiff(a, b string) string {
-	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
-	var sb strings.Builder
-	if len(al)*len(bl) > 4_000_000 {
-		for _, l := range al {
-			sb.WriteString("- " + l + "\n")
-		}
-		for _, l := range bl {
-			sb.WriteString("+ " + l + "\n")
-		}
-		return sb.String()
-	}
-	n, m := len(al), len(bl)
-	lcs := make([][]int32, n+1)
-	for i := range lcs {
-		lcs[i] = make([]int32, m+1)
-	}
-	for i := n - 1; i >= 0; i-- {
-		for j := m - 1; j >= 0; j-- {
-			if al[i] == bl[j] {
-				lcs[i][j] = lcs[i+1][j+1] + 1
-			} else {
-				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
-			}
-		}
-	}
-	i, j := 0, 0
-	for i < n || j < m {
-		switch {
-		case i < n && j < m && al[i] == bl[j]:
-			sb.WriteString("  " + al[i] + "\n")
-			i++
-			j++
-		case i < n && (j == m || lcs[i+1][j] >= lcs[i][j+1]):
-			sb.WriteString("- " + al[i] + "\n")
-			i++
-		default:
-			sb.WriteString("+ " + bl[j] + "\n")
-			j++
-		}
-	}
-	return sb.String()
 }
 
 // limitAtEnd matches a LIMIT clause that ends a statement: LIMIT n,

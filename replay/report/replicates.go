@@ -2,30 +2,23 @@ package report
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
+	"github.com/joinbench/joinbench/replay/compare"
 	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/replay/stats"
 )
 
 // A side of a comparison given as several run folders is read as several
 // rounds (replicates): every run folder is one round. Whole runs on a
 // shared machine drift by 15-25% against each other, far more than the
 // noise between executions of one run suggests, so verdicts over rounds
-// are drawn from the spread of per-round statistics (roundstats.go), not
+// are drawn from the spread of per-round statistics (replay/compare), not
 // from the executions pooled as if they were independent.
 
-const (
-	// roundSampleCap bounds the latencies kept per round and scenario:
-	// enough for a per-round p99, little memory over many rounds.
-	roundSampleCap = 4000
-	// minRoundSamples is the fewest successful executions of a scenario
-	// for a round to count for that scenario. One is enough: the spread
-	// between rounds holds the noise of small rounds, and a candidate
-	// many times slower may complete only one event per thread in a
-	// round.
-	minRoundSamples = 1
-)
+// roundSampleCap bounds the latencies kept per round and scenario: enough
+// for a per-round p99, little memory over many rounds.
+const roundSampleCap = 4000
 
 // round is one run folder of a side.
 type round struct {
@@ -37,7 +30,7 @@ type round struct {
 
 // roundSample keeps a uniform sample of one scenario's successful
 // latencies in one round, and their count (seen).
-type roundSample = reservoir
+type roundSample = stats.Reservoir
 
 // scanSuccesses passes the scenario, start (Unix nanoseconds) and latency
 // of every successful execution of a run to fn, in file order, reading by
@@ -95,17 +88,17 @@ func readRounds(dirs []string, seed uint64) ([]*round, error) {
 			r := rounds[k]
 			s := r.scen[scenario]
 			if s == nil {
-				s = newReservoir(roundSampleCap, seed^hashStrings(scenario)^uint64(i)*0x9e3779b97f4a7c15^uint64(k)<<32)
+				s = stats.NewReservoir(roundSampleCap, seed^compare.HashStrings(scenario)^uint64(i)*0x9e3779b97f4a7c15^uint64(k)<<32)
 				r.scen[strings.Clone(scenario)] = s
 			}
-			s.add(max(latencyNs, 0))
+			s.Add(max(latencyNs, 0))
 		})
 		if err != nil {
 			return nil, err
 		}
 		for _, r := range rounds {
 			for _, s := range r.scen {
-				slices.Sort(s.vals)
+				s.Sorted()
 			}
 		}
 		out = append(out, rounds...)
@@ -124,46 +117,32 @@ func inLockstep(dirs []string) bool {
 	return false
 }
 
-// scenarioRounds are the per-round samples of one scenario on both sides:
-// only rounds with at least minRoundSamples successful executions.
-type scenarioRounds struct {
-	base, cand []*roundSample
-	// pairs holds base and candidate samples of the same round number of
-	// one series (they ran next to each other), when every round of both
-	// sides belongs to that series.
-	pairs [][2]*roundSample
-}
-
-// enough reports whether both sides have the two rounds a verdict over
-// rounds needs.
-func (sr *scenarioRounds) enough() bool {
-	return sr != nil && len(sr.base) >= 2 && len(sr.cand) >= 2
-}
-
-// roundsOf gathers a scenario's rounds from both sides.
-func roundsOf(name string, base, cand []*round) *scenarioRounds {
-	sr := &scenarioRounds{}
+// roundsOf gathers a scenario's rounds from both sides: those with at
+// least compare.MinRoundSamples successful executions, paired by round
+// number when paired.
+func roundsOf(name string, base, cand []*round, paired bool) *compare.ScenarioRounds {
+	sr := &compare.ScenarioRounds{}
 	pick := func(rs []*round) []*roundSample {
 		var out []*roundSample
 		for _, r := range rs {
-			if s := r.scen[name]; s != nil && len(s.vals) >= minRoundSamples {
+			if s := r.scen[name]; s != nil && s.Len() >= compare.MinRoundSamples {
 				out = append(out, s)
 			}
 		}
 		return out
 	}
-	sr.base, sr.cand = pick(base), pick(cand)
-	if series := commonSeries(base, cand); series != "" {
+	sr.Base, sr.Candidate = pick(base), pick(cand)
+	if paired {
 		byRound := map[int]*roundSample{}
 		for _, r := range base {
-			if s := r.scen[name]; s != nil && len(s.vals) >= minRoundSamples {
+			if s := r.scen[name]; s != nil && s.Len() >= compare.MinRoundSamples {
 				byRound[r.rep.Round] = s
 			}
 		}
 		for _, r := range cand {
 			s := r.scen[name]
-			if b := byRound[r.rep.Round]; b != nil && s != nil && len(s.vals) >= minRoundSamples {
-				sr.pairs = append(sr.pairs, [2]*roundSample{b, s})
+			if b := byRound[r.rep.Round]; b != nil && s != nil && s.Len() >= compare.MinRoundSamples {
+				sr.Pairs = append(sr.Pairs, [2]*roundSample{b, s})
 			}
 		}
 	}
@@ -196,68 +175,38 @@ func commonSeries(base, cand []*round) string {
 	return series
 }
 
-// executions is the successful executions over samples.
-func executionsOf(ss []*roundSample) int64 {
-	n := int64(0)
-	for _, s := range ss {
-		n += s.seen
-	}
-	return n
-}
-
-// sideRounds are the rounds of both sides and, per scenario, those that
-// count for it.
-type sideRounds struct {
-	base, cand []*round
-	scen       map[string]*scenarioRounds
-}
-
-// of returns a scenario's rounds, nil when the sides were not read as
-// rounds.
-func (s *sideRounds) of(name string) *scenarioRounds {
-	if s == nil {
-		return nil
-	}
-	return s.scen[name]
-}
-
 // readSideRounds reads every run folder of both sides as a round when a
-// side has more than one, and gathers each scenario's rounds; nil when
-// both sides are a single run (the pooled executions are those rounds).
-// It warns when a calibration was measured on rounds of another size.
-func readSideRounds(baseDirs, candDirs, names []string, opt CompareOptions, w warner) (*sideRounds, error) {
+// side has more than one (or holds a run in lockstep), and gathers each
+// scenario's rounds; nil when both sides are a single run (the pooled
+// executions are those rounds).
+func readSideRounds(baseDirs, candDirs, names []string, seed uint64) (*compare.Rounds, error) {
 	if len(baseDirs) < 2 && len(candDirs) < 2 && !inLockstep(baseDirs) && !inLockstep(candDirs) {
 		return nil, nil
 	}
-	base, err := readRounds(baseDirs, opt.Seed)
+	base, err := readRounds(baseDirs, seed)
 	if err != nil {
 		return nil, err
 	}
-	cand, err := readRounds(candDirs, opt.Seed)
+	cand, err := readRounds(candDirs, seed)
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]*scenarioRounds{}
-	var unlike []string
+	out := &compare.Rounds{Base: asRounds(base), Candidate: asRounds(cand), Paired: commonSeries(base, cand) != "",
+		Scenarios: map[string]*compare.ScenarioRounds{}}
 	for _, n := range names {
-		sr := roundsOf(n, base, cand)
-		out[n] = sr
-		cal := opt.Noise.Scenario(n)
-		if cal == nil || cal.ExecutionsPerRound <= 0 {
-			continue
-		}
-		all := append(append([]*roundSample{}, sr.base...), sr.cand...)
-		if len(all) == 0 {
-			continue
-		}
-		per := float64(executionsOf(all)) / float64(len(all))
-		if r := per / cal.ExecutionsPerRound; r < 0.5 || r > 2 {
-			unlike = append(unlike, fmt.Sprintf("%s %.0f vs %.0f", n, per, cal.ExecutionsPerRound))
+		out.Scenarios[n] = roundsOf(n, base, cand, out.Paired)
+	}
+	return out, nil
+}
+
+// asRounds are rounds as the rule takes them.
+func asRounds(rs []*round) []compare.Round {
+	out := make([]compare.Round, len(rs))
+	for i, r := range rs {
+		out[i].Samples = r.scen
+		if r.rep != nil {
+			out[i].Number = r.rep.Round
 		}
 	}
-	if len(unlike) > 0 {
-		w.warn(fmt.Errorf("%s: the calibration's rounds had a very different number of executions per round than these (%s): "+
-			"calibrate with the same round length, threads and data", opt.Noise.Path, strings.Join(unlike, "; ")))
-	}
-	return &sideRounds{base: base, cand: cand, scen: out}, nil
+	return out
 }

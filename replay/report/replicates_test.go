@@ -1,68 +1,28 @@
 package report
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"math"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/joinbench/joinbench/replay/compare"
+	"github.com/joinbench/joinbench/replay/internal/fixture"
 	"github.com/joinbench/joinbench/replay/results"
 )
 
-// drift is the speed of the machine in each round: whole rounds run up to
-// 1.3x slower or faster, as on a shared machine, while executions within a
-// round vary much less.
-var drift = []float64{1.0, 1.3, 0.8, 1.15, 0.9, 1.25}
-
-// roundsSeries writes rounds per side of an interleaved series (base and
-// candidate round k share the machine's speed drift[k]) and returns the
-// run folders of each side. slow scales the candidate's latency per
-// scenario; series "" writes runs without replicate metadata.
-func roundsSeries(t *testing.T, dir, series string, rounds int, slow map[string]float64, scs ...scen) (base, cand []string) {
-	t.Helper()
-	order := 0
-	for k := 1; k <= rounds; k++ {
-		for _, side := range []string{results.SideBase, results.SideCandidate} {
-			order++
-			var in []scen
-			for _, s := range scs {
-				s.medianMs *= drift[(k-1)%len(drift)]
-				if side == results.SideCandidate && slow[s.name] > 0 {
-					s.medianMs *= slow[s.name]
-				}
-				in = append(in, s)
-			}
-			id := fmt.Sprintf("%s-%s-%02d", series, side, k)
-			info := &results.Run{RunID: id, ServerVersion: "10.11.6-MariaDB", Flavor: "mariadb"}
-			if series != "" {
-				info.Replicate = &results.Replicate{Series: series, Side: side, Round: k, Order: order, Rounds: rounds}
-			}
-			d := runFixture{id: id, info: info, hosts: 1, execs: gen(uint64(100*k+order), 5, in...)}.write(t, filepath.Join(dir, side))
-			if side == results.SideBase {
-				base = append(base, d)
-			} else {
-				cand = append(cand, d)
-			}
-		}
-	}
-	return base, cand
-}
-
 func TestRoundsPairedAA(t *testing.T) {
-	base, cand := roundsSeries(t, t.TempDir(), "s1", 6, nil,
-		scen{name: "fast", n: 200, medianMs: 2, plan: "p"},
-		scen{name: "slow", n: 60, medianMs: 40, plan: "p"})
-	c, err := Compare(base, cand, CompareOptions{})
+	base, cand := fixture.RoundsSeries(t, t.TempDir(), "s1", 6, nil,
+		fixture.Scen{Name: "fast", N: 200, MedianMs: 2, Plan: "p"},
+		fixture.Scen{Name: "slow", N: 60, MedianMs: 40, Plan: "p"})
+	c, err := Compare(base, cand, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range c.Scenarios {
-		if s.Verdict != NoChange || s.Method != MethodPaired || s.BaseRounds != 6 || s.CandidateRounds != 6 {
+		if s.Verdict != compare.NoChange || s.Method != compare.MethodPaired || s.BaseRounds != 6 || s.CandidateRounds != 6 {
 			t.Errorf("%s: %s by %s over %d/%d rounds, median %+v", s.Scenario, s.Verdict, s.Method, s.BaseRounds, s.CandidateRounds, s.Median)
 		}
 		if s.Median.Low > 1 || s.Median.High < 1 || s.BaseExecutions != s.Base.Executions {
@@ -75,12 +35,12 @@ func TestRoundsPairedAA(t *testing.T) {
 
 	// The same rounds as independent samples: no pairing, wider intervals,
 	// still no false alarm.
-	w, err := Compare(base, cand, CompareOptions{Unpaired: true})
+	w, err := Compare(base, cand, compare.Options{Unpaired: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i, s := range w.Scenarios {
-		if s.Verdict != NoChange || s.Method != MethodWelch {
+		if s.Verdict != compare.NoChange || s.Method != compare.MethodWelch {
 			t.Errorf("unpaired %s: %s by %s", s.Scenario, s.Verdict, s.Method)
 		}
 		if p := c.Scenarios[i].Median; s.Median.High-s.Median.Low <= p.High-p.Low {
@@ -95,15 +55,15 @@ func TestRoundsPairedAA(t *testing.T) {
 // a regression, and says why.
 func TestRoundsSingleRoundNoiseFloor(t *testing.T) {
 	dir := t.TempDir()
-	b := runFixture{id: "b", execs: gen(1, 5, scen{name: "x", n: 2000, medianMs: 10, plan: "p"})}.write(t, dir)
-	c := runFixture{id: "c", execs: gen(2, 5, scen{name: "x", n: 2000, medianMs: 13, plan: "p"}),
-		plans: nil}.write(t, dir)
-	cmp, err := Compare([]string{b}, []string{c}, CompareOptions{})
+	b := fixture.Run{ID: "b", Execs: fixture.Gen(1, 5, fixture.Scen{Name: "x", N: 2000, MedianMs: 10, Plan: "p"})}.Write(t, dir)
+	c := fixture.Run{ID: "c", Execs: fixture.Gen(2, 5, fixture.Scen{Name: "x", N: 2000, MedianMs: 13, Plan: "p"}),
+		Plans: nil}.Write(t, dir)
+	cmp, err := Compare([]string{b}, []string{c}, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := cmp.Scenarios[0]
-	if s.Verdict != NoChange || s.Method != MethodBootstrap || s.Median.Low < 1.2 || s.Bound != 1.5 || s.NoiseSource != "default floor" {
+	if s.Verdict != compare.NoChange || s.Method != compare.MethodBootstrap || s.Median.Low < 1.2 || s.Bound != 1.5 || s.NoiseSource != "default floor" {
 		t.Errorf("drifted single run: %s by %s, median %+v, bound %v (%s)", s.Verdict, s.Method, s.Median, s.Bound, s.NoiseSource)
 	}
 	if len(cmp.Notes) != 1 || !strings.Contains(cmp.Notes[0], "single round") || !strings.Contains(cmp.Notes[0], "50%") {
@@ -111,11 +71,11 @@ func TestRoundsSingleRoundNoiseFloor(t *testing.T) {
 	}
 	// A 2x slowdown is still caught from one run, and so is a 1.3x one
 	// with a lower floor.
-	c2 := runFixture{id: "c2", execs: gen(3, 5, scen{name: "x", n: 2000, medianMs: 20, plan: "p"})}.write(t, dir)
-	if cmp, _ := Compare([]string{b}, []string{c2}, CompareOptions{}); cmp.Scenarios[0].Verdict != Regression {
+	c2 := fixture.Run{ID: "c2", Execs: fixture.Gen(3, 5, fixture.Scen{Name: "x", N: 2000, MedianMs: 20, Plan: "p"})}.Write(t, dir)
+	if cmp, _ := Compare([]string{b}, []string{c2}, compare.Options{}); cmp.Scenarios[0].Verdict != compare.Regression {
 		t.Errorf("2x from single runs: %s %+v", cmp.Scenarios[0].Verdict, cmp.Scenarios[0].Median)
 	}
-	if cmp, _ := Compare([]string{b}, []string{c}, CompareOptions{NoiseFloor: 0.1}); cmp.Scenarios[0].Verdict != Regression {
+	if cmp, _ := Compare([]string{b}, []string{c}, compare.Options{NoiseFloor: 0.1}); cmp.Scenarios[0].Verdict != compare.Regression {
 		t.Errorf("1.3x with a 10%% floor: %s", cmp.Scenarios[0].Verdict)
 	}
 }
@@ -124,33 +84,33 @@ func TestRoundsSingleRoundNoiseFloor(t *testing.T) {
 // against the noise floor.
 func TestSingleRoundP95NotJudged(t *testing.T) {
 	dir := t.TempDir()
-	b := runFixture{id: "b", execs: gen(1, 5, scen{name: "x", n: 2000, medianMs: 10, plan: "p"})}.write(t, dir)
-	c := runFixture{id: "c", execs: gen(2, 5, scen{name: "x", n: 2000, medianMs: 10, sigma: 0.8, plan: "p"})}.write(t, dir)
-	cmp, err := Compare([]string{b}, []string{c}, CompareOptions{})
+	b := fixture.Run{ID: "b", Execs: fixture.Gen(1, 5, fixture.Scen{Name: "x", N: 2000, MedianMs: 10, Plan: "p"})}.Write(t, dir)
+	c := fixture.Run{ID: "c", Execs: fixture.Gen(2, 5, fixture.Scen{Name: "x", N: 2000, MedianMs: 10, Sigma: 0.8, Plan: "p"})}.Write(t, dir)
+	cmp, err := Compare([]string{b}, []string{c}, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := cmp.Scenarios[0]
-	if s.Method != MethodBootstrap || s.P95 == nil || s.P95.Low < 1.5 {
+	if s.Method != compare.MethodBootstrap || s.P95 == nil || s.P95.Low < 1.5 {
 		t.Fatalf("fixture: want a single-round p95 interval beyond the 50%% floor, got %s %+v", s.Method, s.P95)
 	}
-	if s.Verdict != NoChange || cmp.Failed() {
+	if s.Verdict != compare.NoChange || cmp.Failed() {
 		t.Errorf("heavier tail, same median, single runs: %s (%q), want no change", s.Verdict, s.Reasons)
 	}
 }
 
 func TestRoundsRegression(t *testing.T) {
-	base, cand := roundsSeries(t, t.TempDir(), "s2", 5, map[string]float64{"index_gone": 2, "bit_slower": 1.3},
-		scen{name: "index_gone", n: 150, medianMs: 5, plan: "p"},
-		scen{name: "bit_slower", n: 300, medianMs: 5, sigma: 0.1, plan: "p"},
-		scen{name: "same", n: 150, medianMs: 5, plan: "p"})
-	c, err := Compare(base, cand, CompareOptions{})
+	base, cand := fixture.RoundsSeries(t, t.TempDir(), "s2", 5, map[string]float64{"index_gone": 2, "bit_slower": 1.3},
+		fixture.Scen{Name: "index_gone", N: 150, MedianMs: 5, Plan: "p"},
+		fixture.Scen{Name: "bit_slower", N: 300, MedianMs: 5, Sigma: 0.1, Plan: "p"},
+		fixture.Scen{Name: "same", N: 150, MedianMs: 5, Plan: "p"})
+	c, err := Compare(base, cand, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := byName(c)
-	for name, want := range map[string]string{"index_gone": Regression, "bit_slower": Regression, "same": NoChange} {
-		if got := s[name]; got.Verdict != want || got.Method != MethodPaired {
+	for name, want := range map[string]string{"index_gone": compare.Regression, "bit_slower": compare.Regression, "same": compare.NoChange} {
+		if got := s[name]; got.Verdict != want || got.Method != compare.MethodPaired {
 			t.Errorf("%s: %s by %s (median %+v), want %s", name, got.Verdict, got.Method, got.Median, want)
 		}
 	}
@@ -163,26 +123,26 @@ func TestRoundsRegression(t *testing.T) {
 }
 
 func TestRoundsWithoutSeriesAreWelch(t *testing.T) {
-	base, cand := roundsSeries(t, t.TempDir(), "", 4, map[string]float64{"x": 3},
-		scen{name: "x", n: 100, medianMs: 5, plan: "p"})
-	c, err := Compare(base, cand, CompareOptions{})
+	base, cand := fixture.RoundsSeries(t, t.TempDir(), "", 4, map[string]float64{"x": 3},
+		fixture.Scen{Name: "x", N: 100, MedianMs: 5, Plan: "p"})
+	c, err := Compare(base, cand, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s := c.Scenarios[0]; s.Method != MethodWelch || s.Verdict != Regression || s.BaseRounds != 4 {
+	if s := c.Scenarios[0]; s.Method != compare.MethodWelch || s.Verdict != compare.Regression || s.BaseRounds != 4 {
 		t.Errorf("runs without series: %s by %s over %d rounds", s.Verdict, s.Method, s.BaseRounds)
 	}
 }
 
 func TestCalibrateAndTooNoisy(t *testing.T) {
 	dir := t.TempDir()
-	aaBase, aaCand := roundsSeries(t, filepath.Join(dir, "aa"), "aa", 5, nil,
-		scen{name: "steady", n: 400, medianMs: 5, sigma: 0.05, plan: "p"},
-		scen{name: "jumpy", n: 8, medianMs: 5, sigma: 1.5, plan: "p"})
-	if _, _, err := Calibrate(aaBase[:1], aaCand, CompareOptions{}); !errors.Is(err, ErrNoRounds) {
+	aaBase, aaCand := fixture.RoundsSeries(t, filepath.Join(dir, "aa"), "aa", 5, nil,
+		fixture.Scen{Name: "steady", N: 400, MedianMs: 5, Sigma: 0.05, Plan: "p"},
+		fixture.Scen{Name: "jumpy", N: 8, MedianMs: 5, Sigma: 1.5, Plan: "p"})
+	if _, _, err := Calibrate(aaBase[:1], aaCand, compare.Options{}); !errors.Is(err, compare.ErrNoRounds) {
 		t.Errorf("calibration from one base round: %v", err)
 	}
-	noise, aa, err := Calibrate(aaBase, aaCand, CompareOptions{})
+	noise, aa, err := Calibrate(aaBase, aaCand, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,180 +161,55 @@ func TestCalibrateAndTooNoisy(t *testing.T) {
 	if err := noise.Write(path); err != nil {
 		t.Fatal(err)
 	}
-	read, err := ReadNoise(path)
+	read, err := compare.ReadNoise(path)
 	if err != nil || read.Scenarios["jumpy"] != jp || read.Path != path || *read.Overall != *noise.Overall {
 		t.Fatalf("read back: %v %+v", err, read)
 	}
-	if _, err := ReadNoise(filepath.Join(dir, "aa")); err == nil {
+	if _, err := compare.ReadNoise(filepath.Join(dir, "aa")); err == nil {
 		t.Error("ReadNoise of a folder: no error")
 	}
 
 	// A/B on the same setup with the calibration: jumpy cannot be judged
 	// at 10% with 5 rounds, unless the change is far beyond its noise.
-	base, cand := roundsSeries(t, filepath.Join(dir, "ab"), "ab", 5, map[string]float64{"steady": 1.5},
-		scen{name: "steady", n: 400, medianMs: 5, sigma: 0.05, plan: "p"},
-		scen{name: "jumpy", n: 8, medianMs: 5, sigma: 1.5, plan: "p"})
-	c, err := Compare(base, cand, CompareOptions{Noise: read})
+	base, cand := fixture.RoundsSeries(t, filepath.Join(dir, "ab"), "ab", 5, map[string]float64{"steady": 1.5},
+		fixture.Scen{Name: "steady", N: 400, MedianMs: 5, Sigma: 0.05, Plan: "p"},
+		fixture.Scen{Name: "jumpy", N: 8, MedianMs: 5, Sigma: 1.5, Plan: "p"})
+	c, err := Compare(base, cand, compare.Options{Noise: read})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := byName(c)
-	if s["steady"].Verdict != Regression || s["steady"].NoiseSource != "calibration" {
+	if s["steady"].Verdict != compare.Regression || s["steady"].NoiseSource != "calibration" {
 		t.Errorf("steady: %s (%s)", s["steady"].Verdict, s["steady"].NoiseSource)
 	}
-	if j := s["jumpy"]; j.Verdict != TooNoisy || j.Noise <= 0.1 || len(j.Reasons) == 0 {
+	if j := s["jumpy"]; j.Verdict != compare.TooNoisy || j.Noise <= 0.1 || len(j.Reasons) == 0 {
 		t.Errorf("jumpy: %s, noise %v, reasons %q", j.Verdict, j.Noise, j.Reasons)
 	}
 	if c.Overall == nil || c.Overall.NoiseSource != "calibration" || c.Overall.Noise <= 0 {
 		t.Errorf("overall with the calibration: %+v", c.Overall)
 	}
-	if c.NoiseFile != path || c.Counts[TooNoisy] != 1 || c.Failed() != true {
+	if c.NoiseFile != path || c.Counts[compare.TooNoisy] != 1 || c.Failed() != true {
 		t.Errorf("comparison: noise file %q, counts %v", c.NoiseFile, c.Counts)
 	}
 
 	// Single rounds with the calibration: the floor is the scenario's own
 	// single-round noise.
-	c1, err := Compare(base[:1], cand[:1], CompareOptions{Noise: read})
+	c1, err := Compare(base[:1], cand[:1], compare.Options{Noise: read})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s1 := byName(c1)
-	if st := s1["steady"]; st.Method != MethodBootstrap || math.Abs(st.Bound-(1+math.Max(0.1, read.Scenarios["steady"].SingleRound))) > 1e-9 {
+	if st := s1["steady"]; st.Method != compare.MethodBootstrap || math.Abs(st.Bound-(1+math.Max(0.1, read.Scenarios["steady"].SingleRound))) > 1e-9 {
 		t.Errorf("single round steady: %s bound %v", st.Method, st.Bound)
 	}
 }
 
-func TestRoundsOutputs(t *testing.T) {
-	base, cand := roundsSeries(t, t.TempDir(), "s3", 3, map[string]float64{"x": 3}, scen{name: "x", n: 100, medianMs: 5, plan: "p"})
-	c, err := Compare(base, cand, CompareOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var js bytes.Buffer
-	if err := c.Write(&js, FormatJSON); err != nil {
-		t.Fatal(err)
-	}
-	var got struct {
-		Base      map[string]any   `json:"base"`
-		Scenarios []map[string]any `json:"scenarios"`
-	}
-	if err := json.Unmarshal(js.Bytes(), &got); err != nil {
-		t.Fatal(err)
-	}
-	if got.Base["rounds"] != 3.0 {
-		t.Errorf("json base %v", got.Base)
-	}
-	for _, k := range []string{"method", "base_rounds", "candidate_rounds", "base_executions", "candidate_executions", "bound"} {
-		if _, ok := got.Scenarios[0][k]; !ok {
-			t.Errorf("json scenario lacks %q: %v", k, got.Scenarios[0])
-		}
-	}
-	for _, format := range []string{FormatText, FormatMarkdown} {
-		var out bytes.Buffer
-		if err := c.Write(&out, format); err != nil {
-			t.Fatal(err)
-		}
-		line := ""
-		for _, l := range strings.Split(out.String(), "\n") {
-			if strings.HasPrefix(strings.TrimPrefix(l, "| "), "x ") {
-				line = l
-			}
-		}
-		if !strings.Contains(line, "3/3") || !strings.Contains(line, "300/300") || !strings.Contains(line, "paired t") {
-			t.Errorf("%s verdict line lacks rounds, executions or method: %q", format, line)
-		}
-	}
-}
-
-func TestRoundIntervals(t *testing.T) {
-	// Mean 0.2, standard deviation 0.1 over 3 pairs: t(2) = 4.303.
-	iv := pairedInterval([]float64{0.1, 0.2, 0.3}, 0, 0.95)
-	h := 4.3027 * 0.1 / math.Sqrt(3)
-	if math.Abs(iv.Ratio-math.Exp(0.2)) > 1e-9 || math.Abs(iv.Low-math.Exp(0.2-h)) > 1e-3 || math.Abs(iv.High-math.Exp(0.2+h)) > 1e-3 {
-		t.Errorf("paired interval %+v", iv)
-	}
-	// A floor above the spread widens the interval.
-	if f := pairedInterval([]float64{0.1, 0.2, 0.3}, 0.3, 0.95); f.High-f.Low <= iv.High-iv.Low {
-		t.Errorf("floored %+v not wider than %+v", f, iv)
-	}
-	// Welch with equal variances and sizes has 2n-2 degrees of freedom.
-	w := welchInterval([]float64{0, 0.2}, []float64{0.3, 0.5}, 0, 0.95)
-	se := math.Sqrt(0.02/2 + 0.02/2)
-	if math.Abs(w.Ratio-math.Exp(0.3)) > 1e-9 || math.Abs(w.Low-math.Exp(0.3-4.3027*se)) > 1e-3 {
-		t.Errorf("welch interval %+v", w)
-	}
-	// Two wildly different rounds at a simultaneous confidence: the high
-	// bound is beyond a float's range, and stays one JSON can carry.
-	wide := pairedInterval([]float64{-40, 40}, 0, 1-1e-9)
-	if b, err := json.Marshal(wide); err != nil || math.IsInf(wide.High, 0) || wide.Low < 0 {
-		t.Errorf("unbounded interval %+v: %s, %v", wide, b, err)
-	}
-	// Identical rounds: a zero-width interval, not NaN.
-	if z := welchInterval([]float64{1, 1}, []float64{1, 1}, 0, 0.95); z.Low != 1 || z.High != 1 {
-		t.Errorf("identical rounds %+v", z)
-	}
-}
-
-// TestOverallCatchesUniformSlowdown: a 1.3x slowdown of every scenario,
-// each scenario too noisy alone to show it, shows in the geometric mean
-// over scenarios, and fails the comparison; A/A it does not.
-func TestOverallCatchesUniformSlowdown(t *testing.T) {
-	var scs []scen
-	slow := map[string]float64{}
-	for i := range 12 {
-		name := fmt.Sprintf("s%02d", i)
-		scs = append(scs, scen{name: name, n: 30, medianMs: float64(5 + i), sigma: 0.6, plan: "p"})
-		slow[name] = 1.3
-	}
-	dir := t.TempDir()
-	base, cand := roundsSeries(t, filepath.Join(dir, "ab"), "ab", 6, slow, scs...)
-	c, err := Compare(base, cand, CompareOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	o := c.Overall
-	if o == nil || o.Verdict != Regression || o.Method != MethodPaired || o.Median.Ratio < 1.15 || o.Median.Ratio > 1.45 || !c.Failed() {
-		t.Fatalf("overall %+v, failed %v", o, c.Failed())
-	}
-	if n := c.Counts[Regression]; n > 6 {
-		t.Errorf("%d of 12 noisy scenarios flagged alone: the test does not need the overall row", n)
-	}
-	var text bytes.Buffer
-	if err := c.Write(&text, FormatText); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(text.String(), "all scenarios: regression") || !strings.Contains(text.String(), OverallName+"  ") {
-		t.Errorf("text lacks the overall verdict:\n%s", text.String())
-	}
-
-	aaBase, aaCand := roundsSeries(t, filepath.Join(dir, "aa"), "aa", 6, nil, scs...)
-	aa, err := Compare(aaBase, aaCand, CompareOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if aa.Overall == nil || aa.Overall.Verdict != NoChange || aa.Failed() {
-		t.Errorf("A/A overall %+v", aa.Overall)
-	}
-	// Single runs: no overall verdict.
-	one, err := Compare(base[:1], cand[:1], CompareOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if one.Overall != nil {
-		t.Errorf("single runs got an overall verdict %+v", one.Overall)
-	}
-}
-
-func TestSimultaneousConfidence(t *testing.T) {
-	per, all := simultaneousConfidence(0.95, 38, true)
-	if math.Abs(all-0.975) > 1e-12 || math.Abs(per-(1-0.025/76)) > 1e-12 {
-		t.Errorf("38 scenarios and the overall row: %v, %v", per, all)
-	}
-	if per, all := simultaneousConfidence(0.95, 1, false); math.Abs(per-0.975) > 1e-12 || all != 0 {
-		t.Errorf("one scenario: %v, %v", per, all)
-	}
-	base, cand := roundsSeries(t, t.TempDir(), "s", 3, nil, scen{name: "x", n: 50, medianMs: 5, plan: "p"}, scen{name: "y", n: 50, medianMs: 5, plan: "p"})
-	c, err := Compare(base, cand, CompareOptions{})
+// TestSimultaneousConfidenceOfComparison: a comparison over rounds gives
+// its scenarios' and overall row's confidences (the rule's split is
+// compare's TestSimultaneousConfidence).
+func TestSimultaneousConfidenceOfComparison(t *testing.T) {
+	base, cand := fixture.RoundsSeries(t, t.TempDir(), "s", 3, nil, fixture.Scen{Name: "x", N: 50, MedianMs: 5, Plan: "p"}, fixture.Scen{Name: "y", N: 50, MedianMs: 5, Plan: "p"})
+	c, err := Compare(base, cand, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -390,82 +225,39 @@ func TestSimultaneousConfidence(t *testing.T) {
 // over rounds is too wide to say anything, but a change far beyond the
 // noise floor shows in the pooled executions, as with a single round.
 func TestRoundsHugeChangeFewRounds(t *testing.T) {
-	base, cand := roundsSeries(t, t.TempDir(), "s", 2, map[string]float64{"scan": 20, "drifty": 1.3},
-		scen{name: "scan", n: 10, medianMs: 5, plan: "p"},
-		scen{name: "drifty", n: 200, medianMs: 5, plan: "p"},
-		scen{name: "same", n: 200, medianMs: 5, plan: "p"})
-	c, err := Compare(base, cand, CompareOptions{})
+	base, cand := fixture.RoundsSeries(t, t.TempDir(), "s", 2, map[string]float64{"scan": 20, "drifty": 1.3},
+		fixture.Scen{Name: "scan", N: 10, MedianMs: 5, Plan: "p"},
+		fixture.Scen{Name: "drifty", N: 200, MedianMs: 5, Plan: "p"},
+		fixture.Scen{Name: "same", N: 200, MedianMs: 5, Plan: "p"})
+	c, err := Compare(base, cand, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := byName(c)
-	if sc := s["scan"]; sc.Verdict != Regression || sc.Method != MethodPaired || sc.Median.Low > 1.1 || sc.FloorBound != 1.5 ||
+	if sc := s["scan"]; sc.Verdict != compare.Regression || sc.Method != compare.MethodPaired || sc.Median.Low > 1.1 || sc.FloorBound != 1.5 ||
 		len(sc.Reasons) == 0 || !strings.Contains(sc.Reasons[0], "beyond the 50% noise floor") {
 		t.Errorf("scan: %s, rounds %+v, pooled %+v, reasons %q", sc.Verdict, sc.Median, sc.PooledMedian, sc.Reasons)
 	}
-	if v := s["drifty"].Verdict; v == Regression {
+	if v := s["drifty"].Verdict; v == compare.Regression {
 		t.Errorf("drifty 1.3x over two rounds: %s", v)
 	}
-	if v := s["same"].Verdict; v != NoChange {
+	if v := s["same"].Verdict; v != compare.NoChange {
 		t.Errorf("same: %s", v)
-	}
-}
-
-func TestRatioText(t *testing.T) {
-	for iv, want := range map[Interval]string{
-		{Ratio: 1.234, Low: 0.9, High: 1.5}:        "1.23 [0.90, 1.50]",
-		{Ratio: 0.8, Low: 2.49e-11, High: 2.59e10}: "0.80 [2.49e-11, 2.59e+10]",
-		{Ratio: 1500, Low: 999.99, High: 0}:        "1.5e+03 [999.99, 0.00]",
-	} {
-		if got := ratioText(&iv); got != want {
-			t.Errorf("ratioText(%+v) = %q, want %q", iv, got, want)
-		}
-	}
-}
-
-// TestDecideRule: over rounds a regression is an interval wholly above 1
-// with a ratio above the threshold's bound; with the bootstrap of a single
-// round, the interval must clear the noise floor.
-func TestDecideRule(t *testing.T) {
-	opt := CompareOptions{Threshold: 0.1, Confidence: 0.95}
-	for _, tc := range []struct {
-		name   string
-		method string
-		med    Interval
-		p95    *Interval
-		up     float64
-		want   string
-	}{
-		{"slower and beyond the threshold", MethodPaired, Interval{Ratio: 1.25, Low: 1.04, High: 1.5}, nil, 1.1, Regression},
-		{"slower but within the threshold", MethodPaired, Interval{Ratio: 1.06, Low: 1.02, High: 1.1}, nil, 1.1, NoChange},
-		{"beyond the threshold but not surely slower", MethodWelch, Interval{Ratio: 1.3, Low: 0.97, High: 1.7}, nil, 1.1, NoChange},
-		{"p95 slower and beyond", MethodPaired, Interval{Ratio: 1.0, Low: 0.9, High: 1.1}, &Interval{Ratio: 1.4, Low: 1.1, High: 1.8}, 1.1, Regression},
-		{"faster and beyond", MethodPaired, Interval{Ratio: 0.8, Low: 0.7, High: 0.95}, nil, 1.1, Improvement},
-		{"faster but within", MethodPaired, Interval{Ratio: 0.95, Low: 0.92, High: 0.98}, nil, 1.1, NoChange},
-		{"single round below the floor", MethodBootstrap, Interval{Ratio: 1.3, Low: 1.25, High: 1.35}, nil, 1.5, NoChange},
-		{"single round beyond the floor", MethodBootstrap, Interval{Ratio: 2, Low: 1.8, High: 2.2}, nil, 1.5, Regression},
-		{"single round p95 not judged", MethodBootstrap, Interval{Ratio: 1, Low: 0.9, High: 1.1}, &Interval{Ratio: 3, Low: 2, High: 4}, 1.5, NoChange},
-	} {
-		med := tc.med
-		sc := &ScenarioComparison{Scenario: "x", Method: tc.method, Median: &med, P95: tc.p95}
-		if got := decide(sc, tc.up, -1, opt); got != tc.want {
-			t.Errorf("%s: %s (%q), want %s", tc.name, got, sc.Reasons, tc.want)
-		}
 	}
 }
 
 // lockstepSide writes one side's run in lockstep: slices of 10 s, slice k
 // at the machine's speed drift[k] (shared by both sides, which ran at the
 // same time), the candidate's scenarios slowed by slow.
-func lockstepSide(t *testing.T, dir, side string, slices int, slow map[string]float64, scs ...scen) string {
+func lockstepSide(t *testing.T, dir, side string, slices int, slow map[string]float64, scs ...fixture.Scen) string {
 	t.Helper()
 	var execs []results.Execution
 	for k := range slices {
-		var in []scen
+		var in []fixture.Scen
 		for _, s := range scs {
-			s.medianMs *= drift[k%len(drift)]
-			if side == results.SideCandidate && slow[s.name] > 0 {
-				s.medianMs *= slow[s.name]
+			s.MedianMs *= fixture.Drift[k%len(fixture.Drift)]
+			if side == results.SideCandidate && slow[s.Name] > 0 {
+				s.MedianMs *= slow[s.Name]
 			}
 			in = append(in, s)
 		}
@@ -473,32 +265,32 @@ func lockstepSide(t *testing.T, dir, side string, slices int, slow map[string]fl
 		if side == results.SideCandidate {
 			seed++
 		}
-		for _, e := range gen(seed, 10, in...) {
+		for _, e := range fixture.Gen(seed, 10, in...) {
 			e.Start = e.Start.Add(time.Duration(k) * 10 * time.Second)
 			execs = append(execs, e)
 		}
 	}
 	id := "ls-" + side
-	info := &results.Run{RunID: id, ServerVersion: "10.11.6-MariaDB", Flavor: "mariadb", Start: t0,
+	info := &results.Run{RunID: id, ServerVersion: "10.11.6-MariaDB", Flavor: "mariadb", Start: fixture.T0,
 		Replicate: &results.Replicate{Series: "ls", Side: side, Rounds: slices, Slice: results.Duration(10 * time.Second)}}
-	return runFixture{id: id, info: info, hosts: 1, execs: execs}.write(t, filepath.Join(dir, side))
+	return fixture.Run{ID: id, Info: info, Hosts: 1, Execs: execs}.Write(t, filepath.Join(dir, side))
 }
 
 // TestLockstepSlicesAreRounds: a run in lockstep holds its side's rounds,
 // one per time slice, paired with the other side's slices.
 func TestLockstepSlicesAreRounds(t *testing.T) {
 	dir := t.TempDir()
-	scs := []scen{{name: "slower", n: 100, medianMs: 5, plan: "p"}, {name: "same", n: 100, medianMs: 5, plan: "p"}}
+	scs := []fixture.Scen{{Name: "slower", N: 100, MedianMs: 5, Plan: "p"}, {Name: "same", N: 100, MedianMs: 5, Plan: "p"}}
 	slow := map[string]float64{"slower": 1.3}
 	base := lockstepSide(t, dir, results.SideBase, 6, slow, scs...)
 	cand := lockstepSide(t, dir, results.SideCandidate, 6, slow, scs...)
-	c, err := Compare([]string{base}, []string{cand}, CompareOptions{})
+	c, err := Compare([]string{base}, []string{cand}, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := byName(c)
-	for name, want := range map[string]string{"slower": Regression, "same": NoChange} {
-		if got := s[name]; got.Verdict != want || got.Method != MethodPaired || got.BaseRounds != 6 || got.CandidateRounds != 6 {
+	for name, want := range map[string]string{"slower": compare.Regression, "same": compare.NoChange} {
+		if got := s[name]; got.Verdict != want || got.Method != compare.MethodPaired || got.BaseRounds != 6 || got.CandidateRounds != 6 {
 			t.Errorf("%s: %s by %s over %d/%d rounds (median %+v), want %s by paired t over 6/6",
 				name, got.Verdict, got.Method, got.BaseRounds, got.CandidateRounds, got.Median, want)
 		}
@@ -510,7 +302,7 @@ func TestLockstepSlicesAreRounds(t *testing.T) {
 	aaDir := t.TempDir()
 	aaBase := lockstepSide(t, aaDir, results.SideBase, 6, nil, scs...)
 	aaCand := lockstepSide(t, aaDir, results.SideCandidate, 6, nil, scs...)
-	noise, _, err := Calibrate([]string{aaBase}, []string{aaCand}, CompareOptions{})
+	noise, _, err := Calibrate([]string{aaBase}, []string{aaCand}, compare.Options{})
 	if err != nil {
 		t.Fatalf("calibration from runs in lockstep: %v", err)
 	}
@@ -519,7 +311,7 @@ func TestLockstepSlicesAreRounds(t *testing.T) {
 	}
 	// Read by rows, the slices are the same.
 	byRows(func() {
-		r, err := Compare([]string{base}, []string{cand}, CompareOptions{})
+		r, err := Compare([]string{base}, []string{cand}, compare.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

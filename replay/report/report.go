@@ -14,28 +14,6 @@ import (
 	"github.com/joinbench/joinbench/replay/stall"
 )
 
-// Summary is the outcome of one scenario (or of a whole run), reduced by
-// replay/metrics as the live summary of `joinbench run` is, so the two
-// agree. Latency figures cover the executions that succeeded, in
-// milliseconds; the rate is executions per second of the scenario's window
-// (first intended start, the start when unpaced, to last end).
-type Summary struct {
-	Executions int64   `json:"executions"` // succeeded and failed
-	Errors     int64   `json:"errors"`
-	ErrorRate  float64 `json:"error_rate"`
-	MeanMs     float64 `json:"mean_ms"`
-	P50Ms      float64 `json:"p50_ms"`
-	P95Ms      float64 `json:"p95_ms"`
-	P99Ms      float64 `json:"p99_ms"`
-	MaxMs      float64 `json:"max_ms"`
-	QPS        float64 `json:"queries_per_second"`
-	// CutAtEnd counts the statements still running when a run or round
-	// ended (in neither Executions nor Errors), and CutRanMs is the longest
-	// time one of them had run: a lower bound of its latency (cut.go).
-	CutAtEnd int64   `json:"cut_at_end,omitempty"`
-	CutRanMs float64 `json:"cut_ran_ms,omitempty"`
-}
-
 // TimePoint is one bucket of a time series. Buckets are one second wide
 // unless the run is long: then 2, 4, 8... seconds, at most 600 points.
 type TimePoint struct {
@@ -75,7 +53,9 @@ type PlanInfo struct {
 // ScenarioReport is one scenario of a run.
 type ScenarioReport struct {
 	Scenario string `json:"scenario"`
-	Summary
+	// Summary is reduced by replay/metrics as the live summary of
+	// `joinbench run` is, so the two agree.
+	metrics.Summary
 	ErrorCodes  map[string]int64 `json:"error_codes,omitempty"`
 	Percentiles []Percentile     `json:"percentiles"`
 	Histogram   []Bin            `json:"histogram"`
@@ -109,7 +89,7 @@ type RunReport struct {
 	Files     int              `json:"executions_files"`
 	Start     time.Time        `json:"start"` // first intended start (start when unpaced)
 	End       time.Time        `json:"end"`   // last end
-	Total     Summary          `json:"total"`
+	Total     metrics.Summary  `json:"total"`
 	Scenarios []ScenarioReport `json:"scenarios"`
 	Timeline  []TimePoint      `json:"timeline"`
 	Counters  []CounterSeries  `json:"counters,omitempty"`
@@ -171,6 +151,13 @@ func (w warner) warn(err error) {
 	}
 }
 
+// warnIf passes err on as a warning when it is not nil.
+func (w warner) warnIf(err error) {
+	if err != nil {
+		w.warn(err)
+	}
+}
+
 func buildRun(dir string, opt Options) (*RunReport, error) {
 	rr := &RunReport{Dir: dir, RunID: results.RunIDFromDir(dir)}
 	w := warner{list: &rr.Warnings, fn: opt.Warn}
@@ -205,7 +192,7 @@ func buildRun(dir string, opt Options) (*RunReport, error) {
 	eachParallel(len(names), func(i int) { rr.Scenarios[i] = scenarioReport(acc.scenarios[names[i]], catalog) })
 	<-totalDone
 	rr.Start, rr.End = total.First, total.Last
-	rr.Total = summaryOf(&total)
+	rr.Total = metrics.SummaryOf(&total)
 	rr.addCut(acc.cut)
 	rr.Timeline = acc.overall.points()
 	counters, err := readCounters(dir, w.warn)

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/joinbench/joinbench/replay/compare"
+	"github.com/joinbench/joinbench/replay/internal/fixture"
 	"github.com/joinbench/joinbench/replay/results"
 )
 
@@ -16,45 +18,45 @@ func TestNeverCompletedOnCandidate(t *testing.T) {
 	info := func(id string, scenarios ...string) *results.Run {
 		return &results.Run{RunID: id, ServerVersion: "10.11.6-MariaDB", Flavor: "mariadb", Endpoints: []string{"127.0.0.1:3306"}, Scenarios: scenarios}
 	}
-	b := runFixture{id: "b", info: info("b", "a", "slow", "few"), execs: gen(1, 5,
-		scen{name: "a", n: 200, medianMs: 2, plan: "p"},
-		scen{name: "slow", n: 40, medianMs: 20, plan: "q"},
-		scen{name: "few", n: 6, medianMs: 20, plan: "r"},
-	)}.write(t, dir)
-	ran := runFixture{id: "c", info: info("c", "a", "slow", "few"), execs: gen(2, 5, scen{name: "a", n: 200, medianMs: 2, plan: "p"})}.write(t, dir)
-	cmp, err := Compare([]string{b}, []string{ran}, CompareOptions{})
+	b := fixture.Run{ID: "b", Info: info("b", "a", "slow", "few"), Execs: fixture.Gen(1, 5,
+		fixture.Scen{Name: "a", N: 200, MedianMs: 2, Plan: "p"},
+		fixture.Scen{Name: "slow", N: 40, MedianMs: 20, Plan: "q"},
+		fixture.Scen{Name: "few", N: 6, MedianMs: 20, Plan: "r"},
+	)}.Write(t, dir)
+	ran := fixture.Run{ID: "c", Info: info("c", "a", "slow", "few"), Execs: fixture.Gen(2, 5, fixture.Scen{Name: "a", N: 200, MedianMs: 2, Plan: "p"})}.Write(t, dir)
+	cmp, err := Compare([]string{b}, []string{ran}, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := byName(cmp)
-	if v := s["slow"]; v.Verdict != Regression || len(v.Reasons) != 1 || !strings.Contains(v.Reasons[0], "against 40 on the base") {
+	if v := s["slow"]; v.Verdict != compare.Regression || len(v.Reasons) != 1 || !strings.Contains(v.Reasons[0], "against 40 on the base") {
 		t.Errorf("slow, never completed on the candidate: %s %q", v.Verdict, v.Reasons)
 	}
-	if v := s["few"].Verdict; v != OnlyInBase {
-		t.Errorf("few, 6 base executions: %s, want %s", v, OnlyInBase)
+	if v := s["few"].Verdict; v != compare.OnlyInBase {
+		t.Errorf("few, 6 base executions: %s, want %s", v, compare.OnlyInBase)
 	}
-	if v := s["a"].Verdict; v != NoChange {
+	if v := s["a"].Verdict; v != compare.NoChange {
 		t.Errorf("a: %s", v)
 	}
 	if !cmp.Failed() {
 		t.Error("comparison passed with a scenario the candidate never completed")
 	}
 
-	other := runFixture{id: "d", info: info("d", "a"), execs: gen(3, 5, scen{name: "a", n: 200, medianMs: 2, plan: "p"})}.write(t, dir)
-	cmp, err = Compare([]string{b}, []string{other}, CompareOptions{})
+	other := fixture.Run{ID: "d", Info: info("d", "a"), Execs: fixture.Gen(3, 5, fixture.Scen{Name: "a", N: 200, MedianMs: 2, Plan: "p"})}.Write(t, dir)
+	cmp, err = Compare([]string{b}, []string{other}, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Not run at all is data missing, not a regression: it fails the
 	// gate only as such, and --allow-missing accepts it.
-	if v := byName(cmp)["slow"].Verdict; v != OnlyInBase || !cmp.Failed() {
+	if v := byName(cmp)["slow"].Verdict; v != compare.OnlyInBase || !cmp.Failed() {
 		t.Errorf("slow, not run on the candidate: %s, failed %v", v, cmp.Failed())
 	}
-	cmp, err = Compare([]string{b}, []string{other}, CompareOptions{AllowMissing: true})
+	cmp, err = Compare([]string{b}, []string{other}, compare.Options{AllowMissing: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := byName(cmp)["slow"].Verdict; v != OnlyInBase || cmp.Failed() {
+	if v := byName(cmp)["slow"].Verdict; v != compare.OnlyInBase || cmp.Failed() {
 		t.Errorf("slow, not run on the candidate, --allow-missing: %s, failed %v", v, cmp.Failed())
 	}
 }

@@ -54,7 +54,7 @@ type Action struct {
 	// ErrorCode is the server error number of a failed statement, the exit
 	// status of a failed command, 0 otherwise.
 	ErrorCode    int32  `parquet:"error_code"`
-	ErrorMessage string `parquet:"error_message,optional"`
+	ErrorMessage string `parquet:"error_message,optional" stats:"none"`
 	Rows         int64  `parquet:"rows"`   // rows affected by a statement or chunked DML
 	Chunks       int32  `parquet:"chunks"` // transactions of a chunked DML
 	// Output is what an external command printed (its last 64 KiB), or
@@ -103,7 +103,7 @@ func ReadActions(dir string, warn Warner) ([]Action, error) {
 		return nil, nil
 	}
 	var out []Action
-	_, err := scanFile(p, warn, func(a *Action) error {
+	_, err := scanFile(p, warn, allColumns[Action](), func(a *Action) error {
 		out = append(out, *a)
 		return nil
 	})

@@ -124,7 +124,7 @@ func BenchmarkScanExecutions(b *testing.B) {
 			return sum, err
 		}},
 		{"rows", func() (sum int64, err error) {
-			_, err = ScanExecutionsAs(d.Path(), nil, func(e *columnRow) error {
+			_, err = ScanExecutionFields(d.Path(), nil, ExecutionFields{columnFields}, func(e *Execution) error {
 				sum += e.LatencyNs
 				return nil
 			})
@@ -142,4 +142,51 @@ func BenchmarkScanExecutions(b *testing.B) {
 			b.ReportMetric(float64(n)*float64(b.N)/(cpuTime()-cpu0).Seconds(), "rows/cpu-s")
 		})
 	}
+}
+
+// BenchmarkJournalCodec measures the journal's encoding and decoding
+// alone, without the file: frames of 256 rows (what a worker hands over)
+// of the rows of BenchmarkExecutionWriter.
+func BenchmarkJournalCodec(b *testing.B) {
+	const batch = 256
+	src := sampleExecutions(0, 1<<14)
+	b.Run("encode", func(b *testing.B) {
+		j := &journalWriter[Execution]{enc: executionJournal.newEncoder()}
+		b.ReportAllocs()
+		rows := 0
+		cpu0 := cpuTime()
+		for i := 0; b.Loop(); i++ {
+			off := (i * batch) % len(src)
+			j.frame(src[off : off+batch])
+			rows += batch
+		}
+		reportRowCost(b, rows, cpu0)
+	})
+	b.Run("decode", func(b *testing.B) {
+		j := &journalWriter[Execution]{enc: executionJournal.newEncoder()}
+		var frames [][]byte
+		for off := 0; off < len(src); off += batch {
+			frames = append(frames, append([]byte(nil), j.frame(src[off:off+batch])...))
+		}
+		b.ReportAllocs()
+		rows := 0
+		dst := make([]Execution, 0, batch)
+		dec := executionJournal.newDecoder(false)
+		cpu0 := cpuTime()
+		for i := 0; b.Loop(); i++ {
+			var err error
+			if dst, err = dec.decodeRows(frames[i%len(frames)][frameHeader:], batch, dst[:0]); err != nil {
+				b.Fatal(err)
+			}
+			rows += len(dst)
+		}
+		reportRowCost(b, rows, cpu0)
+	})
+}
+
+// reportRowCost reports the wall and CPU time per row; the CPU time
+// suffers less from other processes sharing the cores.
+func reportRowCost(b *testing.B, rows int, cpu0 time.Duration) {
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(rows), "ns/row")
+	b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(rows), "cpu-ns/row")
 }

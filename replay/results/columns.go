@@ -8,7 +8,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/encoding"
@@ -75,26 +74,15 @@ func (c *ExecutionColumns) reset() {
 	c.Segment = nil
 }
 
-// columnRow is the row type of the row-by-row reading of the same
-// columns: it decides which columns a file must have (the same as for the
-// rows report always read), and reads the row groups that the column
-// reader does not handle (see readGroupRows).
-type columnRow struct {
-	Scenario      string     `parquet:"scenario,dict"`
-	TemplateHash  string     `parquet:"template_hash,dict"`
-	Start         time.Time  `parquet:"start_time,timestamp(nanosecond)"`
-	IntendedStart *time.Time `parquet:"intended_start,optional,timestamp(nanosecond)"`
-	LatencyNs     int64      `parquet:"latency_ns"`
-	Rows          int64      `parquet:"rows"`
-	ErrorCode     int32      `parquet:"error_code"`
-	PlanHash      string     `parquet:"plan_hash,dict,optional"`
-	Params        []string   `parquet:"params,list"`
-	Checksum      string     `parquet:"result_checksum,optional"`
-	CutAtEnd      bool       `parquet:"cut_at_end,optional"`
-	// optional here: only the per-client breakdown reads them
-	ClientHost string `parquet:"client_host,dict,optional"`
-	Segment    int32  `parquet:"segment,optional"`
-}
+// columnFields are the columns of the row-by-row reading of the same
+// columns: they decide which columns a file must have (the same as for
+// the rows report always read), and read the row groups that the column
+// reader does not handle (see readGroupRows). The client host and the
+// segment may be missing: only the per-client breakdown reads them.
+var columnFields = executionSchema.project(
+	[]string{"Scenario", "TemplateHash", "Start", "IntendedStart", "LatencyNs", "Rows", "ErrorCode", "PlanHash",
+		"Params", "Checksum", "CutAtEnd", "ClientHost", "Segment"},
+	[]string{"ClientHost", "Segment"})
 
 // errByRows sends a row group to the row reader: its layout is not the one
 // the column reader decodes (another encoding or type), or the caller
@@ -146,25 +134,25 @@ func openColumnFile(path string, warn func(error)) (cf *columnFile, closeFn func
 		warn(fmt.Errorf("%s: not a complete Parquet file: %w (skipped; truncated?)", path, err))
 		return nil, nil
 	}
-	if missing := missingColumns[columnRow](pf.Schema()); len(missing) > 0 {
+	if missing := columnFields.missing(pf.Schema()); len(missing) > 0 {
 		warn(fmt.Errorf("%s: not %s: no column %s (skipped)", path, kindOf[Execution](), strings.Join(missing, ", ")))
 		return nil, nil
 	}
-	col := func(name string) int {
-		if leaf, ok := pf.Schema().Lookup(name); ok {
+	col := func(field string) int {
+		if leaf, ok := pf.Schema().Lookup(executionSchema.column(field)); ok {
 			return leaf.ColumnIndex
 		}
 		return -1
 	}
 	params := -1
-	if leaf, ok := pf.Schema().Lookup("params", "list", "element"); ok && leaf.MaxRepetitionLevel == 1 && leaf.MaxDefinitionLevel == 1 &&
+	if leaf, ok := pf.Schema().Lookup(executionSchema.leaf("Params")...); ok && leaf.MaxRepetitionLevel == 1 && leaf.MaxDefinitionLevel == 1 &&
 		leaf.Node.Type().Kind() == parquet.ByteArray {
 		params = leaf.ColumnIndex
 	}
 	cf = &columnFile{path: path, pf: pf, params: params,
-		scenario: col("scenario"), template: col("template_hash"), start: col("start_time"), intended: col("intended_start"),
-		latency: col("latency_ns"), rows: col("rows"), code: col("error_code"), plan: col("plan_hash"), checksum: col("result_checksum"),
-		cut: col("cut_at_end"), client: col("client_host"), segment: col("segment")}
+		scenario: col("Scenario"), template: col("TemplateHash"), start: col("Start"), intended: col("IntendedStart"),
+		latency: col("LatencyNs"), rows: col("Rows"), code: col("ErrorCode"), plan: col("PlanHash"), checksum: col("Checksum"),
+		cut: col("CutAtEnd"), client: col("ClientHost"), segment: col("Segment")}
 	ok = true
 	return cf, func() { f.Close() }
 }
@@ -303,9 +291,9 @@ func (cf *columnFile) readGroupRows(g int, c *ExecutionColumns, opt ColumnScan) 
 		}
 		s.Index = append(s.Index, j)
 	}
-	r := parquet.NewGenericRowGroupReader[columnRow](cf.pf.RowGroups()[g])
+	r := parquet.NewGenericRowGroupReader[Execution](cf.pf.RowGroups()[g], columnFields.schema)
 	defer r.Close()
-	buf := make([]columnRow, readBatch)
+	buf := make([]Execution, readBatch)
 	for {
 		n, rerr := r.Read(buf)
 		for i := range buf[:n] {

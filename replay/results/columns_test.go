@@ -102,7 +102,7 @@ func columnsFixture(t *testing.T, checksums bool) string {
 }
 
 func flatByRows(t *testing.T, dir string) (rows []flatRow, files int, warnings []string) {
-	files, err := ScanExecutionsAs(dir, func(err error) { warnings = append(warnings, err.Error()) }, func(e *columnRow) error {
+	files, err := ScanExecutionFields(dir, func(err error) { warnings = append(warnings, err.Error()) }, ExecutionFields{columnFields}, func(e *Execution) error {
 		r := flatRow{Scenario: e.Scenario, Template: e.TemplateHash, Plan: e.PlanHash, Start: e.Start.UnixNano(),
 			Latency: e.LatencyNs, Rows: e.Rows, Code: e.ErrorCode, Checksum: e.Checksum, Params: slices.Clone(e.Params),
 			Client: e.ClientHost, Segment: e.Segment}

@@ -17,8 +17,12 @@ import (
 
 // JournalGlob matches the executions journals of a run folder: rows of a
 // client still running (Options.Journal), or of one killed before it could
-// turn them into Parquet (see Recover).
-const JournalGlob = "executions-*" + journalSuffix
+// turn them into Parquet (see Recover). StatusJournalGlob matches those of
+// the server counters.
+const (
+	JournalGlob       = "executions-*" + journalSuffix
+	StatusJournalGlob = "status-*" + journalSuffix
+)
 
 // convertBatchRows is at most how many decoded rows a conversion holds.
 const convertBatchRows = 4096
@@ -36,14 +40,21 @@ const maxConversions = 8
 // client of the given cores: one per core, at most maxConversions.
 func conversionWorkers(n, cores int) int { return min(n, cores, maxConversions) }
 
+// converted is what the conversion of one journal made.
+type converted struct {
+	file   string // "" when the journal held no row
+	rows   int64
+	damage *journalDamage // nil when the journal was whole
+}
+
 // convertJournals turns journals into Parquet files, several at once (one
-// per core, at most maxConversions), and returns the files written. A
-// journal becomes the executions file of the same name and number, then
-// is removed; one holding no rows is removed and gives no file. A torn
-// last frame (the writer was killed) is reported through warn and its
-// rows are lost; the frames before it are converted.
-func convertJournals(d *RunDir, paths []string, warn Warner) ([]string, error) {
-	files := make([]string, len(paths))
+// per core, at most maxConversions). A journal becomes the file of the
+// same name and number, then is removed; one holding no rows is removed
+// and gives no file. Damaged frames are skipped, and reported through
+// warn; a journal that could not be converted whole is kept, renamed
+// (damagedSuffix). The caller holds the run folder's lock (lockRunDir).
+func convertJournals[T any](d *RunDir, kind *journalKind[T], paths []string, warn Warner) ([]converted, error) {
+	out := make([]converted, len(paths))
 	errs := make([]error, len(paths))
 	if warn != nil { // warned from several goroutines, one at a time
 		var mu sync.Mutex
@@ -59,7 +70,7 @@ func convertJournals(d *RunDir, paths []string, warn Warner) ([]string, error) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				files[i], errs[i] = convertJournal(d, paths[i], warn)
+				out[i], errs[i] = convertJournal(d, kind, paths[i], warn)
 			}
 		}()
 	}
@@ -68,35 +79,40 @@ func convertJournals(d *RunDir, paths []string, warn Warner) ([]string, error) {
 	}
 	close(next)
 	wg.Wait()
+	return out, errors.Join(errs...)
+}
+
+// convertedFiles are the files of a conversion, in the journals' order.
+func convertedFiles(cs []converted) []string {
 	var out []string
-	for _, f := range files {
-		if f != "" {
-			out = append(out, f)
+	for _, c := range cs {
+		if c.file != "" {
+			out = append(out, c.file)
 		}
 	}
-	return out, errors.Join(errs...)
+	return out
 }
 
 // convertJournal writes the rows of one journal to its Parquet file and
 // removes the journal. A Parquet file of that name already there was
 // finished by an earlier conversion killed before it removed the journal:
 // the journal is then only removed.
-func convertJournal(d *RunDir, path string, warn Warner) (string, error) {
+func convertJournal[T any](d *RunDir, kind *journalKind[T], path string, warn Warner) (converted, error) {
 	prefix, n, err := journalName(path)
 	if err != nil {
-		return "", err
+		return converted{}, err
 	}
 	final := filepath.Join(filepath.Dir(path), fileName(prefix, n, parquetSuffix))
 	if _, err := os.Stat(final); err == nil {
-		return final, removeJournal(path)
+		return converted{file: final, rows: fileRows(final)}, removeJournal(path)
 	}
 	_ = os.Remove(final + tmpSuffix) // of a conversion killed half-way
-	jr, err := openJournal(path)
+	jr, err := openJournal(path, kind)
 	if err != nil {
-		return "", err
+		return converted{}, err
 	}
 	defer jr.close()
-	w := rollingWriter[Execution]{
+	w := rollingWriter[T]{
 		d: d, prefix: prefix, now: d.now, age: time.Duration(math.MaxInt64),
 		nextN: func() int { return n },
 	}
@@ -105,20 +121,18 @@ func convertJournal(d *RunDir, path string, warn Warner) (string, error) {
 	// beside them (65,536 by default, some 300 bytes each) would double
 	// the memory of every conversion running at once.
 	batch := int(min(d.opts.RowGroupRows, convertBatchRows))
-	rows := make([]Execution, 0, batch)
+	rows := make([]T, 0, batch)
 	var written int64
 	for {
 		rows, err = jr.next(rows)
 		done := err != nil
-		if errors.Is(err, errTornFrame) {
-			warn.warn(fmt.Errorf("%w: its rows are lost (the client was stopped while writing them)", err))
-		} else if err != nil && err != io.EOF {
+		if err != nil && err != io.EOF {
 			_ = w.fail(err)
-			return "", err
+			return converted{}, err
 		}
 		if len(rows) >= batch || (done && len(rows) > 0) {
 			if err := w.write(rows); err != nil {
-				return "", err
+				return converted{}, err
 			}
 			written += int64(len(rows))
 			clear(rows)
@@ -129,12 +143,27 @@ func convertJournal(d *RunDir, path string, warn Warner) (string, error) {
 		}
 	}
 	if err := w.finish(); err != nil {
-		return "", err
+		return converted{}, err
 	}
+	c := converted{file: final, rows: written}
 	if written == 0 {
-		final = "" // no row, no file
+		c.file = "" // no row, no file
 	}
-	return final, removeJournal(path)
+	if len(jr.damage) == 0 {
+		return c, removeJournal(path)
+	}
+	c.damage = &journalDamage{path: path, size: jr.size, spans: jr.damage, kept: written, file: c.file}
+	if c.damage.emptyTail() {
+		err = removeJournal(path)
+	} else {
+		c.damage.keptAs = path + damagedSuffix
+		if err = os.Rename(path, c.damage.keptAs); err != nil {
+			c.damage.keptAs = path
+			err = fmt.Errorf("rename %s: %w", path, err)
+		}
+	}
+	warn.warn(c.damage)
+	return c, err
 }
 
 func removeJournal(path string) error {
@@ -159,44 +188,109 @@ func journalName(path string) (prefix string, n int, err error) {
 // Recovered is what Recover did in one run folder.
 type Recovered struct {
 	Files []string // executions files written from journals
-	// InUse are journals a running client is still writing: their rows
-	// become Parquet when that client's run ends.
+	Rows  int64    // the executions in them
+	// StatusFiles are the status files written from journals, with
+	// StatusRows server counter rows.
+	StatusFiles []string
+	StatusRows  int64
+	// Lost counts the rows (executions and server counters) in damaged
+	// frames of the journals, as their headers tell; LostUncounted is set
+	// when damage at the end of a journal may have lost more (see the
+	// warnings).
+	Lost          int64
+	LostUncounted bool
+	// Damaged are the journals that could not be converted whole, kept
+	// under their name and damagedSuffix.
+	Damaged []string
+	// InUse are executions journals a running client is still writing:
+	// their rows become Parquet when that client's run ends. (Those of
+	// its server counters become Parquet every minute, as always.)
 	InUse []string
 }
 
-// Recover turns the journals a killed client left in a run folder into
-// executions files, so that the run's rows can be read (by report and
-// compare, or by any Parquet reader afterwards). Journals of a client
-// still running are left to it and listed in InUse. A folder without
-// journals is left as it is.
+// Recover turns the journals a killed client left in a run folder, of
+// executions and of server counters, into Parquet files, so that the
+// run's rows can be read (by report and compare, or by any Parquet reader
+// afterwards). Journals of a client still running are left to it and
+// listed in InUse. Damaged frames are skipped and warned about, every
+// other frame is kept. A folder without journals is left as it is.
+// Recovers of one folder run one at a time, also from several processes:
+// the second finds the files the first made.
 func Recover(dir string, warn Warner) (Recovered, error) {
 	var rec Recovered
-	paths, err := filepath.Glob(filepath.Join(globEscape(dir), JournalGlob))
+	found := false
+	for _, glob := range []string{JournalGlob, StatusJournalGlob} {
+		paths, err := filepath.Glob(filepath.Join(globEscape(dir), glob))
+		if err != nil {
+			return rec, err
+		}
+		found = found || len(paths) > 0
+	}
+	if !found {
+		return rec, nil
+	}
+	unlock := lockRunDir(dir)
+	defer unlock()
+	d := &RunDir{path: dir, runID: recoveredRunID(dir), opts: Options{FileRows: math.MaxInt64}.withDefaults(),
+		now: time.Now, create: createNew}
+	cs, err := recoverJournals(d, JournalGlob, executionJournal, true, &rec, warn)
+	rec.Files = convertedFiles(cs)
+	for _, c := range cs {
+		rec.Rows += c.rows
+	}
+	cs, serr := recoverJournals(d, StatusJournalGlob, statusJournal, false, &rec, warn)
+	rec.StatusFiles = convertedFiles(cs)
+	for _, c := range cs {
+		rec.StatusRows += c.rows
+	}
+	return rec, errors.Join(err, serr)
+}
+
+// recoverJournals converts the journals of one kind in d that no client
+// holds, noting in rec the damage, and those in use when listInUse. The
+// caller holds the folder's lock.
+func recoverJournals[T any](d *RunDir, glob string, kind *journalKind[T], listInUse bool, rec *Recovered, warn Warner) ([]converted, error) {
+	// listed under the lock: no other Recover is converting them now
+	paths, err := filepath.Glob(filepath.Join(globEscape(d.path), glob))
 	if err != nil || len(paths) == 0 {
-		return rec, err
+		return nil, err
 	}
 	sort.Strings(paths)
 	var todo []string
 	for _, p := range paths {
 		f, err := os.Open(p)
+		if errors.Is(err, os.ErrNotExist) { // its writer converted it meanwhile
+			continue
+		}
 		if err != nil {
-			return rec, err
+			return nil, err
 		}
 		inUse := journalInUse(f)
 		f.Close()
 		if inUse {
-			rec.InUse = append(rec.InUse, p)
+			if listInUse {
+				rec.InUse = append(rec.InUse, p)
+			}
 		} else {
 			todo = append(todo, p)
 		}
 	}
 	if len(todo) == 0 {
-		return rec, nil
+		return nil, nil
 	}
-	d := &RunDir{path: dir, runID: recoveredRunID(dir), opts: Options{FileRows: math.MaxInt64}.withDefaults(),
-		now: time.Now, create: createNew}
-	rec.Files, err = convertJournals(d, todo, warn)
-	return rec, err
+	cs, err := convertJournals(d, kind, todo, warn)
+	for _, c := range cs {
+		if c.damage == nil {
+			continue
+		}
+		lost, unknown := c.damage.lost()
+		rec.Lost += lost
+		rec.LostUncounted = rec.LostUncounted || unknown
+		if c.damage.keptAs != "" {
+			rec.Damaged = append(rec.Damaged, c.damage.keptAs)
+		}
+	}
+	return cs, err
 }
 
 // recoveredRunID is the run id for the files' metadata: run.json's, or

@@ -34,7 +34,7 @@ type CutExecution struct {
 	RanNs int64
 }
 
-func cutExecution(e *columnRow) CutExecution {
+func cutExecution(e *Execution) CutExecution {
 	ce := CutExecution{Scenario: strings.Clone(e.Scenario), StartNs: e.Start.UnixNano(), RanNs: e.LatencyNs}
 	if e.IntendedStart != nil {
 		ce.IntendedStartNs = e.IntendedStart.UnixNano()

@@ -2,7 +2,11 @@
 // types (executions, plans, status), run.json, the streaming writers and the
 // readers that report and compare use. Column names are snake_case and part
 // of the contract with users' DuckDB, pandas and Spark queries: never rename
-// one; add new columns as optional.
+// one; add new columns as optional. The row types' struct tags
+// (records.go) are the one definition of the columns: readers name
+// columns by the fields that hold them (schema.go), and other packages
+// read some columns of executions with ScanExecutionFields rather than a
+// row type of their own.
 //
 // # Layout
 //
@@ -14,6 +18,7 @@
 //	    executions-<host>-<n>.rows        the same rows, journalled, until the writer closes
 //	    plans.parquet                     one row per distinct plan and format (Plan)
 //	    status-<host>-<n>.parquet         server counter deltas per interval (Status)
+//	    status-<host>-<n>.rows            the same rows, journalled, for up to a minute
 //
 // The rounds of a repeated comparison (joinbench ab) are runs too, laid
 // out as <dir>/ab=<series>/side=<base|candidate>/run=<id>/, their run.json
@@ -32,13 +37,17 @@
 // ".parquet" when finished. Executions files are finished ("rolled") every
 // Options.FileAge (1 second) or Options.FileRows rows, whichever comes
 // first, also while no rows come (ExecutionWriter.RollIfOld), and on Close;
-// the next rows go to a new file with the next n. Status files roll every
-// StatusFileAge (1 minute).
+// the next rows go to a new file with the next n. Server counters (status
+// rows) are journalled as they come (status-<host>-<n>.rows, a frame per
+// report interval) and made a status file every StatusFileAge (1
+// minute).
 //
 // The guarantee: every file named *.parquet is complete and readable at any
 // moment, also after the process is killed with SIGKILL. Without a journal
-// (below), a kill loses the rows of the files still open (*.parquet.tmp: at most a second of
-// executions, a minute of status rows) and plans found in the last second.
+// (below), a kill loses the rows of the files still open (*.parquet.tmp: at
+// most a second of executions) and plans found in the last second; a
+// killed client's server counters are all in its status journal, which
+// Recover makes Parquet.
 // run.json is replaced atomically (temp file and rename), so it is always
 // either the previous or the new version; a run.json written at the start
 // and never completed has no end, and ReadRunInfo warns of it.
@@ -59,8 +68,13 @@
 // the measured time, and appending costs a third of it. No Parquet reader
 // sees the rows until then. A killed client's journals keep every frame
 // written (one per batch); Recover, which report and compare run first,
-// makes them Parquet, and leaves alone the journals a running client
-// holds locked.
+// makes them Parquet, its status journals too, and leaves alone the
+// journals a running client holds locked. A frame that does not verify
+// (a flipped byte, zeros a crash left) is skipped, counted and warned
+// of, and reading goes on at the next one; a journal not converted whole
+// is kept, renamed <name>.rows.damaged. Conversions of one run folder
+// take turns (a lock on the folder), so that two reports started at once
+// both read every row.
 //
 // A file that cannot be written (a full disk) is removed, the writer
 // returns a WriteError naming it, and the run stops; the files finished

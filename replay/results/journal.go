@@ -2,174 +2,108 @@ package results
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
 	"os"
-	"time"
+	"path/filepath"
+	"strings"
 )
 
-// The executions journal: what an ExecutionWriter with Options.Journal
-// writes during a run, turned into Parquet when it closes (convert.go).
-// Encoding a row into Parquet costs about 0.7 µs of CPU (zstd, the
-// dictionaries, the page statistics); appending it to the journal costs a
-// third of that, and the rest is spent after the measured time, when it
-// takes nothing from the server under test (bench/README.md, "The
-// executions journal").
+// Journals: what a writer appends rows to during a run, turned into
+// Parquet later (convert.go). Encoding a row into Parquet costs about
+// 0.7 µs of CPU (zstd, the dictionaries, the page statistics); appending
+// it to the journal costs a third of that, and the rest is spent after
+// the measured time, when it takes nothing from the server under test
+// (bench/README.md, "The executions journal"). Executions are journalled
+// with Options.Journal, server counters always (StatusWriter): a journal
+// keeps every row that a client killed with SIGKILL wrote.
 //
-// A journal file, executions-<host>-<n>.rows, is a magic line and then
-// frames, one per Write, each written with one write call:
+// A journal file is a magic line naming its row type and version, then
+// frames, one per write, each written with one write call:
 //
-//	frame   = length uint32 LE | crc32c(payload) uint32 LE | payload
-//	payload = uvarint(rows) | row...
+//	frame  = header payload
+//	header = sync "\xf5JBF" | length uint32 | first uint64 | rows uint32 |
+//	         crc32c(payload) uint32 | crc32c(header up to here) uint32
 //
-// A row is its fields in a fixed order (frame, decode), integers as varints,
-// times as nanoseconds (a row's start as the difference from the previous
-// row's in the frame), free text (parameters, checksum, error message) as
-// a uvarint length and its bytes. The few distinct strings of the
-// dictionary columns (run, scenario, template hash, endpoint, host,
-// SQLSTATE, plan hash) are numbered in the order they first appear in the
-// file: a row gives the number, and the first use of a number is followed
-// by the string itself, so every frame can be read with the ones before
-// it. Number 0 is the empty string (null).
+// (little endian). first is how many rows the frames before hold, rows
+// how many this one does, so that a reader that skips a damaged frame
+// knows how many rows it lost. The payload is the rows, each encoded by
+// the row type's codec (journal_codec.go) with the strings of the
+// dictionary columns numbered per frame: every frame reads on its own.
 //
-// A process killed while writing leaves at most a short or damaged last
-// frame, which the CRC tells from a whole one: reading stops there and the
-// frames before it are kept.
+// A reader keeps every frame whose checksums verify. After a frame that
+// does not, it looks for the next sync marker whose header verifies, and
+// goes on from there: damage in the middle of a file (a flipped byte, a
+// block the file system lost) costs the rows of the frames it touches,
+// and a torn or zero-filled end (a process killed while writing, a crash
+// of the machine) only what was written there.
+//
+// Journals of the first format ("JBROWS1\n", executions only) have
+// frames of an 8-byte header (length, crc32c of the payload) whose
+// payload begins with its row count, and strings numbered over the whole
+// file: a reader cannot go on past a damaged frame of theirs, and keeps
+// the frames before it.
 
 const journalSuffix = ".rows"
 
-var journalMagic = []byte("JBROWS1\n")
+// damagedSuffix is added to the name of a journal that could not be
+// turned into Parquet whole: it is kept for a person to look at, and no
+// longer read as a journal.
+const damagedSuffix = ".damaged"
 
 var crc32c = crc32.MakeTable(crc32.Castagnoli)
 
-// frameHeader is a frame's length and checksum.
-const frameHeader = 8
+// frameSync begins every frame of the current format.
+var frameSync = [4]byte{0xf5, 'J', 'B', 'F'}
+
+// frameHeader is the length of a frame's header; frameHeaderV1 of the
+// first format's.
+const (
+	frameHeader   = 28
+	frameHeaderV1 = 8
+)
 
 // maxFrame bounds a frame's length when reading, so that a damaged length
 // field cannot ask for gigabytes.
 const maxFrame = 1 << 30
 
-// The dictionary fields of a row, in their order within it.
-const (
-	jRun = iota
-	jScenario
-	jTemplate
-	jEndpoint
-	jHost
-	jSQLState
-	jPlan
-	jStrings // count
-)
-
-// Row flags.
-const (
-	jIntended = 1 << iota // IntendedStart is set
-	jCut                  // CutAtEnd
-)
-
-// journalEncoder turns rows into frames. Its string numbers span the file.
-type journalEncoder struct {
-	buf  []byte
-	ids  map[string]uint64
-	last [jStrings]struct {
-		s  string
-		id uint64
-	}
+// journalKind is a row type's journal: its magic line, its codec and, for
+// executions, the first format's magic.
+type journalKind[T any] struct {
+	magic   string
+	magicV1 string // "" when the row type had no journal then
+	// newEncoder makes the encoder of one journal; newDecoder the decoder
+	// of one journal, of the first format when v1.
+	newEncoder func() rowEncoder[T]
+	newDecoder func(v1 bool) rowDecoder[T]
 }
 
-func newJournalEncoder() *journalEncoder {
-	return &journalEncoder{ids: map[string]uint64{"": 0}}
+// rowEncoder appends the rows of one frame to a payload. Its string
+// numbers start again at each call.
+type rowEncoder[T any] interface {
+	appendRows(b []byte, rows []T) []byte
 }
 
-// frame encodes rows as one frame; the result is valid until the next call.
-func (e *journalEncoder) frame(rows []Execution) []byte {
-	b := append(e.buf[:0], make([]byte, frameHeader)...)
-	b = binary.AppendUvarint(b, uint64(len(rows)))
-	var prev int64
-	for i := range rows {
-		r := &rows[i]
-		var flags byte
-		if r.IntendedStart != nil {
-			flags |= jIntended
-		}
-		if r.CutAtEnd {
-			flags |= jCut
-		}
-		b = append(b, flags)
-		b = e.str(b, jRun, r.RunID)
-		b = e.str(b, jScenario, r.Scenario)
-		b = e.str(b, jTemplate, r.TemplateHash)
-		b = e.str(b, jEndpoint, r.Endpoint)
-		b = e.str(b, jHost, r.ClientHost)
-		b = e.str(b, jSQLState, r.SQLState)
-		b = e.str(b, jPlan, r.PlanHash)
-		start := r.Start.UnixNano()
-		b = binary.AppendVarint(b, start-prev)
-		prev = start
-		if r.IntendedStart != nil {
-			b = binary.AppendVarint(b, start-r.IntendedStart.UnixNano())
-		}
-		b = binary.AppendVarint(b, int64(r.Thread))
-		b = binary.AppendVarint(b, r.Event)
-		b = binary.AppendVarint(b, int64(r.StatementSeq))
-		b = binary.AppendVarint(b, r.LatencyNs)
-		b = binary.AppendVarint(b, r.Rows)
-		b = binary.AppendVarint(b, int64(r.ErrorCode))
-		b = binary.AppendVarint(b, int64(r.Retries))
-		b = binary.AppendVarint(b, int64(r.Segment))
-		b = appendText(b, r.ErrorMessage)
-		b = appendText(b, r.Checksum)
-		b = binary.AppendUvarint(b, uint64(len(r.Params)))
-		for _, p := range r.Params {
-			b = appendText(b, p)
-		}
-	}
-	payload := b[frameHeader:]
-	binary.LittleEndian.PutUint32(b[0:], uint32(len(payload)))
-	binary.LittleEndian.PutUint32(b[4:], crc32.Checksum(payload, crc32c))
-	e.buf = b
-	return b
-}
-
-// str appends the number of s, and s after it the first time. The same
-// string as the field's last one, the usual case, is one comparison: the
-// rows of a scenario share their strings, and equal pointers compare
-// without reading the bytes.
-func (e *journalEncoder) str(b []byte, field int, s string) []byte {
-	c := &e.last[field]
-	if s == c.s {
-		return binary.AppendUvarint(b, c.id)
-	}
-	id, seen := e.ids[s]
-	if !seen {
-		id = uint64(len(e.ids))
-		e.ids[s] = id
-	}
-	b = binary.AppendUvarint(b, id)
-	if !seen {
-		b = appendText(b, s)
-	}
-	c.s, c.id = s, id
-	return b
-}
-
-func appendText(b []byte, s string) []byte {
-	b = binary.AppendUvarint(b, uint64(len(s)))
-	return append(b, s...)
+// rowDecoder appends the n rows of a frame's payload to dst (n < 0: the
+// payload begins with the count, as in the first format).
+type rowDecoder[T any] interface {
+	decodeRows(p []byte, n int, dst []T) ([]T, error)
 }
 
 // journalWriter appends frames to one journal file.
-type journalWriter struct {
+type journalWriter[T any] struct {
 	f    *os.File
 	path string
 	rows int64
-	enc  *journalEncoder
+	enc  rowEncoder[T]
+	buf  []byte
 }
 
-func createJournal(d *RunDir, path string) (*journalWriter, error) {
+func createJournal[T any](d *RunDir, path string, kind *journalKind[T]) (*journalWriter[T], error) {
 	f, err := d.create(path)
 	if err != nil {
 		return nil, &WriteError{Path: path, Err: err}
@@ -177,243 +111,395 @@ func createJournal(d *RunDir, path string) (*journalWriter, error) {
 	// Best effort: a file system without locks only loses Recover's
 	// check that no client is still writing.
 	_ = lockJournal(f)
-	if _, err := f.Write(journalMagic); err != nil {
+	if _, err := f.Write([]byte(kind.magic)); err != nil {
 		f.Close()
 		_ = os.Remove(path)
 		return nil, &WriteError{Path: path, Err: err}
 	}
-	return &journalWriter{f: f, path: path, enc: newJournalEncoder()}, nil
+	return &journalWriter[T]{f: f, path: path, enc: kind.newEncoder()}, nil
+}
+
+// frame encodes rows as one frame; the result is valid until the next
+// call.
+func (j *journalWriter[T]) frame(rows []T) []byte {
+	var zero [frameHeader]byte
+	b := j.enc.appendRows(append(j.buf[:0], zero[:]...), rows)
+	h := b[:frameHeader]
+	copy(h, frameSync[:])
+	binary.LittleEndian.PutUint32(h[4:], uint32(len(b)-frameHeader))
+	binary.LittleEndian.PutUint64(h[8:], uint64(j.rows))
+	binary.LittleEndian.PutUint32(h[16:], uint32(len(rows)))
+	binary.LittleEndian.PutUint32(h[20:], crc32.Checksum(b[frameHeader:], crc32c))
+	binary.LittleEndian.PutUint32(h[24:], crc32.Checksum(h[:24], crc32c))
+	j.buf = b
+	return b
 }
 
 // write appends rows as one frame, with one write call: what a killed
 // process has written is in the file.
-func (j *journalWriter) write(rows []Execution) error {
-	if _, err := j.f.Write(j.enc.frame(rows)); err != nil {
+func (j *journalWriter[T]) write(rows []T) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	if _, err := j.f.Write(j.frame(rows)); err != nil {
 		return &WriteError{Path: j.path, Err: err}
 	}
 	j.rows += int64(len(rows))
 	return nil
 }
 
-func (j *journalWriter) close() error {
+func (j *journalWriter[T]) close() error {
 	if err := j.f.Close(); err != nil {
 		return &WriteError{Path: j.path, Err: err}
 	}
 	return nil
 }
 
-// errTornFrame is a last frame cut short or damaged: the process writing
-// it was killed, or the disk filled up.
+// frameHead is a frame's header, read.
+type frameHead struct {
+	length uint32
+	first  uint64
+	rows   uint32
+	crc    uint32
+}
+
+// parseHead reads the header at the start of h, and reports whether it
+// is one: the sync marker, and a checksum that verifies.
+func parseHead(h []byte) (frameHead, bool) {
+	if len(h) < frameHeader || !bytes.Equal(h[:4], frameSync[:]) ||
+		crc32.Checksum(h[:24], crc32c) != binary.LittleEndian.Uint32(h[24:]) {
+		return frameHead{}, false
+	}
+	fh := frameHead{
+		length: binary.LittleEndian.Uint32(h[4:]),
+		first:  binary.LittleEndian.Uint64(h[8:]),
+		rows:   binary.LittleEndian.Uint32(h[16:]),
+		crc:    binary.LittleEndian.Uint32(h[20:]),
+	}
+	return fh, fh.length <= maxFrame
+}
+
+// errTornFrame is damage that runs to the end of a journal: the process
+// writing it was killed, the disk filled up or the machine crashed.
 var errTornFrame = errors.New("last frame incomplete or damaged")
 
-// journalReader reads a journal file's frames back into rows.
-type journalReader struct {
+// errDamagedFrame is damage in the middle of a journal, past which
+// reading went on.
+var errDamagedFrame = errors.New("frames damaged")
+
+// damagedSpan is a stretch of a journal that holds no frame that
+// verifies.
+type damagedSpan struct {
+	from, to int64 // bytes
+	rows     int64 // rows lost there, as the frame headers around it count them
+	// unknown: the span also lost rows no header counts (it runs to the
+	// end of the file, past the last header that verifies)
+	unknown bool
+	zeros   bool // every byte is zero: what a crash leaves
+}
+
+// journalReader reads a journal file's frames back into rows, skipping
+// those that do not verify.
+type journalReader[T any] struct {
 	f       *os.File
 	r       *bufio.Reader
 	path    string
-	off     int64 // of the next frame
-	strs    []string
+	v1      bool
+	size    int64
+	off     int64 // of the next byte r gives
+	dec     rowDecoder[T]
 	payload []byte
-	// Rows take their parameter lists and intended starts from these
-	// blocks, a few allocations per frame rather than some per row.
-	params []string
-	times  []time.Time
+	rows    int64 // rows in the file before the next frame, per the headers
+	damage  []damagedSpan
 }
 
 // openJournal opens a journal for reading; close it with close.
-func openJournal(path string) (*journalReader, error) {
+func openJournal[T any](path string, kind *journalKind[T]) (*journalReader[T], error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	jr := &journalReader{f: f, r: bufio.NewReaderSize(f, 1<<20), path: path, strs: []string{""}}
-	magic := make([]byte, len(journalMagic))
-	if _, err := io.ReadFull(jr.r, magic); err != nil || string(magic) != string(journalMagic) {
+	st, err := f.Stat()
+	if err != nil {
 		f.Close()
-		if err == nil || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%s: not a joinbench rows journal", path)
-		}
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err
 	}
-	jr.off = int64(len(journalMagic))
+	jr := &journalReader[T]{f: f, r: bufio.NewReaderSize(f, 1<<20), path: path, size: st.Size()}
+	magic := make([]byte, len(kind.magic))
+	_, err = io.ReadFull(jr.r, magic)
+	switch {
+	case err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF):
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	case err == nil && string(magic) == kind.magic:
+	case err == nil && kind.magicV1 != "" && string(magic) == kind.magicV1:
+		jr.v1 = true
+	default:
+		f.Close()
+		return nil, fmt.Errorf("%s: not a joinbench rows journal", path)
+	}
+	jr.off = int64(len(magic))
+	jr.dec = kind.newDecoder(jr.v1)
 	return jr, nil
 }
 
-func (jr *journalReader) close() { jr.f.Close() }
+func (jr *journalReader[T]) close() { jr.f.Close() }
 
-// next appends the rows of the next frame to dst. It returns io.EOF after
-// the last whole frame, and an error wrapping errTornFrame when what
-// follows it is not a whole frame.
-func (jr *journalReader) next(dst []Execution) ([]Execution, error) {
-	var h [frameHeader]byte
-	n, err := io.ReadFull(jr.r, h[:])
-	if err == io.EOF {
+// next appends the rows of the next frame that verifies to dst, noting
+// the damage it skips on the way. It returns io.EOF at the end of the
+// file.
+func (jr *journalReader[T]) next(dst []T) ([]T, error) {
+	if jr.v1 {
+		return jr.nextV1(dst)
+	}
+	for jr.off < jr.size {
+		h, err := jr.r.Peek(frameHeader)
+		if err != nil && !errors.Is(err, io.EOF) {
+			return dst, fmt.Errorf("%s: %w", jr.path, err)
+		}
+		fh, ok := parseHead(h)
+		if !ok || fh.first < uint64(jr.rows) {
+			if err := jr.resync(); err != nil {
+				return dst, err
+			}
+			continue
+		}
+		from := jr.off
+		if _, err := jr.r.Discard(frameHeader); err != nil {
+			return dst, fmt.Errorf("%s: %w", jr.path, err)
+		}
+		jr.off += frameHeader
+		jr.countGap(fh.first)
+		p, err := jr.read(int(fh.length))
+		if err != nil {
+			return dst, err
+		}
+		jr.rows = int64(fh.first) + int64(fh.rows)
+		if p == nil { // cut short by the end of the file
+			jr.damaged(from, jr.size, int64(fh.rows), false)
+			return dst, io.EOF
+		}
+		if crc32.Checksum(p, crc32c) == fh.crc {
+			if out, err := jr.dec.decodeRows(p, int(fh.rows), dst); err == nil {
+				return out, nil
+			}
+		}
+		jr.damaged(from, jr.off, int64(fh.rows), false)
+	}
+	return dst, io.EOF
+}
+
+// read reads the next n bytes of the file, nil when it ends first.
+func (jr *journalReader[T]) read(n int) ([]byte, error) {
+	if int64(n) > jr.size-jr.off {
+		jr.off = jr.size
+		return nil, nil
+	}
+	if cap(jr.payload) < n {
+		jr.payload = make([]byte, n)
+	}
+	p := jr.payload[:n]
+	if _, err := io.ReadFull(jr.r, p); err != nil {
+		return nil, fmt.Errorf("%s: %w", jr.path, err)
+	}
+	jr.off += int64(n)
+	return p, nil
+}
+
+// resync skips from jr.off to the next frame header that verifies (or
+// the end of the file), noting the bytes skipped as damaged.
+func (jr *journalReader[T]) resync() error {
+	from := jr.off
+	to, err := jr.findHead(from + 1)
+	if err != nil {
+		return err
+	}
+	jr.damaged(from, to, 0, true)
+	jr.off = to
+	jr.r.Reset(io.NewSectionReader(jr.f, to, jr.size-to))
+	return nil
+}
+
+// findHead is the offset of the first frame header that verifies at or
+// after from, or the size of the file.
+func (jr *journalReader[T]) findHead(from int64) (int64, error) {
+	const chunk = 1 << 16
+	buf := make([]byte, chunk+frameHeader)
+	for at := from; at < jr.size; at += chunk {
+		n, err := jr.f.ReadAt(buf, at)
+		if err != nil && !errors.Is(err, io.EOF) {
+			return 0, fmt.Errorf("%s: %w", jr.path, err)
+		}
+		b := buf[:n]
+		for i := 0; i < min(n, chunk); {
+			k := bytes.Index(b[i:], frameSync[:1])
+			if k < 0 || i+k >= chunk {
+				break
+			}
+			i += k
+			if fh, ok := parseHead(b[i:]); ok && fh.first >= uint64(jr.rows) {
+				return at + int64(i), nil
+			}
+			i++
+		}
+	}
+	return jr.size, nil
+}
+
+// countGap counts the rows that the frames before a header at first do
+// not account for as lost in the damage just before it.
+func (jr *journalReader[T]) countGap(first uint64) {
+	lost := max(int64(first)-jr.rows, 0)
+	n := len(jr.damage)
+	switch {
+	case n > 0 && jr.damage[n-1].unknown:
+		jr.damage[n-1].rows += lost
+		jr.damage[n-1].unknown = false
+	case n > 0:
+		jr.damage[n-1].rows += lost
+	case lost > 0: // frames gone without a trace
+		jr.damage = append(jr.damage, damagedSpan{from: jr.off - frameHeader, to: jr.off - frameHeader, rows: lost})
+	}
+}
+
+// damaged notes bytes [from, to) as damaged, holding rows and, when
+// unknown, more than that; damage just before them is extended.
+func (jr *journalReader[T]) damaged(from, to, rows int64, unknown bool) {
+	zeros := jr.allZero(from, to)
+	if n := len(jr.damage); n > 0 && jr.damage[n-1].to == from {
+		d := &jr.damage[n-1]
+		d.to, d.rows, d.unknown, d.zeros = to, d.rows+rows, d.unknown || unknown, d.zeros && zeros
+		return
+	}
+	jr.damage = append(jr.damage, damagedSpan{from: from, to: to, rows: rows, unknown: unknown, zeros: zeros})
+}
+
+// allZero reports whether bytes [from, to) of the file are all zero.
+func (jr *journalReader[T]) allZero(from, to int64) bool {
+	buf := make([]byte, 1<<16)
+	for at := from; at < to; {
+		n, err := jr.f.ReadAt(buf[:min(int64(len(buf)), to-at)], at)
+		for _, c := range buf[:n] {
+			if c != 0 {
+				return false
+			}
+		}
+		if n == 0 || err != nil && !errors.Is(err, io.EOF) {
+			return false
+		}
+		at += int64(n)
+	}
+	return true
+}
+
+// nextV1 is next for the first format, which cannot be read past a
+// frame that does not verify: the rest of the file is damaged then.
+func (jr *journalReader[T]) nextV1(dst []T) ([]T, error) {
+	if jr.off >= jr.size {
 		return dst, io.EOF
 	}
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
-		return dst, fmt.Errorf("%s: %w", jr.path, err)
-	}
-	if n < frameHeader {
-		return dst, jr.torn()
-	}
-	size := binary.LittleEndian.Uint32(h[0:])
-	if size > maxFrame {
-		return dst, jr.torn()
-	}
-	if cap(jr.payload) < int(size) {
-		jr.payload = make([]byte, size)
-	}
-	p := jr.payload[:size]
-	if _, err := io.ReadFull(jr.r, p); err != nil {
-		if errors.Is(err, io.ErrUnexpectedEOF) || err == io.EOF {
-			return dst, jr.torn()
-		}
-		return dst, fmt.Errorf("%s: %w", jr.path, err)
-	}
-	if crc32.Checksum(p, crc32c) != binary.LittleEndian.Uint32(h[4:]) {
-		return dst, jr.torn()
-	}
-	out, err := jr.decode(p, dst)
+	from := jr.off
+	h, err := jr.read(frameHeaderV1)
 	if err != nil {
-		return dst, fmt.Errorf("%s: frame at byte %d: %w", jr.path, jr.off, err)
+		return dst, err
 	}
-	jr.off += frameHeader + int64(size)
-	return out, nil
-}
-
-func (jr *journalReader) torn() error {
-	return fmt.Errorf("%s: from byte %d: %w", jr.path, jr.off, errTornFrame)
-}
-
-var errBadRow = errors.New("row does not decode (not written by this version?)")
-
-// decode appends the rows of a frame's payload to dst. Strings of the
-// dictionary fields are shared between rows; parameters, checksums and
-// error messages are parts of one copy of p.
-func (jr *journalReader) decode(p []byte, dst []Execution) ([]Execution, error) {
-	d := decoder{b: p, s: string(p)}
-	n := d.uvarint()
-	if d.bad || n > uint64(len(p)) {
-		return dst, errBadRow
-	}
-	base := len(dst)
-	var prev int64
-	for range n {
-		var r Execution
-		flags := d.byte()
-		r.RunID = jr.str(&d)
-		r.Scenario = jr.str(&d)
-		r.TemplateHash = jr.str(&d)
-		r.Endpoint = jr.str(&d)
-		r.ClientHost = jr.str(&d)
-		r.SQLState = jr.str(&d)
-		r.PlanHash = jr.str(&d)
-		start := prev + d.varint()
-		prev = start
-		r.Start = time.Unix(0, start).UTC()
-		if flags&jIntended != 0 {
-			if len(jr.times) == cap(jr.times) {
-				jr.times = make([]time.Time, 0, 1024)
+	if h != nil {
+		size := binary.LittleEndian.Uint32(h[0:])
+		sum := binary.LittleEndian.Uint32(h[4:])
+		// every frame holds at least its row count: an empty one is
+		// zeros, not a frame
+		if size > 0 && size <= maxFrame {
+			p, err := jr.read(int(size))
+			if err != nil {
+				return dst, err
 			}
-			jr.times = append(jr.times, time.Unix(0, start-d.varint()).UTC())
-			r.IntendedStart = &jr.times[len(jr.times)-1]
-		}
-		r.Thread = int32(d.varint())
-		r.Event = d.varint()
-		r.StatementSeq = int32(d.varint())
-		r.LatencyNs = d.varint()
-		r.Rows = d.varint()
-		r.ErrorCode = int32(d.varint())
-		r.Retries = int32(d.varint())
-		r.Segment = int32(d.varint())
-		r.ErrorMessage = d.text()
-		r.Checksum = d.text()
-		if np := int(d.uvarint()); np > 0 && np <= len(p) {
-			if cap(jr.params)-len(jr.params) < np {
-				jr.params = make([]string, 0, max(4096, np))
+			if p != nil && crc32.Checksum(p, crc32c) == sum {
+				if out, err := jr.dec.decodeRows(p, -1, dst); err == nil {
+					jr.rows += int64(len(out) - len(dst))
+					return out, nil
+				}
 			}
-			k := len(jr.params)
-			for range np {
-				jr.params = append(jr.params, d.text())
-			}
-			r.Params = jr.params[k:len(jr.params):len(jr.params)]
-		} else if np != 0 {
-			d.bad = true
 		}
-		r.CutAtEnd = flags&jCut != 0
-		if d.bad {
-			return dst[:base], errBadRow
+	}
+	jr.damaged(from, jr.size, 0, true)
+	jr.off = jr.size
+	return dst, io.EOF
+}
+
+// journalDamage is the damage a journal's conversion skipped, as a
+// warning.
+type journalDamage struct {
+	path  string
+	size  int64
+	spans []damagedSpan
+	kept  int64  // rows converted
+	file  string // the Parquet file they are in, "" when none
+	// keptAs is the name the journal was kept under, "" when it was
+	// removed (damage that holds nothing: zeros at its end)
+	keptAs string
+}
+
+// lost is how many rows the damage cost, as far as the frame headers
+// count them, and whether it cost more that no header counts.
+func (d *journalDamage) lost() (rows int64, unknown bool) {
+	for _, s := range d.spans {
+		rows += s.rows
+		unknown = unknown || s.unknown && !s.zeros
+	}
+	return rows, unknown
+}
+
+// emptyTail reports whether the only damage is zeros at the end of the
+// file, where no header counts a row: nothing a person could recover.
+func (d *journalDamage) emptyTail() bool {
+	s := d.spans
+	return len(s) == 1 && s[0].zeros && s[0].to == d.size && s[0].rows == 0
+}
+
+func (d *journalDamage) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: ", d.path)
+	for i, s := range d.spans {
+		if i > 0 {
+			b.WriteString("; ")
 		}
-		dst = append(dst, r)
+		what := "damaged"
+		if s.zeros {
+			what = "zeros, as a crash leaves them"
+		}
+		fmt.Fprintf(&b, "bytes %d-%d %s: ", s.from, s.to, what)
+		switch {
+		case s.unknown && s.zeros:
+			b.WriteString("rows written there, if any, are lost")
+		case s.unknown && s.rows > 0:
+			fmt.Fprintf(&b, "%d rows lost, and those written after them (how many is not known)", s.rows)
+		case s.unknown:
+			b.WriteString("the rows written there are lost (how many is not known)")
+		default:
+			fmt.Fprintf(&b, "%d rows lost", s.rows)
+		}
 	}
-	if len(d.b) != 0 {
-		return dst[:base], errBadRow
+	if d.file != "" {
+		fmt.Fprintf(&b, "; %d rows read are in %s", d.kept, filepath.Base(d.file))
+	} else {
+		b.WriteString("; no row could be read")
 	}
-	return dst, nil
-}
-
-// str reads a string number, and the string after a first use.
-func (jr *journalReader) str(d *decoder) string {
-	id := d.uvarint()
-	switch {
-	case id < uint64(len(jr.strs)):
-		return jr.strs[id]
-	case id == uint64(len(jr.strs)):
-		s := d.text()
-		jr.strs = append(jr.strs, s)
-		return s
-	default:
-		d.bad = true
-		return ""
+	if d.keptAs != "" {
+		fmt.Fprintf(&b, "; the journal is kept as %s", filepath.Base(d.keptAs))
 	}
+	return b.String()
 }
 
-// decoder reads varints and texts off a payload b, whose copy s the texts
-// are parts of; a read past its end sets bad and returns zero values.
-type decoder struct {
-	b   []byte
-	s   string
-	bad bool
-}
-
-func (d *decoder) byte() byte {
-	if len(d.b) == 0 {
-		d.bad = true
-		return 0
+// Unwrap says where the damage is: at the end of the file (errTornFrame,
+// what a killed or crashed client leaves), before it (errDamagedFrame),
+// or both.
+func (d *journalDamage) Unwrap() []error {
+	var errs []error
+	if s := d.spans; s[len(s)-1].to < d.size || len(s) > 1 {
+		errs = append(errs, errDamagedFrame)
 	}
-	c := d.b[0]
-	d.b = d.b[1:]
-	return c
-}
-
-func (d *decoder) uvarint() uint64 {
-	v, n := binary.Uvarint(d.b)
-	return advance(d, v, n)
-}
-
-func (d *decoder) varint() int64 {
-	v, n := binary.Varint(d.b)
-	return advance(d, v, n)
-}
-
-// advance takes a varint of n bytes (n <= 0: none could be read) off d
-// and returns its value v, or 0 when there was none.
-func advance[T uint64 | int64](d *decoder, v T, n int) T {
-	if n <= 0 {
-		d.bad = true
-		return 0
+	if s := d.spans; s[len(s)-1].to == d.size {
+		errs = append(errs, errTornFrame)
 	}
-	d.b = d.b[n:]
-	return v
-}
-
-func (d *decoder) text() string {
-	n := d.uvarint()
-	if n > uint64(len(d.b)) {
-		d.bad = true
-		return ""
-	}
-	at := len(d.s) - len(d.b)
-	d.b = d.b[n:]
-	return d.s[at : at+int(n)]
+	return errs
 }

@@ -249,19 +249,32 @@ func fileRows(path string) (n int64) {
 // file that fails part way through is warned about and its remaining rows
 // skipped. Only an error returned by fn stops the scan.
 func ScanExecutions(dir string, warn Warner, fn func(*Execution) error) (files int, err error) {
-	return ScanExecutionsAs(dir, warn, fn)
+	return scanExecutions(dir, warn, allColumns[Execution](), fn)
 }
 
-// ScanExecutionsAs is ScanExecutions into a row type of the caller's that
-// names a subset of the executions columns (same parquet tags): the other
+// ScanExecutionFields is ScanExecutions reading only the columns of
+// fields: the other fields of the rows passed to fn are zero, and their
 // columns are not decoded, which makes a scan several times faster.
+func ScanExecutionFields(dir string, warn Warner, fields ExecutionFields, fn func(*Execution) error) (files int, err error) {
+	return scanExecutions(dir, warn, fields.cols, fn)
+}
+
+// ScanExecutionsAs is ScanExecutions into a row type of the caller's,
+// whose parquet tags name some of the executions columns: a reader
+// independent of this package's, for tests to check it against. Code
+// that reads runs uses ScanExecutionFields, which takes its columns from
+// Execution.
 func ScanExecutionsAs[T any](dir string, warn Warner, fn func(*T) error) (files int, err error) {
+	return scanExecutions(dir, warn, allColumns[T](), fn)
+}
+
+func scanExecutions[T any](dir string, warn Warner, cols columnSet, fn func(*T) error) (files int, err error) {
 	paths, err := ExecutionFiles(dir)
 	if err != nil {
 		return 0, err
 	}
 	for _, p := range paths {
-		ok, err := scanFile(p, warn, fn)
+		ok, err := scanFile(p, warn, cols, fn)
 		if err != nil {
 			return files, err
 		}
@@ -282,7 +295,7 @@ func ScanStatus(dir string, warn Warner, fn func(*Status) error) error {
 	}
 	sort.Strings(paths)
 	for _, p := range paths {
-		if _, err := scanFile(p, warn, fn); err != nil {
+		if _, err := scanFile(p, warn, allColumns[Status](), fn); err != nil {
 			return err
 		}
 	}
@@ -295,7 +308,7 @@ func ScanStatus(dir string, warn Warner, fn func(*Status) error) error {
 func ReadPlans(dir string, warn Warner) ([]Plan, error) {
 	var out []Plan
 	for _, p := range planFiles(dir) {
-		if _, err := scanFile(p, warn, func(pl *Plan) error {
+		if _, err := scanFile(p, warn, allColumns[Plan](), func(pl *Plan) error {
 			out = append(out, *pl)
 			return nil
 		}); err != nil {
@@ -303,26 +316,6 @@ func ReadPlans(dir string, warn Warner) ([]Plan, error) {
 		}
 	}
 	return out, nil
-}
-
-// missingColumns lists the required columns of row type T that a file's
-// schema lacks: a Parquet file of another kind (plans.parquet renamed, a
-// file from another tool) is refused instead of read as rows of zeros.
-// Optional columns may be missing: files written before a column was
-// added read with it empty.
-func missingColumns[T any](file *parquet.Schema) []string {
-	want := parquet.SchemaOf(new(T))
-	var missing []string
-	for _, path := range want.Columns() {
-		leaf, ok := want.Lookup(path...)
-		if !ok || leaf.Node.Optional() {
-			continue
-		}
-		if _, ok := file.Lookup(path...); !ok {
-			missing = append(missing, strings.Join(path, "."))
-		}
-	}
-	return missing
 }
 
 // kindOf names the file kind T is read from, for messages.
@@ -344,9 +337,10 @@ type errStop struct{ err error }
 
 func (e errStop) Error() string { return e.err.Error() }
 
-// scanFile reads one Parquet file of rows of type T. It reports whether
-// the file was opened; read problems become warnings.
-func scanFile[T any](path string, warn Warner, fn func(*T) error) (opened bool, err error) {
+// scanFile reads the columns cols of one Parquet file into rows of type
+// T. It reports whether the file was opened; read problems become
+// warnings.
+func scanFile[T any](path string, warn Warner, cols columnSet, fn func(*T) error) (opened bool, err error) {
 	f, err := os.Open(path)
 	if err != nil {
 		warn.warn(fmt.Errorf("%s: %w (skipped)", path, err))
@@ -375,14 +369,14 @@ func scanFile[T any](path string, warn Warner, fn func(*T) error) (opened bool, 
 		warn.warn(fmt.Errorf("%s: not a complete Parquet file: %w (skipped; truncated?)", path, err))
 		return false, nil
 	}
-	if missing := missingColumns[T](pf.Schema()); len(missing) > 0 {
+	if missing := cols.missing(pf.Schema()); len(missing) > 0 {
 		warn.warn(fmt.Errorf("%s: not %s: no column %s (skipped)", path, kindOf[T](), strings.Join(missing, ", ")))
 		return false, nil
 	}
 	buf := make([]T, readBatch)
 	for gi, rg := range pf.RowGroups() {
 		err := func() error {
-			r := parquet.NewGenericRowGroupReader[T](rg)
+			r := parquet.NewGenericRowGroupReader[T](rg, cols.schema)
 			defer r.Close()
 			for {
 				n, rerr := r.Read(buf)

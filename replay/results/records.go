@@ -6,13 +6,20 @@ import (
 	"github.com/joinbench/joinbench/internal/server/flavor"
 )
 
+// The row types of the Parquet files are their schema: a column is its
+// field's parquet tag, and nothing else names it (schema.go derives the
+// rest). A column added to Execution or Status is also added to its
+// journal's codec (journal_codec.go; TestJournalCarriesEveryColumn names a
+// column it misses). stats:"none" writes a column without min/max
+// statistics.
+
 // Execution is one row of executions-<host>-<n>.parquet: one statement
 // executed once.
 type Execution struct {
 	RunID        string    `parquet:"run_id,dict"`
 	Scenario     string    `parquet:"scenario,dict"`
-	TemplateHash string    `parquet:"template_hash,dict"` // hash of the scenario file's statement text
-	Endpoint     string    `parquet:"endpoint,dict"`      // host:port of the server, never a password
+	TemplateHash string    `parquet:"template_hash,dict" stats:"none"` // hash of the scenario file's statement text
+	Endpoint     string    `parquet:"endpoint,dict"`                   // host:port of the server, never a password
 	ClientHost   string    `parquet:"client_host,dict"`
 	Thread       int32     `parquet:"thread"`
 	Event        int64     `parquet:"event"`         // the event (transaction) number within the thread
@@ -24,12 +31,12 @@ type Execution struct {
 	LatencyNs     int64      `parquet:"latency_ns"`
 	Rows          int64      `parquet:"rows"`       // rows returned or affected
 	ErrorCode     int32      `parquet:"error_code"` // 0 when the statement succeeded
-	SQLState      string     `parquet:"sql_state,dict,optional"`
-	ErrorMessage  string     `parquet:"error_message,optional"`
+	SQLState      string     `parquet:"sql_state,dict,optional" stats:"none"`
+	ErrorMessage  string     `parquet:"error_message,optional" stats:"none"`
 	Retries       int32      `parquet:"retries"` // deadlock / lock-wait retries before this outcome
-	PlanHash      string     `parquet:"plan_hash,dict,optional"`
-	Params        []string   `parquet:"params,list"` // bound values as text, in placeholder order; tables as their name
-	Checksum      string     `parquet:"result_checksum,optional"`
+	PlanHash      string     `parquet:"plan_hash,dict,optional" stats:"none"`
+	Params        []string   `parquet:"params,list" stats:"none"` // bound values as text, in placeholder order; tables as their name
+	Checksum      string     `parquet:"result_checksum,optional" stats:"none"`
 	// Segment is the part (1..N) of a run split over N clients that
 	// executed the statement; 0 when the run was not split.
 	Segment int32 `parquet:"segment"`
@@ -45,10 +52,10 @@ type Plan struct {
 	RunID     string    `parquet:"run_id,dict"`
 	Scenario  string    `parquet:"scenario,dict"`
 	Endpoint  string    `parquet:"endpoint,dict"`
-	PlanHash  string    `parquet:"plan_hash"`   // hash of the plan's shape: access types, join order, keys
-	Format    string    `parquet:"format,dict"` // json, tree, traditional, analyze
-	Explain   string    `parquet:"explain"`
-	Query     string    `parquet:"query"` // the statement explained, with its values
+	PlanHash  string    `parquet:"plan_hash" stats:"none"` // hash of the plan's shape: access types, join order, keys
+	Format    string    `parquet:"format,dict"`            // json, tree, traditional, analyze
+	Explain   string    `parquet:"explain" stats:"none"`
+	Query     string    `parquet:"query" stats:"none"` // the statement explained, with its values
 	FirstSeen time.Time `parquet:"first_seen,timestamp(nanosecond)"`
 }
 

@@ -149,10 +149,7 @@ func newRunDir(path, runID, clientHost string, segment int, opts Options) *RunDi
 	}
 	d.reserve()
 	d.plans = &PlanWriter{d: d, seen: map[planKey]struct{}{}}
-	d.status = &StatusWriter{r: rollingWriter[Status]{
-		d: d, prefix: "status-" + safeHost(clientHost) + d.tag, now: d.now, age: d.opts.StatusFileAge,
-		nextN: func() int { return int(d.statusN.Add(1) - 1) },
-	}}
+	d.status = &StatusWriter{d: d, prefix: "status-" + safeHost(clientHost) + d.tag}
 	return d
 }
 
@@ -191,10 +188,7 @@ func (d *RunDir) writerOptions() []parquet.WriterOption {
 	// cost time: comparing strings for statistics was a tenth of the
 	// executions writer's time. Columns one filters on (run, scenario,
 	// endpoint, times, numbers) keep theirs.
-	for _, col := range [][]string{
-		{"result_checksum"}, {"plan_hash"}, {"template_hash"}, {"params", "list", "element"},
-		{"sql_state"}, {"error_message"}, {"explain"}, {"query"},
-	} {
+	for _, col := range noStatsColumns() {
 		opts = append(opts, parquet.SkipPageBounds(col...), parquet.SkipPageStatistics(col...))
 	}
 	return opts

@@ -20,7 +20,7 @@ type ExecutionWriter struct {
 	// With Options.Journal, rows go to journal j (opened on the first
 	// Write, a new one every journalRows) and journals lists those
 	// finished, turned into Parquet by Roll and Close.
-	j        *journalWriter
+	j        *journalWriter[Execution]
 	journals []string
 	pending  int64 // rows in journals not yet converted
 	closed   bool
@@ -67,7 +67,7 @@ func (w *ExecutionWriter) journal(rows []Execution) error {
 	for len(rows) > 0 {
 		if w.j == nil {
 			path := filepath.Join(w.d.path, fileName(w.r.prefix, w.r.nextN(), journalSuffix))
-			j, err := createJournal(w.d, path)
+			j, err := createJournal(w.d, path, executionJournal)
 			if err != nil {
 				return err
 			}
@@ -109,8 +109,10 @@ func (w *ExecutionWriter) convert() error {
 	}
 	// A journal of this writer ends torn only after a write that failed,
 	// which Write returned: nothing more to warn of.
-	files, err := convertJournals(w.d, w.journals, nil)
-	w.r.files = append(w.r.files, files...) // in the journals' order
+	unlock := lockRunDir(w.d.path)
+	defer unlock()
+	cs, err := convertJournals(w.d, executionJournal, w.journals, nil)
+	w.r.files = append(w.r.files, convertedFiles(cs)...) // in the journals' order
 	w.journals, w.pending = nil, 0
 	return err
 }
@@ -190,11 +192,18 @@ func (w *ExecutionWriter) Close() error {
 	return w.r.close()
 }
 
-// StatusWriter streams Status rows to status-<host>-<n>.parquet files. It
-// is safe for concurrent use.
+// StatusWriter streams Status rows to status-<host>-<n>.parquet files.
+// Rows are appended to a journal as they come (status-<host>-<n>.rows, a
+// frame per Write), so that a killed client keeps every sample it took,
+// and the journal is made the Parquet file of the same number every
+// Options.StatusFileAge (or FileRows rows), at Roll and at Close. It is
+// safe for concurrent use.
 type StatusWriter struct {
 	mu     sync.Mutex
-	r      rollingWriter[Status]
+	d      *RunDir
+	prefix string // status-<host>
+	j      *journalWriter[Status]
+	opened time.Time
 	closed bool
 }
 
@@ -207,10 +216,30 @@ func (s *StatusWriter) Write(rows []Status) error {
 	}
 	for i := range rows {
 		if rows[i].RunID == "" {
-			rows[i].RunID = s.r.d.runID
+			rows[i].RunID = s.d.runID
 		}
 	}
-	return s.r.write(rows)
+	for len(rows) > 0 {
+		if s.j == nil {
+			path := filepath.Join(s.d.path, fileName(s.prefix, int(s.d.statusN.Add(1)-1), journalSuffix))
+			j, err := createJournal(s.d, path, statusJournal)
+			if err != nil {
+				return err
+			}
+			s.j, s.opened = j, s.d.now()
+		}
+		n := min(int64(len(rows)), s.d.opts.FileRows-s.j.rows)
+		if err := s.j.write(rows[:n]); err != nil {
+			return err
+		}
+		rows = rows[n:]
+		if s.j.rows >= s.d.opts.FileRows || s.d.now().Sub(s.opened) >= s.d.opts.StatusFileAge {
+			if err := s.finish(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // Roll finishes the open file now, making every row written so far
@@ -221,7 +250,25 @@ func (s *StatusWriter) Roll() error {
 	if s.closed {
 		return errClosed
 	}
-	return s.r.finish()
+	return s.finish()
+}
+
+// finish makes the open journal a Parquet file. The run folder's lock is
+// taken before the journal's is given up, so that no Recover converts it
+// at the same time.
+func (s *StatusWriter) finish() error {
+	if s.j == nil {
+		return nil
+	}
+	j := s.j
+	s.j = nil
+	unlock := lockRunDir(s.d.path)
+	defer unlock()
+	if err := j.close(); err != nil {
+		return err
+	}
+	_, err := convertJournals(s.d, statusJournal, []string{j.path}, nil)
+	return err
 }
 
 func (s *StatusWriter) close() error {
@@ -231,7 +278,7 @@ func (s *StatusWriter) close() error {
 		return nil
 	}
 	s.closed = true
-	return s.r.close()
+	return s.finish()
 }
 
 type planKey struct{ scenario, endpoint, hash, format string }

@@ -339,8 +339,7 @@ func (s *Server) launch(ctx context.Context, detach bool) error {
 	if detach {
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	} else {
-		// Shut down cleanly if this process dies without stopping it.
-		cmd.SysProcAttr.Pdeathsig = syscall.SIGTERM
+		stopWithParent(cmd.SysProcAttr)
 	}
 	fmt.Fprintf(s.log, "starting %s on 127.0.0.1:%d\n", s.Binary, s.Port)
 	started := time.Now()

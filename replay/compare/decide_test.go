@@ -1,0 +1,38 @@
+package compare
+
+import (
+	"testing"
+
+	"github.com/joinbench/joinbench/replay/stats"
+)
+
+// TestDecideRule: over rounds a regression is an interval wholly above 1
+// with a ratio above the threshold's bound; with the bootstrap of a single
+// round, the interval must clear the noise floor.
+func TestDecideRule(t *testing.T) {
+	j := &Judge{opt: Options{Threshold: 0.1, Confidence: 0.95}}
+	for _, tc := range []struct {
+		name   string
+		method string
+		med    stats.Interval
+		p95    *stats.Interval
+		up     float64
+		want   string
+	}{
+		{"slower and beyond the threshold", MethodPaired, stats.Interval{Ratio: 1.25, Low: 1.04, High: 1.5}, nil, 1.1, Regression},
+		{"slower but within the threshold", MethodPaired, stats.Interval{Ratio: 1.06, Low: 1.02, High: 1.1}, nil, 1.1, NoChange},
+		{"beyond the threshold but not surely slower", MethodWelch, stats.Interval{Ratio: 1.3, Low: 0.97, High: 1.7}, nil, 1.1, NoChange},
+		{"p95 slower and beyond", MethodPaired, stats.Interval{Ratio: 1.0, Low: 0.9, High: 1.1}, &stats.Interval{Ratio: 1.4, Low: 1.1, High: 1.8}, 1.1, Regression},
+		{"faster and beyond", MethodPaired, stats.Interval{Ratio: 0.8, Low: 0.7, High: 0.95}, nil, 1.1, Improvement},
+		{"faster but within", MethodPaired, stats.Interval{Ratio: 0.95, Low: 0.92, High: 0.98}, nil, 1.1, NoChange},
+		{"single round below the floor", MethodBootstrap, stats.Interval{Ratio: 1.3, Low: 1.25, High: 1.35}, nil, 1.5, NoChange},
+		{"single round beyond the floor", MethodBootstrap, stats.Interval{Ratio: 2, Low: 1.8, High: 2.2}, nil, 1.5, Regression},
+		{"single round p95 not judged", MethodBootstrap, stats.Interval{Ratio: 1, Low: 0.9, High: 1.1}, &stats.Interval{Ratio: 3, Low: 2, High: 4}, 1.5, NoChange},
+	} {
+		med := tc.med
+		sc := &ScenarioComparison{Scenario: "x", Method: tc.method, Median: &med, P95: tc.p95}
+		if got := j.decide(sc, tc.up, -1); got != tc.want {
+			t.Errorf("%s: %s (%q), want %s", tc.name, got, sc.Reasons, tc.want)
+		}
+	}
+}

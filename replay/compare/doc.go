@@ -1,0 +1,22 @@
+// Package compare is the comparison rule: given what the base and the
+// candidate side each measured of every scenario (typed inputs: the
+// executions' metrics, plans, statement texts, result checksums,
+// statements cut at the end, per-round samples), it gives each scenario a
+// verdict (regression, improvement, no change, too noisy to judge, wrong
+// results, insufficient data, only on one side) with the intervals and
+// the reasons behind it, judges all scenarios together (the overall row),
+// compares what the runs' actions cost each endpoint, and says whether the
+// comparison passes. A calibration (A/A rounds) measures each scenario's
+// noise on a setup for later comparisons.
+//
+// Over rounds, the intervals come from the spread of per-round statistics
+// (paired when the rounds were interleaved, Welch otherwise), made
+// simultaneous over the scenarios; a single round falls back to a
+// bootstrap over the pooled executions with a noise floor. The statistics
+// themselves are replay/stats'. What limits a comparison is data: typed
+// warnings (warnings.go) the caller words and lists.
+//
+// It must not read results or files other than a calibration (replay/report
+// collects the sides and calls it), nor render (replay/render does), nor
+// talk to a server.
+package compare

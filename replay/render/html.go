@@ -1,0 +1,190 @@
+package render
+
+import (
+	_ "embed"
+	"fmt"
+	"html/template"
+	"io"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/joinbench/joinbench/replay/render/plot"
+	"github.com/joinbench/joinbench/replay/report"
+)
+
+//go:embed report.html.tmpl
+var htmlTemplate string
+
+var pageTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
+	"ms":  fms,
+	"pct": fpct,
+	"qps": func(v float64) string { return fmt.Sprintf("%.1f", v) },
+	"ts":  func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+	"dur": func(a, b time.Time) string { return b.Sub(a).Round(time.Millisecond).String() },
+	"bar": func(v, maxv float64) template.CSS {
+		if maxv <= 0 || v <= 0 {
+			return "width:0"
+		}
+		// log scale over three decades below the largest p99
+		f := 1 + math.Log10(v/maxv)/3
+		return template.CSS(fmt.Sprintf("width:%.1f%%", math.Max(f, 0.01)*100))
+	},
+	"join": strings.Join,
+}).Parse(htmlTemplate))
+
+// htmlScenario is a scenario with its charts rendered.
+type htmlScenario struct {
+	report.ScenarioReport
+	ID                       string
+	Spectrum, Hist, OverTime template.HTML
+}
+
+type htmlRun struct {
+	*report.RunReport
+	Scenarios   []htmlScenario
+	MaxP99      float64
+	Throughput  template.HTML
+	Counters    []template.HTML
+	CounterNote string
+	// ActionsTable, EndpointCharts and ClusterCharts: see html_actions.go.
+	ActionsTable   template.HTML
+	EndpointCharts []template.HTML
+	ClusterCharts  []template.HTML
+}
+
+// writeHTML renders the report as one self-contained page.
+func writeHTML(w io.Writer, r *report.Report) error {
+	var runs []htmlRun
+	for i := range r.Runs {
+		runs = append(runs, htmlRunOf(&r.Runs[i], i))
+	}
+	return pageTmpl.Execute(w, struct {
+		Runs      []htmlRun
+		Generated string
+	}{runs, "joinbench report"})
+}
+
+const (
+	colP50 = "#2b6cb0"
+	colP95 = "#dd6b20"
+	colP99 = "#c53030"
+	colQPS = "#2f855a"
+	colCDF = "#6b46c1"
+	colBar = "#90cdf4"
+)
+
+// spectrumX maps a percentile to the x axis of a percentile chart:
+// -log10(1-p), so that 90, 99, 99.9 are evenly spaced.
+func spectrumX(p float64) float64 {
+	return -math.Log10(math.Max(1-p/100, 1e-5))
+}
+
+var spectrumTicks = []plot.Tick{{Pos: 0, Label: "0%"}, {Pos: 1, Label: "90%"}, {Pos: 2, Label: "99%"}, {Pos: 3, Label: "99.9%"},
+	{Pos: 4, Label: "99.99%"}, {Pos: 5, Label: "max"}}
+
+func htmlRunOf(rr *report.RunReport, idx int) htmlRun {
+	hr := htmlRun{RunReport: rr, ActionsTable: actionsTable(rr.Actions)}
+	bands := actionBands(rr.ActionRows, rr.Start)
+	for _, s := range rr.Scenarios {
+		hr.MaxP99 = math.Max(hr.MaxP99, s.P99Ms)
+	}
+	for i, s := range rr.Scenarios {
+		hr.Scenarios = append(hr.Scenarios, htmlScenarioOf(s, fmt.Sprintf("r%d-s%d", idx, i), rr.Start, bands))
+	}
+	hr.Throughput = timeCharts(rr.Timeline, rr.Start, bands)
+	hr.EndpointCharts = endpointCharts(rr.Endpoints, rr.Start, bands)
+	hr.ClusterCharts = clusterCharts(inEndpointOrder(rr.Counters, rr.Info), rr.BufferPoolHitRatio, rr.Start, bands)
+	hr.Counters, hr.CounterNote = counterCharts(rr.Counters, rr.Start, bands)
+	return hr
+}
+
+// htmlScenarioOf draws a scenario's charts: latency by percentile, the
+// histogram with its CDF, and throughput and p95 over time.
+func htmlScenarioOf(s report.ScenarioReport, id string, origin time.Time, bands []plot.Band) htmlScenario {
+	hs := htmlScenario{ScenarioReport: s, ID: id}
+	var sx, sy []float64
+	for _, p := range s.Percentiles {
+		sx = append(sx, spectrumX(p.Percentile))
+		sy = append(sy, p.Ms)
+	}
+	hs.Spectrum = template.HTML(plot.Chart{Title: "latency by percentile", YLabel: "ms", LogY: true, XTicks: spectrumTicks,
+		Series: []plot.Series{{Name: "latency", Color: colP99, X: sx, Y: sy}}}.SVG())
+	if len(s.Histogram) > 0 {
+		var bx, by, cx, cy []float64
+		for _, b := range s.Histogram {
+			bx = append(bx, math.Log10(b.FromMs))
+			by = append(by, float64(b.Count))
+			cx = append(cx, math.Log10(b.ToMs))
+			cy = append(cy, b.Cumulative)
+		}
+		bx = append(bx, math.Log10(s.Histogram[len(s.Histogram)-1].ToMs))
+		hs.Hist = template.HTML(plot.Chart{Title: "histogram and CDF", XLabel: "ms (log)", YLabel: "executions", Y2Label: "CDF",
+			XFmt: func(v float64) string { return plot.Num(math.Pow(10, v)) },
+			Series: []plot.Series{{Name: "executions", Color: colBar, X: bx, Y: by, Bars: true},
+				{Name: "CDF", Color: colCDF, X: cx, Y: cy, Axis2: true}}}.SVG())
+	}
+	hs.OverTime = timeCharts(s.Timeline, origin, bands)
+	return hs
+}
+
+// counterCharts draws the busiest server counters as small multiples, and
+// says when some were left out.
+func counterCharts(counters []report.CounterSeries, origin time.Time, bands []plot.Band) (charts []template.HTML, note string) {
+	cs := slices.Clone(counters)
+	slices.SortStableFunc(cs, func(a, b report.CounterSeries) int {
+		switch {
+		case a.Total > b.Total:
+			return -1
+		case a.Total < b.Total:
+			return 1
+		}
+		return 0
+	})
+	const maxCounters = 16
+	if len(cs) > maxCounters {
+		note = fmt.Sprintf("the %d busiest of %d counters; all are in the status-*.parquet files", maxCounters, len(cs))
+		cs = cs[:maxCounters]
+	}
+	eps := map[string]bool{}
+	for _, c := range counters {
+		eps[c.Endpoint] = true
+	}
+	for _, c := range cs {
+		if c.Total == 0 {
+			continue
+		}
+		var x, y []float64
+		for _, p := range c.Points {
+			x = append(x, p.Time.Sub(origin).Seconds())
+			y = append(y, p.PerSec)
+		}
+		title := c.Variable + " /s"
+		if c.Gauge {
+			title = c.Variable
+		}
+		if len(eps) > 1 {
+			title += " (" + c.Endpoint + ")"
+		}
+		charts = append(charts, template.HTML(plot.Chart{Title: title, XLabel: "seconds", W: 400, H: 180, Bands: bands,
+			Series: []plot.Series{{Name: c.Variable, Color: colQPS, X: x, Y: y}}}.SVG()))
+	}
+	return charts, note
+}
+
+// timeCharts draws throughput and p95 over time.
+func timeCharts(tl []report.TimePoint, origin time.Time, bands []plot.Band) template.HTML {
+	if len(tl) == 0 {
+		return ""
+	}
+	var x, q, p []float64
+	for _, pt := range tl {
+		x = append(x, pt.Time.Sub(origin).Seconds()+pt.Seconds/2)
+		q = append(q, pt.QPS)
+		p = append(p, pt.P95Ms)
+	}
+	a := plot.Chart{Title: "throughput", XLabel: "seconds", YLabel: "executions/s", Bands: bands, Series: []plot.Series{{Name: "qps", Color: colQPS, X: x, Y: q}}}
+	b := plot.Chart{Title: "p95 latency", XLabel: "seconds", YLabel: "ms", LogY: true, Bands: bands, Series: []plot.Series{{Name: "p95", Color: colP95, X: x, Y: p}}}
+	return template.HTML(a.SVG() + b.SVG())
+}

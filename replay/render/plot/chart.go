@@ -1,0 +1,239 @@
+package plot
+
+import (
+	"fmt"
+	"html"
+	"math"
+	"strings"
+)
+
+// Series is one line (or set of bars) of a chart.
+type Series struct {
+	Name  string
+	Color string
+	X, Y  []float64
+	Bars  bool    // draw as bars from X[i] to X[i+1] (len(X) = len(Y)+1)
+	Axis2 bool    // plotted against the right axis (0..1)
+	Width float64 // stroke width (1.6 when 0)
+}
+
+// Tick is a labelled position on the x axis.
+type Tick struct {
+	Pos   float64
+	Label string
+}
+
+// Band is a stretch of the x axis drawn behind the data (an action of a
+// run), with the label it shows on hover.
+type Band struct {
+	X0, X1 float64
+	Label  string
+}
+
+// Chart is a small SVG chart.
+type Chart struct {
+	Title, XLabel, YLabel, Y2Label string
+	LogY                           bool
+	XTicks                         []Tick // nil: computed
+	XFmt                           func(float64) string
+	Series                         []Series
+	W, H                           float64 // 520 by 230 when 0
+	Bands                          []Band  // drawn behind the data
+}
+
+// The margins of the plotting area.
+const (
+	padL, padR, padT, padB = 58.0, 46.0, 26.0, 38.0
+)
+
+// SVG renders the chart as an <svg> element.
+func (c Chart) SVG() string {
+	if c.W == 0 {
+		c.W, c.H = 520, 230
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %g %g" width="%g" height="%g" role="img">`, c.W, c.H, c.W, c.H)
+	fmt.Fprintf(&b, `<title>%s</title>`, html.EscapeString(c.Title))
+	fmt.Fprintf(&b, `<text x="%g" y="16" class="ct">%s</text>`, padL, html.EscapeString(c.Title))
+	f, ok := c.frame()
+	if !ok {
+		fmt.Fprintf(&b, `<text x="%g" y="%g" class="muted">no data</text></svg>`, padL+10, padT+f.ph/2)
+		return b.String()
+	}
+	f.grid(&b, c)
+	f.bands(&b, c.Bands)
+	fmt.Fprintf(&b, `<rect x="%g" y="%g" width="%g" height="%g" class="frame"/>`, padL, padT, f.pw, f.ph)
+	f.labels(&b, c)
+	for _, s := range c.Series {
+		f.series(&b, s)
+	}
+	c.legend(&b)
+	b.WriteString(`</svg>`)
+	return b.String()
+}
+
+// frame maps data to the plotting area: the ranges of both axes and the
+// area's size.
+type frame struct {
+	xlo, xhi, ylo, yhi float64
+	pw, ph             float64
+	logY               bool
+}
+
+// frame returns the chart's frame; false when there is no data to draw.
+func (c Chart) frame() (frame, bool) {
+	f := frame{xlo: math.Inf(1), xhi: math.Inf(-1), ylo: math.Inf(1), yhi: math.Inf(-1),
+		pw: c.W - padL - padR, ph: c.H - padT - padB, logY: c.LogY}
+	any := false
+	for _, s := range c.Series {
+		for _, x := range s.X {
+			f.xlo, f.xhi = math.Min(f.xlo, x), math.Max(f.xhi, x)
+		}
+		if s.Axis2 {
+			continue
+		}
+		for _, y := range s.Y {
+			if c.LogY && y <= 0 {
+				continue
+			}
+			f.ylo, f.yhi = math.Min(f.ylo, y), math.Max(f.yhi, y)
+			any = true
+		}
+	}
+	if !any || math.IsInf(f.xlo, 0) {
+		return f, false
+	}
+	if f.xhi == f.xlo {
+		f.xhi = f.xlo + 1
+	}
+	if c.LogY {
+		f.ylo, f.yhi = f.ylo/1.2, f.yhi*1.2
+	} else {
+		f.ylo = math.Min(0, f.ylo)
+		if f.yhi == f.ylo {
+			f.yhi = f.ylo + 1
+		}
+		f.yhi *= 1.05
+	}
+	return f, true
+}
+
+func (f frame) x(x float64) float64 { return padL + (x-f.xlo)/(f.xhi-f.xlo)*f.pw }
+
+func (f frame) y(y float64) float64 {
+	if f.logY {
+		y = math.Max(y, f.ylo)
+		return padT + f.ph - (math.Log(y)-math.Log(f.ylo))/(math.Log(f.yhi)-math.Log(f.ylo))*f.ph
+	}
+	return padT + f.ph - (y-f.ylo)/(f.yhi-f.ylo)*f.ph
+}
+
+// y2 maps the right axis, from 0 to 1.
+func (f frame) y2(y float64) float64 { return padT + f.ph - y*f.ph }
+
+// grid draws the grid lines and tick labels of both axes.
+func (f frame) grid(b *strings.Builder, c Chart) {
+	var yt []float64
+	if c.LogY {
+		yt = logTicks(f.ylo, f.yhi)
+	} else {
+		yt = niceTicks(f.ylo, f.yhi, 4)
+	}
+	for _, v := range yt {
+		y := f.y(v)
+		fmt.Fprintf(b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" class="grid"/>`, padL, padL+f.pw, y, y)
+		fmt.Fprintf(b, `<text x="%.1f" y="%.1f" class="yl">%s</text>`, padL-4, y+3, Num(v))
+	}
+	xt := c.XTicks
+	if xt == nil {
+		for _, v := range niceTicks(f.xlo, f.xhi, 5) {
+			l := Num(v)
+			if c.XFmt != nil {
+				l = c.XFmt(v)
+			}
+			xt = append(xt, Tick{v, l})
+		}
+	}
+	for _, t := range xt {
+		if t.Pos < f.xlo-1e-9 || t.Pos > f.xhi+1e-9 {
+			continue
+		}
+		x := f.x(t.Pos)
+		fmt.Fprintf(b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" class="grid"/>`, x, x, padT, padT+f.ph)
+		fmt.Fprintf(b, `<text x="%.1f" y="%.1f" class="xl">%s</text>`, x, padT+f.ph+13, html.EscapeString(t.Label))
+	}
+}
+
+// bands draws the bands behind the data.
+func (f frame) bands(b *strings.Builder, bands []Band) {
+	for _, bd := range bands {
+		x0, x1 := math.Max(bd.X0, f.xlo), math.Min(math.Max(bd.X1, bd.X0), f.xhi)
+		if x1 < x0 {
+			continue
+		}
+		fmt.Fprintf(b, `<rect x="%.1f" y="%g" width="%.1f" height="%g" class="band"><title>%s</title></rect>`,
+			f.x(x0), padT, math.Max(f.x(x1)-f.x(x0), 2), f.ph, html.EscapeString(bd.Label))
+	}
+}
+
+// labels draws the axes' labels, and the right axis's ticks when it has
+// a label.
+func (f frame) labels(b *strings.Builder, c Chart) {
+	if c.XLabel != "" {
+		fmt.Fprintf(b, `<text x="%.1f" y="%.1f" class="al" text-anchor="middle">%s</text>`, padL+f.pw/2, c.H-4, html.EscapeString(c.XLabel))
+	}
+	if c.YLabel != "" {
+		fmt.Fprintf(b, `<text transform="translate(12 %.1f) rotate(-90)" class="al" text-anchor="middle">%s</text>`, padT+f.ph/2, html.EscapeString(c.YLabel))
+	}
+	if c.Y2Label != "" {
+		for _, v := range []float64{0, 0.5, 1} {
+			fmt.Fprintf(b, `<text x="%.1f" y="%.1f" class="y2l">%g</text>`, padL+f.pw+4, f.y2(v)+3, v)
+		}
+		fmt.Fprintf(b, `<text transform="translate(%.1f %.1f) rotate(90)" class="al" text-anchor="middle">%s</text>`, c.W-8, padT+f.ph/2, html.EscapeString(c.Y2Label))
+	}
+}
+
+// series draws one series, as bars or as a line.
+func (f frame) series(b *strings.Builder, s Series) {
+	yf := f.y
+	if s.Axis2 {
+		yf = f.y2
+	}
+	if s.Bars {
+		for i := range s.Y {
+			if s.Y[i] <= 0 || i+1 >= len(s.X) {
+				continue
+			}
+			x0, x1 := f.x(s.X[i]), f.x(s.X[i+1])
+			y := yf(s.Y[i])
+			fmt.Fprintf(b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"><title>%s: %s</title></rect>`,
+				x0, y, math.Max(x1-x0-0.5, 0.5), padT+f.ph-y, s.Color, html.EscapeString(s.Name), Num(s.Y[i]))
+		}
+		return
+	}
+	var pts []string
+	for i := range s.Y {
+		if f.logY && !s.Axis2 && s.Y[i] <= 0 {
+			continue
+		}
+		pts = append(pts, fmt.Sprintf("%.1f,%.1f", f.x(s.X[i]), yf(s.Y[i])))
+	}
+	w := s.Width
+	if w == 0 {
+		w = 1.6
+	}
+	fmt.Fprintf(b, `<polyline points="%s" fill="none" stroke="%s" stroke-width="%g"><title>%s</title></polyline>`,
+		strings.Join(pts, " "), s.Color, w, html.EscapeString(s.Name))
+}
+
+// legend names the series when there are several.
+func (c Chart) legend(b *strings.Builder) {
+	lx := padL + 6.0
+	if len(c.Series) > 1 {
+		for _, s := range c.Series {
+			fmt.Fprintf(b, `<rect x="%.1f" y="%.1f" width="10" height="3" fill="%s"/><text x="%.1f" y="%.1f" class="lg">%s</text>`,
+				lx, padT+8, s.Color, lx+13, padT+12, html.EscapeString(s.Name))
+			lx += 20 + 6*float64(len(s.Name))
+		}
+	}
+}

@@ -1,0 +1,96 @@
+package work
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/joinbench/joinbench/internal/server/flavor"
+)
+
+// statementEventColumns are the columns of
+// performance_schema.events_statements_history a StatementEvent work is
+// made of, in MySQL's and MariaDB's names.
+var statementEventColumns = []string{
+	"EVENT_NAME", "ROWS_EXAMINED", "ROWS_SENT", "ROWS_AFFECTED",
+	"CREATED_TMP_TABLES", "CREATED_TMP_DISK_TABLES", "SORT_ROWS", "SORT_MERGE_PASSES",
+	"SELECT_SCAN", "SELECT_FULL_JOIN",
+}
+
+// StatementEventQuery reads the last statement the connection it runs on
+// completed: run it on that connection right after the statement (the
+// query itself is not in the history until it ends). Closing or resetting
+// a prepared statement (which a driver may do right after executing it)
+// is not a statement here. MySQL 8.0.16+ names
+// the connection's thread with PS_CURRENT_THREAD_ID(); MariaDB and older
+// MySQL find it by connection id. The Performance Schema must be on with
+// the events_statements_history consumer (MySQL 8's defaults; off by
+// default on MariaDB).
+func StatementEventQuery(fl flavor.Flavor) string {
+	thread := "(SELECT THREAD_ID FROM performance_schema.threads WHERE PROCESSLIST_ID = CONNECTION_ID())"
+	if fl.Is(flavor.MySQL, flavor.Percona) && fl.AtLeast(8, 0, 16) {
+		thread = "PS_CURRENT_THREAD_ID()"
+	}
+	return "SELECT " + strings.Join(statementEventColumns, ", ") +
+		" FROM performance_schema.events_statements_history WHERE THREAD_ID = " + thread +
+		" AND EVENT_NAME NOT IN ('statement/com/Close stmt', 'statement/com/Reset stmt')" +
+		" ORDER BY EVENT_ID DESC LIMIT 1"
+}
+
+// ErrNoStatementEvent is returned when the history holds no statement of
+// the connection: the Performance Schema, its statement instruments or the
+// history consumer are off.
+var ErrNoStatementEvent = errors.New("work: no statement event in performance_schema.events_statements_history (is the events_statements_history consumer on?)")
+
+// ReadStatementEvent returns the work of the last statement the connection
+// q runs on completed, and the statement's event name
+// (statement/sql/select, statement/com/Execute for a prepared one, ...).
+func ReadStatementEvent(ctx context.Context, q Querier, fl flavor.Flavor) (*Work, string, error) {
+	rows, err := q.QueryContext(ctx, StatementEventQuery(fl))
+	if err != nil {
+		return nil, "", fmt.Errorf("work: statement event: %w", err)
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return nil, "", fmt.Errorf("work: statement event: %w", err)
+		}
+		return nil, "", ErrNoStatementEvent
+	}
+	var name string
+	vals := make([]sql.NullInt64, len(statementEventColumns)-1)
+	dest := []any{&name}
+	for i := range vals {
+		dest = append(dest, &vals[i])
+	}
+	if err := rows.Scan(dest...); err != nil {
+		return nil, "", fmt.Errorf("work: statement event: %w", err)
+	}
+	return statementEventWork(vals), name, rows.Err()
+}
+
+// statementEventWork maps the counters of an event row, in the order of
+// statementEventColumns after EVENT_NAME. RowsChanged is ROWS_AFFECTED: an
+// INSERT ... ON DUPLICATE KEY UPDATE that updates a row counts it twice.
+func statementEventWork(v []sql.NullInt64) *Work {
+	get := func(i int) *int64 {
+		if !v[i].Valid {
+			return nil
+		}
+		return Counter(v[i].Int64)
+	}
+	return &Work{
+		Source:          StatementEvent,
+		RowsExamined:    get(0),
+		RowsSent:        get(1),
+		RowsChanged:     get(2),
+		TmpTables:       get(3),
+		TmpDiskTables:   get(4),
+		SortRows:        get(5),
+		SortMergePasses: get(6),
+		FullScans:       get(7),
+		FullJoins:       get(8),
+	}
+}
