@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"syscall"
 	"time"
 )
 
@@ -151,6 +152,12 @@ func Run(ctx context.Context, s Spec) (res Result, err error) {
 	for time.Now().Before(end) {
 		if werr = sleep(ctx, min(controlEvery, time.Until(end))); werr != nil {
 			break
+		}
+		// A server restarted meanwhile runs as a new process, outside the
+		// group: the limit would go on, acting on nothing.
+		if syscall.Kill(s.PID, 0) != nil {
+			res.During = start.Rate(last, lastAt.Sub(res.Limited))
+			return res, fmt.Errorf("process %d exited while limited: the limit ended with it", s.PID)
 		}
 		u, err := usage()
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -171,4 +172,45 @@ func procCgroupOf(r Resource, pid int) (string, error) {
 		return "", err
 	}
 	return procCgroup(h, pid)
+}
+
+// A process that exits while limited (a server restarted or crashed by
+// another action) ends the limit at once, with an error saying so, and
+// leaves no group behind.
+func TestProcessExitsWhileLimited(t *testing.T) {
+	dir := t.TempDir()
+	if err := Check(CPU, dir); err != nil {
+		testdb.Skipf(t, "%v", err)
+	}
+	c := startChild(t, "cpu", dir)
+	limited := make(chan time.Time, 1)
+	done := make(chan error, 1)
+	var g string
+	go func() {
+		_, err := Run(context.Background(), Spec{PID: c.cmd.Process.Pid, Resource: CPU, Fraction: 0.5,
+			Measure: time.Second, For: time.Minute, Limited: func(at time.Time) {
+				g, _ = procCgroupOf(CPU, c.cmd.Process.Pid)
+				limited <- at
+			}})
+		done <- err
+	}()
+	select {
+	case <-limited:
+	case err := <-done:
+		t.Fatalf("Run ended before it set the limit: %v", err)
+	}
+	_ = c.cmd.Process.Kill()
+	_ = c.cmd.Wait()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "exited while limited") {
+			t.Errorf("Run: %v, want an error saying the process exited", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Run went on after its process exited")
+	}
+	h, _ := findHierarchy(CPU)
+	if _, err := os.Stat(filepath.Join(h.mount, g)); g == "" || !os.IsNotExist(err) {
+		t.Errorf("group %q left behind: %v", g, err)
+	}
 }
