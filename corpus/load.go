@@ -25,7 +25,7 @@ var builtinFS embed.FS
 const builtinRoot = "corpus/scenarios"
 
 // Families are the built-in scenario families, in listing order.
-var Families = []string{"inner", "left", "right", "derived", "semi_anti", "update", "write"}
+var Families = []string{"inner", "left", "right", "derived", "semi_anti", "update", "write", "point"}
 
 // ValueList is a named list of values for list(name) placeholders, read
 // from a NAME.list file in a corpus folder.

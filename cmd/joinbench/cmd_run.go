@@ -47,7 +47,7 @@ type runCmd struct {
 	QueryTimeout   time.Duration `default:"0s" group:"Load" help:"Stop a statement running longer than this with KILL QUERY from another connection; it is recorded as an error (0 = none)."`
 	Seed           uint64        `default:"1" group:"Load" help:"Seed of the parameter values: the same seed replays the same values."`
 	Distribution   string        `default:"uniform" enum:"uniform,gaussian,pareto,zipf,hotspot" group:"Load" help:"Default distribution of the parameters that declare none: uniform, gaussian, pareto, zipf or hotspot (20% of the values get 80% of the draws)."`
-	Action         []string      `sep:"none" group:"Actions" placeholder:"OFFSET@ENDPOINT: KIND ..." help:"At OFFSET into the measured phase, on ENDPOINT (a sandbox node name such as node2, a number from 1, host:port, or all for a rolling rsu), run: ${action_kinds}. Repeatable; recorded in actions.parquet."`
+	Action         []string      `sep:"none" group:"Actions" placeholder:"OFFSET@ENDPOINT: KIND ..." help:"At OFFSET into the measured phase, on ENDPOINT (a sandbox node name such as node2, a number from 1, host:port, or all: a rolling rsu, a crash of every node at once), run: ${action_kinds}. Repeatable; recorded in actions.parquet."`
 	ActionsFile    []string      `type:"existingfile" group:"Actions" placeholder:"FILE" help:"Read --action specs from FILE, one per line (# comments). Repeatable."`
 	Tables         int           `default:"1" group:"Schema" help:"Number of main tables that table(main) parameters choose from (as given to prepare)."`
 	TableSize      int64         `default:"10000" group:"Schema" help:"Rows per table (as given to prepare): id parameters draw in 1..SIZE."`
@@ -109,7 +109,11 @@ TOI (sql), by RSU on one node or on every node in turn (rsu on all), or by
 an external tool (exec); a DELETE or UPDATE in chunks, each its own
 transaction, by primary-key ranges or LIMIT; a fault on a sandbox node:
 SIGSTOP for a while (pause), LOCK TABLES ... WRITE held (lock: a slow
-applier), a clean stop and start (restart). Each is printed when it starts
+applier), a clean stop and start (restart), a node made PERCENT slower on
+CPU or disk, relative to its own rate measured first (slow), SIGKILL and
+recovery as an operator does it, of one node or of all at once (crash,
+each node's row saying when it was writable and Synced again, and whether
+by bootstrap, IST or SST). Each is printed when it starts
 and ends and recorded in actions.parquet; a failing one does not stop the
 run; one still running at the end is stopped (its statement killed, its
 fault undone). The summary gives, per action and endpoint, the longest
@@ -138,6 +142,8 @@ Examples:
     --action '45s@node3: lock 5s: main1'
   joinbench run --sandbox g --all -t 6 --time 90s \
     --action '10s@all: rsu: ALTER TABLE main1 ADD INDEX k_year (year_field)'
+  joinbench run --sandbox g -s index_updates -t 6 --time 3m \
+    --action '30s@node3: slow 21% io for 60s' --action '2m@all: crash'
   joinbench run --sandbox g --all -t 6 --time 5m --action '10s@node1: exec: pt-online-schema-change --alter "ADD INDEX k_year (year_field)" h={host},P={port},u={user},D={database},t=main1 --execute'`
 }
 

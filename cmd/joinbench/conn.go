@@ -3,7 +3,10 @@ package main
 import (
 	"context"
 	"io"
+	"os"
 	"time"
+
+	"github.com/alecthomas/kong"
 
 	"github.com/joinbench/joinbench/internal/server"
 )
@@ -25,8 +28,28 @@ type connFlags struct {
 	Sandbox        string `env:"JOINBENCH_SANDBOX" group:"Sandbox" placeholder:"NAME" help:"Use the running named sandbox NAME (see 'joinbench sandbox start'). With --dsn of a proxy in front of it (HAProxy): statements go to the proxy, while run's actions and status sampling go to the sandbox's nodes directly."`
 	SandboxDir     string `env:"JOINBENCH_SANDBOX_DIR" group:"Sandbox" type:"path" placeholder:"DIR" help:"Where named sandboxes live (default $XDG_STATE_HOME/joinbench/sandboxes or ~/.local/state/joinbench/sandboxes)."`
 	ServerBinary   string `env:"JOINBENCH_SERVER_BINARY" group:"Sandbox" type:"path" placeholder:"PATH" help:"mariadbd or mysqld binary for a throwaway sandbox (default: found on PATH)."`
-	BufferPoolSize string `env:"JOINBENCH_BUFFER_POOL_SIZE" group:"Sandbox" default:"1G" help:"innodb_buffer_pool_size of a throwaway sandbox."`
+	BufferPoolSize string `env:"JOINBENCH_BUFFER_POOL_SIZE" group:"Sandbox" default:"1G" help:"innodb_buffer_pool_size of a throwaway sandbox; given with --sandbox NAME, set on its servers for this command (SET GLOBAL, an online resize) and set back after it; refused with a server named otherwise."`
 	Keep           bool   `group:"Sandbox" help:"Keep a throwaway sandbox's data directory when the command ends."`
+
+	// bufferPoolGiven is whether --buffer-pool-size was given (on the
+	// command line or in the environment) rather than defaulted: its
+	// default sizes a throwaway sandbox only.
+	bufferPoolGiven bool
+}
+
+// AfterApply notes whether --buffer-pool-size was given: kong marks a
+// defaulted flag set too, so the command line and the environment are
+// looked at.
+func (c *connFlags) AfterApply(kctx *kong.Context) error {
+	for _, p := range kctx.Path {
+		if p.Flag != nil && p.Flag.Name == "buffer-pool-size" {
+			c.bufferPoolGiven = true
+		}
+	}
+	if _, ok := os.LookupEnv("JOINBENCH_BUFFER_POOL_SIZE"); ok {
+		c.bufferPoolGiven = true
+	}
+	return nil
 }
 
 func (c *connFlags) options() server.Options {
@@ -73,11 +96,15 @@ func (l *loginFlags) loginOptions() server.Options {
 // created with --create-database, or on a sandbox). With no server named it starts a throwaway sandbox
 // server: always Close the target. Progress is written to log.
 func (c *connFlags) connect(ctx context.Context, log io.Writer) (*server.Target, error) {
+	bufferPool := ""
+	if c.bufferPoolGiven {
+		bufferPool = c.BufferPoolSize
+	}
 	return server.Connect(ctx, c.options(), server.SandboxOptions{
 		Name:           c.Sandbox,
 		Dir:            c.SandboxDir,
 		ServerBinary:   c.ServerBinary,
-		BufferPoolSize: c.BufferPoolSize,
+		BufferPoolSize: bufferPool,
 		Keep:           c.Keep,
 	}, log)
 }
