@@ -120,6 +120,10 @@ type Config struct {
 	// statement with another run of as many threads (see Lockstep); the
 	// two meet before they start, so StartAt is theirs.
 	Lockstep *LockstepSide
+
+	// Work samples the work of executions into a Sink that is a WorkSink
+	// (worksample.go); its zero value samples nothing.
+	Work WorkConfig
 }
 
 // Result is what Run returns.
@@ -131,6 +135,9 @@ type Result struct {
 	// Actions are what the run's actions did (also in Summary.Actions,
 	// with what each cost).
 	Actions []results.Action
+	// Work is what the run sampled of its executions' work; nil when it
+	// sampled none.
+	Work *results.WorkSampling
 }
 
 // maxPlanStmts bounds the statements per scenario render that carry a plan
@@ -147,6 +154,10 @@ type scenState struct {
 	consecutive atomic.Int64
 	plans       []atomic.Pointer[string] // [endpoint*maxPlanStmts + statement]
 	disabledMsg atomic.Pointer[string]
+	// workCostNs is what the last work sample of the scenario cost,
+	// workPeriod the longest sampling period a worker computed.
+	workCostNs atomic.Int64
+	workPeriod atomic.Uint64
 }
 
 func (s *scenState) plan(ep, stmt int) string {
@@ -164,6 +175,7 @@ type endpointState struct {
 	idx      int
 	down     atomic.Bool
 	explains chan explainReq
+	works    chan workReq // reads to sample (worksample.go)
 	paths    pathTally
 	// unresponsive is set when a call or a status sample got no reply in
 	// time, and cleared by a status sample that did: the final sample
@@ -196,6 +208,8 @@ type engine struct {
 	seenErr sync.Map // "scenario/code" already logged
 
 	stalls *stallRecorder // nil without actions; guarded by mu
+
+	sampling *sampling // nil when work is not sampled
 }
 
 // counts are one worker's totals of the measured phase. Only that worker

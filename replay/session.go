@@ -227,6 +227,7 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 	if cfg.Explain != ExplainOff {
 		cfg.Explainer = NewExplainer(fl)
 	}
+	cfg.Work.Flavor = fl
 	if direct {
 		// Spare Ps keep the runtime from taking Ps back from workers
 		// blocked in reads (see ProcsForBlockingIO), for this run only.
@@ -249,6 +250,7 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 	run.Interrupted = res.Summary.Interrupted
 	run.Executions, run.Errors, run.CutAtEnd = res.Summary.Executions, res.Summary.Errors, res.Summary.CutAtEnd
 	run.ExecPaths = res.Paths
+	run.Work = res.Work
 	run.ClientCPUSeconds, run.ClientCPUPerQueryUs = res.Summary.ClientCPUSeconds, res.Summary.ClientCPUPerQueryUs
 	if runErr != nil {
 		run.Error = runErr.Error()
