@@ -39,6 +39,10 @@ type Observed struct {
 	Cut *Cut
 	// Listed: the side's run.json lists the scenario among those it ran.
 	Listed bool
+	// NotReached says, for a scenario listed with no row at all, which
+	// scenarios ahead of it in the side's events stalled them (their
+	// statements were cut at the end); "" otherwise.
+	NotReached string
 	// PlanText returns the readable form of one of its plans ("" when the
 	// side's plans.parquet lacks it); nil when it has none.
 	PlanText func(hash string) string

@@ -28,6 +28,9 @@ type sideData struct {
 	// info the run.json of its first run.
 	writes []string
 	info   *results.Run
+	// notReached are the scenarios its events never reached, with those
+	// ahead of them that stalled (cut.go).
+	notReached map[string][]string
 }
 
 // comparison is Compare that also returns the rounds (nil when each side
@@ -145,6 +148,9 @@ func observed(name string, side *sideData) compare.Observed {
 	}
 	if ct := side.acc.cut[name]; ct != nil {
 		o.Cut = &compare.Cut{N: ct.n, LongestNs: ct.ranNs, Ran: ct.ran}
+	}
+	if ahead := side.notReached[name]; ahead != nil {
+		o.NotReached = notReachedText(ahead, side.acc.cut)
 	}
 	return o
 }
@@ -264,5 +270,9 @@ func readSide(name string, dirs []string, side *compare.Side, w warner) (*sideDa
 		w.warn(fmt.Errorf("%s: no readable executions in %s: a round that recorded nothing counts for no scenario",
 			name, strings.Join(empty, ", ")))
 	}
-	return &sideData{acc: acc, cat: newPlanCatalog(first, plans), writes: writes, info: first}, nil
+	sd := &sideData{acc: acc, cat: newPlanCatalog(first, plans), writes: writes, info: first}
+	if first != nil {
+		sd.notReached = stalledAhead(first.Scenarios, func(name string) bool { return acc.scenarios[name] != nil }, acc.cut)
+	}
+	return sd, nil
 }
