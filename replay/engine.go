@@ -138,6 +138,9 @@ type Result struct {
 	// Work is what the run sampled of its executions' work; nil when it
 	// sampled none.
 	Work *results.WorkSampling
+	// Machine is how busy the client machine's CPUs were over the
+	// measured phase; nil when unknown.
+	Machine *results.MachineLoad
 }
 
 // maxPlanStmts bounds the statements per scenario render that carry a plan

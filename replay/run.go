@@ -205,6 +205,7 @@ type drained struct {
 	actions            []results.Action
 	cpuUsed            time.Duration
 	cpuOK              bool
+	machine            *results.MachineLoad
 	writeErr, closeErr error
 }
 
@@ -220,6 +221,7 @@ func (e *engine) drain(lt *lifetimes, m *measurement, w *writerTask, ex *explain
 	close(e.rows)
 	d.writeErr = w.wait()
 	d.cpuUsed, d.cpuOK = m.cpu.since()
+	d.machine = m.machine.since()
 	m.cpuMark.Stop()
 	d.closeErr = e.closeWriter(w.ew)
 	m.progress.finish()
@@ -237,7 +239,7 @@ func (e *engine) result(ctx, runCtx context.Context, m *measurement, d drained) 
 		end = start
 	}
 	res := &Result{Start: start, End: end, Summary: e.summary(), Paths: e.paths(), Actions: d.actions,
-		Work: e.sampling.record(e.scens)}
+		Work: e.sampling.record(e.scens), Machine: d.machine}
 	res.Summary.Actions = e.actionCosts(d.actions, end)
 	res.Summary.Interrupted = ctx.Err() != nil
 	if d.cpuOK {

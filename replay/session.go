@@ -250,7 +250,7 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 	run.Interrupted = res.Summary.Interrupted
 	run.Executions, run.Errors, run.CutAtEnd = res.Summary.Executions, res.Summary.Errors, res.Summary.CutAtEnd
 	run.ExecPaths = res.Paths
-	run.Work = res.Work
+	run.Work, run.Machine = res.Work, res.Machine
 	run.ClientCPUSeconds, run.ClientCPUPerQueryUs = res.Summary.ClientCPUSeconds, res.Summary.ClientCPUPerQueryUs
 	if runErr != nil {
 		run.Error = runErr.Error()

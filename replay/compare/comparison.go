@@ -142,6 +142,9 @@ type Comparison struct {
 	Overall  *ScenarioComparison `json:"overall,omitempty"`
 	Counts   map[string]int      `json:"counts"` // scenarios per verdict
 	Warnings []string            `json:"warnings,omitempty"`
+	// Saturated names the runs measured on a saturated client machine
+	// ("side run-id: why"; saturation.go): their verdicts may be wrong.
+	Saturated []string `json:"machine_saturated,omitempty"`
 	// ChecksumsSkipped says why result checksums were not compared ("" when
 	// they were).
 	ChecksumsSkipped string `json:"checksums_skipped,omitempty"`

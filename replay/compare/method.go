@@ -25,13 +25,13 @@ func (j *Judge) methodText() (method, rule string) {
 		"Welch t interval of the difference of mean log per-round quantiles), bootstrap (a single round on a side: "+
 		"percentile bootstrap of the pooled executions, %d resamples, seed %d, every successful execution as the latency histogram holds it (within 0.1%%), "+
 		"which cannot see variation between runs); over rounds, the (all scenarios) row judges the same way the per-round geometric "+
-		"mean of the medians of the scenarios with an execution in every round",
+		"means of the medians and of the p95s of the scenarios with an execution in every round",
 		o.Confidence*100, o.Resamples, o.Seed)
 	if j.judged > 0 {
 		method += fmt.Sprintf("; the intervals over rounds are simultaneous, so that an A/A comparison fails with at most %.0f%% chance "+
 			"however many scenarios it has (weighted Bonferroni: ", 100-o.Confidence*100)
 		if j.overallConfidence > 0 {
-			method += fmt.Sprintf("the overall row at %.4g%%, ", j.overallConfidence*100)
+			method += fmt.Sprintf("the overall row's median and p95 at %.4g%%, ", j.overallConfidence*100)
 		}
 		method += fmt.Sprintf("the median and p95 of each of the %d scenarios judged over rounds at %.4g%%)", j.judged, j.roundsConfidence*100)
 	}

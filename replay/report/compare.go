@@ -28,6 +28,7 @@ type sideData struct {
 	// info the run.json of its first run.
 	writes []string
 	info   *results.Run
+	infos  []*results.Run // of every run folder that has one
 	// notReached are the scenarios its events never reached, with those
 	// ahead of them that stalled (cut.go).
 	notReached map[string][]string
@@ -48,6 +49,13 @@ func comparison(baseDirs, candDirs []string, opt compare.Options) (*compare.Comp
 		return nil, nil, err
 	}
 	w.warnIf(compare.CheckOptions(base.info, cand.info))
+	if err := compare.CheckSaturation(base.infos, cand.infos); err != nil {
+		var sat *compare.Saturated
+		if errors.As(err, &sat) {
+			c.Saturated = sat.Runs
+		}
+		w.warn(err)
+	}
 	if c.SkipChecksums(append(base.writes, cand.writes...)) {
 		examples = nil
 	}
@@ -228,10 +236,12 @@ func readSide(name string, dirs []string, side *compare.Side, w warner) (*sideDa
 	var plans []results.Plan
 	var first *results.Run
 	var writes, failed, empty []string
+	var infos []*results.Run
 	for _, d := range dirs {
 		side.Runs = append(side.Runs, d)
 		id := results.RunIDFromDir(d)
 		if info := results.ReadRunInfo(d, w.warn); info != nil {
+			infos = append(infos, info)
 			if info.RunID != "" {
 				id = info.RunID
 			}
@@ -270,7 +280,7 @@ func readSide(name string, dirs []string, side *compare.Side, w warner) (*sideDa
 		w.warn(fmt.Errorf("%s: no readable executions in %s: a round that recorded nothing counts for no scenario",
 			name, strings.Join(empty, ", ")))
 	}
-	sd := &sideData{acc: acc, cat: newPlanCatalog(first, plans), writes: writes, info: first}
+	sd := &sideData{acc: acc, cat: newPlanCatalog(first, plans), writes: writes, info: first, infos: infos}
 	if first != nil {
 		sd.notReached = stalledAhead(first.Scenarios, func(name string) bool { return acc.scenarios[name] != nil }, acc.cut)
 	}
