@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -32,9 +33,9 @@ type compareCmd struct {
 
 // verdictFlags decide verdicts; compare and ab share them.
 type verdictFlags struct {
-	Threshold  fraction `default:"10%" help:"Smallest slowdown that counts as a regression, as 10% or 0.10."`
-	Confidence fraction `default:"95%" help:"Confidence level of the intervals (and of the error-rate test). Over rounds, of all intervals together: an A/A comparison fails with at most 1 - confidence chance."`
-	NoiseFloor fraction `default:"50%" help:"Smallest latency change judged from the pooled executions alone, which cannot see the variation between runs: with a single round on a side, and over rounds beside the interval over rounds (unless --noise-file calibrates the scenario)."`
+	Threshold  fraction `default:"10%" help:"Smallest slowdown that counts as a regression, as 10% or 0.10 (a bare number of 1 or more, as 5, is refused: 5% or 0.05)."`
+	Confidence fraction `default:"95%" help:"Confidence level of the intervals (and of the error-rate test), as 95% or 0.95. Over rounds, of all intervals together: an A/A comparison fails with at most 1 - confidence chance."`
+	NoiseFloor fraction `default:"50%" help:"Smallest latency change judged from the pooled executions alone, which cannot see the variation between runs: with a single round on a side, and over rounds beside the interval over rounds (unless --noise-file calibrates the scenario). As 50% or 0.5."`
 	NoiseFile  string   `type:"existingfile" placeholder:"FILE" help:"Calibration written by --calibrate on this setup: each scenario's noise between rounds. A scenario noisier than --threshold with the rounds at hand is 'too noisy to judge'."`
 	Calibrate  string   `type:"path" placeholder:"FILE" help:"The sides are alike (an A/A comparison: nothing changed): write each scenario's noise between rounds to FILE for --noise-file. Needs two or more rounds per side; verdicts do not change the exit status."`
 	Unpaired   bool     `help:"Compare rounds as independent samples (Welch) even when they ran in adjacent pairs."`
@@ -211,7 +212,8 @@ func (e comparisonFailed) Error() string { return strings.Join(e.reasons, ", ") 
 func (comparisonFailed) ExitCode() int { return 1 }
 
 // fraction is a flag value written as a percentage ("10%") or a fraction
-// ("0.10").
+// below 1 ("0.10"). A bare number of 1 or more is refused: "--threshold 5"
+// was read as 500% once, and "1" could be 1% or 100%.
 type fraction float64
 
 func (f *fraction) Decode(ctx *kong.DecodeContext) error {
@@ -230,12 +232,15 @@ func (f *fraction) Decode(ctx *kong.DecodeContext) error {
 func parseFraction(s string) (float64, error) {
 	t := strings.TrimSpace(s)
 	pct := strings.HasSuffix(t, "%")
-	v, err := strconv.ParseFloat(strings.TrimSuffix(t, "%"), 64)
-	if err != nil || v < 0 {
+	v, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(t, "%")), 64)
+	if err != nil || v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
 		return 0, fmt.Errorf("%q is not a percentage (10%%) or a fraction (0.10)", s)
 	}
 	if pct {
-		v /= 100
+		return v / 100, nil
+	}
+	if v >= 1 {
+		return 0, fmt.Errorf("%q is ambiguous: write a percentage (%s%%) or a fraction below 1 (%s)", s, t, strconv.FormatFloat(v/100, 'f', -1, 64))
 	}
 	return v, nil
 }
