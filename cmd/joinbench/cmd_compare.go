@@ -27,7 +27,7 @@ type compareCmd struct {
 	Resamples    int    `default:"2000" help:"Bootstrap resamples per ratio."`
 	Seed         uint64 `default:"1" help:"Seed of the bootstrap and of the rounds' latency samples: same inputs and seed, same output."`
 	MinSamples   int    `default:"30" help:"Fewest successful executions per side for a latency verdict from a single round (over rounds: two rounds per side with at least one each)."`
-	Format       string `short:"f" enum:"text,markdown,json" default:"text" help:"Output format: text, markdown (for a pull request comment) or json."`
+	Format       string `short:"f" enum:"text,markdown,json,html" default:"text" help:"Output format: text, markdown (for a pull request comment), json, or html (one self-contained page: a forest plot of every scenario's ratio, the verdicts, and per scenario the two latency distributions, its work and its two plans side by side; no network needed)."`
 	Out          string `short:"o" type:"path" placeholder:"FILE" help:"Write the comparison to FILE instead of standard output."`
 }
 
@@ -179,7 +179,8 @@ without run folders, a bad flag).
 Examples:
   joinbench compare results/run=mariadb-10.11 results/run=mariadb-11.4
   joinbench compare results/ab=ID/side=base results/ab=ID/side=candidate --noise-file noise.json
-  joinbench compare base/ cand/ --threshold 5% --format markdown > comment.md`
+  joinbench compare base/ cand/ --threshold 5% --format markdown > comment.md
+  joinbench compare base/ cand/ --format html -o compare.html`
 }
 
 func (c *compareCmd) Run(ctx context.Context, cl *cli) error {

@@ -122,6 +122,10 @@ type ScenarioComparison struct {
 	// noise floor) is a verdict whatever the rounds say.
 	PooledMedian *stats.Interval `json:"pooled_median,omitempty"`
 	FloorBound   float64         `json:"floor_bound,omitempty"`
+	// BaseCDF and CandidateCDF are each side's latency distribution
+	// (distribution.go), for the views that draw it.
+	BaseCDF      []CDFPoint `json:"base_cdf,omitempty"`
+	CandidateCDF []CDFPoint `json:"candidate_cdf,omitempty"`
 }
 
 // Comparison is the outcome of compare.

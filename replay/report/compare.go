@@ -71,7 +71,9 @@ func comparison(baseDirs, candDirs []string, opt compare.Options) (*compare.Comp
 	// and draws from its own seeded generator, so the output is the same.
 	judged := make([]compare.ScenarioComparison, len(names))
 	eachParallel(len(names), func(i int) {
-		judged[i] = j.Scenario(scenarioInput(names[i], base, cand, examples[names[i]], c.ChecksumsSkipped == "", rounds))
+		in := scenarioInput(names[i], base, cand, examples[names[i]], c.ChecksumsSkipped == "", rounds)
+		judged[i] = j.Scenario(in)
+		judged[i].BaseCDF, judged[i].CandidateCDF = compare.CDF(in.Base.Metrics), compare.CDF(in.Candidate.Metrics)
 	})
 	c.Add(judged...)
 	if c.Stalls, err = compareStalls(baseDirs, candDirs, w); err != nil {
