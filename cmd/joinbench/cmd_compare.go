@@ -39,6 +39,7 @@ type verdictFlags struct {
 	NoiseFile  string   `type:"existingfile" placeholder:"FILE" help:"Calibration written by --calibrate on this setup: each scenario's noise between rounds. A scenario noisier than --threshold with the rounds at hand is 'too noisy to judge'."`
 	Calibrate  string   `type:"path" placeholder:"FILE" help:"The sides are alike (an A/A comparison: nothing changed): write each scenario's noise between rounds to FILE for --noise-file. Needs two or more rounds per side; verdicts do not change the exit status."`
 	Unpaired   bool     `help:"Compare rounds as independent samples (Welch) even when they ran in adjacent pairs."`
+	WorkBound  float64  `default:"1.5" placeholder:"FACTOR" help:"Growth of the work per execution (rows examined, index lookups, page requests or join buffer comparisons, by 100 or more) that is a regression, even with a single round: the work of the same executions with the same values, recorded by run (--work), compared when both sides ran the same --seed on data neither changed. A factor: 1.5 is 1.5x; 1 does not judge work."`
 	// AllowMissing: without it a scenario one side did not measure (its
 	// run died, or every execution failed) fails the gate.
 	AllowMissing bool `help:"Accept scenarios measured on one side only (the corpus changed between the runs): by default a scenario missing on a side, or whose executions there all failed, fails the comparison. A side without any readable execution always fails."`
@@ -47,6 +48,9 @@ type verdictFlags struct {
 func (f *verdictFlags) check() error {
 	if f.Confidence <= 0 || f.Confidence >= 1 {
 		return usage.Errorf("--confidence: %v is not between 0 and 100%%", float64(f.Confidence))
+	}
+	if f.WorkBound < 1 || math.IsNaN(f.WorkBound) || math.IsInf(f.WorkBound, 0) {
+		return usage.Errorf("--work-bound: %v is not a factor of 1 or more (1.5 is 1.5x; 1 does not judge work)", f.WorkBound)
 	}
 	if f.Calibrate != "" && f.NoiseFile != "" {
 		return usage.Errorf("--calibrate and --noise-file cannot be combined: a calibration is measured without an earlier one")
@@ -58,7 +62,7 @@ func (f *verdictFlags) check() error {
 // read from --noise-file).
 func (f *verdictFlags) options(cl *cli) (compare.Options, error) {
 	o := compare.Options{Threshold: float64(f.Threshold), Confidence: float64(f.Confidence), NoiseFloor: float64(f.NoiseFloor),
-		Unpaired: f.Unpaired, AllowMissing: f.AllowMissing, Warn: warnFunc(cl)}
+		Unpaired: f.Unpaired, AllowMissing: f.AllowMissing, WorkBound: f.WorkBound, Warn: warnFunc(cl)}
 	if f.NoiseFile != "" {
 		n, err := compare.ReadNoise(f.NoiseFile)
 		if err != nil {
@@ -145,7 +149,11 @@ Verdicts:
                       significantly, or the candidate ran the scenario and
                       never completed it while the base did often enough, or
                       faster than enough of its statements cut at the end
-                      had run
+                      had run, or its work per execution (rows examined,
+                      index lookups, pages, join buffer comparisons of the
+                      same executions with the same values: same --seed, no
+                      writes) grew by --work-bound (1.5x) and by 100, even
+                      with a single round
   improvement         the mirror image, on the median: its interval wholly
                       below 1 and its ratio below 1/(1+threshold)
   too noisy to judge  neither, and the scenario's calibrated noise (from

@@ -21,6 +21,9 @@ type Scenario struct {
 	// Rounds are the scenario's per-round samples; nil when the sides were
 	// not read as rounds.
 	Rounds *ScenarioRounds
+	// Work are its paired work samples (PairWork); nil when work is not
+	// compared (Comparison.WorkSkipped says why) or none paired.
+	Work *WorkPairs
 }
 
 // Observed is what one side of a comparison holds of a scenario.

@@ -53,7 +53,18 @@ func (j *Judge) ruleText() string {
 		"wrong results: any parameter set whose result checksum differs (sets whose checksum varies within a run are ignored); "+
 		"an error rate up by at least 1 point (significant) is a regression; a regression of the (all scenarios) row fails the comparison too; "+
 		"over rounds, a scenario whose pooled executions' bootstrap interval of the median lies beyond the noise floor gets the verdict too, however few the rounds",
-		1+o.Threshold, t, o.NoiseFloor*100, t)
+		1+o.Threshold, t, o.NoiseFloor*100, t) + j.workRuleText()
+}
+
+// workRuleText states the rule of work, when it is judged.
+func (j *Judge) workRuleText() string {
+	if j.opt.WorkBound <= NoWork {
+		return ""
+	}
+	return fmt.Sprintf("; work, when both sides ran the same seed on data neither changed: a scenario whose rows examined, index lookups, page requests "+
+		"or join buffer comparisons per execution (over paired samples of the same executions with the same values) grew %.3gx and by %d or more "+
+		"is a regression whatever its time, and one whose work shrank so, growing in no figure, an improvement where its time says no change",
+		j.opt.WorkBound, WorkMinDelta)
 }
 
 // verdictNotes say what limits the latency verdicts of a comparison.

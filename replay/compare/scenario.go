@@ -25,6 +25,9 @@ func (j *Judge) Scenario(in Scenario) ScenarioComparison {
 			sc.Verdict, sc.Reasons, sc.Unmeasured = Regression, []string{why}, ""
 		}
 	}
+	if in.Work != nil && j.opt.WorkBound > 1 {
+		j.judgeWork(&sc, in.Work)
+	}
 	noteCut(&sc, in.Base.Cut, in.Candidate.Cut)
 	return sc
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/joinbench/joinbench/replay/compare"
 	"github.com/joinbench/joinbench/replay/render/plot"
+	"github.com/joinbench/joinbench/replay/work"
 )
 
 // The compare view: one self-contained page (inline CSS, SVG and a small
@@ -23,10 +24,17 @@ import (
 var compareTemplate string
 
 var comparePage = template.Must(template.New("compare").Funcs(template.FuncMap{
-	"ratio": ratioText,
-	"ms":    fms,
-	"side":  sideText,
-	"join":  strings.Join,
+	"ratio":  ratioText,
+	"ms":     fms,
+	"side":   sideText,
+	"join":   strings.Join,
+	"work":   workCell,
+	"count":  work.FormatCount,
+	"wratio": compare.RatioText,
+	"figure": func(name string) string {
+		return map[string]string{"rows_examined": "rows examined", "lookups": "index lookups", "pages": "page requests",
+			"compared": "join buffer comparisons", "rows_changed": "rows changed"}[name]
+	},
 	"verdictClass": func(v string) string {
 		switch v {
 		case compare.Regression, compare.WrongResults:
@@ -140,6 +148,12 @@ func forestOf(rows []compare.ScenarioComparison, bound float64, what string) plo
 		}
 		if len(s.Reasons) > 0 {
 			r.Title += "; " + s.Reasons[0]
+		}
+		if s.Work != nil {
+			r.Mark, r.MarkTitle = 1, s.Scenario+": the same work per execution"
+			if l := s.Work.Largest(); l != nil && !math.IsInf(l.Ratio, 0) {
+				r.Mark, r.MarkTitle = l.Ratio, s.Scenario+": work "+s.Work.Text()
+			}
 		}
 		f.Rows = append(f.Rows, r)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/joinbench/joinbench/replay/compare"
 	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/replay/work"
 )
 
 // Compare reads the base and candidate run folders and compares them
@@ -29,6 +30,7 @@ type sideData struct {
 	writes []string
 	info   *results.Run
 	infos  []*results.Run // of every run folder that has one
+	work   []work.Work    // the work samples of every run folder
 	// notReached are the scenarios its events never reached, with those
 	// ahead of them that stalled (cut.go).
 	notReached map[string][]string
@@ -59,6 +61,12 @@ func comparison(baseDirs, candDirs []string, opt compare.Options) (*compare.Comp
 	if c.SkipChecksums(append(base.writes, cand.writes...)) {
 		examples = nil
 	}
+	var pairs map[string]*compare.WorkPairs
+	if opt.WorkBound > compare.NoWork {
+		if c.WorkSkipped = compare.WorkComparable(base.infos, cand.infos, len(base.work), len(cand.work)); c.WorkSkipped == "" {
+			pairs = compare.PairWork(base.work, cand.work)
+		}
+	}
 	names := scenarioNames(base.acc, cand.acc)
 	rounds, err := readSideRounds(baseDirs, candDirs, names, opt.Seed)
 	if err != nil {
@@ -72,6 +80,7 @@ func comparison(baseDirs, candDirs []string, opt compare.Options) (*compare.Comp
 	judged := make([]compare.ScenarioComparison, len(names))
 	eachParallel(len(names), func(i int) {
 		in := scenarioInput(names[i], base, cand, examples[names[i]], c.ChecksumsSkipped == "", rounds)
+		in.Work = pairs[names[i]]
 		judged[i] = j.Scenario(in)
 		judged[i].BaseCDF, judged[i].CandidateCDF = compare.CDF(in.Base.Metrics), compare.CDF(in.Candidate.Metrics)
 	})
@@ -239,6 +248,7 @@ func readSide(name string, dirs []string, side *compare.Side, w warner) (*sideDa
 	var first *results.Run
 	var writes, failed, empty []string
 	var infos []*results.Run
+	var samples []work.Work
 	for _, d := range dirs {
 		side.Runs = append(side.Runs, d)
 		id := results.RunIDFromDir(d)
@@ -271,6 +281,11 @@ func readSide(name string, dirs []string, side *compare.Side, w warner) (*sideDa
 			return nil, err
 		}
 		plans = append(plans, p...)
+		ws, err := results.ReadWork(d, w.warn)
+		if err != nil {
+			return nil, err
+		}
+		samples = append(samples, ws...)
 	}
 	side.Files = acc.files
 	side.Rounds = len(dirs)
@@ -282,7 +297,7 @@ func readSide(name string, dirs []string, side *compare.Side, w warner) (*sideDa
 		w.warn(fmt.Errorf("%s: no readable executions in %s: a round that recorded nothing counts for no scenario",
 			name, strings.Join(empty, ", ")))
 	}
-	sd := &sideData{acc: acc, cat: newPlanCatalog(first, plans), writes: writes, info: first, infos: infos}
+	sd := &sideData{acc: acc, cat: newPlanCatalog(first, plans), writes: writes, info: first, infos: infos, work: samples}
 	if first != nil {
 		sd.notReached = stalledAhead(first.Scenarios, func(name string) bool { return acc.scenarios[name] != nil }, acc.cut)
 	}
