@@ -1,12 +1,18 @@
-# joinbench: make build | test | bench | demo | demo-galera | lint | docs
+# joinbench: make build | test | bench | demo | demo-galera | lint | docs | image | dist
 GO          ?= go
-VERSION     ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+# Outside a git clone VERSION is empty, and the binary takes its version
+# from the Go build information instead (see internal/version).
+VERSION     ?= $(shell git describe --tags --always --dirty 2>/dev/null)
 LDFLAGS     := -X main.version=$(VERSION)
 BIN         := bin/joinbench
 TEST_TIMEOUT ?= 10m
 BENCHTIME   ?= 1s
+IMAGE       ?= joinbench
+IMAGE_TAG   ?= $(VERSION)
+IMAGE_ARCH  ?=
+DIST_PLATFORMS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
 
-.PHONY: all build test bench demo demo-galera lint docs clean
+.PHONY: all build test bench demo demo-galera lint docs image dist clean
 
 all: build
 
@@ -32,17 +38,39 @@ demo: build
 demo-galera: build
 	scripts/demo-galera.sh
 
-# The command reference docs/cli.md is generated from the --help texts:
-# regenerate it after changing a command, a flag or a help text (a test in
-# cmd/joinbench fails until then). After a merge conflict in docs/cli.md,
-# take either side and run make docs.
+# The command reference docs/cli.md and the man page docs/joinbench.1 are
+# generated from the --help texts: regenerate them after changing a
+# command, a flag or a help text (tests in cmd/joinbench fail until then).
+# After a merge conflict in either, take either side and run make docs.
 docs: build
+	$(BIN) lint --explain all > docs/rules.md.tmp || { rm -f docs/rules.md.tmp; exit 1; }
+	mv docs/rules.md.tmp docs/rules.md
 	$(BIN) help --markdown > docs/cli.md.tmp || { rm -f docs/cli.md.tmp; exit 1; }
 	mv docs/cli.md.tmp docs/cli.md
+	$(BIN) man > docs/joinbench.1.tmp || { rm -f docs/joinbench.1.tmp; exit 1; }
+	mv docs/joinbench.1.tmp docs/joinbench.1
+
+# The container image, built with buildah (no registry needed): committed
+# to the local container storage as $(IMAGE):$(IMAGE_TAG) and saved as the
+# OCI archive bin/joinbench-image.tar; see scripts/image.sh and
+# docs/scale-out.md.
+image:
+	VERSION="$(VERSION)" IMAGE="$(IMAGE)" IMAGE_TAG="$(IMAGE_TAG)" IMAGE_ARCH="$(IMAGE_ARCH)" scripts/image.sh
+
+# Static binaries (no cgo) for every platform of DIST_PLATFORMS, with their
+# SHA-256 sums, in dist/.
+dist:
+	rm -rf dist && mkdir -p dist
+	@set -e; for p in $(DIST_PLATFORMS); do \
+		os=$${p%/*}; arch=$${p#*/}; echo "dist: joinbench $(VERSION) for $$os/$$arch"; \
+		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags "-s -w $(LDFLAGS)" \
+			-o dist/joinbench-$$os-$$arch ./cmd/joinbench; \
+	done
+	cd dist && if command -v sha256sum >/dev/null; then sha256sum joinbench-*; else shasum -a 256 joinbench-*; fi > SHA256SUMS
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 
 clean:
-	rm -rf bin
+	rm -rf bin dist

@@ -84,11 +84,6 @@ type Explanation struct {
 	Right string
 }
 
-// HelpURI is where a rule is documented, for SARIF and editors.
-func (a *Analyzer) HelpURI() string {
-	return "https://github.com/joinbench/joinbench/blob/main/docs/scenarios.md#lint"
-}
-
 // WriteExplanation prints a rule's documentation: name, default severity,
 // summary, explanation, and the wrong and right examples.
 func (a *Analyzer) WriteExplanation(w io.Writer) error {
@@ -151,6 +146,10 @@ type Options struct {
 	// UnsafeFixes lets FixFile apply fixes that change a statement's
 	// results (SuggestedFix.Unsafe).
 	UnsafeFixes bool
+
+	// serverParse holds a live server's verdicts on the statements the
+	// analyzer cannot read, by text (server_parse.go).
+	serverParse map[string]ServerParse
 }
 
 func (o *Options) severity(a *Analyzer) Severity {

@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/joinbench/joinbench/internal/usage"
@@ -19,5 +20,36 @@ func TestRewriteRightJoinsSyntaxError(t *testing.T) {
 	}
 	if !usage.Is(err) {
 		t.Errorf("error %q is not a usage error", err)
+	}
+}
+
+// TestHintFixLeadsNowhereElse: a hint that names an aliased table by its
+// name, in an order the server cannot follow, gets both findings, and the
+// fix they suggest (one fix, offered by both) lints clean of both.
+func TestHintFixLeadsNowhereElse(t *testing.T) {
+	src := "-- scenario: h\n-- param m: table(main)\n" +
+		"SELECT /*+ JOIN_ORDER(level1, {{m}}) */ m.id, level1.record_value\nFROM {{m}} AS m LEFT JOIN level1 ON m.l1_id = level1.id;\n"
+	opts := &Options{Schema: testSchema()}
+	rules := func(src string) []string {
+		var out []string
+		for _, d := range AnalyzeFile("h.sql", src, opts) {
+			if d.Rule == HintUnresolved.Name || d.Rule == ImpossibleJoinOrder.Name {
+				out = append(out, d.Rule)
+				if len(d.Fixes) != 1 || d.Fixes[0].Edits[0].NewText != "m, level1" {
+					t.Errorf("%s: fixes %+v, want one listing m, level1", d, d.Fixes)
+				}
+			}
+		}
+		return out
+	}
+	if got := rules(src); strings.Join(got, " ") != "impossible-join-order hint-unresolved" {
+		t.Fatalf("findings %v, want hint-unresolved and impossible-join-order", got)
+	}
+	fixed, n := FixFile("h.sql", src, opts)
+	if n != 1 || !strings.Contains(fixed, "/*+ JOIN_ORDER(m, level1) */") {
+		t.Fatalf("fix: %d edit(s)\n%s", n, fixed)
+	}
+	if got := rules(fixed); len(got) != 0 {
+		t.Errorf("after the fix: %v", got)
 	}
 }

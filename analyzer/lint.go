@@ -30,10 +30,16 @@ type LintOptions struct {
 	Galera bool
 	// ConfigFile replaces the lint.conf nearest to each linted file.
 	ConfigFile string
+	// Select, when given, runs only these rules; Ignore turns rules off.
+	// Each value is a rule name or a comma list of them. Both win over
+	// lint.conf (see ruleSelection); scenario-format always runs.
+	Select, Ignore []string
 	// Fix applies the suggested fixes to the user's files (never to a
 	// built-in scenario), then lints what remains; UnsafeFixes applies
-	// the fixes that change a statement's results too.
-	Fix, UnsafeFixes bool
+	// the fixes that change a statement's results too. Diff works out the
+	// same fixes without writing them (Result.Changes), and lints the
+	// files as they are.
+	Fix, UnsafeFixes, Diff bool
 	// Server is the live server names resolve against, which also tells
 	// the flavour; nil lints offline.
 	Server Server
@@ -78,8 +84,11 @@ type Result struct {
 	Files int
 	// Errors, Warnings and Infos count the findings by severity.
 	Errors, Warnings, Infos int
-	// Fixed is how many edits Fix applied.
+	// Fixed is how many edits Fix applied (or Diff would apply).
 	Fixed int
+	// Changes are the files Fix changed (or Diff would change), in file
+	// order.
+	Changes []FileChange
 	// Plans is what CheckPlans found; nil without it.
 	Plans *PlanReport
 }
@@ -91,21 +100,37 @@ func Lint(ctx context.Context, files []File, o LintOptions) (*Result, error) {
 	if o.CheckPlans && o.Server == nil {
 		return nil, errors.New("lint: checking plans needs a live server")
 	}
+	sel, err := newRuleSelection(o.Select, o.Ignore)
+	if err != nil {
+		return nil, err
+	}
 	base, detected, err := o.base(ctx)
 	if err != nil {
 		return nil, err
 	}
+	sel.apply(base)
 	files = append([]File(nil), files...)
-	if err := o.configure(files, base, detected.Name != ""); err != nil {
+	if err := o.configure(files, base, detected.Name != "", sel); err != nil {
 		return nil, err
 	}
 	res := &Result{Files: len(files)}
-	if o.Fix {
-		if res.Fixed, err = o.fix(files); err != nil {
+	if o.Fix || o.Diff {
+		if res.Changes, err = o.fix(files); err != nil {
 			return nil, err
+		}
+		for _, c := range res.Changes {
+			res.Fixed += c.Edits
 		}
 	}
 	if res.Diagnostics, err = AnalyzeAll(ctx, files, base); err != nil {
+		return nil, err
+	}
+	if srv, ok := o.Server.(ServerParser); ok {
+		if res.Diagnostics, err = askServer(ctx, srv, files, base, res.Diagnostics); err != nil {
+			return nil, err
+		}
+	}
+	if err := o.notVisible(res.Diagnostics); err != nil {
 		return nil, err
 	}
 	if o.CheckPlans {
@@ -126,6 +151,26 @@ func Lint(ctx context.Context, files []File, o LintOptions) (*Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// notVisible is the one error that replaces the unknown tables of a lint
+// against a server whose user sees only some tables of the database: they
+// may exist, hidden from it, and a finding per use would bury that.
+func (o *LintOptions) notVisible(ds []Diagnostic) error {
+	v, ok := o.Server.(interface{ NotVisible() string })
+	if !ok || v.NotVisible() == "" {
+		return nil
+	}
+	n := 0
+	for _, d := range ds {
+		if d.Rule == UnknownTable.Name {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	return usage.Errorf("%d use(s) of tables not visible to this user (%s): lint as a user with SELECT on the database, or offline", n, v.NotVisible())
 }
 
 // base returns the options every file starts from (the schema, the
@@ -171,9 +216,10 @@ func (o *LintOptions) schema(ctx context.Context) (*ddl.Schema, flavor.Flavor, e
 }
 
 // configure sets each file's options: base with the file's lint.conf (or
-// ConfigFile's) laid over it. The command line's choices, and a flavour
-// detected on a server, win over the file's.
-func (o *LintOptions) configure(files []File, base *Options, detected bool) error {
+// ConfigFile's) laid over it. The command line's choices (the flavour,
+// the rules selected), and a flavour detected on a server, win over the
+// file's.
+func (o *LintOptions) configure(files []File, base *Options, detected bool, sel ruleSelection) error {
 	var fixed *Config
 	if o.ConfigFile != "" {
 		b, err := os.ReadFile(o.ConfigFile)
@@ -195,19 +241,21 @@ func (o *LintOptions) configure(files []File, base *Options, detected bool) erro
 			}
 		}
 		files[i].Options = cfg.Apply(*base, flavorSet, galeraSet)
+		sel.apply(files[i].Options)
 	}
 	return nil
 }
 
-// fix applies the suggested fixes of the user's scenario files and reads
-// each fixed file again, as the loader would; it returns the number of
-// edits.
-func (o *LintOptions) fix(files []File) (int, error) {
+// fix works out the suggested fixes of the user's scenario files. With
+// Fix it writes each changed file and reads it again, as the loader
+// would, for the analysis to see the fixed text; with Diff alone it
+// writes nothing. It returns the changes.
+func (o *LintOptions) fix(files []File) ([]FileChange, error) {
 	write := o.WriteFile
 	if write == nil {
 		write = os.WriteFile
 	}
-	n := 0
+	var changes []FileChange
 	for i, f := range files {
 		if f.Builtin || f.Scenario == nil {
 			continue
@@ -216,15 +264,18 @@ func (o *LintOptions) fix(files []File) (int, error) {
 		if k == 0 {
 			continue
 		}
+		changes = append(changes, FileChange{Path: f.Path, Before: f.Scenario.Source, After: out, Edits: k})
+		if !o.Fix {
+			continue
+		}
 		if err := write(f.Path, []byte(out), 0o644); err != nil {
-			return n, fmt.Errorf("write fix: %w", err)
+			return changes, fmt.Errorf("write fix: %w", err)
 		}
 		sc, err := f.Scenario.Reparse([]byte(out))
 		if err != nil { // FixScenario keeps only text that loads
-			return n, fmt.Errorf("fix of %s: %w", f.Path, err)
+			return changes, fmt.Errorf("fix of %s: %w", f.Path, err)
 		}
 		files[i].Source, files[i].Scenario = out, sc
-		n += k
 	}
-	return n, nil
+	return changes, nil
 }

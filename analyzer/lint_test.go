@@ -10,6 +10,7 @@ import (
 	"github.com/joinbench/joinbench/corpus"
 	"github.com/joinbench/joinbench/ddl"
 	"github.com/joinbench/joinbench/internal/server/flavor"
+	"github.com/joinbench/joinbench/internal/usage"
 )
 
 // fakeServer is a live server as Lint sees it.
@@ -124,5 +125,48 @@ func TestLintLiveServer(t *testing.T) {
 	}
 	if _, err := Lint(context.Background(), files, LintOptions{CheckPlans: true}); err == nil {
 		t.Error("checking plans without a server: no error")
+	}
+}
+
+// TestLintSelectAndIgnore: --select runs only the rules named, --ignore
+// turns rules off, both over lint.conf; a misspelt rule is a usage error
+// with a suggestion; scenario-format cannot be ignored.
+func TestLintSelectAndIgnore(t *testing.T) {
+	const src = "-- scenario: two\n-- param m: table(main)\n" +
+		"SELECT m.id, m.nosuch FROM level1 RIGHT JOIN {{m}} AS m ON m.l1_id = level1.id;\n"
+	_, files := writeCorpus(t, map[string]string{"two.sql": src, "lint.conf": "right-join = off\nunknown-column = info\n"})
+	rules := func(o LintOptions) string {
+		t.Helper()
+		o.Tables, o.TableName = 1, "main"
+		res, err := Lint(context.Background(), files, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, d := range res.Diagnostics {
+			got = append(got, d.Rule+":"+d.Severity.String())
+		}
+		return strings.Join(got, " ")
+	}
+	for _, tc := range []struct {
+		select_, ignore []string
+		want            string
+	}{
+		{nil, nil, "unknown-column:info"},                                                      // lint.conf alone
+		{[]string{"right-join"}, nil, "right-join:warning"},                                    // selected over lint.conf's off
+		{[]string{"right-join,unknown-column"}, nil, "unknown-column:info right-join:warning"}, // a comma list; lint.conf's severity kept
+		{[]string{"right-join", "unknown-column"}, []string{"right-join"}, "unknown-column:info"},
+		{nil, []string{"unknown-column"}, ""},
+	} {
+		if got := rules(LintOptions{Select: tc.select_, Ignore: tc.ignore}); got != tc.want {
+			t.Errorf("--select %v --ignore %v: %q, want %q", tc.select_, tc.ignore, got, tc.want)
+		}
+	}
+	_, err := Lint(context.Background(), files, LintOptions{Select: []string{"rigth-join"}})
+	if err == nil || !usage.Is(err) || !strings.Contains(err.Error(), "--select: no rule rigth-join; did you mean right-join?") {
+		t.Errorf("misspelt --select: %v", err)
+	}
+	if _, err := Lint(context.Background(), files, LintOptions{Ignore: []string{ScenarioFormat.Name}}); err == nil || !usage.Is(err) {
+		t.Errorf("--ignore scenario-format: %v, want a usage error", err)
 	}
 }

@@ -32,9 +32,11 @@ type Pass struct {
 	// Tokens are the statement text's tokens, comments left out.
 	Tokens []token
 	// Stmts are the statements as the SQL parser read them, placeholders
-	// substituted (tables by a table of their family, values by ?); nil
+	// substituted (tables by a table of their family, values by ?) and,
+	// where the parser lacks the flavour's syntax, that syntax rewritten
+	// (compat.go: a clause such as RETURNING blanked, a name quoted); nil
 	// when the text does not parse, and SyntaxError says why. Their
-	// positions are in the parse text: SourceOffset maps them.
+	// positions are in the text parsed: SourceOffset maps them.
 	Stmts       []ast.StmtNode
 	SyntaxError *syntaxError
 	// TableRefs are the table references of every query block, in source

@@ -67,7 +67,7 @@ func TestSARIFRegionsHaveEnds(t *testing.T) {
 	src := "-- scenario: r\n-- param m: table(main)\nSELECT m.nosuch FROM {{m}} AS m;\n"
 	diags := AnalyzeFile("r.sql", src, &Options{Schema: testSchema()})
 	var b bytes.Buffer
-	if err := WriteSARIF(&b, diags, "test"); err != nil {
+	if err := WriteSARIF(&b, diags, OutputOptions{Version: "test"}); err != nil {
 		t.Fatal(err)
 	}
 	var log struct {

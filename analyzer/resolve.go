@@ -7,6 +7,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/opcode"
 
 	"github.com/joinbench/joinbench/ddl"
+	"github.com/joinbench/joinbench/internal/suggest"
 )
 
 // Name resolution: every column reference of every query block is bound to
@@ -40,11 +41,15 @@ type issue struct {
 
 // source is one table visible in a query block.
 type source struct {
-	name      string     // the name the block sees it by (alias or table name)
-	table     *ddl.Table // base table, nil for derived tables and unknown tables
-	derived   []outCol   // columns of a derived table
-	opaque    bool       // unknown table: nothing can be said of its columns
-	ref       *tableRef  // position, when found
+	name    string     // the name the block sees it by (alias or table name)
+	table   *ddl.Table // base table, nil for derived tables and unknown tables
+	derived []outCol   // columns of a derived table
+	// opaque marks a source whose columns are not all known: an unknown
+	// table, or a derived table or CTE reading * from one. A column it
+	// may have is never reported unknown: the unknown table is the one
+	// error, and what is read through it would be noise behind it.
+	opaque    bool
+	ref       *tableRef // position, when found
 	aliased   bool
 	tname     string // the table name as written (placeholder substituted)
 	isDerived bool
@@ -54,6 +59,19 @@ type source struct {
 type outCol struct {
 	name string
 	base *colRef // the column it reads, when it is a plain column reference
+	// unknown stands for the columns of * over an opaque source: the
+	// block has columns nobody can name.
+	unknown bool
+}
+
+// anyUnknown reports whether cols hold columns nobody can name.
+func anyUnknown(cols []outCol) bool {
+	for _, c := range cols {
+		if c.unknown {
+			return true
+		}
+	}
+	return false
 }
 
 type colRef struct {
@@ -68,6 +86,9 @@ type scope struct {
 	aliases []string // select list names (ORDER BY, GROUP BY, HAVING)
 	using   map[string]bool
 	ctes    map[string][]outCol
+	// recursing is the recursive CTE whose query is being resolved:
+	// nothing is known of its columns there.
+	recursing string
 }
 
 // selectBlock is one SELECT with its sources and fields, for rules.
@@ -223,22 +244,38 @@ func (rv *resolver) ctes(sc *scope, w *ast.WithClause) {
 	}
 	sc.ctes = map[string][]outCol{}
 	for _, c := range w.CTEs {
+		name := strings.ToLower(c.Name.O)
+		var named []outCol
+		for _, n := range c.ColNameList {
+			named = append(named, outCol{name: n.O})
+		}
+		if w.IsRecursive && named == nil {
+			// its own query reads it before its columns are known
+			sc.ctes[name] = nil
+			sc.recursing = name
+		}
 		var cols []outCol
 		if c.Query != nil {
 			cols = rv.query(c.Query.Query, sc)
 		}
-		if len(c.ColNameList) > 0 {
-			cols = nil
-			for _, n := range c.ColNameList {
-				cols = append(cols, outCol{name: n.O})
-			}
+		sc.recursing = ""
+		if named != nil {
+			cols = named
 		}
-		sc.ctes[strings.ToLower(c.Name.O)] = cols
+		sc.ctes[name] = cols
 	}
 }
 
 func (rv *resolver) selectStmt(s *ast.SelectStmt, parent *scope) []outCol {
 	sc := &scope{parent: parent}
+	if s.Kind == ast.SelectStmtKindValues {
+		// VALUES ROW(...), ...: its columns' names are the server's to
+		// choose (column_0 on MySQL, the first row's text on MariaDB)
+		for _, row := range s.Lists {
+			rv.expr(sc, row, false)
+		}
+		return nil
+	}
 	rv.ctes(sc, s.With)
 	rv.r.blocks = append(rv.r.blocks, &selectBlock{stmt: s, scope: sc})
 	if s.From != nil {
@@ -308,6 +345,9 @@ func (rv *resolver) wildcard(sc *scope, f *ast.SelectField) []outCol {
 }
 
 func (s *source) columns() []outCol {
+	if s.table == nil && s.derived == nil && s.opaque {
+		return []outCol{{unknown: true}}
+	}
 	if s.table != nil {
 		out := make([]outCol, len(s.table.Columns))
 		for i, c := range s.table.Columns {
@@ -327,13 +367,13 @@ func (sc *scope) lookup(name string) *source {
 	return nil
 }
 
-func (sc *scope) cte(name string) ([]outCol, bool) {
+func (sc *scope) cte(name string) (cols []outCol, recursing, ok bool) {
 	for s := sc; s != nil; s = s.parent {
 		if c, ok := s.ctes[strings.ToLower(name)]; ok {
-			return c, true
+			return c, s.recursing == strings.ToLower(name), true
 		}
 	}
-	return nil, false
+	return nil, false, false
 }
 
 // join adds the sources of a FROM clause to sc and returns them.
@@ -371,7 +411,7 @@ func (rv *resolver) join(sc *scope, n ast.ResultSetNode, block *ast.SelectStmt) 
 		return []*source{src}
 	case *ast.SelectStmt, *ast.SetOprStmt:
 		cols := rv.query(x, nil)
-		src := &source{derived: cols, isDerived: true}
+		src := &source{derived: cols, isDerived: true, opaque: anyUnknown(cols)}
 		sc.sources = append(sc.sources, src)
 		return []*source{src}
 	}
@@ -388,11 +428,15 @@ func (rv *resolver) tableSource(sc *scope, ts *ast.TableSource) *source {
 			src.name = alias
 		}
 		src.ref = rv.claim(name, alias, false)
-		if cols, ok := sc.cte(name); ok && s.Schema.O == "" {
-			src.derived, src.isDerived = cols, true
+		if cols, recursing, ok := sc.cte(name); ok && s.Schema.O == "" {
+			src.derived, src.isDerived, src.opaque = cols, true, recursing || anyUnknown(cols)
 			return src
 		}
 		src.table = rv.u.schema.Table(name)
+		if src.table == nil && rv.u.rewroteDual(s) {
+			src.isDerived = true // no table: a SELECT with HAVING and nothing to read
+			return src
+		}
 		if src.table == nil {
 			src.opaque = true
 			off := rv.u.body
@@ -404,7 +448,7 @@ func (rv *resolver) tableSource(sc *scope, ts *ast.TableSource) *source {
 		return src
 	case *ast.SelectStmt, *ast.SetOprStmt:
 		cols := rv.query(s.(ast.ResultSetNode), nil)
-		return &source{name: alias, derived: cols, isDerived: true, aliased: true, ref: rv.claim("", alias, true)}
+		return &source{name: alias, derived: cols, isDerived: true, aliased: true, opaque: anyUnknown(cols) || isValues(s), ref: rv.claim("", alias, true)}
 	case *ast.Join:
 		// a parenthesized join used as one source
 		inner := &scope{parent: sc.parent}
@@ -415,6 +459,12 @@ func (rv *resolver) tableSource(sc *scope, ts *ast.TableSource) *source {
 		}
 	}
 	return &source{name: alias, opaque: true}
+}
+
+// isValues reports whether n is a table value constructor (VALUES ROW(...)).
+func isValues(n ast.Node) bool {
+	s, ok := n.(*ast.SelectStmt)
+	return ok && s.Kind == ast.SelectStmtKindValues
 }
 
 func (rv *resolver) didYouMeanTable(name string) string {
@@ -483,11 +533,11 @@ func (rv *resolver) columnName(sc *scope, cn *ast.ColumnName, off int, allowAlia
 			if src == nil {
 				continue
 			}
-			if src.opaque {
-				return nil
-			}
 			if ref := src.column(col); ref != nil {
 				return ref
+			}
+			if src.opaque {
+				return nil
 			}
 			rv.issue(issueUnknownColumn, off, "unknown column "+q+"."+col+src.describe()+didYouMean(col, src.columnNames()))
 			return nil
@@ -514,13 +564,10 @@ func (rv *resolver) columnName(sc *scope, cn *ast.ColumnName, off int, allowAlia
 		var found []*colRef
 		opaque := false
 		for _, src := range s.sources {
-			if src.opaque {
-				opaque = true
-				continue
-			}
 			if ref := src.column(col); ref != nil {
 				found = append(found, ref)
 			}
+			opaque = opaque || src.opaque
 		}
 		if len(found) > 1 && !s.using[strings.ToLower(col)] {
 			var names []string
@@ -555,7 +602,7 @@ func (s *source) column(name string) *colRef {
 		return nil
 	}
 	for _, c := range s.derived {
-		if strings.EqualFold(c.name, name) {
+		if !c.unknown && strings.EqualFold(c.name, name) {
 			ref := &colRef{src: s}
 			if c.base != nil {
 				ref.col, ref.tab = c.base.col, c.base.tab
@@ -569,7 +616,9 @@ func (s *source) column(name string) *colRef {
 func (s *source) columnNames() []string {
 	var out []string
 	for _, c := range s.columns() {
-		out = append(out, c.name)
+		if !c.unknown {
+			out = append(out, c.name)
+		}
 	}
 	return out
 }
@@ -585,41 +634,9 @@ func (s *source) describe() string {
 }
 
 // didYouMean suggests the closest candidate by edit distance.
-func didYouMean(name string, cands []string) string {
-	best, bestD := "", max(3, len(name)/3+1)
-	for _, c := range cands {
-		if d := editDistance(strings.ToLower(name), strings.ToLower(c)); d < bestD && d > 0 {
-			best, bestD = c, d
-		}
-	}
-	if best == "" {
-		return ""
-	}
-	return "; did you mean " + best + "?"
-}
+func didYouMean(name string, cands []string) string { return suggest.DidYouMean(name, cands) }
 
-func editDistance(a, b string) int {
-	if len(a) > 64 || len(b) > 64 {
-		return 99
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c++
-			}
-			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
+func editDistance(a, b string) int { return suggest.Distance(a, b) }
 
 // isEq reports whether e is an equality comparison.
 func isEq(e ast.ExprNode) (*ast.BinaryOperationExpr, bool) {

@@ -33,8 +33,12 @@ var HintIgnoredByFlavor = register(&Analyzer{
 				if !my && !ti {
 					continue // unknown everywhere: hint-unresolved
 				}
+				order := orderHints[h.Name] || h.Name == "JOIN_SUFFIX"
+				if order {
+					h = meant(p, hc.block, h)
+				}
 				eq := hintEquivalent(fl, h)
-				if orderHints[h.Name] || h.Name == "JOIN_SUFFIX" {
+				if order {
 					// Never propose an order no server can follow: an
 					// outer join's optional side read before its
 					// preserved side (impossible-join-order says so).
@@ -60,6 +64,20 @@ var HintIgnoredByFlavor = register(&Analyzer{
 		}
 	},
 })
+
+// meant is a join-order hint with each table named as the query block
+// sees the table it means (its alias where the hint wrote the aliased
+// table's name), so that the equivalent proposed names it right and an
+// order no server can follow is told apart.
+func meant(p *Pass, block int, h *hint) *hint {
+	args, _ := readOrder(p, block, h)
+	m := *h
+	m.Args = append([]hintArg(nil), h.Args...)
+	for i := range m.Args {
+		m.Args[i].Text = args[i].name
+	}
+	return &m
+}
 
 func hintArgs(h *hint) string {
 	var a []string

@@ -15,7 +15,8 @@ var HintUnresolved = register(&Analyzer{
 	Doc: "An optimizer hint must be a known hint, name tables by the name visible in its query block (the alias when there is one) " +
 		"and name indexes that exist; otherwise the server ignores it with only a warning.",
 	Explanation: Explanation{
-		Text:  "An optimizer hint must be known to the target flavour and name tables (aliases when the table has one) and query blocks of the statement; the server ignores a hint it cannot resolve, with at most a warning.",
+		Text: "An optimizer hint must be known to the target flavour and name tables (aliases when the table has one) and query blocks of the statement; the server ignores a hint it cannot resolve, with at most a warning. " +
+			"A table named by its name where it has an alias gets a fix writing the alias; in a join-order hint whose order would then put an outer join's optional side first (impossible-join-order), the fix lists the preserved side first too, so that it never leads into another ignored hint.",
 		Wrong: "SELECT /*+ JOIN_ORDER(main1, level1) */ m.id FROM {{m}} AS m JOIN level1 ON m.l1_id = level1.id;",
 		Right: "SELECT /*+ JOIN_ORDER(m, level1) */ m.id FROM {{m}} AS m JOIN level1 ON m.l1_id = level1.id;",
 	},
@@ -59,6 +60,11 @@ func runHintUnresolved(p *Pass) {
 			if kind == hintTableIndex && len(args) > 0 {
 				args = args[:1]
 			}
+			var order []orderArg
+			rewritable := false
+			if orderHints[h.Name] {
+				order, rewritable = readOrder(p, hc.block, h)
+			}
 			var target *tableRef
 			for _, a := range args {
 				if a.QB != "" {
@@ -66,7 +72,7 @@ func runHintUnresolved(p *Pass) {
 				}
 				r := findVisible(refs, a.Text)
 				if r == nil {
-					p.Reportf(a.Start, "%s", unresolvedMsg(h.Name, a.Text, refs))
+					reportUnresolved(p, hc.block, h, a, refs, order, rewritable)
 					continue
 				}
 				target = r
@@ -84,6 +90,48 @@ func runHintUnresolved(p *Pass) {
 			}
 		}
 	}
+}
+
+// reportUnresolved reports a hint argument that names no table of its
+// query block. One that names a table by its name where the table has an
+// alias gets a fix writing the alias; in a join-order hint, when the
+// order with the alias would still be impossible, the fix (and the
+// message) give the whole order as the server can follow it, so that the
+// fix does not lead into impossible-join-order.
+func reportUnresolved(p *Pass, block int, h *hint, a hintArg, refs []*tableRef, order []orderArg, rewritable bool) {
+	end := p.TokenEnd(a.Start)
+	if a.Start == a.Tok.Start {
+		end = a.Tok.End
+	}
+	msg := unresolvedMsg(h.Name, a.Text, refs)
+	r := aliasedByName(refs, a.Text)
+	if r == nil {
+		p.ReportRangef(a.Start, end, "%s", msg)
+		return
+	}
+	alias := p.Source[r.aliasTok.Start:r.aliasTok.End]
+	aliasFix := func(d *Diagnostic) {
+		if a.Start == a.Tok.Start {
+			d.Fixes = []SuggestedFix{{Message: "write " + alias, Edits: []TextEdit{{Start: a.Start, End: end, NewText: alias}}}}
+		}
+	}
+	if order == nil {
+		aliasFix(p.ReportRangef(a.Start, end, "%s", msg))
+		return
+	}
+	oj, opt, _ := p.Names.impossibleOrder(block, orderNames(order), h.Name != "JOIN_ORDER")
+	if oj == nil {
+		aliasFix(p.ReportRangef(a.Start, end, "%s", msg))
+		return
+	}
+	if text, start, stop, ok := possibleOrder(p, block, h, order); rewritable && ok {
+		d := p.ReportRangef(a.Start, end, "hint %s names %s, which is aliased as %s in its query block: write %s(%s), which also lists the preserved side of the %s before %s, its optional side (the server ignores the hint otherwise)",
+			h.Name, a.Text, r.alias, h.Name, text, joinKind(oj), opt)
+		d.Fixes = []SuggestedFix{orderFix(text, start, stop)}
+		return
+	}
+	p.ReportRangef(a.Start, end, "hint %s names %s, which is aliased as %s in its query block; with %s the order would still list %s, the optional side of the %s, first (see impossible-join-order)",
+		h.Name, a.Text, r.alias, r.alias, opt, joinKind(oj))
 }
 
 func findVisible(refs []*tableRef, name string) *tableRef {

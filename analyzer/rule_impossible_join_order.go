@@ -20,7 +20,9 @@ var ImpossibleJoinOrder = register(&Analyzer{
 		Text: "An outer join reads its preserved side first: the rows it adds with NULLs are those of the preserved side that found no match. " +
 			"A hint that asks for the optional side first is ignored without a warning by MySQL (the whole hint, so the rest of the order is lost too), " +
 			"and MariaDB reads the preserved table first under SELECT STRAIGHT_JOIN over a RIGHT JOIN, whatever the FROM clause says. " +
-			"The scenario then measures a plan it did not ask for. Put the preserved side first, or use an inner join if the optional rows are not wanted.",
+			"The scenario then measures a plan it did not ask for. Put the preserved side first, or use an inner join if the optional rows are not wanted. " +
+			"The hint is judged by what it means: a table it names by its table name where the table has an alias (which hint-unresolved reports) counts as that alias. " +
+			"The suggested fix moves each preserved side just before its optional side, the other tables keeping their places, and is offered only when the order it gives can be followed.",
 		Wrong: "SELECT /*+ JOIN_ORDER(level1, m) */ m.id FROM {{m}} AS m LEFT JOIN level1 ON m.l1_id = level1.id;",
 		Right: "SELECT /*+ JOIN_ORDER(m, level1) */ m.id FROM {{m}} AS m LEFT JOIN level1 ON m.l1_id = level1.id;",
 	},
@@ -38,14 +40,20 @@ func runImpossibleJoinOrder(p *Pass) {
 			if !orderHints[h.Name] || h.QB != "" {
 				continue
 			}
-			var names []string
-			for _, a := range h.Args {
-				names = append(names, a.Text)
+			// Judged by intent: a table named by its name where it has an
+			// alias counts as its alias (hint-unresolved reports the name).
+			args, rewritable := readOrder(p, hc.block, h)
+			oj, opt, pres := p.Names.impossibleOrder(hc.block, orderNames(args), h.Name != "JOIN_ORDER")
+			if oj == nil {
+				continue
 			}
-			if oj, opt, pres := p.Names.impossibleOrder(hc.block, names, h.Name != "JOIN_ORDER"); oj != nil {
-				p.ReportRangef(h.Start, hintEnd(p.Source, h), "%s lists %s, the optional side of the %s, before its preserved side %s: no server can read them in that order and the hint is ignored silently; list %s first",
-					h.Name, opt, joinKind(oj), pres, pres)
+			const msg = "%s lists %s, the optional side of the %s, before its preserved side %s: no server can read them in that order and the hint is ignored silently"
+			if text, start, end, ok := possibleOrder(p, hc.block, h, args); rewritable && ok {
+				d := p.ReportRangef(h.Start, hintEnd(p.Source, h), msg+"; write %s(%s)", h.Name, opt, joinKind(oj), pres, h.Name, text)
+				d.Fixes = []SuggestedFix{orderFix(text, start, end)}
+				continue
 			}
+			p.ReportRangef(h.Start, hintEnd(p.Source, h), msg+"; list %s first", h.Name, opt, joinKind(oj), pres, pres)
 		}
 	}
 	// SELECT STRAIGHT_JOIN reads the tables in FROM order; a RIGHT JOIN

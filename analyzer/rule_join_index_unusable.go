@@ -23,7 +23,8 @@ var JoinIndexUnusable = register(&Analyzer{
 			"every string to a number (the index of the string column cannot be used); a function or arithmetic around the indexed column hides it from the optimizer. " +
 			"The join then scans. The message names the index that would have served.\n\n" +
 			"Strings compare by collation. A column's collation is its COLLATE, else the default of its CHARACTER SET, else the table's COLLATE, else the default " +
-			"of the table's charset on the targeted flavour (utf8mb4: utf8mb4_0900_ai_ci on MySQL 8, utf8mb4_general_ci on MariaDB). Columns of different " +
+			"of the table's charset on the targeted flavour (utf8mb4: utf8mb4_0900_ai_ci on MySQL 8, utf8mb4_general_ci on MariaDB), else, for a table that names " +
+			"no character set, the server's default (utf8mb4's default collation on the flavour, as servers run with character_set_server=utf8mb4). Columns of different " +
 			"character sets: the side whose charset does not hold the other's characters (latin1 against utf8mb4) is converted, and its index cannot serve " +
 			"(MariaDB 10.11 scans the latin1 index whole when it is the inner table). Two case-insensitive collations of one charset (utf8mb4_general_ci and " +
 			"utf8mb4_unicode_ci): the server refuses the statement, error 1267 Illegal mix of collations. A _bin collation against a case-insensitive one: " +
@@ -106,11 +107,13 @@ func checkJoinTypes(p *Pass, l, r *ast.ColumnNameExpr) {
 		why = fmt.Sprintf("%s and %s differ in signedness: values outside the other's range never match and the lookup may convert", l.Name, r.Name)
 	case typeFamily(lt) == "string":
 		fl := p.Flavor.Name
-		lc, rc := columnCollation(lr.tab, lr.col, fl), columnCollation(rr.tab, rr.col, fl)
+		lc, lsrv := columnCollation(lr.tab, lr.col, p.Flavor)
+		rc, rsrv := columnCollation(rr.tab, rr.col, p.Flavor)
 		if lc == "" || rc == "" || lc == rc {
 			return
 		}
-		if reportCollations(p, l, r, lc, rc) {
+		ld, rd := collationOf(l.Name, lc, lsrv), collationOf(r.Name, rc, rsrv)
+		if reportCollations(p, l, r, ld, rd, lc, rc) {
 			return
 		}
 		lcs, rcs := collationCharset(lc), collationCharset(rc)
@@ -125,7 +128,7 @@ func checkJoinTypes(p *Pass, l, r *ast.ColumnNameExpr) {
 			case rcs == "utf8mb4" || unicodeCharset(rcs) && !unicodeCharset(lcs):
 				lost = [2]bool{true, false}
 			}
-			why = fmt.Sprintf("%s is %s and %s is %s: one side is converted to the other's character set", l.Name, lc, r.Name, rc)
+			why = fmt.Sprintf("%s and %s: one side is converted to the other's character set", ld, rd)
 		default: // a _bin collation and a case-insensitive one: _bin wins
 			if fl == flavor.MariaDB {
 				return // MariaDB looks up through the other index and re-checks each row
@@ -135,7 +138,7 @@ func checkJoinTypes(p *Pass, l, r *ast.ColumnNameExpr) {
 			if !binaryCollation(lc) {
 				bin = rc
 			}
-			why = fmt.Sprintf("%s is %s and %s is %s: they compare with %s", l.Name, lc, r.Name, rc, bin)
+			why = fmt.Sprintf("%s and %s: they compare with %s", ld, rd, bin)
 		}
 	default:
 		return
@@ -157,18 +160,27 @@ func checkJoinTypes(p *Pass, l, r *ast.ColumnNameExpr) {
 		l.Name, r.Name, why, strings.Join(idx, " or "), what, what)
 }
 
+// collationOf says which collation a column compares with, and where it
+// comes from when the schema does not say.
+func collationOf(col fmt.Stringer, coll string, serverDefault bool) string {
+	if serverDefault {
+		return fmt.Sprintf("%s is %s (the server's default: its table names no character set)", col, coll)
+	}
+	return fmt.Sprintf("%s is %s", col, coll)
+}
+
 // reportCollations reports two case-insensitive collations of one
-// character set: neither wins, and the server refuses the comparison
-// (error 1267, Illegal mix of collations), so the statement fails. It
-// says whether it reported.
-func reportCollations(p *Pass, l, r *ast.ColumnNameExpr, lc, rc string) bool {
+// character set (ld and rd say which): neither wins, and the server
+// refuses the comparison (error 1267, Illegal mix of collations), so the
+// statement fails. It says whether it reported.
+func reportCollations(p *Pass, l, r *ast.ColumnNameExpr, ld, rd, lc, rc string) bool {
 	if collationCharset(lc) != collationCharset(rc) || binaryCollation(lc) || binaryCollation(rc) {
 		return false
 	}
 	start := p.SourceOffset(l.OriginTextPosition())
-	p.ReportRangef(start, p.TokenEnd(p.SourceOffset(r.OriginTextPosition())), "join predicate %s = %s: %s is %s and %s is %s, and the server refuses to compare two collations of one character set "+
+	p.ReportRangef(start, p.TokenEnd(p.SourceOffset(r.OriginTextPosition())), "join predicate %s = %s: %s and %s, and the server refuses to compare two collations of one character set "+
 		"(error 1267, Illegal mix of collations): the statement fails; give both columns the same collation, or COLLATE one side",
-		l.Name, r.Name, l.Name, lc, r.Name, rc)
+		l.Name, r.Name, ld, rd)
 	return true
 }
 

@@ -2,16 +2,18 @@ package analyzer
 
 import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"github.com/joinbench/joinbench/internal/server/flavor"
 )
 
 // LargeDML reports UPDATE and DELETE statements that change an unbounded
 // set of rows in one transaction.
 var LargeDML = register(&Analyzer{
 	Name: "large-dml",
-	Doc: "UPDATE and DELETE must touch a bounded set of rows (LIMIT, or equality on a unique key); multi-table UPDATE ... JOIN cannot be bounded. " +
+	Doc: "UPDATE and DELETE must touch a bounded set of rows (LIMIT, or equality on a unique key); a multi-table UPDATE ... JOIN takes a LIMIT only on MariaDB. " +
 		"One big transaction holds locks for its whole length and, on Galera/PXC, replicates as one writeset that triggers flow control and stalls every node: chunk it.",
 	Explanation: Explanation{
-		Text:  "An UPDATE or DELETE without LIMIT or a unique-key equality, or a multi-table UPDATE, changes an unbounded number of rows in one transaction: on Galera/PXC the writeset stalls the cluster.",
+		Text:  "An UPDATE or DELETE without LIMIT or a unique-key equality, or a multi-table UPDATE (bounded only by MariaDB's ORDER BY ... LIMIT, which MySQL refuses), changes an unbounded number of rows in one transaction: on Galera/PXC the writeset stalls the cluster.",
 		Wrong: "UPDATE {{m}} SET myvalue = 1 WHERE color = 'red';",
 		Right: "UPDATE {{m}} SET myvalue = 1 WHERE color = 'red' LIMIT 100;",
 	},
@@ -21,9 +23,19 @@ var LargeDML = register(&Analyzer{
 		for i, st := range p.Stmts {
 			switch s := st.(type) {
 			case *ast.UpdateStmt:
-				if s.MultipleTable || isJoin(s.TableRefs) {
+				multi := s.MultipleTable || isJoin(s.TableRefs)
+				mariadb := p.Flavor.Name == flavor.MariaDB
+				switch {
+				case multi && s.Limit != nil && mariadb:
+					// bounded: MariaDB takes ORDER BY and LIMIT in a
+					// multi-table UPDATE
+				case multi && s.Limit != nil:
+					p.Reportf(offs[i], "multi-table UPDATE ... JOIN cannot take a LIMIT on %s (error 1221; MariaDB takes one): update in primary-key chunks instead, each a transaction of its own", p.Flavor.Name.Title())
+				case multi && mariadb:
+					p.Reportf(offs[i], "multi-table UPDATE ... JOIN without LIMIT changes every matching row in one transaction: on Galera/PXC the writeset stalls the cluster (flow control); add ORDER BY and LIMIT and loop, or update in primary-key chunks")
+				case multi:
 					p.Reportf(offs[i], "multi-table UPDATE ... JOIN changes every matching row in one transaction and cannot take a LIMIT: on Galera/PXC the writeset stalls the cluster (flow control); update in primary-key chunks instead")
-				} else if s.Limit == nil && !boundedByKey(p, s.TableRefs, s.Where) {
+				case s.Limit == nil && !boundedByKey(p, s.TableRefs, s.Where):
 					p.Reportf(offs[i], "UPDATE without LIMIT or a unique-key equality may change any number of rows in one transaction (on Galera/PXC: one large writeset, flow control); add LIMIT and loop, or chunk by primary key")
 				}
 			case *ast.DeleteStmt:

@@ -13,9 +13,11 @@ import (
 var PlaceholderType = register(&Analyzer{
 	Name: "placeholder-type",
 	Doc: "Each {{name}} must be declared; table parameters may only stand where a table goes and value parameters only where a value goes; " +
-		"enum/set/list values must be members of the compared ENUM/SET column and fit a string column's length; int and year ranges must fit the column's type.",
+		"enum/set/list values must be members of the compared ENUM/SET column and fit a string column's length; int and year ranges must fit the column's type, " +
+		"and numbers (int, id, year) must not be compared with a string column.",
 	Explanation: Explanation{
-		Text:  "A table parameter stands where a table goes (or as the qualifier of a column of that table when it has no alias); a value parameter where a value goes. Values drawn for a parameter must fit the column they are compared with: members of an ENUM, strings no longer than the column, integer ranges within the type.",
+		Text: "A table parameter stands where a table goes (or as the qualifier of a column of that table when it has no alias); a value parameter where a value goes. Values drawn for a parameter must fit the column they are compared with: members of an ENUM, strings no longer than the column, integer ranges within the type. " +
+			"A number (int, id, year) compared with a string column is converted the other way: the server turns every row's string into a number, so the column's index cannot serve and '2005x' matches 2005.",
 		Wrong: "-- param status: enum(main.enum_field)\nSELECT m.id FROM {{m}} AS m WHERE m.color = {{m}};",
 		Right: "-- param status: enum(main.enum_field)\nSELECT m.id FROM {{m}} AS m WHERE m.enum_field = {{status}};",
 	},

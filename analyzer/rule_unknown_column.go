@@ -5,7 +5,8 @@ var UnknownColumn = register(&Analyzer{
 	Name: "unknown-column",
 	Doc:  "Every column reference must name a column of a table (or derived table) visible to it, through aliases and correlated subqueries.",
 	Explanation: Explanation{
-		Text:  "Every column must exist in the table, derived table or CTE it is read from.",
+		Text: "Every column must exist in the table, derived table or CTE it is read from. " +
+			"A column read through a derived table or CTE that selects * from an unknown table is not reported: nobody can tell its columns, and the unknown table is the one error (unknown-table).",
 		Wrong: "SELECT m.nosuch FROM {{m}} AS m;",
 		Right: "SELECT m.myvalue FROM {{m}} AS m;",
 	},

@@ -9,13 +9,17 @@ import (
 
 // stmtOffsets returns the source offset of each parsed statement.
 func (u *unit) stmtOffsets() []int {
+	parsed := u.text
+	if u.rw != nil {
+		parsed = u.rw.Text
+	}
 	out := make([]int, len(u.stmts))
 	cursor := 0
 	for i, st := range u.stmts {
 		text := strings.TrimSpace(st.Text())
 		off := -1
 		if text != "" {
-			off = strings.Index(u.text[cursor:], text)
+			off = strings.Index(parsed[cursor:], text)
 		}
 		if off < 0 {
 			out[i] = u.srcOffset(cursor)

@@ -179,6 +179,19 @@ func bounds(prm *Param) (lo, hi int64, ok bool) {
 	return lo, hi, e1 == nil && e2 == nil && lo <= hi
 }
 
+// numberFitsString explains why numbers (what: "a year", "an integer")
+// compared with a string column of type t cannot match it as meant, or
+// "": the server converts each row's string to a number, so the
+// column's index cannot serve and strings that start with the number
+// match it too. ENUM and SET are rangeFits's to judge.
+func numberFitsString(what string, t ddl.Type) string {
+	if !t.IsString() || t.Base == "enum" || t.Base == "set" {
+		return ""
+	}
+	return fmt.Sprintf("%s compared with a %s column converts every row's string to a number: the column's index cannot serve, and '2005x' matches 2005; declare a string or list parameter, or compare a numeric column",
+		what, strings.ToUpper(t.Base))
+}
+
 // rangeFits explains why integers in lo..hi cannot match a column of type
 // t, or "".
 func rangeFits(lo, hi int64, t ddl.Type) string {

@@ -42,6 +42,9 @@ var _ = registerKind(&kind{
 		return nil
 	},
 	fits: func(c checking, col *ddl.Column) string {
+		if msg := numberFitsString("an integer", col.Type); msg != "" {
+			return msg
+		}
 		if lo, hi, ok := bounds(c.prm); ok {
 			return rangeFits(lo, hi, col.Type)
 		}

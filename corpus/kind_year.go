@@ -38,9 +38,13 @@ var _ = registerKind(&kind{
 		g.lo, g.n = lo, uint64(hi-lo)+1
 		return nil
 	},
-	// Without bounds the workload's years fit any column they are
-	// compared with; only a declared range is checked.
+	// Years are bound as integers: a string column converts instead of
+	// comparing. Without bounds the workload's years fit any numeric
+	// column; only a declared range is checked against one.
 	fits: func(c checking, col *ddl.Column) string {
+		if msg := numberFitsString("a year", col.Type); msg != "" {
+			return msg
+		}
 		if lo, hi, ok := bounds(c.prm); ok {
 			return rangeFits(lo, hi, col.Type)
 		}

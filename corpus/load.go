@@ -74,7 +74,8 @@ type File struct {
 	Scenario *Scenario // the scenario loaded; nil for a list or a file with a mistake
 	Err      *Error    // the file's (first) mistake, or nil
 	// More are the file's further mistakes, independent of Err (see
-	// ParseFileAll): lint reports them all, list, show and run stop at Err.
+	// ParseFileAll): lint, list, show and rewrite report them all; run
+	// stops at Err.
 	More []*Error
 }
 
@@ -93,6 +94,35 @@ func Load(opts LoadOptions) (*Corpus, error) {
 		}
 	}
 	return c, nil
+}
+
+// LoadValid is Load that goes on past a file's mistake: it returns the
+// corpus of the files that loaded and the files that did not, each with
+// its mistakes (File.Mistakes), so that list, show and rewrite serve the
+// rest of the corpus and still report what is broken. The error is for
+// what is not a file's mistake (a missing folder, an unreadable file).
+func LoadValid(opts LoadOptions) (*Corpus, []*File, error) {
+	opts.LazyKinds = false
+	c, files, err := Check(opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	var bad []*File
+	for _, f := range files {
+		if f.Err != nil {
+			bad = append(bad, f)
+		}
+	}
+	return c, bad, nil
+}
+
+// Mistakes returns every mistake of the file, in file order: Err, then
+// More. None for a file that loaded.
+func (f *File) Mistakes() []*Error {
+	if f.Err == nil {
+		return nil
+	}
+	return append([]*Error{f.Err}, f.More...)
 }
 
 // Check reads what Load reads, in the same order and by the same rules,
@@ -262,7 +292,7 @@ func parseAll(files []*File, lazyKinds bool) []parsed {
 				if i >= len(files) {
 					return
 				}
-				s, errs := parseFileAll(files[i].Path, []byte(files[i].Source), lazyKinds)
+				s, errs := parsePartial(files[i].Path, []byte(files[i].Source), lazyKinds)
 				out[i] = parsed{s, errs}
 			}
 		})
@@ -272,32 +302,35 @@ func parseAll(files []*File, lazyKinds bool) []parsed {
 }
 
 // addScenario adds a parsed scenario, or records why it cannot be
-// added. A user scenario replaces a built-in one of its name only with
-// override; two user scenarios of one name are a mistake.
+// added: every mistake of the file, in file order (its own, a name
+// another file took, each list it names that does not exist). A user
+// scenario replaces a built-in one of its name only with override; two
+// user scenarios of one name are a mistake.
 func (c *Corpus) addScenario(f *File, p parsed, override bool) {
-	s := p.s
-	if len(p.errs) > 0 {
-		f.Err, f.More = p.errs[0], p.errs[1:]
+	s, errs := p.s, p.errs
+	s.lists = c.lists
+	prev := c.byName[s.Name]
+	if prev != nil && (!prev.Builtin || f.Builtin || !override) {
+		hint := ""
+		if prev.Builtin && !f.Builtin {
+			hint = " (use --override to replace the built-in scenario)"
+		}
+		errs = append(errs, asError(f.Path, s.errorf(s.nameOff, "scenario %q is also defined in %s%s", s.Name, prev.Path, hint)))
+	}
+	for _, err := range s.listErrors() {
+		errs = append(errs, asError(f.Path, err))
+	}
+	if len(errs) > 0 {
+		sort.SliceStable(errs, func(i, j int) bool {
+			if errs[i].Line != errs[j].Line {
+				return errs[i].Line < errs[j].Line
+			}
+			return errs[i].Col < errs[j].Col
+		})
+		f.Err, f.More = errs[0], errs[1:]
 		return
 	}
 	s.Builtin = f.Builtin
-	s.lists = c.lists
-	prev := c.byName[s.Name]
-	if prev != nil && (!prev.Builtin || s.Builtin || !override) {
-		hint := ""
-		if prev.Builtin && !s.Builtin {
-			hint = " (use --override to replace the built-in scenario)"
-		}
-		f.Err = asError(f.Path, s.errorf(s.nameOff, "scenario %q is also defined in %s%s", s.Name, prev.Path, hint))
-		return
-	}
-	if errs := s.listErrors(); len(errs) > 0 {
-		f.Err = asError(f.Path, errs[0])
-		for _, err := range errs[1:] {
-			f.More = append(f.More, asError(f.Path, err))
-		}
-		return
-	}
 	if prev != nil {
 		c.scenarios = slices.DeleteFunc(c.scenarios, func(x *Scenario) bool { return x == prev })
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -91,6 +92,62 @@ func TestCheckFindsEveryMistake(t *testing.T) {
 // TestCheckNamedFiles: a file named on its own reads the lists beside it
 // (not those below its folder), and a file named twice, or named and in a
 // folder given too, is read once.
+// TestCheckReportsEveryMistakeOfAFile: a file's own mistakes do not hide
+// that its name is taken or that a list it names does not exist.
+func TestCheckReportsEveryMistakeOfAFile(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"a/twice.sql": "-- scenario: twice\nSELECT 1",
+		"b/twice.sql": "-- scenario: twice\n-- param r: list(nowhere)\n-- param x: int(1, 2, 3)\n" +
+			"SELECT id FROM level1 WHERE continent = {{r}} AND id = {{x}}",
+	})
+	_, files, err := Check(LoadOptions{Dirs: []string{dir}, NoBuiltin: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range files {
+		for _, e := range f.Mistakes() {
+			rel, _ := filepath.Rel(dir, e.Path)
+			got = append(got, filepath.ToSlash(rel)+":"+strconv.Itoa(e.Line)+":"+strconv.Itoa(e.Col)+": "+e.Msg)
+		}
+	}
+	want := []string{
+		`b/twice.sql:1:14: scenario "twice" is also defined in`,
+		"b/twice.sql:2:18: list(nowhere): no such list",
+		"b/twice.sql:3:13: int takes 2 arguments, got 3",
+	}
+	if len(got) != len(want) {
+		t.Fatalf("mistakes:\n  %s\nwant %d", strings.Join(got, "\n  "), len(want))
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("mistake %d: %s, want %s...", i, got[i], want[i])
+		}
+	}
+}
+
+// TestLoadValidKeepsTheRest: one broken file leaves the others loaded,
+// and comes back with its mistakes; Load still refuses the corpus.
+func TestLoadValidKeepsTheRest(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"good.sql":   hdr + "SELECT 1 FROM {{m}}",
+		"broken.sql": "-- descripton: misspelt\n-- count: x\nSELECT 1",
+	})
+	c, bad, err := LoadValid(LoadOptions{Dirs: []string{dir}, NoBuiltin: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Get("good") == nil || c.Get("broken") != nil || len(c.Scenarios()) != 1 {
+		t.Errorf("corpus holds %d scenarios, want good alone", len(c.Scenarios()))
+	}
+	if len(bad) != 1 || len(bad[0].Mistakes()) != 2 || bad[0].Mistakes()[0].Line != 1 || bad[0].Mistakes()[1].Line != 2 {
+		t.Fatalf("broken files %v, want broken.sql with its two mistakes", bad)
+	}
+	if _, err := Load(LoadOptions{Dirs: []string{dir}, NoBuiltin: true}); err == nil || !usage.Is(err) {
+		t.Errorf("Load: %v, want the first mistake as a usage error", err)
+	}
+}
+
 func TestCheckNamedFiles(t *testing.T) {
 	dir := writeFiles(t, map[string]string{
 		"s/regions.list":  "North\nSouth\n",

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/joinbench/joinbench/internal/sqllex"
+	"github.com/joinbench/joinbench/internal/suggest"
 )
 
 // Distributions a numeric, id, list, enum, set or table parameter may take.
@@ -52,12 +53,18 @@ func ParseFile(filePath string, src []byte) (*Scenario, error) {
 // declaration is wrong; an unused parameter when the body has a mistake).
 // The first is the one ParseFile returns.
 func ParseFileAll(filePath string, src []byte) (*Scenario, []*Error) {
-	return parseFileAll(filePath, src, false)
+	s, errs := parsePartial(filePath, src, false)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return s, nil
 }
 
-// parseFileAll is ParseFileAll leaving the statements' kinds to
-// Scenario.Classify when lazyKinds.
-func parseFileAll(filePath string, src []byte, lazyKinds bool) (*Scenario, []*Error) {
+// parsePartial is ParseFileAll returning the scenario as far as it was
+// read even when the file has mistakes (the parameters declared right,
+// for the loader to check their lists too), leaving the statements'
+// kinds to Scenario.Classify when lazyKinds.
+func parsePartial(filePath string, src []byte, lazyKinds bool) (*Scenario, []*Error) {
 	p := parseFile(filePath, src, lazyKinds)
 	if len(p.errs) == 0 {
 		return p.s, nil
@@ -66,7 +73,7 @@ func parseFileAll(filePath string, src []byte, lazyKinds bool) (*Scenario, []*Er
 	for i, err := range p.errs {
 		out[i] = asError(filePath, err)
 	}
-	return nil, out
+	return p.s, out
 }
 
 func parseFile(filePath string, src []byte, lazyKinds bool) *parser {
@@ -228,6 +235,9 @@ func (p *parser) headerLine(i, end int, seen map[string]bool) error {
 	case "param":
 		return s.errorf(k, "a parameter is declared as `-- param NAME: TYPE(ARGS) [distribution]`")
 	default:
+		if near := suggest.Closest(key, HeaderKeys); near != "" {
+			return s.errorf(i, "unknown header key %q; did you mean %s? (known: %s)", key, near, strings.Join(HeaderKeys, ", "))
+		}
 		return s.errorf(i, "unknown header key %q (known: %s)", key, strings.Join(HeaderKeys, ", "))
 	}
 	seen[key] = true

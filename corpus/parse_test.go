@@ -21,6 +21,7 @@ func TestParseErrors(t *testing.T) {
 		msg       string
 	}{
 		{"unknown key", "-- scenario: x\n-- descripton: oops\nSELECT 1", "2:4", `unknown header key "descripton"`},
+		{"misspelt key", "-- scenario: x\n-- descripton: oops\nSELECT 1", "2:4", `unknown header key "descripton"; did you mean description?`},
 		{"name mismatch", "-- scenario: y\nSELECT 1", "1:14", `does not match the file name "x"`},
 		{"undeclared", hdr + "SELECT * FROM {{m}}\nWHERE id = {{idd}}", "3:12", "placeholder {{idd}} is not declared"},
 		{"unused", hdr + "-- param s: enum(level1.record_status)\nSELECT * FROM {{m}}", "2:10", `parameter "s" is declared but not used`},

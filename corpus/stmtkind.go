@@ -6,6 +6,8 @@ import (
 	tidbparser "github.com/pingcap/tidb/pkg/parser"
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	_ "github.com/pingcap/tidb/pkg/parser/test_driver" // value expressions for the parser
+
+	"github.com/joinbench/joinbench/internal/sqlcompat"
 )
 
 // StmtKind is what a statement does to the server, as its parse tells:
@@ -17,19 +19,21 @@ type StmtKind string
 
 const (
 	// StmtRead is a plain read: SELECT (WITH ... SELECT, UNION, TABLE,
-	// VALUES) with no locking clause and no INTO, EXPLAIN of any statement
-	// without ANALYZE, DESCRIBE, SHOW and DO. Functions it calls are not
-	// looked into: a stored function that writes is not seen.
+	// VALUES) with no locking clause and no INTO OUTFILE or DUMPFILE,
+	// EXPLAIN of any statement without ANALYZE, DESCRIBE, SHOW and DO. A
+	// SELECT ... INTO @var is a read: the session's variables are not
+	// the database. Functions it calls are not looked into: a stored
+	// function that writes is not seen.
 	StmtRead StmtKind = "read"
 	// StmtLockingRead is a SELECT ... FOR UPDATE, FOR SHARE or LOCK IN
 	// SHARE MODE (at any level of the statement): it takes row locks.
 	StmtLockingRead StmtKind = "locking-read"
-	// StmtSelectInto is a SELECT ... INTO @var, OUTFILE or DUMPFILE: it
-	// stores what it reads.
+	// StmtSelectInto is a SELECT ... INTO OUTFILE or DUMPFILE: it writes
+	// what it reads to a file on the server.
 	StmtSelectInto StmtKind = "select-into"
 	// StmtDML changes rows: INSERT, REPLACE, UPDATE, DELETE (with or
-	// without WITH), LOAD DATA, and EXPLAIN ANALYZE of any of them, which
-	// executes them.
+	// without WITH, with or without MariaDB's RETURNING), LOAD DATA, and
+	// EXPLAIN ANALYZE of any of them, which executes them.
 	StmtDML StmtKind = "dml"
 	// StmtDDL changes the schema: CREATE, ALTER, DROP, TRUNCATE, RENAME ...
 	StmtDDL StmtKind = "ddl"
@@ -47,8 +51,9 @@ const (
 	// StmtOther is any other statement the parser reads: USE, PREPARE and
 	// EXECUTE, GRANT, FLUSH, ANALYZE TABLE, KILL ...
 	StmtOther StmtKind = "other"
-	// StmtUnparsed is a statement the parser cannot read (lint reports
-	// why): nothing is known of what it does.
+	// StmtUnparsed is a statement the parser cannot read, even with the
+	// MySQL and MariaDB syntax it lacks rewritten (lint reports why):
+	// nothing is known of what it does.
 	StmtUnparsed StmtKind = "unparsed"
 )
 
@@ -105,7 +110,7 @@ type queryVisitor struct{ kind StmtKind }
 func (v *queryVisitor) Enter(n ast.Node) (ast.Node, bool) {
 	if s, ok := n.(*ast.SelectStmt); ok {
 		switch {
-		case s.SelectIntoOpt != nil:
+		case s.SelectIntoOpt != nil && s.SelectIntoOpt.Tp != ast.SelectIntoVars:
 			v.kind = StmtSelectInto
 			return n, true
 		case s.LockInfo != nil && s.LockInfo.LockType != ast.SelectLockNone && v.kind == StmtRead:
@@ -123,7 +128,9 @@ var parserPool = sync.Pool{New: func() any { return tidbparser.New() }}
 // (placeholders replaced, executable comments opened) and returns its
 // kind: that of its first statement that is not a plain read when the text
 // holds several, StmtUnparsed when it does not parse, StmtOther when it
-// holds no statement.
+// holds no statement. Syntax of MySQL or MariaDB the parser lacks (INTO
+// @var, DELETE ... RETURNING) is rewritten as lint rewrites it, whatever
+// the server: what a statement does does not depend on who runs it.
 func classifyText(text string) (kind StmtKind) {
 	p := parserPool.Get().(*tidbparser.Parser)
 	defer func() {
@@ -138,6 +145,12 @@ func classifyText(text string) (kind StmtKind) {
 	// The statements live in the parser's own slice, refilled by its next
 	// Parse: they are classified before the parser goes back to the pool.
 	stmts, _, err := p.Parse(text, "", "")
+	var rw *sqlcompat.Result
+	if err != nil {
+		if rw = sqlcompat.Rewrite(text, sqlcompat.MariaDB); rw != nil {
+			stmts, _, err = p.Parse(rw.Text, "", "")
+		}
+	}
 	switch {
 	case err != nil:
 		return StmtUnparsed
@@ -148,6 +161,9 @@ func classifyText(text string) (kind StmtKind) {
 		if k := ClassifyStmt(st); !k.PlainRead() {
 			return k
 		}
+	}
+	if rw != nil && rw.WritesFile() {
+		return StmtSelectInto // the rewrite blanked its INTO OUTFILE
 	}
 	return StmtRead
 }

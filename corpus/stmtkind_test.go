@@ -48,11 +48,19 @@ func TestStatementKinds(t *testing.T) {
 		{"explain analyze of a locking read", "EXPLAIN ANALYZE SELECT * FROM {{m}} WHERE id = {{n}} FOR UPDATE", []StmtKind{StmtLockingRead}},
 		{"into outfile", "SELECT * FROM {{m}} WHERE id = {{n}} INTO OUTFILE '/tmp/x'", []StmtKind{StmtSelectInto}},
 		{"into outfile after a union", "SELECT * FROM {{m}} WHERE id = {{n}} UNION SELECT * FROM level1 INTO OUTFILE '/tmp/x'", []StmtKind{StmtSelectInto}},
-		// The parser reads neither INTO @var nor INTO DUMPFILE: refused
-		// all the same, as statements not known to only read.
-		{"into variable", "SELECT id INTO @x FROM {{m}} WHERE id = {{n}}", []StmtKind{StmtUnparsed}},
-		{"into variable at the end", "SELECT id FROM {{m}} WHERE id = {{n}} INTO @x", []StmtKind{StmtUnparsed}},
-		{"into dumpfile", "SELECT * FROM {{m}} WHERE id = {{n}} INTO DUMPFILE '/tmp/x'", []StmtKind{StmtUnparsed}},
+		// The parser reads neither INTO DUMPFILE nor INTO OUTFILE before
+		// FROM: they are read as lint reads them (internal/sqlcompat).
+		{"into dumpfile", "SELECT * FROM {{m}} WHERE id = {{n}} INTO DUMPFILE '/tmp/x'", []StmtKind{StmtSelectInto}},
+		{"into outfile before from", "SELECT * INTO OUTFILE '/tmp/x' FROM {{m}} WHERE id = {{n}}", []StmtKind{StmtSelectInto}},
+		// INTO @var stores the row in the session's variables, which
+		// writes nothing to the database: a read (the parser lacks it,
+		// and it is read as lint reads it).
+		{"into variable", "SELECT id INTO @x FROM {{m}} WHERE id = {{n}}", []StmtKind{StmtRead}},
+		{"into variable at the end", "SELECT id FROM {{m}} WHERE id = {{n}} INTO @x", []StmtKind{StmtRead}},
+		{"into variables after a union", "SELECT id FROM {{m}} WHERE id = {{n}} UNION SELECT id FROM level1 INTO @x", []StmtKind{StmtRead}},
+		// MariaDB's syntax the parser lacks, classified by what it does
+		{"limit rows examined", "SELECT * FROM {{m}} WHERE id > {{n}} LIMIT 10 ROWS EXAMINED 1000", []StmtKind{StmtRead}},
+		{"values without row", "SELECT * FROM {{m}} WHERE id IN (SELECT * FROM (VALUES ({{n}}), (2)) AS v)", []StmtKind{StmtRead}},
 
 		// DML
 		{"update", "UPDATE {{m}} SET a = 1 WHERE id = {{n}}", []StmtKind{StmtDML}},
@@ -68,6 +76,9 @@ func TestStatementKinds(t *testing.T) {
 		{"delete in an executable comment", "/*!50000 DELETE FROM {{m}} WHERE id = {{n}} */", []StmtKind{StmtDML}},
 		{"delete in a MariaDB executable comment", "/*M!100100 DELETE FROM {{m}} WHERE id = {{n}} */", []StmtKind{StmtDML}},
 		{"read then write", "SELECT * FROM {{m}} WHERE id = {{n}}; DELETE FROM {{m}} WHERE id = {{n}}", []StmtKind{StmtRead, StmtDML}},
+		{"delete returning", "DELETE FROM {{m}} WHERE id = {{n}} RETURNING id", []StmtKind{StmtDML}},
+		{"insert select returning", "INSERT INTO level1 (id) SELECT id FROM {{m}} WHERE id = {{n}} RETURNING id", []StmtKind{StmtDML}},
+		{"multi-table update with limit", "UPDATE {{m}}, level1 SET {{m}}.a = {{n}} WHERE {{m}}.l1_id = level1.id ORDER BY level1.id LIMIT 10", []StmtKind{StmtDML}},
 		{"load data", "LOAD DATA INFILE '/tmp/x' INTO TABLE {{m}}; SELECT {{n}}", []StmtKind{StmtDML, StmtRead}},
 
 		// DDL

@@ -1,7 +1,9 @@
-// Package deploy holds the container image (Dockerfile) and, in the
-// module deploy/kubernetes, the Kubernetes manifests. This test runs that
+// Package deploy holds the container image (scripts/image.sh builds it
+// with buildah, the Dockerfile with a registry at hand) and, in the module
+// deploy/kubernetes, the Kubernetes manifests. This test runs that
 // module's tests from the main suite, so CI checks the manifests while the
-// main module does not depend on the Kubernetes libraries.
+// main module does not depend on the Kubernetes libraries; TestImage runs
+// a built image against the test server.
 package deploy
 
 import (

@@ -25,9 +25,9 @@ func (e *engine) startActions(ctx context.Context, start, deadline time.Time) *a
 	return action.Start(ctx, e.actionEnv(), e.cfg.Actions, start, deadline)
 }
 
-// actionEnv is what the engine gives actions: its endpoints' pools, the
-// bound of a server's answer to KILL QUERY, the live output (or the log,
-// without one) and the sink's actions file.
+// actionEnv is what the engine gives actions: its endpoints' pools (its
+// nodes' behind a proxy), the bound of a server's answer to KILL QUERY,
+// the live output (or the log, without one) and the sink's actions file.
 func (e *engine) actionEnv() action.Env {
 	out := e.cfg.Progress
 	if out == nil {
@@ -40,6 +40,12 @@ func (e *engine) actionEnv() action.Env {
 	}
 	for _, ep := range e.cfg.Endpoints {
 		env.Endpoints = append(env.Endpoints, action.Endpoint{Name: ep.Name, DB: ep.DB})
+	}
+	if len(e.cfg.Nodes) > 0 {
+		env.Endpoints = env.Endpoints[:0]
+		for _, n := range e.cfg.Nodes {
+			env.Endpoints = append(env.Endpoints, action.Endpoint{Name: n.Name, DB: n.DB})
+		}
 	}
 	if s, ok := e.cfg.Sink.(ActionSink); ok {
 		env.Record = s.WriteActions

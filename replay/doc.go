@@ -15,8 +15,11 @@
 //
 // Actions during a run (a schema change, a chunked DML, a fault on a node)
 // are package action's, one descriptor per kind; the engine gives them its
-// endpoints and the sink's actions file (actions.go) and measures what
-// each cost (stalls.go).
+// endpoints (the nodes behind them, when they are a proxy's) and the
+// sink's actions file (actions.go) and measures what each cost
+// (stalls.go). The live progress lines count the rows of each second of
+// the report's timeline (progress.go); every server's status is sampled
+// on its own, directly (sampling.go).
 //
 // It must not parse scenario files itself (corpus does), create tables
 // (ddl does: a caller that needs them prepares them between Open and Run),

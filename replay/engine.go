@@ -12,8 +12,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/HdrHistogram/hdrhistogram-go"
-
 	"github.com/joinbench/joinbench/internal/usage"
 	"github.com/joinbench/joinbench/replay/action"
 	"github.com/joinbench/joinbench/replay/results"
@@ -46,6 +44,14 @@ type Endpoint struct {
 	// Fallback says why an endpoint that was to be Direct is not; it is
 	// logged once and recorded in the run's exec paths.
 	Fallback string
+}
+
+// Node is a server behind the run's endpoints (a proxy's), reached
+// directly.
+type Node struct {
+	Name    string  // host:port, as actions and status rows name it
+	DB      *sql.DB // an action takes a connection of its own from it
+	Sampler StatusSampler
 }
 
 // admin is the pool for everything but the workers.
@@ -91,7 +97,11 @@ type Config struct {
 	// QueryTimeout cancels a statement on the server with KILL QUERY sent on
 	// another connection; 0 = none.
 	QueryTimeout time.Duration
-	Seed         uint64
+	// NodeName is an SQL expression that names the server a connection
+	// reaches, asked once per connection (e.g. @@wsrep_node_name) and
+	// recorded on its rows (results.Execution.Node); "" asks nothing.
+	NodeName string
+	Seed     uint64
 
 	Explain      ExplainMode
 	ExplainEvery int64 // also explain about every N executions of a scenario (each of T threads every N/T of its own); 0 = only at start
@@ -115,6 +125,10 @@ type Config struct {
 	// Actions run at their offsets into the measured phase (package
 	// action).
 	Actions []action.Action
+	// Nodes, when the endpoints are a proxy's, are the servers behind it:
+	// actions run on them (their targets index Nodes) and their status is
+	// sampled on each directly. Nil: actions and status on the endpoints.
+	Nodes []Node
 
 	// Lockstep, when set, makes this run take turns statement by
 	// statement with another run of as many threads (see Lockstep); the
@@ -190,7 +204,7 @@ type engine struct {
 	cfg    Config
 	scens  []*scenState
 	eps    []*endpointState
-	rows   chan []results.Execution
+	rows   chan rowBatch
 	free   chan []results.Execution
 	log    *lockedWriter
 	cancel context.CancelCauseFunc
@@ -200,15 +214,23 @@ type engine struct {
 	counts []counts
 
 	reconnects, stallNs atomic.Int64
+	// unanswered counts the calls cut for want of a reply (stop.go).
+	unanswered atomic.Int64
 	// stopping is set when the workers must start no more calls (stop.go).
 	stopping atomic.Bool
 	stop     stopTimes
 
-	mu       sync.Mutex // guards acc and interval
-	acc      *Accumulator
-	interval *hdrhistogram.Histogram
+	mu  sync.Mutex // guards acc and tally
+	acc *Accumulator
+	// tally counts rows by bucket for the progress lines (nil without
+	// them); taken is, per worker, the last batch of it the writer took,
+	// and churned says the run had retries or conflicts (progress.go).
+	tally   *tally
+	taken   []atomic.Int64
+	churned atomic.Bool
 
-	seenErr sync.Map // "scenario/code" already logged
+	seenErr       sync.Map // "scenario/code" already logged
+	seenCommitErr sync.Map // error codes of COMMIT already logged
 
 	stalls *stallRecorder // nil without actions; guarded by mu
 
@@ -222,7 +244,11 @@ type engine struct {
 type counts struct {
 	events, execs, errs atomic.Int64
 	cut                 atomic.Int64 // statements cut at the end, in neither execs nor errs
-	_                   [128 - 4*8]byte
+	// held is when the oldest statement whose row the worker has not
+	// handed to the writer started (Unix ns; noneHeld when none), sent
+	// the batches it handed over: the progress lines wait for them.
+	held, sent atomic.Int64
+	_          [128 - 6*8]byte
 }
 
 // cutTotal sums the workers' statements cut at the end of the run.
@@ -345,8 +371,12 @@ func (e *engine) summary() Summary {
 		Events:         events,
 		Executions:     execs,
 		Errors:         errs,
+		Retries:        total.Retries,
+		Conflicts:      total.Conflicts,
+		FailedCommits:  total.FailedCommits,
 		CutAtEnd:       e.cutTotal(),
 		Reconnects:     e.reconnects.Load(),
+		Unanswered:     e.unanswered.Load(),
 		WriterStallsMs: float64(e.stallNs.Load()) / 1e6,
 		Scenarios:      scs,
 	}

@@ -192,6 +192,69 @@ func TestDeadlockIsRetriedInAFreshTransaction(t *testing.T) {
 	}
 }
 
+// TestCommitConflictIsCountedApart: a COMMIT that a Galera cluster's
+// certification refuses (1213) is a conflict, recorded on the event's last
+// row and counted apart from errors, once per event; a deadlock retried
+// on a statement is a retry.
+func TestCommitConflictIsCountedApart(t *testing.T) {
+	db, mock := newMock(t)
+	expectConnect(mock, 7)
+	const qa, qb = "SELECT a FROM t WHERE id = ?", "UPDATE t SET b = 1 WHERE id = ?"
+	conflict := &mysql.MySQLError{Number: 1213, SQLState: [5]byte{'4', '0', '0', '0', '1'}, Message: "Deadlock found when trying to get lock"}
+	for ev := 1; ev <= 3; ev++ {
+		mock.ExpectExec("BEGIN").WillReturnResult(sqlmock.NewResult(0, 0))
+		mock.ExpectQuery(qa).WithArgs(ev).WillReturnRows(sqlmock.NewRows([]string{"a"}).AddRow(1))
+		if ev == 3 {
+			mock.ExpectExec(qb).WithArgs(ev).WillReturnError(conflict)
+			mock.ExpectExec("ROLLBACK").WillReturnResult(sqlmock.NewResult(0, 0))
+			mock.ExpectExec("BEGIN").WillReturnResult(sqlmock.NewResult(0, 0))
+		}
+		mock.ExpectExec(qb).WithArgs(ev).WillReturnResult(sqlmock.NewResult(0, 1))
+		if ev == 3 {
+			mock.ExpectExec("COMMIT").WillReturnResult(sqlmock.NewResult(0, 0))
+		} else {
+			mock.ExpectExec("COMMIT").WillReturnError(conflict)
+		}
+	}
+	sink := &memSink{}
+	var log strings.Builder
+	cfg := baseConfig(db, sink, scenario("a", 1, qa), scenario("b", 1, qb))
+	cfg.Events, cfg.Log = 3, &log
+	res, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := mock.ExpectationsWereMet(); err != nil {
+		t.Fatal(err)
+	}
+	if len(sink.rows) != 6 {
+		t.Fatalf("%d rows", len(sink.rows))
+	}
+	for i, r := range sink.rows {
+		want := int32(0)
+		if i == 1 || i == 3 { // the last statement of the first two events
+			want = 1213
+		}
+		if r.CommitErrorCode != want || r.ErrorCode != 0 {
+			t.Errorf("row %d: commit error %d, error %d; want %d, 0", i, r.CommitErrorCode, r.ErrorCode, want)
+		}
+	}
+	sum := res.Summary
+	if sum.Conflicts != 2 || sum.FailedCommits != 2 || sum.Errors != 0 || sum.Retries != 1 {
+		t.Errorf("summary: %d conflicts, %d failed commits, %d errors, %d retries; want 2, 2, 0, 1", sum.Conflicts, sum.FailedCommits, sum.Errors, sum.Retries)
+	}
+	if n := strings.Count(log.String(), "COMMIT"); n != 1 || !strings.Contains(log.String(), "conflict") {
+		t.Errorf("the first conflict is said once, as a conflict:\n%s", log.String())
+	}
+	var text strings.Builder
+	if err := sum.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "0 errors, 1 retries, 2 conflicts") {
+		t.Errorf("summary text:\n%s", text.String())
+	}
+}
+
 func TestRetriesAreBounded(t *testing.T) {
 	db, mock := newMock(t)
 	expectConnect(mock, 7)
@@ -498,4 +561,21 @@ func (l *lockedBuilder) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
+}
+
+// TestProgressLineShowsRetriesAndConflicts: once a run has had retries or
+// conflicts, every progress line gives their rate beside the errors'.
+func TestProgressLineShowsRetriesAndConflicts(t *testing.T) {
+	e := &engine{cfg: Config{Threads: 2}}
+	quiet := e.progressLine(bucketTally{events: 10, execs: 20}, 2e6, time.Second, time.Second)
+	if strings.Contains(quiet, "retry") || !strings.Contains(quiet, "qps: 20.0 err/s: 0.00 p95: 2.000ms") {
+		t.Errorf("line without retries: %q", quiet)
+	}
+	busy := e.progressLine(bucketTally{events: 10, execs: 20, retries: 3, conflicts: 2}, 2e6, 2*time.Second, time.Second)
+	if !strings.Contains(busy, "err/s: 0.00 retry/s: 3.00 conflict/s: 2.00 p95") {
+		t.Errorf("line with retries and conflicts: %q", busy)
+	}
+	if after := e.progressLine(bucketTally{events: 10, execs: 20}, 2e6, 3*time.Second, time.Second); !strings.Contains(after, "retry/s: 0.00 conflict/s: 0.00") {
+		t.Errorf("a line after them: %q", after)
+	}
 }

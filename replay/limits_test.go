@@ -40,7 +40,7 @@ func TestThreadsBeyondMaxConnections(t *testing.T) {
 	}
 	defer s.Close()
 	cfg, _ := mysql.ParseDSN(dsn)
-	err = s.Open(context.Background(), []server.Endpoint{server.NewEndpoint("test", cfg)})
+	err = s.Open(context.Background(), []server.Endpoint{server.NewEndpoint("test", cfg)}, nil)
 	if !usage.Is(err) || !strings.Contains(err.Error(), "max_connections") || !strings.Contains(err.Error(), "--threads") {
 		t.Fatalf("open with %d threads: %v; want a usage error naming --threads and max_connections", limit+1, err)
 	}

@@ -13,9 +13,10 @@ import (
 // statement runs on one side right after it ran on the other, which side
 // first drawn at random for each. Both servers are then measured within
 // milliseconds of each other, under the same state of the machine: on a
-// shared machine its speed wanders by 15-30% over seconds, which rounds
-// of seconds each cannot cancel and statement-by-statement turns do
-// (bench/README.md, "Verdicts on a noisy machine").
+// shared machine its speed wanders over seconds (whole runs drift by up
+// to about 30%), which rounds of seconds each cannot cancel and
+// statement-by-statement turns do (bench/README.md, "Verdicts on a noisy
+// machine").
 //
 // The two runs must have the same number of threads and meet before their
 // warm-up (meet), so that their phases start and end together. A side
@@ -40,12 +41,10 @@ type Lockstep struct {
 //
 // Which side runs a statement first is drawn at random, statement by
 // statement: the second to run it finds what the first left (caches of
-// the machine, pages of the server when both sides are one server), which
-// made it up to 25% faster in A/A runs. A fixed order (alternating
-// statement by statement) put each scenario of an event with an even
-// number of statements always first on the same side, and biased it by
-// as much; drawn at random, the order only adds noise, which the
-// intervals hold.
+// the machine, pages of the server when both sides are one server), so a
+// fixed order would bias a scenario towards one side (bench/README.md,
+// "Verdicts on a noisy machine"); drawn at random, the order only adds
+// noise, which the intervals hold.
 type lockPair struct {
 	turn  [2]chan struct{} // the one token, in the channel of the side whose turn it is
 	gone  [2]chan struct{} // closed when that side's worker has finished

@@ -3,124 +3,236 @@ package replay
 import (
 	"context"
 	"fmt"
+	"math"
+	"sync"
 	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/joinbench/joinbench/replay/metrics"
+	"github.com/joinbench/joinbench/replay/results"
 )
 
-// progress is the goroutine of the live report (report).
-type progress struct {
-	stop, done chan struct{}
+// The live progress lines count the rows the writer receives, by the
+// second their statement started: the seconds of the report's timeline
+// (buckets of the report interval, aligned on the epoch), not the second
+// a statement happened to end in. A line is printed once every worker has
+// handed the writer the rows of statements started before the bucket's
+// end, and at most lateLine after it: a statement still running then is
+// left out of the line (it is in the results).
+
+// lateLine bounds how long after its bucket's end a line waits for the
+// rows of statements still running (tests lengthen it).
+var lateLine = time.Second
+
+// bucketTally is what the rows started in one bucket hold.
+type bucketTally struct {
+	events, execs, errs, retries, conflicts int64
+	lat                                     *hdrhistogram.Histogram // successful executions
 }
 
-// startProgress starts the live report of the measured phase; status
-// sampling stops with ctx.
+// tally counts the rows the writer receives by bucket; the writer adds,
+// the reporter takes. Guarded by engine.mu.
+type tally struct {
+	width   int64 // ns
+	buckets map[int64]*bucketTally
+	free    []*hdrhistogram.Histogram
+}
+
+func newTally(width time.Duration) *tally {
+	return &tally{width: int64(width), buckets: map[int64]*bucketTally{}}
+}
+
+// bucketOf is the bucket holding Unix time ns.
+func (t *tally) bucketOf(ns int64) int64 { return floorDiv(ns, t.width) }
+
+// add counts one row, a statement cut at the end excepted: it is no
+// execution.
+func (t *tally) add(r *results.Execution) {
+	if r.CutAtEnd {
+		return
+	}
+	k := t.bucketOf(r.Start.UnixNano())
+	b := t.buckets[k]
+	if b == nil {
+		b = &bucketTally{}
+		if n := len(t.free); n > 0 {
+			b.lat, t.free = t.free[n-1], t.free[:n-1]
+		} else {
+			b.lat = newHist()
+		}
+		t.buckets[k] = b
+	}
+	if r.StatementSeq == 0 {
+		b.events++
+	}
+	b.execs++
+	b.retries += int64(r.Retries)
+	if metrics.IsConflict(r.CommitErrorCode) {
+		b.conflicts++
+	}
+	if r.ErrorCode != 0 {
+		b.errs++
+	} else {
+		recordLatency(b.lat, r.LatencyNs)
+	}
+}
+
+// take removes bucket k and every earlier one (too late for a line) and
+// returns k's figures, p95 in ns.
+func (t *tally) take(k int64) (b bucketTally, p95 int64) {
+	for key, x := range t.buckets {
+		if key > k {
+			continue
+		}
+		if key == k {
+			b, p95 = *x, x.lat.ValueAtQuantile(95)
+		}
+		x.lat.Reset()
+		t.free = append(t.free, x.lat)
+		delete(t.buckets, key)
+	}
+	b.lat = nil
+	return b, p95
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
+}
+
+// noneHeld is a worker's held time when it holds no row and runs no
+// statement.
+const noneHeld = math.MaxInt64
+
+// progress is the goroutines of the live report (report) and of status
+// sampling (sampling.go).
+type progress struct {
+	stop chan struct{}
+	wg   sync.WaitGroup
+}
+
+// startProgress starts the live report of the measured phase and the
+// sampling of every server's status; sampling stops with ctx.
 func (e *engine) startProgress(ctx context.Context, measured *phase) *progress {
-	p := &progress{stop: make(chan struct{}), done: make(chan struct{})}
+	p := &progress{stop: make(chan struct{})}
+	if e.cfg.ReportInterval <= 0 {
+		return p
+	}
+	p.wg.Add(1)
 	go func() {
-		defer close(p.done)
-		e.report(ctx, measured, p.stop)
+		defer p.wg.Done()
+		e.report(measured, p.stop)
 	}()
+	for _, src := range e.statusSources() {
+		p.wg.Add(1)
+		go func() {
+			defer p.wg.Done()
+			e.sample(ctx, src, p.stop)
+		}()
+	}
 	return p
 }
 
-// finish has the report take its final sample, and waits for it.
+// finish has every server's status sampled a last time, and waits for it.
 func (p *progress) finish() {
 	close(p.stop)
-	<-p.done
+	p.wg.Wait()
 }
 
-// report prints the live line every interval and samples server status.
-func (e *engine) report(ctx context.Context, measured *phase, stop <-chan struct{}) {
-	iv := e.cfg.ReportInterval
-	if iv <= 0 {
-		<-stop
-		return
-	}
+// report prints a line per bucket of the measured phase.
+func (e *engine) report(measured *phase, stop <-chan struct{}) {
 	out := &lockedWriter{w: e.cfg.Progress}
-	for _, ep := range e.eps {
-		if ep.Sampler != nil {
-			sctx, cancel := context.WithTimeout(ctx, sampleTimeout)
-			if _, err := ep.Sampler.Sample(sctx, time.Now()); err != nil && ctx.Err() == nil {
-				e.log.Printf("status of %s: %v", ep.Name, err)
-			}
-			cancel()
-		}
-	}
-	t := time.NewTicker(iv)
-	defer t.Stop()
-	var lastEv, lastEx, lastErr int64
-	last := time.Now()
+	first := e.tally.bucketOf(measured.start.UnixNano())
+	k := max(first, e.tally.bucketOf(time.Now().UnixNano()))
+	timer := time.NewTimer(0)
+	defer timer.Stop()
 	for {
+		end := time.Unix(0, (k+1)*e.tally.width)
+		timer.Reset(time.Until(end))
 		select {
 		case <-stop:
-			// The last interval's counters, also after Ctrl-C, unless the
-			// server stopped answering.
-			e.sampleStatus(context.WithoutCancel(ctx), time.Now(), true)
 			return
-		case now := <-t.C:
-			e.sampleStatus(ctx, now, false)
-			if now.Before(measured.start) {
-				last = now
-				continue
-			}
-			ev, ex, er := e.totals()
-			secs := now.Sub(last).Seconds()
-			if secs <= 0 {
-				secs = iv.Seconds()
-			}
-			e.mu.Lock()
-			p95 := e.interval.ValueAtQuantile(95)
-			e.interval.Reset()
-			e.mu.Unlock()
-			line := fmt.Sprintf("[ %5.0fs ] thds: %d eps: %.1f qps: %.1f err/s: %.2f p95: %.3fms",
-				now.Sub(measured.start).Seconds(), e.cfg.Threads, float64(ev-lastEv)/secs, float64(ex-lastEx)/secs,
-				float64(er-lastErr)/secs, float64(p95)/1e6)
-			if n := e.reconnects.Load(); n > 0 {
-				line += fmt.Sprintf(" reconn: %d", n)
-			}
-			if st := e.stallNs.Load(); st > 0 {
-				line += fmt.Sprintf(" writer-stall: %.0fms", float64(st)/1e6)
-			}
-			out.Printf("%s", line)
-			lastEv, lastEx, lastErr, last = ev, ex, er, now
+		case <-timer.C:
 		}
+		if !e.awaitRows(end, stop) {
+			return
+		}
+		e.mu.Lock()
+		b, p95 := e.tally.take(k)
+		e.mu.Unlock()
+		out.Printf("%s", e.progressLine(b, p95, end.Sub(time.Unix(0, first*e.tally.width)), e.cfg.ReportInterval))
+		k = max(k+1, e.tally.bucketOf(time.Now().UnixNano())-1)
 	}
 }
 
-// How long a status sample may take; the final one is not waited for
-// long, nor at all when the server stopped answering (unresponsive).
-const (
-	sampleTimeout      = 5 * time.Second
-	finalSampleTimeout = 2 * time.Second
-)
+// progressLine is the line of one bucket, ending since from the start of
+// the measured phase's first bucket. Retries and conflicts are shown once
+// the run has had some.
+func (e *engine) progressLine(b bucketTally, p95 int64, since, iv time.Duration) string {
+	secs := iv.Seconds()
+	line := fmt.Sprintf("[ %5.0fs ] thds: %d eps: %.1f qps: %.1f err/s: %.2f", since.Seconds(), e.cfg.Threads,
+		float64(b.events)/secs, float64(b.execs)/secs, float64(b.errs)/secs)
+	if b.retries > 0 || b.conflicts > 0 {
+		e.churned.Store(true)
+	}
+	if e.churned.Load() {
+		line += fmt.Sprintf(" retry/s: %.2f conflict/s: %.2f", float64(b.retries)/secs, float64(b.conflicts)/secs)
+	}
+	line += fmt.Sprintf(" p95: %.3fms", float64(p95)/1e6)
+	if n := e.reconnects.Load(); n > 0 {
+		line += fmt.Sprintf(" reconn: %d", n)
+	}
+	if st := e.stallNs.Load(); st > 0 {
+		line += fmt.Sprintf(" writer-stall: %.0fms", float64(st)/1e6)
+	}
+	return line
+}
 
-// sampleStatus samples every endpoint's counters and writes them; final is
-// the sample at the end of the run.
-func (e *engine) sampleStatus(ctx context.Context, now time.Time, final bool) {
-	timeout := sampleTimeout
-	if final {
-		timeout = finalSampleTimeout
-	}
-	for _, ep := range e.eps {
-		if ep.Sampler == nil || ep.down.Load() || (final && ep.unresponsive.Load()) {
-			continue
-		}
-		sctx, cancel := context.WithTimeout(ctx, timeout)
-		rows, err := ep.Sampler.Sample(sctx, now)
-		cancel()
-		if err != nil {
-			if ctx.Err() == nil {
-				if sctx.Err() != nil {
-					ep.unresponsive.Store(true)
-				}
-				e.log.Printf("status of %s: %v", ep.Name, err)
-			}
-			continue
-		}
-		ep.unresponsive.Store(false)
-		if len(rows) > 0 {
-			if err := e.cfg.Sink.WriteStatus(rows); err != nil {
-				e.cancel(fmt.Errorf("write status: %w", err))
-			}
+// awaitRows waits until the writer has every row of the statements
+// started before end (each worker holds none, and the writer has taken
+// every batch it sent), lateLine after end at most; false when the run
+// stops first.
+func (e *engine) awaitRows(end time.Time, stop <-chan struct{}) bool {
+	limit := time.NewTimer(time.Until(end.Add(lateLine)))
+	defer limit.Stop()
+	for !e.rowsIn(end.UnixNano()) {
+		select {
+		case <-stop:
+			return false
+		case <-limit.C:
+			return true
+		case <-time.After(writerPoll):
 		}
 	}
+	return true
+}
+
+// rowsIn reports whether the writer has taken every row of statements
+// started before Unix time end. A worker publishes when its oldest row
+// not yet handed over (or its statement running) started, then the
+// batches it sent; the writer, the last batch of each worker it took.
+func (e *engine) rowsIn(end int64) bool {
+	for i := range e.counts {
+		c := &e.counts[i]
+		if c.held.Load() < end {
+			return false
+		}
+		if e.taken[i].Load() < c.sent.Load() {
+			return false
+		}
+	}
+	return true
+}
+
+// The bucket a worker's held row ends in, so that it hands its rows over
+// once the bucket of the oldest has ended (heldUntil).
+func (e *engine) bucketEnd(ns int64) int64 {
+	if e.tally == nil {
+		return noneHeld
+	}
+	return (e.tally.bucketOf(ns) + 1) * e.tally.width
 }

@@ -72,3 +72,26 @@ func TestReadOnlyRefusesEveryWrite(t *testing.T) {
 		t.Errorf("a plain read, and a write left disabled, were refused: %v", err)
 	}
 }
+
+// TestReadOnlyMariaDBSyntax: statements the SQL parser lacks the syntax
+// of are classified by what they do, not refused as unparsed: a SELECT
+// ... INTO @var only reads, a DELETE ... RETURNING is the write it is.
+func TestReadOnlyMariaDBSyntax(t *testing.T) {
+	dir := writeCorpus(t, map[string]string{
+		"mine/a_into_var.sql":  "-- param m: table(main)\nSELECT id INTO @x FROM {{m}} WHERE id = 1\n",
+		"mine/b_returning.sql": "-- param m: table(main)\nDELETE FROM {{m}} WHERE id = 1 RETURNING id\n",
+	})
+	o := Options{RunOptions: results.RunOptions{
+		All: true, NoBuiltin: true, CorpusDirs: []string{dir}, Threads: 1, Tables: 1, TableSize: 100, TableName: "main",
+		Distribution: "uniform", IgnoreErrors: "1213", PsMode: results.PsAuto, ExecPath: results.ExecDirect, Explain: results.ExplainOff,
+		ReadOnly: true}}
+	_, err := NewSession(o)
+	want := filepath.Join(dir, "mine", "b_returning.sql") + ":2:1: --read-only: statement 1 of scenario b_returning is dml, not a plain read: DELETE FROM {{m}} WHERE id = 1 RETURNING id"
+	if !usage.Is(err) || err.Error() != want {
+		t.Errorf("err = %v\nwant %s (a usage error)", err, want)
+	}
+	o.All, o.Scenario = false, []string{"a_into_var"}
+	if _, err := NewSession(o); err != nil {
+		t.Errorf("SELECT ... INTO @var refused: %v", err)
+	}
+}

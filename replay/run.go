@@ -71,16 +71,22 @@ func (c Config) withDefaults() Config {
 // newEngine sets up a run's state; it connects to nothing.
 func newEngine(cfg Config) *engine {
 	e := &engine{
-		cfg:      cfg,
-		counts:   make([]counts, cfg.Threads),
-		log:      &lockedWriter{w: cfg.Log},
-		acc:      NewAccumulator(),
-		interval: newHist(),
-		stop:     defaultStopTimes,
+		cfg:    cfg,
+		counts: make([]counts, cfg.Threads),
+		log:    &lockedWriter{w: cfg.Log},
+		acc:    NewAccumulator(),
+		stop:   defaultStopTimes,
+		taken:  make([]atomic.Int64, cfg.Threads),
 		// A few batches per thread in flight: enough to ride out a slow
 		// write, small enough that memory does not grow with the run.
-		rows: make(chan []results.Execution, 2*cfg.Threads+8),
+		rows: make(chan rowBatch, 2*cfg.Threads+8),
 		free: make(chan []results.Execution, 3*cfg.Threads+8),
+	}
+	if cfg.ReportInterval > 0 {
+		e.tally = newTally(cfg.ReportInterval)
+	}
+	for i := range e.counts {
+		e.counts[i].held.Store(noneHeld)
 	}
 	for _, s := range cfg.Scenarios {
 		if s.Count > 0 {

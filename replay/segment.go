@@ -1,8 +1,15 @@
 package replay
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
 	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/joinbench/joinbench/internal/usage"
@@ -46,8 +53,10 @@ func (o *Options) segmentPacer() Pacer {
 }
 
 // meet is the start of a segment: segment 1 writes the run-level run.json
-// (the options as given), then every segment waits at the start barrier
-// and gets the instant they all start at.
+// (the options as given), then every segment claims its place at the
+// start barrier and gets the instant they all start at. A segment refused
+// or failed at the barrier removes what it wrote in the run folder, so
+// that it can be run again.
 func (s *Session) meet(ctx context.Context, run *results.Run, dir *results.RunDir, log *lockedWriter) (time.Time, error) {
 	o := &s.opts
 	if o.Segment.Index == 1 {
@@ -57,18 +66,113 @@ func (s *Session) meet(ctx context.Context, run *results.Run, dir *results.RunDi
 			return time.Time{}, err
 		}
 	}
+	at, err := s.barrier(ctx, run, log)
+	if err != nil {
+		written := []string{results.SegmentFile(o.Segment.Index)}
+		if o.Segment.Index == 1 {
+			written = append(written, results.RunFile)
+		}
+		for _, f := range written {
+			_ = os.Remove(filepath.Join(dir.Path(), f))
+		}
+		return time.Time{}, err
+	}
+	return at, nil
+}
+
+// barrier claims this segment's place at the start barrier on the run's
+// terms and waits for the others (startBarrier).
+func (s *Session) barrier(ctx context.Context, run *results.Run, log *lockedWriter) (time.Time, error) {
+	o := &s.opts
 	timeout := o.BarrierTimeout
 	if timeout <= 0 {
 		timeout = DefaultBarrierTimeout
 	}
-	host, _ := os.Hostname()
+	terms, err := s.segmentTerms()
+	if err != nil {
+		return time.Time{}, err
+	}
+	claim, err := newSegmentClaim(run.RunID, o.Segment, run.ClientHost, terms)
+	if err != nil {
+		return time.Time{}, err
+	}
 	log.Printf("segment %s: waiting for the other segments (up to %s)", o.Segment, timeout)
 	waited := time.Now()
-	at, err := startBarrier(ctx, s.eps[0].DB, run.RunID, o.Segment, host, timeout)
+	at, err := startBarrier(ctx, s.eps[0].DB, claim, timeout)
 	if err != nil {
 		return time.Time{}, err
 	}
 	log.Printf("segment %s: all %d segments ready after %s; starting in %s", o.Segment, o.Segment.Count,
 		time.Since(waited).Round(time.Millisecond), time.Until(at).Round(time.Millisecond))
 	return at, nil
+}
+
+// segmentTerms is what every segment of a run must agree on, as JSON with
+// sorted keys: the options of the whole run as given (run.json's), and
+// the scenarios and actions they come to. Scenarios are named with their
+// template hash, so that one name from two different corpus files
+// differs; the corpus folders are left out, since clients may mount one
+// corpus at different paths.
+func (s *Session) segmentTerms() ([]byte, error) {
+	opts := *s.whole
+	opts.CorpusDirs = nil
+	b, err := json.Marshal(opts)
+	if err != nil {
+		return nil, err
+	}
+	terms := map[string]any{}
+	if err := json.Unmarshal(b, &terms); err != nil {
+		return nil, err
+	}
+	scenarios := make([]string, 0, len(s.work.scenarios))
+	for _, sc := range s.work.scenarios {
+		scenarios = append(scenarios, sc.Name+"@"+sc.Hash)
+	}
+	actions := make([]string, 0, len(s.specs))
+	for _, a := range s.specs {
+		actions = append(actions, a.Text)
+	}
+	terms["scenarios"], terms["actions"] = scenarios, actions
+	return json.Marshal(terms)
+}
+
+// termsDifferences names the terms in which mine differ from theirs
+// (segment other's), e.g. `threads 8 (segment 1: 4)`.
+func termsDifferences(mine, theirs []byte, other int) string {
+	var a, b map[string]json.RawMessage
+	if json.Unmarshal(mine, &a) != nil || json.Unmarshal(theirs, &b) != nil {
+		return "its terms cannot be read"
+	}
+	keys := map[string]bool{}
+	for k := range a {
+		keys[k] = true
+	}
+	for k := range b {
+		keys[k] = true
+	}
+	var diffs []string
+	for _, k := range slices.Sorted(maps.Keys(keys)) {
+		switch {
+		case bytes.Equal(a[k], b[k]):
+		case k == "scenarios":
+			diffs = append(diffs, "the scenarios (their names or their files)")
+		default:
+			diffs = append(diffs, fmt.Sprintf("%s %s (segment %d: %s)", k, clipTerm(a[k]), other, clipTerm(b[k])))
+		}
+	}
+	if len(diffs) == 0 {
+		return "another version of joinbench"
+	}
+	return strings.Join(diffs, ", ")
+}
+
+func clipTerm(v json.RawMessage) string {
+	s := string(v)
+	if s == "" {
+		s = "(none)"
+	}
+	if len(s) > 60 {
+		s = s[:57] + "..."
+	}
+	return s
 }

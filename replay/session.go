@@ -33,10 +33,16 @@ type Session struct {
 	retry []uint16
 	work  *workload
 	eps   []Endpoint
+	// servers are the endpoints as given, and nodes the servers behind
+	// them when they are a proxy's (Open).
+	servers []server.Endpoint
+	nodes   []openNode
 	// specs are the run's actions as parsed, actions the same resolved
 	// against the endpoints by Open.
 	specs   []action.Spec
 	actions []action.Action
+	// dataset is what the caller found prepared (RecordDataset).
+	dataset *results.Dataset
 }
 
 // setupTimeout bounds the questions a session asks a server before the run
@@ -92,7 +98,9 @@ func NewSession(o Options) (*Session, error) {
 func (s *Session) UsesBuiltin() bool { return s.work.builtin }
 
 // Open opens the endpoints as the workers use them (see openEndpoint).
-func (s *Session) Open(ctx context.Context, endpoints []server.Endpoint) error {
+// nodes, when the endpoints are a proxy's, are the servers behind it: the
+// actions run on them, and their status is read from each directly.
+func (s *Session) Open(ctx context.Context, endpoints, nodes []server.Endpoint) error {
 	if len(s.eps) > 0 {
 		return errors.New("replay: session already open")
 	}
@@ -101,11 +109,23 @@ func (s *Session) Open(ctx context.Context, endpoints []server.Endpoint) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, setupTimeout)
 	defer cancel()
-	actions, err := action.Resolve(s.specs, endpoints)
+	targets := endpoints
+	if len(nodes) > 0 {
+		targets = nodes
+	}
+	actions, err := action.Resolve(s.specs, targets)
 	if err != nil {
 		return err
 	}
 	s.actions = actions
+	s.servers = endpoints
+	for _, n := range nodes {
+		on, err := openNodeOf(ctx, n)
+		if err != nil {
+			return err
+		}
+		s.nodes = append(s.nodes, on)
+	}
 	o := openOptions{Prepared: s.opts.PsMode != results.PsDisable, PollerIO: s.opts.PollerIO,
 		MaxIdle: s.opts.Threads/len(endpoints) + 4}
 	for _, ep := range endpoints {
@@ -128,6 +148,10 @@ func (s *Session) Open(ctx context.Context, endpoints []server.Endpoint) error {
 	return nil
 }
 
+// RecordDataset has run.json say what data the run runs on, as the
+// caller read it from the server after Open.
+func (s *Session) RecordDataset(d *results.Dataset) { s.dataset = d }
+
 // DB is the first endpoint's pool, for work on the schema before the run
 // (a cluster replicates it to the others). Open first.
 func (s *Session) DB() *sql.DB { return s.eps[0].admin() }
@@ -141,7 +165,10 @@ func (s *Session) Close() error {
 			errs = append(errs, ep.Admin.Close())
 		}
 	}
-	s.eps = nil
+	for _, n := range s.nodes {
+		errs = append(errs, n.db.Close())
+	}
+	s.eps, s.nodes = nil, nil
 	return errors.Join(errs...)
 }
 
@@ -192,16 +219,28 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 	direct := false
 	for i, ep := range s.eps {
 		eps[i] = ep
-		if o.ReportInterval > 0 {
+		// Status read through a proxy would be whichever node it picks:
+		// behind one, it is read on the nodes.
+		if o.ReportInterval > 0 && len(s.nodes) == 0 {
 			eps[i].Sampler = status.NewSampler(ep.admin(), ep.Name, runID, fl.Galera)
 		}
 		names = append(names, ep.Name)
 		direct = direct || ep.Direct
 	}
+	var nodes []Node
+	for _, n := range s.nodes {
+		node := Node{Name: n.ep.Name, DB: n.db}
+		if o.ReportInterval > 0 {
+			node.Sampler = status.NewSampler(n.db, n.ep.Name, runID, fl.Galera)
+		}
+		nodes = append(nodes, node)
+	}
 	run := &results.Run{
 		RunID: runID, ToolVersion: o.ToolVersion, ServerVersion: fl.Version, Flavor: fl.Name,
 		Endpoints: names, ClientHost: host, ServerVars: vars, Options: o.record(),
 		Scenarios: s.work.names, WriteScenarios: s.work.writes, WriteKinds: s.work.writeKinds, Start: time.Now(),
+		Nodes:   s.nodeNames(sctx, fl.Galera),
+		Dataset: s.dataset,
 	}
 	if o.Segment.Split() {
 		run.Segment, run.Segments = o.Segment.Index, o.Segment.Count
@@ -217,6 +256,8 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 
 	cfg := o.config(s.retry)
 	cfg.RunID, cfg.ClientHost, cfg.Endpoints, cfg.Scenarios = runID, host, eps, s.work.scenarios
+	cfg.NodeName = nodeNameQuery(fl.Galera)
+	cfg.Nodes = nodes
 	cfg.Sink = ResultsSink(dir)
 	if !o.Segment.Split() || o.Segment.Index == 1 {
 		// The actions are the run's, as the workload is: of a run split
@@ -249,6 +290,7 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 	run.Start, run.End = res.Start, res.End
 	run.Interrupted = res.Summary.Interrupted
 	run.Executions, run.Errors, run.CutAtEnd = res.Summary.Executions, res.Summary.Errors, res.Summary.CutAtEnd
+	run.Unanswered = res.Summary.Unanswered
 	run.ExecPaths = res.Paths
 	run.Work, run.Machine = res.Work, res.Machine
 	run.ClientCPUSeconds, run.ClientCPUPerQueryUs = res.Summary.ClientCPUSeconds, res.Summary.ClientCPUPerQueryUs
@@ -262,4 +304,68 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 		runErr = fmt.Errorf("close results: %w", err)
 	}
 	return &Outcome{Result: *res, Run: run, Dir: dir.Path()}, runErr
+}
+
+// nodeNameQuery is how a connection asks which server it reached: a
+// Galera node by its wsrep_node_name (node1 in a cluster sandbox), any
+// other server by its host name and port.
+func nodeNameQuery(galera bool) string {
+	if galera {
+		return "@@wsrep_node_name"
+	}
+	return "CONCAT(@@hostname, ':', @@port)"
+}
+
+// openNode is a server behind a proxy, and its pool: for actions and
+// status, never for the workers.
+type openNode struct {
+	ep server.Endpoint
+	db *sql.DB
+}
+
+// openNodeOf opens and checks a pool on a node behind a proxy.
+func openNodeOf(ctx context.Context, ep server.Endpoint) (openNode, error) {
+	db, err := ep.OpenDB()
+	if err != nil {
+		return openNode{}, usage.Wrap(err)
+	}
+	db.SetMaxOpenConns(adminConns)
+	if err := ep.Ping(ctx, db); err != nil {
+		db.Close()
+		return openNode{}, err
+	}
+	return openNode{ep: ep, db: db}, nil
+}
+
+// nodeNames names the servers whose status the run reads (the nodes
+// behind a proxy, else the endpoints), for run.json: a sandbox node by its
+// name, a Galera node by its wsrep_node_name; none when no name is known.
+func (s *Session) nodeNames(ctx context.Context, galera bool) []results.Node {
+	type named struct {
+		ep server.Endpoint
+		db *sql.DB
+	}
+	var servers []named
+	for _, n := range s.nodes {
+		servers = append(servers, named{n.ep, n.db})
+	}
+	if len(s.nodes) == 0 {
+		for i, ep := range s.servers {
+			servers = append(servers, named{ep, s.eps[i].admin()})
+		}
+	}
+	var out []results.Node
+	for _, n := range servers {
+		name := n.ep.Node
+		if name == "" && galera {
+			var v sql.NullString
+			if err := n.db.QueryRowContext(ctx, "SELECT @@wsrep_node_name").Scan(&v); err == nil {
+				name = v.String
+			}
+		}
+		if name != "" {
+			out = append(out, results.Node{Name: name, Endpoint: n.ep.Name})
+		}
+	}
+	return out
 }

@@ -91,8 +91,8 @@ func writeActionCosts(w io.Writer, costs []stall.Cost) error {
 			if i > 0 {
 				at, took = "", ""
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.0f\t%.1f\t%.0f\t\n", label, at, took, outcome, ep.Endpoint,
-				ep.LongestZeroWriteMs, ep.StretchStartSeconds, ep.WorstLatencyMs)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%.1f\t%s\t\n", label, at, took, outcome, ep.Endpoint,
+				ep.LongestText(), ep.StretchStartSeconds, ep.LatencyText())
 		}
 	}
 	if err := tw.Flush(); err != nil {

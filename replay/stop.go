@@ -193,6 +193,7 @@ func (w *worker) stopCall(seq uint64) {
 func (w *worker) cut(seq uint64) {
 	w.cutSeq.Store(seq)
 	w.ep.unresponsive.Store(true)
+	w.e.unanswered.Add(1)
 	if _, seen := w.e.seenErr.LoadOrStore("cut/"+w.ep.Name, true); !seen {
 		w.e.log.Printf("%s: no reply to a statement %s after KILL QUERY: closing its connection (recorded as a timeout)",
 			w.ep.Name, w.e.stop.abortAfter)

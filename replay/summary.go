@@ -24,11 +24,11 @@ func recordLatency(h *hdrhistogram.Histogram, ns int64) { metrics.Record(h, ns) 
 
 // ScenarioSummary is the outcome of one scenario in a run: the latency
 // summary `joinbench report` prints too (replay/metrics, the same reducer
-// and the same type), and what only a live run knows.
+// and the same type, retries and conflicts included), and what only a
+// live run knows.
 type ScenarioSummary struct {
 	Scenario string `json:"scenario"`
 	metrics.Summary
-	Retries int64 `json:"retries"` // deadlock / lock wait retries
 	// Disabled says why the scenario was switched off during the run.
 	Disabled string `json:"disabled,omitempty"`
 }
@@ -44,12 +44,20 @@ type Summary struct {
 	Events     int64   `json:"events"`
 	Executions int64   `json:"executions"`
 	Errors     int64   `json:"errors"`
+	// Retries, Conflicts and FailedCommits are those of every scenario
+	// (metrics.Summary says what each counts).
+	Retries       int64 `json:"retries"`
+	Conflicts     int64 `json:"conflicts"`
+	FailedCommits int64 `json:"failed_commits"`
 	// CutAtEnd counts the statements still running when the run ended,
 	// recorded apart (see results.Execution.CutAtEnd).
-	CutAtEnd       int64   `json:"cut_at_end,omitempty"`
-	EventsPerSec   float64 `json:"events_per_second"`  // per second of Elapsed
-	QPS            float64 `json:"queries_per_second"` // executions per second of Elapsed
-	Reconnects     int64   `json:"reconnects"`
+	CutAtEnd     int64   `json:"cut_at_end,omitempty"`
+	EventsPerSec float64 `json:"events_per_second"`  // per second of Elapsed
+	QPS          float64 `json:"queries_per_second"` // executions per second of Elapsed
+	Reconnects   int64   `json:"reconnects"`
+	// Unanswered counts the calls that had no reply, even to KILL QUERY,
+	// and whose connection was cut: a server that stopped answering.
+	Unanswered     int64   `json:"unanswered,omitempty"`
 	WriterStallsMs float64 `json:"writer_stall_ms"` // time workers waited for the result writer
 	// ClientCPUSeconds is the CPU time (user and system) this client
 	// process used over the measured phase, and ClientCPUPerQueryUs that
@@ -108,7 +116,7 @@ func (a *Accumulator) Add(r *results.Execution) {
 	if r.IntendedStart != nil {
 		e.IntendedStart = *r.IntendedStart
 	}
-	e.LatencyNs, e.Rows, e.ErrorCode, e.Retries = r.LatencyNs, r.Rows, r.ErrorCode, r.Retries
+	e.LatencyNs, e.Rows, e.ErrorCode, e.Retries, e.CommitErrorCode = r.LatencyNs, r.Rows, r.ErrorCode, r.Retries, r.CommitErrorCode
 	m.Add(&e)
 }
 
@@ -136,7 +144,7 @@ func (a *Accumulator) Close() ([]ScenarioSummary, metrics.Metrics) {
 }
 
 func summarize(name string, m *metrics.Metrics) ScenarioSummary {
-	return ScenarioSummary{Scenario: name, Summary: metrics.SummaryOf(m), Retries: m.Retries}
+	return ScenarioSummary{Scenario: name, Summary: metrics.SummaryOf(m)}
 }
 
 // setClientCPU records the client's CPU time over the measured phase.
@@ -145,6 +153,15 @@ func (s *Summary) setClientCPU(used time.Duration) {
 	if s.Executions > 0 {
 		s.ClientCPUPerQueryUs = float64(used.Microseconds()) / float64(s.Executions)
 	}
+}
+
+// otherCommits says how many COMMITs failed other than by a conflict, when
+// any did.
+func otherCommits(n int64) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (and %d other failed COMMITs)", n)
 }
 
 // WriteText prints the summary as a table for people.
@@ -157,8 +174,9 @@ func (s *Summary) WriteText(w io.Writer) error {
 	if s.CutAtEnd > 0 {
 		cut = fmt.Sprintf(", %d cut at the end", s.CutAtEnd)
 	}
-	fmt.Fprintf(w, "run %s%s: %.1fs, %d threads, %d events (%.1f/s), %d executions (%.1f/s), %d errors%s, %d reconnects\n",
-		s.RunID, state, s.Elapsed, s.Threads, s.Events, s.EventsPerSec, s.Executions, s.QPS, s.Errors, cut, s.Reconnects)
+	fmt.Fprintf(w, "run %s%s: %.1fs, %d threads, %d events (%.1f/s), %d executions (%.1f/s), %d errors%s, %d retries, %d conflicts%s, %d reconnects\n",
+		s.RunID, state, s.Elapsed, s.Threads, s.Events, s.EventsPerSec, s.Executions, s.QPS, s.Errors, cut, s.Retries, s.Conflicts,
+		otherCommits(s.FailedCommits-s.Conflicts), s.Reconnects)
 	if s.ClientCPUSeconds > 0 {
 		fmt.Fprintf(w, "client CPU %.2fs, %.1f µs per execution\n", s.ClientCPUSeconds, s.ClientCPUPerQueryUs)
 	}
@@ -166,10 +184,10 @@ func (s *Summary) WriteText(w io.Writer) error {
 		fmt.Fprintf(w, "warning: workers waited %.0f ms in total for the result writer to catch up\n", s.WriterStallsMs)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "scenario\texecutions\terrors\tmean ms\tp50 ms\tp95 ms\tp99 ms\tmax ms\tqueries/s\t")
+	fmt.Fprintln(tw, "scenario\texecutions\terrors\tretries\tmean ms\tp50 ms\tp95 ms\tp99 ms\tmax ms\tqueries/s\t")
 	for _, sc := range s.Scenarios {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.1f\t\n", sc.Scenario, sc.Executions, sc.Errors,
-			sc.MeanMs, sc.P50Ms, sc.P95Ms, sc.P99Ms, sc.MaxMs, sc.QPS)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.1f\t\n", sc.Scenario, sc.Executions, sc.Errors,
+			sc.Retries, sc.MeanMs, sc.P50Ms, sc.P95Ms, sc.P99Ms, sc.MaxMs, sc.QPS)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -116,7 +116,13 @@ func TestSummaryAgreesWithReport(t *testing.T) {
 			r.IntendedStart = &is
 			r.LatencyNs += int64(r.Start.Sub(is))
 		case i%97 == 0:
-			r.ErrorCode, r.ErrorMessage = 1213, "deadlock"
+			r.ErrorCode, r.ErrorMessage, r.Retries = 1213, "deadlock", 10
+		case i%89 == 0:
+			r.Retries = 2
+		case i%83 == 0:
+			r.CommitErrorCode = 1213
+		case i%79 == 0:
+			r.CommitErrorCode = 1047
 		case i%211 == 0:
 			r.LatencyNs = 10 // below the histogram
 		case i == 2:
@@ -157,14 +163,17 @@ func TestSummaryAgreesWithReport(t *testing.T) {
 	}
 	for i, s := range scs {
 		r := rr.Scenarios[i]
-		got := [8]float64{float64(s.Executions), float64(s.Errors), s.MeanMs, s.P50Ms, s.P95Ms, s.P99Ms, s.MaxMs, s.QPS}
-		want := [8]float64{float64(r.Executions), float64(r.Errors), r.MeanMs, r.P50Ms, r.P95Ms, r.P99Ms, r.MaxMs, r.QPS}
+		got := [11]float64{float64(s.Executions), float64(s.Errors), s.MeanMs, s.P50Ms, s.P95Ms, s.P99Ms, s.MaxMs, s.QPS,
+			float64(s.Retries), float64(s.Conflicts), float64(s.FailedCommits)}
+		want := [11]float64{float64(r.Executions), float64(r.Errors), r.MeanMs, r.P50Ms, r.P95Ms, r.P99Ms, r.MaxMs, r.QPS,
+			float64(r.Retries), float64(r.Conflicts), float64(r.FailedCommits)}
 		if s.Scenario != r.Scenario || got != want {
 			t.Errorf("scenario %s: summary %v\nreport %s: %v", s.Scenario, got, r.Scenario, want)
 		}
 	}
 	if total.Throughput != rr.Total.QPS || total.Duration.Seconds() != rr.End.Sub(rr.Start).Seconds() ||
-		total.Executions != rr.Total.Executions || total.Errors != rr.Total.Errors {
+		total.Executions != rr.Total.Executions || total.Errors != rr.Total.Errors || total.Retries != rr.Total.Retries ||
+		total.Conflicts != rr.Total.Conflicts || total.Conflicts == 0 || total.FailedCommits <= total.Conflicts {
 		t.Errorf("whole run: summary %v/s over %v, report %v/s over %v", total.Throughput, total.Duration, rr.Total.QPS, rr.End.Sub(rr.Start))
 	}
 }

@@ -7,12 +7,12 @@ import (
 	"errors"
 	"runtime"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/go-sql-driver/mysql"
 
 	"github.com/joinbench/joinbench/replay/internal/wire"
+	"github.com/joinbench/joinbench/replay/metrics"
 	"github.com/joinbench/joinbench/replay/results"
 	"github.com/joinbench/joinbench/replay/work"
 	"github.com/joinbench/joinbench/replay/work/capture"
@@ -35,16 +35,25 @@ type worker struct {
 	ep        *endpointState
 	conn      *sql.Conn
 	connID    atomic.Int64
+	node      string // the server that serves the connection (Config.NodeName)
 	stmts     map[string]*prepared
 	lastSQL   string    // the SQL of the last statement run
 	lastStmt  *prepared // and its entry in stmts; nil after the connection changes
 	renderers []Renderer
 	vals      []string
 	batch     []results.Execution
-	flushed   time.Time
-	clockBase time.Time // see now
-	yielded   time.Time
-	counts    *counts // this worker's totals, in engine.counts
+	// eventRow is the index in batch of the current event's last row, -1
+	// when it has none: a failed COMMIT is recorded on it.
+	eventRow int
+	// held is when the oldest statement whose row is not handed to the
+	// writer started (Unix ns, noneHeld when none), heldUntil the end of
+	// its progress bucket, sent the batches handed over (see
+	// counts.held).
+	held, heldUntil, sent int64
+	flushed               time.Time
+	clockBase             time.Time // see now
+	yielded               time.Time
+	counts                *counts // this worker's totals, in engine.counts
 	// A plan is captured again every explainEvery successful executions
 	// of a scenario by this worker (0: never), explainCount of them so far.
 	explainEvery int64
@@ -107,13 +116,6 @@ type prepared struct {
 
 const flushEvery = 200 * time.Millisecond
 
-// setTimerSlack sets how late (in ns) the kernel may end the calling
-// thread's sleeps, 0 for the default; an error leaves the default.
-func setTimerSlack(ns uintptr) {
-	const prSetTimerSlack = 29 // PR_SET_TIMERSLACK
-	_, _, _ = syscall.RawSyscall(syscall.SYS_PRCTL, prSetTimerSlack, ns, 0)
-}
-
 // waitSlice is the longest a worker sleeps in the kernel before checking
 // whether the run stopped.
 const waitSlice = 10 * time.Millisecond
@@ -127,7 +129,7 @@ const waitSlice = 10 * time.Millisecond
 // it back, which shows as latency tails. Each yield of a locked goroutine
 // wakes two or three other threads, which then take the core from a worker
 // or the server, so the yields come as rarely as leaves the monitor's 10 ms
-// a margin of an event's length: 8 ms gave 1.11x the point selects of 5 ms.
+// a margin of an event's length.
 const yieldEvery = 8 * time.Millisecond
 
 func (e *engine) newWorker(id int) *worker {
@@ -153,6 +155,7 @@ func (e *engine) newWorker(id int) *worker {
 		w.killTimer.Stop()
 	}
 	w.clockBase = time.Now()
+	w.held = noneHeld
 	w.sleep = time.NewTimer(time.Hour)
 	w.sleep.Stop()
 	return w
@@ -215,6 +218,9 @@ func (w *worker) loop(ctx context.Context, ph *phase) {
 // idle, and a paced run measures latency from the intended start, so that
 // lateness would be counted as the server's.
 func (w *worker) wait(ctx context.Context, d time.Duration) bool {
+	if w.held != noneHeld && time.Now().Add(d).UnixNano() >= w.heldUntil {
+		w.flush() // the progress line of their bucket waits for the rows held
+	}
 	if w.ep.Direct {
 		end := time.Now().Add(d)
 		for {
@@ -225,8 +231,7 @@ func (w *worker) wait(ctx context.Context, d time.Duration) bool {
 			if left <= 0 {
 				return true
 			}
-			ts := syscall.NsecToTimespec(int64(min(left, waitSlice)))
-			_ = syscall.Nanosleep(&ts, nil) // EINTR: the loop sleeps the rest
+			sleepThread(min(left, waitSlice)) // cut short by a signal: the loop sleeps the rest
 		}
 	}
 	w.sleep.Reset(d)
@@ -249,6 +254,7 @@ func (w *worker) event(ctx context.Context, ph *phase, intended time.Time) {
 	if !intended.IsZero() {
 		lag = max(time.Since(intended), 0)
 	}
+	w.eventRow = -1
 	inTrx := false
 	if !e.cfg.SkipTrx {
 		if err := w.txControl("BEGIN"); err != nil {
@@ -281,12 +287,12 @@ func (w *worker) event(ctx context.Context, ph *phase, intended time.Time) {
 	if inTrx {
 		if err := w.txControl("COMMIT"); err != nil {
 			k := classify(ctx, err, nil)
+			if k != errCancelled {
+				w.commitFailed(err)
+			}
 			if k == errConn || k == errAborted {
 				w.lost(ctx, err)
 				return
-			}
-			if k != errCancelled {
-				e.log.Printf("thread %d: COMMIT: %v", w.id, err)
 			}
 		}
 	}
@@ -298,7 +304,7 @@ func (w *worker) event(ctx context.Context, ph *phase, intended time.Time) {
 		runtime.Gosched()
 		w.yielded = time.Now()
 	}
-	if len(w.batch) > 0 && time.Since(w.flushed) > flushEvery {
+	if now := time.Now(); len(w.batch) > 0 && now.Sub(w.flushed) > flushEvery || w.held != noneHeld && now.UnixNano() >= w.heldUntil {
 		w.flush()
 	}
 	w.sinceConn++
@@ -327,6 +333,9 @@ func (w *worker) statement(ctx context.Context, ph *phase, s *scenState, si int,
 		return false
 	}
 	start := w.now()
+	if w.held == noneHeld && w.e.tally != nil {
+		w.hold(start.UnixNano())
+	}
 	var (
 		retries int32
 		n       int64
@@ -396,7 +405,7 @@ func (w *worker) statement(ctx context.Context, ph *phase, s *scenState, si int,
 				w.counts.errs.Add(1)
 			}
 		}
-		row := w.nextRow()
+		row := w.nextRow(start)
 		params := row.Params[:0]
 		*row = results.Execution{
 			RunID:        e.cfg.RunID,
@@ -413,6 +422,7 @@ func (w *worker) statement(ctx context.Context, ph *phase, s *scenState, si int,
 			Retries:      retries,
 			PlanHash:     s.plan(w.ep.idx, si),
 			Checksum:     sum,
+			Node:         w.node,
 		}
 		if ph.pacer != nil {
 			is := start.Add(-lag)
@@ -423,9 +433,7 @@ func (w *worker) statement(ctx context.Context, ph *phase, s *scenState, si int,
 		}
 		row.CutAtEnd = cut
 		row.Params = append(params, w.vals...)
-		if len(w.batch) == cap(w.batch) {
-			w.flush()
-		}
+		w.eventRow = len(w.batch) - 1
 	}
 	if cut {
 		return false
@@ -435,6 +443,23 @@ func (w *worker) statement(ctx context.Context, ph *phase, s *scenState, si int,
 		return false
 	}
 	return true
+}
+
+// commitFailed records the error of the event's COMMIT on its last row,
+// and says so the first time for each error code.
+func (w *worker) commitFailed(err error) {
+	code, _, _ := errorFields(err)
+	if w.eventRow >= 0 {
+		w.batch[w.eventRow].CommitErrorCode = code
+	}
+	if _, seen := w.e.seenCommitErr.LoadOrStore(code, true); seen {
+		return
+	}
+	what := "counted as a failed COMMIT"
+	if metrics.IsConflict(code) {
+		what = "counted as a conflict: the cluster's certification refused the transaction"
+	}
+	w.e.log.Printf("thread %d: COMMIT: %v (%s; the next ones are counted, not printed)", w.id, err, what)
 }
 
 // restartTrx rolls back and begins a new transaction.
@@ -454,8 +479,17 @@ func (w *worker) now() time.Time {
 	return w.clockBase.Add(time.Since(w.clockBase))
 }
 
-// nextRow returns the next free row of the batch, reusing its Params array.
-func (w *worker) nextRow() *results.Execution {
+// nextRow returns the next free row of the batch, for the statement
+// started at start, reusing its Params array. A full batch is handed to
+// the writer first: the rows of an event stay in the batch until its
+// COMMIT, which may mark the last one.
+func (w *worker) nextRow(start time.Time) *results.Execution {
+	if w.batch != nil && len(w.batch) == cap(w.batch) {
+		w.flush()
+		if w.e.tally != nil {
+			w.hold(start.UnixNano())
+		}
+	}
 	if w.batch == nil {
 		select {
 		case b := <-w.e.free:
@@ -468,23 +502,37 @@ func (w *worker) nextRow() *results.Execution {
 	return &w.batch[len(w.batch)-1]
 }
 
-// flush hands the batch to the writer. It blocks only when the writer is
-// behind by several batches per thread; that wait is counted.
+// flush hands the batch to the writer, after which the worker holds no
+// row. It blocks only when the writer is behind by several batches per
+// thread; that wait is counted.
 func (w *worker) flush() {
 	w.flushed = time.Now()
 	w.clockBase = w.flushed
-	if len(w.batch) == 0 {
-		return
+	if len(w.batch) > 0 {
+		w.sent++
+		b := rowBatch{rows: w.batch, worker: w.id, seq: w.sent}
+		w.batch = nil
+		w.eventRow = -1
+		select {
+		case w.e.rows <- b:
+		default:
+			t := time.Now()
+			w.e.rows <- b
+			w.e.stallNs.Add(int64(time.Since(t)))
+		}
+		w.counts.sent.Store(w.sent)
 	}
-	b := w.batch
-	w.batch = nil
-	select {
-	case w.e.rows <- b:
-	default:
-		t := time.Now()
-		w.e.rows <- b
-		w.e.stallNs.Add(int64(time.Since(t)))
+	if w.held != noneHeld {
+		w.held = noneHeld
+		w.counts.held.Store(noneHeld)
 	}
+}
+
+// hold notes that the worker holds a statement started at Unix time ns
+// (running, or its row not handed over) for the progress lines.
+func (w *worker) hold(ns int64) {
+	w.held, w.heldUntil = ns, w.e.bucketEnd(ns)
+	w.counts.held.Store(ns)
 }
 
 // do executes one statement and reads its whole result.
@@ -566,6 +614,7 @@ func (w *worker) prepare(ctx context.Context, q string) *prepared {
 // succeeds or the run stops.
 func (w *worker) connect(ctx context.Context) bool {
 	e := w.e
+	w.flush() // connecting may take long: the progress lines need not wait for it
 	backoff := 50 * time.Millisecond
 	for {
 		err := w.open(ctx)
@@ -639,15 +688,13 @@ func (w *worker) open(ctx context.Context) (err error) {
 	if direct {
 		w.wire = wire.NewConn(slot.conn, slot.conn.caps)
 	}
-	var id int64
-	if err := conn.QueryRowContext(ctx, "SELECT CONNECTION_ID()").Scan(&id); err != nil {
-		if classify(ctx, err, nil) != errServer {
-			w.closeConn()
-			return err
-		}
-		id = 0 // no KILL QUERY on this server
+	id, node, err := w.identify(ctx, conn)
+	if err != nil {
+		w.closeConn()
+		return err
 	}
 	w.connID.Store(id)
+	w.node = node
 	if sm := w.e.sampling; sm != nil && sm.writes {
 		// Once per connection: it is the same for every reading.
 		cost, err := capture.StatusCost(ctx, conn)
@@ -672,6 +719,29 @@ func (w *worker) open(ctx context.Context) (err error) {
 	}
 	w.notePath(direct, why, fallback)
 	return nil
+}
+
+// identify asks a new connection for its id, for KILL QUERY (0 when the
+// server has none), and for the server's name (Config.NodeName; "" when
+// not asked or not known), both in one round trip.
+func (w *worker) identify(ctx context.Context, conn *sql.Conn) (id int64, node string, err error) {
+	if q := w.e.cfg.NodeName; q != "" {
+		var name sql.NullString
+		err = conn.QueryRowContext(ctx, "SELECT CONNECTION_ID(), "+q).Scan(&id, &name)
+		if err == nil {
+			return id, name.String, nil
+		}
+		if classify(ctx, err, nil) != errServer {
+			return 0, "", err
+		}
+	}
+	if err = conn.QueryRowContext(ctx, "SELECT CONNECTION_ID()").Scan(&id); err != nil {
+		if classify(ctx, err, nil) != errServer {
+			return 0, "", err
+		}
+		return 0, "", nil // no KILL QUERY on this server
+	}
+	return id, "", nil
 }
 
 // dial takes a connection for the worker and the socket it was dialed on

@@ -47,25 +47,30 @@ func (e *engine) write(ew ExecutionWriter) error {
 		}
 	}
 	for {
-		b, ok := e.nextBatch(idle)
+		batch, ok := e.nextBatch(idle)
 		if !ok {
 			return werr
 		}
+		b := batch.rows
 		e.mu.Lock()
 		for i := range b {
 			r := &b[i]
 			e.acc.Add(r)
+			if e.tally != nil {
+				e.tally.add(r)
+			}
 			if r.CutAtEnd {
 				continue
 			}
 			if e.stalls != nil {
 				e.stalls.add(r)
 			}
-			if r.ErrorCode == 0 {
-				recordLatency(e.interval, r.LatencyNs)
-			}
 		}
 		e.mu.Unlock()
+		e.taken[batch.worker].Store(batch.seq)
+		if len(b) == 0 {
+			continue
+		}
 		if werr == nil {
 			if err := ew.Write(b); err != nil {
 				werr = fmt.Errorf("write executions: %w", err)
@@ -79,9 +84,17 @@ func (e *engine) write(ew ExecutionWriter) error {
 	}
 }
 
+// rowBatch is what a worker hands the writer: its rows (none when it only
+// says it holds none, for the progress lines), and the number of the
+// batch among the worker's.
+type rowBatch struct {
+	rows   []results.Execution
+	worker int
+	seq    int64
+}
+
 // closeWriter closes the execution writer, saying so when that is long
-// work: the rows of a journal are turned into Parquet then (about 0.9
-// million a second per core).
+// work: the rows of a journal are turned into Parquet then.
 func (e *engine) closeWriter(ew ExecutionWriter) error {
 	p, ok := ew.(PendingWriter)
 	if !ok || p.PendingRows() < slowConversion {
@@ -111,7 +124,7 @@ const writerPoll = 5 * time.Millisecond
 // on cores the server needs (bench/README.md, "Go runtime measurements");
 // sleeping on a timer, the writer is woken by an idle thread instead, and
 // workers never wake anything.
-func (e *engine) nextBatch(idle func()) ([]results.Execution, bool) {
+func (e *engine) nextBatch(idle func()) (rowBatch, bool) {
 	for {
 		select {
 		case b, ok := <-e.rows:

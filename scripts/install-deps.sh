@@ -7,8 +7,16 @@
 #            sandboxes (sandbox start --galera N)
 #   browser  chromium, in which a test checks the HTML report
 #   cc       gcc, so that the tests run under the race detector
+#   image    buildah (make image), podman (to run the image) and skopeo
+#            (to inspect the archive and copy it to a registry), and the
+#            CA certificates the image takes from the host
+#   man      man-db, in which a test renders the man page
+#   shells   zsh and fish, in which tests run the completion scripts (bash
+#            is there already)
+#   suite    MariaDB's own SQL test suite (mariadb-test-data), from which a
+#            lint test extracts thousands of valid statements
 #
-# Usage: scripts/install-deps.sh server [galera] [browser] [cc]
+# Usage: scripts/install-deps.sh server [galera] [browser] [cc] [image] [man] [shells] [suite]
 # As root with apt-get it installs; otherwise it prints the command to run
 # and exits 2 when the server is missing (nothing can run without one), 0
 # otherwise (the rest is optional outside CI).
@@ -24,11 +32,24 @@ for want in "$@"; do
 		[[ -e /usr/lib/galera/libgalera_smm.so || -e /usr/lib/libgalera_smm.so ]] || missing+=(galera-4)
 		have mariadb-backup || missing+=(mariadb-backup)
 		have socat || missing+=(socat)
+		have haproxy || missing+=(haproxy)
 		;;
 	browser) have chromium || have chromium-browser || missing+=(chromium fonts-liberation) ;;
 	cc) have gcc || missing+=(gcc libc6-dev) ;;
+	image)
+		have buildah || missing+=(buildah)
+		have podman || missing+=(podman)
+		have skopeo || missing+=(skopeo)
+		[[ -e /etc/ssl/certs/ca-certificates.crt ]] || missing+=(ca-certificates)
+		;;
+	man) have man || missing+=(man-db) ;;
+	shells)
+		have zsh || missing+=(zsh)
+		have fish || missing+=(fish)
+		;;
+	suite) [[ -d /usr/share/mysql/mysql-test/main ]] || missing+=(mariadb-test-data) ;;
 	*)
-		echo "install-deps: unknown part $want (want server, galera, browser or cc)" >&2
+		echo "install-deps: unknown part $want (want server, galera, browser, cc, image, man, shells or suite)" >&2
 		exit 2
 		;;
 	esac

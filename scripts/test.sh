@@ -7,10 +7,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 JB=${JB:-bin/joinbench}
 
-# A server binary for the test sandboxes and the Galera cluster test, as
-# make demo installs them (as root with apt-get; otherwise it says what to
-# install). Under CI=true a test whose part is missing fails, never skips.
-scripts/install-deps.sh server galera || echo "note: no server binary: integration tests will skip" >&2
+# What the tests need, as .ci/run installs it (as root with apt-get;
+# otherwise it says what to install): a server binary for the test
+# sandboxes and the Galera cluster test, chromium for the HTML report test,
+# gcc for the race detector, man-db for the man page test, zsh and fish for
+# the completion tests. Under CI=true a test whose part is missing fails,
+# never skips.
+scripts/install-deps.sh server galera browser cc man shells suite || echo "note: no server binary: integration tests will skip" >&2
 
 if [[ -z "${JOINBENCH_TEST_DSN:-}" ]]; then
 	if "$JB" sandbox list >/dev/null 2>&1 && sbdir=$(mktemp -d -t joinbench-test-XXXXXX); then

@@ -153,8 +153,8 @@ func renderRead(f analyzer.File, opts *analyzer.Options, o Options) (*corpus.Sta
 
 // explainable reports whether the scenario is one statement that only
 // reads (its kind as the loader classified it, corpus.ClassifyStmt, the
-// classification run --read-only uses: no locking clause, no INTO at any
-// level) and is a query EXPLAIN takes: SELECT, WITH ... SELECT, a UNION,
+// classification run --read-only uses: no locking clause, no INTO OUTFILE
+// at any level) and is a query EXPLAIN takes: SELECT, WITH ... SELECT, a UNION,
 // TABLE or VALUES, not EXPLAIN, DESCRIBE, SHOW or DO, which are reads too.
 func explainable(sc *corpus.Scenario) bool {
 	sc.Classify() // lint's loader leaves it to be done here

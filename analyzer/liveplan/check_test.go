@@ -13,8 +13,9 @@ import (
 // explainable takes the statement's kind from the loader
 // (corpus.ClassifyStmt): a WITH ... SELECT is a read, and is explained
 // (the keyword scan this replaced left it out as not starting with
-// SELECT); locking reads, INTO and writes are not, wherever their clause
-// is; reads EXPLAIN does not take (SHOW, EXPLAIN) are not either.
+// SELECT), and so is a SELECT ... INTO @var; locking reads, INTO OUTFILE
+// and writes are not, wherever their clause is; reads EXPLAIN does not
+// take (SHOW, EXPLAIN) are not either.
 func TestExplainable(t *testing.T) {
 	for body, want := range map[string]bool{
 		"SELECT m.id FROM {{m}} AS m;":                                         true,
@@ -30,7 +31,8 @@ func TestExplainable(t *testing.T) {
 		"SELECT * FROM (SELECT * FROM t FOR UPDATE) AS d": false,
 		"SELECT * FROM t LOCK IN SHARE MODE":              false,
 		"SELECT * FROM t FOR SHARE":                       false,
-		"SELECT id INTO @x FROM t":                        false,
+		"SELECT id INTO @x FROM t":                        true, // a read: the variables are the session's
+		"SELECT id FROM t INTO OUTFILE '/tmp/x'":          false,
 		"SHOW TABLES":                                     false,
 		"EXPLAIN SELECT 1":                                false,
 		"SELECT 1; SELECT 2":                              false,

@@ -9,10 +9,13 @@
 // driver: reaching it as every command does (Open, through
 // internal/server: connection flags, environment, option file, sandboxes,
 // connect timeout), reading the schema and flavour lint resolves names
-// against (Server.Schema), and explaining (Check). Open never starts a
-// server nor creates a database.
+// against (Server.Schema), explaining (Check), and asking the server's
+// parser about the statements the analyzer cannot read (Parse, which
+// prepares them). Open never starts a server nor creates a database.
 //
 // It must never execute a statement: it explains plain SELECT scenarios
-// only, never a write, and only inside a read-only transaction. The
-// comparison itself is the analyzer's.
+// only, never a write, and prepares a statement only to have it parsed,
+// closing it unexecuted; both only inside a read-only transaction. The
+// comparison itself, and what a parse verdict means for a file, are the
+// analyzer's.
 package liveplan

@@ -22,6 +22,9 @@ type Server struct {
 	database string
 	target   *server.Target
 	db       *sql.DB
+	// hidden says why the user may not see every table of the database
+	// ("" when it sees them all), once Schema has read it.
+	hidden string
 }
 
 var _ analyzer.Server = (*Server)(nil)
@@ -68,10 +71,41 @@ func (s *Server) Schema(ctx context.Context, tableName string) (*ddl.Schema, fla
 		return nil, flavor.Flavor{}, fmt.Errorf("%s: read schema of %s: %w", s.Name(), s.database, err)
 	}
 	schema.GroupFamily(tableName)
+	if s.hidden, err = s.visibility(ctx); err != nil {
+		return nil, flavor.Flavor{}, fmt.Errorf("%s: %w", s.Name(), err)
+	}
 	if len(schema.Tables()) == 0 {
+		if s.hidden != "" {
+			return nil, flavor.Flavor{}, usage.Errorf("database %q on %s: no table is visible to this user (%s)", s.database, s.Name(), s.hidden)
+		}
 		return nil, flavor.Flavor{}, usage.Errorf("database %q on %s has no tables: run joinbench prepare first, or lint against the built-in schema", s.database, s.Name())
 	}
 	return schema, fl, nil
+}
+
+// NotVisible says why the user may not see every table of the database
+// (it reads only the tables it was granted a privilege on), "" when it
+// sees them all: tables lint does not find may then exist (analyzer's
+// Lint says so once, instead of an unknown table per use).
+func (s *Server) NotVisible() string { return s.hidden }
+
+// visibility asks whether the user has SELECT on every table of the
+// database (globally, or on the database); if not, information_schema
+// shows it only the tables it was granted something on.
+func (s *Server) visibility(ctx context.Context) (string, error) {
+	var user string
+	var global, schema int
+	err := s.db.QueryRowContext(ctx, `SELECT CURRENT_USER(),
+		(SELECT COUNT(*) FROM information_schema.USER_PRIVILEGES WHERE PRIVILEGE_TYPE = 'SELECT'),
+		(SELECT COUNT(*) FROM information_schema.SCHEMA_PRIVILEGES WHERE PRIVILEGE_TYPE = 'SELECT' AND ? LIKE TABLE_SCHEMA)`,
+		s.database).Scan(&user, &global, &schema)
+	if err != nil {
+		return "", fmt.Errorf("read the privileges of the user: %w", err)
+	}
+	if global > 0 || schema > 0 {
+		return "", nil
+	}
+	return fmt.Sprintf("%s has no SELECT on %s.*: it sees only the tables it was granted something on", user, s.database), nil
 }
 
 // CheckPlans explains the plain reads of files on the server and runs the

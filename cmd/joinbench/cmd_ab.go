@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
@@ -10,6 +11,9 @@ import (
 	"github.com/joinbench/joinbench/internal/usage"
 	"github.com/joinbench/joinbench/replay"
 	"github.com/joinbench/joinbench/replay/ab"
+	"github.com/joinbench/joinbench/replay/compare"
+	"github.com/joinbench/joinbench/replay/report"
+	"github.com/joinbench/joinbench/replay/results"
 )
 
 // abCmd runs the same workload interleaved on a base and a
@@ -43,8 +47,8 @@ statement by statement: thread i of the base and thread i of the
 candidate run each statement (the same values) one right after the other,
 which side first drawn at random, so only one of the two is ever running
 it. Each server is measured within milliseconds of the other; on a shared
-machine, whose speed wanders by 15-30% over seconds, that cancels what
-rounds of seconds cannot. The measured phase, --rounds slices (default 12)
+machine, whose speed wanders over seconds (whole runs drift by up to about
+30%), that cancels what rounds of seconds cannot. The measured phase, --rounds slices (default 12)
 of --time (default 10s), is one run per side:
 
   DIR/ab=<id>/side=base/run=<id>-base/ ...
@@ -72,7 +76,9 @@ verdicts include the variation between rounds, not only between
 executions.
 
 Both servers must hold the same data (joinbench prepare with the same
---tables, --table-size and --seed on each). SERVER is a sandbox name
+--tables, --table-size and --seed on each): ab compares what prepare
+recorded on each and refuses different data before any round
+(--allow-different-data accepts it). SERVER is a sandbox name
 (joinbench sandbox start --name NAME), HOST:PORT, a socket path, or a Go
 MySQL DSN; user, password and TLS flags apply to both.
 
@@ -85,8 +91,10 @@ with the rounds at hand "too noisy to judge" instead of giving a verdict.
 
 Exit status: 1 when a scenario is a regression or gives wrong results,
 or is measured on one side only (unless --allow-missing; none of these
-with --calibrate), and when a side recorded no execution at all; 0
-otherwise; 2 on a usage error.
+with --calibrate), when a side recorded no execution at all or failed
+(its server stopped answering, lost its connections, or completed
+markedly fewer statements than the other), and when a server that
+answered a round cannot be reached; 0 otherwise; 2 on a usage error.
 
 Examples:
   joinbench ab --base m1011 --candidate m114 --tags inner,left,right,derived,semi_anti \
@@ -112,7 +120,18 @@ func (a *abCmd) Run(ctx context.Context, cl *cli, kctx *kong.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := a.checkData(ctx, servers, opt); err != nil {
+		return err
+	}
+	if servers[0].same(servers[1]) && a.Calibrate == "" {
+		fmt.Fprintf(e.Log, "ab: the base and the candidate are the same server (%s): an A/A test, where nothing differs between the sides "+
+			"but the noise of this setup (--calibrate records it)\n", servers[0].label)
+	}
 	res, err := e.Run(ctx)
+	var se *ab.ServerError
+	if errors.As(err, &se) {
+		return serverFailed{err}
+	}
 	if err != nil {
 		return err
 	}
@@ -159,9 +178,7 @@ func (a *abCmd) experiment(cl *cli, servers [2]abServer) (*ab.Experiment, error)
 // its side; the run's summary is not shown.
 func (a *abCmd) runOn(servers [2]abServer) ab.RunFunc {
 	return func(ctx context.Context, side ab.Side, o replay.Options) (string, error) {
-		cf := a.connFlags
-		s := servers[side]
-		cf.DSN, cf.Host, cf.Port, cf.Socket, cf.Sandbox = s.dsns, s.host, s.port, s.socket, s.sandbox
+		cf := a.sideFlags(servers[side])
 		var dir string
 		err := runOnce(ctx, &cf, o, o.Log, func(out *replay.Outcome, _ io.Writer) error {
 			dir = out.Dir
@@ -169,6 +186,47 @@ func (a *abCmd) runOn(servers [2]abServer) ab.RunFunc {
 		})
 		return dir, err
 	}
+}
+
+// sideFlags are the connection flags of the server s.
+func (a *abCmd) sideFlags(s abServer) connFlags {
+	cf := a.connFlags
+	cf.DSN, cf.Host, cf.Port, cf.Socket, cf.Sandbox = s.dsns, s.host, s.port, s.socket, s.sandbox
+	return cf
+}
+
+// checkData refuses, before any round, two servers that hold different
+// data (the datasets their prepare recorded), unless the flags accept it:
+// the comparison would refuse them after the rounds anyway. A server that
+// cannot be asked is left to the rounds to report.
+func (a *abCmd) checkData(ctx context.Context, servers [2]abServer, opt compare.Options) error {
+	if opt.AllowDifferentData || servers[0].same(servers[1]) {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, 3*datasetTimeout)
+	defer cancel()
+	var sets [2]*results.Dataset
+	for i, s := range servers {
+		cf := a.sideFlags(s)
+		tgt, err := cf.connect(ctx, io.Discard)
+		if err != nil {
+			return nil
+		}
+		db, err := tgt.Endpoints[0].OpenDB()
+		if err == nil {
+			sets[i] = readDataset(ctx, db, io.Discard)
+			db.Close()
+		}
+		tgt.Close()
+		if err != nil {
+			return nil
+		}
+	}
+	var differ *compare.DatasetsDiffer
+	if err := compare.SameDataset("the base", "the candidate", sets[0], sets[1]); errors.As(err, &differ) {
+		return usage.Wrap(err)
+	}
+	return nil
 }
 
 // check validates the flags and fills in the round defaults.
@@ -188,8 +246,8 @@ func (a *abCmd) check(kctx *kong.Context) error {
 	if !given["rounds"] {
 		a.Rounds = mode.DefaultRounds()
 	}
-	if a.Rounds < 1 {
-		return usage.Errorf("--rounds must be at least 1, got %d", a.Rounds)
+	if a.Rounds < 1 || a.Rounds > report.MaxRounds {
+		return usage.Errorf("--rounds must be 1 to %d, got %d", report.MaxRounds, a.Rounds)
 	}
 	if a.Calibrate != "" && a.Rounds < 2 {
 		return usage.Errorf("--calibrate needs at least 2 rounds per side, got --rounds %d", a.Rounds)
@@ -229,3 +287,12 @@ func (a *abCmd) checkLockstep(given map[string]bool) error {
 	}
 	return nil
 }
+
+// serverFailed makes ab exit 1 when a server failed during the
+// experiment, after answering: even "cannot reach" is then no mistake of
+// the user's.
+type serverFailed struct{ error }
+
+func (e serverFailed) Unwrap() error { return e.error }
+
+func (serverFailed) ExitCode() int { return 1 }

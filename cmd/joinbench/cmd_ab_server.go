@@ -2,6 +2,7 @@ package main
 
 import (
 	"net"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -19,6 +20,12 @@ type abServer struct {
 	socket  string
 	sandbox string
 	label   string // for messages: never holds a password
+}
+
+// same reports whether s and o name the same server the same way (and so
+// the same database).
+func (s abServer) same(o abServer) bool {
+	return slices.Equal(s.dsns, o.dsns) && s.host == o.host && s.port == o.port && s.socket == o.socket && s.sandbox == o.sandbox
 }
 
 // parseServer reads the values of --base or --candidate.

@@ -47,6 +47,7 @@ func TestABUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"ab", "--base", "a"}, // no candidate
 		{"ab", "--base", "a", "--candidate", "b", "--rounds", "0"},      // no round
+		{"ab", "--base", "a", "--candidate", "b", "--rounds", "10001"},  // more rounds than a comparison reads
 		{"ab", "--base", "a", "--calibrate", "n.json", "--rounds", "1"}, // one round cannot calibrate
 		{"ab", "--base", "a", "--candidate", "b", "--port", "3306"},     // a server named the run way
 		{"ab", "--base", "a", "--candidate", "b", "--json"},
@@ -186,6 +187,9 @@ func TestABLockstep(t *testing.T) {
 	}
 	if c.Base.Rounds != 3 || c.Candidate.Rounds != 3 || len(c.Scenarios) != 2 || c.Overall == nil {
 		t.Fatalf("comparison: rounds %d/%d, %d scenarios, overall %+v", c.Base.Rounds, c.Candidate.Rounds, len(c.Scenarios), c.Overall)
+	}
+	if notes := strings.Join(c.Notes, "\n"); !strings.Contains(notes, "an A/A comparison") {
+		t.Errorf("both sides on one server, notes %q", c.Notes)
 	}
 	for _, s := range c.Scenarios {
 		if s.Method != compare.MethodPaired || s.BaseRounds != 3 || s.CandidateRounds != 3 {

@@ -17,7 +17,9 @@ type cleanupCmd struct {
 func (c *cleanupCmd) Help() string {
 	return `Drops the tables prepare creates and nothing else: every <PREFIX><N>
 (N = 1, 2, ... without leading zeros, whatever --tables was when they were
-prepared; PREFIX is --table-name) and level1..level5. Other tables of the
+prepared; PREFIX is --table-name) and level1..level5, and the small
+tables through which split prepares and runs (--segment) coordinate
+(joinbench_prepare_segments, joinbench_run_segments). Other tables of the
 database are left alone, and so is the database.`
 }
 

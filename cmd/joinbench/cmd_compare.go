@@ -43,6 +43,8 @@ type verdictFlags struct {
 	// AllowMissing: without it a scenario one side did not measure (its
 	// run died, or every execution failed) fails the gate.
 	AllowMissing bool `help:"Accept scenarios measured on one side only (the corpus changed between the runs): by default a scenario missing on a side, or whose executions there all failed, fails the comparison. A side without any readable execution always fails."`
+	// AllowDifferentData: without it runs on different data are refused.
+	AllowDifferentData bool `help:"Compare runs made on different data (another --tables, --table-size, --seed, ... given to prepare, or other row counts), with a warning: by default they are refused, as the difference would come from the data, not from the server."`
 }
 
 func (f *verdictFlags) check() error {
@@ -55,14 +57,51 @@ func (f *verdictFlags) check() error {
 	if f.Calibrate != "" && f.NoiseFile != "" {
 		return usage.Errorf("--calibrate and --noise-file cannot be combined: a calibration is measured without an earlier one")
 	}
+	if f.Calibrate != "" {
+		if err := checkWritable(f.Calibrate); err != nil {
+			return usage.Errorf("--calibrate %s: %v", f.Calibrate, err)
+		}
+	}
 	return nil
+}
+
+// checkWritable checks, before any work, that path can be written: a
+// file there is opened for writing (not truncated), else one is created
+// and removed.
+func checkWritable(path string) error {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return errors.New("is a folder")
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err == nil {
+		return f.Close()
+	}
+	if !errors.Is(err, os.ErrNotExist) {
+		return unwrapPath(err)
+	}
+	f, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return unwrapPath(err)
+	}
+	f.Close()
+	return os.Remove(path)
+}
+
+// unwrapPath is the cause of a *os.PathError, whose path the caller says.
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // options are the comparison options the flags give (the calibration
 // read from --noise-file).
 func (f *verdictFlags) options(cl *cli) (compare.Options, error) {
 	o := compare.Options{Threshold: float64(f.Threshold), Confidence: float64(f.Confidence), NoiseFloor: float64(f.NoiseFloor),
-		Unpaired: f.Unpaired, AllowMissing: f.AllowMissing, WorkBound: f.WorkBound, Warn: warnFunc(cl)}
+		Unpaired: f.Unpaired, AllowMissing: f.AllowMissing, AllowDifferentData: f.AllowDifferentData, WorkBound: f.WorkBound,
+		Warn: warnFunc(cl)}
 	if f.NoiseFile != "" {
 		n, err := compare.ReadNoise(f.NoiseFile)
 		if err != nil {
@@ -84,7 +123,7 @@ func (f *verdictFlags) compareOrCalibrate(cl *cli, base, cand []string, opt comp
 			return usage.Errorf("--calibrate: %v", err)
 		}
 		if err != nil {
-			return err
+			return inputError(err)
 		}
 		if err := n.Write(f.Calibrate); err != nil {
 			return usage.Wrap(err)
@@ -99,7 +138,7 @@ func (f *verdictFlags) compareOrCalibrate(cl *cli, base, cand []string, opt comp
 	} else {
 		c, err := report.Compare(base, cand, opt)
 		if err != nil {
-			return err
+			return inputError(err)
 		}
 		cmp = c
 	}
@@ -110,6 +149,19 @@ func (f *verdictFlags) compareOrCalibrate(cl *cli, base, cand []string, opt comp
 		return comparisonFailed{reasons: cmp.Failures}
 	}
 	return nil
+}
+
+// inputError marks the errors of a comparison that are the inputs' (a
+// run.json no run writes, runs on different data, a calibration refused)
+// as the user's to fix.
+func inputError(err error) error {
+	var bad *report.BadRunFileError
+	var differ *compare.DatasetsDiffer
+	var noise *compare.NoiseError
+	if errors.As(err, &bad) || errors.As(err, &differ) || errors.As(err, &noise) {
+		return usage.Wrap(err)
+	}
+	return err
 }
 
 func (c *compareCmd) Help() string {
@@ -178,11 +230,20 @@ joinbench ab with --candidate the base) with --calibrate noise.json to
 store each scenario's spread between rounds; give it to later comparisons
 on the same setup with --noise-file noise.json.
 
-Exit status: 1 when the comparison fails (a scenario is a regression,
-gives wrong results, or is measured on one side only without
---allow-missing; with --calibrate verdicts do not count) and when a side
-holds no execution at all; 0 otherwise; 2 on a usage error (a path
-without run folders, a bad flag).
+Runs that differ by their actions (run --action: a TOI ALTER against a
+rolling RSU one, one DELETE against its chunks) compare methods: what
+each run's actions cost its own workload (throughput during the actions
+against the run's baseline before them, the stall per endpoint, flow
+control per node), not the whole-run latency of two separate runs, which
+is shown for information: its regressions do not fail the comparison.
+
+Exit status: 1 when the comparison fails (a side failed: its server
+stopped answering, lost its connections, or completed markedly fewer
+statements than the other; a scenario is a regression, gives wrong
+results, or is measured on one side only without --allow-missing; with
+--calibrate verdicts do not count) and when a side holds no execution at
+all; 0 otherwise; 2 on a usage error (a path without run folders, a bad
+flag, a run.json no run writes).
 
 Examples:
   joinbench compare results/run=mariadb-10.11 results/run=mariadb-11.4

@@ -189,3 +189,55 @@ func TestPercentageFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareRefusesEditedRunFile: a run.json no run writes is refused in
+// one line naming it, exit 2, without sizing anything by what it claims.
+func TestCompareRefusesEditedRunFile(t *testing.T) {
+	tmp := t.TempDir()
+	good := writeRunDir(t, tmp, "good", 2)
+	for name, runJSON := range map[string]string{
+		"billion": `{"run_id":"billion","server_version":"10.11.6","start":"2025-03-01T12:00:00Z","end":"2025-03-01T12:00:02Z",` +
+			`"replicate":{"series":"s","side":"candidate","rounds":1000000000,"slice":"1ns"}}`,
+		"backwards": `{"run_id":"backwards","server_version":"10.11.6","start":"2025-03-01T12:00:00Z","end":"2025-03-01T11:00:00Z"}`,
+		"stripped":  `{"run_id":"stripped"}`,
+	} {
+		dir := writeRunDir(t, tmp, name, 2)
+		if err := os.WriteFile(filepath.Join(dir, results.RunFile), []byte(runJSON), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, stderr := runCapturedAll(t, "compare", good, dir, "-o", filepath.Join(tmp, "out"))
+		if code != 2 || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, filepath.Join(dir, results.RunFile)) {
+			t.Errorf("%s: exit %d, stderr %q; want 2 and one line naming the file", name, code, stderr)
+		}
+	}
+}
+
+// TestCalibrationFilesChecked: an unwritable --calibrate path fails before
+// ab runs anything (or compare reads anything), and a noise file whose
+// figures no calibration writes is refused in one line: exit 2 both.
+func TestCalibrationFilesChecked(t *testing.T) {
+	tmp := t.TempDir()
+	unwritable := filepath.Join(tmp, "no-such-folder", "noise.json")
+	for _, args := range [][]string{
+		{"ab", "--base", "127.0.0.1:1", "--candidate", "127.0.0.1:2", "--calibrate", unwritable},
+		{"compare", writeRunDir(t, tmp, "b", 2), writeRunDir(t, tmp, "c", 2), "--calibrate", unwritable},
+		{"compare", filepath.Join(tmp, "run=b"), filepath.Join(tmp, "run=c"), "--calibrate", tmp},
+	} {
+		code, _, stderr := runCapturedAll(t, args...)
+		if code != 2 || !strings.Contains(stderr, "--calibrate "+args[len(args)-1]+": ") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+			t.Errorf("%s: exit %d\n%s", strings.Join(args, " "), code, stderr)
+		}
+	}
+	if _, err := os.Stat(filepath.Dir(unwritable)); err == nil {
+		t.Error("the check made the folder")
+	}
+	noise := filepath.Join(tmp, "noise.json")
+	if err := os.WriteFile(noise, []byte(`{"joinbench_noise":1,"confidence":0.95,"scenarios":{"simple_inner_pk":`+
+		`{"rounds":4,"executions_per_round":100,"median":{"sigma":1e308},"p95":{"sigma":0.1},"single_round":0.1,"aa_median_ratio":1}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCapturedAll(t, "compare", filepath.Join(tmp, "run=b"), filepath.Join(tmp, "run=c"), "--noise-file", noise)
+	if code != 2 || !strings.Contains(stderr, "noise file "+noise+": scenario simple_inner_pk: median sigma 1e+308 is not a spread") {
+		t.Errorf("sigma 1e308: exit %d\n%s", code, stderr)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/joinbench/joinbench/analyzer"
@@ -25,11 +26,14 @@ type lintCmd struct {
 	Flavor      string   `enum:",mysql,mariadb,percona,tidb" default:"" help:"Server flavour the corpus targets: mysql, mariadb, percona or tidb. Overrides lint.conf and the flavour detected on a live server (default mysql)."`
 	Galera      bool     `help:"The target is a Galera/PXC cluster (every DDL blocks the cluster; large writesets stall it). Overrides lint.conf."`
 	Config      string   `type:"existingfile" placeholder:"FILE" help:"Read rule severities from this file instead of the lint.conf nearest to each linted file."`
-	Format      string   `enum:"text,json,sarif" default:"text" short:"f" help:"Output: text (path:line:col: severity: message [rule]), json, or sarif (SARIF 2.1.0 for code scanning)."`
-	Fix         bool     `help:"Apply suggested fixes (RIGHT JOIN to LEFT JOIN) in the files, keeping header and comments; then report what remains. Built-in scenarios are never modified."`
-	UnsafeFixes bool     `help:"With --fix, also apply the fixes that change a statement's results (moving a preserved-side ON condition to WHERE); never applied otherwise."`
+	Select      []string `sep:"," placeholder:"RULE,..." help:"Run only these rules (comma list, repeatable). Wins over lint.conf: a selected rule runs even where lint.conf turns it off, at lint.conf's severity otherwise. scenario-format always runs."`
+	Ignore      []string `sep:"," placeholder:"RULE,..." help:"Do not run these rules (comma list, repeatable), whatever lint.conf and --select say."`
+	Format      string   `enum:"text,json,sarif,github" default:"text" short:"f" help:"Output: text (path:line:col: severity: message [rule]), json, sarif (SARIF 2.1.0 for code scanning, paths relative to the repository root) or github (GitHub Actions workflow annotations)."`
+	Fix         bool     `help:"Apply suggested fixes (RIGHT JOIN to LEFT JOIN) in the files, keeping header and comments, and name each file changed on stderr; then report what remains. Built-in scenarios are never modified."`
+	Diff        bool     `help:"Print what --fix would change, as a unified diff, without writing anything; exit 1 when there is something to fix."`
+	UnsafeFixes bool     `help:"With --fix or --diff, also apply the fixes that change a statement's results (moving a preserved-side ON condition to WHERE); never applied otherwise."`
 	Rules       bool     `help:"List the rules with their default severity and exit."`
-	Explain     string   `placeholder:"RULE" help:"Print a rule's documentation, with a wrong and a right example, and exit."`
+	Explain     string   `placeholder:"RULE" help:"Print a rule's documentation, with a wrong and a right example, and exit; all prints every rule's (docs/rules.md)."`
 
 	// --dsn, --sandbox, the connection flags, --check-plans: cmd_lint_server.go
 	lintServerFlags `embed:""`
@@ -56,7 +60,10 @@ is the server's. The Live server flags say how to connect, with the
 environment variables and option file every other command reads, and
 give up after --connect-timeout; lint only reads, never starting a
 server or creating a database. The environment never names the server
-for lint: without one of those flags lint stays offline.
+for lint: without one of those flags lint stays offline. A user without
+SELECT on the database sees only the tables it was granted something on:
+when scenarios use tables it does not see, lint says once that they are
+not visible to this user (exit 2) rather than report each as unknown.
 
 With a live server and --check-plans, each plain SELECT scenario is also
 rendered with sample values and explained (EXPLAIN FORMAT=JSON, in a
@@ -70,24 +77,41 @@ rules run only with --check-plans.
 Severities: each rule has a default (see --rules); a lint.conf file in the
 linted file's folder or any folder above it changes them, one "rule =
 off|info|warning|error" per line, and may set "flavor = mariadb" and
-"galera = true". A finding is silenced by a comment on its line, or on a
-line of its own just above it:
+"galera = true". The command line wins over lint.conf: --select runs only
+the rules it names (even one lint.conf turns off), --ignore turns rules
+off. A finding is silenced by a comment on its line, or on a line of its
+own just above it:
   -- lint:ignore right-join the scenario measures RIGHT JOIN handling
 or for the whole file, anywhere in it:
   -- lint:file-ignore large-dml the update scenarios are meant to be large
 The reason is required; a suppression that silences nothing is reported.
 
-Exit status: 0 no finding at error severity, 1 findings at error severity,
-2 usage or I/O errors.
+Output: --format github prints GitHub Actions workflow commands, which a
+workflow shows as annotations on the files' lines; --format sarif a SARIF
+log for code scanning. Both name files relative to the repository root
+(the nearest folder above the current one holding .git, else the current
+folder), SARIF with uriBaseId %SRCROOT%; each SARIF rule links to its
+section of docs/rules.md.
+
+Fixes: --fix writes the fixes and names each file it changed on stderr;
+--diff prints the same fixes as a unified diff (patch -p0 applies it from
+the current folder) and writes nothing.
+
+Exit status: 0 no finding at error severity, 1 findings at error severity
+(with --diff: something to fix), 2 usage or I/O errors.
 
 Examples:
   joinbench lint
   joinbench lint --corpus ./scenarios --flavor mariadb
+  joinbench lint --select right-join,outer-join-nullified ./scenarios
+  joinbench lint --ignore large-dml,blocking-ddl ./scenarios
   joinbench lint --dsn 'root@tcp(db1:3306)/joinbench'   # schema and flavour of a live server
   joinbench lint --dsn 'root@tcp(db1:3306)/joinbench' --check-plans   # and the plans it chooses
   joinbench lint --sandbox dev --check-plans   # the same on a running named sandbox
   joinbench lint --host db1 --defaults-file ~/.my-db1.cnf   # user and password from the option file
   joinbench lint --format sarif ./scenarios > lint.sarif
+  joinbench lint --format github ./scenarios   # in a GitHub Actions step
+  joinbench lint --diff ./scenarios
   joinbench lint --fix scenarios/right/my_right_join.sql
   joinbench lint --explain outer-join-nullified`
 }
@@ -137,8 +161,14 @@ func (c *lintCmd) Run(ctx context.Context, cl *cli) error {
 // combinations that make no sense.
 func (c *lintCmd) lintOptions() (analyzer.LintOptions, error) {
 	switch {
-	case c.UnsafeFixes && !c.Fix:
-		return analyzer.LintOptions{}, usage.Errorf("--unsafe-fixes applies fixes: give --fix too")
+	case c.UnsafeFixes && !c.Fix && !c.Diff:
+		return analyzer.LintOptions{}, usage.Errorf("--unsafe-fixes applies fixes: give --fix or --diff too")
+	case c.Diff && c.Fix:
+		return analyzer.LintOptions{}, usage.Errorf("--diff shows what --fix would write: give one of them")
+	case c.Diff && c.Format != "text":
+		return analyzer.LintOptions{}, usage.Errorf("--diff prints a diff, not findings: leave --format out")
+	case c.Diff && c.CheckPlans:
+		return analyzer.LintOptions{}, usage.Errorf("--diff prints a diff, not findings: leave --check-plans out")
 	case c.Schema != "" && c.named():
 		return analyzer.LintOptions{}, usage.Errorf("--schema and a live server (--dsn, --host, --port, --socket or --sandbox) both name a schema: give one")
 	}
@@ -147,19 +177,36 @@ func (c *lintCmd) lintOptions() (analyzer.LintOptions, error) {
 	}
 	return analyzer.LintOptions{
 		SchemaFile: c.Schema, Tables: c.Tables, TableName: c.TableName,
-		Flavor: flavor.Name(c.Flavor), Galera: c.Galera, ConfigFile: c.Config,
-		Fix: c.Fix, UnsafeFixes: c.UnsafeFixes, CheckPlans: c.CheckPlans,
+		Flavor: flavor.Name(c.Flavor), Galera: c.Galera, ConfigFile: c.Config, Select: c.Select, Ignore: c.Ignore,
+		Fix: c.Fix, Diff: c.Diff, UnsafeFixes: c.UnsafeFixes, CheckPlans: c.CheckPlans,
 	}, nil
 }
 
 // print writes the findings to stdout in the chosen format and what
-// happened on the way (fixes, plans) to stderr; findings at error
-// severity make the exit status 1.
+// happened on the way (files fixed, plans) to stderr; findings at error
+// severity make the exit status 1. With --diff it prints the diff of the
+// fixes instead of the findings, and exits 1 when there is one.
 func (c *lintCmd) print(cl *cli, res *analyzer.Result) error {
-	if !cl.Quiet {
-		if res.Fixed > 0 {
-			fmt.Fprintf(os.Stderr, "joinbench lint: applied %d fix(es)\n", res.Fixed)
+	wd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	if c.Diff {
+		for _, ch := range res.Changes {
+			if err := ch.WriteDiff(os.Stdout, displayPath(ch.Path, wd)); err != nil {
+				return err
+			}
 		}
+		if len(res.Changes) > 0 {
+			return lintFindings{}
+		}
+		return nil
+	}
+	// The files changed are what --fix did: said even with --quiet.
+	for _, ch := range res.Changes {
+		fmt.Fprintf(os.Stderr, "joinbench lint: fixed %s (%d edit(s))\n", displayPath(ch.Path, wd), ch.Edits)
+	}
+	if !cl.Quiet {
 		if p := res.Plans; p != nil {
 			for _, s := range p.Skipped {
 				fmt.Fprintf(os.Stderr, "joinbench lint: --check-plans: %s not checked: %s\n", s.Path, s.Reason)
@@ -169,7 +216,8 @@ func (c *lintCmd) print(cl *cli, res *analyzer.Result) error {
 			}
 		}
 	}
-	if err := writeDiagnostics(os.Stdout, c.Format, res.Diagnostics); err != nil {
+	out := analyzer.OutputOptions{Version: version, Root: analyzer.RepoRoot(wd)}
+	if err := analyzer.WriteFindings(os.Stdout, c.Format, res.Diagnostics, out); err != nil {
 		return err
 	}
 	if !cl.Quiet && c.Format == "text" && len(res.Diagnostics) > 0 {
@@ -181,20 +229,23 @@ func (c *lintCmd) print(cl *cli, res *analyzer.Result) error {
 	return nil
 }
 
-// writeDiagnostics writes findings as text, JSON or SARIF.
-func writeDiagnostics(w io.Writer, format string, diags []analyzer.Diagnostic) error {
-	switch format {
-	case "json":
-		return analyzer.WriteJSON(w, diags)
-	case "sarif":
-		return analyzer.WriteSARIF(w, diags, version)
+// displayPath is path relative to the current folder when it is below
+// it, as the user would type it; else as it is.
+func displayPath(path, wd string) string {
+	if rel, err := filepath.Rel(wd, path); err == nil && filepath.IsAbs(path) && rel != ".." &&
+		!strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return rel
 	}
-	return analyzer.WriteText(w, diags)
+	return path
 }
 
-// explainRule prints a rule's documentation; an unknown rule is a usage
-// error naming the rules there are.
+// explainRule prints a rule's documentation, or every rule's for "all"
+// (docs/rules.md); an unknown rule is a usage error naming the rules
+// there are.
 func explainRule(w io.Writer, name string) error {
+	if name == "all" {
+		return analyzer.WriteReference(w)
+	}
 	a := analyzer.Lookup(name)
 	if a == nil {
 		var names []string

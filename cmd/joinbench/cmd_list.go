@@ -25,8 +25,10 @@ sorted by family then name: NAME, FAMILY, KIND, TAGS and DESCRIPTION.
 KIND is read when every statement is a plain read, else the kinds of those
 that are not (dml, ddl, locking-read, select-into, set, call, lock-tables,
 transaction, other, unparsed): run --read-only refuses those scenarios.
-Works offline; every file is parsed and checked, so a broken user file is
-reported with its file:line:col and exit code 2.
+Works offline; every file is parsed and checked. A user file that does
+not load is left out of the list and each of its mistakes is reported on
+stderr as file:line:col: message; the other scenarios are listed, and the
+exit code is 2.
 
 Examples:
   joinbench list
@@ -55,7 +57,7 @@ type listedScenario struct {
 }
 
 func (c *listCmd) Run(ctx context.Context, cl *cli) error {
-	cp, err := c.load()
+	cp, _, broken, err := c.load()
 	if err != nil {
 		return err
 	}
@@ -83,7 +85,10 @@ func (c *listCmd) Run(ctx context.Context, cl *cli) error {
 		}
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		if err := enc.Encode(out); err != nil {
+			return err
+		}
+		return broken
 	}
 	w := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "NAME\tFAMILY\tKIND\tTAGS\tDESCRIPTION")
@@ -96,7 +101,7 @@ func (c *listCmd) Run(ctx context.Context, cl *cli) error {
 	if !cl.Quiet {
 		fmt.Fprintf(os.Stderr, "%d scenarios\n", len(out))
 	}
-	return nil
+	return broken
 }
 
 // kind is the scenario's KIND column: read when every statement is a

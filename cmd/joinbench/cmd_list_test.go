@@ -93,3 +93,50 @@ func TestListShowsKinds(t *testing.T) {
 		t.Errorf("show: exit %d\n%s", code, out)
 	}
 }
+
+// TestBrokenFileHidesNothing: a file that does not load is reported with
+// each of its mistakes (file:line:col) and the exit code is 2, but list,
+// show and rewrite still serve the rest of the corpus.
+func TestBrokenFileHidesNothing(t *testing.T) {
+	dir := writeTree(t, t.TempDir(), map[string]string{
+		"good_right.sql": "-- param m: table(main)\nSELECT m.id FROM level1 RIGHT JOIN {{m}} AS m ON m.l1_id = level1.id;\n",
+		"broken.sql":     "-- descripton: misspelt\n-- count: x\nSELECT 1;\n",
+	})
+	broken := filepath.Join(dir, "broken.sql")
+	wantErr := []string{
+		"joinbench: " + broken + `:1:4: unknown header key "descripton"; did you mean description?`,
+		"joinbench: " + broken + `:2:11: count must be a whole number`,
+	}
+	checkErr := func(cmd, stderr string) {
+		t.Helper()
+		lines := strings.Split(strings.TrimSpace(stderr), "\n")
+		if len(lines) != len(wantErr) {
+			t.Errorf("%s: stderr\n%s\nwant the broken file's %d mistakes", cmd, stderr, len(wantErr))
+			return
+		}
+		for i, w := range wantErr {
+			if !strings.HasPrefix(lines[i], w) {
+				t.Errorf("%s: stderr line %d: %s\nwant %s...", cmd, i+1, lines[i], w)
+			}
+		}
+	}
+	code, out, stderr := runCapturedAll(t, "list", "-q", "--no-builtin", "--corpus", dir)
+	if code != 2 || !strings.Contains(out, "good_right") || strings.Contains(out, "broken") {
+		t.Errorf("list: exit %d\n%s", code, out)
+	}
+	checkErr("list", stderr)
+	code, out, stderr = runCapturedAll(t, "show", "-q", "--corpus", dir, "good_right")
+	if code != 2 || !strings.Contains(out, "-- rendering 1") {
+		t.Errorf("show: exit %d\n%s", code, out)
+	}
+	checkErr("show", stderr)
+	code, out, stderr = runCapturedAll(t, "rewrite", "-q", "--corpus", dir, "good_right")
+	if code != 2 || !strings.Contains(out, "FROM {{m}} AS m LEFT JOIN level1") {
+		t.Errorf("rewrite: exit %d\n%s", code, out)
+	}
+	checkErr("rewrite", stderr)
+	code, out, stderr = runCapturedAll(t, "show", "-q", "--corpus", dir, "broken")
+	if code != 2 || out != "" || !strings.Contains(stderr, "joinbench: scenario \"broken\": "+broken+" does not load") {
+		t.Errorf("show of the broken scenario: exit %d\n%s\n%s", code, out, stderr)
+	}
+}

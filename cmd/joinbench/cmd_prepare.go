@@ -96,34 +96,12 @@ func (c *prepareCmd) schemaOptions() ddl.SchemaOptions {
 }
 
 func (c *prepareCmd) Run(ctx context.Context, cl *cli) error {
-	if c.Tables < 1 || c.Tables > replay.MaxTables {
-		return usage.Errorf("--tables must be between 1 and %d, got %d", replay.MaxTables, c.Tables)
-	}
-	if c.TableSize < 1 {
-		return usage.Errorf("--table-size must be at least 1, got %d", c.TableSize)
-	}
-	dist, err := ddl.ParseDistribution(c.Distribution)
+	opts, err := c.loadOptions()
 	if err != nil {
-		return usage.Wrap(err)
+		return err
 	}
-	method, err := load.ParseMethod(c.LoadMethod)
-	if err != nil {
-		return usage.Wrap(err)
-	}
-	seg, err := segment.Resolve(c.Segment, nil)
-	if err != nil {
-		return usage.Wrap(err)
-	}
-	gen := ddl.GenOptions{Seed: c.Seed, TableSize: c.TableSize, Distribution: dist}
 	if c.DumpCSV != "" {
-		files, err := ddl.DumpTSV(c.DumpCSV, c.schemaOptions(), gen)
-		if err != nil {
-			return usage.Wrap(err)
-		}
-		for _, f := range files {
-			fmt.Println(f)
-		}
-		return nil
+		return c.dumpCSV(opts.Gen)
 	}
 	logw := logWriter(cl)
 	tgt, db, err := openTarget(ctx, &c.connFlags, logw, c.Threads+2)
@@ -132,46 +110,95 @@ func (c *prepareCmd) Run(ctx context.Context, cl *cli) error {
 	}
 	defer tgt.Close()
 	defer db.Close()
-
-	var progress load.Progress
-	if !cl.Quiet {
-		if term.IsTerminal(int(os.Stderr.Fd())) {
-			progress = load.NewBarProgress(os.Stderr)
-		} else {
-			progress = load.NewLogProgress(os.Stderr, 10*time.Second)
-		}
-	}
-	var snapshots *load.SnapshotStore
 	if c.Snapshot {
-		if snapshots, err = c.store(); err != nil {
+		if opts.Snapshots, err = c.store(); err != nil {
 			return err
 		}
 	}
-	res, err := load.Prepare(ctx, db, load.PrepareOptions{
-		Schema: c.schemaOptions(), Gen: gen,
-		Threads: c.Threads, ChunkSize: c.ChunkSize, IndexesDuringLoad: !c.DeferIndexes,
-		Recreate: c.Recreate, FromTable: c.FromTable, FromRow: c.FromRow,
-		Method: method, SkipBinlog: c.SkipBinlog, NoAnalyze: c.NoAnalyze,
-		Segment: seg, Snapshots: snapshots, Progress: progress,
-		Log: func(s string) { fmt.Fprintln(logw, s) },
-	})
+	opts.Progress = loadProgress(cl)
+	opts.Log = func(s string) { fmt.Fprintln(logw, s) }
+	res, err := load.Prepare(ctx, db, opts)
 	if err != nil {
 		return err
 	}
-	if seg.Split() {
-		fmt.Fprintf(logw, "segment %s loaded its %d rows in %s on %s (%.0f rows/s, %s)%s\n",
-			seg, res.Rows, res.Duration.Round(time.Millisecond), tgt.Endpoints[0].Name, res.RowsPerSecond(), res.Method,
-			map[bool]string{true: "; it was the last and finished the prepare", false: ""}[res.Finished])
-		return nil
-	}
-	if res.Restored != "" {
-		fmt.Fprintf(logw, "restored %d tables in %s on %s from snapshot %s: %d rows in %s\n",
-			len(res.Tables), tgt.Database, tgt.Endpoints[0].Name, res.Restored, res.Rows, res.Duration.Round(time.Millisecond))
-		return nil
-	}
-	fmt.Fprintf(logw, "prepared %d tables in %s on %s: %d rows in %s (%.0f rows/s, %s)\n",
-		len(res.Tables), tgt.Database, tgt.Endpoints[0].Name, res.Rows, res.Duration.Round(time.Millisecond), res.RowsPerSecond(), res.Method)
+	fmt.Fprintln(logw, prepareOutcome(res, opts.Segment, tgt))
 	return nil
+}
+
+// loadOptions checks the flags and turns them into the loader's options
+// (without the server-side parts: snapshots, progress, log).
+func (c *prepareCmd) loadOptions() (load.PrepareOptions, error) {
+	if c.Tables < 1 || c.Tables > replay.MaxTables {
+		return load.PrepareOptions{}, usage.Errorf("--tables must be between 1 and %d, got %d", replay.MaxTables, c.Tables)
+	}
+	if c.TableSize < 1 {
+		return load.PrepareOptions{}, usage.Errorf("--table-size must be at least 1, got %d", c.TableSize)
+	}
+	dist, err := ddl.ParseDistribution(c.Distribution)
+	if err != nil {
+		return load.PrepareOptions{}, usage.Wrap(err)
+	}
+	method, err := load.ParseMethod(c.LoadMethod)
+	if err != nil {
+		return load.PrepareOptions{}, usage.Wrap(err)
+	}
+	seg, err := segment.Resolve(c.Segment, nil)
+	if err != nil {
+		return load.PrepareOptions{}, usage.Wrap(err)
+	}
+	return load.PrepareOptions{
+		Schema: c.schemaOptions(), Gen: ddl.GenOptions{Seed: c.Seed, TableSize: c.TableSize, Distribution: dist},
+		Threads: c.Threads, ChunkSize: c.ChunkSize, IndexesDuringLoad: !c.DeferIndexes,
+		Recreate: c.Recreate, FromTable: c.FromTable, FromRow: c.FromRow,
+		Method: method, SkipBinlog: c.SkipBinlog, NoAnalyze: c.NoAnalyze,
+		Segment: seg,
+	}, nil
+}
+
+// dumpCSV writes the rows as LOAD DATA files and prints their paths.
+func (c *prepareCmd) dumpCSV(gen ddl.GenOptions) error {
+	files, err := ddl.DumpTSV(c.DumpCSV, c.schemaOptions(), gen)
+	if err != nil {
+		return usage.Wrap(err)
+	}
+	for _, f := range files {
+		fmt.Println(f)
+	}
+	return nil
+}
+
+// loadProgress is a bar on a terminal, a line every 10 s otherwise, nothing
+// with --quiet.
+func loadProgress(cl *cli) load.Progress {
+	switch {
+	case cl.Quiet:
+		return nil
+	case term.IsTerminal(int(os.Stderr.Fd())):
+		return load.NewBarProgress(os.Stderr)
+	default:
+		return load.NewLogProgress(os.Stderr, 10*time.Second)
+	}
+}
+
+// prepareOutcome is the line that says what a prepare did: a segment's
+// share, a restore from a snapshot or a load.
+func prepareOutcome(res *load.PrepareResult, seg segment.Segment, tgt *server.Target) string {
+	where := tgt.Endpoints[0].Name
+	switch {
+	case seg.Split():
+		last := ""
+		if res.Finished {
+			last = "; it was the last and finished the prepare"
+		}
+		return fmt.Sprintf("segment %s loaded its %d rows in %s on %s (%.0f rows/s, %s)%s",
+			seg, res.Rows, res.Duration.Round(time.Millisecond), where, res.RowsPerSecond(), res.Method, last)
+	case res.Restored != "":
+		return fmt.Sprintf("restored %d tables in %s on %s from snapshot %s: %d rows in %s",
+			len(res.Tables), tgt.Database, where, res.Restored, res.Rows, res.Duration.Round(time.Millisecond))
+	default:
+		return fmt.Sprintf("prepared %d tables in %s on %s: %d rows in %s (%.0f rows/s, %s)",
+			len(res.Tables), tgt.Database, where, res.Rows, res.Duration.Round(time.Millisecond), res.RowsPerSecond(), res.Method)
+	}
 }
 
 // logWriter is where commands log: stderr, or nowhere with --quiet.

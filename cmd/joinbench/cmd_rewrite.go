@@ -20,7 +20,9 @@ func (c *rewriteCmd) Help() string {
 LEFT JOIN: operands swapped, a joined left operand kept together in
 parentheses so the nesting means the same, header, comments, hints and
 placeholders untouched. The file itself is not changed (joinbench lint --fix
-does that for files on disk).
+does that for files on disk). A user file that does not load is reported
+on stderr (file:line:col: message) without hiding the others: the scenario
+is printed if its own file loads, and the exit code is 2.
 
 Examples:
   joinbench rewrite multi_right_pk
@@ -28,7 +30,7 @@ Examples:
 }
 
 func (c *rewriteCmd) Run(ctx context.Context, cl *cli) error {
-	s, err := c.scenario(c.Name)
+	s, broken, err := c.scenario(c.Name)
 	if err != nil {
 		return err
 	}
@@ -41,5 +43,5 @@ func (c *rewriteCmd) Run(ctx context.Context, cl *cli) error {
 		return err
 	}
 	fmt.Print(out)
-	return nil
+	return broken
 }

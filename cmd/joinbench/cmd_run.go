@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -220,11 +221,14 @@ func runOnce(ctx context.Context, cf *connFlags, o replay.Options, log io.Writer
 	}
 	defer tgt.Close()
 	defer s.Close()
-	if err := s.Open(ctx, tgt.Endpoints); err != nil {
+	if err := s.Open(ctx, tgt.Endpoints, tgt.Nodes); err != nil {
 		return err
 	}
 	if err := readyTables(ctx, tgt, s, o, log); err != nil {
 		return err
+	}
+	if s.UsesBuiltin() {
+		s.RecordDataset(readDataset(ctx, s.DB(), log))
 	}
 	out, runErr := s.Run(ctx)
 	if out == nil {
@@ -254,7 +258,11 @@ func readyTables(ctx context.Context, tgt *server.Target, s *replay.Session, o r
 	if !s.UsesBuiltin() {
 		return nil
 	}
-	missing, err := load.MissingTables(ctx, s.DB(), schema.TableNames())
+	// Bounded as the run's other questions before it starts: a server
+	// that stops answering here is reported, not waited for.
+	mctx, cancel := context.WithTimeout(ctx, datasetTimeout)
+	defer cancel()
+	missing, err := load.MissingTables(mctx, s.DB(), schema.TableNames())
 	if err != nil {
 		return err
 	}
@@ -263,4 +271,28 @@ func readyTables(ctx context.Context, tgt *server.Target, s *replay.Session, o r
 			tgt.Database, tgt.Endpoints[0].Name, strings.Join(missing, ", "))
 	}
 	return nil
+}
+
+// datasetTimeout bounds reading the dataset: a server that does not
+// answer is the run's to report, not a wait.
+const datasetTimeout = 10 * time.Second
+
+// readDataset is the dataset prepare recorded on the server, as run.json
+// records it; nil when there is none, or it cannot be read (said on log).
+func readDataset(ctx context.Context, db *sql.DB, log io.Writer) *results.Dataset {
+	ctx, cancel := context.WithTimeout(ctx, datasetTimeout)
+	defer cancel()
+	d, err := load.ReadDataset(ctx, db)
+	if err != nil {
+		fmt.Fprintf(log, "warning: %v: run.json records no dataset\n", err)
+	}
+	if d == nil {
+		return nil
+	}
+	return &results.Dataset{
+		Tables: d.Tables, TableName: d.TableName, TableSize: d.TableSize, Seed: d.Seed, Distribution: d.Distribution,
+		Engine: d.Engine, TableOptions: d.TableOptions, ClientIDs: d.ClientIDs, NoPrimaryKey: d.NoPrimaryKey,
+		IndexesDuringLoad: d.IndexesDuringLoad, Schema: d.Schema, Generated: d.DatasetKey.Rows,
+		Rows: d.Rows, Sample: d.Sample, Prepared: d.Recorded,
+	}
 }

@@ -30,13 +30,17 @@ schema (no server needed): each statement's SQL exactly as the replay
 engine prepares it, with ? for bound values and table parameters
 substituted as quoted names, followed by the values bound to it.
 
+A user file that does not load is reported on stderr (file:line:col:
+message) without hiding the others: the scenario is shown if its own file
+loads, and the exit code is 2.
+
 Examples:
   joinbench show simple_inner_pk
   joinbench show delete_inserts --seed 7 -n 3 --tables 4`
 }
 
 func (c *showCmd) Run(ctx context.Context, cl *cli) error {
-	s, err := c.scenario(c.Name)
+	s, broken, err := c.scenario(c.Name)
 	if err != nil {
 		return err
 	}
@@ -84,7 +88,7 @@ func (c *showCmd) Run(ctx context.Context, cl *cli) error {
 			}
 		}
 	}
-	return nil
+	return broken
 }
 
 func quoteValue(v string) string {

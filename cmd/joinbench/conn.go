@@ -31,7 +31,7 @@ type connFlags struct {
 	SSLKey         string        `name:"ssl-key" env:"JOINBENCH_SSL_KEY" group:"Connection" type:"existingfile" placeholder:"FILE" help:"PEM client key."`
 	ConnectTimeout time.Duration `env:"JOINBENCH_CONNECT_TIMEOUT" group:"Connection" default:"10s" help:"Give up connecting after this long."`
 
-	Sandbox        string `env:"JOINBENCH_SANDBOX" group:"Sandbox" placeholder:"NAME" help:"Use the running named sandbox NAME (see 'joinbench sandbox start')."`
+	Sandbox        string `env:"JOINBENCH_SANDBOX" group:"Sandbox" placeholder:"NAME" help:"Use the running named sandbox NAME (see 'joinbench sandbox start'). With --dsn of a proxy in front of it (HAProxy): statements go to the proxy, while run's actions and status sampling go to the sandbox's nodes directly."`
 	SandboxDir     string `env:"JOINBENCH_SANDBOX_DIR" group:"Sandbox" type:"path" placeholder:"DIR" help:"Where named sandboxes live (default $XDG_STATE_HOME/joinbench/sandboxes or ~/.local/state/joinbench/sandboxes)."`
 	ServerBinary   string `env:"JOINBENCH_SERVER_BINARY" group:"Sandbox" type:"path" placeholder:"PATH" help:"mariadbd or mysqld binary for a throwaway sandbox (default: found on PATH)."`
 	BufferPoolSize string `env:"JOINBENCH_BUFFER_POOL_SIZE" group:"Sandbox" default:"1G" help:"innodb_buffer_pool_size of a throwaway sandbox."`

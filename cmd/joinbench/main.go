@@ -12,11 +12,17 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/joinbench/joinbench/internal/usage"
+	buildversion "github.com/joinbench/joinbench/internal/version"
 	"github.com/joinbench/joinbench/replay/action"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "dev"
+// version is what --version prints and run.json records. make build and
+// the container image stamp it with -ldflags "-X main.version=..."; init
+// falls back to the Go build information, so that a go install build also
+// knows what it is.
+var version string
+
+func init() { version = buildversion.Current(version) }
 
 // cli is the whole command line. Each subcommand lives in its own
 // cmd_<name>.go file as a struct with a Run method; add it here.
@@ -38,6 +44,10 @@ type cli struct {
 	Lint     lintCmd     `cmd:"" help:"Statically check scenario and DDL files: syntax, names, placeholders, hints, risky joins and writes; exit 1 on errors."`
 	Rewrite  rewriteCmd  `cmd:"" help:"Print a scenario with every RIGHT JOIN rewritten to the equivalent LEFT JOIN."`
 	Help     helpCmd     `cmd:"" hidden:"" help:"Print a command's help, or the reference of every command as Markdown (--markdown)."`
+
+	Completion completionCmd `cmd:"" help:"Print the shell completion script for bash, zsh or fish."`
+	Man        manCmd        `cmd:"" help:"Print joinbench's manual page (roff), for man -l or a man1 folder."`
+	Complete   completeCmd   `cmd:"" name:"__complete" hidden:"" passthrough:"" help:"Answer the completion scripts."`
 }
 
 const description = `joinbench finds join performance regressions in MySQL-family servers

@@ -33,6 +33,8 @@ func TestSummaryEqualsReport(t *testing.T) {
 			Elapsed   json.RawMessage              `json:"elapsed_seconds"`
 			Execs     json.RawMessage              `json:"executions"`
 			Errors    json.RawMessage              `json:"errors"`
+			Retries   json.RawMessage              `json:"retries"`
+			Conflicts json.RawMessage              `json:"conflicts"`
 			QPS       json.RawMessage              `json:"queries_per_second"`
 			Scenarios []map[string]json.RawMessage `json:"scenarios"`
 		}
@@ -62,6 +64,8 @@ func TestSummaryEqualsReport(t *testing.T) {
 		}
 		same("executions", sum.Execs, rr.Total["executions"])
 		same("errors", sum.Errors, rr.Total["errors"])
+		same("retries", sum.Retries, rr.Total["retries"])
+		same("conflicts", sum.Conflicts, rr.Total["conflicts"])
 		same("queries/s", sum.QPS, rr.Total["queries_per_second"])
 		elapsed, _ := json.Marshal(rr.End.Sub(rr.Start).Seconds())
 		same("elapsed", sum.Elapsed, elapsed)
@@ -71,7 +75,7 @@ func TestSummaryEqualsReport(t *testing.T) {
 		for i, s := range sum.Scenarios {
 			r := rr.Scenarios[i]
 			same("scenario", s["scenario"], r["scenario"])
-			for _, k := range []string{"executions", "errors", "mean_ms", "p50_ms", "p95_ms", "p99_ms", "max_ms", "queries_per_second"} {
+			for _, k := range []string{"executions", "errors", "mean_ms", "p50_ms", "p95_ms", "p99_ms", "max_ms", "queries_per_second", "retries", "conflicts"} {
 				same(string(s["scenario"])+" "+k, s[k], r[k])
 			}
 		}

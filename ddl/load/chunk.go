@@ -25,8 +25,8 @@ import (
 //     unique by construction), and MariaDB 10.6+ sorts the rows of a
 //     statement into an empty table and builds its indexes at once. With
 //     deferred indexes unique_checks stays 1: that sorting only costs
-//     when the table has no secondary index to build (a LOAD DATA of a
-//     whole 100,000-row table took 30% more server CPU with it);
+//     when the table has no secondary index to build (bench/README.md,
+//     "Loading and the sandboxes' settings");
 //   - foreign_key_checks=0: harmless for this schema, needed for users'
 //     variants with foreign keys to load tables in any order;
 //   - sql_mode without NO_BACKSLASH_ESCAPES, which the row encoding needs;

@@ -4,12 +4,14 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"golang.org/x/sync/errgroup"
 
 	"github.com/joinbench/joinbench/ddl"
+	"github.com/joinbench/joinbench/internal/segment"
 	"github.com/joinbench/joinbench/internal/sqllex"
 	"github.com/joinbench/joinbench/internal/usage"
 )
@@ -48,7 +50,9 @@ func PreparedTables(ctx context.Context, db *sql.DB, opts ddl.SchemaOptions) ([]
 	return opts.PreparedAmong(names, nc), nil
 }
 
-// Cleanup drops the tables PreparedTables finds and returns their names.
+// Cleanup drops the tables PreparedTables finds and returns their names,
+// and the tables split prepares and runs coordinate through
+// (segment.CoordinationTables).
 func Cleanup(ctx context.Context, db *sql.DB, opts ddl.SchemaOptions) ([]string, error) {
 	names, err := PreparedTables(ctx, db, opts)
 	if err != nil {
@@ -59,9 +63,13 @@ func Cleanup(ctx context.Context, db *sql.DB, opts ddl.SchemaOptions) ([]string,
 			return names[:i], fmt.Errorf("drop %s: %w", n, err)
 		}
 	}
-	// what a split prepare coordinated through, if it was one
-	if _, err := db.ExecContext(ctx, "DROP TABLE IF EXISTS "+SegmentsTable); err != nil {
-		return names, fmt.Errorf("drop %s: %w", SegmentsTable, err)
+	// what split prepares and runs coordinated through, if there were any
+	// (a split run's claims would otherwise refuse the same --run-id
+	// later), and the record of what was loaded
+	for _, t := range append(slices.Clone(segment.CoordinationTables), DatasetTable) {
+		if _, err := db.ExecContext(ctx, "DROP TABLE IF EXISTS "+t); err != nil {
+			return names, fmt.Errorf("drop %s: %w", t, err)
+		}
 	}
 	return names, nil
 }

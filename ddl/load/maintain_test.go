@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/joinbench/joinbench/ddl"
+	"github.com/joinbench/joinbench/internal/segment"
 	"github.com/joinbench/joinbench/internal/sqllex"
 	"github.com/joinbench/joinbench/internal/testdb"
 	"github.com/joinbench/joinbench/internal/usage"
@@ -42,6 +43,12 @@ func TestWarmupAndCleanupDropOnlyTheirTables(t *testing.T) {
 	if got, _ := PreparedTables(ctx, db, ddl.SchemaOptions{TableName: "sbtest"}); len(got) != 5 {
 		t.Errorf("prefix sbtest found %v, want level1..5 only", got)
 	}
+	// What split prepares and runs coordinate through goes too.
+	for _, n := range segment.CoordinationTables {
+		if _, err := db.Exec("CREATE TABLE IF NOT EXISTS " + n + " (id INT PRIMARY KEY)"); err != nil {
+			t.Fatal(err)
+		}
+	}
 	dropped, err := Cleanup(ctx, db, ddl.SchemaOptions{Tables: 1}) // --tables does not limit what is dropped
 	if err != nil {
 		t.Fatal(err)
@@ -56,6 +63,9 @@ func TestWarmupAndCleanupDropOnlyTheirTables(t *testing.T) {
 	}
 	if !slices.Equal(left, others) {
 		t.Errorf("left %v, want %v", left, others)
+	}
+	if left, err := ExistingTables(ctx, db, segment.CoordinationTables); err != nil || len(left) > 0 {
+		t.Errorf("coordination tables left: %v (%v)", left, err)
 	}
 }
 

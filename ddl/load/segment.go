@@ -3,6 +3,7 @@ package load
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -14,20 +15,25 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/joinbench/joinbench/ddl"
+	"github.com/joinbench/joinbench/internal/segment"
 	"github.com/joinbench/joinbench/internal/sqllex"
+	"github.com/joinbench/joinbench/internal/sqltx"
 	"github.com/joinbench/joinbench/internal/usage"
 )
 
 // SegmentsTable is the small table through which the segments of a split
 // prepare find out, in the database they load, which of them finishes
-// the prepare. Row 0 stands for the prepare as a whole: its finished is
-// set once the secondary indexes and ANALYZE are done. Cleanup drops it.
-const SegmentsTable = "joinbench_prepare_segments"
+// the prepare. Row 0 stands for the prepare as a whole: its dataset is
+// the one the first segment loads, which every other segment must load
+// too, and its finished is set once the secondary indexes and ANALYZE are
+// done. Cleanup drops it.
+const SegmentsTable = segment.PrepareTable
 
 const segmentsDDL = "CREATE TABLE IF NOT EXISTS " + SegmentsTable + ` (
   segment INT NOT NULL PRIMARY KEY,
   segments INT NOT NULL,
   client_host VARCHAR(255) NOT NULL DEFAULT '',
+  dataset TEXT NULL,
   started DATETIME(6) NULL,
   loaded DATETIME(6) NULL,
   finished DATETIME(6) NULL
@@ -141,8 +147,10 @@ func createSegmentTables(ctx context.Context, db *sql.DB, opts PrepareOptions, p
 
 // arriveSegment creates SegmentsTable if needed and records this segment
 // as started (rows not loaded), and the prepare as not finished. A table
-// that records another number of segments is a user error: the database
-// holds a prepare split another way.
+// that records another number of segments, or another dataset (DatasetKey:
+// the seed, the table size...), is a user error naming the differences:
+// the database holds a prepare split another way, and rows of the two
+// would mix.
 func arriveSegment(ctx context.Context, db *sql.DB, opts PrepareOptions) error {
 	seg := opts.Segment
 	if _, err := db.ExecContext(ctx, segmentsDDL); err != nil {
@@ -156,14 +164,48 @@ func arriveSegment(ctx context.Context, db *sql.DB, opts PrepareOptions) error {
 		return usage.Errorf("table %s records a prepare split in %d segments, not %d: run joinbench cleanup first (or use the same number of segments)",
 			SegmentsTable, other.Int64, seg.Count)
 	}
+	want, err := newDatasetKey(opts)
+	if err != nil {
+		return err
+	}
+	wantJSON, err := json.Marshal(want)
+	if err != nil {
+		return err
+	}
 	host, _ := os.Hostname()
-	return retryTx(ctx, db, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, "INSERT INTO "+SegmentsTable+" (segment, segments, started) VALUES (0, ?, NOW(6)) ON DUPLICATE KEY UPDATE finished = NULL", seg.Count); err != nil {
+	err = sqltx.Retry(ctx, db, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO "+SegmentsTable+" (segment, segments, dataset, started) VALUES (0, ?, ?, NOW(6)) ON DUPLICATE KEY UPDATE finished = NULL", seg.Count, wantJSON); err != nil {
+			return err
+		}
+		var have []byte
+		if err := tx.QueryRowContext(ctx, "SELECT dataset FROM "+SegmentsTable+" WHERE segment = 0").Scan(&have); err != nil {
+			return err
+		}
+		if err := sameDataset(have, want, seg); err != nil {
 			return err
 		}
 		_, err := tx.ExecContext(ctx, "REPLACE INTO "+SegmentsTable+" (segment, segments, client_host, started) VALUES (?, ?, ?, NOW(6))", seg.Index, seg.Count, host)
 		return err
 	})
+	var me *mysql.MySQLError
+	if errors.As(err, &me) && me.Number == 1054 { // ER_BAD_FIELD_ERROR: no dataset column
+		return usage.Errorf("table %s was made by an older joinbench, which recorded no dataset to check this segment against: run joinbench cleanup first", SegmentsTable)
+	}
+	return err
+}
+
+// sameDataset is nil when have, the dataset row 0 records (JSON), is
+// want, and else a user error naming the differences.
+func sameDataset(have []byte, want DatasetKey, seg segment.Segment) error {
+	var h DatasetKey
+	if err := json.Unmarshal(have, &h); err != nil {
+		return fmt.Errorf("read %s: the dataset of row 0: %w", SegmentsTable, err)
+	}
+	if why := h.differences(want, "this segment's"); len(why) > 0 {
+		return usage.Errorf("segment %s loads another dataset than the prepare recorded in table %s: its %s; give every segment the same options, or run joinbench cleanup first",
+			seg, SegmentsTable, strings.Join(why, "; its "))
+	}
+	return nil
 }
 
 // segmentLoaded records this segment's rows as loaded and reports whether
@@ -173,7 +215,7 @@ func arriveSegment(ctx context.Context, db *sql.DB, opts PrepareOptions) error {
 // retrying): exactly one counts them all.
 func segmentLoaded(ctx context.Context, db *sql.DB, opts PrepareOptions) (last bool, err error) {
 	seg := opts.Segment
-	err = retryTx(ctx, db, func(tx *sql.Tx) error {
+	err = sqltx.Retry(ctx, db, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, "UPDATE "+SegmentsTable+" SET loaded = NOW(6) WHERE segment = 0"); err != nil {
 			return err
 		}
@@ -232,35 +274,4 @@ func finishSegments(ctx context.Context, db *sql.DB, opts PrepareOptions, tabs [
 		return fmt.Errorf("record the prepare finished in %s: %w", SegmentsTable, err)
 	}
 	return nil
-}
-
-// retryTx runs fn in a transaction, again after a deadlock, a lock wait
-// timeout or a Galera certification failure (which reports a deadlock).
-func retryTx(ctx context.Context, db *sql.DB, fn func(*sql.Tx) error) error {
-	var err error
-	for attempt := range 20 {
-		if attempt > 0 {
-			select {
-			case <-ctx.Done():
-				return ctx.Err()
-			case <-time.After(time.Duration(attempt) * 20 * time.Millisecond):
-			}
-		}
-		err = func() error {
-			tx, err := db.BeginTx(ctx, nil)
-			if err != nil {
-				return err
-			}
-			defer tx.Rollback()
-			if err := fn(tx); err != nil {
-				return err
-			}
-			return tx.Commit()
-		}()
-		var me *mysql.MySQLError
-		if err == nil || !errors.As(err, &me) || (me.Number != 1213 && me.Number != 1205) {
-			return err
-		}
-	}
-	return err
 }

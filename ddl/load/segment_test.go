@@ -3,6 +3,8 @@ package load
 import (
 	"context"
 	"database/sql"
+	"fmt"
+	"strings"
 	"sync"
 	"testing"
 
@@ -120,4 +122,63 @@ func TestPrepareSegments(t *testing.T) {
 			t.Fatalf("after cleanup: %v", err)
 		}
 	})
+}
+
+// Segments of one prepare load one dataset: a segment given another seed
+// and table size than the first is refused before it touches a row,
+// naming both differences, and the prepare is finished by a segment with
+// the right options.
+func TestPrepareSegmentsAgreeOnTheDataset(t *testing.T) {
+	ctx := context.Background()
+	db := openDSN(t, testdb.Fresh(t, "ddl_seg_agree"))
+	o := baseOpts()
+	o.Threads, o.ChunkSize = 2, 300
+	first := o
+	first.Segment = segment.Segment{Index: 1, Count: 2}
+	if _, err := Prepare(ctx, db, first); err != nil {
+		t.Fatal(err)
+	}
+	before := checksums(t, db, o.Schema.TableNames())
+
+	other := o
+	other.Gen.Seed, other.Gen.TableSize = 7, testSize+500
+	other.Segment = segment.Segment{Index: 2, Count: 2}
+	_, err := Prepare(ctx, db, other)
+	if !usage.Is(err) || !strings.Contains(err.Error(), "its seed 99, this segment's is 7") ||
+		!strings.Contains(err.Error(), fmt.Sprintf("its table size %d, this segment's is %d", testSize, testSize+500)) {
+		t.Fatalf("a segment of another dataset: %v, want a usage error naming the seed and the table size", err)
+	}
+	if got := checksums(t, db, o.Schema.TableNames()); !equalSums(got, before) {
+		t.Errorf("the refused segment changed the tables: %v, were %v", got, before)
+	}
+	if segmentsFinished(t, db) {
+		t.Error("the refused segment marked the prepare finished")
+	}
+
+	second := o
+	second.Segment = segment.Segment{Index: 2, Count: 2}
+	if res, err := Prepare(ctx, db, second); err != nil || !res.Finished {
+		t.Fatalf("segment 2 with the same options: %v", err)
+	}
+	for _, n := range o.Schema.TableNames() {
+		if c := count(t, db, n); c != testSize {
+			t.Errorf("%s: %d rows, want %d", n, c, testSize)
+		}
+	}
+}
+
+// A segments table of an older joinbench records no dataset: a segment is
+// refused with cleanup as the advice.
+func TestPrepareSegmentsTableOfAnOlderVersion(t *testing.T) {
+	ctx := context.Background()
+	db := openDSN(t, testdb.Fresh(t, "ddl_seg_old_table"))
+	if _, err := db.Exec("CREATE TABLE " + SegmentsTable + ` (segment INT NOT NULL PRIMARY KEY, segments INT NOT NULL,
+		client_host VARCHAR(255) NOT NULL DEFAULT '', started DATETIME(6) NULL, loaded DATETIME(6) NULL, finished DATETIME(6) NULL)`); err != nil {
+		t.Fatal(err)
+	}
+	o := baseOpts()
+	o.Segment = segment.Segment{Index: 1, Count: 2}
+	if _, err := Prepare(ctx, db, o); !usage.Is(err) || !strings.Contains(err.Error(), "joinbench cleanup") {
+		t.Fatalf("segment over an older segments table: %v", err)
+	}
 }

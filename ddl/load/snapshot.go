@@ -48,6 +48,9 @@ type SnapshotTable struct {
 type SnapshotFile struct {
 	Ext  string `json:"ext"` // ".ibd" or ".cfg"
 	Size int64  `json:"size"`
+	// CRC32C is the checksum of the file as saved (fileChecksum): a
+	// restore verifies every copy against it before the import.
+	CRC32C string `json:"crc32c"`
 }
 
 // Snapshot is a snapshot found in a store.
@@ -113,8 +116,8 @@ func readSnapshot(dir string) (*Snapshot, error) {
 }
 
 // Lookup finds the snapshot of key. When there is none, refused says why
-// each snapshot of the same dataset taken on another server (or by another
-// version of the snapshot format) does not fit, one line each.
+// each snapshot of the same dataset taken on another server, or saved in
+// another snapshot format, does not fit, one line each.
 func (st SnapshotStore) Lookup(key SnapshotKey) (match *Snapshot, refused []string, err error) {
 	all, err := st.List()
 	if err != nil {
@@ -124,6 +127,9 @@ func (st SnapshotStore) Lookup(key SnapshotKey) (match *Snapshot, refused []stri
 		switch {
 		case s.Manifest.Key == key:
 			return s, nil, nil
+		case s.Manifest.Key.SameDataset(key) && s.Manifest.Key.Format != key.Format:
+			refused = append(refused, fmt.Sprintf("snapshot %s was saved by another version of joinbench (snapshot format %d, this one restores %d; format 1 recorded no checksums to verify its files with): remove it with 'joinbench snapshot rm %s'",
+				s.Name(), s.Manifest.Key.Format, key.Format, s.Name()))
 		case s.Manifest.Key.SameDataset(key):
 			refused = append(refused, fmt.Sprintf("snapshot %s does not fit this server: %s", s.Name(), s.Manifest.Key.Mismatch(key)))
 		}

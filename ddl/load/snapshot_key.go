@@ -11,8 +11,10 @@ import (
 )
 
 // snapshotFormat changes whenever what a snapshot holds or how it is taken
-// changes, so that snapshots of an older layout stop matching.
-const snapshotFormat = 1
+// changes, so that snapshots of an older layout stop matching. Format 2
+// records a checksum of every file; format 1 snapshots, which cannot be
+// verified, are no longer restored.
+const snapshotFormat = 2
 
 // SnapshotKey is everything that decides what a snapshot's files hold: the
 // dataset (which tables, which rows) and the server that wrote the files
@@ -61,29 +63,35 @@ type ServerKey struct {
 // NewSnapshotKey is the key of the dataset opts loads on a server of the
 // given format. opts must have passed check (defaults applied).
 func NewSnapshotKey(opts PrepareOptions, server ServerKey) (SnapshotKey, error) {
-	schema, err := opts.Schema.Normalize()
+	d, err := newDatasetKey(opts)
 	if err != nil {
 		return SnapshotKey{}, err
+	}
+	return SnapshotKey{Format: snapshotFormat, Dataset: d, Server: server}, nil
+}
+
+// newDatasetKey is the dataset opts loads. opts must have passed check
+// (defaults applied).
+func newDatasetKey(opts PrepareOptions) (DatasetKey, error) {
+	schema, err := opts.Schema.Normalize()
+	if err != nil {
+		return DatasetKey{}, err
 	}
 	creates, err := ddl.CreateStatements(schema)
 	if err != nil {
-		return SnapshotKey{}, err
+		return DatasetKey{}, err
 	}
 	rows, err := sampleRowsDigest(schema, opts.Gen)
 	if err != nil {
-		return SnapshotKey{}, err
+		return DatasetKey{}, err
 	}
-	return SnapshotKey{
-		Format: snapshotFormat,
-		Dataset: DatasetKey{
-			Tables: schema.Tables, TableName: schema.TableName, Engine: schema.Engine,
-			TableOptions: schema.TableOptions, ClientIDs: schema.ClientIDs, NoPrimaryKey: schema.NoPrimaryKey,
-			Seed: opts.Gen.Seed, TableSize: opts.Gen.TableSize, Distribution: opts.Gen.Distribution.String(),
-			IndexesDuringLoad: opts.IndexesDuringLoad,
-			Schema:            digest([]byte(strings.Join(creates, ";\n"))),
-			Rows:              rows,
-		},
-		Server: server,
+	return DatasetKey{
+		Tables: schema.Tables, TableName: schema.TableName, Engine: schema.Engine,
+		TableOptions: schema.TableOptions, ClientIDs: schema.ClientIDs, NoPrimaryKey: schema.NoPrimaryKey,
+		Seed: opts.Gen.Seed, TableSize: opts.Gen.TableSize, Distribution: opts.Gen.Distribution.String(),
+		IndexesDuringLoad: opts.IndexesDuringLoad,
+		Schema:            digest([]byte(strings.Join(creates, ";\n"))),
+		Rows:              rows,
 	}, nil
 }
 
@@ -132,29 +140,9 @@ func (k SnapshotKey) Name() string {
 // naming every difference; "" when they are equal.
 func (k SnapshotKey) Mismatch(want SnapshotKey) string {
 	var why []string
-	add := func(what string, have, target any) {
-		if have != target {
-			why = append(why, fmt.Sprintf("%s %v, the target's is %v", what, orNone(have), orNone(target)))
-		}
-	}
+	add := differ(&why, "the target's")
 	add("snapshot format", k.Format, want.Format)
-	h, w := k.Dataset, want.Dataset
-	add("tables", h.Tables, w.Tables)
-	add("table name", h.TableName, w.TableName)
-	add("engine", h.Engine, w.Engine)
-	add("table options", h.TableOptions, w.TableOptions)
-	add("client ids", h.ClientIDs, w.ClientIDs)
-	add("no primary key", h.NoPrimaryKey, w.NoPrimaryKey)
-	add("seed", h.Seed, w.Seed)
-	add("table size", h.TableSize, w.TableSize)
-	add("distribution", h.Distribution, w.Distribution)
-	add("indexes during load", h.IndexesDuringLoad, w.IndexesDuringLoad)
-	if h.Schema != w.Schema {
-		why = append(why, "the built-in schema changed since it was taken")
-	}
-	if h.Rows != w.Rows {
-		why = append(why, "the row generator changed since it was taken")
-	}
+	why = append(why, k.Dataset.differences(want.Dataset, "the target's")...)
 	hs, ws := k.Server, want.Server
 	add("server version", hs.Version, ws.Version)
 	add("page size", hs.PageSize, ws.PageSize)
@@ -165,6 +153,42 @@ func (k SnapshotKey) Mismatch(want SnapshotKey) string {
 		return ""
 	}
 	return "its " + strings.Join(why, "; its ")
+}
+
+// differences names every way d differs from want, as "seed 1, <whose> is
+// 2" (whose: whom want belongs to, "the target's").
+func (d DatasetKey) differences(want DatasetKey, whose string) []string {
+	var why []string
+	add := differ(&why, whose)
+	add("tables", d.Tables, want.Tables)
+	add("table name", d.TableName, want.TableName)
+	add("engine", d.Engine, want.Engine)
+	add("table options", d.TableOptions, want.TableOptions)
+	add("client ids", d.ClientIDs, want.ClientIDs)
+	add("no primary key", d.NoPrimaryKey, want.NoPrimaryKey)
+	add("seed", d.Seed, want.Seed)
+	add("table size", d.TableSize, want.TableSize)
+	add("distribution", d.Distribution, want.Distribution)
+	add("indexes during load", d.IndexesDuringLoad, want.IndexesDuringLoad)
+	// The digests follow from the options above: they tell something new
+	// only when those are equal.
+	if len(why) == 0 && d.Schema != want.Schema {
+		why = append(why, "built-in schema changed (another version of joinbench)")
+	}
+	if len(why) == 0 && d.Rows != want.Rows {
+		why = append(why, "row generator changed (another version of joinbench)")
+	}
+	return why
+}
+
+// differ returns a function that appends to why "what have, whose is
+// target" when have and target differ.
+func differ(why *[]string, whose string) func(what string, have, target any) {
+	return func(what string, have, target any) {
+		if have != target {
+			*why = append(*why, fmt.Sprintf("%s %v, %s is %v", what, orNone(have), whose, orNone(target)))
+		}
+	}
 }
 
 // SameDataset reports whether the two keys load the same rows into the

@@ -29,10 +29,13 @@ func (e *SnapshotMismatchError) Error() string {
 // restoreSnapshot puts the tables of snap into the current database with
 // transportable tablespaces: each table is created as it was exported,
 // its empty tablespace discarded, the snapshot's files copied in (owned by
-// the server's user), imported and analysed (ANALYZE TABLE), as after a
-// load.
-// A snapshot whose key is not want is refused with the reason, before
-// anything is touched. Tables run in parallel on opts.Threads sessions.
+// the server's user) and verified against their checksums, imported and
+// analysed (ANALYZE TABLE), as after a load.
+// A snapshot whose key is not want is refused with the reason, and one
+// missing a file or holding one of another size is refused as damaged,
+// before anything is touched; a copy whose checksum differs is refused as
+// damaged before its import. Tables run in parallel on opts.Threads
+// sessions.
 func restoreSnapshot(ctx context.Context, db *sql.DB, srv *snapshotServer, snap *Snapshot, want SnapshotKey, opts PrepareOptions) (*PrepareResult, error) {
 	start := time.Now()
 	if opts.Progress != nil {
@@ -42,7 +45,7 @@ func restoreSnapshot(ctx context.Context, db *sql.DB, srv *snapshotServer, snap 
 		return nil, &SnapshotMismatchError{Name: snap.Name(), Reason: why}
 	}
 	if err := checkSnapshotFiles(snap); err != nil {
-		return nil, err
+		return nil, usage.Wrap(err)
 	}
 	names := make([]string, len(snap.Manifest.Tables))
 	for i, t := range snap.Manifest.Tables {
@@ -93,26 +96,7 @@ func restoreSnapshot(ctx context.Context, db *sql.DB, srv *snapshotServer, snap 
 				if err == errSessionFailed {
 					continue
 				}
-				t := snap.Manifest.Tables[i]
-				t0 := time.Now()
-				errs[i] = importTable(ctx, conn, srv, snap, t)
-				stats[i] = TableStats{Name: t.Name, Rows: opts.Gen.TableSize, Load: time.Since(t0)}
-				if errs[i] != nil {
-					continue
-				}
-				// Analysed as soon as it is in, while the other sessions
-				// import: ANALYZE TABLE waits on random reads of a few
-				// pages per index, which overlap the imports' writes.
-				analysed := ""
-				if !opts.NoAnalyze {
-					t1 := time.Now()
-					if err := drain(conn.QueryContext(ctx, "ANALYZE TABLE "+sqllex.QuoteIdent(t.Name))); err != nil {
-						errs[i] = fmt.Errorf("analyze %s: %w", t.Name, err)
-						continue
-					}
-					analysed = fmt.Sprintf(", analysed in %s", time.Since(t1).Round(time.Millisecond))
-				}
-				opts.logf("imported %s (%s) in %s%s", t.Name, humanBytes(t.bytes()), stats[i].Load.Round(time.Millisecond), analysed)
+				stats[i], errs[i] = restoreTable(ctx, conn, srv, snap, snap.Manifest.Tables[i], opts)
 			}
 		}()
 	}
@@ -125,6 +109,9 @@ func restoreSnapshot(ctx context.Context, db *sql.DB, srv *snapshotServer, snap 
 	close(jobs)
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
+		if damaged := (*SnapshotDamagedError)(nil); errors.As(err, &damaged) {
+			return nil, usage.Wrap(damaged)
+		}
 		return nil, fmt.Errorf("%w (the tables are left as they are: prepare again with --recreate, or joinbench cleanup)", err)
 	}
 	if err := ctx.Err(); err != nil {
@@ -140,22 +127,26 @@ func restoreSnapshot(ctx context.Context, db *sql.DB, srv *snapshotServer, snap 
 // error has been reported.
 var errSessionFailed = errors.New("session failed")
 
-// checkSnapshotFiles refuses a snapshot missing a file or holding one of
-// another size than when it was taken.
-func checkSnapshotFiles(snap *Snapshot) error {
-	for _, t := range snap.Manifest.Tables {
-		for _, f := range t.Files {
-			p := filepath.Join(snap.Dir, t.Name+f.Ext)
-			fi, err := os.Stat(p)
-			if err == nil && fi.Size() != f.Size {
-				err = fmt.Errorf("%d bytes instead of %d", fi.Size(), f.Size)
-			}
-			if err != nil {
-				return usage.Errorf("snapshot %s is damaged (%s: %v): remove it with joinbench snapshot rm %s", snap.Name(), filepath.Base(p), err, snap.Name())
-			}
-		}
+// restoreTable imports one table of snap and analyses it. It is analysed
+// as soon as it is in, while the other sessions import: ANALYZE TABLE
+// waits on random reads of a few pages per index, which overlap the
+// imports' writes.
+func restoreTable(ctx context.Context, conn *sql.Conn, srv *snapshotServer, snap *Snapshot, t SnapshotTable, opts PrepareOptions) (TableStats, error) {
+	t0 := time.Now()
+	if err := importTable(ctx, conn, srv, snap, t); err != nil {
+		return TableStats{}, err
 	}
-	return nil
+	st := TableStats{Name: t.Name, Rows: opts.Gen.TableSize, Load: time.Since(t0)}
+	analysed := ""
+	if !opts.NoAnalyze {
+		t1 := time.Now()
+		if err := drain(conn.QueryContext(ctx, "ANALYZE TABLE "+sqllex.QuoteIdent(t.Name))); err != nil {
+			return TableStats{}, fmt.Errorf("analyze %s: %w", t.Name, err)
+		}
+		analysed = fmt.Sprintf(", analysed in %s", time.Since(t1).Round(time.Millisecond))
+	}
+	opts.logf("imported %s (%s) in %s%s", t.Name, humanBytes(t.bytes()), st.Load.Round(time.Millisecond), analysed)
+	return st, nil
 }
 
 // importTable creates one table of the snapshot and imports its files.
@@ -183,6 +174,9 @@ func importTable(ctx context.Context, db *sql.Conn, srv *snapshotServer, snap *S
 			return fmt.Errorf("restore %s: %w", t.Name, err)
 		}
 		copied = append(copied, dst)
+		if err := verifyCopy(snap, t, f, dst); err != nil {
+			return err
+		}
 		if err := giveToOwnerOf(dst, srv.Dir); err != nil {
 			return fmt.Errorf("restore %s: %w", t.Name, err)
 		}

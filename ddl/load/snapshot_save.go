@@ -24,12 +24,15 @@ import (
 var snapshotExts = []string{".ibd", ".cfg"}
 
 // save takes a snapshot of tables (loaded with the dataset of key) into
-// the store. The tables are locked with FLUSH TABLES ... FOR EXPORT while
+// the store, once CHECK TABLE has passed them. The tables are locked with FLUSH TABLES ... FOR EXPORT while
 // their files are copied: the server has written every change to them and
 // writes nothing more until UNLOCK TABLES, so each copy is the whole
 // table. The snapshot is written into a hidden folder and renamed into
 // place once on disk, so a folder with a manifest is always complete.
 func (st SnapshotStore) save(ctx context.Context, db *sql.DB, srv *snapshotServer, key SnapshotKey, tables []string) (*Snapshot, error) {
+	if err := checkTables(ctx, db, tables); err != nil {
+		return nil, err
+	}
 	man := SnapshotManifest{Key: key, Created: time.Now().UTC(), Database: srv.Database}
 	for _, t := range tables {
 		create, err := showCreate(ctx, db, t)
@@ -93,8 +96,9 @@ func (st SnapshotStore) save(ctx context.Context, db *sql.DB, srv *snapshotServe
 func isNotEmpty(err error) bool { return errors.Is(err, syscall.ENOTEMPTY) }
 
 // exportFiles copies the files of tables into dir under the export lock,
-// and records their sizes in tables. The copies are synced to disk after
-// the lock is released: the server need not wait for that.
+// and records their sizes and checksums in tables. The copies are
+// checksummed and synced to disk after the lock is released: the server
+// need not wait for that.
 func exportFiles(ctx context.Context, db *sql.DB, srv *snapshotServer, dir string, tables []SnapshotTable) error {
 	conn, err := db.Conn(ctx)
 	if err != nil {
@@ -134,8 +138,15 @@ func exportFiles(ctx context.Context, db *sql.DB, srv *snapshotServer, dir strin
 		return copyErr
 	}
 	for _, t := range tables {
-		for _, f := range t.Files {
-			if err := syncFile(filepath.Join(dir, t.Name+f.Ext)); err != nil {
+		for i := range t.Files {
+			f := &t.Files[i]
+			p := filepath.Join(dir, t.Name+f.Ext)
+			sum, err := fileChecksum(p)
+			if err == nil {
+				f.CRC32C = sum
+				err = syncFile(p)
+			}
+			if err != nil {
 				return fmt.Errorf("snapshot of %s: %w", t.Name, err)
 			}
 		}

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/joinbench/joinbench/internal/server/sandbox"
-	"github.com/joinbench/joinbench/internal/usage"
 )
 
 // SandboxOptions choose and configure a sandbox server.
@@ -22,28 +21,41 @@ type SandboxOptions struct {
 
 // Connect resolves the options into a reachable target: the endpoints the
 // options name, a running named sandbox, or else a throwaway sandbox
-// started now and stopped by Target.Close. A missing database is created on
-// a sandbox, and on a named server only with o.CreateDatabase. Progress goes
-// to log.
+// started now and stopped by Target.Close. A server named together with a
+// named sandbox is a proxy in front of the sandbox's nodes: statements go
+// to the server, and the nodes are the target's Nodes. A missing database
+// is created on a sandbox, and on a named server only with
+// o.CreateDatabase. Progress goes to log.
 func Connect(ctx context.Context, o Options, sb SandboxOptions, log io.Writer) (*Target, error) {
 	names, err := o.NamesServer()
 	if err != nil {
 		return nil, err
 	}
-	if sb.Name != "" && names {
-		return nil, usage.Errorf("--sandbox cannot be combined with --dsn, --host, --port, --socket or --defaults-file")
-	}
-	if sb.Name != "" || !names {
+	if !names {
 		return connectSandbox(ctx, o, sb, log)
 	}
 	r, err := o.Resolve()
 	if err != nil {
 		return nil, err
 	}
+	var nodes []Endpoint
+	var info *SandboxInfo
+	if sb.Name != "" {
+		// The nodes first: their database, created as on any sandbox, is
+		// the one the proxy reaches.
+		if nodes, info, err = namedSandbox(o, sb, r.Database); err != nil {
+			return nil, err
+		}
+		if err := Check(ctx, nodes, true, log); err != nil {
+			return nil, err
+		}
+	}
 	if err := Check(ctx, r.Endpoints, o.CreateDatabase, log); err != nil {
 		return nil, err
 	}
-	return New(r.Endpoints, r.Database, nil), nil
+	t := New(r.Endpoints, r.Database, nil)
+	t.Nodes, t.Sandbox = nodes, info
+	return t, nil
 }
 
 func connectSandbox(ctx context.Context, o Options, sb SandboxOptions, log io.Writer) (*Target, error) {

@@ -91,6 +91,10 @@ func (e Endpoint) Ping(ctx context.Context, db *sql.DB) error {
 type Target struct {
 	Endpoints []Endpoint
 	Database  string
+	// Nodes are the servers behind Endpoints when these are a proxy's
+	// (--dsn of a proxy with --sandbox NAME): the named sandbox's nodes,
+	// on which a run's actions run and whose status it reads directly.
+	Nodes []Endpoint
 	// Sandbox is set when the target is a sandbox server started by, or
 	// named to, this command; it describes the server.
 	Sandbox *SandboxInfo

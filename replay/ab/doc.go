@@ -6,12 +6,15 @@
 // (Out/ab=<series>/side=<side>/run=<id>/), records each run's replicate
 // metadata in its run.json, runs a round again without warm-up when its
 // events outlast it, and starts and stops the two runs in lockstep
-// together (the turn-taking itself is replay.Lockstep).
+// together (the turn-taking itself is replay.Lockstep). A side whose server
+// fails after answering a round is a ServerError, not a mistake of the
+// caller's; an interrupted experiment keeps its runs, each with its
+// replicate.
 //
 // It must not connect to a server, prepare tables or make a run itself:
 // a RunFunc given by the caller does, so the protocol is tested without a
-// server. It must not compare the runs either (replay/report does, on the
-// folders it returns) nor print a run's summary or progress: its only
-// output is its own progress lines and each side's notices, on the
-// writers it is given.
+// server. It must not compare the runs either (replay/report reads the
+// folders it returns, replay/compare judges them) nor print a run's
+// summary or progress: its only output is its own progress lines and
+// each side's notices, on the writers it is given.
 package ab

@@ -190,3 +190,21 @@ func (x *experiment) label(s Side) string { return x.Labels[s] }
 // roundTime and warmup are the workload's, as durations.
 func (x *experiment) roundTime() time.Duration { return time.Duration(x.Workload.Time) }
 func (x *experiment) warmup() time.Duration    { return time.Duration(x.Workload.Warmup) }
+
+// ServerError is the failure of a side's server during the experiment,
+// after it had answered (a round of its own ran): a server that stopped
+// answering or went away, not one named wrong.
+type ServerError struct {
+	Side Side
+	Err  error
+}
+
+func (e *ServerError) Error() string { return e.Err.Error() }
+func (e *ServerError) Unwrap() error { return e.Err }
+
+// interrupted is the error of an experiment stopped by ctx: what was
+// recorded is kept, each run's run.json saying whether it was cut short,
+// but rounds cut short are not those a comparison expects.
+func (x *experiment) interrupted(err error) error {
+	return fmt.Errorf("ab interrupted; the runs recorded so far are kept in %s: %w", x.res.Dir, err)
+}

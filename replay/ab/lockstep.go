@@ -84,9 +84,15 @@ func (x *experiment) lockstepError(ctx context.Context, errs []error) error {
 		}
 	}
 	if err := ctx.Err(); err != nil {
-		// Interrupted: what was recorded is kept, but slices cut short
-		// are not the rounds the comparison expects.
-		return fmt.Errorf("ab interrupted; the runs recorded so far are kept in %s: %w", x.res.Dir, err)
+		// Interrupted: the runs still get their replicate, so that a
+		// comparison reads the slices they began as rounds, and their
+		// run.json says they were interrupted.
+		for _, side := range sides {
+			if dirs := x.res.Runs[side]; len(dirs) == 1 {
+				_ = results.SetReplicate(dirs[0], x.lockstepReplicate(side))
+			}
+		}
+		return x.interrupted(err)
 	}
 	return nil
 }

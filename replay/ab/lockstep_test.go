@@ -72,9 +72,17 @@ func TestLockstepInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	f := &fakeRuns{t: t}
-	_, err := f.experiment(Statements, 2).Run(ctx)
+	e := f.experiment(Statements, 2)
+	_, err := e.Run(ctx)
 	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "ab interrupted") {
 		t.Fatalf("error %v", err)
+	}
+	// The runs keep their replicate: a comparison reads their slices.
+	for _, side := range sides {
+		dir := filepath.Join(e.Out, "ab=s", "side="+side.Name(), "run=s-"+side.Name())
+		if info := results.ReadRunInfo(dir, nil); info == nil || info.Replicate == nil || info.Replicate.Slice != results.Duration(time.Second) {
+			t.Errorf("%s: run.json %+v", side.Name(), info)
+		}
 	}
 }
 

@@ -51,9 +51,21 @@ func (x *experiment) runRounds(ctx context.Context) error {
 		x.series, x.roundTime(), x.warmup(), x.Rounds, x.label(Base), x.label(Candidate),
 		(time.Duration(2*x.Rounds) * per).Round(time.Second), x.res.Dir)
 	for _, sl := range roundOrder(x.Rounds) {
+		if err := ctx.Err(); err != nil {
+			return x.interrupted(err)
+		}
 		dir, err := x.round(ctx, sl)
+		if err != nil && ctx.Err() != nil {
+			return x.interrupted(ctx.Err())
+		}
 		if err != nil {
-			return fmt.Errorf("round %d of %s (%s): %w", sl.round, sl.side.Name(), x.label(sl.side), err)
+			err = fmt.Errorf("round %d of %s (%s): %w", sl.round, sl.side.Name(), x.label(sl.side), err)
+			if len(x.res.Runs[sl.side]) > 0 {
+				// It answered an earlier round: not a server the user
+				// named wrong, but one that failed.
+				err = &ServerError{Side: sl.side, Err: err}
+			}
+			return err
 		}
 		if err := results.SetReplicate(dir, x.replicate(sl)); err != nil {
 			return err

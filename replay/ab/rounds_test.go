@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/joinbench/joinbench/internal/usage"
 	"github.com/joinbench/joinbench/replay"
 	"github.com/joinbench/joinbench/replay/results"
 )
@@ -126,5 +127,54 @@ func TestExperimentRefusesNoRounds(t *testing.T) {
 	}
 	if len(f.runs) != 0 {
 		t.Errorf("%d runs made", len(f.runs))
+	}
+}
+
+// TestRoundsServerFailure: a side whose server fails after it answered a
+// round is a ServerError (a failure, not the user's mistake), even when
+// the failure reads like one (cannot connect); one that fails at its first
+// round is not.
+func TestRoundsServerFailure(t *testing.T) {
+	unreachable := usage.Errorf("cannot reach c:2")
+	for _, c := range []struct {
+		failAt int // the run of the series that fails (from 1)
+		server bool
+	}{{2, false}, {3, true}} {
+		f := &fakeRuns{t: t}
+		f.fail = func(_ context.Context, side Side) error {
+			if len(f.runs) == c.failAt {
+				return unreachable
+			}
+			return nil
+		}
+		_, err := f.experiment(Rounds, 3).Run(context.Background())
+		var se *ServerError
+		if !errors.Is(err, unreachable) || errors.As(err, &se) != c.server || (c.server && se.Side != Candidate) {
+			t.Errorf("run %d fails: %v (a server error: %v)", c.failAt, err, errors.As(err, &se))
+		}
+	}
+}
+
+// TestRoundsInterrupted: an interruption stops the experiment after the
+// round it cut short, whose folder keeps its replicate.
+func TestRoundsInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	f := &fakeRuns{t: t}
+	f.fail = func(context.Context, Side) error {
+		if len(f.runs) == 2 {
+			cancel()
+		}
+		return nil
+	}
+	_, err := f.experiment(Rounds, 3).Run(ctx)
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "ab interrupted") {
+		t.Fatalf("error %v", err)
+	}
+	if len(f.runs) != 2 {
+		t.Errorf("%d runs, want none after the interruption", len(f.runs))
+	}
+	dir := filepath.Join(f.runs[1].o.Out, "run="+f.runs[1].o.RunID)
+	if info := results.ReadRunInfo(dir, nil); info == nil || info.Replicate == nil || info.Replicate.Round != 1 {
+		t.Errorf("the interrupted round's run.json: %+v", info)
 	}
 }

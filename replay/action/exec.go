@@ -55,21 +55,28 @@ func (j execJob) What(t Target) string {
 // Do runs the command with sh -c, its {host}, {port}, {user}, {database}
 // and {socket} replaced by the endpoint's, and MYSQL_PWD, MYSQL_HOST and
 // MYSQL_TCP_PORT in its environment; its output goes to the action's row.
-// When the run ends first, its process group gets SIGTERM, then SIGKILL.
+// The action lasts as long as the command and every process it started
+// (its family, family.go): when the run ends first, they get SIGTERM,
+// then SIGKILL.
 func (j execJob) Do(ctx context.Context, at Site, row *results.Action) error {
 	cfg := at.Conn
 	host, port, _ := endpointAddress(cfg)
 	command := expandCommand(j.command, cfg)
 	row.What = command
+	fam, err := newFamily()
+	if err != nil {
+		return err
+	}
 	cmd := exec.Command("/bin/sh", "-c", command)
-	cmd.Env = append(os.Environ(), "MYSQL_PWD="+cfg.Passwd, "MYSQL_HOST="+host, "MYSQL_TCP_PORT="+port)
+	cmd.Env = append(os.Environ(), "MYSQL_PWD="+cfg.Passwd, "MYSQL_HOST="+host, "MYSQL_TCP_PORT="+port, fam.env())
 	out := &tailBuffer{max: outputLimit}
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("start %s: %w", command, err)
 	}
-	err := waitCommand(ctx, cmd)
+	fam.pgid = cmd.Process.Pid
+	err = waitCommand(ctx, cmd, fam)
 	row.Output = out.String()
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
@@ -78,24 +85,36 @@ func (j execJob) Do(ctx context.Context, at Site, row *results.Action) error {
 	return err
 }
 
-// waitCommand waits for a started command; when ctx ends first, its
-// process group gets SIGTERM, then SIGKILL execKillAfter later.
-func waitCommand(ctx context.Context, cmd *exec.Cmd) error {
+// waitCommand waits for a started command and then for the processes it
+// left behind; when ctx ends first, the command's family gets SIGTERM,
+// then SIGKILL execKillAfter later.
+func waitCommand(ctx context.Context, cmd *exec.Cmd, fam *family) error {
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
+	var err error
 	select {
-	case err := <-done:
-		return err
+	case err = <-done:
+		if fam.waitOut(ctx) {
+			return err
+		}
 	case <-ctx.Done():
 	}
-	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
-	select {
-	case err := <-done:
-		return err
-	case <-time.After(execKillAfter):
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		return <-done
+	fam.signal(syscall.SIGTERM)
+	killed := time.After(execKillAfter)
+	for done != nil || fam.alive() {
+		select {
+		case err = <-done:
+			done = nil
+		case <-killed:
+			fam.signal(syscall.SIGKILL)
+			if done != nil {
+				err = <-done
+			}
+			return err
+		case <-time.After(familyPoll):
+		}
 	}
+	return err
 }
 
 // exitError is a command that exited with a status other than 0: the

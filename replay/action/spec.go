@@ -57,12 +57,15 @@ func (s *Spec) parseHead() (Args, error) {
 		return Args{}, fmt.Errorf("offset %q is not a duration such as 30s or 1m30s", strings.TrimSpace(at))
 	}
 	s.Offset = off
-	parts, err := splitTarget(rest)
+	parts, err := splitTarget(strings.TrimSpace(at), rest)
 	if err != nil {
 		return Args{}, err
 	}
 	if s.Target = strings.TrimSpace(parts[0]); s.Target == "" {
 		return Args{}, errors.New("no endpoint after @")
+	}
+	if strings.ContainsAny(s.Target, " \t") {
+		return Args{}, missingColon(strings.TrimSpace(at), s.Target)
 	}
 	head := strings.Fields(parts[1])
 	if len(head) == 0 {
@@ -85,11 +88,14 @@ func (s *Spec) parseHead() (Args, error) {
 
 // splitTarget splits what follows the @ at its colons: the target, the
 // kind and its words, and the text when there is one. A target may be a
-// host:port, whose port is all digits.
-func splitTarget(rest string) ([]string, error) {
+// host:port, whose port is all digits; offset is for messages.
+func splitTarget(offset, rest string) ([]string, error) {
 	parts := strings.SplitN(rest, ":", 3)
 	if len(parts) < 2 {
 		return nil, errors.New("expected ': KIND' after the endpoint")
+	}
+	if w := strings.Fields(parts[1]); len(w) > 1 && strings.Trim(w[0], "0123456789") == "" {
+		return nil, missingColon(offset, parts[0]+":"+strings.TrimSpace(parts[1]))
 	}
 	if p := strings.TrimSpace(parts[1]); p != "" && strings.Trim(p, "0123456789") == "" {
 		parts = strings.SplitN(rest, ":", 4)
@@ -99,4 +105,13 @@ func splitTarget(rest string) ([]string, error) {
 		parts = append([]string{parts[0] + ":" + strings.TrimSpace(parts[1])}, parts[2:]...)
 	}
 	return parts, nil
+}
+
+// missingColon is the mistake of a target followed by its kind without
+// the colon between them: no endpoint holds a space, so what came before
+// the first colon was taken for the endpoint.
+func missingColon(offset, target string) error {
+	w := strings.Fields(target)
+	return fmt.Errorf("missing ':' after the target? %q is not an endpoint; write %s@%s: %s ...",
+		target, offset, w[0], strings.Join(w[1:], " "))
 }

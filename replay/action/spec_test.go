@@ -73,6 +73,8 @@ func TestParseMistakes(t *testing.T) {
 		"1s@node2: chunked 10: SELECT 1":              "DELETE or UPDATE",
 		"1s@node2: chunked 10: DELETE FROM t LIMIT 5": "remove the statement's LIMIT",
 		"1s@all: sql: ALTER TABLE t FORCE":            "only rsu",
+		"5s@node1 sql: SELECT 1":                      `missing ':' after the target? "node1 sql" is not an endpoint; write 5s@node1: sql ...`,
+		"5s@127.0.0.1:3307 exec: true":                `"127.0.0.1:3307 exec" is not an endpoint; write 5s@127.0.0.1:3307: exec ...`,
 	} {
 		_, err := Parse(spec)
 		if err == nil || !usage.Is(err) || !strings.Contains(err.Error(), want) {

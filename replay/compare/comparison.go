@@ -46,6 +46,11 @@ type Side struct {
 	Flavor        string   `json:"flavor,omitempty"`
 	Files         int      `json:"executions_files"`
 	Executions    int64    `json:"executions"`
+	// Retries, Conflicts and FailedCommits are those of every scenario
+	// (metrics.Summary says what each counts).
+	Retries       int64 `json:"retries"`
+	Conflicts     int64 `json:"conflicts"`
+	FailedCommits int64 `json:"failed_commits"`
 	// Rounds is the number of rounds: each run folder is one, except a
 	// run in lockstep with the other side's, which holds one per time
 	// slice (results.Replicate.Slice).
@@ -163,6 +168,11 @@ type Comparison struct {
 	// Stalls compares what the runs' actions cost each endpoint, when both
 	// have actions (see stalls.go).
 	Stalls *StallComparison `json:"stalls,omitempty"`
+	// Methods is set when the runs differ by their actions (methods.go):
+	// what the actions cost is judged then, and the latency verdicts of
+	// the scenarios, of two separate runs, are shown and do not fail the
+	// comparison.
+	Methods *MethodComparison `json:"methods,omitempty"`
 	// NoiseFloor applies to single-round comparisons; NoiseFile is the
 	// calibration used ("" for none).
 	NoiseFloor float64 `json:"noise_floor"`
@@ -177,6 +187,10 @@ type Comparison struct {
 	// AllowMissing is Options.AllowMissing: scenarios measured on one side
 	// only do not fail the comparison.
 	AllowMissing bool `json:"allow_missing"`
+	// SideFailures are the sides whose server stopped answering, lost its
+	// connections or completed markedly fewer statements than the other
+	// (CheckActivity): the comparison fails whatever the verdicts.
+	SideFailures []SideFailure `json:"side_failures,omitempty"`
 	// Pass is false when the comparison fails (see Failed), and Failures
 	// then says why, one phrase each.
 	Pass     bool     `json:"pass"`
@@ -215,9 +229,10 @@ func (c *Comparison) SkipChecksums(writes []string) bool {
 	return true
 }
 
-// Failed reports whether the comparison fails: a regression (of a
-// scenario or over all scenarios), wrong results, or a scenario measured
-// on one side only (unless AllowMissing).
+// Failed reports whether the comparison fails: a side that failed, a
+// regression (of a scenario or over all scenarios, unless the runs differ
+// by their actions: Methods), wrong results, or a scenario measured on one
+// side only (unless AllowMissing).
 func (c *Comparison) Failed() bool {
 	return len(c.failures()) > 0
 }
@@ -243,13 +258,16 @@ func (c *Comparison) Unmeasured() int {
 // passes.
 func (c *Comparison) failures() []string {
 	var out []string
+	for _, f := range c.SideFailures {
+		out = append(out, f.String())
+	}
 	if n := c.Counts[WrongResults]; n > 0 {
 		out = append(out, fmt.Sprintf("%d scenario(s) with wrong results", n))
 	}
-	if n := c.Counts[Regression]; n > 0 {
+	if n := c.Counts[Regression]; n > 0 && c.Methods == nil {
 		out = append(out, fmt.Sprintf("%d regression(s)", n))
 	}
-	if c.OverallRegressed() {
+	if c.OverallRegressed() && c.Methods == nil {
 		out = append(out, "a regression over all scenarios")
 	}
 	if n := c.Unmeasured(); n > 0 && !c.AllowMissing {

@@ -14,17 +14,17 @@ import (
 // ratio itself is above up (1 + threshold). The intervals over rounds hold
 // the variation between rounds, which is what an A/A comparison varies
 // by, so requiring them to exclude 1 is what bounds false alarms;
-// requiring them to lie wholly above up as well asked for a change about
-// twice the threshold before a comparison of a few rounds could flag it
-// (a 20-30% slowdown of every scenario went unflagged with 6 rounds per
-// side). An improvement is the mirror image, on the median.
+// requiring them to lie wholly above up as well would ask for a change
+// about twice the threshold before a comparison of a few rounds could
+// flag it (bench/README.md, "Rounds, measured before"). An improvement is
+// the mirror image, on the median.
 //
 // With a single round on a side (the bootstrap), the interval sees only
 // the noise between executions, not the drift of whole runs: the median's
 // interval must lie wholly above up, the noise floor, and the p95 is not
-// judged. In A/A runs of 40 s on a loaded machine the p95 of a single run
-// moved by 2.26x (bootstrap interval 1.70-2.47) with the median unchanged,
-// beyond any noise floor a dropped index would still pass. The pooled
+// judged: with the median unchanged, a single run's p95 moves with the
+// machine's load beyond any noise floor a dropped index would still pass
+// (bench/README.md, "Rounds, measured before"). The pooled
 // executions' median, over rounds, counts the same way (beyond the floor).
 //
 // When neither, a scenario whose calibrated noise (-1: none) exceeds the
@@ -59,10 +59,10 @@ func (j *Judge) decide(sc *ScenarioComparison, up, noise float64) string {
 		sc.Reasons = append(sc.Reasons, fmt.Sprintf("median %.2fx slower, %s", pm.Ratio, j.beyondFloor(sc, pm)))
 		return Regression
 	case faster(med):
-		sc.Reasons = append(sc.Reasons, fmt.Sprintf("median %.2fx faster (%s)", 1/med.Ratio, j.how(sc, med)))
+		sc.Reasons = append(sc.Reasons, fmt.Sprintf("median %.2fx faster (%s)", 1/med.Ratio, j.how(sc, inverse(med))))
 		return Improvement
 	case pm != nil && pm.High < 1/sc.FloorBound:
-		sc.Reasons = append(sc.Reasons, fmt.Sprintf("median %.2fx faster, %s", 1/pm.Ratio, j.beyondFloor(sc, pm)))
+		sc.Reasons = append(sc.Reasons, fmt.Sprintf("median %.2fx faster, %s", 1/pm.Ratio, j.beyondFloor(sc, inverse(pm))))
 		return Improvement
 	case noise > j.opt.Threshold:
 		sc.Reasons = append(sc.Reasons, fmt.Sprintf("its A/A noise with %d and %d rounds is ±%.0f%% (calibration), more than the %.0f%% threshold",
@@ -70,6 +70,12 @@ func (j *Judge) decide(sc *ScenarioComparison, up, noise float64) string {
 		return TooNoisy
 	}
 	return NoChange
+}
+
+// inverse is iv of the inverse ratio (base/candidate): an improvement is
+// said as "x times faster", its interval in the same direction.
+func inverse(iv *stats.Interval) *stats.Interval {
+	return &stats.Interval{Ratio: 1 / iv.Ratio, Low: 1 / iv.High, High: 1 / iv.Low}
 }
 
 // how says at which confidence, and by which method, an interval of sc

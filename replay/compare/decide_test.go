@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/joinbench/joinbench/replay/stats"
@@ -34,5 +35,18 @@ func TestDecideRule(t *testing.T) {
 		if got := j.decide(sc, tc.up, -1); got != tc.want {
 			t.Errorf("%s: %s (%q), want %s", tc.name, got, sc.Reasons, tc.want)
 		}
+	}
+}
+
+// TestImprovementSaysOneDirection: "2.63x faster" comes with the interval
+// of that same ratio (2.44-2.86), not of its inverse (0.35-0.41).
+func TestImprovementSaysOneDirection(t *testing.T) {
+	j := &Judge{opt: Options{Threshold: 0.1, Confidence: 0.95}}
+	sc := &ScenarioComparison{Scenario: "x", Method: MethodBootstrap, Median: &stats.Interval{Ratio: 0.38, Low: 0.35, High: 0.41}}
+	if got := j.decide(sc, 1.5, -1); got != Improvement {
+		t.Fatalf("%s", got)
+	}
+	if want := "median 2.63x faster (95% CI 2.44-2.86, bootstrap"; len(sc.Reasons) != 1 || !strings.HasPrefix(sc.Reasons[0], want) {
+		t.Errorf("reasons %q, want %q...", sc.Reasons, want)
 	}
 }

@@ -5,9 +5,15 @@
 // verdict (regression, improvement, no change, too noisy to judge, wrong
 // results, insufficient data, only on one side) with the intervals and
 // the reasons behind it, judges all scenarios together (the overall row),
-// compares what the runs' actions cost each endpoint, and says whether the
-// comparison passes. A calibration (A/A rounds) measures each scenario's
-// noise on a setup for later comparisons.
+// compares what the runs' actions cost each endpoint (and, when the runs
+// differ by their actions, judges the methods: methods.go), and says
+// whether the comparison passes. Before any verdict counts, it checks that
+// both sides measured their servers: the same data (SameDataset), and
+// sides whose server stopped answering, lost its connections or completed
+// markedly fewer statements fail whatever their verdicts (CheckActivity).
+// A calibration (A/A rounds) measures each scenario's noise on a setup for
+// later comparisons; it is made of alike sides only and checked when read
+// and used (noisecheck.go).
 //
 // Over rounds, the intervals come from the spread of per-round statistics
 // (paired when the rounds were interleaved, Welch otherwise), made

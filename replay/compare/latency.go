@@ -36,8 +36,9 @@ func (j *Judge) judgeLatency(sc *ScenarioComparison, in Scenario) string {
 	if sr := in.Rounds; sr.enough() {
 		iv, noise = j.overRounds(sc, sr, cal)
 		// Only the median: a burst of load during one round moves the
-		// pooled p95 of an A/A comparison by 1.5x and more, while the
-		// interval over rounds sees it as the one round it is.
+		// pooled p95 of an A/A comparison far beyond the floor, while the
+		// interval over rounds sees it as the one round it is
+		// (bench/README.md, "Rounds, measured before").
 		if min(b.Successes(), c.Successes()) >= minPooledSamples {
 			p := j.pooled(in)
 			sc.PooledMedian = &p[0]

@@ -112,6 +112,9 @@ func ReadNoise(path string) (*Noise, error) {
 		return nil, fmt.Errorf("noise file %s: not a joinbench calibration (format %d, want %d)", path, n.Format, NoiseFormat)
 	}
 	n.Path = path
+	if err := n.check(); err != nil {
+		return nil, err
+	}
 	return &n, nil
 }
 

@@ -2,8 +2,9 @@ package compare
 
 // DefaultNoiseFloor is the smallest change a comparison with a single
 // round on a side judges without a calibration. Whole runs on a shared
-// machine were seen to drift by up to about 30% with nothing changed; a
-// dropped index typically costs 2x or more.
+// machine drift by up to about 30% with nothing changed (bench/README.md,
+// "Verdicts on a noisy machine"); a dropped index typically costs 2x or
+// more.
 const DefaultNoiseFloor = 0.5
 
 // Options tune a comparison.
@@ -37,6 +38,9 @@ type Options struct {
 	// a regression (DefaultWorkBound); 1 or less (NoWork) does not judge
 	// work.
 	WorkBound float64
+	// AllowDifferentData compares runs that ran on different data
+	// (SameDataset), with a warning, instead of refusing them.
+	AllowDifferentData bool
 	// Warn receives problems that do not stop the comparison.
 	Warn func(error)
 }

@@ -35,6 +35,8 @@ type Rounds struct {
 	Paired bool
 	// Scenarios are, per scenario, the rounds that count for it.
 	Scenarios map[string]*ScenarioRounds
+	// Activity is what every round did, whatever the scenario.
+	Activity Activity
 }
 
 // Round is one round of a side: a sample of each scenario's successful

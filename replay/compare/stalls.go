@@ -7,6 +7,9 @@ const (
 	LessStall = "less stall"
 	MoreStall = "more stall"
 	SameStall = "no change"
+	// NoTraffic is the verdict on an endpoint no client wrote through on
+	// a side: there is no stall to compare.
+	NoTraffic = "no traffic"
 )
 
 // StallComparison compares what the actions of two runs cost each
@@ -53,6 +56,8 @@ type ActionCosts struct {
 	// any action, Total the sum of each action's, Worst the worst latency
 	// in them, Baseline the longest before the first action.
 	Longest, Total, Worst, Baseline []float64
+	// NoTraffic marks the endpoints no client wrote through.
+	NoTraffic []bool
 }
 
 // Stalls compares what the actions of a base and a candidate run cost each
@@ -93,6 +98,17 @@ func stallDelta(b, c *ActionCosts, i int) StallDelta {
 		NoiseMs: math.Max(100, 2*math.Max(b.Baseline[i], c.Baseline[i])), Verdict: SameStall}
 	if c.Endpoints[i] != b.Endpoints[i] {
 		d.CandidateEndpoint = c.Endpoints[i]
+	}
+	switch bn, cn := i < len(b.NoTraffic) && b.NoTraffic[i], i < len(c.NoTraffic) && c.NoTraffic[i]; {
+	case bn && cn:
+		d.Verdict = NoTraffic
+		return d
+	case bn:
+		d.Verdict = NoTraffic + " in base"
+		return d
+	case cn:
+		d.Verdict = NoTraffic + " in candidate"
+		return d
 	}
 	diff := d.CandidateLongestMs - d.BaseLongestMs
 	if math.Abs(diff) > d.NoiseMs && math.Abs(diff) > 0.2*math.Max(d.BaseLongestMs, d.CandidateLongestMs) {

@@ -126,3 +126,16 @@ type EndpointsDiffer struct {
 func (w *EndpointsDiffer) Error() string {
 	return fmt.Sprintf("stall times: the runs have %d and %d endpoints; the first %d are compared in order", w.Base, w.Candidate, w.Compared)
 }
+
+// IdleSlices: neither side of runs in lockstep completed a statement in
+// some slices, and neither was stuck at the end: statements longer than a
+// slice. Those slices are no rounds of any scenario.
+type IdleSlices struct {
+	Slices []int // numbered from 1
+	Of     int
+}
+
+func (w *IdleSlices) Error() string {
+	return fmt.Sprintf("neither side completed a statement in slice%s %s of %d: statements longer than a slice leave slices without a round; "+
+		"longer slices (--time) hold them", plural(len(w.Slices)), spans(w.Slices), w.Of)
+}

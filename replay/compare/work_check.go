@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -52,8 +53,38 @@ func WorkComparable(base, cand []*results.Run, baseSamples, candSamples int) str
 			}
 		}
 	}
+	if why := sameData(base, cand); why != "" {
+		return why
+	}
 	if writes = slices.Compact(slices.Sorted(slices.Values(writes))); len(writes) > 0 {
 		return fmt.Sprintf("the runs wrote (%s): the rows the reads see, and so their work, depend on when the writes ran", strings.Join(writes, ", "))
+	}
+	return ""
+}
+
+// sameData says why the runs may not have read the same rows, "" when
+// every run recorded the same dataset (or none recorded one).
+func sameData(base, cand []*results.Run) string {
+	var first *results.Run
+	for _, r := range append(slices.Clone(base), cand...) {
+		if r == nil {
+			continue
+		}
+		if first == nil {
+			first = r
+			continue
+		}
+		var differ *DatasetsDiffer
+		var modified *DataModified
+		var unknown *DatasetUnknown
+		switch err := SameDataset("run "+first.RunID, "run "+r.RunID, first.Dataset, r.Dataset); {
+		case errors.As(err, &differ):
+			return "the runs ran on different data (" + strings.Join(differ.Differences, "; ") + ")"
+		case errors.As(err, &modified):
+			return "the data changed since it was prepared (a sample of its rows differs between " + modified.Between + "): the reads saw other rows"
+		case errors.As(err, &unknown):
+			return unknown.Run + " records no dataset, so that the data cannot be told the same"
+		}
 	}
 	return ""
 }

@@ -140,6 +140,11 @@ func TestWorkComparable(t *testing.T) {
 	run := func(seed uint64, writes ...string) *results.Run {
 		return &results.Run{RunID: "r", Options: &results.RunOptions{Seed: seed, Tables: 1, TableSize: 20000, TableName: "main"}, WriteScenarios: writes}
 	}
+	data := func(seed uint64, sample string) *results.Run {
+		r := run(1)
+		r.Dataset = &results.Dataset{Tables: 1, TableName: "main", TableSize: 20000, Seed: seed, Sample: sample}
+		return r
+	}
 	for _, c := range []struct {
 		base, cand []*results.Run
 		nb, nc     int
@@ -150,6 +155,10 @@ func TestWorkComparable(t *testing.T) {
 		{[]*results.Run{run(1)}, []*results.Run{run(1)}, 0, 0, "neither side"},
 		{[]*results.Run{run(1)}, []*results.Run{run(7)}, 10, 10, "different --seed (1 and 7)"},
 		{[]*results.Run{run(1)}, []*results.Run{run(1, "index_updates")}, 10, 10, "the runs wrote (index_updates)"},
+		{[]*results.Run{data(1, "a")}, []*results.Run{data(1, "a")}, 10, 10, ""},
+		{[]*results.Run{data(1, "a")}, []*results.Run{data(1, "b")}, 10, 10, "the data changed since it was prepared"},
+		{[]*results.Run{data(1, "a")}, []*results.Run{data(3, "a")}, 10, 10, "the runs ran on different data (seed 1 vs 3)"},
+		{[]*results.Run{data(1, "a")}, []*results.Run{run(1)}, 10, 10, "records no dataset"},
 	} {
 		if got := WorkComparable(c.base, c.cand, c.nb, c.nc); c.want == "" && got != "" || !strings.Contains(got, c.want) {
 			t.Errorf("got %q, want %q", got, c.want)

@@ -19,7 +19,17 @@ type Execution struct {
 	Rows      int64 // rows returned or affected
 	ErrorCode int32 // 0 when it succeeded
 	Retries   int32 // deadlock / lock wait retries before this outcome
+	// CommitErrorCode is the error of the COMMIT that ended its event, on
+	// the event's last statement; 0 when there was none.
+	CommitErrorCode int32
 }
+
+// IsConflict reports whether a COMMIT that failed with code was refused
+// by a cluster's certification: Galera's deadlock error 1213 (another
+// node's write-set won, or a brute-force abort at commit; InnoDB finds
+// its own deadlocks on a statement, never at COMMIT) or Group
+// Replication's 3101 (rollback during commit).
+func IsConflict(code int32) bool { return code == 1213 || code == 3101 }
 
 // Latencies are the latency figures of the executions that succeeded, read
 // from the histogram (so within its 0.1% resolution), each clamped into
@@ -53,6 +63,10 @@ type Metrics struct {
 	ErrorCodes map[int32]int64 // failures by server error code; nil when none
 	Retries    int64           // deadlock / lock wait retries, over all executions
 	Rows       int64           // rows returned or affected by the executions that succeeded
+	// FailedCommits are the events whose COMMIT failed, and Conflicts
+	// those of them a cluster's certification refused (IsConflict). Their
+	// statements succeeded: they are not Errors.
+	FailedCommits, Conflicts int64
 
 	// Set by Close.
 	Latencies  Latencies
@@ -77,23 +91,29 @@ func (m *Metrics) Add(e *Execution) {
 	if !e.IntendedStart.IsZero() {
 		from = e.IntendedStart.UnixNano()
 	}
-	m.add(from, e.LatencyNs, e.Rows, e.ErrorCode, e.Retries)
+	m.add(from, e.LatencyNs, e.Rows, e.ErrorCode, e.Retries, e.CommitErrorCode)
 }
 
 // AddUnixNano is Add of an execution given by its fields, times as Unix
 // nanoseconds (as results files keep them), intended 0 when the run was
 // not paced: readers of many rows need not build a time per row.
-func (m *Metrics) AddUnixNano(start, intended, latencyNs, rows int64, errorCode, retries int32) {
+func (m *Metrics) AddUnixNano(start, intended, latencyNs, rows int64, errorCode, retries, commitErrorCode int32) {
 	if intended != 0 {
 		start = intended
 	}
-	m.add(start, latencyNs, rows, errorCode, retries)
+	m.add(start, latencyNs, rows, errorCode, retries, commitErrorCode)
 }
 
 // add records an execution due at from (Unix nanoseconds).
-func (m *Metrics) add(from, latencyNs, rows int64, errorCode, retries int32) {
+func (m *Metrics) add(from, latencyNs, rows int64, errorCode, retries, commitErrorCode int32) {
 	m.Executions++
 	m.Retries += int64(retries)
+	if commitErrorCode != 0 {
+		m.FailedCommits++
+		if IsConflict(commitErrorCode) {
+			m.Conflicts++
+		}
+	}
 	if errorCode != 0 {
 		m.addError(errorCode)
 	} else {
@@ -131,6 +151,8 @@ func (m *Metrics) Merge(o *Metrics) {
 	m.Executions += o.Executions
 	m.Errors += o.Errors
 	m.Retries += o.Retries
+	m.FailedCommits += o.FailedCommits
+	m.Conflicts += o.Conflicts
 	m.Rows += o.Rows
 	for code, n := range o.ErrorCodes {
 		if m.ErrorCodes == nil {

@@ -235,7 +235,7 @@ func TestAddUnixNanoEqualsAdd(t *testing.T) {
 			e.ErrorCode = 1205
 		}
 		byAdd.Add(e)
-		byFields.AddUnixNano(e.Start.UnixNano(), intended, e.LatencyNs, e.Rows, e.ErrorCode, e.Retries)
+		byFields.AddUnixNano(e.Start.UnixNano(), intended, e.LatencyNs, e.Rows, e.ErrorCode, e.Retries, e.CommitErrorCode)
 	}
 	byAdd.Close()
 	byFields.Close()
@@ -261,7 +261,7 @@ func TestLatenciesAreTheLibrarys(t *testing.T) {
 		for _, n := range []int{1, 2, 7, 1000, 50000} {
 			var m Metrics
 			for i := range n {
-				m.AddUnixNano(int64(i), 0, draw(), 0, 0, 0)
+				m.AddUnixNano(int64(i), 0, draw(), 0, 0, 0, 0)
 			}
 			m.Close()
 			h := m.hist

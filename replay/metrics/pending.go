@@ -3,10 +3,9 @@ package metrics
 // The latencies of successful executions reach the histogram a batch at a
 // time. Recorded one by one as rows come, each took a cache miss when
 // several scenarios' histograms take turns (a histogram's counts are 192
-// KB, and the 40 scenarios of a report, twice over on two cores, do not
-// stay in a core's cache): in a batch, the few thousand counts a
-// scenario's latencies fall on are loaded once and reused. A report of
-// 1M executions over 40 scenarios took 0.77 of the time (bench/README.md).
+// KB, and a report's dozens of them do not stay in a core's cache): in a
+// batch, the few thousand counts a scenario's latencies fall on are
+// loaded once and reused (bench/README.md, report_vs_duckdb.sh).
 //
 // Everything that reads the histogram records the batch first, so a
 // Metrics reads the same whenever its batch is recorded; but a read then

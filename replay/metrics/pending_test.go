@@ -16,7 +16,7 @@ func TestPendingLatenciesAllReachTheHistogram(t *testing.T) {
 		want := NewHistogram()
 		for i := range n {
 			ns := int64(1e6 * math.Exp(rng.NormFloat64()))
-			m.AddUnixNano(int64(i), 0, ns, 0, 0, 0)
+			m.AddUnixNano(int64(i), 0, ns, 0, 0, 0, 0)
 			Record(want, ns)
 			if i == n/2 {
 				m.Percentile(50) // a read part way records the batch so far

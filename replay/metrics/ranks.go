@@ -10,8 +10,8 @@ import (
 // Ranks are the order statistics of the latencies a Metrics recorded, as
 // its histogram holds them: At(i) is the (i+1)-th smallest, the highest
 // value of its bucket (within 0.1%), as Percentile gives. A bootstrap of
-// a quantile draws ranks (report's bootstrapIndex), so it resamples every
-// execution, not a sample of them, from the histogram already kept.
+// a quantile draws ranks (replay/stats' bootstrapIndex), so it resamples
+// every execution, not a sample of them, from the histogram already kept.
 type Ranks struct {
 	upto []int64 // cumulative count at the end of each non-empty bucket
 	val  []int64 // that bucket's highest value

@@ -12,12 +12,19 @@ type Summary struct {
 	Executions int64   `json:"executions"` // succeeded and failed
 	Errors     int64   `json:"errors"`
 	ErrorRate  float64 `json:"error_rate"`
-	MeanMs     float64 `json:"mean_ms"`
-	P50Ms      float64 `json:"p50_ms"`
-	P95Ms      float64 `json:"p95_ms"`
-	P99Ms      float64 `json:"p99_ms"`
-	MaxMs      float64 `json:"max_ms"`
-	QPS        float64 `json:"queries_per_second"`
+	// Retries are the statements run again after a deadlock or lock wait
+	// timeout (run --ignore-errors); Conflicts the events whose COMMIT a
+	// cluster's certification refused, FailedCommits those whose COMMIT
+	// failed for any reason (conflicts included). See Metrics.
+	Retries       int64   `json:"retries"`
+	Conflicts     int64   `json:"conflicts"`
+	FailedCommits int64   `json:"failed_commits"`
+	MeanMs        float64 `json:"mean_ms"`
+	P50Ms         float64 `json:"p50_ms"`
+	P95Ms         float64 `json:"p95_ms"`
+	P99Ms         float64 `json:"p99_ms"`
+	MaxMs         float64 `json:"max_ms"`
+	QPS           float64 `json:"queries_per_second"`
 	// CutAtEnd counts the statements still running when a run or round
 	// ended (in neither Executions nor Errors), and CutRanMs is the longest
 	// time one of them had run: a lower bound of its latency. Metrics
@@ -29,7 +36,7 @@ type Summary struct {
 // SummaryOf returns the summary of closed metrics.
 func SummaryOf(m *Metrics) Summary {
 	l := m.Latencies
-	s := Summary{Executions: m.Executions, Errors: m.Errors,
+	s := Summary{Executions: m.Executions, Errors: m.Errors, Retries: m.Retries, Conflicts: m.Conflicts, FailedCommits: m.FailedCommits,
 		MeanMs: Milliseconds(l.Mean), P50Ms: Milliseconds(l.P50), P95Ms: Milliseconds(l.P95), P99Ms: Milliseconds(l.P99),
 		MaxMs: Milliseconds(l.Max), QPS: m.Throughput}
 	if m.Executions > 0 {

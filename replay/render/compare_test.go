@@ -75,6 +75,56 @@ func TestCompareStalls(t *testing.T) {
 	}
 }
 
+// TestCompareMethods: two runs that differ by their actions (TOI against
+// RSU) compare what each run's action cost its workload, against its own
+// baseline: less stall, throughput kept during the action, less flow
+// control. Their whole-run latency drifted (2.28x) and is shown, but fails
+// nothing: compare does not exit 1 with regressions.
+func TestCompareMethods(t *testing.T) {
+	parent := t.TempDir()
+	toi := fixture.MethodRun(t, parent, "toi", fixture.Method{Spec: "2s@node2: sql: ALTER TABLE t FORCE", StallMs: 1500, PausedNs: 800_000_000})
+	rsu := fixture.MethodRun(t, parent, "rsu", fixture.Method{Spec: "2s@all: rsu: ALTER TABLE t FORCE", Latency: 2280 * time.Microsecond})
+	c, err := report.Compare([]string{toi}, []string{rsu}, compare.Options{Resamples: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Counts[compare.Regression] == 0 {
+		t.Fatalf("the whole-run latency drift is not a regression any more: %+v", c.Counts)
+	}
+	if c.Failed() || c.Methods == nil {
+		t.Fatalf("failed %v (%v), methods %+v", c.Failed(), c.Failures, c.Methods)
+	}
+	m := c.Methods
+	if m.Verdict != compare.CostsLess || m.Stall != compare.LessStall || len(m.Throughput) != 3 {
+		t.Fatalf("methods %+v", m)
+	}
+	if d := m.Throughput[1]; d.Verdict != compare.LessLoss || d.BaseFraction > 0.05 || d.CandidateFraction < 0.95 || d.BaseLost < 150 {
+		t.Errorf("endpoint 2: %+v", d)
+	}
+	if d := m.Throughput[0]; d.Verdict != compare.SameStall {
+		t.Errorf("endpoint 1, which wrote all along: %+v", d)
+	}
+	if len(m.FlowControl) != 2 || m.FlowControl[1].Node != "node2" || m.FlowControl[1].Base != 0.8 || m.FlowControl[1].Candidate != 0 {
+		t.Errorf("flow control %+v", m.FlowControl)
+	}
+	var b bytes.Buffer
+	if err := Comparison(&b, c, "text"); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"verdict:   methods (the runs differ by their actions): the candidate's actions cost the workload less",
+		"whole-run latency, for information only: ", "Methods: what the actions cost", "0%→100%", "80.0%→0.0%",
+		"Whole-run latency (for information"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, b.String())
+		}
+	}
+	// The same action on both sides: a comparison of servers, as before.
+	again := fixture.MethodRun(t, parent, "toi2", fixture.Method{Spec: "2s@node2: sql: ALTER TABLE t FORCE", StallMs: 1500, Latency: 2280 * time.Microsecond})
+	if c, _ := report.Compare([]string{toi}, []string{again}, compare.Options{Resamples: 100}); c.Methods != nil || !c.Failed() {
+		t.Errorf("same actions: methods %+v, failed %v", c.Methods, c.Failed())
+	}
+}
+
 // TestCompareOutputs checks the JSON contract and the markdown rendering
 // against a golden file (go test -update rewrites it).
 func TestCompareOutputs(t *testing.T) {
@@ -247,7 +297,7 @@ func TestCompareWarnsAboutIncompleteRuns(t *testing.T) {
 	if err := os.MkdirAll(empty, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	fixture.WriteRunJSON(t, empty, &results.Run{RunID: "empty"})
+	fixture.WriteRunJSON(t, empty, &results.Run{RunID: "empty", ServerVersion: "10.11.6-MariaDB", Start: fixture.T0, End: fixture.T0.Add(time.Second)})
 
 	var warned []string
 	c, err := report.Compare([]string{base}, []string{cand, empty}, compare.Options{Warn: func(err error) { warned = append(warned, err.Error()) }})

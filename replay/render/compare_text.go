@@ -20,7 +20,11 @@ func sideText(s compare.Side) string {
 	if s.Rounds != 1 {
 		rounds = fmt.Sprintf("%d rounds", s.Rounds)
 	}
-	return fmt.Sprintf("%s: %s, %d executions", out, rounds, s.Executions)
+	out = fmt.Sprintf("%s: %s, %d executions, %d retries, %d conflicts", out, rounds, s.Executions, s.Retries, s.Conflicts)
+	if n := s.FailedCommits - s.Conflicts; n > 0 {
+		out += fmt.Sprintf(", %d other failed COMMITs", n)
+	}
+	return out
 }
 
 func ratioText(iv *stats.Interval) string {
@@ -53,6 +57,17 @@ func summaryLine(c *compare.Comparison) string {
 	if c.Overall != nil {
 		out += fmt.Sprintf("; all scenarios: %s (%.2f)", c.Overall.Verdict, c.Overall.Median.Ratio)
 	}
+	if c.Methods != nil {
+		out = "methods (the runs differ by their actions): " + compare.MethodText(c.Methods) +
+			"; whole-run latency, for information only: " + out
+	}
+	if len(c.SideFailures) > 0 {
+		var failed []string
+		for _, f := range c.SideFailures {
+			failed = append(failed, f.String())
+		}
+		out = "FAILS: " + strings.Join(failed, "; ") + "; scenarios: " + out
+	}
 	if n := c.Unmeasured(); n > 0 {
 		if c.AllowMissing {
 			out += fmt.Sprintf("; %d scenario(s) measured on one side only, accepted (--allow-missing)", n)
@@ -73,12 +88,19 @@ func writeComparisonText(w io.Writer, c *compare.Comparison, md bool) {
 	if c.Overall != nil {
 		rows = append(slices.Clone(rows), *c.Overall)
 	}
+	writeMethodsText(w, md, c.Methods)
+	if c.Methods != nil {
+		writeStallsText(w, md, c.Stalls)
+		heading(w, md, 2, "Whole-run latency (for information: the runs differ by their actions, so these verdicts do not fail the comparison)")
+	}
 	if md {
 		writeVerdictTable(w, rows, md)
 	} else {
 		writeSummaryLines(w, rows)
 	}
-	writeStallsText(w, md, c.Stalls)
+	if c.Methods == nil {
+		writeStallsText(w, md, c.Stalls)
+	}
 	writeDetails(w, rows, md)
 	para(w, md, "Method: "+c.Method+".")
 	if md {
@@ -305,6 +327,38 @@ func writeDetails(w io.Writer, rows []compare.ScenarioComparison, md bool) {
 	fmt.Fprintln(w)
 }
 
+// writeMethodsText prints a comparison of methods: the throughput during
+// the actions against each run's baseline, and flow control.
+func writeMethodsText(w io.Writer, md bool, mc *compare.MethodComparison) {
+	if mc == nil {
+		return
+	}
+	heading(w, md, 2, "Methods: what the actions cost each run's workload")
+	fmt.Fprintf(w, "%sbase:      %s\n", listItem(md), strings.Join(mc.Base, " | "))
+	fmt.Fprintf(w, "%scandidate: %s\n", listItem(md), strings.Join(mc.Candidate, " | "))
+	fmt.Fprintf(w, "%sverdict:   %s\n\n", listItem(md), mc.Verdict)
+	t := &table{head: []string{"endpoint", "verdict", "throughput during the actions, of baseline, base→cand", "executions lost base→cand", "noise"},
+		right: map[int]bool{3: true, 4: true}}
+	for _, d := range mc.Throughput {
+		if d.Verdict == compare.NoTraffic {
+			t.add(d.Endpoint, d.Verdict, "-", "-", "-")
+			continue
+		}
+		t.add(d.Endpoint, d.Verdict, fmt.Sprintf("%.0f%%→%.0f%%", d.BaseFraction*100, d.CandidateFraction*100),
+			fmt.Sprintf("%.0f→%.0f", d.BaseLost, d.CandidateLost), fmt.Sprintf("%.0f points", d.Noise*100))
+	}
+	t.write(w, md)
+	if len(mc.FlowControl) > 0 {
+		fmt.Fprintln(w)
+		ft := &table{head: []string{"node", "flow control paused during the actions, base→cand"}}
+		for _, p := range mc.FlowControl {
+			ft.add(p.Node, fmt.Sprintf("%.1f%%→%.1f%%", p.Base*100, p.Candidate*100))
+		}
+		ft.write(w, md)
+	}
+	fmt.Fprintf(w, "\nMethod rule: %s.\n\n", mc.Rule)
+}
+
 // writeStallsText prints a stall comparison.
 func writeStallsText(w io.Writer, md bool, sc *compare.StallComparison) {
 	if sc == nil {
@@ -320,6 +374,10 @@ func writeStallsText(w io.Writer, md bool, sc *compare.StallComparison) {
 		ep := d.Endpoint
 		if d.CandidateEndpoint != "" {
 			ep += " / " + d.CandidateEndpoint
+		}
+		if strings.HasPrefix(d.Verdict, compare.NoTraffic) {
+			t.add(ep, d.Verdict, "-", "-", "-", "-")
+			continue
 		}
 		t.add(ep, d.Verdict, fmt.Sprintf("%.0f→%.0f", d.BaseLongestMs, d.CandidateLongestMs),
 			fmt.Sprintf("%.0f→%.0f", d.BaseTotalMs, d.CandidateTotalMs), fmt.Sprintf("%.0f→%.0f", d.BaseWorstMs, d.CandidateWorstMs),

@@ -31,7 +31,8 @@ var pageTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
 		f := 1 + math.Log10(v/maxv)/3
 		return template.CSS(fmt.Sprintf("width:%.1f%%", math.Max(f, 0.01)*100))
 	},
-	"join": strings.Join,
+	"join":  strings.Join,
+	"minus": func(a, b int64) int64 { return a - b },
 }).Parse(htmlTemplate))
 
 // htmlScenario is a scenario with its charts rendered.
@@ -85,7 +86,9 @@ var spectrumTicks = []plot.Tick{{Pos: 0, Label: "0%"}, {Pos: 1, Label: "90%"}, {
 	{Pos: 4, Label: "99.99%"}, {Pos: 5, Label: "max"}}
 
 func htmlRunOf(rr *report.RunReport, idx int) htmlRun {
-	hr := htmlRun{RunReport: rr, ActionsTable: actionsTable(rr.Actions)}
+	// Charts name a server by its node name where the run knows it.
+	name := rr.Info.NodeName
+	hr := htmlRun{RunReport: rr, ActionsTable: actionsTable(rr.Actions, name)}
 	bands := actionBands(rr.ActionRows, rr.Start)
 	for _, s := range rr.Scenarios {
 		hr.MaxP99 = math.Max(hr.MaxP99, s.P99Ms)
@@ -94,9 +97,9 @@ func htmlRunOf(rr *report.RunReport, idx int) htmlRun {
 		hr.Scenarios = append(hr.Scenarios, htmlScenarioOf(s, fmt.Sprintf("r%d-s%d", idx, i), rr.Start, bands))
 	}
 	hr.Throughput = timeCharts(rr.Timeline, rr.Start, bands)
-	hr.EndpointCharts = endpointCharts(rr.Endpoints, rr.Start, bands)
-	hr.ClusterCharts = clusterCharts(inEndpointOrder(rr.Counters, rr.Info), rr.BufferPoolHitRatio, rr.Start, bands)
-	hr.Counters, hr.CounterNote = counterCharts(rr.Counters, rr.Start, bands)
+	hr.EndpointCharts = endpointCharts(rr.Endpoints, rr.Start, bands, name)
+	hr.ClusterCharts = clusterCharts(inEndpointOrder(rr.Counters, rr.Info), rr.BufferPoolHitRatio, rr.Start, bands, name)
+	hr.Counters, hr.CounterNote = counterCharts(rr.Counters, rr.Start, bands, name)
 	return hr
 }
 
@@ -130,8 +133,8 @@ func htmlScenarioOf(s report.ScenarioReport, id string, origin time.Time, bands 
 }
 
 // counterCharts draws the busiest server counters as small multiples, and
-// says when some were left out.
-func counterCharts(counters []report.CounterSeries, origin time.Time, bands []plot.Band) (charts []template.HTML, note string) {
+// says when some were left out; name names a server.
+func counterCharts(counters []report.CounterSeries, origin time.Time, bands []plot.Band, name func(string) string) (charts []template.HTML, note string) {
 	cs := slices.Clone(counters)
 	slices.SortStableFunc(cs, func(a, b report.CounterSeries) int {
 		switch {
@@ -165,7 +168,7 @@ func counterCharts(counters []report.CounterSeries, origin time.Time, bands []pl
 			title = c.Variable
 		}
 		if len(eps) > 1 {
-			title += " (" + c.Endpoint + ")"
+			title += " (" + name(c.Endpoint) + ")"
 		}
 		charts = append(charts, template.HTML(plot.Chart{Title: title, XLabel: "seconds", W: 400, H: 180, Bands: bands,
 			Series: []plot.Series{{Name: c.Variable, Color: colQPS, X: x, Y: y}}}.SVG()))

@@ -35,8 +35,9 @@ func actionBands(rows []results.Action, origin time.Time) []plot.Band {
 	return out
 }
 
-// actionsTable renders, per action, what it cost each endpoint.
-func actionsTable(costs []stall.Cost) template.HTML {
+// actionsTable renders, per action, what it cost each endpoint (named by
+// name).
+func actionsTable(costs []stall.Cost, name func(string) string) template.HTML {
 	if len(costs) == 0 {
 		return ""
 	}
@@ -56,17 +57,17 @@ func actionsTable(costs []stall.Cost) template.HTML {
 					n, title, c.Action, c.Step, html.EscapeString(c.Kind), html.EscapeString(cmp.Or(c.Node, c.Endpoint)),
 					n, c.StartSeconds, n, c.Seconds, n, html.EscapeString(c.Outcome))
 			}
-			fmt.Fprintf(&b, `<td class="ep">%s</td><td>%.0f</td><td>%.1f</td><td>%.0f</td></tr>`, html.EscapeString(ep.Endpoint),
-				ep.LongestZeroWriteMs, ep.StretchStartSeconds, ep.WorstLatencyMs)
+			fmt.Fprintf(&b, `<td class="ep">%s</td><td>%s</td><td>%.1f</td><td>%s</td></tr>`, html.EscapeString(name(ep.Endpoint)),
+				ep.LongestText(), ep.StretchStartSeconds, ep.LatencyText())
 		}
 	}
 	b.WriteString("</tbody></table>")
 	return template.HTML(b.String())
 }
 
-// endpointCharts draws, one line per endpoint: executions per second, p95
-// and the longest latency.
-func endpointCharts(eps []report.EndpointTimeline, origin time.Time, bands []plot.Band) []template.HTML {
+// endpointCharts draws, one line per endpoint (named by name):
+// executions per second, p95 and the longest latency.
+func endpointCharts(eps []report.EndpointTimeline, origin time.Time, bands []plot.Band, name func(string) string) []template.HTML {
 	if len(eps) == 0 {
 		return nil
 	}
@@ -80,9 +81,9 @@ func endpointCharts(eps []report.EndpointTimeline, origin time.Time, bands []plo
 			py = append(py, pt.P95Ms)
 			my = append(my, pt.MaxMs)
 		}
-		q = append(q, plot.Series{Name: ep.Endpoint, Color: col, X: x, Y: qy})
-		p = append(p, plot.Series{Name: ep.Endpoint, Color: col, X: x, Y: py})
-		m = append(m, plot.Series{Name: ep.Endpoint, Color: col, X: x, Y: my})
+		q = append(q, plot.Series{Name: name(ep.Endpoint), Color: col, X: x, Y: qy})
+		p = append(p, plot.Series{Name: name(ep.Endpoint), Color: col, X: x, Y: py})
+		m = append(m, plot.Series{Name: name(ep.Endpoint), Color: col, X: x, Y: my})
 	}
 	return []template.HTML{
 		template.HTML(plot.Chart{Title: "executions/s per endpoint", XLabel: "seconds", YLabel: "executions/s", Series: q, Bands: bands}.SVG()),
@@ -111,8 +112,8 @@ func inEndpointOrder(cs []report.CounterSeries, info *results.Run) []report.Coun
 
 // clusterCharts draws Galera's flow control per node (the fraction of time
 // each node was paused, the pause messages it sent, its receive queue) and
-// the buffer pool hit ratio per endpoint.
-func clusterCharts(cs []report.CounterSeries, hit []report.RatioSeries, origin time.Time, bands []plot.Band) []template.HTML {
+// the buffer pool hit ratio per endpoint, each named by name.
+func clusterCharts(cs []report.CounterSeries, hit []report.RatioSeries, origin time.Time, bands []plot.Band, name func(string) string) []template.HTML {
 	var out []template.HTML
 	line := func(title, ylabel, variable string, f func(report.CounterPoint) (float64, bool)) {
 		var ss []plot.Series
@@ -127,7 +128,7 @@ func clusterCharts(cs []report.CounterSeries, hit []report.RatioSeries, origin t
 					y = append(y, v)
 				}
 			}
-			ss = append(ss, plot.Series{Name: c.Endpoint, Color: endpointColors[len(ss)%len(endpointColors)], X: x, Y: y})
+			ss = append(ss, plot.Series{Name: name(c.Endpoint), Color: endpointColors[len(ss)%len(endpointColors)], X: x, Y: y})
 		}
 		if len(ss) > 0 {
 			out = append(out, template.HTML(plot.Chart{Title: title, XLabel: "seconds", YLabel: ylabel, Series: ss, Bands: bands}.SVG()))
@@ -138,6 +139,7 @@ func clusterCharts(cs []report.CounterSeries, hit []report.RatioSeries, origin t
 		func(p report.CounterPoint) (float64, bool) { return p.PerSec / 1e9, true })
 	line("flow control messages sent per node (the node throttling the cluster)", "messages/s", "wsrep_flow_control_sent", perSec)
 	line("receive queue per node (write-sets waiting to be applied)", "write-sets", "wsrep_local_recv_queue", perSec)
+	line("cluster size each node sees", "members", "wsrep_cluster_size", perSec)
 	if len(hit) > 0 {
 		var ss []plot.Series
 		for i, h := range hit {
@@ -146,7 +148,7 @@ func clusterCharts(cs []report.CounterSeries, hit []report.RatioSeries, origin t
 				x = append(x, p.Time.Sub(origin).Seconds())
 				y = append(y, p.Ratio)
 			}
-			ss = append(ss, plot.Series{Name: h.Endpoint, Color: endpointColors[i%len(endpointColors)], X: x, Y: y})
+			ss = append(ss, plot.Series{Name: name(h.Endpoint), Color: endpointColors[i%len(endpointColors)], X: x, Y: y})
 		}
 		out = append(out, template.HTML(plot.Chart{Title: "buffer pool hit ratio (1 - reads from disk / read requests)", XLabel: "seconds",
 			YLabel: "hit ratio", Series: ss, Bands: bands}.SVG()))

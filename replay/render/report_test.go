@@ -355,3 +355,113 @@ func TestReportActions(t *testing.T) {
 		}
 	}
 }
+
+// TestReportCountsRetriesAndConflicts: statements retried, and events
+// whose COMMIT a cluster refused (conflicts) or that failed otherwise, are
+// counted from the files and shown beside the errors.
+func TestReportCountsRetriesAndConflicts(t *testing.T) {
+	execs := fixture.Gen(1, 5, fixture.Scen{Name: "a", N: 1000, MedianMs: 2, Plan: "p"})
+	for i := range execs {
+		switch {
+		case i%100 == 1:
+			execs[i].Retries = 2
+		case i%250 == 7:
+			execs[i].CommitErrorCode = 1213
+		case i == 500:
+			execs[i].CommitErrorCode = 1047
+		}
+	}
+	dir := fixture.Run{ID: "c", Execs: execs}.Write(t, t.TempDir())
+	rep, err := report.Build([]string{dir}, report.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tot := rep.Runs[0].Total
+	if tot.Retries != 20 || tot.Conflicts != 4 || tot.FailedCommits != 5 || tot.Errors != 0 {
+		t.Errorf("total %+v: want 20 retries, 4 conflicts, 5 failed commits, 0 errors", tot)
+	}
+	var txt, page bytes.Buffer
+	if err := Report(&txt, rep, FormatText); err != nil {
+		t.Fatal(err)
+	}
+	if err := Report(&page, rep, FormatHTML); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"retries", "conflicts: 4 transactions whose COMMIT the cluster's certification refused; 1 other failed COMMITs"} {
+		if !strings.Contains(txt.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, txt.String())
+		}
+	}
+	for _, want := range []string{"<th>retries</th>", "conflicts: 4 transactions", "other failed COMMITs: 1"} {
+		if !strings.Contains(page.String(), want) {
+			t.Errorf("HTML lacks %q", want)
+		}
+	}
+}
+
+// TestReportNodesBehindAProxy: a run whose traffic went to a proxy has its
+// figures split by the node each connection reached.
+func TestReportNodesBehindAProxy(t *testing.T) {
+	execs := fixture.Gen(1, 5, fixture.Scen{Name: "a", N: 900, MedianMs: 2, Plan: "p"})
+	for i := range execs {
+		execs[i].Endpoint = "127.0.0.1:9000"
+		execs[i].Node = []string{"node1", "node2", "node3"}[i%3]
+		if i%3 == 1 && i%30 == 1 {
+			execs[i].CommitErrorCode = 1213
+		}
+	}
+	info := &results.Run{RunID: "p", Endpoints: []string{"127.0.0.1:9000"}, Start: fixture.T0, End: fixture.T0.Add(5 * time.Second),
+		Nodes: []results.Node{{Name: "node1", Endpoint: "127.0.0.1:1"}, {Name: "node2", Endpoint: "127.0.0.1:2"}, {Name: "node3", Endpoint: "127.0.0.1:3"}}}
+	dir := fixture.Run{ID: "p", Execs: execs, Info: info}.Write(t, t.TempDir())
+	rep, err := report.Build([]string{dir}, report.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes := rep.Runs[0].Nodes
+	if len(nodes) != 3 || nodes[0].Node != "node1" || nodes[1].Node != "node2" || nodes[0].Executions != 300 || nodes[1].Conflicts != 30 {
+		t.Fatalf("nodes %+v", nodes)
+	}
+	var txt bytes.Buffer
+	if err := Report(&txt, rep, FormatText); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(txt.String(), "Nodes (the server each connection reached") || !strings.Contains(txt.String(), "node3 ") {
+		t.Errorf("text lacks the nodes:\n%s", txt.String())
+	}
+	var page bytes.Buffer
+	if err := Report(&page, rep, FormatHTML); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(page.String(), "<td>node2</td><td>300</td>") {
+		t.Errorf("HTML lacks the nodes")
+	}
+}
+
+// TestHTMLNamesNodes: the charts' legends and titles name the cluster's
+// nodes as the run knows them (node2), not by host:port, and no title runs
+// past its chart.
+func TestHTMLNamesNodes(t *testing.T) {
+	dir := fixture.MethodRun(t, t.TempDir(), "n", fixture.Method{Spec: "2s@node2: pause 1s", StallMs: 800, PausedNs: 5e8})
+	rep, err := report.Build([]string{dir}, report.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := writeHTML(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, want := range []string{`class="lg">node1</text>`, `class="lg">node2</text>`, `<td class="ep">node2</td>`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	if strings.Contains(page, `class="lg">127.0.0.1:`) {
+		t.Errorf("a legend names a node by host:port")
+	}
+	for _, part := range strings.Split(page, `class="ct">`)[1:] {
+		if l := part[:strings.Index(part, "</text>")]; len(l) > 72 {
+			t.Errorf("title line %q is too long for a chart", l)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/joinbench/joinbench/replay/compare"
+	"github.com/joinbench/joinbench/replay/metrics"
 	"github.com/joinbench/joinbench/replay/report"
 	"github.com/joinbench/joinbench/replay/stall"
 )
@@ -17,6 +18,7 @@ import (
 func writeRunText(w io.Writer, rr *report.RunReport, md bool) {
 	writeRunHeader(w, rr, md)
 	writeScenarioTable(w, rr, md)
+	writeNodes(w, rr, md)
 	writeCut(w, rr, md)
 	writeClients(w, rr, md)
 	writeActionsText(w, md, rr.Actions)
@@ -57,15 +59,43 @@ func writeRunHeader(w io.Writer, rr *report.RunReport, md bool) {
 // writeScenarioTable prints each scenario's figures and the run's.
 func writeScenarioTable(w io.Writer, rr *report.RunReport, md bool) {
 	heading(w, md, 2, "Scenarios (latency in ms, successful executions)")
-	t := &table{head: []string{"scenario", "executions", "errors", "mean", "p50", "p95", "p99", "max", "qps", "plans"},
-		right: map[int]bool{1: true, 2: true, 3: true, 4: true, 5: true, 6: true, 7: true, 8: true, 9: true}}
+	t := &table{head: []string{"scenario", "executions", "errors", "retries", "mean", "p50", "p95", "p99", "max", "qps", "plans"},
+		right: map[int]bool{1: true, 2: true, 3: true, 4: true, 5: true, 6: true, 7: true, 8: true, 9: true, 10: true}}
 	for _, s := range rr.Scenarios {
-		t.add(s.Scenario, fmt.Sprint(s.Executions), fmt.Sprint(s.Errors), fms(s.MeanMs), fms(s.P50Ms), fms(s.P95Ms),
+		t.add(s.Scenario, fmt.Sprint(s.Executions), fmt.Sprint(s.Errors), fmt.Sprint(s.Retries), fms(s.MeanMs), fms(s.P50Ms), fms(s.P95Ms),
 			fms(s.P99Ms), fms(s.MaxMs), fmt.Sprintf("%.1f", s.QPS), fmt.Sprint(len(s.Plans)))
 	}
 	tot := rr.Total
-	t.add("(all)", fmt.Sprint(tot.Executions), fmt.Sprint(tot.Errors), fms(tot.MeanMs), fms(tot.P50Ms), fms(tot.P95Ms),
+	t.add("(all)", fmt.Sprint(tot.Executions), fmt.Sprint(tot.Errors), fmt.Sprint(tot.Retries), fms(tot.MeanMs), fms(tot.P50Ms), fms(tot.P95Ms),
 		fms(tot.P99Ms), fms(tot.MaxMs), fmt.Sprintf("%.1f", tot.QPS), "")
+	t.write(w, md)
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, commitText(tot))
+	fmt.Fprintln(w)
+}
+
+// commitText says how many events' COMMIT failed: the conflicts a
+// cluster's certification refused, and the others.
+func commitText(s metrics.Summary) string {
+	out := fmt.Sprintf("conflicts: %d transactions whose COMMIT the cluster's certification refused", s.Conflicts)
+	if n := s.FailedCommits - s.Conflicts; n > 0 {
+		out += fmt.Sprintf("; %d other failed COMMITs", n)
+	}
+	return out
+}
+
+// writeNodes prints the figures of the statements each server served.
+func writeNodes(w io.Writer, rr *report.RunReport, md bool) {
+	if len(rr.Nodes) == 0 {
+		return
+	}
+	heading(w, md, 2, "Nodes (the server each connection reached; latency in ms)")
+	t := &table{head: []string{"node", "executions", "errors", "retries", "conflicts", "p50", "p95", "p99", "qps"},
+		right: map[int]bool{1: true, 2: true, 3: true, 4: true, 5: true, 6: true, 7: true, 8: true}}
+	for _, n := range rr.Nodes {
+		t.add(n.Node, fmt.Sprint(n.Executions), fmt.Sprint(n.Errors), fmt.Sprint(n.Retries), fmt.Sprint(n.Conflicts),
+			fms(n.P50Ms), fms(n.P95Ms), fms(n.P99Ms), fmt.Sprintf("%.1f", n.QPS))
+	}
 	t.write(w, md)
 	fmt.Fprintln(w)
 }
@@ -183,8 +213,7 @@ func writeActionsText(w io.Writer, md bool, costs []stall.Cost) {
 			if i > 0 {
 				label, at, took, outcome = "", "", "", ""
 			}
-			t.add(label, at, took, outcome, e.Endpoint, fmt.Sprintf("%.0f", e.LongestZeroWriteMs),
-				fmt.Sprintf("%.1f", e.StretchStartSeconds), fmt.Sprintf("%.0f", e.WorstLatencyMs))
+			t.add(label, at, took, outcome, e.Endpoint, e.LongestText(), fmt.Sprintf("%.1f", e.StretchStartSeconds), e.LatencyText())
 		}
 	}
 	t.write(w, md)

@@ -274,7 +274,7 @@ func (r *runAcc) addColumns(c *results.ExecutionColumns) error {
 		a := r.scenario(c.Scenario.Values[si])
 		for _, i := range rows {
 			start, lat, code := c.StartNs[i], c.LatencyNs[i], c.ErrorCode[i]
-			a.m.AddUnixNano(start, c.IntendedStartNs[i], lat, c.Rows[i], code, 0)
+			a.m.AddUnixNano(start, c.IntendedStartNs[i], lat, c.Rows[i], code, c.Retries[i], c.CommitErrorCode[i])
 			failed := code != 0
 			if !failed {
 				if pi := c.PlanHash.Index[i]; pi >= 0 {

@@ -71,12 +71,15 @@ type roundRow struct {
 	Start     time.Time `parquet:"start_time,timestamp(nanosecond)"`
 	LatencyNs int64     `parquet:"latency_ns"`
 	ErrorCode int32     `parquet:"error_code"`
+	CutAtEnd  bool      `parquet:"cut_at_end,optional"`
 }
 
-func scanSuccessesByRows(dir string, fn func(scenario string, startNs, latencyNs int64)) error {
+func scanRoundByRows(dir string, s roundScan) error {
 	_, err := results.ScanExecutionsAs(dir, nil, func(e *roundRow) error {
-		if e.ErrorCode == 0 {
-			fn(e.Scenario, e.Start.UnixNano(), e.LatencyNs)
+		if e.CutAtEnd {
+			s.cut(e.Start.UnixNano(), e.LatencyNs)
+		} else {
+			s.execution(e.Scenario, e.Start.UnixNano(), e.LatencyNs, e.ErrorCode)
 		}
 		return nil
 	})
@@ -85,9 +88,9 @@ func scanSuccessesByRows(dir string, fn func(scenario string, startNs, latencyNs
 
 // byRows runs f with runs read row by row, as before the column reader.
 func byRows(f func()) {
-	saved, savedRounds := scanRun, scanSuccesses
-	scanRun, scanSuccesses = scanRunByRows, scanSuccessesByRows
-	defer func() { scanRun, scanSuccesses = saved, savedRounds }()
+	saved, savedRounds := scanRun, scanRound
+	scanRun, scanRound = scanRunByRows, scanRoundByRows
+	defer func() { scanRun, scanRound = saved, savedRounds }()
 	f()
 }
 

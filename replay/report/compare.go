@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/joinbench/joinbench/replay/compare"
 	"github.com/joinbench/joinbench/replay/results"
@@ -42,6 +43,9 @@ func comparison(baseDirs, candDirs []string, opt compare.Options) (*compare.Comp
 	opt = opt.WithDefaults()
 	c := compare.New(opt)
 	w := warner{list: &c.Warnings, fn: opt.Warn}
+	if err := checkDatasets(baseDirs, candDirs, opt.AllowDifferentData, w); err != nil {
+		return nil, nil, err
+	}
 	base, cand, err := readSides(baseDirs, candDirs, c, w)
 	if err != nil {
 		return nil, nil, err
@@ -68,6 +72,9 @@ func comparison(baseDirs, candDirs []string, opt compare.Options) (*compare.Comp
 		}
 	}
 	names := scenarioNames(base.acc, cand.acc)
+	if err := compare.CheckNoise(opt.Noise, c, names); err != nil {
+		return nil, nil, err
+	}
 	rounds, err := readSideRounds(baseDirs, candDirs, names, opt.Seed)
 	if err != nil {
 		return nil, nil, err
@@ -85,13 +92,50 @@ func comparison(baseDirs, candDirs []string, opt compare.Options) (*compare.Comp
 		judged[i].BaseCDF, judged[i].CandidateCDF = compare.CDF(in.Base.Metrics), compare.CDF(in.Candidate.Metrics)
 	})
 	c.Add(judged...)
-	if c.Stalls, err = compareStalls(baseDirs, candDirs, w); err != nil {
+	// After the judging, which closed the scenarios' metrics.
+	act := compare.Activity{Base: []compare.RoundActivity{base.activity()}, Candidate: []compare.RoundActivity{cand.activity()}}
+	if rounds != nil {
+		act = rounds.Activity
+	}
+	failed, idle := compare.CheckActivity(act)
+	c.SideFailures = failed
+	w.warnIf(idle)
+	if c.Stalls, c.Methods, err = compareActions(baseDirs, candDirs, w); err != nil {
 		return nil, nil, err
 	}
 	bn, _ := base.acc.cut.total()
 	cn, _ := cand.acc.cut.total()
 	j.Finish(c, rounds, bn, cn)
+	if note := compare.AANote(base.info, cand.info); note != "" {
+		c.Notes = append(c.Notes, note)
+	}
 	return c, rounds, nil
+}
+
+// activity is what a side read as one round did: every statement it
+// completed or had cut at the end. Its scenarios' metrics must be closed.
+func (d *sideData) activity() compare.RoundActivity {
+	var a compare.RoundActivity
+	var last time.Time
+	for _, sc := range d.acc.scenarios {
+		a.Completed += sc.m.Executions
+		for code, n := range sc.m.ErrorCodes {
+			if compare.ConnectionLost(code) {
+				a.ConnLost += n
+			}
+		}
+		if sc.m.Last.After(last) {
+			last = sc.m.Last
+		}
+	}
+	a.Cut, a.LongestCutNs = d.acc.cut.total()
+	if d.info != nil && !d.info.End.IsZero() && !last.IsZero() {
+		a.IdleAtEndNs = max(int64(d.info.End.Sub(last)), 0)
+	}
+	if d.info != nil {
+		a.Unanswered = d.info.Unanswered
+	}
+	return a
 }
 
 // readSides reads the two sides at once, each with its own warnings, which
@@ -253,9 +297,15 @@ func readSide(name string, dirs []string, side *compare.Side, w warner) (*sideDa
 		side.Runs = append(side.Runs, d)
 		id := results.RunIDFromDir(d)
 		if info := results.ReadRunInfo(d, w.warn); info != nil {
+			if err := checkRunFile(d, info); err != nil {
+				return nil, err
+			}
 			infos = append(infos, info)
 			if info.RunID != "" {
 				id = info.RunID
+			}
+			if info.Interrupted {
+				w.warn(fmt.Errorf("%s: the run was interrupted (Ctrl-C or SIGTERM): %s", d, interruptedCut(info)))
 			}
 			if info.Error != "" {
 				failed = append(failed, fmt.Sprintf("%s: the run failed: %s", d, info.Error))
@@ -290,6 +340,11 @@ func readSide(name string, dirs []string, side *compare.Side, w warner) (*sideDa
 	side.Files = acc.files
 	side.Rounds = len(dirs)
 	side.Executions = acc.executions()
+	for _, a := range acc.scenarios {
+		side.Retries += a.m.Retries
+		side.Conflicts += a.m.Conflicts
+		side.FailedCommits += a.m.FailedCommits
+	}
 	if side.Executions == 0 {
 		return nil, &NoExecutionsError{Side: name, Dirs: dirs, Failed: failed, Cut: acc.cut.describe()}
 	}

@@ -1,12 +1,17 @@
 // Package report reads the Parquet results of runs. It turns each run into
 // a report (per scenario summaries, latency over time, plans, server
-// counters, clients of a split run, what actions cost), and it collects the
+// counters, clients of a split run, the nodes that served the connections,
+// what actions cost), and it collects the
 // two sides of a comparison into the typed inputs of replay/compare's rule
 // (Compare, Calibrate): each run folder of a side is a round, or each time
 // slice of a run in lockstep with the other side's; per scenario, its
 // executions' metrics, plans, statement texts, result checksums (and the
 // parameters of mismatches), statements cut at the end, and per-round
-// latency samples.
+// latency samples, and what every round did whatever the scenario (the
+// rule's evidence that a side's server answered). A run.json no run
+// writes (edited or damaged) is refused before it sizes anything
+// (runcheck.go), and the datasets the runs record are compared before
+// anything else is read (datasets.go).
 //
 // It reads results through replay/results by columns, a row group at a
 // time (ScanExecutionColumns), on every core: each worker adds what it

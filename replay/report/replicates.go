@@ -11,7 +11,8 @@ import (
 
 // A side of a comparison given as several run folders is read as several
 // rounds (replicates): every run folder is one round. Whole runs on a
-// shared machine drift by 15-25% against each other, far more than the
+// shared machine drift by up to about 30% against each other
+// (bench/README.md, "Verdicts on a noisy machine"), far more than the
 // noise between executions of one run suggests, so verdicts over rounds
 // are drawn from the spread of per-round statistics (replay/compare), not
 // from the executions pooled as if they were independent.
@@ -26,21 +27,30 @@ type round struct {
 	runID string
 	rep   *results.Replicate // nil unless the run was made as a round (joinbench ab)
 	scen  map[string]*roundSample
+	act   compare.RoundActivity // every statement it completed or had cut, whatever the scenario
 }
 
 // roundSample keeps a uniform sample of one scenario's successful
 // latencies in one round, and their count (seen).
 type roundSample = stats.Reservoir
 
-// scanSuccesses passes the scenario, start (Unix nanoseconds) and latency
-// of every successful execution of a run to fn, in file order, reading by
-// columns; tests set it to the row-by-row reading it must agree with.
-var scanSuccesses = func(dir string, fn func(scenario string, startNs, latencyNs int64)) error {
+// roundScan is what a round reads of each statement of its run: the
+// latency of every successful execution by scenario (code 0), the code of
+// every other, and how long each statement cut at the end had run.
+type roundScan struct {
+	execution func(scenario string, startNs, latencyNs int64, code int32)
+	cut       func(startNs, ranNs int64)
+}
+
+// scanRound passes every statement of a run to s, in file order, reading
+// by columns; tests set it to the row-by-row reading it must agree with.
+var scanRound = func(dir string, s roundScan) error {
 	_, err := results.ScanExecutionColumns(dir, nil, results.ColumnScan{SkipTemplates: true, SkipRows: true}, func(c *results.ExecutionColumns) error {
 		for i, code := range c.ErrorCode {
-			if code == 0 {
-				fn(c.Scenario.Values[c.Scenario.Index[i]], c.StartNs[i], c.LatencyNs[i])
-			}
+			s.execution(c.Scenario.Values[c.Scenario.Index[i]], c.StartNs[i], c.LatencyNs[i], code)
+		}
+		for _, ct := range c.Cut {
+			s.cut(ct.StartNs, ct.RanNs)
 		}
 		return nil
 	})
@@ -56,19 +66,26 @@ func readRounds(dirs []string, seed uint64) ([]*round, error) {
 	for i, d := range dirs {
 		base := round{dir: d, runID: results.RunIDFromDir(d)}
 		var sliced *results.Replicate
-		var startNs int64
+		var startNs, endNs, lastNs, unanswered int64
+		n := 1
 		if info := results.ReadRunInfo(d, nil); info != nil {
 			if info.RunID != "" {
 				base.runID = info.RunID
 			}
+			if !info.End.IsZero() {
+				endNs = info.End.UnixNano()
+			}
+			unanswered = info.Unanswered
 			base.rep = info.Replicate
 			if rep := info.Replicate; rep != nil && rep.Slice > 0 && rep.Rounds > 0 && !info.Start.IsZero() {
-				sliced, startNs = rep, info.Start.UnixNano()
+				// checkRunFile bounded the slices when the side was read;
+				// those of an interrupted run that never began are none.
+				sliced, startNs, n = rep, info.Start.UnixNano(), min(slicesBegun(info), MaxRounds)
 			}
 		}
 		rounds := []*round{&base}
 		if sliced != nil {
-			rounds = make([]*round, sliced.Rounds)
+			rounds = make([]*round, n)
 			for k := range rounds {
 				r := base
 				rep := *sliced
@@ -80,22 +97,37 @@ func readRounds(dirs []string, seed uint64) ([]*round, error) {
 		for _, r := range rounds {
 			r.scen = map[string]*roundSample{}
 		}
-		err := scanSuccesses(d, func(scenario string, start, latencyNs int64) {
-			k := 0
-			if sliced != nil {
-				k = sliced.SliceOf(start, startNs) - 1
+		roundOf := func(start int64) int {
+			if sliced == nil {
+				return 0
 			}
-			r := rounds[k]
-			s := r.scen[scenario]
-			if s == nil {
-				s = stats.NewReservoir(roundSampleCap, seed^compare.HashStrings(scenario)^uint64(i)*0x9e3779b97f4a7c15^uint64(k)<<32)
-				r.scen[strings.Clone(scenario)] = s
-			}
-			s.Add(max(latencyNs, 0))
+			return min(sliced.SliceOf(start, startNs), n) - 1
+		}
+		err := scanRound(d, roundScan{
+			execution: func(scenario string, start, latencyNs int64, code int32) {
+				k := roundOf(start)
+				r := rounds[k]
+				r.act.Add(code)
+				lastNs = max(lastNs, start+latencyNs)
+				if code != 0 {
+					return
+				}
+				s := r.scen[scenario]
+				if s == nil {
+					s = stats.NewReservoir(roundSampleCap, seed^compare.HashStrings(scenario)^uint64(i)*0x9e3779b97f4a7c15^uint64(k)<<32)
+					r.scen[strings.Clone(scenario)] = s
+				}
+				s.Add(max(latencyNs, 0))
+			},
+			cut: func(start, ranNs int64) { rounds[roundOf(start)].act.AddCut(ranNs) },
 		})
 		if err != nil {
 			return nil, err
 		}
+		if endNs > 0 && lastNs > 0 {
+			rounds[len(rounds)-1].act.IdleAtEndNs = max(endNs-lastNs, 0)
+		}
+		rounds[len(rounds)-1].act.Unanswered = unanswered
 		for _, r := range rounds {
 			for _, s := range r.scen {
 				s.Sorted()
@@ -192,11 +224,27 @@ func readSideRounds(baseDirs, candDirs, names []string, seed uint64) (*compare.R
 		return nil, err
 	}
 	out := &compare.Rounds{Base: asRounds(base), Candidate: asRounds(cand), Paired: commonSeries(base, cand) != "",
-		Scenarios: map[string]*compare.ScenarioRounds{}}
+		Scenarios: map[string]*compare.ScenarioRounds{},
+		Activity:  compare.Activity{Base: activityOf(base), Candidate: activityOf(cand)}}
+	if inLockstep(baseDirs) && inLockstep(candDirs) && len(baseDirs) == 1 && len(candDirs) == 1 {
+		out.Activity.Sliced = true
+		if info := results.ReadRunInfo(baseDirs[0], nil); info != nil && info.Replicate != nil {
+			out.Activity.SliceNs = int64(info.Replicate.Slice)
+		}
+	}
 	for _, n := range names {
 		out.Scenarios[n] = roundsOf(n, base, cand, out.Paired)
 	}
 	return out, nil
+}
+
+// activityOf is what each of rs did, in order.
+func activityOf(rs []*round) []compare.RoundActivity {
+	out := make([]compare.RoundActivity, len(rs))
+	for i, r := range rs {
+		out[i] = r.act
+	}
+	return out
 }
 
 // asRounds are rounds as the rule takes them.

@@ -3,6 +3,7 @@ package report
 import (
 	"errors"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -319,4 +320,44 @@ func TestLockstepSlicesAreRounds(t *testing.T) {
 			t.Errorf("by rows %+v, by columns %+v", got, want)
 		}
 	})
+}
+
+// TestLockstepDeadCandidate: a candidate whose server died in the third
+// of six slices in lockstep (its last statements failed with a lost
+// connection, its later slices empty while the base ran on alone) fails
+// the comparison, whatever its verdicts on the slices it completed.
+func TestLockstepDeadCandidate(t *testing.T) {
+	dir := t.TempDir()
+	scs := []fixture.Scen{{Name: "a", N: 100, MedianMs: 5, Plan: "p"}, {Name: "b", N: 100, MedianMs: 5, Plan: "p"}}
+	base := lockstepSide(t, dir, results.SideBase, 6, nil, scs...)
+	cand := lockstepSide(t, dir, results.SideCandidate, 6, nil, scs...)
+	var kept []results.Execution
+	_, err := results.ScanExecutions(cand, nil, func(e *results.Execution) error {
+		switch at := e.Start.Sub(fixture.T0); {
+		case at < 25*time.Second:
+			kept = append(kept, *e)
+		case at < 26*time.Second:
+			e.ErrorCode, e.ErrorMessage, e.LatencyNs = -1, "connection reset by peer", 1e6
+			kept = append(kept, *e)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(cand, "executions-*"))
+	for _, f := range files {
+		os.Remove(f)
+	}
+	fixture.WriteParquet(t, filepath.Join(cand, "executions-client0-0.parquet"), kept)
+
+	c, err := Compare([]string{base}, []string{cand}, compare.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.SideFailures) != 1 || c.SideFailures[0].Side != results.SideCandidate || c.Pass ||
+		!strings.Contains(c.SideFailures[0].Reason, "it completed no statement in slices 4-6 of 6 while the base did") ||
+		!strings.Contains(c.SideFailures[0].Reason, "failed with a lost connection, none of the base's") {
+		t.Errorf("side failures %+v, pass %v", c.SideFailures, c.Pass)
+	}
 }

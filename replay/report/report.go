@@ -109,6 +109,10 @@ type RunReport struct {
 	// Baseline is, per endpoint, the longest stretch without a successful
 	// write before the first action: the workload's own gaps.
 	Baseline []stall.EndpointCost `json:"baseline,omitempty"`
+	// Nodes are the figures of the statements each server served (the
+	// node each connection reached, behind a proxy too), when the run's
+	// rows name two or more.
+	Nodes []NodeReport `json:"nodes,omitempty"`
 	// Clients and Common break a run split over several clients
 	// (--segment) down per client; the figures above are of all of them.
 	Clients  []ClientReport `json:"clients,omitempty"`
@@ -182,10 +186,11 @@ func buildRun(dir string, opt Options) (*RunReport, error) {
 	}
 	catalog := newPlanCatalog(rr.Info, plans)
 	// The scenarios' figures, and the total merged from them, are computed
-	// on every core: a tenth of a report's CPU, after the scan. Every
+	// on every core: they are all that is left after the scan, and would
+	// otherwise run on one (bench/README.md, report_vs_duckdb.sh). Every
 	// scenario's pending latencies are recorded first, so that reading its
-	// figures writes nothing (metrics/pending.go): the total reads them all
-	// while each scenario's report reads its own.
+	// figures writes nothing (replay/metrics/pending.go): the total reads
+	// them all while each scenario's report reads its own.
 	names := acc.names()
 	eachParallel(len(names), func(i int) { acc.scenarios[names[i]].m.Flush() })
 	rr.Scenarios = make([]ScenarioReport, len(names))
@@ -208,9 +213,11 @@ func buildRun(dir string, opt Options) (*RunReport, error) {
 	if rr.ActionRows, err = results.ReadActions(dir, w.warn); err != nil {
 		return nil, err
 	}
-	if rr.Endpoints, rr.Actions, rr.Baseline, err = readEndpoints(dir, rr.Info, rr.ActionRows, w.warn); err != nil {
+	figs, err := readEndpoints(dir, rr.Info, rr.ActionRows, w.warn)
+	if err != nil {
 		return nil, err
 	}
+	rr.Endpoints, rr.Actions, rr.Baseline, rr.Nodes = figs.timelines, figs.costs, figs.baseline, figs.nodes
 	if rr.Info != nil && rr.Info.Segments > 1 {
 		if rr.Clients, rr.Common, err = clientBreakdown(dir, w.warn); err != nil {
 			return nil, err

@@ -171,7 +171,7 @@ func BenchmarkJournalCodec(b *testing.B) {
 		b.ReportAllocs()
 		rows := 0
 		dst := make([]Execution, 0, batch)
-		dec := executionJournal.newDecoder(false)
+		dec := executionJournal.newDecoder(executionLayout)
 		cpu0 := cpuTime()
 		for i := 0; b.Loop(); i++ {
 			var err error

@@ -30,6 +30,10 @@ type ExecutionColumns struct {
 	LatencyNs                        []int64
 	Rows                             []int64
 	ErrorCode                        []int32
+	// Retries are each statement's deadlock and lock-wait retries;
+	// CommitErrorCode the error of the COMMIT that ended its event, on the
+	// event's last statement (0 when none, and in files written before).
+	Retries, CommitErrorCode []int32
 	// Checksum ("" when null) and Params are only read when
 	// ColumnScan.Checksums asks for them, and are nil when no row of the
 	// group has a checksum; Params are only meant for rows with one. The
@@ -68,7 +72,7 @@ func (c *ExecutionColumns) reset() {
 		s.Values, s.Index = s.Values[:0], s.Index[:0]
 	}
 	c.StartNs, c.IntendedStartNs, c.LatencyNs, c.Rows = c.StartNs[:0], c.IntendedStartNs[:0], c.LatencyNs[:0], c.Rows[:0]
-	c.ErrorCode = c.ErrorCode[:0]
+	c.ErrorCode, c.Retries, c.CommitErrorCode = c.ErrorCode[:0], c.Retries[:0], c.CommitErrorCode[:0]
 	c.Checksum, c.Params = nil, nil
 	c.Cut = c.Cut[:0]
 	c.Segment = nil
@@ -78,11 +82,12 @@ func (c *ExecutionColumns) reset() {
 // columns: they decide which columns a file must have (the same as for
 // the rows report always read), and read the row groups that the column
 // reader does not handle (see readGroupRows). The client host and the
-// segment may be missing: only the per-client breakdown reads them.
+// segment may be missing: only the per-client breakdown reads them; and
+// the retries, which only count.
 var columnFields = executionSchema.project(
 	[]string{"Scenario", "TemplateHash", "Start", "IntendedStart", "LatencyNs", "Rows", "ErrorCode", "PlanHash",
-		"Params", "Checksum", "CutAtEnd", "ClientHost", "Segment"},
-	[]string{"ClientHost", "Segment"})
+		"Params", "Checksum", "CutAtEnd", "ClientHost", "Segment", "Retries", "CommitErrorCode"},
+	[]string{"ClientHost", "Segment", "Retries"})
 
 // errByRows sends a row group to the row reader: its layout is not the one
 // the column reader decodes (another encoding or type), or the caller
@@ -95,7 +100,7 @@ type columnFile struct {
 	pf   *parquet.File
 	// leaf column index of each column read, -1 when the file lacks it
 	// (an optional column added after the file was written)
-	scenario, template, start, intended, latency, rows, code, plan, checksum, cut, client, segment int
+	scenario, template, start, intended, latency, rows, code, plan, checksum, cut, client, segment, retries, commit int
 	// params is the leaf column of the parameters' list, -1 unless it is
 	// a list of required strings (the layout joinbench writes)
 	params int
@@ -152,7 +157,8 @@ func openColumnFile(path string, warn func(error)) (cf *columnFile, closeFn func
 	cf = &columnFile{path: path, pf: pf, params: params,
 		scenario: col("Scenario"), template: col("TemplateHash"), start: col("Start"), intended: col("IntendedStart"),
 		latency: col("LatencyNs"), rows: col("Rows"), code: col("ErrorCode"), plan: col("PlanHash"), checksum: col("Checksum"),
-		cut: col("CutAtEnd"), client: col("ClientHost"), segment: col("Segment")}
+		cut: col("CutAtEnd"), client: col("ClientHost"), segment: col("Segment"), retries: col("Retries"),
+		commit: col("CommitErrorCode")}
 	ok = true
 	return cf, func() { f.Close() }
 }
@@ -247,6 +253,16 @@ func (cf *columnFile) readGroup(g int, opt ColumnScan, c *ExecutionColumns) (err
 	} else if err := readInt32s(chunks[cf.code], &c.ErrorCode); err != nil {
 		return err
 	}
+	if cf.retries < 0 || cf.allZero32(g, cf.retries) { // no statement was retried
+		c.Retries = fillInt32(c.Retries, n, 0)
+	} else if err := readInt32s(chunks[cf.retries], &c.Retries); err != nil {
+		return err
+	}
+	if cf.commit < 0 || cf.allNull(g, cf.commit) { // every COMMIT succeeded
+		c.CommitErrorCode = fillInt32(c.CommitErrorCode, n, 0)
+	} else if err := readNumbers(chunks[cf.commit], parquet.Int32, (*encoding.Values).Int32, true, &c.CommitErrorCode); err != nil {
+		return err
+	}
 	if opt.Clients {
 		if cf.segment < 0 {
 			c.Segment = fillInt32(c.Segment, n, 0)
@@ -255,7 +271,7 @@ func (cf *columnFile) readGroup(g int, opt ColumnScan, c *ExecutionColumns) (err
 		}
 	}
 	lens := []int{len(c.Scenario.Index), len(c.TemplateHash.Index), len(c.PlanHash.Index), len(c.ClientHost.Index),
-		len(c.StartNs), len(c.IntendedStartNs), len(c.LatencyNs), len(c.Rows), len(c.ErrorCode)}
+		len(c.StartNs), len(c.IntendedStartNs), len(c.LatencyNs), len(c.Rows), len(c.ErrorCode), len(c.Retries), len(c.CommitErrorCode)}
 	if opt.Clients {
 		lens = append(lens, len(c.Segment))
 	}
@@ -318,6 +334,8 @@ func (cf *columnFile) readGroupRows(g int, c *ExecutionColumns, opt ColumnScan) 
 			c.LatencyNs = append(c.LatencyNs, e.LatencyNs)
 			c.Rows = append(c.Rows, e.Rows)
 			c.ErrorCode = append(c.ErrorCode, e.ErrorCode)
+			c.Retries = append(c.Retries, e.Retries)
+			c.CommitErrorCode = append(c.CommitErrorCode, e.CommitErrorCode)
 			if checksums {
 				c.Checksum = append(c.Checksum, strings.Clone(e.Checksum))
 				c.Params = append(c.Params, cloneStrings(e.Params))

@@ -19,7 +19,7 @@ import (
 type flatRow struct {
 	Scenario, Template, Plan       string
 	Start, Intended, Latency, Rows int64
-	Code                           int32
+	Code, Retries, Commit          int32
 	Checksum                       string
 	Params                         []string
 	Client                         string
@@ -61,6 +61,9 @@ func columnsFixture(t *testing.T, checksums bool) string {
 				rows[i].Checksum = ""
 			}
 			rows[i].ClientHost, rows[i].Segment = fmt.Sprintf("client-%d", w), int32(1+i%3)
+			if i%9 == 2 && w > 0 {
+				rows[i].CommitErrorCode = 1213
+			}
 		}
 		if err := ew.Write(rows); err != nil {
 			t.Fatal(err)
@@ -104,8 +107,8 @@ func columnsFixture(t *testing.T, checksums bool) string {
 func flatByRows(t *testing.T, dir string) (rows []flatRow, files int, warnings []string) {
 	files, err := ScanExecutionFields(dir, func(err error) { warnings = append(warnings, err.Error()) }, ExecutionFields{columnFields}, func(e *Execution) error {
 		r := flatRow{Scenario: e.Scenario, Template: e.TemplateHash, Plan: e.PlanHash, Start: e.Start.UnixNano(),
-			Latency: e.LatencyNs, Rows: e.Rows, Code: e.ErrorCode, Checksum: e.Checksum, Params: slices.Clone(e.Params),
-			Client: e.ClientHost, Segment: e.Segment}
+			Latency: e.LatencyNs, Rows: e.Rows, Code: e.ErrorCode, Retries: e.Retries, Commit: e.CommitErrorCode,
+			Checksum: e.Checksum, Params: slices.Clone(e.Params), Client: e.ClientHost, Segment: e.Segment}
 		if e.IntendedStart != nil {
 			r.Intended = e.IntendedStart.UnixNano()
 		}
@@ -125,7 +128,8 @@ func flatByColumns(t *testing.T, dir string, opt ColumnScan) (rows []flatRow, fi
 	files, err := ScanExecutionColumns(dir, func(err error) { warnings = append(warnings, err.Error()) }, opt, func(c *ExecutionColumns) error {
 		for i := range c.Len {
 			r := flatRow{Scenario: c.Scenario.At(i), Template: c.TemplateHash.At(i), Plan: c.PlanHash.At(i), Start: c.StartNs[i],
-				Intended: c.IntendedStartNs[i], Latency: c.LatencyNs[i], Rows: c.Rows[i], Code: c.ErrorCode[i]}
+				Intended: c.IntendedStartNs[i], Latency: c.LatencyNs[i], Rows: c.Rows[i], Code: c.ErrorCode[i],
+				Retries: c.Retries[i], Commit: c.CommitErrorCode[i]}
 			if c.Checksum != nil && c.Checksum[i] != "" {
 				r.Checksum, r.Params = c.Checksum[i], c.Params[i]
 			}

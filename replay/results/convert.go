@@ -28,12 +28,11 @@ const (
 const convertBatchRows = 4096
 
 // maxConversions is at most how many journals are converted at once. Each
-// conversion holds about 12 MB (a killed point-select run's journals
-// converted 1, 2, 4 and 8 at a time: 41, 59, 86-90 and 117-125 MB peak
-// RSS): one per core on a 64-core client would be most of a gigabyte, more
-// than a container's memory limit (deploy/kubernetes asks for 512 MiB and
-// stops at 1 GiB), and a client sees all of the node's cores when no CPU
-// limit is set. Eight convert some 7 million rows a second.
+// conversion holds about 12 MB (bench/README.md, "The executions
+// journal"): one per core on a 64-core client would be most of a
+// gigabyte, more than a container's memory limit (deploy/kubernetes asks
+// for 512 MiB and stops at 1 GiB), and a client sees all of the node's
+// cores when no CPU limit is set.
 const maxConversions = 8
 
 // conversionWorkers is how many of n journals are converted at once on a

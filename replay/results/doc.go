@@ -55,11 +55,11 @@
 // either the previous or the new version; a run.json written at the start
 // and never completed has no end, and ReadRunInfo warns of it.
 //
-// One-second files are the price of that guarantee, and a small one: a
-// file's footer and headers take about 4.6 KB, so 16 MB per hour per client
-// host whatever the rate, and 3,600 files per hour; writing and
-// compressing costs no more per row at 65,000 rows per second
-// (BenchmarkExecutionWriter, "1s-at-65k").
+// One-second files are the price of that guarantee, and a small one:
+// 3,600 files per hour per client host, each with a few kilobytes of
+// footer and headers whatever the rate, and no more CPU per row to write
+// and compress than one large file (bench/README.md,
+// BenchmarkExecutionWriter "1s-at-65k").
 //
 // # The journal
 //
@@ -67,8 +67,9 @@
 // an ExecutionWriter appends rows to a journal instead
 // (executions-<host>-<n>.rows, one per 262,144 rows, journal.go) and
 // turns each into the executions file of the same number when it closes
-// (convert.go): the Parquet encoding, about 0.7 µs of CPU per row, leaves
-// the measured time, and appending costs a third of it. No Parquet reader
+// (convert.go): the Parquet encoding leaves the measured time, and
+// appending costs a fraction of it (bench/README.md, "The executions
+// journal"). No Parquet reader
 // sees the rows until then. A killed client's journals keep every frame
 // written (one per batch); Recover, which report and compare run first,
 // makes them Parquet, its status journals too, and leaves alone the

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -121,20 +122,54 @@ func TestReadsFilesOfEarlierBuilds(t *testing.T) {
 	}
 }
 
+// addedSinceFormat1 are the columns added to each file after
+// testdata/format-1 was written: optional, at the end, so that files of
+// either build read with the other's schema.
+var addedSinceFormat1 = map[string][]string{
+	"executions-h-0.parquet": {"commit_error_code", "node"},
+	"status-h-0.parquet":     {"value"},
+}
+
 // TestWritesTheFormatOfEarlierBuilds: the Parquet files written now have
-// the schema of testdata/format-1's, and statistics on the same columns.
+// the schema of testdata/format-1's, and statistics on the same columns,
+// but for the optional columns added at their end since.
 func TestWritesTheFormatOfEarlierBuilds(t *testing.T) {
 	d := writeFormatRun(t)
 	for _, name := range []string{"executions-h-0.parquet", "status-h-0.parquet", "plans.parquet", "actions.parquet"} {
 		old, now := openParquet(t, filepath.Join(formatDir, name)), openParquet(t, filepath.Join(d.Path(), name))
-		if o, n := old.Schema().String(), now.Schema().String(); o != n {
+		added := addedSinceFormat1[name]
+		fields := now.Schema().Fields()
+		if len(fields) < len(added) {
+			t.Fatalf("%s: %d columns", name, len(fields))
+		}
+		for i, f := range fields[len(fields)-len(added):] {
+			if f.Name() != added[i] || !f.Optional() {
+				t.Errorf("%s: column %s where an optional %s was added", name, f.Name(), added[i])
+			}
+		}
+		group := parquet.Group{}
+		for _, f := range fields[:len(fields)-len(added)] {
+			group[f.Name()] = f
+		}
+		kept := parquet.NewSchema(now.Schema().Name(), orderedGroup{group, fields[:len(fields)-len(added)]})
+		if o, n := old.Schema().String(), kept.String(); o != n {
 			t.Errorf("%s: schema\n%s\nwas\n%s", name, n, o)
 		}
-		if o, n := statsColumns(old), statsColumns(now); !reflect.DeepEqual(o, n) {
-			t.Errorf("%s: columns with statistics %v, were %v", name, n, o)
+		nowStats := slices.DeleteFunc(statsColumns(now), func(c string) bool { return slices.Contains(added, c) })
+		if o := statsColumns(old); !reflect.DeepEqual(o, nowStats) {
+			t.Errorf("%s: columns with statistics %v, were %v", name, nowStats, o)
 		}
 	}
 }
+
+// orderedGroup is a group node of fields in the order given (a
+// parquet.Group sorts them by name).
+type orderedGroup struct {
+	parquet.Group
+	fields []parquet.Field
+}
+
+func (g orderedGroup) Fields() []parquet.Field { return g.fields }
 
 // statsColumns lists the columns of a file whose first row group has
 // min/max statistics.
@@ -146,4 +181,46 @@ func statsColumns(pf *parquet.File) []string {
 		}
 	}
 	return out
+}
+
+// testdata/format-2 holds the journals a killed client of the build
+// before the commit error code, the node and the value of a state were
+// recorded leaves: formatRows in two frames (executions-h-0.rows, the
+// second layout) and formatStatus in two (status-h-0.rows, the first).
+const format2Dir = "testdata/format-2"
+
+// TestReadsJournalsOfTheBuildBefore: the journals of testdata/format-2
+// turn into the rows they were written from, with the columns added since
+// empty.
+func TestReadsJournalsOfTheBuildBefore(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"executions-h-0.rows", "status-h-0.rows"} {
+		b, err := os.ReadFile(filepath.Join(format2Dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fail := func(err error) { t.Errorf("warning: %v", err) }
+	if _, err := Recover(dir, fail); err != nil {
+		t.Fatal(err)
+	}
+	var rows []Execution
+	if _, err := ScanExecutions(dir, fail, func(e *Execution) error {
+		rows = append(rows, *e)
+		rows[len(rows)-1].Params = append([]string(nil), e.Params...)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	sameRows(t, rows, formatRows())
+	var status []Status
+	if err := ScanStatus(dir, fail, func(s *Status) error { status = append(status, *s); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(status, formatStatus()) {
+		t.Errorf("status rows:\n got %+v\nwant %+v", status, formatStatus())
+	}
 }

@@ -14,11 +14,11 @@ import (
 )
 
 // Journals: what a writer appends rows to during a run, turned into
-// Parquet later (convert.go). Encoding a row into Parquet costs about
-// 0.7 µs of CPU (zstd, the dictionaries, the page statistics); appending
-// it to the journal costs a third of that, and the rest is spent after
-// the measured time, when it takes nothing from the server under test
-// (bench/README.md, "The executions journal"). Executions are journalled
+// Parquet later (convert.go). Encoding a row into Parquet (zstd, the
+// dictionaries, the page statistics) costs several times what appending
+// it to the journal does, and is done after the measured time, when it
+// takes nothing from the server under test (bench/README.md, "The
+// executions journal"). Executions are journalled
 // with Options.Journal, server counters always (StatusWriter): a journal
 // keeps every row that a client killed with SIGKILL wrote.
 //
@@ -42,7 +42,9 @@ import (
 // and a torn or zero-filled end (a process killed while writing, a crash
 // of the machine) only what was written there.
 //
-// Journals of the first format ("JBROWS1\n", executions only) have
+// A row type's rows gain fields at their end under a new magic line
+// (journal_codec.go); journals of the layouts before still read. Journals
+// of the first format ("JBROWS1\n", executions only) have
 // frames of an 8-byte header (length, crc32c of the payload) whose
 // payload begins with its row count, and strings numbered over the whole
 // file: a reader cannot go on past a damaged frame of theirs, and keeps
@@ -71,15 +73,33 @@ const (
 // field cannot ask for gigabytes.
 const maxFrame = 1 << 30
 
-// journalKind is a row type's journal: its magic line, its codec and, for
-// executions, the first format's magic.
+// journalKind is a row type's journal: the magic lines of its row
+// layouts and its codec.
 type journalKind[T any] struct {
-	magic   string
-	magicV1 string // "" when the row type had no journal then
-	// newEncoder makes the encoder of one journal; newDecoder the decoder
-	// of one journal, of the first format when v1.
+	// magics name the row type's layouts, oldest first: a journal's
+	// layout is the number (from 1) of its magic line, and the last one
+	// is written.
+	magics []string
+	// framesV1 is the layout whose journals have frames of the first
+	// format (0: none).
+	framesV1 int
+	// newEncoder makes the encoder of one journal, of the last layout;
+	// newDecoder the decoder of one journal of the layout given.
 	newEncoder func() rowEncoder[T]
-	newDecoder func(v1 bool) rowDecoder[T]
+	newDecoder func(layout int) rowDecoder[T]
+}
+
+// magic is the magic line journals are written with.
+func (k *journalKind[T]) magic() string { return k.magics[len(k.magics)-1] }
+
+// layout is the number of the layout named by magic, 0 for none.
+func (k *journalKind[T]) layout(magic []byte) int {
+	for i, m := range k.magics {
+		if string(magic) == m {
+			return i + 1
+		}
+	}
+	return 0
 }
 
 // rowEncoder appends the rows of one frame to a payload. Its string
@@ -111,7 +131,7 @@ func createJournal[T any](d *RunDir, path string, kind *journalKind[T]) (*journa
 	// Best effort: a file system without locks only loses Recover's
 	// check that no client is still writing.
 	_ = lockJournal(f)
-	if _, err := f.Write([]byte(kind.magic)); err != nil {
+	if _, err := f.Write([]byte(kind.magic())); err != nil {
 		f.Close()
 		_ = os.Remove(path)
 		return nil, &WriteError{Path: path, Err: err}
@@ -225,21 +245,20 @@ func openJournal[T any](path string, kind *journalKind[T]) (*journalReader[T], e
 		return nil, err
 	}
 	jr := &journalReader[T]{f: f, r: bufio.NewReaderSize(f, 1<<20), path: path, size: st.Size()}
-	magic := make([]byte, len(kind.magic))
+	magic := make([]byte, len(kind.magic())) // every magic line has its length
 	_, err = io.ReadFull(jr.r, magic)
+	layout := kind.layout(magic)
 	switch {
 	case err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF):
 		f.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
-	case err == nil && string(magic) == kind.magic:
-	case err == nil && kind.magicV1 != "" && string(magic) == kind.magicV1:
-		jr.v1 = true
-	default:
+	case err != nil || layout == 0:
 		f.Close()
 		return nil, fmt.Errorf("%s: not a joinbench rows journal", path)
 	}
+	jr.v1 = layout == kind.framesV1
 	jr.off = int64(len(magic))
-	jr.dec = kind.newDecoder(jr.v1)
+	jr.dec = kind.newDecoder(layout)
 	return jr, nil
 }
 

@@ -17,17 +17,23 @@ import (
 // The codecs are written out field by field rather than driven by the
 // schema, for speed; TestJournalCarriesEveryColumn fails for a column of
 // the row type a codec does not carry. A column added to a row type goes
-// at the end of its rows here, under a new magic line, and the decoder
-// reads it only from journals of that version: the journals a client of
-// the build before left still read.
+// at the end of its rows here, under a new magic line (journalKind.magics),
+// and the decoder reads it only from journals of that layout: the journals
+// a client of the build before left still read.
 
 // executionJournal is the executions journal, executions-<host>-<n>.rows.
+// Layout 3 added the commit error code and the node.
 var executionJournal = &journalKind[Execution]{
-	magic:      "JBROWS2\n",
-	magicV1:    "JBROWS1\n",
+	magics:     []string{"JBROWS1\n", "JBROWS2\n", "JBROWS3\n"},
+	framesV1:   1,
 	newEncoder: func() rowEncoder[Execution] { return newExecutionEncoder() },
-	newDecoder: func(v1 bool) rowDecoder[Execution] { return &executionDecoder{strs: []string{""}, v1: v1} },
+	newDecoder: func(layout int) rowDecoder[Execution] {
+		return &executionDecoder{strs: []string{""}, v1: layout == 1, layout: layout}
+	},
 }
+
+// executionLayout is the layout executions are written in.
+const executionLayout = 3
 
 // The dictionary fields of an execution, in their order within it.
 const (
@@ -38,6 +44,7 @@ const (
 	jHost
 	jSQLState
 	jPlan
+	jNode    // at the end of the row (layout 3)
 	jStrings // count
 )
 
@@ -48,9 +55,10 @@ const (
 )
 
 // executionEncoder encodes executions: after its flags, a row's
-// dictionary fields (jRun...), its start as the difference from the
+// dictionary fields (jRun to jPlan), its start as the difference from the
 // previous row's in the frame, its intended start as the difference from
-// its start, its numbers, error message, checksum and parameters.
+// its start, its numbers, error message, checksum, parameters, commit
+// error code and node.
 type executionEncoder struct {
 	strs stringNumbers
 }
@@ -99,6 +107,8 @@ func (e *executionEncoder) appendRows(b []byte, rows []Execution) []byte {
 		for _, p := range r.Params {
 			b = appendText(b, p)
 		}
+		b = binary.AppendVarint(b, int64(r.CommitErrorCode))
+		b = e.strs.append(b, jNode, r.Node)
 	}
 	return b
 }
@@ -181,17 +191,22 @@ func appendText(b []byte, s string) []byte {
 }
 
 // statusJournal is the server counters' journal, status-<host>-<n>.rows.
+// Layout 2 added the value of a state.
 var statusJournal = &journalKind[Status]{
-	magic:      "JBSTAT1\n",
+	magics:     []string{"JBSTAT1\n", "JBSTAT2\n"},
 	newEncoder: func() rowEncoder[Status] { return &statusEncoder{strs: newStringNumbers()} },
-	newDecoder: func(bool) rowDecoder[Status] { return &statusDecoder{strs: []string{""}} },
+	newDecoder: func(layout int) rowDecoder[Status] { return &statusDecoder{strs: []string{""}, layout: layout} },
 }
+
+// statusLayout is the layout status rows are written in.
+const statusLayout = 2
 
 // The dictionary fields of a status row, in their order within it.
 const (
 	sRun = iota
 	sEndpoint
 	sVariable
+	sValue   // at the end of the row (layout 2)
 	sStrings // count
 )
 
@@ -199,8 +214,9 @@ const (
 const sGauge = 1 // Gauge
 
 // statusEncoder encodes status rows: after its flags, a row's dictionary
-// fields (sRun...), its time as the difference from the previous row's in
-// the frame, its interval (the 8 bytes of the float) and its delta.
+// fields (sRun to sVariable), its time as the difference from the
+// previous row's in the frame, its interval (the 8 bytes of the float),
+// its delta and its value.
 type statusEncoder struct {
 	strs stringNumbers
 }
@@ -223,12 +239,14 @@ func (e *statusEncoder) appendRows(b []byte, rows []Status) []byte {
 		prev = at
 		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(r.Interval))
 		b = binary.AppendVarint(b, r.Delta)
+		b = e.strs.append(b, sValue, r.Value)
 	}
 	return b
 }
 
 type statusDecoder struct {
-	strs []string
+	strs   []string
+	layout int
 }
 
 func (sd *statusDecoder) decodeRows(p []byte, n int, dst []Status) ([]Status, error) {
@@ -246,6 +264,9 @@ func (sd *statusDecoder) decodeRows(p []byte, n int, dst []Status) ([]Status, er
 		r.Time = time.Unix(0, prev).UTC()
 		r.Interval = math.Float64frombits(d.fixed64())
 		r.Delta = d.varint()
+		if sd.layout >= 2 {
+			r.Value = d.str(&sd.strs)
+		}
 		r.Gauge = flags&sGauge != 0
 		if d.bad {
 			return dst[:base], errBadRow
@@ -264,8 +285,9 @@ var errBadRow = errors.New("row does not decode")
 // are shared between rows; parameters, checksums and error messages are
 // parts of one copy of the payload.
 type executionDecoder struct {
-	v1   bool // strings numbered over the whole file
-	strs []string
+	v1     bool // strings numbered over the whole file
+	layout int
+	strs   []string
 	// Rows take their parameter lists and intended starts from these
 	// blocks, a few allocations per frame rather than some per row.
 	params []string
@@ -327,6 +349,10 @@ func (jd *executionDecoder) decodeRows(p []byte, n int, dst []Execution) ([]Exec
 			r.Params = jd.params[k:len(jd.params):len(jd.params)]
 		} else if np != 0 {
 			d.bad = true
+		}
+		if jd.layout >= 3 {
+			r.CommitErrorCode = int32(d.varint())
+			r.Node = d.str(&jd.strs)
 		}
 		r.CutAtEnd = flags&jCut != 0
 		if d.bad {

@@ -348,7 +348,7 @@ func TestConversionWorkers(t *testing.T) {
 func TestJournalCarriesEveryColumn(t *testing.T) {
 	checkCarriesEveryField(t, func(rows []Execution) ([]Execution, error) {
 		p := executionJournal.newEncoder().appendRows(nil, rows)
-		return executionJournal.newDecoder(false).decodeRows(p, len(rows), nil)
+		return executionJournal.newDecoder(executionLayout).decodeRows(p, len(rows), nil)
 	})
 }
 

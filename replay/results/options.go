@@ -174,3 +174,33 @@ var runOptionKeys = func() []string {
 	}
 	return keys
 }()
+
+// Dataset is the data a run ran on, as the prepare that loaded it
+// recorded it on the server (stored in run.json under "dataset"): the
+// options that decide the tables and their rows, the rows of each table,
+// and a digest of a sample of the rows as the run found them. Two runs
+// whose datasets differ measured different data, whatever their servers.
+type Dataset struct {
+	Tables            int    `json:"tables"`
+	TableName         string `json:"table_name"`
+	TableSize         int64  `json:"table_size"`
+	Seed              uint64 `json:"seed"`
+	Distribution      string `json:"distribution"`
+	Engine            string `json:"engine"`
+	TableOptions      string `json:"table_options"`
+	ClientIDs         bool   `json:"client_ids"`
+	NoPrimaryKey      bool   `json:"no_primary_key"`
+	IndexesDuringLoad bool   `json:"indexes_during_load"`
+	// Schema digests the tables' CREATE TABLE statements, Generated the
+	// rows the generator makes for them: a change of the built-in schema
+	// or of the generator between versions changes them.
+	Schema    string `json:"schema"`
+	Generated string `json:"generated"`
+	// Rows are the rows of each table when prepare finished.
+	Rows map[string]int64 `json:"rows"`
+	// Sample digests rows 1, the middle one and the last of the first main
+	// tables and of the level tables when the run started ("" when not
+	// taken): runs that wrote change it.
+	Sample   string    `json:"sample,omitempty"`
+	Prepared time.Time `json:"prepared"`
+}

@@ -45,6 +45,17 @@ type Execution struct {
 	// of its latency, not a latency (see cut.go). False (null) otherwise,
 	// and in files written before such statements were recorded.
 	CutAtEnd bool `parquet:"cut_at_end,optional"`
+	// CommitErrorCode is the server error of the COMMIT that ended the
+	// statement's event, on the event's last statement only: 1213 is a
+	// certification conflict on Galera (metrics.IsConflict). 0 (null) when the
+	// COMMIT succeeded, on the other statements of an event, and in files
+	// written before it was recorded.
+	CommitErrorCode int32 `parquet:"commit_error_code,optional"`
+	// Node is the server that served the statement's connection, as it
+	// names itself when the connection opens: wsrep_node_name on a Galera
+	// node, else hostname:port. Behind a proxy it tells the nodes apart.
+	// Null when the server was not asked, and in files written before.
+	Node string `parquet:"node,dict,optional"`
 }
 
 // Plan is one row of plans.parquet: a distinct plan of a scenario.
@@ -72,6 +83,12 @@ type Status struct {
 	// receive and send queues): Delta is then its value at the end of the
 	// interval. False (null) in files written before gauges were sampled.
 	Gauge bool `parquet:"gauge,optional"`
+	// Value is the text of a state rather than a number (a Galera node's
+	// wsrep_local_state_comment, wsrep_cluster_status, wsrep_ready), on a
+	// gauge row: Delta is then its number where it has one (see
+	// replay/status), and "unreachable" is written when the node did not
+	// answer the sample. Null for counters, and in files written before.
+	Value string `parquet:"value,dict,optional"`
 }
 
 // Run is run.json.
@@ -106,6 +123,10 @@ type Run struct {
 	// recorded as such (Execution.CutAtEnd) and counted in neither
 	// Executions nor Errors.
 	CutAtEnd int64 `json:"cut_at_end,omitempty"`
+	// Unanswered counts the calls (statements, BEGIN, COMMIT, ...) that
+	// had no reply, even to KILL QUERY, and whose connection was cut: the
+	// server stopped answering.
+	Unanswered int64 `json:"unanswered,omitempty"`
 	// Segments is the number of clients a split run (--segment) had, 0
 	// when not split; Segment is which of them wrote this file (0 in the
 	// run-level run.json, 1..Segments in segment-<i>.json).
@@ -122,6 +143,16 @@ type Run struct {
 	// Actions are the run's --action specs, in the order given; what each
 	// did is in actions.parquet.
 	Actions []string `json:"actions,omitempty"`
+	// Nodes are the servers behind Endpoints by name, when they are
+	// known: a sandbox's nodes, or Galera nodes (wsrep_node_name). When
+	// traffic went to a proxy (--dsn of a proxy with --sandbox), they are
+	// the nodes behind it, whose status was read from each directly and on
+	// which the actions ran.
+	Nodes []Node `json:"nodes,omitempty"`
+	// Dataset is the data the run ran on, as prepare recorded it; nil
+	// when the server holds no record (tables made otherwise, an older
+	// prepare, scenarios on tables of the user's own).
+	Dataset *Dataset `json:"dataset,omitempty"`
 	// Replicate is set on the rounds of a repeated comparison (joinbench
 	// ab): which side and round this run is.
 	Replicate *Replicate `json:"replicate,omitempty"`
@@ -136,6 +167,25 @@ type Run struct {
 	// could not be written, every scenario disabled): its files may then
 	// hold fewer executions than Executions counts.
 	Error string `json:"error,omitempty"`
+}
+
+// Node is a server of a run by name.
+type Node struct {
+	Name     string `json:"name"`     // node2, or its wsrep_node_name
+	Endpoint string `json:"endpoint"` // host:port, as status rows and actions name it
+}
+
+// NodeName is the name of the node at endpoint, or endpoint itself when
+// the run names none.
+func (r *Run) NodeName(endpoint string) string {
+	if r != nil {
+		for _, n := range r.Nodes {
+			if n.Endpoint == endpoint && n.Name != "" {
+				return n.Name
+			}
+		}
+	}
+	return endpoint
 }
 
 // EndpointPath is how the workers of one endpoint executed their

@@ -29,7 +29,7 @@ func frameOffsets(t *testing.T, path string) []int64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	at := int64(len(executionJournal.magic))
+	at := int64(len(executionJournal.magic()))
 	offs := []int64{at}
 	for at < int64(len(b)) {
 		fh, ok := parseHead(b[at:])

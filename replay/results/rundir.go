@@ -43,8 +43,8 @@ type Options struct {
 	// Journal makes ExecutionWriters append rows to a journal during the
 	// run (executions-<host>-<n>.rows, one per 262,144 rows, or FileRows
 	// when fewer) and turn it into Parquet when they close, instead of
-	// writing Parquet files as rows come: a third of the CPU per row
-	// while the run is measured, at the price of files that are readable
+	// writing Parquet files as rows come: far less CPU per row while
+	// the run is measured, at the price of files that are readable
 	// only once the writer has closed (or Recover has run, after a killed
 	// client). FileAge does not apply. See journal.go.
 	Journal bool
@@ -177,19 +177,15 @@ func (d *RunDir) writerOptions() []parquet.WriterOption {
 		parquet.CreatedBy("joinbench", FormatVersion, ""),
 		parquet.KeyValueMetadata("joinbench.run_id", d.runID),
 		parquet.KeyValueMetadata("joinbench.format", FormatVersion),
-		// 128 KiB pages. On a real run's rows (a point select's journals,
-		// 1M rows) they made files a fifth smaller than 1 MiB pages did
-		// (7.6 against 9.5 MB), took half the peak memory to write (a
-		// journal's conversion, two at once: 53-60 against 97-106 MB RSS,
-		// 5 runs each), the same CPU to write, and report read them in
-		// 1.5-2% more time (bench/README.md, "The executions journal").
-		// 1 MiB had looked faster on the writer benchmark's rows, which
-		// repeat.
+		// 128 KiB pages: on a real run's rows, which do not repeat as a
+		// benchmark's do, they make smaller files than 1 MiB pages with
+		// less memory and the same CPU (bench/README.md, "The executions
+		// journal").
 		parquet.PageBufferSize(pageBufferSize),
 	}
 	// min/max of free text, digests and parameter lists help no query and
-	// cost time: comparing strings for statistics was a tenth of the
-	// executions writer's time. Columns one filters on (run, scenario,
+	// cost the executions writer time comparing strings (bench/README.md,
+	// BenchmarkExecutionWriter). Columns one filters on (run, scenario,
 	// endpoint, times, numbers) keep theirs.
 	for _, col := range noStatsColumns() {
 		opts = append(opts, parquet.SkipPageBounds(col...), parquet.SkipPageStatistics(col...))

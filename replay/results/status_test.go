@@ -25,7 +25,7 @@ func statusSample(i int) []Status {
 func TestStatusCarriesEveryColumn(t *testing.T) {
 	checkCarriesEveryField(t, func(rows []Status) ([]Status, error) {
 		p := statusJournal.newEncoder().appendRows(nil, rows)
-		return statusJournal.newDecoder(false).decodeRows(p, len(rows), nil)
+		return statusJournal.newDecoder(statusLayout).decodeRows(p, len(rows), nil)
 	})
 }
 

@@ -32,9 +32,9 @@ var workSchema = rowSchemaOf[work.Work]()
 // encoding) rather than a codec of its own: it carries every field of
 // work.Work as it is, with nulls, and costs nothing that counts.
 var workJournal = &journalKind[work.Work]{
-	magic:      "JBWORK1\n",
+	magics:     []string{"JBWORK1\n"},
 	newEncoder: func() rowEncoder[work.Work] { return workEncoder{} },
-	newDecoder: func(bool) rowDecoder[work.Work] { return workDecoder{} },
+	newDecoder: func(int) rowDecoder[work.Work] { return workDecoder{} },
 }
 
 type workEncoder struct{}

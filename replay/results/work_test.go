@@ -37,7 +37,7 @@ func fullWork(i int) work.Work {
 func TestWorkJournalAndFileCarryEveryField(t *testing.T) {
 	rows := []work.Work{fullWork(0), {RunID: "r", Scenario: "s", Source: work.SessionStatus, Time: time.Unix(5, 0).UTC()}}
 	p := workJournal.newEncoder().appendRows(nil, rows)
-	got, err := workJournal.newDecoder(false).decodeRows(p, len(rows), nil)
+	got, err := workJournal.newDecoder(1).decodeRows(p, len(rows), nil)
 	if err != nil || !reflect.DeepEqual(got, rows) {
 		t.Fatalf("journal: %v\n got %+v\nwant %+v", err, got, rows)
 	}

@@ -21,10 +21,10 @@ const zstdWindow = 1 << 20
 // parquet-go keeps its zstd encoders in a sync.Pool, which every other
 // garbage collection empties. A new encoder allocates its history buffer
 // (16 MiB at the default window) on its first page, so a busy run
-// allocated and page-faulted in fresh megabytes every few seconds: in a
-// profile of a point select run that zeroing of new pages was the largest
-// cost of the writer after the encoding itself. Here encoders are kept on
-// a free list and their window fits the pages.
+// allocated and zeroed fresh megabytes every few seconds, at a cost to the
+// writer second only to the encoding (bench/README.md, "Writing and
+// reading results"). Here encoders are kept on a free list and their
+// window fits the pages.
 type zstdCodec struct {
 	level kzstd.EncoderLevel
 	dec   zstd.Codec // decoding as parquet-go does it

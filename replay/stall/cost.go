@@ -1,6 +1,7 @@
 package stall
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/joinbench/joinbench/replay/results"
@@ -36,6 +37,49 @@ type EndpointCost struct {
 	LongestZeroWriteMs  float64 `json:"longest_zero_write_ms"`
 	StretchStartSeconds float64 `json:"stretch_start_seconds"` // from the start of the measured phase
 	WorstLatencyMs      float64 `json:"worst_latency_ms"`
+	// NoTraffic: no client wrote through the endpoint in the whole run (a
+	// node behind no client): nothing to stall, and the figures above are
+	// 0.
+	NoTraffic bool `json:"no_traffic,omitempty"`
+	// NoWriteInFlight: no write was running during the stretch (its
+	// clients sent none: reconnecting, or busy with other statements), so
+	// that WorstLatencyMs, 0, says nothing of the server.
+	NoWriteInFlight bool `json:"no_write_in_flight,omitempty"`
+}
+
+// Measure is the cost of endpoint's longest stretch without a successful
+// write between from and to, in seconds from origin.
+func Measure(t *Tracker, endpoint string, from, to time.Time) EndpointCost {
+	if !t.Wrote(endpoint) {
+		return EndpointCost{Endpoint: endpoint, NoTraffic: true}
+	}
+	st := t.Longest(endpoint, from, to)
+	return EndpointCost{Endpoint: endpoint,
+		LongestZeroWriteMs:  ms(st.Length),
+		StretchStartSeconds: seconds(st.Start.Sub(t.origin)),
+		WorstLatencyMs:      ms(st.Worst),
+		NoWriteInFlight:     st.Length > 0 && !st.InFlight}
+}
+
+// LatencyText is the worst latency of a cost as a table shows it: "none in
+// flight" when no write was running, "-" for no traffic.
+func (c EndpointCost) LatencyText() string {
+	switch {
+	case c.NoTraffic:
+		return "-"
+	case c.NoWriteInFlight:
+		return "none in flight"
+	}
+	return fmt.Sprintf("%.0f", c.WorstLatencyMs)
+}
+
+// LongestText is the longest stretch as a table shows it: "no traffic"
+// for an endpoint no client wrote through.
+func (c EndpointCost) LongestText() string {
+	if c.NoTraffic {
+		return "no traffic"
+	}
+	return fmt.Sprintf("%.0f", c.LongestZeroWriteMs)
 }
 
 // Costs measures, for each action that ran, the longest stretch without a
@@ -68,11 +112,7 @@ func Costs(t *Tracker, actions []results.Action, endpoints []string, runEnd time
 			StartSeconds: seconds(a.Start.Sub(t.origin)), Seconds: seconds(end.Sub(a.Start)),
 			WindowSeconds: seconds(win.Sub(a.Start))}
 		for _, ep := range WithAll(endpoints) {
-			st := t.Longest(ep, a.Start, win)
-			c.Endpoints = append(c.Endpoints, EndpointCost{Endpoint: ep,
-				LongestZeroWriteMs:  ms(st.Length),
-				StretchStartSeconds: seconds(st.Start.Sub(t.origin)),
-				WorstLatencyMs:      ms(st.Worst)})
+			c.Endpoints = append(c.Endpoints, Measure(t, ep, a.Start, win))
 		}
 		out = append(out, c)
 	}

@@ -98,6 +98,16 @@ func (t *Tracker) Endpoints() []string {
 	return out
 }
 
+// Wrote reports whether endpoint (any, for AllEndpoints) had a write in
+// the run, successful or not: an endpoint without is no traffic, not a
+// stall.
+func (t *Tracker) Wrote(endpoint string) bool {
+	if endpoint == AllEndpoints {
+		return len(t.eps) > 0
+	}
+	return t.eps[endpoint] != nil
+}
+
 // FirstWrite is when the first successful write of endpoint (of any, for
 // AllEndpoints) completed (the start of its slot); false when none did.
 func (t *Tracker) FirstWrite(endpoint string) (time.Time, bool) {
@@ -130,8 +140,12 @@ type Stretch struct {
 	Length time.Duration
 	// Worst is the longest latency of the writes that were running during
 	// the stretch (that started before its end and had not completed at its
-	// start), failed ones included; 0 when none was.
+	// start), failed ones included; 0 when none was (InFlight false).
 	Worst time.Duration
+	// InFlight says some write was running during the stretch: without,
+	// the clients sent none then (they were reconnecting, or running other
+	// statements), and Worst says nothing.
+	InFlight bool
 }
 
 // AllEndpoints names the cluster as a whole: a stretch of it is a time in
@@ -141,7 +155,7 @@ const AllEndpoints = "(all)"
 
 // Longest returns the longest stretch of endpoint (or of AllEndpoints)
 // without a successful write between from and to. An endpoint without any
-// write in the run gives a stretch of the whole window.
+// write in the run gives a stretch of the whole window: ask Wrote first.
 func (t *Tracker) Longest(endpoint string, from, to time.Time) Stretch {
 	var ss []*series
 	if endpoint == AllEndpoints {
@@ -181,9 +195,11 @@ func (t *Tracker) Longest(endpoint string, from, to time.Time) Stretch {
 	if best == 0 {
 		return st
 	}
-	// Writes running during the stretch: started before its end, with an
-	// end at or after its start. Those that started before it ran longer
-	// than the distance back, which bounds the scan.
+	// Writes running during the stretch: started before its end, and
+	// still running at its start even if they started as early as their
+	// slot allows (one that may have ended before it, in the slot before,
+	// is not counted). Those that started before it ran longer than the
+	// distance back, which bounds the scan.
 	a, b := bestAt, bestAt+best
 	for _, s := range ss {
 		for i := min(b, len(s.longest)) - 1; i >= 0; i-- {
@@ -191,8 +207,9 @@ func (t *Tracker) Longest(endpoint string, from, to time.Time) Stretch {
 				break
 			}
 			l := s.longest[i]
-			if l > 0 && int64(i+1)*int64(t.width)+l >= int64(a)*int64(t.width) && l > int64(st.Worst) {
-				st.Worst = time.Duration(l)
+			if l > 0 && int64(i)*int64(t.width)+l > int64(a)*int64(t.width) {
+				st.InFlight = true
+				st.Worst = max(st.Worst, time.Duration(l))
 			}
 		}
 	}

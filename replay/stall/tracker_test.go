@@ -127,3 +127,33 @@ func TestLongestAll(t *testing.T) {
 		t.Errorf("first write of all: %v %v", first, ok)
 	}
 }
+
+// TestNoTrafficAndNothingInFlight: an endpoint no client wrote through
+// (a node behind no client) is "no traffic", not stalled for the whole
+// window; a stretch in which no write was even running (the clients were
+// reconnecting) has no worst latency to give, rather than 0 ms.
+func TestNoTrafficAndNothingInFlight(t *testing.T) {
+	tr := New(t0)
+	steady(tr, "a", 0, 3000, 1000, 2200) // sends nothing for 1.2 s
+	steady(tr, "b", 0, 3000, 1000, 1500)
+	tr.Add("b", at(995), 507*time.Millisecond, true) // waits the stall out
+	action := results.Action{Action: 1, Step: 1, Kind: "restart", Start: at(900), End: at(1000), Outcome: results.ActionOK}
+	costs := Costs(tr, []results.Action{action}, []string{"a", "b", "c"}, at(3000))
+	if len(costs) != 1 || len(costs[0].Endpoints) != 4 {
+		t.Fatalf("costs %+v", costs)
+	}
+	a, b, c, all := costs[0].Endpoints[0], costs[0].Endpoints[1], costs[0].Endpoints[2], costs[0].Endpoints[3]
+	if !c.NoTraffic || c.LongestZeroWriteMs != 0 || c.LongestText() != "no traffic" || c.LatencyText() != "-" {
+		t.Errorf("c, without clients: %+v", c)
+	}
+	if a.NoTraffic || a.LongestZeroWriteMs < 1150 || !a.NoWriteInFlight || a.LatencyText() != "none in flight" {
+		t.Errorf("a, sending nothing for 1.2 s: %+v (%s)", a, a.LatencyText())
+	}
+	if b.NoWriteInFlight || b.WorstLatencyMs != 507 || b.LatencyText() != "507" {
+		t.Errorf("b, a write waiting the stall out: %+v", b)
+	}
+	// The cluster as a whole is measured on the endpoints with traffic.
+	if all.NoTraffic || all.LongestZeroWriteMs > 510 {
+		t.Errorf("all: %+v, want the stretch in which neither a nor b wrote", all)
+	}
+}

@@ -7,10 +7,10 @@ import (
 )
 
 // Reservoir keeps a uniform random sample of at most a cap of values of a
-// stream (algorithm R), seeded so that a comparison is reproducible.
-// (Li's algorithm L, which draws how many values to skip, was measured
-// slower here: a stream holds a few times the cap, and each value it takes
-// costs three logarithms against one draw per value.)
+// stream (algorithm R), seeded so that a comparison is reproducible. A
+// stream holds only a few times the cap, so R's one draw per value costs
+// less than the three logarithms per value taken of algorithm L, which
+// skips (bench/README.md, "Writing and reading results").
 type Reservoir struct {
 	cap    int
 	seen   int64

@@ -174,3 +174,56 @@ func TestGaugesMock(t *testing.T) {
 		t.Errorf("brute-force aborts %+v, want the counter's delta 3", r)
 	}
 }
+
+// A Galera node's states are sampled as text with their number, the
+// cluster's size as a gauge; a node that does not answer has every state
+// unreachable.
+func TestGaleraStatesMock(t *testing.T) {
+	db, mock, err := sqlmock.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	cols := []string{"Variable_name", "Value"}
+	state := func(comment, local, status, ready, size string) *sqlmock.Rows {
+		return sqlmock.NewRows(cols).AddRow("wsrep_local_state_comment", comment).AddRow("wsrep_local_state", local).
+			AddRow("wsrep_cluster_status", status).AddRow("wsrep_ready", ready).AddRow("wsrep_connected", "ON").
+			AddRow("wsrep_cluster_size", size)
+	}
+	mock.ExpectQuery("SHOW GLOBAL STATUS").WillReturnRows(state("Synced", "4", "Primary", "ON", "3"))
+	mock.ExpectQuery("SHOW GLOBAL STATUS").WillReturnRows(state("Joining", "1", "non-Primary", "OFF", "1"))
+	s := NewSampler(db, "n1", "r", true)
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	if _, err := s.Sample(context.Background(), t0); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := s.Sample(context.Background(), t0.Add(time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := byName(rows)
+	for name, want := range map[string]results.Status{
+		"wsrep_local_state_comment": {Value: "Joining", Delta: 1},
+		"wsrep_cluster_status":      {Value: "non-Primary", Delta: 0},
+		"wsrep_ready":               {Value: "OFF", Delta: 0},
+		"wsrep_connected":           {Value: "ON", Delta: 1},
+		"wsrep_cluster_size":        {Delta: 1},
+	} {
+		if r := m[name]; r.Value != want.Value || r.Delta != want.Delta || !r.Gauge || r.Interval != 1 {
+			t.Errorf("%s: %+v, want value %q, delta %d, a gauge", name, r, want.Value, want.Delta)
+		}
+	}
+	if _, ok := m["wsrep_local_state"]; ok {
+		t.Error("wsrep_local_state has a row of its own: it is the number of the comment's")
+	}
+	down := byName(s.Unreachable(t0.Add(3 * time.Second)))
+	if len(down) != len(GaleraStates) {
+		t.Fatalf("unreachable rows %+v", down)
+	}
+	if r := down["wsrep_local_state_comment"]; r.Value != Unreachable || r.Delta != 0 || r.Interval != 2 || !r.Gauge {
+		t.Errorf("unreachable node's state %+v", r)
+	}
+	if rows := NewSampler(db, "n", "r", false).Unreachable(t0); len(rows) != 0 {
+		t.Errorf("a server without states: %+v", rows)
+	}
+}

@@ -4,7 +4,7 @@
 // rows and passes, full scans and joins). With the same seed and data, two
 // servers that run a statement with the same plan do exactly the same work,
 // so work tells a plan or optimizer regression in a single run where the
-// time of whole runs drifts by 15-30%.
+// time of whole runs drifts by up to about 30% (bench/README.md).
 //
 // It owns the work model (Work, Table), the sources it is read from and
 // their parsers (MariaDB's ANALYZE FORMAT=JSON, MySQL's EXPLAIN ANALYZE,

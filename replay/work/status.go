@@ -43,9 +43,9 @@ var statusNames = [numStatusVars]string{
 
 // StatusQuery reads the session counters a SessionStatus work is made of.
 // Reading them costs the same as SHOW SESSION STATUS whatever the filter
-// (about 0.4 ms of server CPU on MariaDB 10.11, which computes the InnoDB
-// counters for every such statement), and it moves some of the counters
-// itself: capture.StatusCost measures by how much.
+// (MariaDB computes the InnoDB counters for every such statement; the cost
+// is in docs/work.md), and it moves some of the counters itself:
+// capture.StatusCost measures by how much.
 var StatusQuery = func() string {
 	q := make([]string, len(statusNames))
 	for i, n := range statusNames {

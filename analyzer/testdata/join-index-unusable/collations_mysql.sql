@@ -7,4 +7,4 @@ JOIN lat ON lat.c = ci.c -- want "lat.c is latin1_swedish_ci and ci.c is utf8mb4
 JOIN latnoix ON latnoix.c = ci.c
 JOIN dflt ON dflt.c = ci.c -- want "dflt.c is utf8mb4_0900_ai_ci and ci.c is utf8mb4_general_ci, and the server refuses"
 JOIN dflt AS d2 ON d2.d = dflt.c
-JOIN plain ON plain.c = ci.c;
+JOIN plain ON plain.c = ci.c; -- want "plain.c is utf8mb4_0900_ai_ci .the server's default: its table names no character set. and ci.c is utf8mb4_general_ci, and the server refuses"

@@ -79,12 +79,12 @@ type Server struct {
 // innodb_flush_log_at_trx_commit=2 flushes the redo log once a second
 // rather than at every commit, and the binary log is off.
 //
-// The redo log is 1 GiB (the data directory grows by as much). Loading
-// 4 main + 5 level tables of 100,000 rows writes about 520 MB of redo: with
-// the default 96 MiB InnoDB must checkpoint, flushing dirty pages, several
-// times per load, which cost prepare 8% of its speed and the server 8% more
-// CPU (bench/prepare.sh: 107k -> 117k rows/s). The doublewrite buffer stays
-// on: turning it off gained nothing measurable here.
+// The redo log is 1 GiB (the data directory grows by as much): a prepare
+// of bench/prepare.sh's tables writes hundreds of megabytes of redo, and
+// with the default 96 MiB InnoDB must checkpoint, flushing dirty pages,
+// several times per load, which slows the load and costs the server CPU. The
+// doublewrite buffer stays on: a load is no faster without it
+// (bench/README.md, "Loading and the sandboxes' settings").
 func benchmarkArgs(b *Binary, bufferPool string) []string {
 	args := []string{
 		"--bind-address=127.0.0.1",
@@ -220,8 +220,8 @@ func socketPath(dir string) string {
 	return filepath.Join(os.TempDir(), fmt.Sprintf("joinbench-%08x.sock", h))
 }
 
-// basedirArgs points the server at its installation when it is not the
-// system one (/usr), e.g. an unpacked tarball.
+// basedir is the server's installation directory when it is not the
+// system one (/usr), e.g. an unpacked tarball; "" for the system one.
 func (s *Server) basedir() string {
 	dir := filepath.Dir(filepath.Dir(s.Binary.Path))
 	if dir == "/usr" {
@@ -339,8 +339,7 @@ func (s *Server) launch(ctx context.Context, detach bool) error {
 	if detach {
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	} else {
-		// Shut down cleanly if this process dies without stopping it.
-		cmd.SysProcAttr.Pdeathsig = syscall.SIGTERM
+		stopWithParent(cmd.SysProcAttr)
 	}
 	fmt.Fprintf(s.log, "starting %s on 127.0.0.1:%d\n", s.Binary, s.Port)
 	started := time.Now()

@@ -41,10 +41,39 @@ type Chart struct {
 	Bands                          []Band  // drawn behind the data
 }
 
-// The margins of the plotting area.
+// The margins of the plotting area; the top one grows by titleLine for
+// each line a long title wraps onto.
 const (
 	padL, padR, padT, padB = 58.0, 46.0, 26.0, 38.0
+	titleLine              = 14.0
 )
+
+// titleX is where a title starts, and titleCharWidth the widest an
+// average character of it is (12 px, semibold): a title wraps so that no
+// line runs past the chart's right edge.
+const (
+	titleX         = 8.0
+	titleCharWidth = 7.0
+)
+
+// titleLines wraps title at spaces into lines that fit a chart w wide.
+func titleLines(title string, w float64) []string {
+	fit := int((w - titleX - 4) / titleCharWidth)
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(title) {
+		switch {
+		case line == "":
+			line = word
+		case len(line)+1+len(word) <= fit:
+			line += " " + word
+		default:
+			lines = append(lines, line)
+			line = word
+		}
+	}
+	return append(lines, line)
+}
 
 // SVG renders the chart as an <svg> element.
 func (c Chart) SVG() string {
@@ -54,36 +83,40 @@ func (c Chart) SVG() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %g %g" width="%g" height="%g" role="img">`, c.W, c.H, c.W, c.H)
 	fmt.Fprintf(&b, `<title>%s</title>`, html.EscapeString(c.Title))
-	fmt.Fprintf(&b, `<text x="%g" y="16" class="ct">%s</text>`, padL, html.EscapeString(c.Title))
-	f, ok := c.frame()
+	lines := titleLines(c.Title, c.W)
+	for i, l := range lines {
+		fmt.Fprintf(&b, `<text x="%g" y="%g" class="ct">%s</text>`, titleX, 16+titleLine*float64(i), html.EscapeString(l))
+	}
+	f, ok := c.frame(padT + titleLine*float64(len(lines)-1))
 	if !ok {
-		fmt.Fprintf(&b, `<text x="%g" y="%g" class="muted">no data</text></svg>`, padL+10, padT+f.ph/2)
+		fmt.Fprintf(&b, `<text x="%g" y="%g" class="muted">no data</text></svg>`, padL+10, f.top+f.ph/2)
 		return b.String()
 	}
 	f.grid(&b, c)
 	f.bands(&b, c.Bands)
-	fmt.Fprintf(&b, `<rect x="%g" y="%g" width="%g" height="%g" class="frame"/>`, padL, padT, f.pw, f.ph)
+	fmt.Fprintf(&b, `<rect x="%g" y="%g" width="%g" height="%g" class="frame"/>`, padL, f.top, f.pw, f.ph)
 	f.labels(&b, c)
 	for _, s := range c.Series {
 		f.series(&b, s)
 	}
-	c.legend(&b)
+	c.legend(&b, f.top)
 	b.WriteString(`</svg>`)
 	return b.String()
 }
 
 // frame maps data to the plotting area: the ranges of both axes and the
-// area's size.
+// area's place and size.
 type frame struct {
 	xlo, xhi, ylo, yhi float64
-	pw, ph             float64
+	top, pw, ph        float64
 	logY               bool
 }
 
-// frame returns the chart's frame; false when there is no data to draw.
-func (c Chart) frame() (frame, bool) {
+// frame returns the chart's frame, its plotting area top from the top;
+// false when there is no data to draw.
+func (c Chart) frame(top float64) (frame, bool) {
 	f := frame{xlo: math.Inf(1), xhi: math.Inf(-1), ylo: math.Inf(1), yhi: math.Inf(-1),
-		pw: c.W - padL - padR, ph: c.H - padT - padB, logY: c.LogY}
+		top: top, pw: c.W - padL - padR, ph: c.H - top - padB, logY: c.LogY}
 	any := false
 	for _, s := range c.Series {
 		for _, x := range s.X {
@@ -123,13 +156,13 @@ func (f frame) x(x float64) float64 { return padL + (x-f.xlo)/(f.xhi-f.xlo)*f.pw
 func (f frame) y(y float64) float64 {
 	if f.logY {
 		y = math.Max(y, f.ylo)
-		return padT + f.ph - (math.Log(y)-math.Log(f.ylo))/(math.Log(f.yhi)-math.Log(f.ylo))*f.ph
+		return f.top + f.ph - (math.Log(y)-math.Log(f.ylo))/(math.Log(f.yhi)-math.Log(f.ylo))*f.ph
 	}
-	return padT + f.ph - (y-f.ylo)/(f.yhi-f.ylo)*f.ph
+	return f.top + f.ph - (y-f.ylo)/(f.yhi-f.ylo)*f.ph
 }
 
 // y2 maps the right axis, from 0 to 1.
-func (f frame) y2(y float64) float64 { return padT + f.ph - y*f.ph }
+func (f frame) y2(y float64) float64 { return f.top + f.ph - y*f.ph }
 
 // grid draws the grid lines and tick labels of both axes.
 func (f frame) grid(b *strings.Builder, c Chart) {
@@ -159,8 +192,8 @@ func (f frame) grid(b *strings.Builder, c Chart) {
 			continue
 		}
 		x := f.x(t.Pos)
-		fmt.Fprintf(b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" class="grid"/>`, x, x, padT, padT+f.ph)
-		fmt.Fprintf(b, `<text x="%.1f" y="%.1f" class="xl">%s</text>`, x, padT+f.ph+13, html.EscapeString(t.Label))
+		fmt.Fprintf(b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" class="grid"/>`, x, x, f.top, f.top+f.ph)
+		fmt.Fprintf(b, `<text x="%.1f" y="%.1f" class="xl">%s</text>`, x, f.top+f.ph+13, html.EscapeString(t.Label))
 	}
 }
 
@@ -172,7 +205,7 @@ func (f frame) bands(b *strings.Builder, bands []Band) {
 			continue
 		}
 		fmt.Fprintf(b, `<rect x="%.1f" y="%g" width="%.1f" height="%g" class="band"><title>%s</title></rect>`,
-			f.x(x0), padT, math.Max(f.x(x1)-f.x(x0), 2), f.ph, html.EscapeString(bd.Label))
+			f.x(x0), f.top, math.Max(f.x(x1)-f.x(x0), 2), f.ph, html.EscapeString(bd.Label))
 	}
 }
 
@@ -183,13 +216,13 @@ func (f frame) labels(b *strings.Builder, c Chart) {
 		fmt.Fprintf(b, `<text x="%.1f" y="%.1f" class="al" text-anchor="middle">%s</text>`, padL+f.pw/2, c.H-4, html.EscapeString(c.XLabel))
 	}
 	if c.YLabel != "" {
-		fmt.Fprintf(b, `<text transform="translate(12 %.1f) rotate(-90)" class="al" text-anchor="middle">%s</text>`, padT+f.ph/2, html.EscapeString(c.YLabel))
+		fmt.Fprintf(b, `<text transform="translate(12 %.1f) rotate(-90)" class="al" text-anchor="middle">%s</text>`, f.top+f.ph/2, html.EscapeString(c.YLabel))
 	}
 	if c.Y2Label != "" {
 		for _, v := range []float64{0, 0.5, 1} {
 			fmt.Fprintf(b, `<text x="%.1f" y="%.1f" class="y2l">%g</text>`, padL+f.pw+4, f.y2(v)+3, v)
 		}
-		fmt.Fprintf(b, `<text transform="translate(%.1f %.1f) rotate(90)" class="al" text-anchor="middle">%s</text>`, c.W-8, padT+f.ph/2, html.EscapeString(c.Y2Label))
+		fmt.Fprintf(b, `<text transform="translate(%.1f %.1f) rotate(90)" class="al" text-anchor="middle">%s</text>`, c.W-8, f.top+f.ph/2, html.EscapeString(c.Y2Label))
 	}
 }
 
@@ -207,7 +240,7 @@ func (f frame) series(b *strings.Builder, s Series) {
 			x0, x1 := f.x(s.X[i]), f.x(s.X[i+1])
 			y := yf(s.Y[i])
 			fmt.Fprintf(b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"><title>%s: %s</title></rect>`,
-				x0, y, math.Max(x1-x0-0.5, 0.5), padT+f.ph-y, s.Color, html.EscapeString(s.Name), Num(s.Y[i]))
+				x0, y, math.Max(x1-x0-0.5, 0.5), f.top+f.ph-y, s.Color, html.EscapeString(s.Name), Num(s.Y[i]))
 		}
 		return
 	}
@@ -226,13 +259,14 @@ func (f frame) series(b *strings.Builder, s Series) {
 		strings.Join(pts, " "), s.Color, w, html.EscapeString(s.Name))
 }
 
-// legend names the series when there are several.
-func (c Chart) legend(b *strings.Builder) {
+// legend names the series when there are several, at the top of the
+// plotting area.
+func (c Chart) legend(b *strings.Builder, top float64) {
 	lx := padL + 6.0
 	if len(c.Series) > 1 {
 		for _, s := range c.Series {
 			fmt.Fprintf(b, `<rect x="%.1f" y="%.1f" width="10" height="3" fill="%s"/><text x="%.1f" y="%.1f" class="lg">%s</text>`,
-				lx, padT+8, s.Color, lx+13, padT+12, html.EscapeString(s.Name))
+				lx, top+8, s.Color, lx+13, top+12, html.EscapeString(s.Name))
 			lx += 20 + 6*float64(len(s.Name))
 		}
 	}

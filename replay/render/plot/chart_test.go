@@ -1,6 +1,8 @@
 package plot
 
 import (
+	"fmt"
+	"math"
 	"strings"
 	"testing"
 )
@@ -29,6 +31,61 @@ func TestNum(t *testing.T) {
 	for v, want := range map[float64]string{0: "0", 0.5: "0.5", 12: "12", 25000: "25k", 3.5e6: "3.5M"} {
 		if got := Num(v); got != want {
 			t.Errorf("Num(%v) = %q, want %q", v, got, want)
+		}
+	}
+}
+
+// TestNumHasNoExponent: an axis of nanoseconds read 1e+03M; values at the
+// edge of a unit carry into the next one, and none is printed with an
+// exponent.
+func TestNumHasNoExponent(t *testing.T) {
+	for v, want := range map[float64]string{1e9: "1G", 999.96e6: "1G", 999.96e3: "1M", 9999.6: "10k", 1234: "1234", 2.5e9: "2.5G",
+		-4e9: "-4G", 7e12: "7T", 1.5e15: "1500T", 0.00012: "0.00012", 12.34e3: "12.3k", 1.05: "1.05"} {
+		if got := Num(v); got != want {
+			t.Errorf("Num(%v) = %q, want %q", v, got, want)
+		}
+	}
+	for e := -6.0; e <= 15; e += 0.25 {
+		for _, v := range []float64{math.Pow(10, e), -math.Pow(10, e), math.Pow(10, e) * 0.99999} {
+			if got := Num(v); strings.ContainsAny(got, "e+") {
+				t.Errorf("Num(%v) = %q", v, got)
+			}
+		}
+	}
+}
+
+// TestLongTitlesWrap: a title longer than its chart is wide wraps onto
+// more lines, each fitting, instead of running past the edge; the
+// plotting area moves down under it.
+func TestLongTitlesWrap(t *testing.T) {
+	series := []Series{{Name: "a", Color: "#000", X: []float64{0, 1}, Y: []float64{1, 2}}}
+	for _, c := range []Chart{
+		{Title: "flow control messages sent per node (the node throttling the cluster)", Series: series},
+		{Title: "Innodb_buffer_pool_read_requests /s (node3)", W: 400, H: 180, Series: series},
+		{Title: "throughput", Series: series},
+	} {
+		svg := c.SVG()
+		w := c.W
+		if w == 0 {
+			w = 520
+		}
+		var lines []string
+		for _, part := range strings.Split(svg, `class="ct">`)[1:] {
+			lines = append(lines, part[:strings.Index(part, "</text>")])
+		}
+		if strings.Join(lines, " ") != c.Title {
+			t.Errorf("%q drawn as %q", c.Title, lines)
+		}
+		for _, l := range lines {
+			if titleX+float64(len(l))*titleCharWidth > w-4 {
+				t.Errorf("title line %q runs past a chart %g wide", l, w)
+			}
+		}
+		if long := len(c.Title)*int(titleCharWidth) > int(w-titleX-4); long != (len(lines) > 1) {
+			t.Errorf("%q: %d lines", c.Title, len(lines))
+		}
+		if len(lines) > 1 && !strings.Contains(svg, fmt.Sprintf(`y="%g" width=`, padT+titleLine*float64(len(lines)-1))) {
+			t.Errorf("the plotting area of %q does not move down under it:\n%s", c.Title, svg)
 		}
 	}
 }

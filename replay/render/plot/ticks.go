@@ -1,8 +1,9 @@
 package plot
 
 import (
-	"fmt"
 	"math"
+	"strconv"
+	"strings"
 )
 
 // niceTicks returns about n round values (steps of 1, 2, 2.5 or 5 times a
@@ -51,19 +52,52 @@ func logTicks(lo, hi float64) []float64 {
 	return out
 }
 
-// Num prints a value for an axis or a tooltip: short, with k and M for
-// thousands and millions.
+// Num prints a value for an axis or a tooltip: short, with k, M, G and T
+// for thousands and up (four significant digits below ten thousand, three
+// above, two below one), and never in exponent notation.
 func Num(v float64) string {
-	switch a := math.Abs(v); {
+	a := math.Abs(v)
+	switch {
 	case a == 0:
 		return "0"
-	case a >= 1e6:
-		return fmt.Sprintf("%.3gM", v/1e6)
-	case a >= 1e4:
-		return fmt.Sprintf("%.3gk", v/1e3)
-	case a >= 1:
-		return fmt.Sprintf("%.4g", v)
-	default:
-		return fmt.Sprintf("%.2g", v)
+	case a < 1:
+		return fixed(v, 2)
 	}
+	i := 0
+	for i+1 < len(units) && a >= units[i+1].from {
+		i++
+	}
+	for ; ; i++ {
+		u := units[i]
+		// Rounding may carry into the next unit: 999.96 is 1k, not 1000.
+		if i+1 < len(units) && math.Abs(v/u.div) >= u.upTo*(1-0.5*math.Pow(10, -float64(u.digits))) {
+			continue
+		}
+		return fixed(v/u.div, u.digits) + u.suffix
+	}
+}
+
+// units are Num's scales: from the value up, divided by div, with digits
+// significant digits, below upTo.
+var units = []struct {
+	from, div, upTo float64
+	digits          int
+	suffix          string
+}{
+	{1, 1, 1e4, 4, ""},
+	{1e4, 1e3, 1e3, 3, "k"},
+	{1e6, 1e6, 1e3, 3, "M"},
+	{1e9, 1e9, 1e3, 3, "G"},
+	{1e12, 1e12, math.Inf(1), 3, "T"},
+}
+
+// fixed prints v with digits significant digits (more when it is large),
+// in decimal notation, without trailing zeros.
+func fixed(v float64, digits int) string {
+	d := digits - 1 - int(math.Floor(math.Log10(math.Abs(v))))
+	s := strconv.FormatFloat(v, 'f', max(d, 0), 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
 }

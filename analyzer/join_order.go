@@ -1,0 +1,167 @@
+package analyzer
+
+import (
+	"strings"
+)
+
+// A join-order hint (JOIN_ORDER, JOIN_PREFIX, LEADING) is judged by what
+// it means as well as by what it says: a name it writes as a table's
+// name where the table has an alias (the server ignores the hint then)
+// still says which table it wants where. hint-unresolved reports the
+// name, impossible-join-order an order no server can follow; both
+// suggest the same rewrite of the hint, which names every table as the
+// server sees it and lists each outer join's preserved side before its
+// optional side, so that following one finding never leads into the
+// other.
+
+// orderArg is one table a join-order hint lists, as meant.
+type orderArg struct {
+	arg hintArg
+	end int // end of the argument in the source
+	// name is how the query block sees the table meant (its alias when it
+	// has one); the argument as written when it means none.
+	name string
+	// spelling is how the hint should write it: the argument as written,
+	// or the alias where it wrote the aliased table's name.
+	spelling string
+	// byTable marks an argument that wrote the table's name where the
+	// table has an alias.
+	byTable bool
+}
+
+// readOrder reads the tables a hint lists in the query block opened by
+// the token at index block. ok is false for a hint it cannot rewrite (a
+// query block argument, a db.table name).
+func readOrder(p *Pass, block int, h *hint) (args []orderArg, ok bool) {
+	var refs []*tableRef
+	for _, r := range p.TableRefs {
+		if r.block == block {
+			refs = append(refs, r)
+		}
+	}
+	ok = h.QB == ""
+	for _, a := range h.Args {
+		oa := orderArg{arg: a, end: a.Tok.End, name: a.Text, spelling: p.Source[a.Tok.Start:a.Tok.End]}
+		if a.QB != "" || a.Start != a.Tok.Start {
+			ok = false
+		}
+		if findVisible(refs, a.Text) == nil {
+			if r := aliasedByName(refs, a.Text); r != nil {
+				oa.name, oa.spelling, oa.byTable = r.alias, p.Source[r.aliasTok.Start:r.aliasTok.End], true
+			}
+		}
+		args = append(args, oa)
+	}
+	return args, ok
+}
+
+// aliasedByName returns the one table of refs that has an alias and is
+// named name, or nil (none, or several: a self-join, whose intent is not
+// clear).
+func aliasedByName(refs []*tableRef, name string) *tableRef {
+	var found *tableRef
+	for _, r := range refs {
+		if r.alias != "" && r.aliasTok != nil && strings.EqualFold(r.name, name) {
+			if found != nil {
+				return nil
+			}
+			found = r
+		}
+	}
+	return found
+}
+
+func orderNames(args []orderArg) []string {
+	names := make([]string, len(args))
+	for i, a := range args {
+		names[i] = a.name
+	}
+	return names
+}
+
+// possibleOrder returns the hint's argument list rewritten as the server
+// can follow it (the names as the query block sees them; each outer
+// join's preserved side moved before the first table of its optional
+// side, the others keeping their places), the source span it replaces,
+// and whether there is such an order. The rewrite is checked: an order
+// that would still be impossible is never returned.
+func possibleOrder(p *Pass, block int, h *hint, args []orderArg) (text string, start, end int, ok bool) {
+	if len(args) == 0 || p.Names == nil {
+		return "", 0, 0, false
+	}
+	prefix := h.Name != "JOIN_ORDER"
+	type entry struct{ name, spelling string }
+	order := make([]entry, len(args))
+	for i, a := range args {
+		order[i] = entry{a.name, a.spelling}
+	}
+	names := func() []string {
+		out := make([]string, len(order))
+		for i, e := range order {
+			out[i] = e.name
+		}
+		return out
+	}
+	for round := 0; round < 2*len(p.Names.outer)+2; round++ {
+		oj, opt, pres := p.Names.impossibleOrder(block, names(), prefix)
+		if oj == nil {
+			break
+		}
+		oi, pi := -1, -1
+		for i, e := range order {
+			if oi < 0 && strings.EqualFold(e.name, opt) {
+				oi = i
+			}
+			if pi < 0 && strings.EqualFold(e.name, pres) {
+				pi = i
+			}
+		}
+		if oi < 0 {
+			return "", 0, 0, false
+		}
+		var moved entry
+		if pi < 0 { // a prefix hint that leaves the preserved side out: list it
+			spelling := preservedSpelling(p, oj)
+			if spelling == "" {
+				return "", 0, 0, false
+			}
+			moved = entry{pres, spelling}
+		} else {
+			moved = order[pi]
+			order = append(order[:pi], order[pi+1:]...)
+		}
+		order = append(order[:oi], append([]entry{moved}, order[oi:]...)...)
+	}
+	if oj, _, _ := p.Names.impossibleOrder(block, names(), prefix); oj != nil {
+		return "", 0, 0, false
+	}
+	spellings := make([]string, len(order))
+	for i, e := range order {
+		spellings[i] = e.spelling
+	}
+	return strings.Join(spellings, ", "), args[0].arg.Tok.Start, args[len(args)-1].end, true
+}
+
+// preservedSpelling is how a hint writes the first table of an outer
+// join's preserved side: its alias, else its name as the file writes it
+// (a table placeholder stays one).
+func preservedSpelling(p *Pass, oj *outerJoin) string {
+	for _, s := range oj.preserved {
+		r := s.ref
+		switch {
+		case r == nil:
+		case r.aliasTok != nil:
+			return p.Source[r.aliasTok.Start:r.aliasTok.End]
+		case r.nameTok != nil:
+			return r.nameTok.Text
+		}
+	}
+	return ""
+}
+
+// orderFix is the suggested fix that rewrites a join-order hint's
+// argument list to text.
+func orderFix(text string, start, end int) SuggestedFix {
+	return SuggestedFix{Message: "list the tables as the server can follow them: " + text,
+		Edits: []TextEdit{{Start: start, End: end, NewText: text}}}
+}

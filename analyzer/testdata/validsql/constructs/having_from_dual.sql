@@ -1,0 +1,2 @@
+-- HAVING after FROM dual
+SELECT 1 AS x FROM dual HAVING x > 0

@@ -1,0 +1,2 @@
+-- GROUP BY and HAVING without FROM
+SELECT 1 AS x GROUP BY x HAVING x > 0

@@ -1,0 +1,3 @@
+-- NATURAL STRAIGHT_JOIN
+SELECT t1.a FROM t1 NATURAL STRAIGHT_JOIN t2
+-- want[mysql] 21-42 "NATURAL STRAIGHT_JOIN is MariaDB syntax, which MySQL rejects"

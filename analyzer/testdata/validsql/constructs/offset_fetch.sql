@@ -1,0 +1,3 @@
+-- OFFSET ... ROWS FETCH FIRST ... ROWS ONLY
+SELECT a FROM t1 ORDER BY a OFFSET 1 ROWS FETCH FIRST 2 ROWS ONLY
+-- want[mysql] 29-42 "OFFSET \.\.\. ROWS / FETCH FIRST \.\.\. ROWS is MariaDB syntax, which MySQL rejects"

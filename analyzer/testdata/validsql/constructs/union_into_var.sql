@@ -1,0 +1,2 @@
+-- a UNION ending in INTO @var
+SELECT a FROM t1 WHERE a = 1 UNION SELECT a FROM t2 WHERE a = 1 INTO @x

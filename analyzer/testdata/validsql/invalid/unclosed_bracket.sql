@@ -1,0 +1,3 @@
+-- an unclosed bracket
+SELECT a FROM t1 WHERE (a = 1
+-- want "syntax error at end of statement"

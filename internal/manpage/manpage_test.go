@@ -1,0 +1,82 @@
+package manpage
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/alecthomas/kong"
+)
+
+type toyCLI struct {
+	Verbose bool    `short:"v" help:"Say more."`
+	Fetch   toyCmd  `cmd:"" help:"Fetch things."`
+	Store   toyCmd2 `cmd:"" help:"Store things."`
+	Secret  toyCmd2 `cmd:"" hidden:"" help:"Not listed."`
+}
+
+type toyConn struct {
+	Host string `env:"TOY_HOST" group:"Connection" help:"Server host. More about it."`
+}
+
+type toyCmd struct {
+	toyConn
+	Target string `arg:"" help:"What to fetch."`
+	Mode   string `enum:"fast,slow" default:"fast" help:"How: fast or slow."`
+	Index  bool   `default:"true" negatable:"" help:"Use the index."`
+	Debug  bool   `hidden:"" env:"TOY_DEBUG" help:"Not listed."`
+}
+
+func (toyCmd) Help() string {
+	return `Fetches things.
+
+.dot at a line start, a back\slash, and --dashes.
+
+Example:
+  toy fetch x --mode slow`
+}
+
+type toyCmd2 struct {
+	toyConn
+	Limit int `short:"n" default:"3" placeholder:"N" help:"At most N."`
+}
+
+func TestWrite(t *testing.T) {
+	parser, err := kong.New(&toyCLI{}, kong.Name("toy"), kong.Description("toy does things\nwith a long first paragraph.\n\nAnd a second one."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	page := Page{Section: 1, Manual: "User Commands", Sections: []Section{{Title: "Exit status", Text: "0 on success."}}}
+	if err := Write(&b, parser.Model, page); err != nil {
+		t.Fatal(err)
+	}
+	got := b.String()
+	for _, want := range []string{
+		".TH TOY 1 \"\" toy \"User Commands\"\n.nh\n.ad l\n",
+		".SH NAME\ntoy \\- does things\n",
+		".SS \"toy fetch\"\n\\fBtoy fetch <target> [flags]\\fR\n",
+		"\\&.dot at a line start, a back\\eslash, and \\-\\-dashes.",
+		".RS 4\n.nf\ntoy fetch x \\-\\-mode slow\n.fi\n.RE\n",
+		".TP\n\\fB\\-\\-mode\\fR=\\fI\"fast\"\\fR\nHow: fast or slow. One of: fast, slow. Default: fast.\n",
+		".TP\n\\fB\\-\\-[no\\-]index\\fR\n",
+		".TP\n\\fB\\-n\\fR, \\fB\\-\\-limit\\fR=\\fIN\\fR\nAt most N. Default: 3.\n",
+		"Connection flags: see SHARED FLAGS.",
+		".SS \"Connection flags\"\n.TP\n\\fB\\-\\-host\\fR=\\fISTRING\\fR\n",
+		".SH ENVIRONMENT\n.TP\n\\fBTOY_HOST\\fR\nAs \\-\\-host. Server host.\n",
+		".SH \"EXIT STATUS\"\n0 on success.\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("page lacks %q\n%s", want, got)
+		}
+	}
+	for _, unwanted := range []string{"Not listed", "TOY_DEBUG", "toy secret"} {
+		if strings.Contains(got, unwanted) {
+			t.Errorf("page has %q", unwanted)
+		}
+	}
+	var again strings.Builder
+	_ = Write(&again, parser.Model, page)
+	if again.String() != got {
+		t.Error("two renderings of one model differ")
+	}
+}
