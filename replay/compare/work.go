@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -69,8 +70,38 @@ type WorkFigure struct {
 	Name      string  `json:"name"` // rows_examined, lookups, pages, compared, rows_changed
 	Base      float64 `json:"base"`
 	Candidate float64 `json:"candidate"`
-	Ratio     float64 `json:"ratio"` // candidate / base (+Inf from 0)
+	Ratio     float64 `json:"ratio"` // candidate / base (+Inf from 0: null in JSON)
 	Change    string  `json:"change"`
+}
+
+// workFigureJSON is WorkFigure as JSON has it: a ratio from 0 is null,
+// JSON having no infinity.
+type workFigureJSON struct {
+	Name      string   `json:"name"`
+	Base      float64  `json:"base"`
+	Candidate float64  `json:"candidate"`
+	Ratio     *float64 `json:"ratio"`
+	Change    string   `json:"change"`
+}
+
+func (f WorkFigure) MarshalJSON() ([]byte, error) {
+	j := workFigureJSON{Name: f.Name, Base: f.Base, Candidate: f.Candidate, Change: f.Change}
+	if !math.IsInf(f.Ratio, 0) && !math.IsNaN(f.Ratio) {
+		j.Ratio = &f.Ratio
+	}
+	return json.Marshal(j)
+}
+
+func (f *WorkFigure) UnmarshalJSON(b []byte) error {
+	var j workFigureJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*f = WorkFigure{Name: j.Name, Base: j.Base, Candidate: j.Candidate, Ratio: math.Inf(1), Change: j.Change}
+	if j.Ratio != nil {
+		f.Ratio = *j.Ratio
+	}
+	return nil
 }
 
 // WorkTable is one table access per execution on both sides.

@@ -1,7 +1,9 @@
 package compare
 
 import (
+	"encoding/json"
 	"math"
+	"reflect"
 	"os"
 	"strings"
 	"testing"
@@ -163,5 +165,19 @@ func TestWorkComparable(t *testing.T) {
 		if got := WorkComparable(c.base, c.cand, c.nb, c.nc); c.want == "" && got != "" || !strings.Contains(got, c.want) {
 			t.Errorf("got %q, want %q", got, c.want)
 		}
+	}
+}
+
+// A figure grown from 0 has no finite ratio: JSON has it as null, and
+// reads it back as infinite.
+func TestWorkFigureJSON(t *testing.T) {
+	in := []WorkFigure{{Name: "compared", Base: 0, Candidate: 5e7, Ratio: math.Inf(1), Change: WorkMore}, {Name: "pages", Base: 2, Candidate: 4, Ratio: 2}}
+	b, err := json.Marshal(in)
+	if err != nil || !strings.Contains(string(b), `"ratio":null`) {
+		t.Fatalf("%s, %v", b, err)
+	}
+	var out []WorkFigure
+	if err := json.Unmarshal(b, &out); err != nil || !reflect.DeepEqual(in, out) {
+		t.Errorf("%+v, %v", out, err)
 	}
 }
