@@ -3,8 +3,8 @@ package compare
 import (
 	"encoding/json"
 	"math"
-	"reflect"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 
