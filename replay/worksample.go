@@ -324,7 +324,8 @@ func (e *engine) sampleLoop(ctx context.Context, ep *endpointState) {
 	}()
 	for req := range ep.works {
 		if ctx.Err() != nil {
-			continue // drain
+			e.sampling.dropped.Add(1) // the run ended before its turn
+			continue
 		}
 		if conn == nil {
 			cctx, cancel := context.WithTimeout(ctx, e.stop.connect)
@@ -348,6 +349,7 @@ func (e *engine) sampleLoop(ctx context.Context, ep *endpointState) {
 		row.Time = t
 		if err != nil {
 			if ctx.Err() != nil {
+				e.sampling.dropped.Add(1)
 				continue
 			}
 			if classify(ctx, err, nil) == errConn {

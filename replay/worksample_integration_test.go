@@ -75,7 +75,7 @@ func workSampled(t *testing.T, direct bool) {
 
 	dirA, resA, a := run("a", reads)
 	_, _, b := run("b", reads)
-	if resA.Work == nil || resA.Work.Samples != int64(len(a)) || resA.Work.Dropped != 0 || resA.Work.Failed != 0 {
+	if resA.Work == nil || resA.Work.Samples != int64(len(a)) || resA.Work.Failed != 0 {
 		t.Fatalf("sampling %+v, %d rows", resA.Work, len(a))
 	}
 	execs := map[string][]string{}
@@ -85,8 +85,10 @@ func workSampled(t *testing.T, direct bool) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if len(a) != len(execs) {
-		t.Errorf("%d samples of %d executions, all among the first events", len(a), len(execs))
+	// Every execution is sampled, or its sample dropped: on a busy
+	// machine the sampler may still be at work when the run ends.
+	if int64(len(a))+resA.Work.Dropped != int64(len(execs)) || len(a) == 0 {
+		t.Errorf("%d samples and %d dropped of %d executions, all among the first events", len(a), resA.Work.Dropped, len(execs))
 	}
 	byKey := map[string]work.Work{}
 	for _, w := range a {
@@ -102,22 +104,24 @@ func workSampled(t *testing.T, direct bool) {
 		}
 		byKey[k] = w
 	}
-	same := 0
+	// Threads share the events, so which thread ran which varies; the
+	// executions both runs made pair.
+	same, both := 0, 0
 	for _, w := range b {
 		k := key(w.Scenario, w.Thread, w.Event, w.StatementSeq)
 		o, ok := byKey[k]
 		if !ok {
-			t.Errorf("sample %s of the second run not in the first", k)
 			continue
 		}
+		both++
 		if !reflect.DeepEqual(o.Tables, w.Tables) || *o.RowsExamined != *w.RowsExamined {
 			t.Errorf("%s: the same statement with the same values did other work:\n%+v\n%+v", k, o.Tables, w.Tables)
 			continue
 		}
 		same++
 	}
-	if same != len(a) {
-		t.Errorf("%d of %d samples with the same work in both runs", same, len(a))
+	if both == 0 || same != both {
+		t.Errorf("%d of %d samples of executions both runs made with the same work", same, both)
 	}
 
 	_, resW, w := run("w", writes)

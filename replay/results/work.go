@@ -85,7 +85,8 @@ type WorkSampling struct {
 	// Samples are the rows of the work files; Failed those of them whose
 	// measurement failed (their error column says why), Dropped the reads
 	// not sampled because the endpoint's sampler was still busy with
-	// earlier ones.
+	// earlier ones, or still was when the run ended (a few seconds after
+	// its time is up, the samples not taken yet are given up).
 	Samples int64 `json:"samples"`
 	Failed  int64 `json:"failed,omitempty"`
 	Dropped int64 `json:"dropped,omitempty"`
