@@ -134,6 +134,10 @@ type Config struct {
 	// statement with another run of as many threads (see Lockstep); the
 	// two meet before they start, so StartAt is theirs.
 	Lockstep *LockstepSide
+
+	// Work samples the work of executions into a Sink that is a WorkSink
+	// (worksample.go); its zero value samples nothing.
+	Work WorkConfig
 }
 
 // Result is what Run returns.
@@ -145,6 +149,12 @@ type Result struct {
 	// Actions are what the run's actions did (also in Summary.Actions,
 	// with what each cost).
 	Actions []results.Action
+	// Work is what the run sampled of its executions' work; nil when it
+	// sampled none.
+	Work *results.WorkSampling
+	// Machine is how busy the client machine's CPUs were over the
+	// measured phase; nil when unknown.
+	Machine *results.MachineLoad
 }
 
 // maxPlanStmts bounds the statements per scenario render that carry a plan
@@ -161,6 +171,10 @@ type scenState struct {
 	consecutive atomic.Int64
 	plans       []atomic.Pointer[string] // [endpoint*maxPlanStmts + statement]
 	disabledMsg atomic.Pointer[string]
+	// workCostNs is what the last work sample of the scenario cost,
+	// workPeriod the longest sampling period a worker computed.
+	workCostNs atomic.Int64
+	workPeriod atomic.Uint64
 }
 
 func (s *scenState) plan(ep, stmt int) string {
@@ -178,6 +192,7 @@ type endpointState struct {
 	idx      int
 	down     atomic.Bool
 	explains chan explainReq
+	works    chan workReq // reads to sample (worksample.go)
 	paths    pathTally
 	// unresponsive is set when a call or a status sample got no reply in
 	// time, and cleared by a status sample that did: the final sample
@@ -218,6 +233,8 @@ type engine struct {
 	seenCommitErr sync.Map // error codes of COMMIT already logged
 
 	stalls *stallRecorder // nil without actions; guarded by mu
+
+	sampling *sampling // nil when work is not sampled
 }
 
 // counts are one worker's totals of the measured phase. Only that worker

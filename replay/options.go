@@ -105,6 +105,10 @@ func (o *Options) check() error {
 		return usage.Errorf("--explain-every cannot be negative, got %d", o.ExplainEvery)
 	case o.ReportInterval < 0 || o.ReportInterval > 0 && o.ReportInterval < MinReportInterval:
 		return usage.Errorf("--report-interval %s: 0 (none) or at least %s", o.ReportInterval, MinReportInterval)
+	case o.Work != "" && o.Work != results.WorkSample && o.Work != results.WorkOff:
+		return usage.Errorf("--work %q: sample or off", o.Work)
+	case math.IsNaN(o.WorkBudget) || o.WorkBudget < 0 || o.WorkBudget > 0.5:
+		return usage.Errorf("--work-budget %v: a share of each scenario's time between 0 and 50%%", o.WorkBudget)
 	}
 	if o.RunID != "" {
 		if err := results.CheckRunID(o.RunID); err != nil {
@@ -132,6 +136,12 @@ func (o *Options) check() error {
 func (o Options) withDefaults() Options {
 	if o.Time == 0 && o.Events == 0 {
 		o.Time = results.Duration(DefaultDuration)
+	}
+	if o.Work == "" {
+		o.Work = results.WorkSample
+	}
+	if o.WorkBudget == 0 {
+		o.WorkBudget = DefaultWorkBudget
 	}
 	return o
 }
@@ -161,6 +171,9 @@ func (o *Options) config(retry []uint16) Config {
 	}
 	if o.Checksum {
 		c.Checksum = NewChecksum
+	}
+	if o.Work != results.WorkOff {
+		c.Work = WorkConfig{Budget: o.WorkBudget, FirstEvents: DefaultWorkFirstEvents}
 	}
 	return c
 }

@@ -30,7 +30,7 @@ type abCmd struct {
 	Interleave string   `default:"statements" enum:"statements,rounds" group:"A/B" help:"statements: one run on each server at once, the two taking turns statement by statement, each --time slice a round; rounds: each round a run of its own on one server, alternating base, candidate, candidate, base, ..."`
 
 	verdictFlags `embed:"" group:"Verdicts"`
-	Format       string `short:"f" enum:"text,markdown,json" default:"text" group:"Verdicts" help:"Output format of the comparison: text, markdown or json."`
+	Format       string `short:"f" enum:"text,markdown,json,html" default:"text" group:"Verdicts" help:"Output format of the comparison: text, markdown, json or html (the compare view, one self-contained page)."`
 	Output       string `short:"o" type:"path" placeholder:"FILE" group:"Verdicts" help:"Write the comparison to FILE instead of standard output."`
 }
 

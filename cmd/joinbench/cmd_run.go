@@ -58,6 +58,8 @@ type runCmd struct {
 	ExplainEvery   int64         `default:"10000" group:"Output" placeholder:"N" help:"Capture a scenario's plan again every N executions and report plan changes (0 = only at start)."`
 	LiveResults    bool          `group:"Output" help:"Write the executions files as the run goes, each finished within a second and readable while the run is going, instead of a journal turned into Parquet when the run ends. Costs the client about 0.5 µs more CPU per statement while it is measured, and makes a file a second."`
 	Checksum       bool          `group:"Output" help:"Store a checksum of every result set: the rows as a multiset, whatever their order (rows tying under an ORDER BY come back in any order)."`
+	Work           string        `default:"sample" enum:"sample,off" group:"Output" help:"sample: record the work of some executions (rows examined per table, index lookups, pages, join buffer comparisons; writes: session status deltas) in work-<host>-<n>.parquet, which compare judges exactly with the same --seed (see docs/work.md); off: none."`
+	WorkBudget     fraction      `default:"1%" group:"Output" placeholder:"SHARE" help:"Most of each scenario's execution time that work samples may cost (sampled reads are run again under ANALYZE on another connection), as 1% or 0.01. The first 4 events of every thread are sampled whatever it is."`
 	ReportInterval time.Duration `default:"1s" group:"Output" help:"Print progress and sample server counters this often (0 = never)."`
 	JSON           bool          `name:"json" group:"Output" help:"Print the final summary as JSON on stdout."`
 	Segment        string        `group:"Scale-out" placeholder:"I/N" help:"Be segment I of N (from 1) of one run made by N clients with the same options and --run-id: --threads, --events and --rate are shared out, the segments start together (a barrier in the database under test) and write into one run folder. Default from JOB_COMPLETION_INDEX (from 0) and JOINBENCH_SEGMENTS when both are set. See docs/scale-out.md."`
@@ -177,7 +179,7 @@ func (c *runCmd) options(cl *cli) replay.Options {
 			IgnoreErrors: c.IgnoreErrors, Reconnect: c.Reconnect, QueryTimeout: results.Duration(c.QueryTimeout),
 			Distribution: c.Distribution, Tables: c.Tables, TableSize: c.TableSize, TableName: c.TableName,
 			Explain: results.Explain(c.Explain), ExplainEvery: c.ExplainEvery, Checksum: c.Checksum,
-			LiveResults: c.LiveResults,
+			LiveResults: c.LiveResults, Work: c.Work, WorkBudget: float64(c.WorkBudget),
 		},
 		Actions: c.Action, ActionFiles: c.ActionsFile,
 		Override: c.Override, PollerIO: c.PollerIO, Out: c.Out, RunID: c.RunID, ToolVersion: version,

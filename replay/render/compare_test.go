@@ -157,8 +157,8 @@ func TestCompareOutputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "compare.md", md.Bytes())
-	if err := Comparison(&md, c, FormatHTML); err == nil {
-		t.Error("compare accepted html")
+	if err := Comparison(&md, c, "svg"); err == nil {
+		t.Error("compare accepted svg")
 	}
 }
 

@@ -1,4 +1,4 @@
-package work
+package capture
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"github.com/joinbench/joinbench/internal/server"
 	"github.com/joinbench/joinbench/internal/server/flavor"
 	"github.com/joinbench/joinbench/internal/testdb"
+	"github.com/joinbench/joinbench/replay/work"
 )
 
 const (
@@ -152,12 +153,12 @@ func TestOnServer(t *testing.T) {
 				t.Fatalf("the cost of reading the counters changed: %+v then %+v", cost, again)
 			}
 		}
-		measure := func(e []statement) []*Work {
+		measure := func(e []statement) []*work.Work {
 			if _, err := c.ExecContext(ctx, "BEGIN"); err != nil {
 				t.Fatal(err)
 			}
 			defer c.ExecContext(ctx, "ROLLBACK")
-			var out []*Work
+			var out []*work.Work
 			for _, st := range e {
 				w, err := Measure(ctx, c, cost, func() error { return run(ctx, c, st) })
 				if err != nil {
@@ -176,7 +177,7 @@ func TestOnServer(t *testing.T) {
 			}
 			if e[0].write {
 				writes++
-				if ch, _ := Value(a[0].RowsChanged); ch == 0 && e[0].scenario != "delete_inserts" {
+				if ch, _ := work.Value(a[0].RowsChanged); ch == 0 && e[0].scenario != "delete_inserts" {
 					t.Logf("%s changed no row with %v", e[0].scenario, e[0].args)
 				}
 			}
@@ -206,7 +207,7 @@ func TestOnServer(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			d := Describe(Summarize([]*Work{a}), Summarize([]*Work{b}))
+			d := work.Describe(work.Summarize([]*work.Work{a}), work.Summarize([]*work.Work{b}))
 			if reflect.DeepEqual(a, b) {
 				same++
 				if d != "" {
@@ -236,7 +237,7 @@ func TestOnServer(t *testing.T) {
 			return statement{}
 		}
 		index, pk := pick("simple_inner_index"), pick("simple_inner_pk")
-		analyze := func(st statement) *Work {
+		analyze := func(st statement) *work.Work {
 			w, _, err := Analyze(ctx, c, fl, st.sql, st.args)
 			if err != nil {
 				t.Fatal(err)
@@ -257,7 +258,7 @@ func TestOnServer(t *testing.T) {
 				t.Errorf("level1 still read through idx_parent_id: %+v", tb)
 			}
 		}
-		d := Describe(Summarize([]*Work{ia}), Summarize([]*Work{ib}))
+		d := work.Describe(work.Summarize([]*work.Work{ia}), work.Summarize([]*work.Work{ib}))
 		if !strings.Contains(d, "level1: ") || !strings.Contains(d, "ref on idx_parent_id") {
 			t.Errorf("simple_inner_index: %q does not say how level1 was read before", d)
 		}

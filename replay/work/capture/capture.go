@@ -1,4 +1,4 @@
-package work
+package capture
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/joinbench/joinbench/internal/server/flavor"
+	"github.com/joinbench/joinbench/replay/work"
 )
 
 // Querier runs a query: *sql.Conn, *sql.DB and *sql.Tx are ones. Session
@@ -16,40 +17,13 @@ type Querier interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 }
 
-// AnalyzeStatement is the statement that runs query again and reports its
-// work on a server of the flavor, and the source it is: ANALYZE
-// FORMAT=JSON on MariaDB, EXPLAIN ANALYZE on MySQL and Percona 8.0.18+
-// (FORMAT=TREE from 8.0.21, which explain_format=JSON would otherwise
-// refuse). Servers without one get an error.
-func AnalyzeStatement(fl flavor.Flavor, query string) (string, Source, error) {
-	query = strings.TrimSpace(query)
-	switch {
-	case fl.Is(flavor.MariaDB):
-		return "ANALYZE FORMAT=JSON " + query, MariaDBAnalyze, nil
-	case fl.Is(flavor.MySQL, flavor.Percona) && fl.AtLeast(8, 0, 21):
-		return "EXPLAIN ANALYZE FORMAT=TREE " + query, MySQLAnalyze, nil
-	case fl.Is(flavor.MySQL, flavor.Percona) && fl.AtLeast(8, 0, 18):
-		return "EXPLAIN ANALYZE " + query, MySQLAnalyze, nil
-	}
-	return "", "", fmt.Errorf("work: %s has no statement that reports the work of a read", fl)
-}
-
-// ParseAnalyze reads the output of the statement AnalyzeStatement gives for
-// the flavor.
-func ParseAnalyze(fl flavor.Flavor, text string) (*Work, error) {
-	if fl.Is(flavor.MariaDB) {
-		return ParseMariaDBAnalyze(text)
-	}
-	return ParseMySQLAnalyze(text)
-}
-
 // Analyze runs a read statement again with the same values under the
-// flavor's analyzing EXPLAIN (AnalyzeStatement) and returns its work and
+// flavor's analyzing EXPLAIN (work.AnalyzeStatement) and returns its work and
 // the server's output. It executes the statement: never give it a write.
 // It may run on any connection; on its own, it leaves the connection that
 // ran the statement for real alone.
-func Analyze(ctx context.Context, q Querier, fl flavor.Flavor, query string, args []any) (*Work, string, error) {
-	stmt, _, err := AnalyzeStatement(fl, query)
+func Analyze(ctx context.Context, q Querier, fl flavor.Flavor, query string, args []any) (*work.Work, string, error) {
+	stmt, _, err := work.AnalyzeStatement(fl, query)
 	if err != nil {
 		return nil, "", err
 	}
@@ -57,7 +31,7 @@ func Analyze(ctx context.Context, q Querier, fl flavor.Flavor, query string, arg
 	if err != nil {
 		return nil, "", fmt.Errorf("work: %w", err)
 	}
-	w, err := ParseAnalyze(fl, text)
+	w, err := work.ParseAnalyze(fl, text)
 	if err != nil {
 		return nil, text, fmt.Errorf("work: %w", err)
 	}

@@ -1,4 +1,4 @@
-package work
+package capture
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/joinbench/joinbench/internal/server"
 	"github.com/joinbench/joinbench/internal/server/sandbox"
 	"github.com/joinbench/joinbench/internal/testdb"
+	"github.com/joinbench/joinbench/replay/work"
 )
 
 // The statement events need the Performance Schema and its history
@@ -59,7 +60,7 @@ func TestStatementEventOnOwnServer(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	read := func(q string, args ...any) *Work {
+	read := func(q string, args ...any) *work.Work {
 		t.Helper()
 		rows, err := c.QueryContext(ctx, q, args...) // prepared, as the engine runs it
 		if err != nil {
