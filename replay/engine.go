@@ -29,6 +29,7 @@ const (
 // Endpoint is one server the run drives.
 type Endpoint struct {
 	Name string  // host:port as stored on every row; never holds a password
+	Node string  // the sandbox node's name, when it has one
 	DB   *sql.DB // workers take one connection each
 	// Admin serves everything else: KILL QUERY, EXPLAIN, checks. Nil: DB.
 	// A separate pool keeps the workers' pool free of connections dialed
@@ -134,6 +135,10 @@ type Config struct {
 	// statement with another run of as many threads (see Lockstep); the
 	// two meet before they start, so StartAt is theirs.
 	Lockstep *LockstepSide
+
+	// Watch, when set, is given the run's live view (Live) before its
+	// workers start.
+	Watch func(*Live)
 }
 
 // Result is what Run returns.
@@ -218,6 +223,7 @@ type engine struct {
 	seenCommitErr sync.Map // error codes of COMMIT already logged
 
 	stalls *stallRecorder // nil without actions; guarded by mu
+	live   *Live          // nil without Config.Watch (live.go)
 }
 
 // counts are one worker's totals of the measured phase. Only that worker
@@ -231,7 +237,10 @@ type counts struct {
 	// handed to the writer started (Unix ns; noneHeld when none), sent
 	// the batches it handed over: the progress lines wait for them.
 	held, sent atomic.Int64
-	_          [128 - 6*8]byte
+	// busy is 1 + the index of the scenario the worker is running, 0
+	// between events; kept only for a live view (Config.Watch).
+	busy atomic.Int64
+	_    [128 - 7*8]byte
 }
 
 // cutTotal sums the workers' statements cut at the end of the run.

@@ -39,10 +39,12 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open execution writer: %w", err)
 	}
+	e.watch()
 	writer := e.startWriter(ew)
 	explainers := e.startExplainers(lt.explain)
 	m := e.measure(lt)
 	d := e.drain(lt, m, writer, explainers)
+	e.endLive(m.end)
 	return e.result(ctx, lt.run, m, d)
 }
 
