@@ -140,3 +140,32 @@ func TestLiveTally(t *testing.T) {
 		t.Errorf("in a read-only run, a successful read did not end the write stall")
 	}
 }
+
+// BenchmarkLiveTally is what a watched run adds to the writer goroutine
+// per row (live), beside what it does anyway for the summary (summary):
+// rows of 4 scenarios, in runs of 10 (a count of 10), on one endpoint,
+// latencies from 100 us to 10 ms, few enough to stay in cache as the
+// writer's batch does between the two.
+func BenchmarkLiveTally(b *testing.B) {
+	e := &engine{eps: []*endpointState{{Endpoint: Endpoint{Name: "127.0.0.1:3306"}}}}
+	for _, name := range []string{"a", "b", "c", "d"} {
+		e.scens = append(e.scens, &scenState{Scenario: &Scenario{Name: name, Write: name == "d"}})
+	}
+	rows := make([]results.Execution, 80)
+	for i := range rows {
+		rows[i] = results.Execution{Endpoint: e.eps[0].Name, Scenario: e.scens[i/10%4].Name, Start: time.Unix(0, int64(i)),
+			LatencyNs: int64(100_000 + i*i*1_500)}
+	}
+	b.Run("live", func(b *testing.B) {
+		tl := e.newLiveTally()
+		for i := 0; i < b.N; i++ {
+			tl.add(&rows[i%len(rows)])
+		}
+	})
+	b.Run("summary", func(b *testing.B) {
+		acc := NewAccumulator()
+		for i := 0; i < b.N; i++ {
+			acc.Add(&rows[i%len(rows)])
+		}
+	})
+}
