@@ -29,7 +29,6 @@ const (
 // Endpoint is one server the run drives.
 type Endpoint struct {
 	Name string  // host:port as stored on every row; never holds a password
-	Node string  // the sandbox node's name, when it has one
 	DB   *sql.DB // workers take one connection each
 	// Admin serves everything else: KILL QUERY, EXPLAIN, checks. Nil: DB.
 	// A separate pool keeps the workers' pool free of connections dialed

@@ -54,6 +54,8 @@ type LiveSnapshot struct {
 	Reconnects int64
 	// WriterWait is the time workers waited for the result writer.
 	WriterWait time.Duration
+	// Scenarios are the run's scenarios, in run order.
+	Scenarios []string
 	// LatencyBounds are the upper bounds of LiveScenario.Latency.
 	LatencyBounds []time.Duration
 	Endpoints     []LiveEndpoint
@@ -62,8 +64,7 @@ type LiveSnapshot struct {
 // LiveEndpoint is one endpoint of a run.
 type LiveEndpoint struct {
 	Name    string
-	Node    string // the sandbox node's name, when it has one
-	Down    bool   // its workers cannot connect
+	Down    bool // its workers cannot connect
 	Threads int
 	// InFlight is the threads in an event now (not between events, nor
 	// waiting for a paced start).
@@ -75,13 +76,21 @@ type LiveEndpoint struct {
 	// batch at a time, at least every flushEvery: below that, it is no
 	// stall.
 	WriteStall time.Duration
-	Scenarios  []LiveScenario // every scenario of the run, in run order
+	// ScenarioInFlight is, per scenario of the run (LiveSnapshot.Scenarios),
+	// the threads running its statements now.
+	ScenarioInFlight []int
+	// Scenarios are what the endpoint executed, per scenario and node, in
+	// the order first seen: a scenario shows once it has executed there.
+	Scenarios []LiveScenario
 }
 
-// LiveScenario is one scenario on one endpoint.
+// LiveScenario is one scenario on one node of an endpoint.
 type LiveScenario struct {
-	Name                        string
-	InFlight                    int // threads running its statements now
+	Name string
+	// Node is the server that served the statements, as it names itself
+	// (results.Execution.Node): behind a proxy, which node; "" when the
+	// run does not ask.
+	Node                        string
 	Executions, Errors, Retries int64
 	ErrorCodes                  map[int32]int64 // errors by server error code
 	// Latency counts the successful executions per bucket: those at most
@@ -164,10 +173,13 @@ func (e *engine) liveSnapshot(l *Live, now time.Time, ended bool) LiveSnapshot {
 	}
 	s.Progress = min(s.Progress, 1)
 
+	for _, sc := range e.scens {
+		s.Scenarios = append(s.Scenarios, sc.Name)
+	}
 	n := len(e.eps)
 	s.Endpoints = make([]LiveEndpoint, n)
 	for i, ep := range e.eps {
-		s.Endpoints[i] = LiveEndpoint{Name: ep.Name, Node: ep.Node, Down: ep.down.Load(), Scenarios: make([]LiveScenario, len(e.scens))}
+		s.Endpoints[i] = LiveEndpoint{Name: ep.Name, Down: ep.down.Load(), ScenarioInFlight: make([]int, len(e.scens))}
 	}
 	// Worker i runs on endpoint i mod n (newWorker).
 	for i := range e.counts {
@@ -179,7 +191,7 @@ func (e *engine) liveSnapshot(l *Live, now time.Time, ended bool) LiveSnapshot {
 		ep.Errors += c.errs.Load()
 		if b := c.busy.Load(); b > 0 {
 			ep.InFlight++
-			ep.Scenarios[b-1].InFlight++
+			ep.ScenarioInFlight[b-1]++
 		}
 	}
 	e.mu.Lock()
@@ -190,12 +202,11 @@ func (e *engine) liveSnapshot(l *Live, now time.Time, ended bool) LiveSnapshot {
 			ep.WriteStall = time.Duration(now.UnixNano() - max(et.lastWrite, from))
 			ep.WriteStall = max(ep.WriteStall, 0)
 		}
-		for j, sc := range e.scens {
-			c := et.cells[sc.Name]
-			ls := &ep.Scenarios[j]
-			ls.Name, ls.Executions, ls.Errors, ls.Retries = sc.Name, c.executions, c.errors, c.retries
-			ls.ErrorCodes = maps.Clone(c.errorCodes)
-			ls.Latency, ls.LatencySum = slices.Clone(c.buckets), time.Duration(c.sumNs)
+		ep.Scenarios = make([]LiveScenario, len(et.cells))
+		for j, c := range et.cells {
+			ep.Scenarios[j] = LiveScenario{Name: c.scenario, Node: c.node, Executions: c.executions, Errors: c.errors,
+				Retries: c.retries, ErrorCodes: maps.Clone(c.errorCodes), Latency: slices.Clone(c.buckets),
+				LatencySum: time.Duration(c.sumNs)}
 		}
 	}
 	return s

@@ -23,37 +23,44 @@ var LatencyBounds = []time.Duration{
 }
 
 // liveTally is what the writer goroutine counts of the rows it writes for a
-// live view of the run: per endpoint and scenario, executions, errors and
-// latency buckets, and per endpoint the end of its latest successful
-// write. The writer feeds it under engine.mu, as it feeds the summary, so
-// that the workers never touch it.
+// live view of the run: per endpoint, node and scenario, executions,
+// errors and latency buckets, and per endpoint the end of its latest
+// successful write. The writer feeds it under engine.mu, as it feeds the
+// summary, so that the workers never touch it.
 type liveTally struct {
 	bounds []int64 // LatencyBounds in nanoseconds
 	eps    []*liveEndpointTally
 	byName map[string]*liveEndpointTally
+	// writes says which scenarios end a write stall: those that write, or
+	// every one when none does (as in the stalls an action costs:
+	// stalls.go).
+	writes map[string]bool
 	// last is the endpoint of the last row: a batch is one worker's, on
 	// one endpoint.
 	last *liveEndpointTally
 }
 
 type liveEndpointTally struct {
-	name  string
-	cells map[string]*liveCell
+	name string
+	// cells are per node and scenario, in the order first seen.
+	cells  []*liveCell
+	byCell map[liveKey]*liveCell
 	// lastWrite is when the latest successful write ended, Unix ns; 0
 	// before the first.
 	lastWrite int64
 	// lastCell is the cell of the last row: a scenario's rows come in
-	// runs of its count per event.
+	// runs of its count per event, from one connection.
 	lastCell *liveCell
 }
 
-// liveCell is one scenario on one endpoint.
+// liveKey names a cell: the server that served the statements (as rows
+// name it: results.Execution.Node) and the scenario.
+type liveKey struct{ node, scenario string }
+
+// liveCell is one scenario on one node of one endpoint.
 type liveCell struct {
-	scenario string
-	// write says its successful executions end a write stall: it writes,
-	// or no scenario of the run does (every execution counts then, as in
-	// the stalls an action costs: stalls.go).
-	write                       bool
+	liveKey
+	write                       bool // its successful executions end a write stall
 	executions, errors, retries int64
 	errorCodes                  map[int32]int64
 	buckets                     []uint64 // per bound, and one past the last
@@ -61,7 +68,7 @@ type liveCell struct {
 }
 
 func (e *engine) newLiveTally() *liveTally {
-	t := &liveTally{byName: map[string]*liveEndpointTally{}}
+	t := &liveTally{byName: map[string]*liveEndpointTally{}, writes: map[string]bool{}}
 	for _, b := range LatencyBounds {
 		t.bounds = append(t.bounds, int64(b))
 	}
@@ -69,11 +76,11 @@ func (e *engine) newLiveTally() *liveTally {
 	for _, s := range e.scens {
 		anyWrite = anyWrite || s.Write
 	}
+	for _, s := range e.scens {
+		t.writes[s.Name] = s.Write || !anyWrite
+	}
 	for _, ep := range e.eps {
-		et := &liveEndpointTally{name: ep.Name, cells: map[string]*liveCell{}}
-		for _, s := range e.scens {
-			et.cells[s.Name] = &liveCell{scenario: s.Name, write: s.Write || !anyWrite, buckets: make([]uint64, len(t.bounds)+1)}
-		}
+		et := &liveEndpointTally{name: ep.Name, byCell: map[liveKey]*liveCell{}}
 		t.eps = append(t.eps, et)
 		t.byName[ep.Name] = et
 	}
@@ -94,10 +101,8 @@ func (t *liveTally) add(r *results.Execution) {
 		t.last = ep
 	}
 	c := ep.lastCell
-	if c == nil || c.scenario != r.Scenario {
-		if c = ep.cells[r.Scenario]; c == nil {
-			return
-		}
+	if c == nil || c.scenario != r.Scenario || c.node != r.Node {
+		c = t.cell(ep, liveKey{node: r.Node, scenario: r.Scenario})
 		ep.lastCell = c
 	}
 	c.executions++
@@ -124,4 +129,15 @@ func (t *liveTally) add(r *results.Execution) {
 		}
 		ep.lastWrite = max(ep.lastWrite, from.UnixNano()+ns)
 	}
+}
+
+// cell returns the cell of k on ep, made on its first row.
+func (t *liveTally) cell(ep *liveEndpointTally, k liveKey) *liveCell {
+	if c := ep.byCell[k]; c != nil {
+		return c
+	}
+	c := &liveCell{liveKey: k, write: t.writes[k.scenario], buckets: make([]uint64, len(t.bounds)+1)}
+	ep.byCell[k] = c
+	ep.cells = append(ep.cells, c)
+	return c
 }

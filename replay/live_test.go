@@ -48,7 +48,7 @@ func TestLiveEndsAsTheSummary(t *testing.T) {
 				default:
 				}
 				s := l.Snapshot()
-				if s.RunID != "r1" || len(s.Endpoints) != 1 || len(s.Endpoints[0].Scenarios) != 2 {
+				if s.RunID != "r1" || len(s.Endpoints) != 1 || len(s.Scenarios) != 2 || len(s.Endpoints[0].ScenarioInFlight) != 2 {
 					t.Errorf("snapshot during the run: %+v", s)
 					return
 				}
@@ -74,26 +74,33 @@ func TestLiveEndsAsTheSummary(t *testing.T) {
 		ep.Executions != res.Summary.Executions || ep.Errors != res.Summary.Errors {
 		t.Errorf("endpoint %+v, summary %+v", ep, res.Summary)
 	}
-	for i, sc := range res.Summary.Scenarios {
-		ls := ep.Scenarios[i]
+	if len(ep.Scenarios) != len(res.Summary.Scenarios) {
+		t.Fatalf("%d scenarios live, %d in the summary", len(ep.Scenarios), len(res.Summary.Scenarios))
+	}
+	byName := map[string]LiveScenario{}
+	for _, ls := range ep.Scenarios {
+		byName[ls.Name] = ls
+	}
+	for _, sc := range res.Summary.Scenarios {
+		ls := byName[sc.Scenario]
 		var counted uint64
 		for _, n := range ls.Latency {
 			counted += n
 		}
-		if ls.Name != sc.Scenario || ls.Executions != sc.Executions || ls.Errors != sc.Errors || ls.InFlight != 0 ||
+		if ls.Name != sc.Scenario || ls.Node != "" || ls.Executions != sc.Executions || ls.Errors != sc.Errors ||
 			counted != uint64(sc.Executions-sc.Errors) || len(ls.Latency) != len(LatencyBounds)+1 {
 			t.Errorf("scenario %s: live %+v, summary %+v", sc.Scenario, ls, sc)
 		}
 	}
-	if got := ep.Scenarios[1].ErrorCodes[1062]; got != events/10 {
+	if got := byName["b"].ErrorCodes[1062]; got != events/10 {
 		t.Errorf("scenario b: %d errors 1062, want %d", got, events/10)
 	}
 }
 
 // TestLiveTally: latencies fall in the bucket whose bound they do not
 // exceed; errors count by code and not in the buckets; statements cut at
-// the end count nowhere; only writes end a write stall when the run has
-// some.
+// the end count nowhere; each node of an endpoint counts apart; only
+// writes end a write stall when the run has some.
 func TestLiveTally(t *testing.T) {
 	e := &engine{
 		eps:   []*endpointState{{Endpoint: Endpoint{Name: "a:1"}}, {Endpoint: Endpoint{Name: "b:1"}}},
@@ -102,7 +109,7 @@ func TestLiveTally(t *testing.T) {
 	tl := e.newLiveTally()
 	at := time.Unix(100, 0)
 	row := func(ep, scen string, lat time.Duration, code int32) *results.Execution {
-		return &results.Execution{Endpoint: ep, Scenario: scen, Start: at, LatencyNs: int64(lat), ErrorCode: code}
+		return &results.Execution{Endpoint: ep, Node: "n1", Scenario: scen, Start: at, LatencyNs: int64(lat), ErrorCode: code}
 	}
 	tl.add(row("a:1", "read", LatencyBounds[0], 0))
 	tl.add(row("a:1", "read", LatencyBounds[0]+1, 0))
@@ -113,8 +120,17 @@ func TestLiveTally(t *testing.T) {
 	cut.CutAtEnd = true
 	tl.add(cut)
 	tl.add(row("c:1", "read", time.Millisecond, 0)) // no such endpoint
+	other := row("a:1", "read", time.Millisecond, 0)
+	other.Node = "n2"
+	tl.add(other)
 
-	read := tl.eps[0].cells["read"]
+	if n := len(tl.eps[0].cells); n != 2 {
+		t.Errorf("a:1: %d cells, want read on n1 and n2", n)
+	}
+	if c := tl.eps[0].byCell[liveKey{"n2", "read"}]; c == nil || c.executions != 1 {
+		t.Errorf("read on a:1, n2: %+v", c)
+	}
+	read := tl.eps[0].byCell[liveKey{"n1", "read"}]
 	if read.buckets[0] != 1 || read.buckets[1] != 1 || read.buckets[len(LatencyBounds)] != 1 ||
 		read.executions != 4 || read.errors != 1 || read.errorCodes[1205] != 1 {
 		t.Errorf("read on a:1: %+v", read)
@@ -125,7 +141,7 @@ func TestLiveTally(t *testing.T) {
 	if tl.eps[0].lastWrite != 0 {
 		t.Errorf("a read ended a write stall on a:1")
 	}
-	write := tl.eps[1].cells["write"]
+	write := tl.eps[1].byCell[liveKey{"n1", "write"}]
 	if write.executions != 1 || write.buckets[7] != 1 { // (2 ms, 5 ms]
 		t.Errorf("write on b:1: %+v", write)
 	}

@@ -44,7 +44,7 @@ func openEndpoint(ctx context.Context, ep server.Endpoint, o openOptions) (Endpo
 	if err != nil {
 		return Endpoint{}, usage.Errorf("endpoint %s: %v", ep.Name, err)
 	}
-	e := Endpoint{Name: ep.Name, Node: ep.Node}
+	e := Endpoint{Name: ep.Name}
 	if !o.PollerIO {
 		e.Fallback = UseBlockingIO(cfg)
 		e.Direct = e.Fallback == ""

@@ -116,7 +116,7 @@ func TestPrometheusScrapesARun(t *testing.T) {
 }
 
 // dashboardVars are the values the test gives the dashboard's variables.
-var dashboardVars = strings.NewReplacer("$run_id", "prom", "$endpoint", ".*", "$scenario", ".*", "$__rate_interval", "4s")
+var dashboardVars = strings.NewReplacer("$run_id", "prom", "$endpoint", ".*", "$node", ".*", "$scenario", ".*", "$__rate_interval", "4s")
 
 var labelValues = regexp.MustCompile(`^label_values\((.+),\s*([a-z_]+)\)$`)
 

@@ -17,15 +17,18 @@ func BenchmarkScrape(b *testing.B) {
 	s := snapshot("r1", replay.LiveMeasured)
 	ep := s.Endpoints[0]
 	ep.Scenarios = nil
+	s.Scenarios = nil
 	for i := range 40 {
 		sc := snapshot("", "").Endpoints[0].Scenarios[0]
 		sc.Name = fmt.Sprintf("scenario_%02d", i)
 		ep.Scenarios = append(ep.Scenarios, sc)
+		s.Scenarios = append(s.Scenarios, sc.Name)
 	}
 	s.Endpoints = nil
 	for i := range 3 {
 		e := ep
 		e.Name = fmt.Sprintf("10.0.0.%d:3306", i+1)
+		e.ScenarioInFlight = make([]int, len(ep.Scenarios))
 		s.Endpoints = append(s.Endpoints, e)
 	}
 	srv, err := Listen("--metrics-addr", "127.0.0.1:0")

@@ -87,21 +87,23 @@ func (c *collector) collectRun(ch chan<- prometheus.Metric, s replay.LiveSnapsho
 		bounds[i] = b.Seconds()
 	}
 	for _, ep := range s.Endpoints {
-		send(endpointUp, bool01(!ep.Down), id, ep.Name, ep.Node)
-		send(endpointThreads, float64(ep.Threads), id, ep.Name, ep.Node)
-		send(endpointInFlight, float64(ep.InFlight), id, ep.Name, ep.Node)
-		send(endpointEvents, float64(ep.Events), id, ep.Name, ep.Node)
-		send(endpointExecutions, float64(ep.Executions), id, ep.Name, ep.Node)
-		send(endpointErrors, float64(ep.Errors), id, ep.Name, ep.Node)
-		send(endpointWriteStall, ep.WriteStall.Seconds(), id, ep.Name, ep.Node)
+		send(endpointUp, bool01(!ep.Down), id, ep.Name)
+		send(endpointThreads, float64(ep.Threads), id, ep.Name)
+		send(endpointInFlight, float64(ep.InFlight), id, ep.Name)
+		send(endpointEvents, float64(ep.Events), id, ep.Name)
+		send(endpointExecutions, float64(ep.Executions), id, ep.Name)
+		send(endpointErrors, float64(ep.Errors), id, ep.Name)
+		send(endpointWriteStall, ep.WriteStall.Seconds(), id, ep.Name)
+		for i, n := range ep.ScenarioInFlight {
+			send(scenarioInFlight, float64(n), id, s.Scenarios[i], ep.Name)
+		}
 		for _, sc := range ep.Scenarios {
-			send(scenarioExecutions, float64(sc.Executions), id, sc.Name, ep.Name, ep.Node)
-			send(scenarioRetries, float64(sc.Retries), id, sc.Name, ep.Name, ep.Node)
-			send(scenarioInFlight, float64(sc.InFlight), id, sc.Name, ep.Name, ep.Node)
+			send(scenarioExecutions, float64(sc.Executions), id, sc.Name, ep.Name, sc.Node)
+			send(scenarioRetries, float64(sc.Retries), id, sc.Name, ep.Name, sc.Node)
 			for code, n := range sc.ErrorCodes {
-				send(scenarioErrors, float64(n), id, sc.Name, ep.Name, ep.Node, strconv.Itoa(int(code)))
+				send(scenarioErrors, float64(n), id, sc.Name, ep.Name, sc.Node, strconv.Itoa(int(code)))
 			}
-			ch <- latencyHistogram(c.descs[scenarioLatency.Name], bounds, sc, id, sc.Name, ep.Name, ep.Node)
+			ch <- latencyHistogram(c.descs[scenarioLatency.Name], bounds, sc, id, sc.Name, ep.Name, sc.Node)
 		}
 	}
 }

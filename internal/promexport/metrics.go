@@ -13,15 +13,17 @@ const (
 	labelRun      = "run_id"
 	labelPhase    = "phase"
 	labelEndpoint = "endpoint" // host:port, as in the results files
-	labelNode     = "node"     // the sandbox node's name, when it has one
+	labelNode     = "node"     // the server that served the statements, as it names itself
 	labelScenario = "scenario"
 	labelCode     = "code" // server error number
 )
 
 var (
 	runLabels      = []string{labelRun}
-	endpointLabels = []string{labelRun, labelEndpoint, labelNode}
+	endpointLabels = []string{labelRun, labelEndpoint}
 	scenarioLabels = []string{labelRun, labelScenario, labelEndpoint, labelNode}
+	// The threads running a scenario are known per endpoint, not per node.
+	inFlightLabels = []string{labelRun, labelScenario, labelEndpoint}
 )
 
 // The exported metrics. Counts cover the measured phase (warmup excluded),
@@ -48,7 +50,7 @@ var (
 	scenarioExecutions = Metric{"joinbench_scenario_executions_total", "counter", scenarioLabels, "Executions of the scenario's statements, succeeded and failed."}
 	scenarioErrors     = Metric{"joinbench_scenario_errors_total", "counter", append(scenarioLabels[:len(scenarioLabels):len(scenarioLabels)], labelCode), "Failed executions of the scenario's statements, by server error number (code)."}
 	scenarioRetries    = Metric{"joinbench_scenario_retries_total", "counter", scenarioLabels, "Deadlocks and lock wait timeouts retried (--ignore-errors)."}
-	scenarioInFlight   = Metric{"joinbench_scenario_in_flight", "gauge", scenarioLabels, "Worker threads running the scenario's statements now."}
+	scenarioInFlight   = Metric{"joinbench_scenario_in_flight", "gauge", inFlightLabels, "Worker threads running the scenario's statements now."}
 	scenarioLatency    = Metric{"joinbench_scenario_latency_seconds", "histogram", scenarioLabels, "Latency of the scenario's successful executions (from the intended start in a paced run)."}
 )
 

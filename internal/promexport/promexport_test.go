@@ -31,14 +31,14 @@ func snapshot(id string, phase replay.LivePhase) fixed {
 	lat[0], lat[5], lat[len(lat)-1] = 2, 3, 1
 	return fixed{
 		RunID: id, Phase: phase, Threads: 3, Elapsed: 1500 * time.Millisecond, Duration: 3 * time.Second,
-		Progress: 0.5, Events: 7, LatencyBounds: replay.LatencyBounds,
+		Progress: 0.5, Events: 7, Scenarios: []string{"a", "b"}, LatencyBounds: replay.LatencyBounds,
 		Endpoints: []replay.LiveEndpoint{{
-			Name: "127.0.0.1:3306", Node: "node1", Threads: 3, InFlight: 2, Events: 7, Executions: 9, Errors: 3,
-			WriteStall: 250 * time.Millisecond,
+			Name: "127.0.0.1:3306", Threads: 3, InFlight: 2, Events: 7, Executions: 9, Errors: 3,
+			WriteStall: 250 * time.Millisecond, ScenarioInFlight: []int{2, 0},
 			Scenarios: []replay.LiveScenario{
-				{Name: "a", InFlight: 2, Executions: 9, Errors: 3, Retries: 1, ErrorCodes: map[int32]int64{1213: 1, 1062: 2},
+				{Name: "a", Node: "node1", Executions: 9, Errors: 3, Retries: 1, ErrorCodes: map[int32]int64{1213: 1, 1062: 2},
 					Latency: lat, LatencySum: 2 * time.Second},
-				{Name: "b", Latency: make([]uint64, len(replay.LatencyBounds)+1)},
+				{Name: "b", Node: "node1", Latency: make([]uint64, len(replay.LatencyBounds)+1)},
 			},
 		}},
 	}
@@ -124,7 +124,7 @@ func TestEveryMetricIsServed(t *testing.T) {
 		t.Errorf("%s%v not served", name, match)
 		return -1
 	}
-	a := map[string]string{"run_id": "r1", "scenario": "a", "endpoint": "127.0.0.1:3306", "node": "node1"}
+	a := map[string]string{"run_id": "r1", "scenario": "a", "endpoint": "127.0.0.1:3306"}
 	for name, want := range map[string]float64{
 		"joinbench_scenario_executions_total": 9, "joinbench_scenario_retries_total": 1, "joinbench_scenario_in_flight": 2,
 	} {
