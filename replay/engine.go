@@ -138,6 +138,10 @@ type Config struct {
 	// Work samples the work of executions into a Sink that is a WorkSink
 	// (worksample.go); its zero value samples nothing.
 	Work WorkConfig
+
+	// Watch, when set, is given the run's live view (Live) before its
+	// workers start.
+	Watch func(*Live)
 }
 
 // Result is what Run returns.
@@ -235,6 +239,7 @@ type engine struct {
 	stalls *stallRecorder // nil without actions; guarded by mu
 
 	sampling *sampling // nil when work is not sampled
+	live     *Live     // nil without Config.Watch (live.go)
 }
 
 // counts are one worker's totals of the measured phase. Only that worker
@@ -248,7 +253,10 @@ type counts struct {
 	// handed to the writer started (Unix ns; noneHeld when none), sent
 	// the batches it handed over: the progress lines wait for them.
 	held, sent atomic.Int64
-	_          [128 - 6*8]byte
+	// busy is 1 + the index of the scenario the worker is running, 0
+	// between events; kept only for a live view (Config.Watch).
+	busy atomic.Int64
+	_    [128 - 7*8]byte
 }
 
 // cutTotal sums the workers' statements cut at the end of the run.

@@ -26,6 +26,7 @@ type measurement struct {
 func (e *engine) measure(lt *lifetimes) *measurement {
 	phases := e.phases(lt.run)
 	m := &measurement{phase: phases[len(phases)-1]}
+	e.liveMeasured(m.phase)
 	m.cpuMark = time.AfterFunc(time.Until(m.phase.start), func() { m.cpu.markStart(); m.machine.mark() })
 	e.stalls = e.newStallRecorder(m.phase.start)
 	m.actions = e.startActions(lt.run, m.phase.start, m.phase.deadline)

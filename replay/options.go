@@ -55,6 +55,10 @@ type Options struct {
 	ReportInterval time.Duration // live progress and server status sampling; 0 = none
 	Progress       io.Writer     // live report lines; nil = none
 	Log            io.Writer     // notices: what runs where, plan changes, errors, fallbacks; nil = none
+
+	// Watch is given each run's live view (Live) as it starts: a metrics
+	// endpoint reads it when scraped. Nil: none is kept.
+	Watch func(*Live)
 }
 
 // DefaultDuration is how long a run lasts when it sets neither
@@ -161,7 +165,7 @@ func (o *Options) config(retry []uint16) Config {
 		SkipTrx: o.SkipTrx, Prepared: o.PsMode != results.PsDisable, DriverPath: o.ExecPath == results.ExecDriver,
 		RetryErrors: retry, Reconnect: o.Reconnect, QueryTimeout: time.Duration(o.QueryTimeout), Seed: o.Seed,
 		ExplainEvery: o.ExplainEvery, ReportInterval: o.ReportInterval, Progress: o.Progress, Log: o.Log,
-		Lockstep: o.Lockstep,
+		Lockstep: o.Lockstep, Watch: o.Watch,
 	}
 	switch o.Explain {
 	case results.ExplainJSON:

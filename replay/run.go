@@ -39,11 +39,13 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open execution writer: %w", err)
 	}
+	e.watch()
 	writer := e.startWriter(ew)
 	explainers := e.startExplainers(lt.explain)
 	samplers := e.startSamplers(lt.explain)
 	m := e.measure(lt)
 	d := e.drain(lt, m, writer, explainers, samplers)
+	e.endLive(m.end)
 	return e.result(ctx, lt.run, m, d)
 }
 

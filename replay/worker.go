@@ -207,6 +207,9 @@ func (w *worker) loop(ctx context.Context, ph *phase) {
 			return
 		}
 		w.event(ctx, ph, intended)
+		if w.e.live != nil {
+			w.counts.busy.Store(0)
+		}
 	}
 }
 
@@ -268,6 +271,9 @@ func (w *worker) event(ctx context.Context, ph *phase, intended time.Time) {
 	for _, s := range e.scens {
 		if s.disabled.Load() {
 			continue
+		}
+		if e.live != nil {
+			w.counts.busy.Store(int64(s.idx) + 1)
 		}
 		r := w.renderers[s.idx]
 		for c := 0; c < s.Count; c++ {

@@ -120,8 +120,12 @@ func (a *abCmd) Run(ctx context.Context, cl *cli, kctx *kong.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := a.checkData(ctx, servers, opt); err != nil {
+	metrics, err := a.metricsFlags.serve(&e.Workload, e.Log)
+	if err != nil {
 		return err
+	}
+	if err := a.checkData(ctx, servers, opt); err != nil {
+		return metrics.close(ctx, err)
 	}
 	if servers[0].same(servers[1]) && a.Calibrate == "" {
 		fmt.Fprintf(e.Log, "ab: the base and the candidate are the same server (%s): an A/A test, where nothing differs between the sides "+
@@ -130,13 +134,13 @@ func (a *abCmd) Run(ctx context.Context, cl *cli, kctx *kong.Context) error {
 	res, err := e.Run(ctx)
 	var se *ab.ServerError
 	if errors.As(err, &se) {
-		return serverFailed{err}
+		return metrics.close(ctx, serverFailed{err})
 	}
 	if err != nil {
-		return err
+		return metrics.close(ctx, err)
 	}
 	fmt.Fprintf(e.Log, "ab: compare again with: joinbench compare %s %s\n", res.SideDir(ab.Base), res.SideDir(ab.Candidate))
-	return a.compareOrCalibrate(cl, res.Runs[ab.Base], res.Runs[ab.Candidate], opt, a.Format, a.Output)
+	return metrics.close(ctx, a.compareOrCalibrate(cl, res.Runs[ab.Base], res.Runs[ab.Candidate], opt, a.Format, a.Output))
 }
 
 // servers are the base and candidate servers --base and --candidate name.

@@ -26,8 +26,9 @@ import (
 
 // runCmd replays scenarios against the server and records every execution.
 type runCmd struct {
-	connFlags   `embed:""`
-	corpusFlags `embed:""`
+	connFlags    `embed:""`
+	corpusFlags  `embed:""`
+	metricsFlags `embed:""`
 
 	Scenario []string `short:"s" sep:"none" group:"Selection" placeholder:"NAME=COUNT" help:"Execute scenario NAME COUNT times per event (repeatable; NAME alone means 1; COUNT 0 turns it off after --tags or --all)."`
 	Tags     []string `group:"Selection" placeholder:"TAG,..." help:"Enable (count 1) every scenario that has one of these tags."`
@@ -154,7 +155,11 @@ func (c *runCmd) Run(ctx context.Context, cl *cli) error {
 	if err != nil {
 		return err
 	}
-	return runOnce(ctx, &c.connFlags, o, logWriter(cl), c.show)
+	metrics, err := c.metricsFlags.serve(&o, logWriter(cl))
+	if err != nil {
+		return err
+	}
+	return metrics.close(ctx, runOnce(ctx, &c.connFlags, o, logWriter(cl), c.show))
 }
 
 // segmentOptions are the run's options with the segment this client is
