@@ -113,7 +113,7 @@ func TestBarrierSegmentsAgreeOnTheirTerms(t *testing.T) {
 	// through an offset measured by a round trip, so on a loaded machine
 	// they differ by that round trip: only a gross disagreement is wrong.
 	var starts int
-	if err := db.QueryRow("SELECT COUNT(DISTINCT start_at) FROM "+BarrierTable+" WHERE run_id = 'r' AND start_at IS NOT NULL").Scan(&starts); err != nil || starts != 1 {
+	if err := db.QueryRow("SELECT COUNT(DISTINCT start_at) FROM " + BarrierTable + " WHERE run_id = 'r' AND start_at IS NOT NULL").Scan(&starts); err != nil || starts != 1 {
 		t.Errorf("the segments of run r hold %d start times (%v), want one", starts, err)
 	}
 	if d := got.at.Sub(second).Abs(); d > time.Second {
