@@ -169,6 +169,29 @@ func TestRunCommand(t *testing.T) {
 	}
 }
 
+// A run whose --table-size is not the prepared one is warned of, naming
+// the size the tables have; a run on the prepared size is not.
+func TestRunWarnsOfAnotherTableSize(t *testing.T) {
+	dsn := testdb.Fresh(t, "cmd_run_size")
+	if code, _ := runCaptured(t, "prepare", "--dsn", dsn, "--table-size", "300", "-q"); code != 0 {
+		t.Fatalf("prepare: exit %d", code)
+	}
+	for _, tc := range []struct {
+		size string
+		warn bool
+	}{{"300", false}, {"1000", true}} {
+		code, _, stderr := runCapturedAll(t, "run", "--dsn", dsn, "--table-size", tc.size, "-s", "simple_inner_pk",
+			"--events", "2", "--out", t.TempDir(), "--explain", "off")
+		if code != 0 {
+			t.Fatalf("run --table-size %s: exit %d\n%s", tc.size, code, stderr)
+		}
+		want := "prepared with --table-size 300; this run draws ids in 1..1000"
+		if got := strings.Contains(stderr, want); got != tc.warn {
+			t.Errorf("run --table-size %s: warned %v, want %v:\n%s", tc.size, got, tc.warn, stderr)
+		}
+	}
+}
+
 // An action past the end of the run, or on an endpoint the run does not
 // have, is a usage error before anything runs.
 func TestRunActionMistakes(t *testing.T) {
