@@ -46,7 +46,7 @@ func TestRunOptions(t *testing.T) {
 	const want = `{"all":false,"checksum":false,"corpus":["dir"],"distribution":"uniform","events":0,"exec_path":"driver",` +
 		`"explain":"json","explain_every":10000,"ignore_errors":"1213,1205","live_results":false,"no_builtin":false,"ps_mode":"auto",` +
 		`"query_timeout":"0s","rate":2.5,"read_only":false,"reconnect":0,"scenario":["b=2","a"],"seed":1,"skip_trx":false,` +
-		`"table_name":"main","table_size":10000,"tables":1,"tags":null,"threads":1,"time":"0s","warmup":"0s"}`
+		`"table_name":"main","table_size":10000,"tables":1,"tags":null,"threads":1,"time":"0s","warmup":"0s","work":"sample","work_budget":0.01}`
 	if string(b) != want {
 		t.Errorf("options as run.json records them:\n%s\nwant\n%s", b, want)
 	}
