@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/joinbench/joinbench/internal/flavor"
 	"github.com/joinbench/joinbench/internal/server"
-	"github.com/joinbench/joinbench/internal/server/flavor"
 	"github.com/joinbench/joinbench/internal/usage"
 	"github.com/joinbench/joinbench/replay/action"
 	"github.com/joinbench/joinbench/replay/results"
