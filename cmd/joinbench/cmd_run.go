@@ -26,11 +26,20 @@ import (
 
 // runCmd replays scenarios against the server and records every execution.
 type runCmd struct {
+	runFlags `embed:""`
+
+	Format string `short:"f" enum:"text,json" default:"text" help:"Output format of the final summary on stdout: text or json."`
+	JSON   bool   `hidden:"" aliasof:"format=json" help:"Print the final summary as JSON: --format json."`
+}
+
+// runFlags are the workload and how it is recorded: run's flags, which ab
+// runs on each of its servers.
+type runFlags struct {
 	connFlags   `embed:""`
 	corpusFlags `embed:""`
 
 	Scenario []string `short:"s" sep:"none" group:"Selection" placeholder:"NAME=COUNT" help:"Execute scenario NAME COUNT times per event (repeatable; NAME alone means 1; COUNT 0 turns it off after --tags or --all)."`
-	Tags     []string `group:"Selection" placeholder:"TAG,..." help:"Enable (count 1) every scenario that has one of these tags."`
+	Tags     []string `sep:"," group:"Selection" placeholder:"TAG" help:"Enable (count 1) every scenario that has one of these tags; join tags with + to require each (left+hint). As list --tags shows them."`
 	All      bool     `group:"Selection" help:"Enable every scenario (count 1)."`
 	ReadOnly bool     `group:"Selection" help:"Refuse to run any scenario with a statement that is not a plain read (DML, DDL, locking read, SELECT ... INTO, SET, CALL, LOCK TABLES ...): a usage error names its file:line and kind, before connecting."`
 
@@ -59,7 +68,6 @@ type runCmd struct {
 	LiveResults    bool          `group:"Output" help:"Write the executions files as the run goes, each finished within a second and readable while the run is going, instead of a journal turned into Parquet when the run ends. Costs the client about 0.5 µs more CPU per statement while it is measured, and makes a file a second."`
 	Checksum       bool          `group:"Output" help:"Store a checksum of every result set: the rows as a multiset, whatever their order (rows tying under an ORDER BY come back in any order)."`
 	ReportInterval time.Duration `default:"1s" group:"Output" help:"Print progress and sample server counters this often (0 = never)."`
-	JSON           bool          `name:"json" group:"Output" help:"Print the final summary as JSON on stdout."`
 	Segment        string        `group:"Scale-out" placeholder:"I/N" help:"Be segment I of N (from 1) of one run made by N clients with the same options and --run-id: --threads, --events and --rate are shared out, the segments start together (a barrier in the database under test) and write into one run folder. Default from JOB_COMPLETION_INDEX (from 0) and JOINBENCH_SEGMENTS when both are set. See docs/scale-out.md."`
 	BarrierTimeout time.Duration `default:"10m" group:"Scale-out" help:"With --segment: how long to wait for the other segments before failing."`
 	// PollerIO keeps Go's network poller for the workers' sockets instead
@@ -131,7 +139,7 @@ could not be written, every scenario was disabled), 2 on a usage error,
 Examples:
   joinbench run --dsn 'root@tcp(127.0.0.1:3306)/joinbench' --all --time 60s --threads 8
   joinbench run -s simple_inner_pk=2 -s index_updates --events 1000 --rate 50
-  joinbench run --tags simple --read-only --json > summary.json
+  joinbench run --tags simple --read-only --format json > summary.json
   joinbench run --sandbox g -s index_updates -t 6 --time 60s \
     --action '10s@node2: sql: ALTER TABLE main1 ADD INDEX k_year (year_field)' \
     --action '30s@node1: chunked 5000: DELETE FROM main1 WHERE id > 90000' \
@@ -151,7 +159,7 @@ func (c *runCmd) Run(ctx context.Context, cl *cli) error {
 
 // segmentOptions are the run's options with the segment this client is
 // (--segment, or the environment's; the whole run when neither says).
-func (c *runCmd) segmentOptions(cl *cli) (replay.Options, error) {
+func (c *runFlags) segmentOptions(cl *cli) (replay.Options, error) {
 	o := c.options(cl)
 	seg, err := segment.Resolve(c.Segment, nil)
 	if err != nil {
@@ -162,7 +170,7 @@ func (c *runCmd) segmentOptions(cl *cli) (replay.Options, error) {
 }
 
 // options maps the flags to the run's options.
-func (c *runCmd) options(cl *cli) replay.Options {
+func (c *runFlags) options(cl *cli) replay.Options {
 	o := replay.Options{
 		RunOptions: results.RunOptions{
 			Scenario: c.Scenario, Tags: c.Tags, All: c.All, ReadOnly: c.ReadOnly, CorpusDirs: c.Corpus, NoBuiltin: c.NoBuiltin,
@@ -185,7 +193,7 @@ func (c *runCmd) options(cl *cli) replay.Options {
 
 // show prints a run's summary on stdout, then where its results are.
 func (c *runCmd) show(out *replay.Outcome, log io.Writer) error {
-	if c.JSON {
+	if c.Format == "json" {
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(out.Summary); err != nil {

@@ -96,6 +96,9 @@ func run(args []string) int {
 		return 2
 	}
 	kctx, err := parser.Parse(args)
+	if err == nil {
+		err = applyFlagAliases(kctx, logWriter(&c))
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "joinbench:", err)
 		return 2
