@@ -96,13 +96,14 @@ func scenarioNames(line shellcomplete.Line, prefix string) []shellcomplete.Candi
 	return out
 }
 
-// scenarioTags completes the last tag of a comma-separated list.
+// scenarioTags completes the last tag of a --tags value: a list of tags
+// separated by "," (any of them) and "+" (each of them).
 func scenarioTags(line shellcomplete.Line, prefix string) []shellcomplete.Candidate {
 	cp := lineCorpus(line)
 	if cp == nil {
 		return nil
 	}
-	i := strings.LastIndex(prefix, ",")
+	i := strings.LastIndexAny(prefix, ",+")
 	done, last := prefix[:i+1], prefix[i+1:]
 	count := map[string]int{}
 	var tags []string
