@@ -72,6 +72,9 @@ func writeSections(w io.Writer, app *kong.Application, node *kong.Node) {
 	md.line("")
 	md.line("Every command also takes the global flags; `%s help COMMAND` prints a command's help as `%s COMMAND --help` does.", app.Name, app.Name)
 	md.line("")
+	md.line("## Conventions")
+	md.line("")
+	md.docText(conventions)
 	md.line("## Commands")
 	md.line("")
 	for _, leaf := range app.Leaves(true) {
