@@ -44,6 +44,7 @@ func TestCompleteScenariosAndTags(t *testing.T) {
 		{[]string{"list", "--tags", "le"}, "left"},
 		{[]string{"ab", "--tags", "inner,le"}, "inner,left"},
 		{[]string{"show", "simple_inner_pk", "--thread"}, "--thread-id"},
+		{[]string{"lint", "--explain-rule", "right-j"}, "right-join"},
 		{[]string{"list", "--format", ""}, ""},
 		{[]string{"report", "--format", "h"}, "html"},
 		{[]string{"completion", "f"}, "fish"},
