@@ -268,6 +268,7 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 	if cfg.Explain != ExplainOff {
 		cfg.Explainer = NewExplainer(fl)
 	}
+	cfg.Work.Flavor = fl
 	if direct {
 		// Spare Ps keep the runtime from taking Ps back from workers
 		// blocked in reads (see ProcsForBlockingIO), for this run only.
@@ -291,6 +292,7 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 	run.Executions, run.Errors, run.CutAtEnd = res.Summary.Executions, res.Summary.Errors, res.Summary.CutAtEnd
 	run.Unanswered = res.Summary.Unanswered
 	run.ExecPaths = res.Paths
+	run.Work, run.Machine = res.Work, res.Machine
 	run.ClientCPUSeconds, run.ClientCPUPerQueryUs = res.Summary.ClientCPUSeconds, res.Summary.ClientCPUPerQueryUs
 	if runErr != nil {
 		run.Error = runErr.Error()

@@ -14,6 +14,8 @@ import (
 	"github.com/joinbench/joinbench/replay/internal/wire"
 	"github.com/joinbench/joinbench/replay/metrics"
 	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/replay/work"
+	"github.com/joinbench/joinbench/replay/work/capture"
 )
 
 // phase is one stretch of a run: warmup (not recorded) or measured.
@@ -94,6 +96,14 @@ type worker struct {
 	// takes the driver path (see execPath).
 	wire  *wire.Conn
 	wargs []any
+	// wscen is the sampling state of each scenario (worksample.go), nil
+	// when work is not sampled; statusCost what reading the session
+	// counters moves them by on this connection (statusOK: measured),
+	// statusNs what the last reading before a write took.
+	wscen      []workScen
+	statusCost work.Status
+	statusOK   bool
+	statusNs   int64
 }
 
 // prepared is one SQL text on one connection.
@@ -133,6 +143,12 @@ func (e *engine) newWorker(id int) *worker {
 	w.renderers = make([]Renderer, len(e.scens))
 	for i, s := range e.scens {
 		w.renderers[i] = s.NewRenderer(e.cfg.Seed, id)
+	}
+	if e.sampling != nil {
+		w.wscen = make([]workScen, len(e.scens))
+		for i, s := range e.scens {
+			w.wscen[i] = workScen{key: work.ScenarioKey(s.Name), period: initialPeriod}
+		}
 	}
 	if e.cfg.QueryTimeout > 0 {
 		w.killTimer = time.AfterFunc(time.Hour, w.killQuery)
@@ -191,6 +207,9 @@ func (w *worker) loop(ctx context.Context, ph *phase) {
 			return
 		}
 		w.event(ctx, ph, intended)
+		if w.e.live != nil {
+			w.counts.busy.Store(0)
+		}
 	}
 }
 
@@ -253,6 +272,9 @@ func (w *worker) event(ctx context.Context, ph *phase, intended time.Time) {
 		if s.disabled.Load() {
 			continue
 		}
+		if e.live != nil {
+			w.counts.busy.Store(int64(s.idx) + 1)
+		}
 		r := w.renderers[s.idx]
 		for c := 0; c < s.Count; c++ {
 			stmts := r.Next()
@@ -302,6 +324,16 @@ func (w *worker) event(ctx context.Context, ph *phase, intended time.Time) {
 // run cancelled).
 func (w *worker) statement(ctx context.Context, ph *phase, s *scenState, si int, st *Statement, seq int32, lag time.Duration, inTrx *bool) bool {
 	e := w.e
+	// A sampled write's counters are read before it, outside the timed
+	// span and the lockstep's turn.
+	var ws *workSample
+	if w.wscen != nil && w.sampled(s, seq) {
+		if s.Write {
+			ws = w.beginWriteSample(ph, s, si, seq)
+		} else {
+			ws = w.newSample(ph, s, si, seq)
+		}
+	}
 	lk := e.cfg.Lockstep
 	if lk != nil && !lk.acquire(ctx, w.id) {
 		return false
@@ -353,6 +385,14 @@ func (w *worker) statement(ctx context.Context, ph *phase, s *scenState, si int,
 		e.failed(s, err)
 	case errRetry, errAborted:
 		e.noteError(s, err)
+	}
+	if w.wscen != nil && kind == errNone {
+		if ws != nil && s.Write {
+			w.endWriteSample(ws, s, retries)
+		} else if ws != nil {
+			w.requestReadSample(ws, s, st, retries)
+		}
+		w.noteExecution(s, took)
 	}
 	if w.explainEvery > 0 && kind == errNone {
 		// Each worker counts its own executions: a count shared by all
@@ -661,6 +701,16 @@ func (w *worker) open(ctx context.Context) (err error) {
 	}
 	w.connID.Store(id)
 	w.node = node
+	if sm := w.e.sampling; sm != nil && sm.writes {
+		// Once per connection: it is the same for every reading.
+		cost, err := capture.StatusCost(ctx, conn)
+		w.statusCost, w.statusOK = cost, err == nil
+		if err != nil {
+			if _, loaded := w.e.seenErr.LoadOrStore("work-status", true); !loaded {
+				w.e.log.Printf("work of writes not sampled on %s: %v", w.ep.Name, err)
+			}
+		}
+	}
 	for _, s := range w.e.scens {
 		for _, q := range s.Queries {
 			if _, ok := w.stmts[q]; ok {

@@ -179,6 +179,8 @@ func TestRunActionMistakes(t *testing.T) {
 		"10s@1: sql: SELECT 1",       // past the end
 		"1s@node7: sql: SELECT 1",    // no such endpoint
 		"1s@1: pause 1s",             // not a sandbox
+		"1s@1: slow 21% io for 5s",   // not a sandbox
+		"1s@1: crash",                // not a sandbox
 		"1s@1: chunked 10: SELECT 1", // not a DELETE or UPDATE
 	} {
 		code, stdout := runCaptured(t, "run", "--dsn", dsn, "-s", "simple_inner_pk", "--time", "10s", "--out", out, "-q", "--action", action)

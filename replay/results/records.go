@@ -156,6 +156,13 @@ type Run struct {
 	// Replicate is set on the rounds of a repeated comparison (joinbench
 	// ab): which side and round this run is.
 	Replicate *Replicate `json:"replicate,omitempty"`
+	// Work is what the run sampled of its executions' work
+	// (work-<host>-<n>.parquet); nil when it sampled none (--work off, or a
+	// run made before work was sampled).
+	Work *WorkSampling `json:"work,omitempty"`
+	// Machine is how busy the client machine's CPUs were over the
+	// measured phase (machine.go); nil when unknown.
+	Machine *MachineLoad `json:"machine,omitempty"`
 	// Error says why the run failed, when it did (a results file that
 	// could not be written, every scenario disabled): its files may then
 	// hold fewer executions than Executions counts.
