@@ -247,7 +247,9 @@ func runOnce(ctx context.Context, cf *connFlags, o replay.Options, log io.Writer
 		return err
 	}
 	if s.UsesBuiltin() {
-		s.RecordDataset(readDataset(ctx, s.DB(), log))
+		d := readDataset(ctx, s.DB(), log)
+		warnDatasetTerms(d, o, log)
+		s.RecordDataset(d)
 	}
 	out, runErr := s.Run(ctx)
 	if out == nil {
@@ -290,6 +292,21 @@ func readyTables(ctx context.Context, tgt *server.Target, s *replay.Session, o r
 			tgt.Database, tgt.Endpoints[0].Name, strings.Join(missing, ", "))
 	}
 	return nil
+}
+
+// warnDatasetTerms says when the run draws ids on other terms than the
+// data was prepared with: ids beyond the prepared rows find nothing, and
+// a smaller range is a hotter workload than the flags suggest. A warning,
+// not a refusal: a run on a subset can be what the user wants. (The seeds
+// of data and parameters are independent: they need not match.)
+func warnDatasetTerms(d *results.Dataset, o replay.Options, log io.Writer) {
+	if d == nil {
+		return
+	}
+	if d.TableSize != o.TableSize {
+		fmt.Fprintf(log, "warning: the tables were prepared with --table-size %d; this run draws ids in 1..%d (give --table-size %d to match)\n",
+			d.TableSize, o.TableSize, d.TableSize)
+	}
 }
 
 // datasetTimeout bounds reading the dataset: a server that does not
