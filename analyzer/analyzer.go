@@ -63,7 +63,7 @@ type Analyzer struct {
 	Doc      string
 	Severity Severity
 	Run      func(*Pass)
-	// Explanation is the long documentation `lint --explain RULE` prints.
+	// Explanation is the long documentation `lint --explain-rule RULE` prints.
 	Explanation Explanation
 	// RunDespiteErrors lets the rule run on a file whose statement does
 	// not parse (as in go/analysis). Such a rule must not rely on the
