@@ -58,8 +58,8 @@ func rateIn(ends []time.Time, from, to time.Time) float64 {
 // during a write workload that waits for the disk at every commit
 // (innodb_flush_log_at_trx_commit=1), and checks what a user relies on:
 // the workload's own rate, measured from the executions, drops while each
-// limit holds (below 80% of the rate around it: a machine shared with
-// other work makes the rates move), the action's row says what it
+// limit holds (below 80% of the best rate around it: a machine shared
+// with other work makes the rates move), the action's row says what it
 // measured, and the server is unlimited afterwards.
 func TestSlowNode(t *testing.T) {
 	if testing.Short() {
@@ -130,7 +130,10 @@ func TestSlowNode(t *testing.T) {
 		measuring := rateIn(ends, row.Planned, row.Start)
 		t.Logf("%s: %.0f writes/s before, %.0f while it measured, %.0f while limited (%.0f%% of before, %.0f%% of measured), %.0f after; the action measured:\n%s",
 			row.Spec, before, measuring, during, 100*during/before, 100*during/measuring, after, row.Output)
-		if unthrottled := max(before, after); during >= 0.8*unthrottled {
+		// Every window around the limit is unthrottled (the action's own
+		// measuring too); on a machine shared with other work any one of
+		// them can be low, so the limited rate is held to the best.
+		if unthrottled := max(before, measuring, after); during >= 0.8*unthrottled {
 			t.Errorf("%s: %.0f writes/s while limited, %.0f/s around it: not slower", row.Spec, during, unthrottled)
 		}
 	}
