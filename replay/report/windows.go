@@ -28,6 +28,10 @@ type ActionWindow struct {
 	// quiet stretch and in the window.
 	Endpoints        []string
 	Baseline, During []float64
+	// QuietHalves are the endpoints' rates in the first and the second
+	// half of the quiet stretch: two windows with nothing between them,
+	// whose difference is the workload's own noise (an A/A pair).
+	QuietHalves [2][]float64
 	// PausedBaseline and PausedDuring are, per node, the fraction of the
 	// stretch flow control paused it; nil without Galera counters.
 	PausedBaseline, PausedDuring map[string]float64
@@ -71,6 +75,9 @@ func ActionWindows(dir string, warn func(error)) ([]ActionWindow, error) {
 			}
 			aw.Baseline = append(aw.Baseline, perSecond(rate, info.Start, aw.Quiet))
 			aw.During = append(aw.During, perSecond(rate, info.Start, aw.Window))
+			mid := aw.Quiet[0].Add(aw.Quiet[1].Sub(aw.Quiet[0]) / 2)
+			aw.QuietHalves[0] = append(aw.QuietHalves[0], perSecond(rate, info.Start, [2]time.Time{aw.Quiet[0], mid}))
+			aw.QuietHalves[1] = append(aw.QuietHalves[1], perSecond(rate, info.Start, [2]time.Time{mid, aw.Quiet[1]}))
 		}
 		if aw.Quiet[1].After(aw.Quiet[0]) {
 			if aw.PausedBaseline, err = pausedIn(dir, info, [][2]time.Time{aw.Quiet}, w); err != nil {

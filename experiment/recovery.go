@@ -1,0 +1,157 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/joinbench/joinbench/internal/usage"
+	"github.com/joinbench/joinbench/replay/results"
+)
+
+// recovery crashes one node, then (after a quiet window) every node, in
+// one run, and reads each node's way back from the crash action's rows.
+func recovery(ctx context.Context, e *env) (*Page, error) {
+	if err := e.prepare(ctx); err != nil {
+		return nil, err
+	}
+	w := e.o.Window
+	d := w + e.o.ActionTime + w + e.o.ActionTime
+	out, err := e.run(ctx, "crash", slowWorkload, d,
+		fmt.Sprintf("%s@%s: crash", w, e.o.Node),
+		fmt.Sprintf("%s@all: crash", w+e.o.ActionTime+w))
+	if err != nil {
+		return nil, err
+	}
+	return recoveryPage(e.o, out.Actions), nil
+}
+
+// crashTimeline is one crash action's way back.
+type crashTimeline struct {
+	spec     string
+	start    time.Time
+	writable time.Time // the first node to accept writes again
+	synced   []time.Time
+	nodes    []results.Action // the rows of the nodes brought back
+}
+
+// timelines groups the crash actions' rows by action.
+func timelines(rows []results.Action) []crashTimeline {
+	var out []crashTimeline
+	idx := map[int32]int{}
+	for _, r := range rows {
+		if r.Kind != "crash" || r.Start.IsZero() {
+			continue
+		}
+		i, ok := idx[r.Action]
+		if !ok {
+			i = len(out)
+			idx[r.Action] = i
+			out = append(out, crashTimeline{spec: r.Spec, start: r.Start})
+		}
+		t := &out[i]
+		if r.Start.Before(t.start) {
+			t.start = r.Start
+		}
+		if !r.WritableTime.IsZero() && (t.writable.IsZero() || r.WritableTime.Before(t.writable)) {
+			t.writable = r.WritableTime
+		}
+		if !r.SyncedTime.IsZero() {
+			t.synced = append(t.synced, r.SyncedTime)
+		}
+		t.nodes = append(t.nodes, r)
+	}
+	return out
+}
+
+// recoveryPage is the lesson's table (one row per crash, then one per
+// node brought back) and verdict, from the run's action rows.
+func recoveryPage(o Options, rows []results.Action) *Page {
+	p := &Page{Title: "recovery: a node crashed, then the whole cluster",
+		What: fmt.Sprintf("A write workload on every node (%d threads); %s killed with SIGKILL after a quiet %s, then every node at once, each recovered as an operator does it "+
+			"(the node with the most recent write-set bootstrapped, found by --wsrep-recover, the others joining).", o.Threads, o.Node, o.Window),
+		Table: Table{Header: []string{"crash", "node", "state transfer", "first writable (s)", "2 of 3 Synced (s)", "all Synced (s)", "outcome"}},
+		Notes: []string{
+			"times are from the SIGKILL. 2 of 3 Synced is the minimal HA: the cluster survives one more failure.",
+			"per node: when it was writable and Synced again, and how it came back (bootstrap, IST: the missing write-sets from a donor's cache, SST: a full copy).",
+		}}
+	tls := timelines(rows)
+	if len(tls) == 0 {
+		p.Verdict = "no crash was recorded (see the run's actions.parquet)"
+		return p
+	}
+	var parts []string
+	for _, t := range tls {
+		synced := sortedTimes(t.synced)
+		since := func(at time.Time) string {
+			if at.IsZero() {
+				return "never"
+			}
+			return fmt.Sprintf("%.1f", at.Sub(t.start).Seconds())
+		}
+		quorum, all := time.Time{}, time.Time{}
+		total := max(len(t.nodes), 1)
+		if t.spec != "" && len(t.nodes) == 1 {
+			total = 3 // one node crashed: the other two stayed Synced
+			if len(synced) > 0 {
+				quorum, all = t.start, synced[0]
+			}
+		} else {
+			if len(synced) >= 2 {
+				quorum = synced[1]
+			}
+			if len(synced) == total {
+				all = synced[len(synced)-1]
+			}
+		}
+		p.Table.Rows = append(p.Table.Rows, []string{t.spec, "", "", since(t.writable), since(quorum), since(all), ""})
+		for _, n := range t.nodes {
+			p.Table.Rows = append(p.Table.Rows, []string{"", nodeOf(n), n.StateTransfer,
+				sinceOr(n.WritableTime, t.start), "", sinceOr(n.SyncedTime, t.start), n.Outcome})
+		}
+		parts = append(parts, fmt.Sprintf("%s: first writable after %s s, 2 of %d Synced after %s s, all after %s s", t.spec, since(t.writable), total, since(quorum), since(all)))
+	}
+	p.Verdict = joinParts(parts)
+	return p
+}
+
+func nodeOf(r results.Action) string {
+	if r.Node != "" {
+		return r.Node
+	}
+	return r.Endpoint
+}
+
+func sinceOr(at, from time.Time) string {
+	if at.IsZero() {
+		return "never"
+	}
+	return fmt.Sprintf("%.1f", at.Sub(from).Seconds())
+}
+
+func sortedTimes(ts []time.Time) []time.Time {
+	out := append([]time.Time(nil), ts...)
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j].Before(out[j-1]); j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+func joinParts(parts []string) string {
+	s := ""
+	for i, p := range parts {
+		if i > 0 {
+			s += "; "
+		}
+		s += p
+	}
+	return s
+}
+
+// restore is left for the restore-from-backup operation, which the
+// project does not have yet.
+func restore(context.Context, *env) (*Page, error) {
+	return nil, usage.Errorf("restore is not available yet: it needs the restore-from-backup operation (a mariabackup backup taken under load, its redo apply timed with --use-memory), which joinbench does not have")
+}
