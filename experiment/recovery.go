@@ -23,7 +23,7 @@ func recovery(ctx context.Context, e *env) (*Page, error) {
 	if err != nil {
 		return nil, err
 	}
-	return recoveryPage(e.o, out.Actions), nil
+	return recoveryPage(e.o, e.tgt.Sandbox.Nodes, out.Actions), nil
 }
 
 // crashTimeline is one crash action's way back.
@@ -65,14 +65,15 @@ func timelines(rows []results.Action) []crashTimeline {
 }
 
 // recoveryPage is the lesson's table (one row per crash, then one per
-// node brought back) and verdict, from the run's action rows.
-func recoveryPage(o Options, rows []results.Action) *Page {
+// node brought back) and verdict, from the run's action rows, on a
+// cluster of size nodes.
+func recoveryPage(o Options, size int, rows []results.Action) *Page {
 	p := &Page{Title: "recovery: a node crashed, then the whole cluster",
 		What: fmt.Sprintf("A write workload on every node (%d threads); %s killed with SIGKILL after a quiet %s, then every node at once, each recovered as an operator does it "+
 			"(the node with the most recent write-set bootstrapped, found by --wsrep-recover, the others joining).", o.Threads, o.Node, o.Window),
-		Table: Table{Header: []string{"crash", "node", "state transfer", "first writable (s)", "2 of 3 Synced (s)", "all Synced (s)", "outcome"}},
+		Table: Table{Header: []string{"crash", "node", "state transfer", "first writable (s)", fmt.Sprintf("%d of %d Synced (s)", size/2+1, size), "all Synced (s)", "outcome"}},
 		Notes: []string{
-			"times are from the SIGKILL. 2 of 3 Synced is the minimal HA: the cluster survives one more failure.",
+			"times are from the SIGKILL. A majority Synced (2 of 3) is the minimal HA: the cluster survives one more failure; nodes that were not crashed count as Synced throughout.",
 			"per node: when it was writable and Synced again, and how it came back (bootstrap, IST: the missing write-sets from a donor's cache, SST: a full copy).",
 		}}
 	tls := timelines(rows)
@@ -89,27 +90,26 @@ func recoveryPage(o Options, rows []results.Action) *Page {
 			}
 			return fmt.Sprintf("%.1f", at.Sub(t.start).Seconds())
 		}
+		// The nodes not crashed stayed Synced: they count from the start.
+		up := size - len(t.nodes)
 		quorum, all := time.Time{}, time.Time{}
-		total := max(len(t.nodes), 1)
-		if t.spec != "" && len(t.nodes) == 1 {
-			total = 3 // one node crashed: the other two stayed Synced
-			if len(synced) > 0 {
-				quorum, all = t.start, synced[0]
-			}
-		} else {
-			if len(synced) >= 2 {
-				quorum = synced[1]
-			}
-			if len(synced) == total {
-				all = synced[len(synced)-1]
-			}
+		need := size/2 + 1
+		switch {
+		case up >= need:
+			// A majority stayed up: the cluster never stopped taking writes.
+			quorum, t.writable = t.start, t.start
+		case len(synced) >= need-up:
+			quorum = synced[need-up-1]
+		}
+		if len(synced) == len(t.nodes) && len(synced) > 0 {
+			all = synced[len(synced)-1]
 		}
 		p.Table.Rows = append(p.Table.Rows, []string{t.spec, "", "", since(t.writable), since(quorum), since(all), ""})
 		for _, n := range t.nodes {
 			p.Table.Rows = append(p.Table.Rows, []string{"", nodeOf(n), n.StateTransfer,
 				sinceOr(n.WritableTime, t.start), "", sinceOr(n.SyncedTime, t.start), n.Outcome})
 		}
-		parts = append(parts, fmt.Sprintf("%s: first writable after %s s, 2 of %d Synced after %s s, all after %s s", t.spec, since(t.writable), total, since(quorum), since(all)))
+		parts = append(parts, fmt.Sprintf("%s: first writable after %s s, %d of %d Synced after %s s, all after %s s", t.spec, since(t.writable), need, size, since(quorum), since(all)))
 	}
 	p.Verdict = joinParts(parts)
 	return p
