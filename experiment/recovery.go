@@ -70,7 +70,7 @@ func timelines(rows []results.Action) []crashTimeline {
 func recoveryPage(o Options, size int, rows []results.Action) *Page {
 	p := &Page{Title: "recovery: a node crashed, then the whole cluster",
 		What: fmt.Sprintf("A write workload on every node (%d threads); %s killed with SIGKILL after a quiet %s, then every node at once, each recovered as an operator does it "+
-			"(the node with the most recent write-set bootstrapped, found by --wsrep-recover, the others joining).", o.Threads, o.Node, o.Window),
+			"(the node with the most recent write-set bootstrapped, found by the server's wsrep recovery, the others joining).", o.Threads, o.Node, o.Window),
 		Table: Table{Header: []string{"crash", "node", "state transfer", "first writable (s)", fmt.Sprintf("%d of %d Synced (s)", size/2+1, size), "all Synced (s)", "outcome"}},
 		Notes: []string{
 			"times are from the SIGKILL. A majority Synced (2 of 3) is the minimal HA: the cluster survives one more failure; nodes that were not crashed count as Synced throughout.",
@@ -153,5 +153,5 @@ func joinParts(parts []string) string {
 // restore is left for the restore-from-backup operation, which the
 // project does not have yet.
 func restore(context.Context, *env) (*Page, error) {
-	return nil, usage.Errorf("restore is not available yet: it needs the restore-from-backup operation (a mariabackup backup taken under load, its redo apply timed with --use-memory), which joinbench does not have")
+	return nil, usage.Errorf("restore is not available yet: it needs the restore-from-backup operation (a mariabackup backup taken under load, its redo apply timed with a given memory budget), which joinbench does not have")
 }
