@@ -21,7 +21,8 @@ var clusterRun = &results.Run{Endpoints: []string{"h:1", "h:2", "h:3"},
 func window(before, during float64, fc float64) report.ActionWindow {
 	w := report.ActionWindow{Endpoints: []string{"h:1", "h:2", "h:3", "(all)"}, Outcome: "ok",
 		PausedBaseline: map[string]float64{"node1": 0, "node2": 0, "node3": 0},
-		PausedDuring:   map[string]float64{"node1": fc / 2, "node2": fc / 2, "node3": fc}}
+		PausedDuring:   map[string]float64{"node1": fc, "node2": fc, "node3": fc},
+		SentDuring:     map[string]float64{"node1": 0, "node2": 1, "node3": 100 * fc}}
 	for range 3 {
 		w.Baseline, w.During = append(w.Baseline, before), append(w.During, during)
 		w.QuietHalves[0], w.QuietHalves[1] = append(w.QuietHalves[0], before), append(w.QuietHalves[1], before*1.01)
@@ -34,7 +35,7 @@ func window(before, during float64, fc float64) report.ActionWindow {
 func TestSlowNodePageShowsTheDropAndFlowControl(t *testing.T) {
 	o := Options{Node: "node3", Percent: 20, Resource: "io", Threads: 6, Window: 10 * time.Second}
 	p := slowNodePage(o, []report.ActionWindow{window(100, 80, 0.3), window(100, 82, 0.32), window(100, 79, 0.31)}, clusterRun)
-	if got := p.Table.Header; len(got) != 7 || got[3] != "change [95% CI]" {
+	if got := p.Table.Header; len(got) != 8 || got[3] != "change [95% CI]" {
 		t.Fatalf("header %q", got)
 	}
 	var names []string
@@ -48,10 +49,10 @@ func TestSlowNodePageShowsTheDropAndFlowControl(t *testing.T) {
 	if cluster[1] != "300" || cluster[2] != "241" || !strings.HasPrefix(cluster[3], "-20% [") {
 		t.Errorf("cluster row %q", cluster)
 	}
-	if node3 := p.Table.Rows[2]; node3[6] != "31%" || node3[5] != "0%" {
-		t.Errorf("node3 flow control %q, want 0%% before and 31%% throttled", node3[5:])
+	if node3 := p.Table.Rows[2]; node3[6] != "31%" || node3[5] != "0%" || node3[7] != "31" {
+		t.Errorf("node3 flow control %q, want 0%% before, 31%% throttled, 31 messages sent", node3[5:])
 	}
-	for _, want := range []string{"one node 20% slower on disk: cluster throughput -20% [", "a drop beyond the noise (±3%)", "flow control paused 31% of the time on node3"} {
+	for _, want := range []string{"one node 20% slower on disk: cluster throughput -20% [", "a drop beyond the noise (±3%)", "flow control paused the cluster 31% of the time, asked for by node3 (97% of the messages)"} {
 		if !strings.Contains(p.Verdict, want) {
 			t.Errorf("verdict %q lacks %q", p.Verdict, want)
 		}

@@ -36,20 +36,23 @@ func slowNode(ctx context.Context, e *env) (*Page, error) {
 		}
 		defer restore()
 	}
+	// Each throttle is followed by half a window in which the node catches
+	// up (not counted), then a quiet window ending when the next throttle
+	// starts: the slow action measures the node's rate in its last 5 s.
 	w, reps := e.o.Window, max(e.o.Repetitions, 1)
-	period := w + slowMeasure + w
+	settle := w / 2
 	var actions []string
 	for k := range reps {
-		at := w + time.Duration(k)*period
+		at := w + time.Duration(k)*(2*w+settle)
 		actions = append(actions, fmt.Sprintf("%s@%s: slow %s%% %s for %s", at, e.o.Node,
 			strconv.FormatFloat(e.o.Percent, 'f', -1, 64), e.o.Resource, w))
 	}
-	d := w + time.Duration(reps)*period + 2*time.Second
+	d := w + time.Duration(reps-1)*(2*w+settle) + slowMeasure + w + 2*time.Second
 	out, err := e.run(ctx, "slow", slowWorkload, d, actions...)
 	if err != nil {
 		return nil, err
 	}
-	wins, err := report.ActionWindows(out.Dir, func(err error) { e.logf("warning: %v", err) })
+	wins, err := report.ActionWindows(out.Dir, settle, func(err error) { e.logf("warning: %v", err) })
 	if err != nil {
 		return nil, err
 	}
@@ -65,7 +68,7 @@ func slowNodePage(o Options, wins []report.ActionWindow, info *results.Run) *Pag
 		What: fmt.Sprintf("A write workload (%d threads over every node) ran %d time(s) %s quiet, then %s with %s throttled to %s%% below its own measured %s rate; "+
 			"each throttled window is compared with the quiet window just before it.",
 			o.Threads, len(wins), o.Window, o.Window, o.Node, strconv.FormatFloat(o.Percent, 'f', -1, 64), resource),
-		Table: Table{Header: []string{"endpoint", "before (exec/s)", "throttled (exec/s)", "change [95% CI]", "A/A noise", "flow control before", "flow control throttled"}},
+		Table: Table{Header: []string{"endpoint", "before (exec/s)", "throttled (exec/s)", "change [95% CI]", "A/A noise", "flow control before", "flow control throttled", "flow control sent"}},
 	}
 	if len(wins) == 0 {
 		p.Verdict = "no throttled window was measured: the action did not run (see the run's actions.parquet)"
@@ -74,7 +77,7 @@ func slowNodePage(o Options, wins []report.ActionWindow, info *results.Run) *Pag
 	var cluster Change
 	var clusterNoise float64
 	for i, ep := range wins[0].Endpoints {
-		var before, during, h1, h2, fcBefore, fcDuring []float64
+		var before, during, h1, h2, fcBefore, fcDuring, sent []float64
 		node := ep
 		if ep != stall.AllEndpoints {
 			node = info.NodeName(ep)
@@ -83,13 +86,14 @@ func slowNodePage(o Options, wins []report.ActionWindow, info *results.Run) *Pag
 			before, during = append(before, w.Baseline[i]), append(during, w.During[i])
 			h1, h2 = append(h1, w.QuietHalves[0][i]), append(h2, w.QuietHalves[1][i])
 			fcBefore, fcDuring = append(fcBefore, w.PausedBaseline[node]), append(fcDuring, w.PausedDuring[node])
+			sent = append(sent, w.SentDuring[node])
 		}
 		c, noise := changeOf(before, during), noiseBound(h1, h2)
-		row := []string{node, fmt.Sprintf("%.0f", mean(before)), fmt.Sprintf("%.0f", mean(during)), c.String(), "±" + share(noise), "", ""}
+		row := []string{node, fmt.Sprintf("%.0f", mean(before)), fmt.Sprintf("%.0f", mean(during)), c.String(), "±" + share(noise), "", "", ""}
 		if ep == stall.AllEndpoints {
 			row[0], cluster, clusterNoise = "cluster", c, noise
 		} else if wins[0].PausedDuring != nil {
-			row[5], row[6] = share(mean(fcBefore)), share(mean(fcDuring))
+			row[5], row[6], row[7] = share(mean(fcBefore)), share(mean(fcDuring)), fmt.Sprintf("%.0f", mean(sent))
 		}
 		p.Table.Rows = append(p.Table.Rows, row)
 	}
@@ -97,7 +101,7 @@ func slowNodePage(o Options, wins []report.ActionWindow, info *results.Run) *Pag
 	p.Notes = []string{
 		"change: the throttled window's successful executions per second over the quiet window's before it, as the geometric mean over the repetitions with its 95% t interval (one repetition: its value alone).",
 		"A/A noise: the largest change between the two halves of a quiet window (nothing happens between them), 3% at least: a cluster change inside it is no change.",
-		"flow control: the fraction of the window the node was paused by flow control (wsrep_flow_control_paused_ns).",
+		"flow control: the fraction of the window the node was paused by flow control (wsrep_flow_control_paused_ns; every node waits alike), and the flow control messages it sent per throttled window (wsrep_flow_control_sent: the node that could not keep up).",
 	}
 	if o.Resource == "io" {
 		p.Notes = append(p.Notes, "for the lesson every node flushed its redo log at every commit (innodb_flush_log_at_trx_commit=1, set back after): a node that waits for its disk.")
@@ -107,16 +111,13 @@ func slowNodePage(o Options, wins []report.ActionWindow, info *results.Run) *Pag
 
 // slowVerdict says in words what the throttle did to the cluster.
 func slowVerdict(o Options, resource string, cluster Change, noise float64, wins []report.ActionWindow) string {
-	fc := map[string]float64{}
+	paused, sent := map[string]float64{}, map[string]float64{}
 	for _, w := range wins {
 		for n, f := range w.PausedDuring {
-			fc[n] += f / float64(len(wins))
+			paused[n] += f / float64(len(wins))
 		}
-	}
-	worst := ""
-	for _, n := range slices.Sorted(maps.Keys(fc)) {
-		if worst == "" || fc[n] > fc[worst] {
-			worst = n
+		for n, f := range w.SentDuring {
+			sent[n] += f
 		}
 	}
 	s := fmt.Sprintf("one node %s%% slower on %s: cluster throughput %s over %d window(s)", strconv.FormatFloat(o.Percent, 'f', -1, 64), resource, cluster, cluster.N)
@@ -125,10 +126,31 @@ func slowVerdict(o Options, resource string, cluster Change, noise float64, wins
 	} else {
 		s += fmt.Sprintf(", no drop beyond the noise (±%s)", share(noise))
 	}
-	if worst != "" && fc[worst] > 0 {
-		s += fmt.Sprintf("; flow control paused %s of the time on %s", share(fc[worst]), worst)
-	} else if fc != nil && len(fc) > 0 {
-		s += "; no flow control"
+	if len(paused) == 0 {
+		return s
 	}
-	return s
+	node, most := top(paused)
+	if most < 0.005 {
+		return s + "; no flow control"
+	}
+	sender, msgs := top(sent)
+	total := 0.0
+	for _, m := range sent {
+		total += m
+	}
+	if msgs > 0 {
+		return s + fmt.Sprintf("; flow control paused the cluster %s of the time, asked for by %s (%s of the messages)", share(most), sender, share(msgs/total))
+	}
+	return s + fmt.Sprintf("; flow control paused %s of the time on %s", share(most), node)
+}
+
+// top is the key with the largest value (the first by name on a tie).
+func top(m map[string]float64) (string, float64) {
+	best, val := "", 0.0
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if best == "" || m[k] > val {
+			best, val = k, m[k]
+		}
+	}
+	return best, val
 }

@@ -35,12 +35,18 @@ type ActionWindow struct {
 	// PausedBaseline and PausedDuring are, per node, the fraction of the
 	// stretch flow control paused it; nil without Galera counters.
 	PausedBaseline, PausedDuring map[string]float64
-	Outcome                      string
+	// SentDuring is, per node, the flow control messages it sent during
+	// the window (wsrep_flow_control_sent): the node that could not keep
+	// up, where paused shows every node waiting alike.
+	SentDuring map[string]float64
+	Outcome    string
 }
 
 // ActionWindows measures every action of the run in dir against the
-// quiet stretch before it; nil when the run has none.
-func ActionWindows(dir string, warn func(error)) ([]ActionWindow, error) {
+// quiet stretch before it, which starts settle after the previous
+// action's end (what an action leaves behind, a node catching up, is not
+// quiet); nil when the run has none.
+func ActionWindows(dir string, settle time.Duration, warn func(error)) ([]ActionWindow, error) {
 	w := warner{list: &[]string{}, fn: warn}
 	info := results.ReadRunInfo(dir, w.warn)
 	if info == nil {
@@ -66,7 +72,7 @@ func ActionWindows(dir string, warn func(error)) ([]ActionWindow, error) {
 		if !aw.Quiet[1].After(aw.Quiet[0]) {
 			aw.Quiet[0] = aw.Quiet[1]
 		}
-		quietFrom = maxTime(quietFrom, aw.Window[1])
+		quietFrom = maxTime(quietFrom, aw.Window[1].Add(settle))
 		aw.Endpoints = stall.WithAll(info.Endpoints)
 		for _, ep := range aw.Endpoints {
 			rate := figs.rates[ep]
@@ -85,6 +91,9 @@ func ActionWindows(dir string, warn func(error)) ([]ActionWindow, error) {
 			}
 		}
 		if aw.PausedDuring, err = pausedIn(dir, info, [][2]time.Time{aw.Window}, w); err != nil {
+			return nil, err
+		}
+		if aw.SentDuring, err = counterIn(dir, info, "wsrep_flow_control_sent", aw.Window, w); err != nil {
 			return nil, err
 		}
 	}
@@ -144,4 +153,27 @@ func perSecond(rate []int32, origin time.Time, win [2]time.Time) float64 {
 		return 0
 	}
 	return float64(countIn(rate, origin, win[0], win[1])) / secs
+}
+
+// counterIn is, per node, how much the status counter variable grew in
+// win (each interval's delta prorated by its overlap); nil when the run
+// has no such counter.
+func counterIn(dir string, info *results.Run, variable string, win [2]time.Time, w warner) (map[string]float64, error) {
+	var sum map[string]float64
+	err := results.ScanStatus(dir, w.warn, func(s *results.Status) error {
+		if s.Variable != variable || s.Interval <= 0 {
+			return nil
+		}
+		from := s.Time.Add(-time.Duration(s.Interval * float64(time.Second)))
+		if sum == nil {
+			sum = map[string]float64{}
+		}
+		node := info.NodeName(s.Endpoint)
+		sum[node] += 0 // a node that sent none is listed with 0
+		if lo, hi := maxTime(from, win[0]), minTime(s.Time, win[1]); hi.After(lo) {
+			sum[node] += float64(s.Delta) * hi.Sub(lo).Seconds() / s.Interval
+		}
+		return nil
+	})
+	return sum, err
 }

@@ -9,7 +9,7 @@ import (
 
 func TestActionWindowsAgainstQuietStretch(t *testing.T) {
 	dir := fixture.MethodRun(t, t.TempDir(), "w", fixture.Method{Spec: "2s@1: slow 20% io for 1s", StallMs: 1000, PausedNs: 400_000_000})
-	wins, err := ActionWindows(dir, func(err error) { t.Log(err) })
+	wins, err := ActionWindows(dir, 0, func(err error) { t.Log(err) })
 	if err != nil {
 		t.Fatal(err)
 	}
