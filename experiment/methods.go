@@ -79,7 +79,7 @@ func costOf(name string, out *replay.Outcome, e *env) (methodCost, error) {
 	if len(out.Summary.Actions) > 0 {
 		c.seconds -= out.Summary.Actions[0].StartSeconds
 	}
-	wins, err := report.ActionWindows(out.Dir, 0, func(err error) { e.logf("warning: %v", err) })
+	wins, err := report.ActionWindows(out.Dir, report.QuietOptions{}, func(err error) { e.logf("warning: %v", err) })
 	if err != nil || len(wins) == 0 {
 		return c, err
 	}

@@ -37,22 +37,23 @@ func slowNode(ctx context.Context, e *env) (*Page, error) {
 		defer restore()
 	}
 	// Each throttle is followed by half a window in which the node catches
-	// up (not counted), then a quiet window ending when the next throttle
-	// starts: the slow action measures the node's rate in its last 5 s.
+	// up, and preceded by the slow action's measurement of the node's
+	// rate: neither is counted in the quiet window between them.
 	w, reps := e.o.Window, max(e.o.Repetitions, 1)
 	settle := w / 2
+	period := slowMeasure + w + settle + w
 	var actions []string
 	for k := range reps {
-		at := w + time.Duration(k)*(2*w+settle)
+		at := w + time.Duration(k)*period
 		actions = append(actions, fmt.Sprintf("%s@%s: slow %s%% %s for %s", at, e.o.Node,
 			strconv.FormatFloat(e.o.Percent, 'f', -1, 64), e.o.Resource, w))
 	}
-	d := w + time.Duration(reps-1)*(2*w+settle) + slowMeasure + w + 2*time.Second
+	d := w + time.Duration(reps-1)*period + slowMeasure + w + 2*time.Second
 	out, err := e.run(ctx, "slow", slowWorkload, d, actions...)
 	if err != nil {
 		return nil, err
 	}
-	wins, err := report.ActionWindows(out.Dir, settle, func(err error) { e.logf("warning: %v", err) })
+	wins, err := report.ActionWindows(out.Dir, report.QuietOptions{Settle: settle, Lead: slowMeasure}, func(err error) { e.logf("warning: %v", err) })
 	if err != nil {
 		return nil, err
 	}

@@ -42,11 +42,19 @@ type ActionWindow struct {
 	Outcome    string
 }
 
+// QuietOptions trim the quiet stretch before each action.
+type QuietOptions struct {
+	// Settle is left out after the previous action's end: what an action
+	// leaves behind (a node catching up) is not quiet.
+	Settle time.Duration
+	// Lead is left out before the action's start: what an action does
+	// before its row starts (the slow kind measures the node first).
+	Lead time.Duration
+}
+
 // ActionWindows measures every action of the run in dir against the
-// quiet stretch before it, which starts settle after the previous
-// action's end (what an action leaves behind, a node catching up, is not
-// quiet); nil when the run has none.
-func ActionWindows(dir string, settle time.Duration, warn func(error)) ([]ActionWindow, error) {
+// quiet stretch before it, trimmed by q; nil when the run has none.
+func ActionWindows(dir string, q QuietOptions, warn func(error)) ([]ActionWindow, error) {
 	w := warner{list: &[]string{}, fn: warn}
 	info := results.ReadRunInfo(dir, w.warn)
 	if info == nil {
@@ -68,11 +76,11 @@ func ActionWindows(dir string, settle time.Duration, warn func(error)) ([]Action
 	}
 	for i := range wins {
 		aw := &wins[i]
-		aw.Quiet = [2]time.Time{quietFrom, aw.Window[0]}
+		aw.Quiet = [2]time.Time{quietFrom, aw.Window[0].Add(-q.Lead)}
 		if !aw.Quiet[1].After(aw.Quiet[0]) {
 			aw.Quiet[0] = aw.Quiet[1]
 		}
-		quietFrom = maxTime(quietFrom, aw.Window[1].Add(settle))
+		quietFrom = maxTime(quietFrom, aw.Window[1].Add(q.Settle))
 		aw.Endpoints = stall.WithAll(info.Endpoints)
 		for _, ep := range aw.Endpoints {
 			rate := figs.rates[ep]

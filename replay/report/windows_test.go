@@ -3,13 +3,14 @@ package report
 import (
 	"math"
 	"testing"
+	"time"
 
 	"github.com/joinbench/joinbench/replay/internal/fixture"
 )
 
 func TestActionWindowsAgainstQuietStretch(t *testing.T) {
 	dir := fixture.MethodRun(t, t.TempDir(), "w", fixture.Method{Spec: "2s@1: slow 20% io for 1s", StallMs: 1000, PausedNs: 400_000_000})
-	wins, err := ActionWindows(dir, 0, func(err error) { t.Log(err) })
+	wins, err := ActionWindows(dir, QuietOptions{}, func(err error) { t.Log(err) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,5 +32,16 @@ func TestActionWindowsAgainstQuietStretch(t *testing.T) {
 	}
 	if p := w.PausedBaseline["node2"]; p != 0 {
 		t.Errorf("node2 paused %.2f of the quiet stretch, want 0", p)
+	}
+}
+
+func TestActionWindowsTrimTheQuietStretch(t *testing.T) {
+	dir := fixture.MethodRun(t, t.TempDir(), "w", fixture.Method{Spec: "2s@1: slow 20% io for 1s"})
+	wins, err := ActionWindows(dir, QuietOptions{Lead: 400 * time.Millisecond}, func(err error) { t.Log(err) })
+	if err != nil || len(wins) != 1 {
+		t.Fatalf("%d windows, %v", len(wins), err)
+	}
+	if got := wins[0].Window[0].Sub(wins[0].Quiet[1]); got != 400*time.Millisecond {
+		t.Errorf("quiet stretch ends %s before the action, want the lead, 400ms", got)
 	}
 }
