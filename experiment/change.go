@@ -56,16 +56,16 @@ func (c Change) Drop(noise float64) bool {
 // of windows that agree by chance do not make a 1% change real.
 const minNoise = 0.03
 
-// noiseBound is the largest change two quiet windows with nothing between
-// them showed (an A/A pair per repetition), minNoise at least.
+// noiseBound is how far two quiet windows with nothing between them (an
+// A/A pair per repetition) can differ: the outer end of their change's
+// 95% interval, the same statistic as the change judged, minNoise at
+// least.
 func noiseBound(first, second []float64) float64 {
-	bound := minNoise
-	for i := range min(len(first), len(second)) {
-		if first[i] > 0 {
-			bound = math.Max(bound, math.Abs(second[i]/first[i]-1))
-		}
+	aa := changeOf(first, second)
+	if aa.N == 0 {
+		return minNoise
 	}
-	return bound
+	return math.Max(minNoise, math.Max(math.Abs(aa.Low), math.Abs(aa.High)))
 }
 
 func pct(f float64) string { return fmt.Sprintf("%+.0f%%", 100*f) }

@@ -85,8 +85,12 @@ func TestChangeInterval(t *testing.T) {
 	if none := changeOf([]float64{0}, []float64{90}); none.String() != "no traffic" {
 		t.Errorf("no rate before: %q", none.String())
 	}
-	if b := noiseBound([]float64{100, 100}, []float64{95, 108}); math.Abs(b-0.08) > 1e-9 {
-		t.Errorf("noise bound %.3f, want the largest A/A change, 0.08", b)
+	aa := changeOf([]float64{100, 100, 100}, []float64{95, 108, 101})
+	if b := noiseBound([]float64{100, 100, 100}, []float64{95, 108, 101}); b != math.Max(-aa.Low, aa.High) || b < 0.08 {
+		t.Errorf("noise bound %.3f, want the outer end of the A/A interval %+v", b, aa)
+	}
+	if b := noiseBound([]float64{100, 100}, []float64{100, 100}); b != minNoise {
+		t.Errorf("noise bound %.3f of identical windows, want the floor", b)
 	}
 }
 

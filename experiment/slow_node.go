@@ -101,7 +101,7 @@ func slowNodePage(o Options, wins []report.ActionWindow, info *results.Run) *Pag
 	p.Verdict = slowVerdict(o, resource, cluster, clusterNoise, wins)
 	p.Notes = []string{
 		"change: the throttled window's successful executions per second over the quiet window's before it, as the geometric mean over the repetitions with its 95% t interval (one repetition: its value alone).",
-		"A/A noise: the largest change between the two halves of a quiet window (nothing happens between them), 3% at least: a cluster change inside it is no change.",
+		"A/A noise: the two halves of each quiet window (nothing happens between them) compared as the throttled window is, the outer end of that change's 95% interval, 3% at least: a cluster change inside it is no change.",
 		"flow control: the fraction of the window the node was paused by flow control (wsrep_flow_control_paused_ns; every node waits alike), and the flow control messages it sent per throttled window (wsrep_flow_control_sent: the node that could not keep up).",
 	}
 	if o.Resource == "io" {
