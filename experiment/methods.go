@@ -97,8 +97,11 @@ func methodsPage(title, what string, costs []methodCost) *Page {
 	for _, c := range costs {
 		fc, node := worstPaused(c.paused)
 		fcCell := "n/a"
-		if c.paused != nil {
+		switch {
+		case c.paused != nil && fc >= 0.005:
 			fcCell = fmt.Sprintf("%s (%s)", share(fc), node)
+		case c.paused != nil:
+			fcCell = "0%"
 		}
 		p.Table.Rows = append(p.Table.Rows, []string{c.name, c.outcome, fmt.Sprintf("%.1f", c.seconds),
 			fmt.Sprintf("%.0f", c.stallNode), fmt.Sprintf("%.0f", c.stallCluster),
