@@ -29,7 +29,7 @@ type experimentCmd struct {
 	Node         string        `default:"node3" group:"slow-node" help:"The node made slower (slow-node), or crashed alone (recovery)."`
 	WritePercent []int         `default:"0,10,50" group:"hot-vs-uniform" placeholder:"PCT,..." help:"Shares of writes (point_update among point_select) to measure hot against uniform at."`
 	Rows         int64         `default:"100000" group:"ddl-methods and chunked-dml" help:"Rows of the table big, which the schema change and the DELETEs work on."`
-	ActionTime   time.Duration `default:"30s" group:"ddl-methods and chunked-dml" help:"How long each action is given (the run lasts --window plus this): an action still running then is stopped."`
+	ActionTime   time.Duration `default:"30s" group:"ddl-methods and chunked-dml" help:"How long each action is given (the run lasts --window plus this; recovery: 90s at least): an action still running then is stopped."`
 }
 
 func (c *experimentCmd) Help() string {
@@ -55,8 +55,9 @@ Lessons:
   hot-vs-uniform  point_select and point_update by primary key, hot (hotspot)
                   against uniform at each --write-percent; give --buffer-pool-size
                   smaller than main1 for the lesson's point.
-  recovery        --node crashed (SIGKILL), then every node: time to the first
-                  writable node, 2 of 3 Synced, all Synced, IST or SST per node.
+  recovery        --node crashed (SIGKILL), then every node, each in its own
+                  run: time to the first writable node, 2 of 3 Synced, all
+                  Synced, IST or SST per node.
   restore         not available yet (needs a restore-from-backup operation).
 
 See docs/experiments.md for how to read each page.
