@@ -52,7 +52,7 @@ func TestSlowNodePageShowsTheDropAndFlowControl(t *testing.T) {
 	if node3 := p.Table.Rows[2]; node3[6] != "31%" || node3[5] != "0%" || node3[7] != "31" {
 		t.Errorf("node3 flow control %q, want 0%% before, 31%% throttled, 31 messages sent", node3[5:])
 	}
-	for _, want := range []string{"one node 20% slower on disk: cluster throughput -20% [", "a drop beyond the noise (±3%)", "flow control paused the cluster 31% of the time, asked for by node3 (97% of the messages)"} {
+	for _, want := range []string{"one node 20% slower on disk: cluster throughput -20% [", "a drop (its interval lies below zero; A/A noise of the quiet windows ±3%)", "flow control paused the cluster 31% of the time, asked for by node3 (97% of the messages)"} {
 		if !strings.Contains(p.Verdict, want) {
 			t.Errorf("verdict %q lacks %q", p.Verdict, want)
 		}
@@ -62,7 +62,7 @@ func TestSlowNodePageShowsTheDropAndFlowControl(t *testing.T) {
 func TestSlowNodeAtZeroIsNoDrop(t *testing.T) {
 	o := Options{Node: "node3", Percent: 0, Resource: "io"}
 	p := slowNodePage(o, []report.ActionWindow{window(100, 99, 0), window(100, 101, 0), window(100, 100, 0)}, clusterRun)
-	if !strings.Contains(p.Verdict, "no drop beyond the noise") || !strings.Contains(p.Verdict, "no flow control") {
+	if !strings.Contains(p.Verdict, "no drop (A/A noise") || !strings.Contains(p.Verdict, "no flow control") {
 		t.Errorf("verdict %q, want no drop and no flow control", p.Verdict)
 	}
 }

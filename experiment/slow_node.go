@@ -101,7 +101,7 @@ func slowNodePage(o Options, wins []report.ActionWindow, info *results.Run) *Pag
 	p.Verdict = slowVerdict(o, resource, cluster, clusterNoise, wins)
 	p.Notes = []string{
 		"change: the throttled window's successful executions per second over the quiet window's before it, as the geometric mean over the repetitions with its 95% t interval (one repetition: its value alone).",
-		"A/A noise: the two halves of each quiet window (nothing happens between them) compared as the throttled window is, the outer end of that change's 95% interval, 3% at least: a cluster change inside it is no change.",
+		"A/A noise: the two halves of each quiet window (nothing happens between them) compared as the throttled window is, the outer end of that change's 95% interval (3% at least): what the workload does on its own. A drop is a change whose whole interval lies below zero (and below -3%); run the lesson with --percent 0 for an A/A check of whole windows.",
 		"flow control: the fraction of the window the node was paused by flow control (wsrep_flow_control_paused_ns; every node waits alike), and the flow control messages it sent per throttled window (wsrep_flow_control_sent: the node that could not keep up).",
 	}
 	if o.Resource == "io" {
@@ -122,10 +122,10 @@ func slowVerdict(o Options, resource string, cluster Change, noise float64, wins
 		}
 	}
 	s := fmt.Sprintf("one node %s%% slower on %s: cluster throughput %s over %d window(s)", strconv.FormatFloat(o.Percent, 'f', -1, 64), resource, cluster, cluster.N)
-	if cluster.Drop(noise) {
-		s += fmt.Sprintf(", a drop beyond the noise (±%s)", share(noise))
+	if cluster.Drop(minNoise) {
+		s += fmt.Sprintf(", a drop (its interval lies below zero; A/A noise of the quiet windows ±%s)", share(noise))
 	} else {
-		s += fmt.Sprintf(", no drop beyond the noise (±%s)", share(noise))
+		s += fmt.Sprintf(", no drop (A/A noise of the quiet windows ±%s)", share(noise))
 	}
 	if len(paused) == 0 {
 		return s
