@@ -84,7 +84,7 @@ step "run: TOI ALTER at 5s, one large DELETE at 20s, its chunked twin at 45s, no
 	--action "45s@node1: chunked 5000: DELETE FROM big WHERE id > $QUARTER AND id <= $((2 * QUARTER))" \
 	--action "70s@node3: lock 5s: main1"
 run="$OUT/run=$stamp-demo"
-"$JB" report "$run" --format html --out "$run/report.html"
+"$JB" report "$run" --format html -o "$run/report.html"
 
 if [[ "${DEMO_METHODS:-1}" != 0 ]]; then
 	# Each lesson prepares its own tables, gives every action a quiet

@@ -16,7 +16,8 @@ import (
 type reportCmd struct {
 	Runs   []string `arg:"" name:"run" help:"Run folder (results/run=<id>), a folder holding run=* folders, or a glob of either (quote it)."`
 	Format string   `short:"f" enum:"text,markdown,json,html" default:"text" help:"Output format: text, markdown, json, or html (one self-contained page with charts, opens offline)."`
-	Out    string   `short:"o" type:"path" placeholder:"FILE" help:"Write the report to FILE instead of standard output."`
+	Output string   `short:"o" type:"path" placeholder:"FILE" help:"Write the report to FILE instead of standard output."`
+	JSON   bool     `hidden:"" aliasof:"format=json" help:"Print the report as JSON: --format json."`
 }
 
 func (c *reportCmd) Help() string {
@@ -49,7 +50,7 @@ func (c *reportCmd) Run(ctx context.Context, cl *cli) error {
 	if err != nil {
 		return err
 	}
-	return writeOut(c.Out, func(w io.Writer) error { return render.Report(w, rep, c.Format) })
+	return writeOut(c.Output, func(w io.Writer) error { return render.Report(w, rep, c.Format) })
 }
 
 // warnFunc prints non-fatal read problems on stderr unless --quiet.
@@ -68,7 +69,7 @@ func writeOut(path string, write func(io.Writer) error) error {
 	}
 	f, err := os.Create(path)
 	if err != nil {
-		return usage.Errorf("--out: %v", err)
+		return usage.Errorf("--output: %v", err)
 	}
 	if err := write(f); err != nil {
 		f.Close()

@@ -136,7 +136,8 @@ func (c *sandboxStopCmd) Run(ctx context.Context, cl *cli) error {
 
 type sandboxStatusCmd struct {
 	sandboxName
-	JSON bool `help:"Print the sandbox's state as JSON."`
+	Format string `short:"f" enum:"text,json" default:"text" help:"Output format: text or json (the sandbox's state)."`
+	JSON   bool   `hidden:"" aliasof:"format=json" help:"Print the sandbox's state as JSON: --format json."`
 }
 
 // sandboxNotRunning exits 1 without being reported as a failure of the
@@ -160,7 +161,7 @@ func (c *sandboxStatusCmd) Run(ctx context.Context) error {
 		return err
 	}
 	v := sandboxShowOf(sb)
-	if c.JSON {
+	if c.Format == "json" {
 		err = sandboxPrintJSON(os.Stdout, v.view(ctx))
 	} else {
 		err = v.printStatus(ctx, os.Stdout)
@@ -176,7 +177,8 @@ func (c *sandboxStatusCmd) Run(ctx context.Context) error {
 
 type sandboxListCmd struct {
 	SandboxDir string `env:"JOINBENCH_SANDBOX_DIR" type:"path" placeholder:"DIR" help:"Where named sandboxes live (default $XDG_STATE_HOME/joinbench/sandboxes or ~/.local/state/joinbench/sandboxes)."`
-	JSON       bool   `help:"Print a JSON array."`
+	Format     string `short:"f" enum:"text,json" default:"text" help:"Output format: text (a table) or json (an array)."`
+	JSON       bool   `hidden:"" aliasof:"format=json" help:"Print a JSON array: --format json."`
 }
 
 func (c *sandboxListCmd) Run(ctx context.Context) error {
@@ -184,7 +186,7 @@ func (c *sandboxListCmd) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if c.JSON {
+	if c.Format == "json" {
 		views := make([]any, 0, len(list))
 		for _, sb := range list {
 			views = append(views, sandboxShowOf(sb).view(ctx))

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"reflect"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/alecthomas/kong"
 
@@ -68,6 +70,18 @@ func cliVars() kong.Vars {
 	return kong.Vars{"version": version, "action_kinds": action.Usage()}
 }
 
+// newParser is the parser of the command line into c, as joinbench runs
+// it and as tests build it.
+func newParser(c *cli, options ...kong.Option) (*kong.Kong, error) {
+	return kong.New(c, append([]kong.Option{
+		kong.Name("joinbench"),
+		kong.Description(description),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true, Summary: true}),
+		kong.TypeMapper(reflect.TypeOf(time.Duration(0)), durationMapper()),
+		cliVars(),
+	}, options...)...)
+}
+
 // Exit codes.
 const (
 	exitInterrupted = 130 // Ctrl-C or SIGTERM, as shells report a process ended by SIGINT
@@ -77,18 +91,15 @@ const (
 // code: 0 success, 1 failure or findings, 2 a user mistake, 130 interrupted.
 func run(args []string) int {
 	var c cli
-	parser, err := kong.New(&c,
-		kong.Name("joinbench"),
-		kong.Description(description),
-		kong.UsageOnError(),
-		kong.ConfigureHelp(kong.HelpOptions{Compact: true, Summary: true}),
-		cliVars(),
-	)
+	parser, err := newParser(&c, kong.UsageOnError())
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "joinbench:", err)
 		return 2
 	}
 	kctx, err := parser.Parse(args)
+	if err == nil {
+		err = applyFlagAliases(kctx, logWriter(&c))
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "joinbench:", err)
 		return 2

@@ -3,7 +3,7 @@ package results
 import (
 	"time"
 
-	"github.com/joinbench/joinbench/internal/server/flavor"
+	"github.com/joinbench/joinbench/internal/flavor"
 )
 
 // The row types of the Parquet files are their schema: a column is its
