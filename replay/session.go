@@ -242,6 +242,7 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 		Nodes:   s.nodeNames(sctx, fl.Galera),
 		Dataset: s.dataset,
 	}
+	run.RecordScenarioSQL(s.work.names, s.work.sql)
 	if o.Segment.Split() {
 		run.Segment, run.Segments = o.Segment.Index, o.Segment.Count
 	}
