@@ -4,8 +4,10 @@ import (
 	"cmp"
 	"fmt"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/parquet-go/parquet-go"
 )
@@ -25,10 +27,11 @@ func (r RowRef) Compare(o RowRef) int {
 
 // ReadExecutionsAt reads the rows at refs, the columns of fields only:
 // what a column scan leaves out (parameters, endpoints, messages) for a
-// few rows it picked. Each file is opened once, with its page index, so
-// that a row costs the pages that hold it, not its row group. The rows
-// come in the order of refs; a row that cannot be read is nil, and warned
-// about.
+// few rows it picked. A row costs, per column, the one page that holds it
+// (found through the file's page index), not its row group, and no row is
+// assembled but those asked for. The rows come in the order of refs; a
+// row that cannot be read is nil, and warned about. Columns a file lacks
+// (written before they were added) read as zero values.
 func ReadExecutionsAt(refs []RowRef, fields ExecutionFields, warn Warner) []*Execution {
 	out := make([]*Execution, len(refs))
 	order := make([]int, len(refs))
@@ -76,15 +79,40 @@ func readFileAt(refs []RowRef, idx []int, cols columnSet, out []*Execution, warn
 		warn.warn(fmt.Errorf("%s: no column %s (rows not read)", path, strings.Join(missing, ", ")))
 		return
 	}
-	groups := pf.RowGroups()
-	var r *parquet.GenericReader[Execution]
-	group := -1
-	defer func() {
-		if r != nil {
-			r.Close()
+	// the fields read: their place in Execution and their leaf column in
+	// the file
+	type field struct {
+		index []int
+		leaf  int
+	}
+	var fs []field
+	for _, c := range cols.schema.Fields() {
+		sf, ok := executionFieldByColumn[c.Name()]
+		if !ok {
+			continue
 		}
-	}()
-	buf := make([]Execution, 1)
+		paths := leafPaths(c, []string{c.Name()})
+		if len(paths) != 1 {
+			continue
+		}
+		if leaf, ok := pf.Schema().Lookup(paths[0]...); ok {
+			fs = append(fs, field{sf.Index, leaf.ColumnIndex})
+		}
+	}
+	groups := pf.RowGroups()
+	// the pages of each column of the group being read, kept from row to
+	// row: rows of one page decode it once
+	pages := make([]parquet.Pages, len(fs))
+	closePages := func() {
+		for i, p := range pages {
+			if p != nil {
+				p.Close()
+				pages[i] = nil
+			}
+		}
+	}
+	defer closePages()
+	group := -1
 	for _, i := range idx {
 		ref := refs[i]
 		if ref.Group < 0 || ref.Group >= len(groups) || ref.Row < 0 || int64(ref.Row) >= groups[ref.Group].NumRows() {
@@ -92,21 +120,106 @@ func readFileAt(refs []RowRef, idx []int, cols columnSet, out []*Execution, warn
 			continue
 		}
 		if ref.Group != group {
-			if r != nil {
-				r.Close()
+			closePages()
+			group = ref.Group
+		}
+		var e Execution
+		row := reflect.ValueOf(&e).Elem()
+		ok := true
+		for k, fd := range fs {
+			if pages[k] == nil {
+				pages[k] = groups[group].ColumnChunks()[fd.leaf].Pages()
 			}
-			r, group = parquet.NewGenericRowGroupReader[Execution](groups[ref.Group], cols.schema), ref.Group
+			vals, err := firstRowValues(pages[k], int64(ref.Row))
+			if err == nil {
+				err = setField(row.FieldByIndex(fd.index), vals)
+			}
+			if err != nil {
+				warn.warn(fmt.Errorf("%s: row group %d, row %d: %w", path, ref.Group, ref.Row, err))
+				ok = false
+				break
+			}
 		}
-		buf[0] = Execution{}
-		if err := r.SeekToRow(int64(ref.Row)); err != nil {
-			warn.warn(fmt.Errorf("%s: row group %d, row %d: %w", path, ref.Group, ref.Row, err))
-			continue
+		if ok {
+			out[i] = &e
 		}
-		if n, err := r.Read(buf); n != 1 {
-			warn.warn(fmt.Errorf("%s: row group %d, row %d: %v", path, ref.Group, ref.Row, err))
-			continue
-		}
-		e := buf[0]
-		out[i] = &e
 	}
+}
+
+// executionFieldByColumn is the Execution field of each column.
+var executionFieldByColumn = func() map[string]reflect.StructField {
+	m := map[string]reflect.StructField{}
+	t := reflect.TypeFor[Execution]()
+	for name, f := range executionSchema.fields {
+		sf, _ := t.FieldByName(name)
+		m[f.Name()] = sf
+	}
+	return m
+}()
+
+// firstRowValues are the values of row of a column chunk's pages: one, or
+// a list's elements (none for an empty list).
+func firstRowValues(pages parquet.Pages, row int64) ([]parquet.Value, error) {
+	if err := pages.SeekToRow(row); err != nil {
+		return nil, err
+	}
+	p, err := pages.ReadPage()
+	if err != nil {
+		return nil, err
+	}
+	buf := make([]parquet.Value, 16)
+	var vals []parquet.Value
+	r := p.Values()
+	for {
+		n, err := r.ReadValues(buf)
+		for _, v := range buf[:n] {
+			if len(vals) > 0 && v.RepetitionLevel() == 0 {
+				return vals, nil // the next row
+			}
+			vals = append(vals, v.Clone())
+		}
+		if err != nil || n == 0 {
+			return vals, nil
+		}
+	}
+}
+
+// setField sets a field of an Execution from the values of its column in
+// one row; a null leaves it zero.
+func setField(f reflect.Value, vals []parquet.Value) error {
+	if f.Kind() == reflect.Slice {
+		out := []string{}
+		for _, v := range vals {
+			if !v.IsNull() {
+				out = append(out, string(v.ByteArray()))
+			}
+		}
+		f.Set(reflect.ValueOf(out))
+		return nil
+	}
+	if len(vals) != 1 {
+		return fmt.Errorf("%d values for one", len(vals))
+	}
+	v := vals[0]
+	if v.IsNull() {
+		return nil
+	}
+	switch f.Interface().(type) {
+	case string:
+		f.SetString(string(v.ByteArray()))
+	case int32:
+		f.SetInt(int64(v.Int32()))
+	case int64:
+		f.SetInt(v.Int64())
+	case bool:
+		f.SetBool(v.Boolean())
+	case time.Time:
+		f.Set(reflect.ValueOf(time.Unix(0, v.Int64()).UTC()))
+	case *time.Time:
+		t := time.Unix(0, v.Int64()).UTC()
+		f.Set(reflect.ValueOf(&t))
+	default:
+		return fmt.Errorf("no reading of a %s", f.Type())
+	}
+	return nil
 }
