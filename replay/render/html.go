@@ -206,6 +206,14 @@ func counterCharts(counters []report.CounterSeries, origin time.Time, bands []pl
 	return charts, note
 }
 
+// bucketX places a time bucket on a chart's x axis: its middle, in
+// seconds from origin. Buckets start at whole seconds, so the first one
+// may start before the run: its middle is then put at the run's start,
+// where an axis starting at zero has it.
+func bucketX(pt report.TimePoint, origin time.Time) float64 {
+	return math.Max(pt.Time.Sub(origin).Seconds()+pt.Seconds/2, 0)
+}
+
 // timeCharts draws throughput, and p50, p95 and p99 over time.
 func timeCharts(tl []report.TimePoint, origin time.Time, bands []plot.Band) template.HTML {
 	if len(tl) == 0 {
@@ -213,7 +221,7 @@ func timeCharts(tl []report.TimePoint, origin time.Time, bands []plot.Band) temp
 	}
 	var x, q, p50, p95, p99 []float64
 	for _, pt := range tl {
-		x = append(x, pt.Time.Sub(origin).Seconds()+pt.Seconds/2)
+		x = append(x, bucketX(pt, origin))
 		q = append(q, pt.QPS)
 		p50 = append(p50, pt.P50Ms)
 		p95 = append(p95, pt.P95Ms)
@@ -254,7 +262,7 @@ func byScenarioChart(scens []report.ScenarioReport, origin time.Time, bands []pl
 		var x, y []float64
 		for _, pt := range scens[i].Timeline {
 			if pt.P95Ms > 0 {
-				x = append(x, pt.Time.Sub(origin).Seconds()+pt.Seconds/2)
+				x = append(x, bucketX(pt, origin))
 				y = append(y, pt.P95Ms)
 			}
 		}

@@ -76,7 +76,7 @@ func endpointCharts(eps []report.EndpointTimeline, origin time.Time, bands []plo
 		col := endpointColors[i%len(endpointColors)]
 		var x, qy, py, my []float64
 		for _, pt := range ep.Timeline {
-			x = append(x, pt.Time.Sub(origin).Seconds()+pt.Seconds/2)
+			x = append(x, bucketX(pt, origin))
 			qy = append(qy, pt.QPS)
 			py = append(py, pt.P95Ms)
 			my = append(my, pt.MaxMs)

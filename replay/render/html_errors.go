@@ -37,7 +37,7 @@ func errorsChart(tl []report.TimePoint, origin time.Time, bands []plot.Band) tem
 		if secs <= 0 {
 			secs = 1
 		}
-		x = append(x, pt.Time.Sub(origin).Seconds()+pt.Seconds/2)
+		x = append(x, bucketX(pt, origin))
 		errs = append(errs, float64(pt.Errors)/secs)
 		retries = append(retries, float64(pt.Retries)/secs)
 		seen = seen || pt.Errors > 0 || pt.Retries > 0
