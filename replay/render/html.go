@@ -126,10 +126,11 @@ func htmlRunOf(rr *report.RunReport, several bool) htmlRun {
 
 // scenarioAnchor is the id of a scenario's section: its name, so that a
 // link to it reads and survives a new scenario; after the run's id when
-// the page shows several runs.
+// the page shows several runs (with a dot, which a link's fragment keeps
+// as it is).
 func scenarioAnchor(runID, scenario string, several bool) string {
 	if several {
-		return runID + "/" + scenario
+		return runID + "." + scenario
 	}
 	return scenario
 }

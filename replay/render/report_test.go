@@ -366,7 +366,7 @@ func TestReportActions(t *testing.T) {
 	}
 	page := b.String()
 	for _, want := range []string{`class="band"`, "action 1: lock on 127.0.0.1:2 (ok)", "flow control: fraction of time paused, per node",
-		"buffer pool hit ratio", "executions/s per endpoint", "longest zero-write ms"} {
+		"buffer pool hit ratio", "executions/s per endpoint", "longest zero-write ms", "Flow control and buffer pool per node"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the HTML report lacks %q", want)
 		}
