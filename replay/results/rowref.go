@@ -3,10 +3,13 @@ package results
 import (
 	"cmp"
 	"fmt"
+	"io"
 	"os"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/parquet-go/parquet-go"
@@ -31,7 +34,8 @@ func (r RowRef) Compare(o RowRef) int {
 // (found through the file's page index), not its row group, and no row is
 // assembled but those asked for. The rows come in the order of refs; a
 // row that cannot be read is nil, and warned about. Columns a file lacks
-// (written before they were added) read as zero values.
+// (written before they were added) read as zero values. Files are read at
+// once on every core.
 func ReadExecutionsAt(refs []RowRef, fields ExecutionFields, warn Warner) []*Execution {
 	out := make([]*Execution, len(refs))
 	order := make([]int, len(refs))
@@ -39,13 +43,38 @@ func ReadExecutionsAt(refs []RowRef, fields ExecutionFields, warn Warner) []*Exe
 		order[i] = i
 	}
 	slices.SortFunc(order, func(a, b int) int { return refs[a].Compare(refs[b]) })
+	var files [][]int // order, cut by file
 	for from := 0; from < len(order); {
 		to := from + 1
 		for to < len(order) && refs[order[to]].File == refs[order[from]].File {
 			to++
 		}
-		readFileAt(refs, order[from:to], fields.cols, out, warn)
+		files = append(files, order[from:to])
 		from = to
+	}
+	// Files are read on every core; their warnings are given in file
+	// order once all are read, from this goroutine.
+	warnings := make([][]error, len(files))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(files)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range next {
+				readFileAt(refs, files[k], fields.cols, out, func(err error) { warnings[k] = append(warnings[k], err) })
+			}
+		}()
+	}
+	for k := range files {
+		next <- k
+	}
+	close(next)
+	wg.Wait()
+	for _, ws := range warnings {
+		for _, err := range ws {
+			warn.warn(err)
+		}
 	}
 	return out
 }
@@ -100,49 +129,55 @@ func readFileAt(refs []RowRef, idx []int, cols columnSet, out []*Execution, warn
 		}
 	}
 	groups := pf.RowGroups()
-	// the pages of each column of the group being read, kept from row to
-	// row: rows of one page decode it once
-	pages := make([]parquet.Pages, len(fs))
-	closePages := func() {
-		for i, p := range pages {
-			if p != nil {
-				p.Close()
-				pages[i] = nil
+	// the refs of one row group at a time (idx is in file order)
+	for from := 0; from < len(idx); {
+		group := refs[idx[from]].Group
+		to := from + 1
+		for to < len(idx) && refs[idx[to]].Group == group {
+			to++
+		}
+		var rows []int64 // the group's rows asked for, each once, ascending
+		var at []int     // per idx[from:to], its row's place in rows
+		for _, i := range idx[from:to] {
+			ref := refs[i]
+			if group < 0 || group >= len(groups) || ref.Row < 0 || int64(ref.Row) >= groups[group].NumRows() {
+				warn.warn(fmt.Errorf("%s: no row %d in row group %d", path, ref.Row, ref.Group))
+				at = append(at, -1)
+				continue
+			}
+			if len(rows) == 0 || rows[len(rows)-1] != int64(ref.Row) {
+				rows = append(rows, int64(ref.Row))
+			}
+			at = append(at, len(rows)-1)
+		}
+		if len(rows) > 0 {
+			execs := make([]Execution, len(rows))
+			failed := make([]error, len(rows))
+			for _, fd := range fs {
+				vals, err := columnValues(groups[group].ColumnChunks()[fd.leaf], rows)
+				for r := range rows {
+					if failed[r] != nil {
+						continue
+					}
+					if err != nil {
+						failed[r] = err
+					} else {
+						failed[r] = setField(reflect.ValueOf(&execs[r]).Elem().FieldByIndex(fd.index), vals[r])
+					}
+				}
+			}
+			for k, i := range idx[from:to] {
+				switch r := at[k]; {
+				case r < 0:
+				case failed[r] != nil:
+					warn.warn(fmt.Errorf("%s: row group %d, row %d: %w", path, group, rows[r], failed[r]))
+				default:
+					e := execs[r]
+					out[i] = &e
+				}
 			}
 		}
-	}
-	defer closePages()
-	group := -1
-	for _, i := range idx {
-		ref := refs[i]
-		if ref.Group < 0 || ref.Group >= len(groups) || ref.Row < 0 || int64(ref.Row) >= groups[ref.Group].NumRows() {
-			warn.warn(fmt.Errorf("%s: no row %d in row group %d", path, ref.Row, ref.Group))
-			continue
-		}
-		if ref.Group != group {
-			closePages()
-			group = ref.Group
-		}
-		var e Execution
-		row := reflect.ValueOf(&e).Elem()
-		ok := true
-		for k, fd := range fs {
-			if pages[k] == nil {
-				pages[k] = groups[group].ColumnChunks()[fd.leaf].Pages()
-			}
-			vals, err := firstRowValues(pages[k], int64(ref.Row))
-			if err == nil {
-				err = setField(row.FieldByIndex(fd.index), vals)
-			}
-			if err != nil {
-				warn.warn(fmt.Errorf("%s: row group %d, row %d: %w", path, ref.Group, ref.Row, err))
-				ok = false
-				break
-			}
-		}
-		if ok {
-			out[i] = &e
-		}
+		from = to
 	}
 }
 
@@ -157,29 +192,55 @@ var executionFieldByColumn = func() map[string]reflect.StructField {
 	return m
 }()
 
-// firstRowValues are the values of row of a column chunk's pages: one, or
-// a list's elements (none for an empty list).
-func firstRowValues(pages parquet.Pages, row int64) ([]parquet.Value, error) {
-	if err := pages.SeekToRow(row); err != nil {
-		return nil, err
+// columnValues are the values of rows (ascending, each once) of a column
+// chunk: for each, one value or a list's elements. Each page holding some
+// of them is found through the page index and decoded once, and each row
+// is sliced out of it, not walked to.
+func columnValues(chunk parquet.ColumnChunk, rows []int64) ([][]parquet.Value, error) {
+	pages := chunk.Pages()
+	defer pages.Close()
+	out := make([][]parquet.Value, len(rows))
+	buf := make([]parquet.Value, 256)
+	for i := 0; i < len(rows); {
+		if err := pages.SeekToRow(rows[i]); err != nil {
+			return nil, err
+		}
+		p, err := pages.ReadPage() // starts at rows[i]
+		if err != nil {
+			return nil, err
+		}
+		end := rows[i] + p.NumRows()
+		last := i // the last of rows in this page
+		for last+1 < len(rows) && rows[last+1] < end {
+			last++
+		}
+		for j := i; j <= last; j++ {
+			at := rows[j] - rows[i]
+			vals, err := pageValues(p.Slice(at, at+1), buf)
+			if err != nil {
+				return nil, err
+			}
+			out[j] = vals
+		}
+		i = last + 1
 	}
-	p, err := pages.ReadPage()
-	if err != nil {
-		return nil, err
-	}
-	buf := make([]parquet.Value, 16)
-	var vals []parquet.Value
+	return out, nil
+}
+
+// pageValues are the values of a page of one row, copied out of it.
+func pageValues(p parquet.Page, buf []parquet.Value) ([]parquet.Value, error) {
+	var out []parquet.Value
 	r := p.Values()
 	for {
 		n, err := r.ReadValues(buf)
 		for _, v := range buf[:n] {
-			if len(vals) > 0 && v.RepetitionLevel() == 0 {
-				return vals, nil // the next row
-			}
-			vals = append(vals, v.Clone())
+			out = append(out, v.Clone())
 		}
-		if err != nil || n == 0 {
-			return vals, nil
+		if err == io.EOF || n == 0 {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
 		}
 	}
 }

@@ -10,8 +10,8 @@ import (
 
 // TestReadExecutionsAt: the rows a column scan points at are read back
 // whole by their refs, also in row groups holding rows cut at the end
-// (which the columns leave out), in any order of refs; a ref past its
-// file's rows is warned about.
+// (which the columns leave out), in any order of refs, the same row twice
+// and rows next to each other; a ref past its file's rows is warned about.
 func TestReadExecutionsAt(t *testing.T) {
 	d, err := CreateWithOptions(t.TempDir(), "r1", "h", Options{RowGroupRows: 700, FileRows: 2500, FileAge: time.Hour})
 	if err != nil {
@@ -55,6 +55,9 @@ func TestReadExecutionsAt(t *testing.T) {
 	var want []seen
 	for i := len(all) - 1; i >= 0; i -= 41 { // backwards: refs in any order
 		refs, want = append(refs, all[i].ref), append(want, all[i])
+	}
+	for _, k := range []int{10, 10, 11, 699, 700} { // the same row twice, neighbours, across a group's end
+		refs, want = append(refs, all[k].ref), append(want, all[k])
 	}
 	refs = append(refs, RowRef{File: all[0].ref.File, Group: 0, Row: 1 << 20})
 	var warnings []string
