@@ -309,7 +309,9 @@ func (r *runAcc) addColumns(c *results.ExecutionColumns) error {
 				a.tl.addIndex(start, li, failed, retries) // paced runs: latency already measured from the intended start
 				r.overall.addIndex(start, li, failed, retries)
 				if lat > a.slow.floor {
-					a.slow.offer(slowRow{latency: lat, start: start, code: code, ref: c.Ref(int(i))})
+					// the strings of a group are its pages': keep a copy
+					a.slow.offer(slowRow{latency: lat, start: start, code: code,
+						plan: strings.Clone(c.PlanHash.At(int(i))), ref: c.Ref(int(i))})
 				}
 				if failed {
 					a.firstErr.add(code, start, c.Ref(int(i)))

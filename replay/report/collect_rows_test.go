@@ -55,7 +55,7 @@ func (r *runAcc) addRow(e *execution, ref results.RowRef) {
 	r.overall.add(e.Start, e.LatencyNs, e.ErrorCode != 0, 0)
 	if r.timelines {
 		if e.LatencyNs > a.slow.floor {
-			a.slow.offer(slowRow{latency: e.LatencyNs, start: e.Start.UnixNano(), code: e.ErrorCode, ref: ref})
+			a.slow.offer(slowRow{latency: e.LatencyNs, start: e.Start.UnixNano(), code: e.ErrorCode, plan: e.PlanHash, ref: ref})
 		}
 		if failed {
 			a.firstErr.add(e.ErrorCode, e.Start.UnixNano(), ref)

@@ -255,9 +255,9 @@ var spectrum = []float64{0, 10, 25, 50, 75, 90, 95, 99, 99.5, 99.9, 99.95, 99.99
 // scenarioReport is a scenario's report: its figures, and the rows read
 // back (details) and the statement text (sql, "" when run.json has none)
 // it shows.
-func scenarioReport(a *scenarioAcc, catalog *planCatalog, details map[results.RowRef]*results.Execution, sql string) ScenarioReport {
+func scenarioReport(a *scenarioAcc, catalog *planCatalog, d details, sql string) ScenarioReport {
 	sr := ScenarioReport{Scenario: a.name, Summary: a.summary(), Timeline: a.tl.points(), SQL: sql,
-		ErrorSamples: errorSamples(a.m.ErrorCodes, a.firstErr, details), Slowest: slowExecutions(a, details)}
+		ErrorSamples: errorSamples(a.m.ErrorCodes, a.firstErr, d.errors), Slowest: slowExecutions(a, d)}
 	if sql == "" {
 		sr.ExplainedSQL = catalog.queries[a.name]
 	}

@@ -14,16 +14,14 @@ const slowestKept = 10
 // SlowExecution is one of a scenario's slowest executions, as its row
 // holds it.
 type SlowExecution struct {
-	Start        time.Time `json:"start"`
-	LatencyMs    float64   `json:"latency_ms"`
-	ErrorCode    int32     `json:"error_code,omitempty"`
-	Endpoint     string    `json:"endpoint,omitempty"`
-	Node         string    `json:"node,omitempty"`
-	Thread       int32     `json:"thread"`
-	Event        int64     `json:"event"`
-	StatementSeq int32     `json:"statement_seq"`
-	Rows         int64     `json:"rows"`
-	PlanHash     string    `json:"plan_hash,omitempty"`
+	Start     time.Time `json:"start"`
+	LatencyMs float64   `json:"latency_ms"`
+	ErrorCode int32     `json:"error_code,omitempty"`
+	Endpoint  string    `json:"endpoint,omitempty"`
+	Node      string    `json:"node,omitempty"`
+	Thread    int32     `json:"thread"`
+	Rows      int64     `json:"rows"`
+	PlanHash  string    `json:"plan_hash,omitempty"`
 	// Params are the values bound, in placeholder order; nil when the row
 	// could not be read back.
 	Params       []string `json:"params"`
@@ -35,6 +33,7 @@ type SlowExecution struct {
 type slowRow struct {
 	latency, start int64
 	code           int32
+	plan           string
 	ref            results.RowRef
 }
 
