@@ -17,7 +17,7 @@ type setting struct {
 
 // settingsOf lists what run.json says of how the run was made (the tool,
 // the client, the dataset and every option, by its run.json key) and the
-// server variables it recorded, each sorted by key. The options are read
+// server variables it recorded, sorted by key. The options are read
 // through their JSON so that a new option shows without a change here.
 func settingsOf(info *results.Run) (settings, vars []setting) {
 	if info == nil {
@@ -42,7 +42,7 @@ func settingsOf(info *results.Run) (settings, vars []setting) {
 	if info.ClientCPUSeconds > 0 {
 		add("client CPU", fmt.Sprintf("%.1f s, %.1f µs per execution", info.ClientCPUSeconds, info.ClientCPUPerQueryUs))
 	}
-	head := len(settings)
+	// the options, then the dataset, each sorted by key
 	flatten := func(prefix string, v any) {
 		b, err := json.Marshal(v)
 		if err != nil {
@@ -52,8 +52,8 @@ func settingsOf(info *results.Run) (settings, vars []setting) {
 		if json.Unmarshal(b, &m) != nil {
 			return
 		}
-		for k, v := range m {
-			if s := settingValue(v); s != "" {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			if s := settingValue(m[k]); s != "" {
 				settings = append(settings, setting{prefix + k, s})
 			}
 		}
@@ -64,7 +64,6 @@ func settingsOf(info *results.Run) (settings, vars []setting) {
 	if info.Dataset != nil {
 		flatten("dataset ", info.Dataset)
 	}
-	slices.SortFunc(settings[head:], func(a, b setting) int { return strings.Compare(a.Key, b.Key) })
 	for _, k := range slices.Sorted(maps.Keys(info.ServerVars)) {
 		vars = append(vars, setting{k, info.ServerVars[k]})
 	}
