@@ -17,7 +17,8 @@
 # moves by 15-25%: many short rounds give a steadier median than a few long
 # ones. OTHER names a second joinbench binary (another build) that runs in
 # the same rounds, so that a change is measured against the build before it
-# on the same machine at the same time.
+# on the same machine at the same time. JB_ARGS and OTHER_ARGS add flags to
+# the runs of each (OTHER may be the same build: a flag's cost).
 set -euo pipefail
 
 DB=${DB:-jbbench_point}
@@ -26,6 +27,8 @@ TIME=${TIME:-8}
 SIZE=${SIZE:-100000}
 ROUNDS=${ROUNDS:-12}
 OTHER=${OTHER:-}
+JB_ARGS=${JB_ARGS:-}
+OTHER_ARGS=${OTHER_ARGS:-}
 
 . "$(dirname "$0")/lib.sh"
 dsn=$(bench_dsn)
@@ -44,12 +47,13 @@ run_sysbench() {
 	sb_cpu=$(awk '/^cpu/ { print $2 + $3 }' "$work/sysbench.time")
 }
 
-# run_joinbench BIN NAME sets jb_* to the run's queries/s, executions, peak
-# RSS and client CPU.
+# run_joinbench BIN NAME [FLAGS] sets jb_* to the run's queries/s,
+# executions, peak RSS and client CPU.
 run_joinbench() {
-	echo "== round $round/$ROUNDS: $2 run, $THREADS threads, ${TIME}s" >&2
+	echo "== round $round/$ROUNDS: $2 run, $THREADS threads, ${TIME}s ${3:-}" >&2
+	# shellcheck disable=SC2086 # FLAGS are words
 	/usr/bin/time -v "$1" run --dsn "$dsn" --no-builtin --corpus bench/corpus -s point_select_sbtest=10 \
-		--skip-trx --threads "$THREADS" --time "${TIME}s" --out "$work/results" --report-interval 0 \
+		--skip-trx --threads "$THREADS" --time "${TIME}s" --out "$work/results" --report-interval 0 ${3:-} \
 		--json >"$work/joinbench.json" 2>"$work/joinbench.err" || { cat "$work/joinbench.err" >&2; exit 1; }
 	jb_qps=$(python3 -c 'import json,sys; print(round(json.load(open(sys.argv[1]))["queries_per_second"], 2))' "$work/joinbench.json")
 	jb_rss=$(awk -F: '/Maximum resident/ { gsub(/ /, "", $2); print $2 }' "$work/joinbench.err")
@@ -66,11 +70,11 @@ for round in $(seq 1 "$ROUNDS"); do
 		case $tool in
 		sysbench) run_sysbench ;;
 		joinbench)
-			run_joinbench "$bin" joinbench
+			run_joinbench "$bin" joinbench "$JB_ARGS"
 			jb=("$jb_qps" "$jb_rows" "$jb_rss" "$jb_cpu")
 			;;
 		other)
-			run_joinbench "$OTHER" "other build"
+			run_joinbench "$OTHER" "other build" "$OTHER_ARGS"
 			ot=("$jb_qps" "$jb_rows" "$jb_rss" "$jb_cpu")
 			;;
 		esac

@@ -30,6 +30,13 @@ var referenceNames = []string{
 	"index_updates", "delete_inserts",
 }
 
+// pointNames are the built-in scenarios beyond the reference workload:
+// reads and writes of one row by id(main), for hot versus uniform access.
+var pointNames = []string{"point_select", "point_update"}
+
+// builtinNames are every built-in scenario's name.
+func builtinNames() []string { return append(slices.Clone(referenceNames), pointNames...) }
+
 func builtinSchema(t testing.TB, tables int) *ddl.Schema {
 	t.Helper()
 	s, err := ddl.BuiltinSchema(ddl.SchemaOptions{Tables: tables})
@@ -39,6 +46,8 @@ func builtinSchema(t testing.TB, tables int) *ddl.Schema {
 	return s
 }
 
+// The built-in corpus is the reference workload, untouched, and the point
+// scenarios, tagged apart.
 func TestBuiltinCorpusIsTheReferenceWorkload(t *testing.T) {
 	c, err := LoadBuiltin()
 	if err != nil {
@@ -63,11 +72,16 @@ func TestBuiltinCorpusIsTheReferenceWorkload(t *testing.T) {
 			t.Errorf("Get(%q) does not return the scenario", s.Name)
 		}
 	}
-	want := slices.Clone(referenceNames)
+	want := builtinNames()
 	slices.Sort(want)
 	slices.Sort(got)
 	if !slices.Equal(got, want) {
-		t.Fatalf("built-in scenarios differ from the reference workload:\n got %v\nwant %v", got, want)
+		t.Fatalf("built-in scenarios differ from the reference workload and the point scenarios:\n got %v\nwant %v", got, want)
+	}
+	for _, name := range pointNames {
+		if s := c.Get(name); !slices.Contains(s.Tags, "point") || !slices.Contains(s.Tags, "hot") || s.Param("id") == nil {
+			t.Errorf("%s: tags %v and an id param, want point and hot tags and a row chosen by id(main)", name, s.Tags)
+		}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/joinbench/joinbench/ddl"
@@ -82,6 +83,10 @@ const (
 	drawUUID
 )
 
+// indexed reports whether values are drawn by index or number, so that a
+// distribution applies.
+func (d drawKind) indexed() bool { return d == drawTable || d == drawChoice || d == drawInt }
+
 type stmtTmpl struct {
 	tables   []int    // table parameters used, in the order that indexes variants
 	variants []string // SQL text for each combination of table choices
@@ -107,7 +112,7 @@ func Compile(s *Scenario, schema *ddl.Schema, opts CompileOptions) (*Template, e
 		return nil, usage.Errorf("number of tables must be at least 1, got %d", opts.Tables)
 	}
 	def, err := parseDist(opts.Distribution, nil)
-	if err != nil || opts.Distribution != "" && !contains(Distributions, opts.Distribution) {
+	if err != nil || opts.Distribution != "" && !slices.Contains(Distributions, opts.Distribution) {
 		return nil, usage.Errorf("distribution %q: use one of %s", opts.Distribution, strings.Join(Distributions, ", "))
 	}
 	sum := sha256.Sum256([]byte(s.Body))
@@ -179,6 +184,14 @@ func compileParam(s *Scenario, prm *Param, schema *ddl.Schema, opts CompileOptio
 		return nil, err
 	}
 	return g, nil
+}
+
+// setRange draws integers in lo..hi.
+func (g *gen) setRange(lo, hi int64) {
+	g.lo, g.n = lo, uint64(hi-lo)+1
+	if g.n == 0 { // the whole int64 range cannot be declared; keep it safe
+		g.n = 1<<64 - 1
+	}
 }
 
 func (g *gen) setChoices(vals []string) {

@@ -16,10 +16,8 @@ import (
 // row in README.md.
 type kind struct {
 	name string
-	// distribution reports whether values are drawn by index or number,
-	// so that a distribution applies.
-	distribution bool
-	// draw is how a renderer draws the values.
+	// draw is how a renderer draws the values, and so whether a
+	// distribution applies (drawKind.indexed).
 	draw drawKind
 	// args checks the declaration's arguments without a schema (how
 	// many, numbers, names); the loader refuses a file on its error.
@@ -79,6 +77,26 @@ func (d decl) want(n int) error {
 		return d.errorf("%s takes %s, got %d", d.prm.Kind, plural(n, "argument"), len(d.prm.Args))
 	}
 	return nil
+}
+
+// numbers parses the declaration's arguments, at most two, as whole
+// numbers in lo..hi, and checks that a first is not above a second.
+// badArg is the message for an argument that is not such a number (%q
+// the argument); above, the end of the message for a first above the
+// second.
+func (d decl) numbers(lo, hi int64, badArg, above string) ([2]int64, error) {
+	var v [2]int64
+	for i, a := range d.prm.Args {
+		n, err := parseInt(a)
+		if err != nil || n < lo || n > hi {
+			return v, d.argErrorf(i, badArg, a)
+		}
+		v[i] = n
+	}
+	if len(d.prm.Args) == 2 && v[0] > v[1] {
+		return v, d.argErrorf(0, "%s(%d,%d): %s", d.prm.Kind, v[0], v[1], above)
+	}
+	return v, nil
 }
 
 // compiling is a declaration being compiled against a schema.
@@ -190,6 +208,21 @@ func numberFitsString(what string, t ddl.Type) string {
 	}
 	return fmt.Sprintf("%s compared with a %s column converts every row's string to a number: the column's index cannot serve, and '2005x' matches 2005; declare a string or list parameter, or compare a numeric column",
 		what, strings.ToUpper(t.Base))
+}
+
+// integerFits is the fits of a kind bound as integers (what: "a year"):
+// a string column converts instead of comparing, and a declared range
+// must fit the column's type.
+func integerFits(what string) func(c checking, col *ddl.Column) string {
+	return func(c checking, col *ddl.Column) string {
+		if msg := numberFitsString(what, col.Type); msg != "" {
+			return msg
+		}
+		if lo, hi, ok := bounds(c.prm); ok {
+			return rangeFits(lo, hi, col.Type)
+		}
+		return ""
+	}
 }
 
 // rangeFits explains why integers in lo..hi cannot match a column of type

@@ -11,15 +11,20 @@ import (
 // the schema (TABLE may be a family), bound as a string.
 const KindEnum = "enum"
 
-var _ = registerKind(&kind{
-	name:         KindEnum,
-	distribution: true,
-	draw:         drawChoice,
-	args:         columnArg,
-	compile:      compileMembers,
-	check:        checkMembers,
-	fits:         membersFit,
-})
+var _ = registerKind(membersKind(KindEnum))
+
+// membersKind is the kind of enum(TABLE.COLUMN) and set(TABLE.COLUMN),
+// which differ only in the type of column they name.
+func membersKind(name string) *kind {
+	return &kind{
+		name:    name,
+		draw:    drawChoice,
+		args:    columnArg,
+		compile: compileMembers,
+		check:   checkMembers,
+		fits:    membersFit,
+	}
+}
 
 // columnArg checks the one argument of enum(TABLE.COLUMN) and
 // set(TABLE.COLUMN).

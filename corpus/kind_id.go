@@ -10,10 +10,9 @@ import (
 const KindID = "id"
 
 var _ = registerKind(&kind{
-	name:         KindID,
-	distribution: true,
-	draw:         drawInt,
-	args:         tableNameArg,
+	name: KindID,
+	draw: drawInt,
+	args: tableNameArg,
 	compile: func(c compiling, g *gen) error {
 		if len(tables(c.schema, c.prm.Args[0], c.opts)) == 0 {
 			return c.errorf(0, "id(%s): no table or table family %q in the schema", c.prm.Args[0], c.prm.Args[0])

@@ -11,9 +11,8 @@ import (
 const KindList = "list"
 
 var _ = registerKind(&kind{
-	name:         KindList,
-	distribution: true,
-	draw:         drawChoice,
+	name: KindList,
+	draw: drawChoice,
 	args: func(d decl) error {
 		if err := d.want(1); err != nil {
 			return err

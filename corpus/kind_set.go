@@ -4,12 +4,4 @@ package corpus
 // schema (TABLE may be a family), bound as a string.
 const KindSet = "set"
 
-var _ = registerKind(&kind{
-	name:         KindSet,
-	distribution: true,
-	draw:         drawChoice,
-	args:         columnArg,
-	compile:      compileMembers,
-	check:        checkMembers,
-	fits:         membersFit,
-})
+var _ = registerKind(membersKind(KindSet))

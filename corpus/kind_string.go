@@ -18,22 +18,11 @@ var _ = registerKind(&kind{
 	name: KindString,
 	draw: drawString,
 	args: func(d decl) error {
-		prm := d.prm
-		if len(prm.Args) != 1 && len(prm.Args) != 2 {
-			return d.errorf("string takes (length) or (min,max), got %d arguments", len(prm.Args))
+		if n := len(d.prm.Args); n != 1 && n != 2 {
+			return d.errorf("string takes (length) or (min,max), got %d arguments", n)
 		}
-		var n [2]int64
-		for i, a := range prm.Args {
-			v, err := parseInt(a)
-			if err != nil || v < 0 || v > maxStringLen {
-				return d.argErrorf(i, "string: length %q must be a whole number in 0..%d", a, maxStringLen)
-			}
-			n[i] = v
-		}
-		if len(prm.Args) == 2 && n[0] > n[1] {
-			return d.argErrorf(0, "string(%d,%d): the minimum length is above the maximum", n[0], n[1])
-		}
-		return nil
+		_, err := d.numbers(0, maxStringLen, fmt.Sprintf("string: length %%q must be a whole number in 0..%d", maxStringLen), "the minimum length is above the maximum")
+		return err
 	},
 	compile: func(c compiling, g *gen) error {
 		a, _ := parseInt(c.prm.Args[0])

@@ -13,10 +13,9 @@ import (
 const KindTable = "table"
 
 var _ = registerKind(&kind{
-	name:         KindTable,
-	distribution: true,
-	draw:         drawTable,
-	args:         tableNameArg,
+	name: KindTable,
+	draw: drawTable,
+	args: tableNameArg,
 	compile: func(c compiling, g *gen) error {
 		prm, opts := c.prm, c.opts
 		tabs := tables(c.schema, prm.Args[0], opts)

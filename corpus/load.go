@@ -25,7 +25,7 @@ var builtinFS embed.FS
 const builtinRoot = "corpus/scenarios"
 
 // Families are the built-in scenario families, in listing order.
-var Families = []string{"inner", "left", "right", "derived", "semi_anti", "update", "write"}
+var Families = []string{"inner", "left", "right", "derived", "semi_anti", "update", "write", "point"}
 
 // ValueList is a named list of values for list(name) placeholders, read
 // from a NAME.list file in a corpus folder.
@@ -83,15 +83,12 @@ type File struct {
 // every file, and resolves list names. The first mistake found is returned
 // as a usage error naming file:line:col.
 func Load(opts LoadOptions) (*Corpus, error) {
-	opts.LazyKinds = false
-	c, files, err := Check(opts)
-	if err != nil {
+	c, bad, err := LoadValid(opts)
+	switch {
+	case err != nil:
 		return nil, err
-	}
-	for _, f := range files {
-		if f.Err != nil {
-			return nil, usage.Wrap(f.Err)
-		}
+	case len(bad) > 0:
+		return nil, usage.Wrap(bad[0].Err)
 	}
 	return c, nil
 }

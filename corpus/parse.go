@@ -3,6 +3,7 @@ package corpus
 import (
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -336,15 +337,6 @@ func (p *parser) args(i, end int) ([]string, []int, int, error) {
 	return args, offs, close + 1, nil
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 func isIdent(s string) bool { return s != "" && ident(s, 0) == len(s) }
 
 func isListName(s string) bool {
@@ -373,10 +365,10 @@ func plural(n int, word string) string {
 
 func (p *parser) checkDist(kd *kind, prm *Param, off int, argOffs []int) error {
 	s := p.s
-	if !contains(Distributions, prm.Distribution) {
+	if !slices.Contains(Distributions, prm.Distribution) {
 		return s.errorf(off, "unknown distribution %q (known: %s)", prm.Distribution, strings.Join(Distributions, ", "))
 	}
-	if !kd.distribution {
+	if !kd.draw.indexed() {
 		return s.errorf(off, "a %s parameter takes no distribution", prm.Kind)
 	}
 	_, err := parseDist(prm.Distribution, prm.DistArgs)

@@ -223,7 +223,7 @@ func TestLoadUserCorpus(t *testing.T) {
 	if vals, _ := c.List("regions"); strings.Join(vals, ",") != "North,South" {
 		t.Errorf("list = %q", vals)
 	}
-	if len(c.Scenarios()) != len(referenceNames)+1 {
+	if len(c.Scenarios()) != len(builtinNames())+1 {
 		t.Errorf("%d scenarios", len(c.Scenarios()))
 	}
 	if last := c.Scenarios()[len(c.Scenarios())-1]; last != s {
@@ -250,7 +250,7 @@ func TestLoadUserCorpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s := c.Get("simple_inner_pk"); s.Builtin || s.Family != "mine" || len(c.Scenarios()) != len(referenceNames)+1 {
+	if s := c.Get("simple_inner_pk"); s.Builtin || s.Family != "mine" || len(c.Scenarios()) != len(builtinNames())+1 {
 		t.Errorf("override did not replace the built-in: %+v", s)
 	}
 	c, err = Load(LoadOptions{Dirs: []string{dir}, NoBuiltin: true})

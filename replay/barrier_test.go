@@ -3,6 +3,7 @@ package replay
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -62,6 +63,31 @@ func waitClaimed(t *testing.T, db *sql.DB, runID string, index int) {
 	t.Fatalf("segment %d of run %s never claimed", index, runID)
 }
 
+// timesOutAlone starts segment index of 2 of run r on termsA, with a
+// short timeout, and checks that it waits for the other segment and
+// gives up; what says which case it is.
+func timesOutAlone(t *testing.T, db *sql.DB, index int, what string) {
+	t.Helper()
+	other := 3 - index
+	_, err := startBarrier(context.Background(), db, claimOf(t, "r", index, 2, termsA), 300*time.Millisecond)
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("segment %d of 2 never arrived", other)) {
+		t.Fatalf("%s: %v, want it to wait for segment %d, and time out", what, err, other)
+	}
+}
+
+// meet has segments 1 and 2 of run r meet on termsA, segment 1 waiting
+// first; what says which case it is.
+func meet(t *testing.T, db *sql.DB, what string) {
+	t.Helper()
+	first := meetAsync(db, claimOf(t, "r", 1, 2, termsA), time.Minute)
+	if _, err := startBarrier(context.Background(), db, claimOf(t, "r", 2, 2, termsA), time.Minute); err != nil {
+		t.Fatalf("%s: segment 2: %v", what, err)
+	}
+	if got := <-first; got.err != nil {
+		t.Fatalf("%s: segment 1: %v", what, got.err)
+	}
+}
+
 const termsA, termsB = `{"seed":1,"threads":4}`, `{"seed":2,"threads":8}`
 
 // Segments on other terms than a waiting one are refused by name, and a
@@ -83,7 +109,14 @@ func TestBarrierSegmentsAgreeOnTheirTerms(t *testing.T) {
 	if got.err != nil {
 		t.Fatal(got.err)
 	}
-	if d := got.at.Sub(second).Abs(); d > 50*time.Millisecond {
+	// Both read one start_at; what each returns is it in its own clock,
+	// through an offset measured by a round trip, so on a loaded machine
+	// they differ by that round trip: only a gross disagreement is wrong.
+	var starts int
+	if err := db.QueryRow("SELECT COUNT(DISTINCT start_at) FROM " + BarrierTable + " WHERE run_id = 'r' AND start_at IS NOT NULL").Scan(&starts); err != nil || starts != 1 {
+		t.Errorf("the segments of run r hold %d start times (%v), want one", starts, err)
+	}
+	if d := got.at.Sub(second).Abs(); d > time.Second {
 		t.Errorf("the segments start %s apart: %s and %s", d, got.at, second)
 	}
 }
@@ -117,20 +150,9 @@ func TestBarrierSegmentClaimedOnce(t *testing.T) {
 // alone, and the failed segment can be run again.
 func TestBarrierFailedAttemptIsWithdrawn(t *testing.T) {
 	db := barrierDB(t, "replay_barrier_attempt")
-	if _, err := startBarrier(context.Background(), db, claimOf(t, "r", 1, 2, termsA), 300*time.Millisecond); err == nil || !strings.Contains(err.Error(), "segment 2 of 2 never arrived") {
-		t.Fatalf("segment 1 alone: %v, want a timeout naming segment 2", err)
-	}
-	_, err := startBarrier(context.Background(), db, claimOf(t, "r", 2, 2, termsA), 300*time.Millisecond)
-	if err == nil || !strings.Contains(err.Error(), "segment 1 of 2 never arrived") {
-		t.Fatalf("segment 2 after segment 1 failed: %v, want it to wait for segment 1, and time out", err)
-	}
-	retry := meetAsync(db, claimOf(t, "r", 1, 2, termsA), time.Minute)
-	if _, err := startBarrier(context.Background(), db, claimOf(t, "r", 2, 2, termsA), time.Minute); err != nil {
-		t.Fatal(err)
-	}
-	if got := <-retry; got.err != nil {
-		t.Fatalf("segment 1 run again: %v", got.err)
-	}
+	timesOutAlone(t, db, 1, "segment 1 alone")
+	timesOutAlone(t, db, 2, "segment 2 after segment 1 failed")
+	meet(t, db, "segment 1 run again")
 }
 
 // The claim of a client gone without withdrawing it (killed) lapses: it
@@ -148,16 +170,8 @@ func TestBarrierClaimOfAGoneClientLapses(t *testing.T) {
 	if _, err := db.Exec("UPDATE "+BarrierTable+" SET seen = seen - ? WHERE run_id = 'r'", silent); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := startBarrier(context.Background(), db, claimOf(t, "r", 2, 2, termsA), 300*time.Millisecond); err == nil || !strings.Contains(err.Error(), "segment 1 of 2 never arrived") {
-		t.Fatalf("segment 2 next to a lapsed claim: %v, want it not counted", err)
-	}
-	first := meetAsync(db, claimOf(t, "r", 1, 2, termsA), time.Minute)
-	if _, err := startBarrier(context.Background(), db, claimOf(t, "r", 2, 2, termsA), time.Minute); err != nil {
-		t.Fatal(err)
-	}
-	if got := <-first; got.err != nil {
-		t.Fatalf("segment 1 over the lapsed claim: %v", got.err)
-	}
+	timesOutAlone(t, db, 2, "segment 2 next to a lapsed claim")
+	meet(t, db, "segment 1 over the lapsed claim")
 }
 
 func TestTermsDifferences(t *testing.T) {

@@ -21,6 +21,10 @@
 // the report's timeline (progress.go); every server's status is sampled
 // on its own, directly (sampling.go).
 //
+// A run's live state (live.go) is handed, when Config.Watch asks for it,
+// to a reader outside the engine (a metrics endpoint), which reads
+// snapshots of what the workers and the writer count anyway.
+//
 // It must not parse scenario files itself (corpus does), create tables
 // (ddl does: a caller that needs them prepares them between Open and Run),
 // nor read results back (replay/report does).

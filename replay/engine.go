@@ -134,6 +134,14 @@ type Config struct {
 	// statement with another run of as many threads (see Lockstep); the
 	// two meet before they start, so StartAt is theirs.
 	Lockstep *LockstepSide
+
+	// Work samples the work of executions into a Sink that is a WorkSink
+	// (worksample.go); its zero value samples nothing.
+	Work WorkConfig
+
+	// Watch, when set, is given the run's live view (Live) before its
+	// workers start.
+	Watch func(*Live)
 }
 
 // Result is what Run returns.
@@ -145,6 +153,12 @@ type Result struct {
 	// Actions are what the run's actions did (also in Summary.Actions,
 	// with what each cost).
 	Actions []results.Action
+	// Work is what the run sampled of its executions' work; nil when it
+	// sampled none.
+	Work *results.WorkSampling
+	// Machine is how busy the client machine's CPUs were over the
+	// measured phase; nil when unknown.
+	Machine *results.MachineLoad
 }
 
 // maxPlanStmts bounds the statements per scenario render that carry a plan
@@ -161,6 +175,10 @@ type scenState struct {
 	consecutive atomic.Int64
 	plans       []atomic.Pointer[string] // [endpoint*maxPlanStmts + statement]
 	disabledMsg atomic.Pointer[string]
+	// workCostNs is what the last work sample of the scenario cost,
+	// workPeriod the longest sampling period a worker computed.
+	workCostNs atomic.Int64
+	workPeriod atomic.Uint64
 }
 
 func (s *scenState) plan(ep, stmt int) string {
@@ -178,6 +196,7 @@ type endpointState struct {
 	idx      int
 	down     atomic.Bool
 	explains chan explainReq
+	works    chan workReq // reads to sample (worksample.go)
 	paths    pathTally
 	// unresponsive is set when a call or a status sample got no reply in
 	// time, and cleared by a status sample that did: the final sample
@@ -218,6 +237,9 @@ type engine struct {
 	seenCommitErr sync.Map // error codes of COMMIT already logged
 
 	stalls *stallRecorder // nil without actions; guarded by mu
+
+	sampling *sampling // nil when work is not sampled
+	live     *Live     // nil without Config.Watch (live.go)
 }
 
 // counts are one worker's totals of the measured phase. Only that worker
@@ -231,7 +253,10 @@ type counts struct {
 	// handed to the writer started (Unix ns; noneHeld when none), sent
 	// the batches it handed over: the progress lines wait for them.
 	held, sent atomic.Int64
-	_          [128 - 6*8]byte
+	// busy is 1 + the index of the scenario the worker is running, 0
+	// between events; kept only for a live view (Config.Watch).
+	busy atomic.Int64
+	_    [128 - 7*8]byte
 }
 
 // cutTotal sums the workers' statements cut at the end of the run.

@@ -107,7 +107,7 @@ func runEveryScenario(t *testing.T, direct bool) {
 		t.Fatal(err)
 	}
 	scens := builtinScenarios(t)
-	if len(scens) != 43 {
+	if len(scens) != 45 {
 		t.Fatalf("%d built-in scenarios", len(scens))
 	}
 	dir, err := results.Create(t.TempDir(), "itest", "client")
@@ -151,7 +151,7 @@ func runEveryScenario(t *testing.T, direct bool) {
 		if len(e.Params) == 0 {
 			return fmt.Errorf("%s: no parameter values", e.Scenario)
 		}
-		if strings.HasPrefix(e.Scenario, "update") || e.Scenario == "index_updates" || e.Scenario == "delete_inserts" {
+		if strings.HasPrefix(e.Scenario, "update") || e.Scenario == "index_updates" || e.Scenario == "delete_inserts" || e.Scenario == "point_update" {
 			if e.Checksum != "" {
 				return fmt.Errorf("%s: checksum on a write", e.Scenario)
 			}
@@ -163,8 +163,8 @@ func runEveryScenario(t *testing.T, direct bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rows != want || len(perScen) != 43 {
-		t.Fatalf("read %d rows of %d scenarios, want %d of 43", rows, len(perScen), want)
+	if rows != want || len(perScen) != 45 {
+		t.Fatalf("read %d rows of %d scenarios, want %d of 45", rows, len(perScen), want)
 	}
 	plans, err := results.ReadPlans(dir.Path(), func(err error) { t.Error(err) })
 	if err != nil {
@@ -178,8 +178,8 @@ func runEveryScenario(t *testing.T, direct bool) {
 			t.Errorf("plan %+v", p)
 		}
 	}
-	if len(planScen) != 43 {
-		t.Errorf("plans of %d scenarios, want 43", len(planScen))
+	if len(planScen) != 45 {
+		t.Errorf("plans of %d scenarios, want 45", len(planScen))
 	}
 	var statusRows int
 	if err := results.ScanStatus(dir.Path(), nil, func(*results.Status) error { statusRows++; return nil }); err != nil {

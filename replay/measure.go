@@ -14,7 +14,8 @@ type measurement struct {
 	phase    *phase
 	end      time.Time // when the last worker was done
 	cpu      clientCPU
-	cpuMark  *time.Timer // marks the client's CPU at the phase's start
+	machine  machineLoad
+	cpuMark  *time.Timer // marks the client's CPU and machine at the phase's start
 	actions  *action.Runner
 	progress *progress
 }
@@ -25,7 +26,8 @@ type measurement struct {
 func (e *engine) measure(lt *lifetimes) *measurement {
 	phases := e.phases(lt.run)
 	m := &measurement{phase: phases[len(phases)-1]}
-	m.cpuMark = time.AfterFunc(time.Until(m.phase.start), m.cpu.markStart)
+	e.liveMeasured(m.phase)
+	m.cpuMark = time.AfterFunc(time.Until(m.phase.start), func() { m.cpu.markStart(); m.machine.mark() })
 	e.stalls = e.newStallRecorder(m.phase.start)
 	m.actions = e.startActions(lt.run, m.phase.start, m.phase.deadline)
 	m.progress = e.startProgress(lt.report, m.phase)

@@ -55,6 +55,10 @@ type Options struct {
 	ReportInterval time.Duration // live progress and server status sampling; 0 = none
 	Progress       io.Writer     // live report lines; nil = none
 	Log            io.Writer     // notices: what runs where, plan changes, errors, fallbacks; nil = none
+
+	// Watch is given each run's live view (Live) as it starts: a metrics
+	// endpoint reads it when scraped. Nil: none is kept.
+	Watch func(*Live)
 }
 
 // DefaultDuration is how long a run lasts when it sets neither
@@ -105,6 +109,10 @@ func (o *Options) check() error {
 		return usage.Errorf("--explain-every cannot be negative, got %d", o.ExplainEvery)
 	case o.ReportInterval < 0 || o.ReportInterval > 0 && o.ReportInterval < MinReportInterval:
 		return usage.Errorf("--report-interval %s: 0 (none) or at least %s", o.ReportInterval, MinReportInterval)
+	case o.Work != "" && o.Work != results.WorkSample && o.Work != results.WorkOff:
+		return usage.Errorf("--work %q: sample or off", o.Work)
+	case math.IsNaN(o.WorkBudget) || o.WorkBudget < 0 || o.WorkBudget > 0.5:
+		return usage.Errorf("--work-budget %v: a share of each scenario's time between 0 and 50%%", o.WorkBudget)
 	}
 	if o.RunID != "" {
 		if err := results.CheckRunID(o.RunID); err != nil {
@@ -133,6 +141,12 @@ func (o Options) withDefaults() Options {
 	if o.Time == 0 && o.Events == 0 {
 		o.Time = results.Duration(DefaultDuration)
 	}
+	if o.Work == "" {
+		o.Work = results.WorkSample
+	}
+	if o.WorkBudget == 0 {
+		o.WorkBudget = DefaultWorkBudget
+	}
 	return o
 }
 
@@ -151,7 +165,7 @@ func (o *Options) config(retry []uint16) Config {
 		SkipTrx: o.SkipTrx, Prepared: o.PsMode != results.PsDisable, DriverPath: o.ExecPath == results.ExecDriver,
 		RetryErrors: retry, Reconnect: o.Reconnect, QueryTimeout: time.Duration(o.QueryTimeout), Seed: o.Seed,
 		ExplainEvery: o.ExplainEvery, ReportInterval: o.ReportInterval, Progress: o.Progress, Log: o.Log,
-		Lockstep: o.Lockstep,
+		Lockstep: o.Lockstep, Watch: o.Watch,
 	}
 	switch o.Explain {
 	case results.ExplainJSON:
@@ -161,6 +175,9 @@ func (o *Options) config(retry []uint16) Config {
 	}
 	if o.Checksum {
 		c.Checksum = NewChecksum
+	}
+	if o.Work != results.WorkOff {
+		c.Work = WorkConfig{Budget: o.WorkBudget, FirstEvents: DefaultWorkFirstEvents}
 	}
 	return c
 }

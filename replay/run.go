@@ -39,10 +39,13 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open execution writer: %w", err)
 	}
+	e.watch()
 	writer := e.startWriter(ew)
 	explainers := e.startExplainers(lt.explain)
+	samplers := e.startSamplers(lt.explain)
 	m := e.measure(lt)
-	d := e.drain(lt, m, writer, explainers)
+	d := e.drain(lt, m, writer, explainers, samplers)
+	e.endLive(m.end)
 	return e.result(ctx, lt.run, m, d)
 }
 
@@ -105,8 +108,10 @@ func (e *engine) connect(ctx context.Context) error {
 		if err != nil {
 			return usage.Errorf("cannot reach %s: %v", ep.Name, err)
 		}
-		e.eps = append(e.eps, &endpointState{Endpoint: ep, idx: i, explains: make(chan explainReq, 16)})
+		e.eps = append(e.eps, &endpointState{Endpoint: ep, idx: i, explains: make(chan explainReq, 16),
+			works: make(chan workReq, workQueue)})
 	}
+	e.sampling = e.newSampling()
 	return nil
 }
 
@@ -208,25 +213,28 @@ type drained struct {
 	actions            []results.Action
 	cpuUsed            time.Duration
 	cpuOK              bool
+	machine            *results.MachineLoad
 	writeErr, closeErr error
 }
 
 // drain ends the run's goroutines once the workers are done, each before
 // what needs it ended: the actions (each within its bound), status
 // sampling, the writer (its last rows), the report's final sample, the
-// EXPLAINs still pending. The client's CPU is that of the measured run:
+// EXPLAINs and work samples still pending. The client's CPU is that of the measured run:
 // turning a journal into Parquet (closing the writer) comes after it.
-func (e *engine) drain(lt *lifetimes, m *measurement, w *writerTask, ex *explainers) drained {
+func (e *engine) drain(lt *lifetimes, m *measurement, w *writerTask, ex *explainers, sp *samplers) drained {
 	var d drained
 	d.actions = m.actions.Stop()
 	lt.stopReport()
 	close(e.rows)
 	d.writeErr = w.wait()
 	d.cpuUsed, d.cpuOK = m.cpu.since()
+	d.machine = m.machine.since()
 	m.cpuMark.Stop()
 	d.closeErr = e.closeWriter(w.ew)
 	m.progress.finish()
 	ex.finish(lt.stopExplain)
+	sp.finish(lt.stopExplain)
 	return d
 }
 
@@ -238,7 +246,8 @@ func (e *engine) result(ctx, runCtx context.Context, m *measurement, d drained) 
 	if end.Before(start) {
 		end = start
 	}
-	res := &Result{Start: start, End: end, Summary: e.summary(), Paths: e.paths(), Actions: d.actions}
+	res := &Result{Start: start, End: end, Summary: e.summary(), Paths: e.paths(), Actions: d.actions,
+		Work: e.sampling.record(e.scens), Machine: d.machine}
 	res.Summary.Actions = e.actionCosts(d.actions, end)
 	res.Summary.Interrupted = ctx.Err() != nil
 	if d.cpuOK {

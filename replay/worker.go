@@ -14,6 +14,8 @@ import (
 	"github.com/joinbench/joinbench/replay/internal/wire"
 	"github.com/joinbench/joinbench/replay/metrics"
 	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/replay/work"
+	"github.com/joinbench/joinbench/replay/work/capture"
 )
 
 // phase is one stretch of a run: warmup (not recorded) or measured.
@@ -94,6 +96,14 @@ type worker struct {
 	// takes the driver path (see execPath).
 	wire  *wire.Conn
 	wargs []any
+	// wscen is the sampling state of each scenario (worksample.go), nil
+	// when work is not sampled; statusCost what reading the session
+	// counters moves them by on this connection (statusOK: measured),
+	// statusNs what the last reading before a write took.
+	wscen      []workScen
+	statusCost work.Status
+	statusOK   bool
+	statusNs   int64
 }
 
 // prepared is one SQL text on one connection.
@@ -133,6 +143,12 @@ func (e *engine) newWorker(id int) *worker {
 	w.renderers = make([]Renderer, len(e.scens))
 	for i, s := range e.scens {
 		w.renderers[i] = s.NewRenderer(e.cfg.Seed, id)
+	}
+	if e.sampling != nil {
+		w.wscen = make([]workScen, len(e.scens))
+		for i, s := range e.scens {
+			w.wscen[i] = workScen{key: work.ScenarioKey(s.Name), period: initialPeriod}
+		}
 	}
 	if e.cfg.QueryTimeout > 0 {
 		w.killTimer = time.AfterFunc(time.Hour, w.killQuery)
@@ -191,6 +207,9 @@ func (w *worker) loop(ctx context.Context, ph *phase) {
 			return
 		}
 		w.event(ctx, ph, intended)
+		if w.e.live != nil {
+			w.counts.busy.Store(0)
+		}
 	}
 }
 
@@ -253,6 +272,9 @@ func (w *worker) event(ctx context.Context, ph *phase, intended time.Time) {
 		if s.disabled.Load() {
 			continue
 		}
+		if e.live != nil {
+			w.counts.busy.Store(int64(s.idx) + 1)
+		}
 		r := w.renderers[s.idx]
 		for c := 0; c < s.Count; c++ {
 			stmts := r.Next()
@@ -302,6 +324,7 @@ func (w *worker) event(ctx context.Context, ph *phase, intended time.Time) {
 // run cancelled).
 func (w *worker) statement(ctx context.Context, ph *phase, s *scenState, si int, st *Statement, seq int32, lag time.Duration, inTrx *bool) bool {
 	e := w.e
+	ws := w.startSample(ph, s, si, seq)
 	lk := e.cfg.Lockstep
 	if lk != nil && !lk.acquire(ctx, w.id) {
 		return false
@@ -310,30 +333,7 @@ func (w *worker) statement(ctx context.Context, ph *phase, s *scenState, si int,
 	if w.held == noneHeld && w.e.tally != nil {
 		w.hold(start.UnixNano())
 	}
-	var (
-		retries int32
-		n       int64
-		sum     string
-		err     error
-		kind    errKind
-	)
-	for {
-		n, sum, err = w.do(st)
-		kind = classify(ctx, err, e.cfg.RetryErrors)
-		if kind != errRetry || int(retries) >= e.cfg.MaxRetries {
-			break
-		}
-		retries++
-		if *inTrx {
-			// A deadlock rolled the transaction back; a lock wait timeout
-			// rolled back the statement. Start the transaction over either
-			// way so the retry runs in a fresh one.
-			if rerr := w.restartTrx(); rerr != nil {
-				err, kind = rerr, classify(ctx, rerr, nil)
-				break
-			}
-		}
-	}
+	x := w.execute(ctx, st, inTrx)
 	took := time.Since(start)
 	if lk != nil {
 		lk.release(w.id)
@@ -341,20 +341,91 @@ func (w *worker) statement(ctx context.Context, ph *phase, s *scenState, si int,
 	// A statement the end of the run stopped is recorded, so that a
 	// statement that stalls the run is seen, but as what it is: it ran at
 	// least took, and is neither an execution nor an error.
-	cut := err == errCutAtEnd || err == errCutNoReply
-	if kind == errCancelled && !cut {
+	cut := x.err == errCutAtEnd || x.err == errCutNoReply
+	if x.kind == errCancelled && !cut {
 		return false
 	}
-	switch kind {
+	switch x.kind {
 	case errNone:
 		e.succeeded(s)
+		w.afterSuccess(s, si, st, ws, x.retries, took)
 	case errServer, errTimeout:
-		e.noteError(s, err)
-		e.failed(s, err)
+		e.noteError(s, x.err)
+		e.failed(s, x.err)
 	case errRetry, errAborted:
-		e.noteError(s, err)
+		e.noteError(s, x.err)
 	}
-	if w.explainEvery > 0 && kind == errNone {
+	if ph.record {
+		w.record(ph, s, si, seq, start, took+lag, lag, x, cut)
+	}
+	if cut {
+		return false
+	}
+	if x.kind == errConn || x.kind == errAborted {
+		w.lost(ctx, x.err)
+		return false
+	}
+	return true
+}
+
+// execution is what one statement's execution, retries included, gave.
+type execution struct {
+	rows    int64
+	sum     string
+	err     error
+	kind    errKind
+	retries int32
+}
+
+// execute runs st, retrying deadlocks and lock wait timeouts up to the
+// configured count, in a fresh transaction when one was open.
+func (w *worker) execute(ctx context.Context, st *Statement, inTrx *bool) execution {
+	e := w.e
+	var x execution
+	for {
+		x.rows, x.sum, x.err = w.do(st)
+		x.kind = classify(ctx, x.err, e.cfg.RetryErrors)
+		if x.kind != errRetry || int(x.retries) >= e.cfg.MaxRetries {
+			return x
+		}
+		x.retries++
+		if *inTrx {
+			// A deadlock rolled the transaction back; a lock wait timeout
+			// rolled back the statement. Start the transaction over either
+			// way so the retry runs in a fresh one.
+			if rerr := w.restartTrx(); rerr != nil {
+				x.err, x.kind = rerr, classify(ctx, rerr, nil)
+				return x
+			}
+		}
+	}
+}
+
+// startSample begins the work sample of this execution when it is one to
+// sample: a write's counters are read now, outside the timed span and the
+// lockstep's turn. Nil when it is not sampled.
+func (w *worker) startSample(ph *phase, s *scenState, si int, seq int32) *workSample {
+	if w.wscen == nil || !w.sampled(s, seq) {
+		return nil
+	}
+	if s.Write {
+		return w.beginWriteSample(ph, s, si, seq)
+	}
+	return w.newSample(ph, s, si, seq)
+}
+
+// afterSuccess finishes a successful execution's work sample and asks for
+// its plan when its turn has come.
+func (w *worker) afterSuccess(s *scenState, si int, st *Statement, ws *workSample, retries int32, took time.Duration) {
+	if w.wscen != nil {
+		if ws != nil && s.Write {
+			w.endWriteSample(ws, s, retries)
+		} else if ws != nil {
+			w.requestReadSample(ws, s, st, retries)
+		}
+		w.noteExecution(s, took)
+	}
+	if w.explainEvery > 0 {
 		// Each worker counts its own executions: a count shared by all
 		// would move a cache line between cores on every statement.
 		w.explainCount[s.idx]++
@@ -362,53 +433,49 @@ func (w *worker) statement(ctx context.Context, ph *phase, s *scenState, si int,
 			w.requestExplain(s, si, st)
 		}
 	}
-	if ph.record {
-		if cut {
-			w.counts.cut.Add(1)
-		} else {
-			w.counts.execs.Add(1)
-			if err != nil {
-				w.counts.errs.Add(1)
-			}
-		}
-		row := w.nextRow(start)
-		params := row.Params[:0]
-		*row = results.Execution{
-			RunID:        e.cfg.RunID,
-			Scenario:     s.Name,
-			TemplateHash: s.Hash,
-			Endpoint:     w.ep.Name,
-			ClientHost:   e.cfg.ClientHost,
-			Thread:       int32(w.id),
-			Event:        w.eventNo,
-			StatementSeq: seq,
-			Start:        start,
-			LatencyNs:    int64(took + lag),
-			Rows:         n,
-			Retries:      retries,
-			PlanHash:     s.plan(w.ep.idx, si),
-			Checksum:     sum,
-			Node:         w.node,
-		}
-		if ph.pacer != nil {
-			is := start.Add(-lag)
-			row.IntendedStart = &is
-		}
-		if err != nil {
-			row.ErrorCode, row.SQLState, row.ErrorMessage = errorFields(err)
-		}
-		row.CutAtEnd = cut
-		row.Params = append(params, w.vals...)
-		w.eventRow = len(w.batch) - 1
-	}
+}
+
+// record counts the statement and writes its row: latency is its time
+// plus the lag behind its intended start when the run is paced.
+func (w *worker) record(ph *phase, s *scenState, si int, seq int32, start time.Time, latency, lag time.Duration, x execution, cut bool) {
+	e := w.e
 	if cut {
-		return false
+		w.counts.cut.Add(1)
+	} else {
+		w.counts.execs.Add(1)
+		if x.err != nil {
+			w.counts.errs.Add(1)
+		}
 	}
-	if kind == errConn || kind == errAborted {
-		w.lost(ctx, err)
-		return false
+	row := w.nextRow(start)
+	params := row.Params[:0]
+	*row = results.Execution{
+		RunID:        e.cfg.RunID,
+		Scenario:     s.Name,
+		TemplateHash: s.Hash,
+		Endpoint:     w.ep.Name,
+		ClientHost:   e.cfg.ClientHost,
+		Thread:       int32(w.id),
+		Event:        w.eventNo,
+		StatementSeq: seq,
+		Start:        start,
+		LatencyNs:    int64(latency),
+		Rows:         x.rows,
+		Retries:      x.retries,
+		PlanHash:     s.plan(w.ep.idx, si),
+		Checksum:     x.sum,
+		Node:         w.node,
 	}
-	return true
+	if ph.pacer != nil {
+		is := start.Add(-lag)
+		row.IntendedStart = &is
+	}
+	if x.err != nil {
+		row.ErrorCode, row.SQLState, row.ErrorMessage = errorFields(x.err)
+	}
+	row.CutAtEnd = cut
+	row.Params = append(params, w.vals...)
+	w.eventRow = len(w.batch) - 1
 }
 
 // commitFailed records the error of the event's COMMIT on its last row,
@@ -661,6 +728,16 @@ func (w *worker) open(ctx context.Context) (err error) {
 	}
 	w.connID.Store(id)
 	w.node = node
+	if sm := w.e.sampling; sm != nil && sm.writes {
+		// Once per connection: it is the same for every reading.
+		cost, err := capture.StatusCost(ctx, conn)
+		w.statusCost, w.statusOK = cost, err == nil
+		if err != nil {
+			if _, loaded := w.e.seenErr.LoadOrStore("work-status", true); !loaded {
+				w.e.log.Printf("work of writes not sampled on %s: %v", w.ep.Name, err)
+			}
+		}
+	}
 	for _, s := range w.e.scens {
 		for _, q := range s.Queries {
 			if _, ok := w.stmts[q]; ok {

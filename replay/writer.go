@@ -38,6 +38,10 @@ func (w *writerTask) wait() error {
 func (e *engine) write(ew ExecutionWriter) error {
 	var werr error
 	roller, _ := ew.(IdleRoller)
+	var live *liveTally // the live view's, when there is one
+	if e.live != nil {
+		live = e.live.tally
+	}
 	idle := func() {
 		if roller != nil && werr == nil {
 			if err := roller.RollIfOld(); err != nil {
@@ -58,6 +62,9 @@ func (e *engine) write(ew ExecutionWriter) error {
 			e.acc.Add(r)
 			if e.tally != nil {
 				e.tally.add(r)
+			}
+			if live != nil {
+				live.add(r)
 			}
 			if r.CutAtEnd {
 				continue

@@ -48,6 +48,7 @@ for want in "$@"; do
 		have fish || missing+=(fish)
 		;;
 	suite) [[ -d /usr/share/mysql/mysql-test/main ]] || missing+=(mariadb-test-data) ;;
+	prometheus) have prometheus || missing+=(prometheus) ;; # a test scrapes a run with it (docs/metrics.md)
 	*)
 		echo "install-deps: unknown part $want (want server, galera, browser, cc, image, man, shells or suite)" >&2
 		exit 2

@@ -30,7 +30,7 @@ type abCmd struct {
 	Interleave string   `default:"statements" enum:"statements,rounds" group:"A/B" help:"statements: one run on each server at once, the two taking turns statement by statement, each --time slice a round; rounds: each round a run of its own on one server, alternating base, candidate, candidate, base, ..."`
 
 	verdictFlags `embed:"" group:"Verdicts"`
-	Format       string `short:"f" enum:"text,markdown,json" default:"text" group:"Verdicts" help:"Output format of the comparison: text, markdown or json."`
+	Format       string `short:"f" enum:"text,markdown,json,html" default:"text" group:"Verdicts" help:"Output format of the comparison: text, markdown, json or html (the compare view, one self-contained page)."`
 	Output       string `short:"o" type:"path" placeholder:"FILE" group:"Verdicts" help:"Write the comparison to FILE instead of standard output."`
 }
 
@@ -120,8 +120,12 @@ func (a *abCmd) Run(ctx context.Context, cl *cli, kctx *kong.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := a.checkData(ctx, servers, opt); err != nil {
+	metrics, err := a.metricsFlags.serve(&e.Workload, e.Log)
+	if err != nil {
 		return err
+	}
+	if err := a.checkData(ctx, servers, opt); err != nil {
+		return metrics.close(ctx, err)
 	}
 	if servers[0].same(servers[1]) && a.Calibrate == "" {
 		fmt.Fprintf(e.Log, "ab: the base and the candidate are the same server (%s): an A/A test, where nothing differs between the sides "+
@@ -130,13 +134,13 @@ func (a *abCmd) Run(ctx context.Context, cl *cli, kctx *kong.Context) error {
 	res, err := e.Run(ctx)
 	var se *ab.ServerError
 	if errors.As(err, &se) {
-		return serverFailed{err}
+		return metrics.close(ctx, serverFailed{err})
 	}
 	if err != nil {
-		return err
+		return metrics.close(ctx, err)
 	}
 	fmt.Fprintf(e.Log, "ab: compare again with: joinbench compare %s %s\n", res.SideDir(ab.Base), res.SideDir(ab.Candidate))
-	return a.compareOrCalibrate(cl, res.Runs[ab.Base], res.Runs[ab.Candidate], opt, a.Format, a.Output)
+	return metrics.close(ctx, a.compareOrCalibrate(cl, res.Runs[ab.Base], res.Runs[ab.Candidate], opt, a.Format, a.Output))
 }
 
 // servers are the base and candidate servers --base and --candidate name.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -26,18 +27,19 @@ type compareCmd struct {
 	Resamples    int    `default:"2000" help:"Bootstrap resamples per ratio."`
 	Seed         uint64 `default:"1" help:"Seed of the bootstrap and of the rounds' latency samples: same inputs and seed, same output."`
 	MinSamples   int    `default:"30" help:"Fewest successful executions per side for a latency verdict from a single round (over rounds: two rounds per side with at least one each)."`
-	Format       string `short:"f" enum:"text,markdown,json" default:"text" help:"Output format: text, markdown (for a pull request comment) or json."`
+	Format       string `short:"f" enum:"text,markdown,json,html" default:"text" help:"Output format: text, markdown (for a pull request comment), json, or html (one self-contained page: a forest plot of every scenario's ratio, the verdicts, and per scenario the two latency distributions, its work and its two plans side by side; no network needed)."`
 	Out          string `short:"o" type:"path" placeholder:"FILE" help:"Write the comparison to FILE instead of standard output."`
 }
 
 // verdictFlags decide verdicts; compare and ab share them.
 type verdictFlags struct {
-	Threshold  fraction `default:"10%" help:"Smallest slowdown that counts as a regression, as 10% or 0.10."`
-	Confidence fraction `default:"95%" help:"Confidence level of the intervals (and of the error-rate test). Over rounds, of all intervals together: an A/A comparison fails with at most 1 - confidence chance."`
-	NoiseFloor fraction `default:"50%" help:"Smallest latency change judged from the pooled executions alone, which cannot see the variation between runs: with a single round on a side, and over rounds beside the interval over rounds (unless --noise-file calibrates the scenario)."`
+	Threshold  fraction `default:"10%" help:"Smallest slowdown that counts as a regression, as 10% or 0.10 (a bare number of 1 or more, as 5, is refused: 5% or 0.05)."`
+	Confidence fraction `default:"95%" help:"Confidence level of the intervals (and of the error-rate test), as 95% or 0.95. Over rounds, of all intervals together: an A/A comparison fails with at most 1 - confidence chance."`
+	NoiseFloor fraction `default:"50%" help:"Smallest latency change judged from the pooled executions alone, which cannot see the variation between runs: with a single round on a side, and over rounds beside the interval over rounds (unless --noise-file calibrates the scenario). As 50% or 0.5."`
 	NoiseFile  string   `type:"existingfile" placeholder:"FILE" help:"Calibration written by --calibrate on this setup: each scenario's noise between rounds. A scenario noisier than --threshold with the rounds at hand is 'too noisy to judge'."`
 	Calibrate  string   `type:"path" placeholder:"FILE" help:"The sides are alike (an A/A comparison: nothing changed): write each scenario's noise between rounds to FILE for --noise-file. Needs two or more rounds per side; verdicts do not change the exit status."`
 	Unpaired   bool     `help:"Compare rounds as independent samples (Welch) even when they ran in adjacent pairs."`
+	WorkBound  float64  `default:"1.5" placeholder:"FACTOR" help:"Growth of the work per execution (rows examined, index lookups, page requests or join buffer comparisons, by 100 or more) that is a regression, even with a single round: the work of the same executions with the same values, recorded by run (--work), compared when both sides ran the same --seed on data neither changed. A factor: 1.5 is 1.5x; 1 does not judge work."`
 	// AllowMissing: without it a scenario one side did not measure (its
 	// run died, or every execution failed) fails the gate.
 	AllowMissing bool `help:"Accept scenarios measured on one side only (the corpus changed between the runs): by default a scenario missing on a side, or whose executions there all failed, fails the comparison. A side without any readable execution always fails."`
@@ -48,6 +50,9 @@ type verdictFlags struct {
 func (f *verdictFlags) check() error {
 	if f.Confidence <= 0 || f.Confidence >= 1 {
 		return usage.Errorf("--confidence: %v is not between 0 and 100%%", float64(f.Confidence))
+	}
+	if f.WorkBound < 1 || math.IsNaN(f.WorkBound) || math.IsInf(f.WorkBound, 0) {
+		return usage.Errorf("--work-bound: %v is not a factor of 1 or more (1.5 is 1.5x; 1 does not judge work)", f.WorkBound)
 	}
 	if f.Calibrate != "" && f.NoiseFile != "" {
 		return usage.Errorf("--calibrate and --noise-file cannot be combined: a calibration is measured without an earlier one")
@@ -95,7 +100,8 @@ func unwrapPath(err error) error {
 // read from --noise-file).
 func (f *verdictFlags) options(cl *cli) (compare.Options, error) {
 	o := compare.Options{Threshold: float64(f.Threshold), Confidence: float64(f.Confidence), NoiseFloor: float64(f.NoiseFloor),
-		Unpaired: f.Unpaired, AllowMissing: f.AllowMissing, AllowDifferentData: f.AllowDifferentData, Warn: warnFunc(cl)}
+		Unpaired: f.Unpaired, AllowMissing: f.AllowMissing, AllowDifferentData: f.AllowDifferentData, WorkBound: f.WorkBound,
+		Warn: warnFunc(cl)}
 	if f.NoiseFile != "" {
 		n, err := compare.ReadNoise(f.NoiseFile)
 		if err != nil {
@@ -195,7 +201,11 @@ Verdicts:
                       significantly, or the candidate ran the scenario and
                       never completed it while the base did often enough, or
                       faster than enough of its statements cut at the end
-                      had run
+                      had run, or its work per execution (rows examined,
+                      index lookups, pages, join buffer comparisons of the
+                      same executions with the same values: same --seed, no
+                      writes) grew by --work-bound (1.5x) and by 100, even
+                      with a single round
   improvement         the mirror image, on the median: its interval wholly
                       below 1 and its ratio below 1/(1+threshold)
   too noisy to judge  neither, and the scenario's calibrated noise (from
@@ -238,7 +248,8 @@ flag, a run.json no run writes).
 Examples:
   joinbench compare results/run=mariadb-10.11 results/run=mariadb-11.4
   joinbench compare results/ab=ID/side=base results/ab=ID/side=candidate --noise-file noise.json
-  joinbench compare base/ cand/ --threshold 5% --format markdown > comment.md`
+  joinbench compare base/ cand/ --threshold 5% --format markdown > comment.md
+  joinbench compare base/ cand/ --format html -o compare.html`
 }
 
 func (c *compareCmd) Run(ctx context.Context, cl *cli) error {
@@ -271,7 +282,8 @@ func (e comparisonFailed) Error() string { return strings.Join(e.reasons, ", ") 
 func (comparisonFailed) ExitCode() int { return 1 }
 
 // fraction is a flag value written as a percentage ("10%") or a fraction
-// ("0.10").
+// below 1 ("0.10"). A bare number of 1 or more is refused: "--threshold 5"
+// was read as 500% once, and "1" could be 1% or 100%.
 type fraction float64
 
 func (f *fraction) Decode(ctx *kong.DecodeContext) error {
@@ -290,12 +302,15 @@ func (f *fraction) Decode(ctx *kong.DecodeContext) error {
 func parseFraction(s string) (float64, error) {
 	t := strings.TrimSpace(s)
 	pct := strings.HasSuffix(t, "%")
-	v, err := strconv.ParseFloat(strings.TrimSuffix(t, "%"), 64)
-	if err != nil || v < 0 {
+	v, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(t, "%")), 64)
+	if err != nil || v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
 		return 0, fmt.Errorf("%q is not a percentage (10%%) or a fraction (0.10)", s)
 	}
 	if pct {
-		v /= 100
+		return v / 100, nil
+	}
+	if v >= 1 {
+		return 0, fmt.Errorf("%q is ambiguous: write a percentage (%s%%) or a fraction below 1 (%s)", s, t, strconv.FormatFloat(v/100, 'f', -1, 64))
 	}
 	return v, nil
 }

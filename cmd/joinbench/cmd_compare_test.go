@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -65,7 +66,8 @@ func TestReportAndCompareCommands(t *testing.T) {
 		{[]string{"-q", "compare", base, slow, "-o", out, "--threshold", "200%"}, 0},
 		{[]string{"-q", "compare", base, filepath.Join(tmp, "missing")}, 2},
 		{[]string{"-q", "compare", base, slow, "--threshold", "lots"}, 2},
-		{[]string{"-q", "compare", base, slow, "--format", "html"}, 2},
+		{[]string{"-q", "compare", base, slow, "--format", "html", "-o", filepath.Join(tmp, "compare.html")}, 1},
+		{[]string{"-q", "compare", base, slow, "--format", "svg"}, 2},
 		{[]string{"-q", "report", tmp, "--format", "html", "-o", out}, 0},
 		{[]string{"-q", "report", filepath.Join(tmp, "run=*"), "--format", "markdown", "-o", out}, 0},
 		{[]string{"-q", "report", filepath.Join(tmp, "nothing*")}, 2},
@@ -156,6 +158,34 @@ func TestCompareGateFailsOnMissingData(t *testing.T) {
 	for _, s := range js.Scenarios {
 		if want := map[string]string{"simple_left_pk": "candidate"}[s.Scenario]; s.Unmeasured != want {
 			t.Errorf("%s (%s): unmeasured %q, want %q", s.Scenario, s.Verdict, s.Unmeasured, want)
+		}
+	}
+}
+
+// TestPercentageFlags: every percentage flag reads 5% and 0.05 alike, and
+// refuses a bare 5 (once read as 500%) as ambiguous, a usage error.
+func TestPercentageFlags(t *testing.T) {
+	for in, want := range map[string]float64{"5%": 0.05, "0.05": 0.05, "150%": 1.5, " 12.5 % ": 0.125, "0": 0} {
+		if v, err := parseFraction(in); err != nil || math.Abs(v-want) > 1e-12 {
+			t.Errorf("parseFraction(%q) = %v, %v; want %v", in, v, err, want)
+		}
+	}
+	for _, in := range []string{"5", "1", "95", "abc", "NaN", "%"} {
+		if v, err := parseFraction(in); err == nil {
+			t.Errorf("parseFraction(%q) = %v, want an error", in, v)
+		}
+	}
+	tmp := t.TempDir()
+	a := writeRunDirOf(t, tmp, "a", 2, "simple_inner_pk")
+	for _, args := range [][]string{
+		{"compare", a, a, "--threshold", "5"},
+		{"compare", a, a, "--noise-floor", "50"},
+		{"compare", a, a, "--confidence", "95"},
+		{"run", "--work-budget", "1", "-s", "simple_inner_pk"},
+	} {
+		code, _, out := runCapturedAll(t, args...)
+		if code != 2 || !strings.Contains(out, "ambiguous") {
+			t.Errorf("joinbench %s: exit %d, want 2 and a line saying it is ambiguous\n%s", strings.Join(args, " "), code, out)
 		}
 	}
 }

@@ -52,8 +52,8 @@ func TestCompleteScenariosAndTags(t *testing.T) {
 			t.Errorf("%q: want %q among %q", tc.words, tc.want, got)
 		}
 	}
-	if got := completions(t, "run", "-s", ""); len(got) != 43 {
-		t.Errorf("run -s: %d scenario names, want the 43 built-in ones", len(got))
+	if got := completions(t, "run", "-s", ""); len(got) != 45 {
+		t.Errorf("run -s: %d scenario names, want the 45 built-in ones", len(got))
 	}
 	if got := completions(t, "__comp"); len(got) != 0 {
 		t.Errorf("the hidden command is offered: %q", got)

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/joinbench/joinbench/analyzer"
-	"github.com/joinbench/joinbench/internal/server/flavor"
+	"github.com/joinbench/joinbench/internal/flavor"
 	"github.com/joinbench/joinbench/internal/usage"
 )
 

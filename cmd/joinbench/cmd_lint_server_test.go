@@ -91,10 +91,9 @@ func TestLintServerFlagsMatchConnFlags(t *testing.T) {
 	naming := map[string]bool{"DSN": true, "Host": true, "Port": true, "Socket": true, "Sandbox": true}
 	ownHelp := map[string]bool{"DSN": true, "Sandbox": true} // one server, not several
 	shared := 0
-	for i := range lint.NumField() {
-		lf := lint.Field(i)
+	for _, lf := range reflect.VisibleFields(lint) {
 		cf, ok := conn.FieldByName(lf.Name)
-		if !ok {
+		if !ok || lf.Anonymous {
 			continue
 		}
 		shared++

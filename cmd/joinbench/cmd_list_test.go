@@ -32,11 +32,11 @@ func runCaptured(t *testing.T, args ...string) (int, string) {
 func TestListAndShow(t *testing.T) {
 	code, out := runCaptured(t, "list", "--json", "-q")
 	var listed []listedScenario
-	if code != 0 || json.Unmarshal([]byte(out), &listed) != nil || len(listed) != 43 {
+	if code != 0 || json.Unmarshal([]byte(out), &listed) != nil || len(listed) != 45 {
 		t.Fatalf("list --json: exit %d, %d scenarios\n%s", code, len(listed), out)
 	}
 	code, out = runCaptured(t, "list", "--tags", "write,pk", "-q")
-	if lines := strings.Split(strings.TrimSpace(out), "\n"); code != 0 || len(lines) != 5 || !strings.HasPrefix(lines[0], "NAME") {
+	if lines := strings.Split(strings.TrimSpace(out), "\n"); code != 0 || len(lines) != 6 || !strings.HasPrefix(lines[0], "NAME") {
 		t.Errorf("list --tags write,pk: exit %d\n%s", code, out)
 	}
 	code, out = runCaptured(t, "show", "simple_inner_pk", "--seed", "3", "--tables", "2")

@@ -3,7 +3,7 @@ package main
 import (
 	"github.com/alecthomas/kong"
 
-	"github.com/joinbench/joinbench/internal/manpage"
+	"github.com/joinbench/joinbench/internal/clidoc"
 )
 
 // manCmd prints the manual page, written from the same model as --help
@@ -17,14 +17,14 @@ func (manCmd) Help() string {
 }
 
 func (c *manCmd) Run(kctx *kong.Context) error {
-	return manpage.Write(kctx.Stdout, kctx.Model, manPage)
+	return clidoc.WriteManPage(kctx.Stdout, kctx.Model, manPage)
 }
 
 // manPage holds what the model does not say.
-var manPage = manpage.Page{
+var manPage = clidoc.Page{
 	Section: 1,
 	Manual:  "User Commands",
-	Sections: []manpage.Section{
+	Sections: []clidoc.Section{
 		{Title: "Exit status", Text: `0 success; 1 failure, lint findings at error severity, or a regression
 found by compare or ab; 2 a usage mistake (a bad flag, a bad file, an
 unreachable server), printed as one line; 130 interrupted (Ctrl-C or

@@ -26,8 +26,9 @@ import (
 
 // runCmd replays scenarios against the server and records every execution.
 type runCmd struct {
-	connFlags   `embed:""`
-	corpusFlags `embed:""`
+	connFlags    `embed:""`
+	corpusFlags  `embed:""`
+	metricsFlags `embed:""`
 
 	Scenario []string `short:"s" sep:"none" group:"Selection" placeholder:"NAME=COUNT" help:"Execute scenario NAME COUNT times per event (repeatable; NAME alone means 1; COUNT 0 turns it off after --tags or --all)."`
 	Tags     []string `group:"Selection" placeholder:"TAG,..." help:"Enable (count 1) every scenario that has one of these tags."`
@@ -47,7 +48,7 @@ type runCmd struct {
 	QueryTimeout   time.Duration `default:"0s" group:"Load" help:"Stop a statement running longer than this with KILL QUERY from another connection; it is recorded as an error (0 = none)."`
 	Seed           uint64        `default:"1" group:"Load" help:"Seed of the parameter values: the same seed replays the same values."`
 	Distribution   string        `default:"uniform" enum:"uniform,gaussian,pareto,zipf,hotspot" group:"Load" help:"Default distribution of the parameters that declare none: uniform, gaussian, pareto, zipf or hotspot (20% of the values get 80% of the draws)."`
-	Action         []string      `sep:"none" group:"Actions" placeholder:"OFFSET@ENDPOINT: KIND ..." help:"At OFFSET into the measured phase, on ENDPOINT (a sandbox node name such as node2, a number from 1, host:port, or all for a rolling rsu), run: ${action_kinds}. Repeatable; recorded in actions.parquet."`
+	Action         []string      `sep:"none" group:"Actions" placeholder:"OFFSET@ENDPOINT: KIND ..." help:"At OFFSET into the measured phase, on ENDPOINT (a sandbox node name such as node2, a number from 1, host:port, or all: a rolling rsu, a crash of every node at once), run: ${action_kinds}. Repeatable; recorded in actions.parquet."`
 	ActionsFile    []string      `type:"existingfile" group:"Actions" placeholder:"FILE" help:"Read --action specs from FILE, one per line (# comments). Repeatable."`
 	Tables         int           `default:"1" group:"Schema" help:"Number of main tables that table(main) parameters choose from (as given to prepare)."`
 	TableSize      int64         `default:"10000" group:"Schema" help:"Rows per table (as given to prepare): id parameters draw in 1..SIZE."`
@@ -58,6 +59,8 @@ type runCmd struct {
 	ExplainEvery   int64         `default:"10000" group:"Output" placeholder:"N" help:"Capture a scenario's plan again every N executions and report plan changes (0 = only at start)."`
 	LiveResults    bool          `group:"Output" help:"Write the executions files as the run goes, each finished within a second and readable while the run is going, instead of a journal turned into Parquet when the run ends. Costs the client about 0.5 µs more CPU per statement while it is measured, and makes a file a second."`
 	Checksum       bool          `group:"Output" help:"Store a checksum of every result set: the rows as a multiset, whatever their order (rows tying under an ORDER BY come back in any order)."`
+	Work           string        `default:"sample" enum:"sample,off" group:"Output" help:"sample: record the work of some executions (rows examined per table, index lookups, pages, join buffer comparisons; writes: session status deltas) in work-<host>-<n>.parquet, which compare judges exactly with the same --seed (see docs/work.md); off: none."`
+	WorkBudget     fraction      `default:"1%" group:"Output" placeholder:"SHARE" help:"Most of each scenario's execution time that work samples may cost (sampled reads are run again under ANALYZE on another connection), as 1% or 0.01. The first 4 events of every thread are sampled whatever it is."`
 	ReportInterval time.Duration `default:"1s" group:"Output" help:"Print progress and sample server counters this often (0 = never)."`
 	JSON           bool          `name:"json" group:"Output" help:"Print the final summary as JSON on stdout."`
 	Segment        string        `group:"Scale-out" placeholder:"I/N" help:"Be segment I of N (from 1) of one run made by N clients with the same options and --run-id: --threads, --events and --rate are shared out, the segments start together (a barrier in the database under test) and write into one run folder. Default from JOB_COMPLETION_INDEX (from 0) and JOINBENCH_SEGMENTS when both are set. See docs/scale-out.md."`
@@ -109,7 +112,11 @@ TOI (sql), by RSU on one node or on every node in turn (rsu on all), or by
 an external tool (exec); a DELETE or UPDATE in chunks, each its own
 transaction, by primary-key ranges or LIMIT; a fault on a sandbox node:
 SIGSTOP for a while (pause), LOCK TABLES ... WRITE held (lock: a slow
-applier), a clean stop and start (restart). Each is printed when it starts
+applier), a clean stop and start (restart), a node made PERCENT slower on
+CPU or disk, relative to its own rate measured first (slow), SIGKILL and
+recovery as an operator does it, of one node or of all at once (crash,
+each node's row saying when it was writable and Synced again, and whether
+by bootstrap, IST or SST). Each is printed when it starts
 and ends and recorded in actions.parquet; a failing one does not stop the
 run; one still running at the end is stopped (its statement killed, its
 fault undone). The summary gives, per action and endpoint, the longest
@@ -138,6 +145,8 @@ Examples:
     --action '45s@node3: lock 5s: main1'
   joinbench run --sandbox g --all -t 6 --time 90s \
     --action '10s@all: rsu: ALTER TABLE main1 ADD INDEX k_year (year_field)'
+  joinbench run --sandbox g -s index_updates -t 6 --time 3m \
+    --action '30s@node3: slow 21% io for 60s' --action '2m@all: crash'
   joinbench run --sandbox g --all -t 6 --time 5m --action '10s@node1: exec: pt-online-schema-change --alter "ADD INDEX k_year (year_field)" h={host},P={port},u={user},D={database},t=main1 --execute'`
 }
 
@@ -146,7 +155,11 @@ func (c *runCmd) Run(ctx context.Context, cl *cli) error {
 	if err != nil {
 		return err
 	}
-	return runOnce(ctx, &c.connFlags, o, logWriter(cl), c.show)
+	metrics, err := c.metricsFlags.serve(&o, logWriter(cl))
+	if err != nil {
+		return err
+	}
+	return metrics.close(ctx, runOnce(ctx, &c.connFlags, o, logWriter(cl), c.show))
 }
 
 // segmentOptions are the run's options with the segment this client is
@@ -171,7 +184,7 @@ func (c *runCmd) options(cl *cli) replay.Options {
 			IgnoreErrors: c.IgnoreErrors, Reconnect: c.Reconnect, QueryTimeout: results.Duration(c.QueryTimeout),
 			Distribution: c.Distribution, Tables: c.Tables, TableSize: c.TableSize, TableName: c.TableName,
 			Explain: results.Explain(c.Explain), ExplainEvery: c.ExplainEvery, Checksum: c.Checksum,
-			LiveResults: c.LiveResults,
+			LiveResults: c.LiveResults, Work: c.Work, WorkBudget: float64(c.WorkBudget),
 		},
 		Actions: c.Action, ActionFiles: c.ActionsFile,
 		Override: c.Override, PollerIO: c.PollerIO, Out: c.Out, RunID: c.RunID, ToolVersion: version,
@@ -226,7 +239,9 @@ func runOnce(ctx context.Context, cf *connFlags, o replay.Options, log io.Writer
 		return err
 	}
 	if s.UsesBuiltin() {
-		s.RecordDataset(readDataset(ctx, s.DB(), log))
+		d := readDataset(ctx, s.DB(), log)
+		warnDatasetTerms(d, o, log)
+		s.RecordDataset(d)
 	}
 	out, runErr := s.Run(ctx)
 	if out == nil {
@@ -269,6 +284,21 @@ func readyTables(ctx context.Context, tgt *server.Target, s *replay.Session, o r
 			tgt.Database, tgt.Endpoints[0].Name, strings.Join(missing, ", "))
 	}
 	return nil
+}
+
+// warnDatasetTerms says when the run draws ids on other terms than the
+// data was prepared with: ids beyond the prepared rows find nothing, and
+// a smaller range is a hotter workload than the flags suggest. A warning,
+// not a refusal: a run on a subset can be what the user wants. (The seeds
+// of data and parameters are independent: they need not match.)
+func warnDatasetTerms(d *results.Dataset, o replay.Options, log io.Writer) {
+	if d == nil {
+		return
+	}
+	if d.TableSize != o.TableSize {
+		fmt.Fprintf(log, "warning: the tables were prepared with --table-size %d; this run draws ids in 1..%d (give --table-size %d to match)\n",
+			d.TableSize, o.TableSize, d.TableSize)
+	}
 }
 
 // datasetTimeout bounds reading the dataset: a server that does not

@@ -35,6 +35,7 @@ type sandboxStartCmd struct {
 	StartTimeout   time.Duration `default:"2m" help:"Give up when initialisation plus start-up take longer (for a cluster: each node's start, state transfer included)."`
 	Galera         int           `placeholder:"N" help:"Start a MariaDB Galera cluster of N nodes on 127.0.0.1 instead of one server (needs galera-4, mariadb-backup and socat)."`
 	GaleraProvider string        `type:"path" placeholder:"PATH" help:"The Galera library, libgalera_smm.so (default: where galera-4 installs it)."`
+	NodeOption     []string      `sep:"none" placeholder:"NODE:OPTION" help:"A server option of one node of a cluster, e.g. node3:innodb_flush_log_at_trx_commit=1 or node2:innodb-buffer-pool-size=256M (repeatable): written last in that node's my.cnf, so that it wins, and kept when the cluster is started again."`
 }
 
 func (c *sandboxStartCmd) Help() string {
@@ -60,7 +61,13 @@ cluster starts again from the node that left last (grastate.dat
 safe_to_bootstrap), or from the one holding the most recent write-set
 (mariadbd --wsrep-recover) when none left cleanly; the other nodes rejoin
 by incremental transfer. --sandbox NAME then means every node, each an
-endpoint.`
+endpoint.
+
+--node-option makes one node different for good (a node with a smaller
+buffer pool, or flushing its redo log at every commit): the option goes
+into that node's my.cnf after the others, is shown by sandbox status, and
+stays when the kept cluster is started again; giving the node's options
+again replaces them.`
 }
 
 func (c *sandboxStartCmd) Run(ctx context.Context, cl *cli) error {
@@ -83,8 +90,9 @@ func (c *sandboxStartCmd) Run(ctx context.Context, cl *cli) error {
 			StartTimeout:   c.StartTimeout,
 			Log:            log,
 		},
-		Nodes:    c.Galera,
-		Provider: c.GaleraProvider,
+		Nodes:       c.Galera,
+		Provider:    c.GaleraProvider,
+		NodeOptions: c.NodeOption,
 	})
 	if err != nil {
 		return err

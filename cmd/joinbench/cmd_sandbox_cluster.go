@@ -8,7 +8,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/joinbench/joinbench/internal/server/flavor"
+	"github.com/joinbench/joinbench/internal/flavor"
 	"github.com/joinbench/joinbench/internal/server/sandbox"
 )
 
@@ -45,6 +45,25 @@ func printClusterStatus(out io.Writer, sb *sandbox.Named, view clusterJSON) erro
 			state = "error: " + n.Error
 		}
 		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", n.Node, sandboxState(n.Running), state, size, ready, n.Address, n.PID, n.ErrorLog)
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	return printNodeOptions(out, view)
+}
+
+// printNodeOptions lists the options given to single nodes, when any.
+func printNodeOptions(out io.Writer, view clusterJSON) error {
+	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	header := false
+	for _, n := range view.Nodes {
+		for _, o := range n.Options {
+			if !header {
+				fmt.Fprintln(w, "\nNODE\tOWN OPTION (my.cnf)")
+				header = true
+			}
+			fmt.Fprintf(w, "%s\t%s\n", n.Node, strings.TrimPrefix(o, "--"))
+		}
 	}
 	return w.Flush()
 }
@@ -104,6 +123,8 @@ type clusterNodeJSON struct {
 	Dir       string `json:"dir"`
 	ErrorLog  string `json:"error_log"`
 	DSN       string `json:"dsn"`
+	// Options are the node's own server options (--node-option).
+	Options []string `json:"options,omitempty"`
 }
 
 func clusterView(ctx context.Context, cs *sandbox.Cluster) clusterJSON {
@@ -114,7 +135,7 @@ func clusterView(ctx context.Context, cs *sandbox.Cluster) clusterJSON {
 	for _, n := range cs.Nodes {
 		v.Nodes = append(v.Nodes, clusterNodeJSON{
 			NodeStatus: n.Status(ctx), Port: n.Port, GroupPort: n.GroupPort, ISTPort: n.ISTPort, SSTPort: n.SSTPort,
-			Socket: n.Socket, Dir: n.Dir, ErrorLog: n.ErrorLog, DSN: n.DSN(""),
+			Socket: n.Socket, Dir: n.Dir, ErrorLog: n.ErrorLog, DSN: n.DSN(""), Options: n.Options,
 		})
 	}
 	return v

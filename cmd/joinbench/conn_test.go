@@ -100,3 +100,18 @@ func TestUserNameWithColon(t *testing.T) {
 		t.Fatalf("run as %s: exit %d\n%s\n%s", user, code, stdout, stderr)
 	}
 }
+
+// --buffer-pool-size defaults to 1G for a throwaway sandbox, but only a
+// value given (flag or environment) resizes a named sandbox's servers.
+func TestBufferPoolGivenOrDefaulted(t *testing.T) {
+	if c := parseConn(t); c.BufferPoolSize != "1G" || c.bufferPoolGiven {
+		t.Errorf("defaulted: %q, given %v", c.BufferPoolSize, c.bufferPoolGiven)
+	}
+	if c := parseConn(t, "--buffer-pool-size", "16M"); c.BufferPoolSize != "16M" || !c.bufferPoolGiven {
+		t.Errorf("flag: %q, given %v", c.BufferPoolSize, c.bufferPoolGiven)
+	}
+	t.Setenv("JOINBENCH_BUFFER_POOL_SIZE", "64M")
+	if c := parseConn(t); c.BufferPoolSize != "64M" || !c.bufferPoolGiven {
+		t.Errorf("environment: %q, given %v", c.BufferPoolSize, c.bufferPoolGiven)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/joinbench/joinbench/analyzer"
+	"github.com/joinbench/joinbench/internal/clidoc"
 	"github.com/joinbench/joinbench/replay/results"
 )
 
@@ -42,6 +43,10 @@ func handWrittenPages(t *testing.T) []string {
 }
 
 func docsPage(name string) string { return filepath.Join("..", "..", "docs", name) }
+
+// kongNegatableDefault is the Negatable of a flag tagged negatable:""
+// (its negation is --no-NAME); kong does not export it.
+const kongNegatableDefault = "_"
 
 var flagMention = regexp.MustCompile(`--[a-z][a-z0-9-]*`)
 
@@ -148,7 +153,7 @@ func TestDocsLinksResolve(t *testing.T) {
 
 func hasHeading(markdown, id string) bool {
 	for _, line := range strings.Split(markdown, "\n") {
-		if title, ok := strings.CutPrefix(strings.TrimLeft(line, "#"), " "); ok && strings.HasPrefix(line, "#") && anchor(title) == id {
+		if title, ok := strings.CutPrefix(strings.TrimLeft(line, "#"), " "); ok && strings.HasPrefix(line, "#") && clidoc.Anchor(title) == id {
 			return true
 		}
 	}

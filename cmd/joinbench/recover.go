@@ -18,8 +18,13 @@ func recoverRuns(dirs []string, warn func(error)) {
 			warn(fmt.Errorf("%s: the rows a killed client left in its journal cannot be made Parquet, and are left out: %w", dir, err))
 		}
 		var counters string
-		if len(rec.StatusFiles) > 0 {
+		switch {
+		case len(rec.StatusFiles) > 0 && len(rec.WorkFiles) > 0:
+			counters = fmt.Sprintf("its server counters (%d rows) and work samples (%d rows)", rec.StatusRows, rec.WorkRows)
+		case len(rec.StatusFiles) > 0:
 			counters = fmt.Sprintf("its server counters (%d rows)", rec.StatusRows)
+		case len(rec.WorkFiles) > 0:
+			counters = fmt.Sprintf("its work samples (%d rows)", rec.WorkRows)
 		}
 		switch n := len(rec.Files); {
 		case n > 0 && counters != "":

@@ -24,10 +24,10 @@ import (
 var snapshotExts = []string{".ibd", ".cfg"}
 
 // save takes a snapshot of tables (loaded with the dataset of key) into
-// the store, once CHECK TABLE has passed them. The tables are locked with FLUSH TABLES ... FOR EXPORT while
-// their files are copied: the server has written every change to them and
-// writes nothing more until UNLOCK TABLES, so each copy is the whole
-// table. The snapshot is written into a hidden folder and renamed into
+// the store, once CHECK TABLE has passed them. The tables are locked with
+// FLUSH TABLES ... FOR EXPORT while their files are copied: the server
+// has written every change to them and writes nothing more until UNLOCK
+// TABLES, so each copy is the whole table. The snapshot is written into a hidden folder and renamed into
 // place once on disk, so a folder with a manifest is always complete.
 func (st SnapshotStore) save(ctx context.Context, db *sql.DB, srv *snapshotServer, key SnapshotKey, tables []string) (*Snapshot, error) {
 	if err := checkTables(ctx, db, tables); err != nil {

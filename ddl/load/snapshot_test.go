@@ -3,7 +3,6 @@ package load
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -47,6 +46,29 @@ func snapshotDB(t *testing.T, name string) *sql.DB {
 		t.Fatal(err)
 	}
 	return db
+}
+
+// savedSnapshot prepares a dataset of one table of size rows in a fresh
+// database, as the first prepare with --snapshot does, and returns the
+// database, the options (logging to logs) and the snapshot it saved.
+func savedSnapshot(t *testing.T, name string, size int64) (*sql.DB, PrepareOptions, *Snapshot, *logLines) {
+	t.Helper()
+	db := snapshotDB(t, name)
+	logs := &logLines{}
+	o := baseOpts()
+	o.Schema.Tables = 1
+	o.Gen.TableSize = size
+	o.Snapshots = &SnapshotStore{Dir: t.TempDir()}
+	o.Log = logs.log
+	res, err := Prepare(context.Background(), db, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := readSnapshot(filepath.Join(o.Snapshots.Dir, res.Saved))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db, o, snap, logs
 }
 
 func dropAll(t *testing.T, db *sql.DB, names []string) {
@@ -148,40 +170,16 @@ func equalSums(a, b map[string]int64) bool {
 
 func TestSnapshotOfAnotherServerRefusedAndLoadedAfresh(t *testing.T) {
 	ctx := context.Background()
-	db := snapshotDB(t, "ddl_snapshot_mismatch")
-	var logs logLines
-	o := baseOpts()
-	o.Schema.Tables = 1
-	o.Gen.TableSize = 300
-	o.Snapshots = &SnapshotStore{Dir: t.TempDir()}
-	o.Log = logs.log
-	res, err := Prepare(ctx, db, o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, o, saved, logs := savedSnapshot(t, "ddl_snapshot_mismatch", 300)
 	want := checksums(t, db, o.Schema.TableNames())
 
 	// pretend the snapshot was taken on another server version
-	snapDir := filepath.Join(o.Snapshots.Dir, res.Saved)
-	manPath := filepath.Join(snapDir, manifestFile)
-	b, err := os.ReadFile(manPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var man SnapshotManifest
-	if err := json.Unmarshal(b, &man); err != nil {
-		t.Fatal(err)
-	}
+	man := saved.Manifest
 	realKey := man.Key
 	man.Key.Server.Version = "8.0.99-other"
-	if b, err = json.Marshal(man); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(manPath, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	snapDir = filepath.Join(o.Snapshots.Dir, man.Key.Name())
-	if err := os.Rename(filepath.Dir(manPath), snapDir); err != nil {
+	writeManifest(t, saved.Dir, man)
+	snapDir := filepath.Join(o.Snapshots.Dir, man.Key.Name())
+	if err := os.Rename(saved.Dir, snapDir); err != nil {
 		t.Fatal(err)
 	}
 
@@ -203,7 +201,7 @@ func TestSnapshotOfAnotherServerRefusedAndLoadedAfresh(t *testing.T) {
 
 	// prepare says why it does not use it, loads afresh and saves a
 	// snapshot for this server next to it
-	res, err = Prepare(ctx, db, o)
+	res, err := Prepare(ctx, db, o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,13 +32,17 @@ func checkSnapshotFiles(snap *Snapshot) error {
 		for _, f := range t.Files {
 			name := t.Name + f.Ext
 			fi, err := os.Stat(filepath.Join(snap.Dir, name))
+			var why string
 			switch {
 			case err != nil:
-				return &SnapshotDamagedError{Name: snap.Name(), Reason: fmt.Sprintf("%s: %v", name, err)}
+				why = err.Error()
 			case fi.Size() != f.Size:
-				return &SnapshotDamagedError{Name: snap.Name(), Reason: fmt.Sprintf("%s: %d bytes instead of %d", name, fi.Size(), f.Size)}
+				why = fmt.Sprintf("%d bytes instead of %d", fi.Size(), f.Size)
 			case f.CRC32C == "":
-				return &SnapshotDamagedError{Name: snap.Name(), Reason: fmt.Sprintf("%s: no checksum recorded", name)}
+				why = "no checksum recorded"
+			}
+			if why != "" {
+				return &SnapshotDamagedError{Name: snap.Name(), Reason: name + ": " + why}
 			}
 		}
 	}

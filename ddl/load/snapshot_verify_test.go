@@ -91,20 +91,9 @@ func writeManifest(t *testing.T, dir string, man SnapshotManifest) {
 // advice loads the dataset afresh.
 func TestSnapshotDamagedRefused(t *testing.T) {
 	ctx := context.Background()
-	db := snapshotDB(t, "ddl_snapshot_damaged")
-	o := baseOpts()
-	o.Schema.Tables = 1
-	o.Snapshots = &SnapshotStore{Dir: t.TempDir()}
+	db, o, snap, _ := savedSnapshot(t, "ddl_snapshot_damaged", testSize)
 	names := o.Schema.TableNames()
-	res, err := Prepare(ctx, db, o)
-	if err != nil {
-		t.Fatal(err)
-	}
 	want := checksums(t, db, names)
-	snap, err := readSnapshot(filepath.Join(o.Snapshots.Dir, res.Saved))
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, tab := range snap.Manifest.Tables {
 		for _, f := range tab.Files {
 			if sum, err := fileChecksum(filepath.Join(snap.Dir, tab.Name+f.Ext)); err != nil || sum != f.CRC32C {
@@ -142,7 +131,7 @@ func TestSnapshotDamagedRefused(t *testing.T) {
 	if err := o.Snapshots.Remove(snap.Name()); err != nil {
 		t.Fatal(err)
 	}
-	res, err = Prepare(ctx, db, o)
+	res, err := Prepare(ctx, db, o)
 	if err != nil || res.Restored != "" || res.Saved == "" {
 		t.Fatalf("after snapshot rm: restored %q, saved %q, %v", res.Restored, res.Saved, err)
 	}
@@ -156,21 +145,7 @@ func TestSnapshotDamagedRefused(t *testing.T) {
 // snapshot that can.
 func TestSnapshotWithoutChecksumsLoadedAfresh(t *testing.T) {
 	ctx := context.Background()
-	db := snapshotDB(t, "ddl_snapshot_format1")
-	var logs logLines
-	o := baseOpts()
-	o.Schema.Tables = 1
-	o.Gen.TableSize = 300
-	o.Snapshots = &SnapshotStore{Dir: t.TempDir()}
-	o.Log = logs.log
-	res, err := Prepare(ctx, db, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	snap, err := readSnapshot(filepath.Join(o.Snapshots.Dir, res.Saved))
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, o, snap, logs := savedSnapshot(t, "ddl_snapshot_format1", 300)
 	man := snap.Manifest
 	man.Key.Format = 1
 	for i := range man.Tables {
@@ -185,7 +160,7 @@ func TestSnapshotWithoutChecksumsLoadedAfresh(t *testing.T) {
 	}
 
 	o.Recreate = true
-	res, err = Prepare(ctx, db, o)
+	res, err := Prepare(ctx, db, o)
 	if err != nil || res.Restored != "" || res.Saved == "" {
 		t.Fatalf("restored %q, saved %q, %v", res.Restored, res.Saved, err)
 	}
@@ -214,19 +189,8 @@ func errString(err error) string {
 // tell from the real thing.
 func TestSnapshotNotTakenOfCorruptTables(t *testing.T) {
 	ctx := context.Background()
-	db := snapshotDB(t, "ddl_snapshot_corrupt")
-	o := baseOpts()
-	o.Schema.Tables = 1
-	o.Snapshots = &SnapshotStore{Dir: t.TempDir()}
+	db, o, snap, _ := savedSnapshot(t, "ddl_snapshot_corrupt", testSize)
 	names := o.Schema.TableNames()
-	res, err := Prepare(ctx, db, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	snap, err := readSnapshot(filepath.Join(o.Snapshots.Dir, res.Saved))
-	if err != nil {
-		t.Fatal(err)
-	}
 	ibd := filepath.Join(snap.Dir, "level1.ibd")
 	zeroPages(t, ibd)
 	sum, err := fileChecksum(ibd)
@@ -239,7 +203,7 @@ func TestSnapshotNotTakenOfCorruptTables(t *testing.T) {
 	// The restore goes through (the checksums match), but reading the
 	// restored rows finds the corruption: the snapshot is said damaged.
 	var damaged *SnapshotDamagedError
-	if _, err := Prepare(ctx, db, o); !errors.As(err, &damaged) || damaged.Name != res.Saved {
+	if _, err := Prepare(ctx, db, o); !errors.As(err, &damaged) || damaged.Name != snap.Name() {
 		t.Fatalf("restoring the tampered snapshot: %v, want it said damaged", err)
 	}
 

@@ -5,9 +5,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/joinbench/joinbench/internal/server/sandbox"
+	"github.com/joinbench/joinbench/internal/usage"
 )
 
 // SandboxOptions choose and configure a sandbox server.
@@ -15,7 +17,7 @@ type SandboxOptions struct {
 	Name           string // connect to this running named sandbox
 	Dir            string // where named sandboxes live
 	ServerBinary   string // mariadbd or mysqld; empty: search PATH
-	BufferPoolSize string // innodb_buffer_pool_size of a started server
+	BufferPoolSize string // innodb_buffer_pool_size of a started server (empty: 1G); of a named one's, set online for the command
 	Keep           bool   // keep a throwaway server's data directory
 }
 
@@ -30,6 +32,9 @@ func Connect(ctx context.Context, o Options, sb SandboxOptions, log io.Writer) (
 	names, err := o.NamesServer()
 	if err != nil {
 		return nil, err
+	}
+	if names && sb.BufferPoolSize != "" {
+		return nil, usage.Errorf("--buffer-pool-size sizes a sandbox's buffer pool: on a server named by --dsn, --host, --port, --socket or --defaults-file (a proxy too), set innodb_buffer_pool_size yourself")
 	}
 	if !names {
 		return connectSandbox(ctx, o, sb, log)
@@ -74,7 +79,11 @@ func connectSandbox(ctx context.Context, o Options, sb SandboxOptions, log io.Wr
 		if err := Check(ctx, eps, true, log); err != nil {
 			return nil, err
 		}
-		t := New(eps, db, nil)
+		restore, err := resizeBufferPool(ctx, sb, log)
+		if err != nil {
+			return nil, err
+		}
+		t := New(eps, db, restore)
 		t.Sandbox = info
 		return t, nil
 	}
@@ -119,9 +128,10 @@ func namedSandbox(o Options, sb SandboxOptions, db string) ([]Endpoint, *Sandbox
 		return nil, nil, err
 	}
 	var eps []Endpoint
+	mu := &sync.Mutex{}
 	for _, s := range named.Servers {
 		ep := sandboxEndpoint(s, db, o.ConnectTimeout)
-		ep.Node, ep.Process = s.Name, &sandboxProcess{sb: named, s: s}
+		ep.Node, ep.Process = s.Name, &sandboxProcess{mu: mu, sb: named, s: s}
 		eps = append(eps, ep)
 	}
 	info := sandboxInfo(named.Servers[0])
@@ -130,6 +140,19 @@ func namedSandbox(o Options, sb SandboxOptions, db string) ([]Endpoint, *Sandbox
 		info.Nodes = len(named.Servers)
 	}
 	return eps, info, nil
+}
+
+// resizeBufferPool sets the buffer pool of the named sandbox's servers for
+// the command, when --buffer-pool-size was given; restore sets it back.
+func resizeBufferPool(ctx context.Context, sb SandboxOptions, log io.Writer) (restore func() error, err error) {
+	if sb.BufferPoolSize == "" {
+		return nil, nil
+	}
+	named, err := sandbox.Open(sb.Dir, sb.Name)
+	if err != nil {
+		return nil, err
+	}
+	return named.SetBufferPool(ctx, sb.BufferPoolSize, log)
 }
 
 func sandboxEndpoint(s *sandbox.Server, db string, timeout time.Duration) Endpoint {

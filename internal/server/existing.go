@@ -3,6 +3,8 @@ package server
 import (
 	"context"
 
+	"github.com/go-sql-driver/mysql"
+
 	"github.com/joinbench/joinbench/internal/usage"
 )
 
@@ -43,29 +45,14 @@ func ConnectExisting(ctx context.Context, o Options, sb SandboxOptions) (*Target
 		eps, db = r.Endpoints, r.Database
 	}
 	for _, ep := range eps {
-		if err := reach(ctx, ep); err != nil {
+		err := reach(ctx, ep, func(_ context.Context, cfg *mysql.Config) error {
+			return usage.Errorf("database %s does not exist on %s", cfg.DBName, ep.Name)
+		})
+		if err != nil {
 			return nil, err
 		}
 	}
 	t := New(eps, db, nil)
 	t.Sandbox = info
 	return t, nil
-}
-
-// reach connects to an endpoint once, changing nothing.
-func reach(ctx context.Context, ep Endpoint) error {
-	cfg, err := ep.Config()
-	if err != nil {
-		return usage.Wrap(err)
-	}
-	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout+handshakeSlack)
-	defer cancel()
-	err = ping(ctx, cfg)
-	switch {
-	case noDatabase(err, cfg):
-		return usage.Errorf("database %s does not exist on %s", cfg.DBName, ep.Name)
-	case err != nil:
-		return usage.Errorf("cannot connect to %s as %s: %v", ep.Name, cfg.User, redact(err, cfg.Passwd))
-	}
-	return nil
 }

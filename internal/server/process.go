@@ -10,25 +10,39 @@ import (
 
 // Process is the server process behind an endpoint that joinbench can
 // reach on this machine (a sandbox's): the faults a run injects on a node
-// (pause, restart) act on it.
+// (pause, slow, restart, crash) act on it.
 type Process interface {
 	// PID is the server's current process id.
 	PID() int
+	// DataDir is the server's data directory.
+	DataDir() string
 	// Restart stops the server cleanly, waits down, starts it again and
 	// waits until it serves (a cluster node: until it has rejoined).
 	Restart(ctx context.Context, down time.Duration) error
+	// Crash kills the server with SIGKILL (with all, every server of its
+	// sandbox at once), waits down and recovers as an operator does,
+	// returning how each server came back (sandbox.Named.Crash).
+	Crash(ctx context.Context, down time.Duration, all bool) ([]Recovery, error)
 }
+
+// Recovery is how a server came back after a crash.
+type Recovery = sandbox.Recovery
 
 // RestartStartTimeout bounds a Restart once its server is stopped: the
 // time it is given to start again (a cluster node: to rejoin), which the
 // end of a run does not cut short.
 const RestartStartTimeout = sandbox.RestartStartTimeout
 
+// CrashRecoveryTimeout bounds a Crash's recovery, which the end of a run
+// does not cut short either.
+const CrashRecoveryTimeout = sandbox.CrashRecoveryTimeout
+
 // sandboxProcess is one server of a named sandbox: the single server or a
-// cluster node. The lock keeps PID from reading it half-way through a
-// restart.
+// cluster node. The lock, one for every server of the sandbox, keeps PID
+// from reading a process id half-way through a restart or a crash, which
+// may start every node again.
 type sandboxProcess struct {
-	mu sync.Mutex
+	mu *sync.Mutex
 	sb *sandbox.Named
 	s  *sandbox.Server
 }
@@ -37,6 +51,14 @@ func (p *sandboxProcess) PID() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.s.PID
+}
+
+func (p *sandboxProcess) DataDir() string { return p.s.DataDir }
+
+func (p *sandboxProcess) Crash(ctx context.Context, down time.Duration, all bool) ([]Recovery, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.sb.Crash(ctx, p.s, down, all)
 }
 
 func (p *sandboxProcess) Restart(ctx context.Context, down time.Duration) error {

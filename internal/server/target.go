@@ -11,7 +11,7 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
-	"github.com/joinbench/joinbench/internal/server/flavor"
+	"github.com/joinbench/joinbench/internal/flavor"
 	"github.com/joinbench/joinbench/internal/sqllex"
 	"github.com/joinbench/joinbench/internal/usage"
 )
@@ -144,14 +144,7 @@ func Check(ctx context.Context, eps []Endpoint, create bool, log io.Writer) erro
 }
 
 func check(ctx context.Context, ep Endpoint, create bool, log io.Writer) error {
-	cfg, err := ep.Config()
-	if err != nil {
-		return usage.Wrap(err)
-	}
-	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout+handshakeSlack)
-	defer cancel()
-	err = ping(ctx, cfg)
-	if noDatabase(err, cfg) {
+	return reach(ctx, ep, func(ctx context.Context, cfg *mysql.Config) error {
 		db := cfg.DBName
 		if !create {
 			return usage.Errorf("database %s does not exist on %s: create it, or add --create-database", db, ep.Name)
@@ -164,8 +157,23 @@ func check(ctx context.Context, ep Endpoint, create bool, log io.Writer) error {
 			fmt.Fprintf(log, "created database %s on %s\n", db, ep.Name)
 		}
 		return nil
-	}
+	})
+}
+
+// reach connects to ep once, within its connect timeout. A database the
+// server does not have is missing's to deal with, within that time; any
+// other failure is a user error naming the endpoint (never the password).
+func reach(ctx context.Context, ep Endpoint, missing func(ctx context.Context, cfg *mysql.Config) error) error {
+	cfg, err := ep.Config()
 	if err != nil {
+		return usage.Wrap(err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout+handshakeSlack)
+	defer cancel()
+	switch err := ping(ctx, cfg); {
+	case noDatabase(err, cfg):
+		return missing(ctx, cfg)
+	case err != nil:
 		return usage.Errorf("cannot connect to %s as %s: %v", ep.Name, cfg.User, redact(err, cfg.Passwd))
 	}
 	return nil

@@ -239,8 +239,9 @@ func (s *state) argument() *kong.Value {
 	return nil
 }
 
-// values completes a value of v starting with prefix; each candidate is
-// written after lead (a flag's "--name=", or nothing).
+// values completes a value of v starting with prefix, from the predictor
+// or the model, keeping only those that do; each candidate is written
+// after lead (a flag's "--name=", or nothing).
 func (c *Completer) values(s *state, v *kong.Value, prefix, lead string) Result {
 	var found []Candidate
 	directive := None
@@ -249,7 +250,7 @@ func (c *Completer) values(s *state, v *kong.Value, prefix, lead string) Result 
 		found = p(s.line, prefix)
 	case v.Enum != "":
 		for _, e := range v.EnumSlice() {
-			if e != "" && strings.HasPrefix(e, prefix) {
+			if e != "" {
 				found = append(found, Candidate{Value: e})
 			}
 		}

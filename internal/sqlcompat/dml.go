@@ -33,17 +33,9 @@ func multiUpdateLimit(r *rewriter, st stmt) {
 		return
 	}
 	var edits []edit
-	depth := 0
-	for j := 1; j < set; j++ {
-		switch st[j].low {
-		case "(":
-			depth++
-		case ")":
-			depth--
-		case ",":
-			if depth == 0 {
-				edits = append(edits, edit{start: st[j].Start, end: st[j].End, repl: " JOIN "})
-			}
+	for j := range st.level(1, set) {
+		if st[j].low == "," {
+			edits = append(edits, edit{start: st[j].Start, end: st[j].End, repl: " JOIN "})
 		}
 	}
 	r.add(MultiUpdateLimit, st[tail].Start, st[len(st)-1].End, edits...)

@@ -74,19 +74,12 @@ func escapeExpression(r *rewriter, st stmt) {
 // topLevelBefore returns the index of the last word w before st[i] at
 // its level, or -1.
 func (st stmt) topLevelBefore(i int, w string) int {
-	depth := 0
-	for j := i - 1; j >= 0; j-- {
+	for j := range st.levelBefore(i) {
 		switch st[j].low {
-		case ")":
-			depth++
-		case "(":
-			if depth--; depth < 0 {
-				return -1
-			}
 		case w:
-			if depth == 0 {
-				return j
-			}
+			return j
+		case "(":
+			return -1
 		}
 	}
 	return -1
@@ -134,15 +127,9 @@ func castType(r *rewriter, st stmt) {
 // enclosingCall returns the lower-case name of the function whose
 // brackets hold st[i], or "".
 func (st stmt) enclosingCall(i int) string {
-	depth := 0
-	for j := i - 1; j >= 0; j-- {
-		switch st[j].low {
-		case ")":
-			depth++
-		case "(":
-			if depth--; depth < 0 {
-				return st.at(j - 1)
-			}
+	for j := range st.levelBefore(i) {
+		if st[j].low == "(" {
+			return st.at(j - 1)
 		}
 	}
 	return ""
@@ -163,28 +150,9 @@ func dynamicColumns(r *rewriter, st stmt) {
 		}
 		end := st.closing(i + 1)
 		var edits []edit
-		depth := 0
-		for j := i + 2; j < end; j++ {
-			switch st[j].low {
-			case "(":
-				depth++
-			case ")":
-				depth--
-			case "as":
-				if depth != 0 {
-					continue
-				}
-				k := j + 1
-				for d := 0; k < end && (d > 0 || st[k].low != ","); k++ {
-					switch st[k].low {
-					case "(":
-						d++
-					case ")":
-						d--
-					}
-				}
-				edits = append(edits, r.blank(st[j].Start, st[k-1].End))
-				j = k - 1
+		for _, arg := range st.arguments(i+1, end) {
+			if as := st.topLevel(arg.from, arg.to, "as"); as >= 0 {
+				edits = append(edits, r.blank(st[as].Start, st[arg.to-1].End))
 			}
 		}
 		r.add(DynamicColumns, t.Start, st[end].End, edits...)

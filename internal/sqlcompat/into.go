@@ -39,19 +39,10 @@ func into(r *rewriter, st stmt) {
 // level of st[i], that starts what follows an INTO clause: FROM, a set
 // operator, a locking clause, a closing bracket or the end.
 func (st stmt) clauseEnd(i int) int {
-	depth := 0
-	for j := i; j < len(st); j++ {
+	for j := range st.level(i, len(st)) {
 		switch st[j].low {
-		case "(":
-			depth++
-		case ")":
-			if depth--; depth < 0 {
-				return j
-			}
-		case "from", "union", "intersect", "except", "for", "lock":
-			if depth == 0 {
-				return j
-			}
+		case ")", "from", "union", "intersect", "except", "for", "lock":
+			return j
 		}
 	}
 	return len(st)

@@ -1,5 +1,7 @@
 package sqlcompat
 
+import "slices"
+
 // Constructs of a query's clauses: its FROM list, LIMIT, HAVING, CTEs.
 
 // limitRowsExamined blanks MariaDB's `ROWS EXAMINED n`, and the LIMIT
@@ -75,42 +77,21 @@ func valuesWithoutRow(r *rewriter, st stmt) {
 // indexes after it up to the end of the block (exclusive), which is where
 // a bracket closes it, a set operator or the statement ends.
 func (st stmt) block(i int) int {
-	depth := 0
-	for j := i + 1; j < len(st); j++ {
+	for j := range st.level(i+1, len(st)) {
 		switch st[j].low {
-		case "(":
-			depth++
-		case ")":
-			if depth--; depth < 0 {
-				return j
-			}
-		case "union", "intersect", "except":
-			if depth == 0 {
-				return j
-			}
+		case ")", "union", "intersect", "except":
+			return j
 		}
 	}
 	return len(st)
 }
 
-// topLevel returns the index of the first of words at the block's own
-// level in st[from:to], or -1.
+// topLevel returns the index of the first of words at the level of
+// st[from] in st[from:to], or -1.
 func (st stmt) topLevel(from, to int, words ...string) int {
-	depth := 0
-	for j := from; j < to; j++ {
-		switch st[j].low {
-		case "(":
-			depth++
-		case ")":
-			depth--
-		default:
-			if depth == 0 {
-				for _, w := range words {
-					if st[j].low == w {
-						return j
-					}
-				}
-			}
+	for j := range st.level(from, to) {
+		if slices.Contains(words, st[j].low) {
+			return j
 		}
 	}
 	return -1
@@ -208,23 +189,12 @@ func aliasEquals(r *rewriter, st stmt) {
 // inFromList reports whether st[i] is in a FROM clause: FROM is the last
 // clause keyword before it at its level.
 func (st stmt) inFromList(i int) bool {
-	depth := 0
-	for j := i - 1; j >= 0; j-- {
+	for j := range st.levelBefore(i) {
 		switch st[j].low {
-		case ")":
-			depth++
-		case "(":
-			if depth--; depth < 0 {
-				return false
-			}
 		case "from":
-			if depth == 0 {
-				return true
-			}
-		case "select", "where", "group", "having", "order", "limit", "on", "using", "set", "window":
-			if depth == 0 {
-				return false
-			}
+			return true
+		case "(", "select", "where", "group", "having", "order", "limit", "on", "using", "set", "window":
+			return false
 		}
 	}
 	return false

@@ -173,16 +173,9 @@ func (st stmt) at(i int) string {
 // closing returns the index of the bracket that closes the one at st[i],
 // or the last index when it is not closed.
 func (st stmt) closing(i int) int {
-	depth := 0
-	for j := i; j < len(st); j++ {
-		switch st[j].low {
-		case "(":
-			depth++
-		case ")":
-			depth--
-			if depth == 0 {
-				return j
-			}
+	for j := range st.level(i+1, len(st)) {
+		if st[j].low == ")" {
+			return j
 		}
 	}
 	return len(st) - 1

@@ -69,31 +69,29 @@ func windowOffset(r *rewriter, st stmt) {
 // of the call whose brackets are st[open] and st[close]; -1 when it has
 // fewer arguments or the argument is empty.
 func (st stmt) argument(open, close, n int) (from, to int) {
-	k, depth := 0, 0
-	from = open + 1
-	for j := open + 1; j < close; j++ {
-		switch st[j].low {
-		case "(":
-			depth++
-		case ")":
-			depth--
-		case ",":
-			if depth == 0 {
-				if k == n {
-					if from == j {
-						return -1, -1
-					}
-					return from, j
-				}
-				k++
-				from = j + 1
-			}
-		}
-	}
-	if k != n || from >= close {
+	args := st.arguments(open, close)
+	if n >= len(args) || args[n].from == args[n].to {
 		return -1, -1
 	}
-	return from, close
+	return args[n].from, args[n].to
+}
+
+// span is the tokens st[from:to].
+type span struct{ from, to int }
+
+// arguments returns the tokens of each argument of the call whose
+// brackets are st[open] and st[close], an empty span for an empty one:
+// one for a call without arguments.
+func (st stmt) arguments(open, close int) []span {
+	var args []span
+	from := open + 1
+	for j := range st.level(open+1, close) {
+		if st[j].low == "," {
+			args = append(args, span{from, j})
+			from = j + 1
+		}
+	}
+	return append(args, span{from, close})
 }
 
 // excludeNoOthers blanks a window frame's EXCLUDE NO OTHERS, MariaDB's

@@ -1,7 +1,8 @@
 // Package action owns the actions of a run (run --action): what happens at
-// an offset into the measured phase, on one endpoint or on every endpoint
-// in turn, while the workload goes on (a schema change, a chunked DELETE,
-// an external tool, a fault on a sandbox node).
+// an offset into the measured phase, on one endpoint, on every endpoint in
+// turn (Kind.Rolling) or on every endpoint at once (Kind.AllAtOnce), while
+// the workload goes on (a schema change, a chunked DELETE, an external
+// tool, a fault on a sandbox node: paused, slowed, restarted, crashed).
 //
 // Each kind of action is one Kind value in a file of its own (sql.go,
 // rsu.go, ...): its name, the syntax of its arguments and their parser,

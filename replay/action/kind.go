@@ -20,6 +20,9 @@ type Kind struct {
 	Note string
 	// Rolling kinds may run on every endpoint in turn (target "all").
 	Rolling bool
+	// AllAtOnce kinds take target "all" as every endpoint at once, in one
+	// job (GroupJob): a crash of the whole cluster.
+	AllAtOnce bool
 	// Process kinds act on the server process behind the endpoint, which
 	// only a sandbox joinbench started gives them.
 	Process bool
@@ -41,6 +44,21 @@ type Job interface {
 	// is over), when it stops what it started and undoes its fault. It
 	// notes what it did (rows, chunks, output) in row.
 	Do(ctx context.Context, at Site, row *results.Action) error
+}
+
+// GroupJob is the job of an AllAtOnce kind, which acts on every target at
+// once when the target is "all".
+type GroupJob interface {
+	Job
+	// DoAll does it on the targets at once, noting in each target's row
+	// (in the order of at) what happened to it.
+	DoAll(ctx context.Context, at []Site, rows []*results.Action) error
+}
+
+// checker is a job that can tell, before the run, that it could not act
+// on a target (the machine lacks what it needs).
+type checker interface {
+	Check(t Target) error
 }
 
 // Site is where a job runs: a resolved target and the run's pool for its

@@ -7,7 +7,7 @@ import (
 
 // kinds are every kind of action, in the order help lists them. A new
 // kind is a file of its own and a line here.
-var kinds = []*Kind{sqlKind, rsuKind, execKind, chunkedKind, pauseKind, lockKind, restartKind}
+var kinds = []*Kind{sqlKind, rsuKind, execKind, chunkedKind, pauseKind, lockKind, restartKind, slowKind, crashKind}
 
 // Kinds returns every kind of action, in the order help lists them.
 func Kinds() []*Kind { return slices.Clone(kinds) }
@@ -31,10 +31,11 @@ func Names() []string {
 	return out
 }
 
-func rollingNames() []string {
+// namesWhere returns the names of the kinds that have a property.
+func namesWhere(has func(*Kind) bool) []string {
 	var out []string
 	for _, k := range kinds {
-		if k.Rolling {
+		if has(k) {
 			out = append(out, k.Name)
 		}
 	}

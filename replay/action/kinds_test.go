@@ -7,10 +7,11 @@ import (
 	"testing"
 )
 
-// Usage is the list the --action help always gave.
+// Usage is the list the --action help always gave, with slow and crash.
 func TestUsage(t *testing.T) {
 	want := "'sql: STATEMENT' (TOI on Galera), 'rsu: STATEMENT', 'exec: COMMAND' ({host} {port} {user} {database} {socket} replaced), " +
-		"'chunked SIZE [pk|limit]: DELETE or UPDATE', 'pause DURATION', 'lock DURATION: TABLE,...' or 'restart [DURATION]'"
+		"'chunked SIZE [pk|limit]: DELETE or UPDATE', 'pause DURATION', 'lock DURATION: TABLE,...', 'restart [DURATION]', " +
+		"'slow PERCENT cpu|io for DURATION' (after measuring its rate for 5s) or 'crash [DURATION]' (on all: every node at once)"
 	if got := Usage(); got != want {
 		t.Errorf("Usage() =\n%s\nwant\n%s", got, want)
 	}

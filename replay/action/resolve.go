@@ -30,8 +30,9 @@ type Target struct {
 
 // Resolve resolves each spec's target against the endpoints: a sandbox
 // node name (node2), a number from 1 in endpoint order, a host:port (the
-// endpoint's name), or "all". An unknown endpoint, or a fault on a server
-// joinbench does not control, is a usage error.
+// endpoint's name), or "all". An unknown endpoint, a fault on a server
+// joinbench does not control, or one this machine cannot inject (slow
+// without a cgroup controller for it) is a usage error.
 func Resolve(specs []Spec, eps []server.Endpoint) ([]Action, error) {
 	var out []Action
 	for i, sp := range specs {
@@ -44,6 +45,11 @@ func Resolve(specs []Spec, eps []server.Endpoint) ([]Action, error) {
 			t := Target{Endpoint: j, Node: eps[j].Node, Process: eps[j].Process}
 			if sp.Kind.Process && t.Process == nil {
 				return nil, usage.Errorf("--action %q: %s needs a server joinbench controls: a named sandbox or a node of a cluster sandbox (--sandbox NAME)", sp.Text, sp.Kind.Name)
+			}
+			if c, ok := sp.Job.(checker); ok && t.Process != nil {
+				if err := c.Check(t); err != nil {
+					return nil, usage.Errorf("--action %q: %v", sp.Text, err)
+				}
 			}
 			cfg, err := eps[j].Config()
 			if err != nil {

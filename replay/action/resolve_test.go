@@ -1,8 +1,11 @@
 package action
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/joinbench/joinbench/internal/server"
 	"github.com/joinbench/joinbench/internal/usage"
@@ -41,5 +44,40 @@ func TestResolve(t *testing.T) {
 	}
 	if _, err := Resolve(parse("1s@node1: pause 1s"), eps); err == nil || !usage.Is(err) || !strings.Contains(err.Error(), "sandbox") {
 		t.Errorf("pause without a process: %v", err)
+	}
+}
+
+// fakeProcess is a server process for the checks made before a run.
+type fakeProcess struct{ dataDir string }
+
+func (p fakeProcess) PID() int        { return 0 }
+func (p fakeProcess) DataDir() string { return p.dataDir }
+func (p fakeProcess) Restart(context.Context, time.Duration) error {
+	return errors.New("fake")
+}
+func (p fakeProcess) Crash(context.Context, time.Duration, bool) ([]server.Recovery, error) {
+	return nil, errors.New("fake")
+}
+
+// A slow action this machine could not inject is refused before the run,
+// in one line: here the node's data is on no disk (/proc), so no I/O
+// limit can act on it.
+func TestResolveRefusesASlowItCannotInject(t *testing.T) {
+	eps := []server.Endpoint{{Name: "127.0.0.1:4001", DSN: "root@tcp(127.0.0.1:4001)/jb", Node: "node1", Process: fakeProcess{"/proc"}}}
+	specs, err := ParseAll([]string{"1s@node1: slow 21% io for 10s"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Resolve(specs, eps)
+	if err == nil || !usage.Is(err) || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("slow io of a node on /proc: %v, want a one-line usage error", err)
+	}
+	if !strings.Contains(err.Error(), "no block device") && !strings.Contains(err.Error(), "cgroup") {
+		t.Errorf("the refusal says neither what the machine lacks nor where the data is: %v", err)
+	}
+	// crash on all resolves to every endpoint.
+	specs, _ = ParseAll([]string{"1s@all: crash"}, nil)
+	if got, err := Resolve(specs, eps); err != nil || len(got[0].Targets) != 1 {
+		t.Errorf("crash on all: %+v, %v", got, err)
 	}
 }

@@ -118,6 +118,10 @@ func (r *Runner) run(a *Action) {
 		}
 		return
 	}
+	if _, ok := a.Job.(GroupJob); ok && a.Kind.AllAtOnce && a.Target == AllEndpoints {
+		r.doAll(a, planned)
+		return
+	}
 	halted := false
 	for i, tg := range a.Targets {
 		row := r.row(a, i, tg, planned)
@@ -144,6 +148,37 @@ func (r *Runner) do(a *Action, tg Target, row *results.Action) error {
 	err := a.Job.Do(r.ctx, Site{Target: tg, DB: r.env.Endpoints[tg.Endpoint].DB}, row)
 	r.ended(ra)
 	row.End = time.Now()
+	r.outcome(row, err)
+	return err
+}
+
+// doAll acts on every target of a at once (GroupJob), one row each.
+func (r *Runner) doAll(a *Action, planned time.Time) {
+	rows := make([]results.Action, len(a.Targets))
+	ptrs := make([]*results.Action, len(a.Targets))
+	sites := make([]Site, len(a.Targets))
+	var ras []*running
+	start := time.Now()
+	r.printf("action %d on all: %s: %s", a.Number, a.Kind.Name, clipText(a.Job.What(Target{}), 200))
+	for i, tg := range a.Targets {
+		rows[i] = r.row(a, i, tg, planned)
+		rows[i].Start = start
+		ptrs[i] = &rows[i]
+		sites[i] = Site{Target: tg, DB: r.env.Endpoints[tg.Endpoint].DB}
+		ras = append(ras, r.started(rows[i], a.Kind))
+	}
+	err := a.Job.(GroupJob).DoAll(r.ctx, sites, ptrs)
+	end := time.Now()
+	for i := range rows {
+		r.ended(ras[i])
+		rows[i].End = end
+		r.outcome(&rows[i], err)
+		r.record(rows[i], true)
+	}
+}
+
+// outcome notes in row how the action ended, from the error it returned.
+func (r *Runner) outcome(row *results.Action, err error) {
 	switch {
 	case err == nil:
 		row.Outcome = results.ActionOK
@@ -155,7 +190,6 @@ func (r *Runner) do(a *Action, tg Target, row *results.Action) error {
 		row.Outcome = results.ActionFailed
 		row.ErrorCode, row.ErrorMessage = errorFields(err)
 	}
-	return err
 }
 
 // errorFields are the code and message a row stores of an error: a

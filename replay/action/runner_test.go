@@ -132,3 +132,46 @@ func TestNoRunner(t *testing.T) {
 		t.Error("a run without actions has a runner")
 	}
 }
+
+// groupJob is an AllAtOnce job that notes each of its targets.
+type groupJob struct{ fakeJob }
+
+func (j groupJob) DoAll(_ context.Context, at []Site, rows []*results.Action) error {
+	for i, row := range rows {
+		row.StateTransfer = fmt.Sprint("site ", at[i].Endpoint)
+	}
+	return j.err
+}
+
+var groupKind = &Kind{Name: "group", Syntax: "group", AllAtOnce: true}
+
+// On "all", an AllAtOnce kind's job runs once for every target, and every
+// target gets its row, each with the job's outcome.
+func TestRunnerAllAtOnce(t *testing.T) {
+	rec := &recorder{}
+	acts := []Action{
+		{Spec: Spec{Text: "g", Target: AllEndpoints, Kind: groupKind, Job: groupJob{}}, Number: 1, Targets: []Target{{Endpoint: 0}, {Endpoint: 1}}},
+		{Spec: Spec{Text: "g", Target: AllEndpoints, Kind: groupKind, Job: groupJob{fakeJob{err: errors.New("no")}}}, Number: 2, Targets: []Target{{Endpoint: 0}, {Endpoint: 1}}},
+	}
+	r := Start(context.Background(), rec.env(), acts, time.Now(), time.Time{})
+	for {
+		rec.mu.Lock()
+		n := len(rec.rows)
+		rec.mu.Unlock()
+		if n == 4 {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	rows := r.Stop()
+	want := []string{"1.1 ok site 0 a", "1.2 ok site 1 b", "2.1 failed site 0 a", "2.2 failed site 1 b"}
+	for i, w := range want {
+		g := rows[i]
+		if got := fmt.Sprintf("%d.%d %s %s %s", g.Action, g.Step, g.Outcome, g.StateTransfer, g.Endpoint); got != w {
+			t.Errorf("row %d: %s, want %s", i, got, w)
+		}
+	}
+	if !rows[0].Start.Equal(rows[1].Start) || rows[0].End.IsZero() {
+		t.Errorf("the rows of one job at once start together: %v, %v", rows[0].Start, rows[1].Start)
+	}
+}

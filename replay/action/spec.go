@@ -9,8 +9,9 @@ import (
 	"github.com/joinbench/joinbench/internal/usage"
 )
 
-// AllEndpoints is the target of an action run on every endpoint in turn
-// (a rolling change; Kind.Rolling kinds only).
+// AllEndpoints is the target of an action run on every endpoint: in turn
+// for a rolling change (Kind.Rolling), at once for a crash of the whole
+// cluster (Kind.AllAtOnce).
 const AllEndpoints = "all"
 
 // Spec is one action of a run, as parsed from its text:
@@ -19,7 +20,8 @@ const AllEndpoints = "all"
 //
 // OFFSET is a Go duration into the measured phase; TARGET an endpoint (a
 // sandbox node name such as node2, its number from 1 in the order the
-// endpoints were given, its host:port, or "all" for a rolling change);
+// endpoints were given, its host:port, or "all": every endpoint in turn
+// for a rolling change, at once for a crash of the whole cluster);
 // ARGS and TEXT are the kind's (Kind.Parse).
 type Spec struct {
 	Text   string        // as given
@@ -73,8 +75,9 @@ func (s *Spec) parseHead() (Args, error) {
 	}
 	name := strings.ToLower(head[0])
 	s.Kind = Lookup(name)
-	if s.Target == AllEndpoints && (s.Kind == nil || !s.Kind.Rolling) {
-		return Args{}, fmt.Errorf("only %s runs on all endpoints (each in turn); name one endpoint for %s", orList(rollingNames()), name)
+	if s.Target == AllEndpoints && (s.Kind == nil || !s.Kind.Rolling && !s.Kind.AllAtOnce) {
+		return Args{}, fmt.Errorf("%s acts on all endpoints at once, and only %s runs on all endpoints (each in turn); name one endpoint for %s",
+			orList(namesWhere(func(k *Kind) bool { return k.AllAtOnce })), orList(namesWhere(func(k *Kind) bool { return k.Rolling })), name)
 	}
 	if s.Kind == nil {
 		return Args{}, fmt.Errorf("unknown kind %q: use %s", name, orList(Names()))

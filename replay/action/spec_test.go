@@ -34,6 +34,11 @@ func TestParse(t *testing.T) {
 			lockJob{hold: 5 * time.Second, tables: []string{"main1", "db.level1"}}},
 		{"10s@node3: restart", 10 * time.Second, "node3", restartKind, restartJob{}},
 		{"10s@node3: restart 2s", 10 * time.Second, "node3", restartKind, restartJob{down: 2 * time.Second}},
+		{"30s@node3: slow 21% io for 60s", 30 * time.Second, "node3", slowKind, slowJob{fraction: 0.21, resource: "io", hold: time.Minute}},
+		{"30s@node3: slow 12.5 CPU 1m", 30 * time.Second, "node3", slowKind, slowJob{fraction: 0.125, resource: "cpu", hold: time.Minute}},
+		{"30s@node3: slow 0% io for 10s", 30 * time.Second, "node3", slowKind, slowJob{fraction: 0, resource: "io", hold: 10 * time.Second}},
+		{"20s@node2: crash", 20 * time.Second, "node2", crashKind, crashJob{}},
+		{"20s@all: crash 5s", 20 * time.Second, "all", crashKind, crashJob{down: 5 * time.Second}},
 	} {
 		got, err := Parse(tc.spec)
 		if err != nil {
@@ -75,6 +80,14 @@ func TestParseMistakes(t *testing.T) {
 		"1s@all: sql: ALTER TABLE t FORCE":            "only rsu",
 		"5s@node1 sql: SELECT 1":                      `missing ':' after the target? "node1 sql" is not an endpoint; write 5s@node1: sql ...`,
 		"5s@127.0.0.1:3307 exec: true":                `"127.0.0.1:3307 exec" is not an endpoint; write 5s@127.0.0.1:3307: exec ...`,
+		"1s@node2: slow 21% io":                       "a percentage, cpu or io, and a duration",
+		"1s@node2: slow 100% io for 1s":               "less than 100",
+		"1s@node2: slow -5% io for 1s":                "from 0",
+		"1s@node2: slow 21% disk for 1s":              "neither cpu nor io",
+		"1s@node2: slow 21% io for ever":              "not a positive duration",
+		"1s@node2: slow 21% io for 1s: x":             "nothing after",
+		"1s@node2: crash soon":                        "not a positive duration",
+		"1s@all: slow 21% io for 1s":                  "crash acts on all endpoints at once",
 	} {
 		_, err := Parse(spec)
 		if err == nil || !usage.Is(err) || !strings.Contains(err.Error(), want) {
@@ -86,7 +99,7 @@ func TestParseMistakes(t *testing.T) {
 // The messages that list kinds come from the kinds list.
 func TestParseMistakesListKinds(t *testing.T) {
 	_, err := Parse("1s@node2: drop: x")
-	if want := `unknown kind "drop": use sql, rsu, exec, chunked, pause, lock or restart`; err == nil || !strings.HasSuffix(err.Error(), want) {
+	if want := `unknown kind "drop": use sql, rsu, exec, chunked, pause, lock, restart, slow or crash`; err == nil || !strings.HasSuffix(err.Error(), want) {
 		t.Errorf("got %v, want %q", err, want)
 	}
 	_, err = Parse("1s@all: lock 1s: t")

@@ -55,11 +55,12 @@ func scenarioNoise(sr *ScenarioRounds, confidence float64) ScenarioNoise {
 // overallNoise is the noise of the overall row over the scenarios judged,
 // nil when fewer than two of them have an execution in every round.
 func overallNoise(rounds *Rounds, judged []string, confidence float64) *ScenarioNoise {
-	names, series := overallSeries(rounds, judged)
+	names, series := overallSeries(rounds, judged, 0.5)
 	if len(names) < 2 {
 		return nil
 	}
-	s := ScenarioNoise{Rounds: len(series.base) + len(series.cand), Pairs: len(series.diffs), Median: spreadOf(series)}
+	_, tail := overallSeries(rounds, judged, 0.95)
+	s := ScenarioNoise{Rounds: len(series.base) + len(series.cand), Pairs: len(series.diffs), Median: spreadOf(series), P95: spreadOf(tail)}
 	for _, r := range append(slices.Clone(rounds.Base), rounds.Candidate...) {
 		for _, name := range names {
 			s.ExecutionsPerRound += float64(r.Samples[name].Seen())

@@ -127,6 +127,13 @@ type ScenarioComparison struct {
 	// noise floor) is a verdict whatever the rounds say.
 	PooledMedian *stats.Interval `json:"pooled_median,omitempty"`
 	FloorBound   float64         `json:"floor_bound,omitempty"`
+	// Work compares the work per execution of the scenario's paired
+	// samples (work.go); nil when work is not compared or none paired.
+	Work *WorkComparison `json:"work,omitempty"`
+	// BaseCDF and CandidateCDF are each side's latency distribution
+	// (distribution.go), for the views that draw it.
+	BaseCDF      []CDFPoint `json:"base_cdf,omitempty"`
+	CandidateCDF []CDFPoint `json:"candidate_cdf,omitempty"`
 }
 
 // Comparison is the outcome of compare.
@@ -147,6 +154,14 @@ type Comparison struct {
 	Overall  *ScenarioComparison `json:"overall,omitempty"`
 	Counts   map[string]int      `json:"counts"` // scenarios per verdict
 	Warnings []string            `json:"warnings,omitempty"`
+	// WorkBound is the growth of work per execution that is a regression
+	// (work.go); WorkSkipped says why work was not compared ("" when it
+	// was).
+	WorkBound   float64 `json:"work_bound"`
+	WorkSkipped string  `json:"work_skipped,omitempty"`
+	// Saturated names the runs measured on a saturated client machine
+	// ("side run-id: why"; saturation.go): their verdicts may be wrong.
+	Saturated []string `json:"machine_saturated,omitempty"`
 	// ChecksumsSkipped says why result checksums were not compared ("" when
 	// they were).
 	ChecksumsSkipped string `json:"checksums_skipped,omitempty"`
@@ -186,7 +201,7 @@ type Comparison struct {
 // applied): its settings, and no side read yet.
 func New(opt Options) *Comparison {
 	c := &Comparison{Threshold: opt.Threshold, Confidence: opt.Confidence, Resamples: opt.Resamples, Seed: opt.Seed,
-		Counts: map[string]int{}, NoiseFloor: opt.NoiseFloor, AllowMissing: opt.AllowMissing}
+		Counts: map[string]int{}, NoiseFloor: opt.NoiseFloor, AllowMissing: opt.AllowMissing, WorkBound: opt.WorkBound}
 	if opt.Noise != nil {
 		c.NoiseFile = opt.Noise.Path
 	}

@@ -21,6 +21,9 @@ type Scenario struct {
 	// Rounds are the scenario's per-round samples; nil when the sides were
 	// not read as rounds.
 	Rounds *ScenarioRounds
+	// Work are its paired work samples (PairWork); nil when work is not
+	// compared (Comparison.WorkSkipped says why) or none paired.
+	Work *WorkPairs
 }
 
 // Observed is what one side of a comparison holds of a scenario.
@@ -39,6 +42,10 @@ type Observed struct {
 	Cut *Cut
 	// Listed: the side's run.json lists the scenario among those it ran.
 	Listed bool
+	// NotReached says, for a scenario listed with no row at all, which
+	// scenarios ahead of it in the side's events stalled them (their
+	// statements were cut at the end); "" otherwise.
+	NotReached string
 	// PlanText returns the readable form of one of its plans ("" when the
 	// side's plans.parquet lacks it); nil when it has none.
 	PlanText func(hash string) string

@@ -41,6 +41,7 @@ func (j *Judge) Describe(c *Comparison, rounds *Rounds) {
 func (j *Judge) Finish(c *Comparison, rounds *Rounds, cutBase, cutCand int64) {
 	c.Overall = j.overall(rounds, c.Scenarios)
 	c.Notes = append(j.verdictNotes(c), cutNote(cutBase, cutCand)...)
+	c.Notes = append(c.Notes, workNote(c)...)
 	c.Failures = c.failures()
 	c.Pass = len(c.Failures) == 0
 }

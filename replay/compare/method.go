@@ -25,13 +25,13 @@ func (j *Judge) methodText() (method, rule string) {
 		"Welch t interval of the difference of mean log per-round quantiles), bootstrap (a single round on a side: "+
 		"percentile bootstrap of the pooled executions, %d resamples, seed %d, every successful execution as the latency histogram holds it (within 0.1%%), "+
 		"which cannot see variation between runs); over rounds, the (all scenarios) row judges the same way the per-round geometric "+
-		"mean of the medians of the scenarios with an execution in every round",
+		"means of the medians and of the p95s of the scenarios with an execution in every round",
 		o.Confidence*100, o.Resamples, o.Seed)
 	if j.judged > 0 {
 		method += fmt.Sprintf("; the intervals over rounds are simultaneous, so that an A/A comparison fails with at most %.0f%% chance "+
 			"however many scenarios it has (weighted Bonferroni: ", 100-o.Confidence*100)
 		if j.overallConfidence > 0 {
-			method += fmt.Sprintf("the overall row at %.4g%%, ", j.overallConfidence*100)
+			method += fmt.Sprintf("the overall row's median and p95 at %.4g%%, ", j.overallConfidence*100)
 		}
 		method += fmt.Sprintf("the median and p95 of each of the %d scenarios judged over rounds at %.4g%%)", j.judged, j.roundsConfidence*100)
 	}
@@ -53,7 +53,18 @@ func (j *Judge) ruleText() string {
 		"wrong results: any parameter set whose result checksum differs (sets whose checksum varies within a run are ignored); "+
 		"an error rate up by at least 1 point (significant) is a regression; a regression of the (all scenarios) row fails the comparison too; "+
 		"over rounds, a scenario whose pooled executions' bootstrap interval of the median lies beyond the noise floor gets the verdict too, however few the rounds",
-		1+o.Threshold, t, o.NoiseFloor*100, t)
+		1+o.Threshold, t, o.NoiseFloor*100, t) + j.workRuleText()
+}
+
+// workRuleText states the rule of work, when it is judged.
+func (j *Judge) workRuleText() string {
+	if j.opt.WorkBound <= NoWork {
+		return ""
+	}
+	return fmt.Sprintf("; work, when both sides ran the same seed on data neither changed: a scenario whose rows examined, index lookups, page requests "+
+		"or join buffer comparisons per execution (over paired samples of the same executions with the same values) grew %.3gx and by %d or more "+
+		"is a regression whatever its time, and one whose work shrank so, growing in no figure, an improvement where its time says no change",
+		j.opt.WorkBound, WorkMinDelta)
 }
 
 // verdictNotes say what limits the latency verdicts of a comparison.

@@ -31,7 +31,8 @@ type Noise struct {
 	Confidence float64                  `json:"confidence"`
 	Scenarios  map[string]ScenarioNoise `json:"scenarios"`
 	// Overall is the noise of the geometric mean over the scenarios of
-	// each round's median (the overall verdict); its P95 is not measured.
+	// each round's median and p95 (the overall verdict; the p95's is not
+	// in calibrations made before the overall row judged it).
 	Overall *ScenarioNoise `json:"overall,omitempty"`
 
 	// Path is where the calibration was read from (for messages).

@@ -34,12 +34,19 @@ type Options struct {
 	// corpus changed between the runs): they no longer fail the
 	// comparison. A side without any execution still does.
 	AllowMissing bool
+	// WorkBound is the growth of a figure of work per execution that is
+	// a regression (DefaultWorkBound); 1 or less (NoWork) does not judge
+	// work.
+	WorkBound float64
 	// AllowDifferentData compares runs that ran on different data
 	// (SameDataset), with a warning, instead of refusing them.
 	AllowDifferentData bool
 	// Warn receives problems that do not stop the comparison.
 	Warn func(error)
 }
+
+// NoWork is Options.WorkBound for a comparison that does not judge work.
+const NoWork = 1
 
 // WithDefaults returns the options with every unset one at its default.
 func (o Options) WithDefaults() Options {
@@ -60,6 +67,9 @@ func (o Options) WithDefaults() Options {
 	}
 	if o.NoiseFloor <= 0 {
 		o.NoiseFloor = DefaultNoiseFloor
+	}
+	if o.WorkBound == 0 {
+		o.WorkBound = DefaultWorkBound
 	}
 	return o
 }

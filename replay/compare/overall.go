@@ -11,7 +11,9 @@ import (
 const OverallName = "(all scenarios)"
 
 // The overall verdict judges the geometric mean over scenarios of each
-// round's median latency. Noise of one scenario's executions averages out
+// round's median latency, and of each round's p95: a server whose tail
+// alone got slower (a throttled one) moves every scenario's p95 and no
+// median. Noise of one scenario's executions averages out
 // over the scenarios, so a slowdown of the whole server shows there
 // before it shows in any one scenario; what the scenarios share (the
 // machine busier during one round) does not average out, and the spread
@@ -20,9 +22,9 @@ const OverallName = "(all scenarios)"
 // ones.
 
 // overallSeries keeps the candidates with an execution in every round of
-// both sides and returns them with the per-round mean log median over
+// both sides and returns them with the per-round mean log quantile q over
 // them (paired by round number when the rounds form one series).
-func overallSeries(rs *Rounds, candidates []string) ([]string, roundSeries) {
+func overallSeries(rs *Rounds, candidates []string, q float64) ([]string, roundSeries) {
 	inAll := func(name string, side []Round) bool {
 		for _, r := range side {
 			if s := r.Samples[name]; s == nil || s.Len() < MinRoundSamples {
@@ -40,7 +42,7 @@ func overallSeries(rs *Rounds, candidates []string) ([]string, roundSeries) {
 	meanLog := func(r Round) float64 {
 		sum := 0.0
 		for _, n := range names {
-			sum += stats.LogQuantile(r.Samples[n].Sorted(), 0.5)
+			sum += stats.LogQuantile(r.Samples[n].Sorted(), q)
 		}
 		return sum / float64(len(names))
 	}
@@ -77,25 +79,31 @@ func (j *Judge) overall(rs *Rounds, scs []ScenarioComparison) *ScenarioCompariso
 			candidates = append(candidates, s.Scenario)
 		}
 	}
-	names, series := overallSeries(rs, candidates)
+	names, series := overallSeries(rs, candidates, 0.5)
 	if len(names) < 2 {
 		return nil
 	}
+	_, tail := overallSeries(rs, candidates, 0.95)
 	oc := &ScenarioComparison{Scenario: OverallName}
-	var sigma *NoiseSigma
+	var sigma, sigma95 *NoiseSigma
 	if n := j.opt.Noise; n != nil && n.Overall != nil {
 		sigma = &n.Overall.Median
+		if n.Overall.P95.Sigma > 0 {
+			sigma95 = &n.Overall.P95
+		}
 		oc.NoiseSource = "calibration"
 	}
-	iv, method, noise := j.roundsInterval(series, sigma, cmp.Or(j.overallConfidence, j.opt.Confidence))
-	oc.Median, oc.Method = &iv, method
+	conf := cmp.Or(j.overallConfidence, j.opt.Confidence)
+	iv, method, noise := j.roundsInterval(series, sigma, conf)
+	iv95, _, _ := j.roundsInterval(tail, sigma95, conf)
+	oc.Median, oc.P95, oc.Method = &iv, &iv95, method
 	oc.BaseRounds, oc.CandidateRounds = len(series.base), len(series.cand)
 	if method == MethodPaired {
 		oc.BaseRounds, oc.CandidateRounds = len(series.diffs), len(series.diffs)
 	}
 	oc.BaseExecutions, oc.CandidateExecutions = seenIn(rs.Base, names), seenIn(rs.Candidate, names)
 	oc.Verdict = j.decide(oc, 1+j.opt.Threshold, noise)
-	oc.Reasons = append(oc.Reasons, fmt.Sprintf("geometric mean of the per-round median over the %d scenarios with an execution in every round", len(names)))
+	oc.Reasons = append(oc.Reasons, fmt.Sprintf("geometric mean of the per-round median (and p95) over the %d scenarios with an execution in every round", len(names)))
 	return oc
 }
 

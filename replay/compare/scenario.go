@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/joinbench/joinbench/replay/metrics"
+	"github.com/joinbench/joinbench/replay/results"
 	"github.com/joinbench/joinbench/replay/stats"
 )
 
@@ -14,11 +15,18 @@ import (
 // judged in parallel and the output is the same.
 func (j *Judge) Scenario(in Scenario) ScenarioComparison {
 	sc := j.judge(in)
-	if sc.Verdict == OnlyInBase {
+	if sc.Verdict == OnlyInBase && in.Candidate.NotReached != "" {
+		// Not the scenario's own slowness: the one ahead of it stalled the
+		// events, and is judged for it.
+		sc.Reasons = append(sc.Reasons, results.SideCandidate+": "+in.Candidate.NotReached)
+	} else if sc.Verdict == OnlyInBase {
 		if why := j.neverCompleted(in); why != "" {
 			// Judged now: a regression, no longer data missing.
 			sc.Verdict, sc.Reasons, sc.Unmeasured = Regression, []string{why}, ""
 		}
+	}
+	if in.Work != nil && j.opt.WorkBound > 1 {
+		j.judgeWork(&sc, in.Work)
 	}
 	noteCut(&sc, in.Base.Cut, in.Candidate.Cut)
 	return sc

@@ -6,8 +6,9 @@ package compare
 // A/A comparison would land above the regression bound by chance, and
 // with 38 scenarios most A/A comparisons would fail. The intervals over
 // rounds are therefore simultaneous (weighted Bonferroni): the overall
-// row, one test that a slowdown of the whole server moves, gets half of
-// the error 1-C, and the 2k tests of the k scenarios share the other half,
+// row, two tests (median and p95) that a slowdown of the whole server
+// moves, gets half of the error 1-C, and the 2k tests of the k scenarios
+// share the other half,
 // so that all hold together at confidence C and an A/A comparison fails
 // with at most 1-C chance whatever the number of scenarios. The bootstrap
 // of single rounds is not adjusted: its noise floor, far above the
@@ -18,7 +19,7 @@ package compare
 func simultaneousConfidence(c float64, scenarios int, overall bool) (perScenario, overallRow float64) {
 	alpha := 1 - c
 	if overall {
-		overallRow = 1 - alpha/2
+		overallRow = 1 - alpha/4 // each of its two tests
 		alpha /= 2
 	}
 	if scenarios > 0 {

@@ -22,23 +22,10 @@ import (
 // compareFixtures writes two runs and compares them.
 func compareFixtures(t *testing.T, base, cand fixture.Run) *compare.Comparison {
 	t.Helper()
-	dir := t.TempDir()
-	b := base.Write(t, dir)
-	c := cand.Write(t, dir)
-	cmp, err := report.Compare([]string{b}, []string{c}, compare.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cmp
+	return fixture.Compare(t, base, cand, report.Compare)
 }
 
-func byName(c *compare.Comparison) map[string]compare.ScenarioComparison {
-	m := map[string]compare.ScenarioComparison{}
-	for _, s := range c.Scenarios {
-		m[s.Scenario] = s
-	}
-	return m
-}
+var byName = fixture.ByScenario
 
 // compare of two runs that differ in how a change was made says, per
 // endpoint, which stalled less.
@@ -170,8 +157,8 @@ func TestCompareOutputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "compare.md", md.Bytes())
-	if err := Comparison(&md, c, FormatHTML); err == nil {
-		t.Error("compare accepted html")
+	if err := Comparison(&md, c, "svg"); err == nil {
+		t.Error("compare accepted svg")
 	}
 }
 

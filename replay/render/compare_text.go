@@ -5,6 +5,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/joinbench/joinbench/replay/compare"
 	"github.com/joinbench/joinbench/replay/stats"
@@ -77,6 +78,9 @@ func summaryLine(c *compare.Comparison) string {
 	return out
 }
 
+// textWidth is the width text output wraps at: what a terminal shows.
+const textWidth = 100
+
 // writeComparisonText prints a comparison as text or markdown.
 func writeComparisonText(w io.Writer, c *compare.Comparison, md bool) {
 	writeComparisonHeader(w, c, md)
@@ -89,16 +93,53 @@ func writeComparisonText(w io.Writer, c *compare.Comparison, md bool) {
 		writeStallsText(w, md, c.Stalls)
 		heading(w, md, 2, "Whole-run latency (for information: the runs differ by their actions, so these verdicts do not fail the comparison)")
 	}
-	writeVerdictTable(w, rows, md)
+	if md {
+		writeVerdictTable(w, rows, md)
+	} else {
+		writeSummaryLines(w, rows)
+	}
 	if c.Methods == nil {
 		writeStallsText(w, md, c.Stalls)
 	}
 	writeDetails(w, rows, md)
-	fmt.Fprintf(w, "Method: %s.\n", c.Method)
+	para(w, md, "Method: "+c.Method+".")
 	if md {
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "Rule: %s.\n", c.Rule)
+	para(w, md, "Rule: "+c.Rule+".")
+}
+
+// para prints a paragraph: as it is in markdown, wrapped in text.
+func para(w io.Writer, md bool, s string) {
+	if md {
+		fmt.Fprintln(w, s)
+		return
+	}
+	fmt.Fprintln(w, wrap(s, textWidth, ""))
+}
+
+// wrap breaks s into lines of at most width characters at spaces, each
+// line after the first starting with indent; the first keeps its own.
+func wrap(s string, width int, indent string) string {
+	var b strings.Builder
+	lead := s[:len(s)-len(strings.TrimLeft(s, " "))]
+	b.WriteString(lead)
+	line := len(lead)
+	for i, word := range strings.Fields(s) {
+		n := utf8.RuneCountInString(word)
+		switch {
+		case i == 0:
+		case line+1+n > width:
+			b.WriteString("\n" + indent)
+			line = utf8.RuneCountInString(indent)
+		default:
+			b.WriteByte(' ')
+			line++
+		}
+		b.WriteString(word)
+		line += n
+	}
+	return b.String()
 }
 
 // writeComparisonHeader prints the sides, the verdict line, the warnings
@@ -108,26 +149,102 @@ func writeComparisonHeader(w io.Writer, c *compare.Comparison, md bool) {
 	if md {
 		fmt.Fprintf(w, "- **base**: %s\n- **candidate**: %s\n- **verdict**: %s\n\n", sideText(c.Base), sideText(c.Candidate), summaryLine(c))
 	} else {
+		// The verdict line is not wrapped: scripts grep it.
 		fmt.Fprintf(w, "base:      %s\ncandidate: %s\nverdict:   %s\n\n", sideText(c.Base), sideText(c.Candidate), summaryLine(c))
 	}
+	item := func(s string) {
+		if md {
+			fmt.Fprintln(w, listItem(md)+s)
+			return
+		}
+		fmt.Fprintln(w, wrap(s, textWidth, "  "))
+	}
 	for _, s := range c.Warnings {
-		fmt.Fprintln(w, listItem(md)+"warning: "+s)
+		item("warning: " + s)
 	}
 	if c.ChecksumsSkipped != "" {
-		fmt.Fprintln(w, listItem(md)+"note: "+c.ChecksumsSkipped)
+		item("note: " + c.ChecksumsSkipped)
+	}
+	if c.WorkSkipped != "" {
+		item("note: work not compared: " + c.WorkSkipped + "; verdicts rest on time alone")
 	}
 	for _, s := range c.Notes {
-		fmt.Fprintln(w, listItem(md)+"note: "+s)
+		item("note: " + s)
 	}
-	if len(c.Warnings) > 0 || c.ChecksumsSkipped != "" || len(c.Notes) > 0 {
+	if len(c.Warnings) > 0 || c.ChecksumsSkipped != "" || c.WorkSkipped != "" || len(c.Notes) > 0 {
 		fmt.Fprintln(w)
 	}
+}
+
+// writeSummaryLines prints one line per scenario (and the overall row), as
+// benchstat does: the verdict, the median ratio with its interval, the
+// median of each side, the largest change of work per execution, and how
+// the verdict was reached. The other quantiles and the reasons are in the
+// details.
+func writeSummaryLines(w io.Writer, rows []compare.ScenarioComparison) {
+	t := &table{head: []string{"scenario", "verdict", "median [CI]", "p50 ms", "work/exec", "rounds", "executions", "method"}}
+	for _, s := range rows {
+		rounds, execs := "-", "-"
+		if s.Method != "" {
+			rounds = fmt.Sprintf("%d/%d", s.BaseRounds, s.CandidateRounds)
+			execs = fmt.Sprintf("%d/%d", s.BaseExecutions, s.CandidateExecutions)
+		}
+		b50, c50 := p50s(&s)
+		t.add(s.Scenario, s.Verdict, ratioText(s.Median), b50+"→"+c50, workCell(s.Work), rounds, execs, shortMethod(s.Method))
+	}
+	t.write(w, false)
+	fmt.Fprintln(w)
+}
+
+// shortMethod is the method of a latency verdict in a word or two; the
+// details say the rest (the floor of the bootstrap).
+func shortMethod(m string) string {
+	switch m {
+	case compare.MethodPaired:
+		return "paired t"
+	case compare.MethodWelch:
+		return "Welch t"
+	case compare.MethodBootstrap:
+		return "bootstrap"
+	}
+	return "-"
+}
+
+// workCell is a scenario's change of work in a cell: the figure that
+// changed most, "same" A/A, "-" when work was not compared.
+func workCell(wc *compare.WorkComparison) string {
+	if wc == nil {
+		return "-"
+	}
+	l := wc.Largest()
+	if l == nil {
+		return "same"
+	}
+	name := strings.TrimSuffix(strings.TrimPrefix(l.Name, "rows_"), "_examined")
+	if l.Name == "rows_examined" {
+		name = "rows"
+	}
+	return name + " " + compare.RatioText(l.Ratio)
+}
+
+// p50s are the sides' medians in ms, "-" for a side without a latency.
+func p50s(s *compare.ScenarioComparison) (string, string) {
+	b50, c50 := "-", "-"
+	// A side with only statements cut at the end has a summary, but no
+	// latency.
+	if s.Base != nil && s.Base.Executions > 0 {
+		b50 = fms(s.Base.P50Ms)
+	}
+	if s.Candidate != nil && s.Candidate.Executions > 0 {
+		c50 = fms(s.Candidate.P50Ms)
+	}
+	return b50, c50
 }
 
 // writeVerdictTable prints one line per scenario (and the overall row).
 func writeVerdictTable(w io.Writer, rows []compare.ScenarioComparison, md bool) {
 	t := &table{head: []string{"scenario", "verdict", "median ratio [CI]", "p95 ratio [CI]", "p99 ratio [CI]",
-		"base p50 ms", "cand p50 ms", "rounds base/cand", "executions base/cand", "method", "errors base→cand", "plan"},
+		"base p50 ms", "cand p50 ms", "rounds base/cand", "executions base/cand", "method", "errors base→cand", "work/exec", "plan"},
 		right: map[int]bool{5: true, 6: true, 7: true, 8: true}}
 	for _, s := range rows {
 		t.add(verdictCells(&s, md)...)
@@ -142,15 +259,7 @@ func verdictCells(s *compare.ScenarioComparison, md bool) []string {
 	if md && (verdict == compare.Regression || verdict == compare.WrongResults) {
 		verdict = "**" + verdict + "**"
 	}
-	b50, c50 := "-", "-"
-	// A side with only statements cut at the end has a summary, but no
-	// latency.
-	if s.Base != nil && s.Base.Executions > 0 {
-		b50 = fms(s.Base.P50Ms)
-	}
-	if s.Candidate != nil && s.Candidate.Executions > 0 {
-		c50 = fms(s.Candidate.P50Ms)
-	}
+	b50, c50 := p50s(s)
 	errs := "-"
 	if s.Errors != nil {
 		errs = fpct(s.Errors.Base) + "→" + fpct(s.Errors.Candidate)
@@ -165,7 +274,7 @@ func verdictCells(s *compare.ScenarioComparison, md bool) []string {
 		execs = fmt.Sprintf("%d/%d", s.BaseExecutions, s.CandidateExecutions)
 	}
 	return []string{s.Scenario, verdict, ratioText(s.Median), ratioText(s.P95), ratioText(s.P99), b50, c50, rounds, execs,
-		compare.MethodLabel(s), errs, plan}
+		compare.MethodLabel(s), errs, workCell(s.Work), plan}
 }
 
 // writeDetails prints, for each scenario with reasons or a plan change,
@@ -183,11 +292,20 @@ func writeDetails(w io.Writer, rows []compare.ScenarioComparison, md bool) {
 	}
 	heading(w, md, 2, "Details")
 	for _, s := range details {
-		fmt.Fprintf(w, "%s%s: %s", listItem(md), s.Scenario, s.Verdict)
-		if len(s.Reasons) > 0 {
-			fmt.Fprintf(w, "; %s", strings.Join(s.Reasons, "; "))
+		if md {
+			fmt.Fprintf(w, "%s%s: %s", listItem(md), s.Scenario, s.Verdict)
+			if len(s.Reasons) > 0 {
+				fmt.Fprintf(w, "; %s", strings.Join(s.Reasons, "; "))
+			}
+			fmt.Fprintln(w)
+		} else {
+			// The scenario and verdict, then a line per reason: the work's
+			// first, in a DBA's words.
+			fmt.Fprintf(w, "%s: %s\n", s.Scenario, s.Verdict)
+			for _, r := range s.Reasons {
+				fmt.Fprintln(w, "    "+wrap(r, textWidth-4, "      "))
+			}
 		}
-		fmt.Fprintln(w)
 		for _, ex := range s.Checksums.Examples {
 			fmt.Fprintf(w, "    different result for parameters (%s)\n", strings.Join(ex, ", "))
 		}
@@ -199,7 +317,11 @@ func writeDetails(w io.Writer, rows []compare.ScenarioComparison, md bool) {
 			fmt.Fprintln(w, indent(s.PlanDiff, "  "))
 			fmt.Fprintln(w, "  ```")
 		} else {
-			fmt.Fprintln(w, indent(s.PlanDiff, "    "))
+			for _, l := range strings.Split(strings.TrimRight(s.PlanDiff, "\n"), "\n") {
+				// A plan step can be long: wrapped under itself.
+				lead := len(l) - len(strings.TrimLeft(l, " +-"))
+				fmt.Fprintln(w, "    "+l[:lead]+wrap(l[lead:], textWidth-4-lead, strings.Repeat(" ", lead+8)))
+			}
 		}
 	}
 	fmt.Fprintln(w)

@@ -37,16 +37,19 @@ func Report(w io.Writer, r *report.Report, format string) error {
 	return fmt.Errorf("unknown format %q", format)
 }
 
-// Comparison renders a comparison as text, markdown or JSON.
+// Comparison renders a comparison as text, markdown, JSON or one
+// self-contained HTML page.
 func Comparison(w io.Writer, c *compare.Comparison, format string) error {
 	switch format {
 	case FormatJSON:
 		return writeJSON(w, c)
+	case FormatHTML:
+		return writeCompareHTML(w, c)
 	case FormatText, FormatMarkdown, "":
 		writeComparisonText(w, c, format == FormatMarkdown)
 		return nil
 	}
-	return fmt.Errorf("compare cannot be rendered as %q (text, markdown or json)", format)
+	return fmt.Errorf("compare cannot be rendered as %q (text, markdown, json or html)", format)
 }
 
 func writeJSON(w io.Writer, v any) error {

@@ -169,6 +169,11 @@ func writeCut(w io.Writer, rr *report.RunReport, md bool) {
 			fmt.Fprintf(w, "%s%s: %s\n", listItem(md), s.Scenario, compare.CutText(&s.Summary))
 		}
 	}
+	for _, s := range rr.Scenarios {
+		if s.NotReached != "" {
+			fmt.Fprintf(w, "%s%s: %s\n", listItem(md), s.Scenario, s.NotReached)
+		}
+	}
 	fmt.Fprintln(w)
 }
 

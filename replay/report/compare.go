@@ -10,6 +10,7 @@ import (
 
 	"github.com/joinbench/joinbench/replay/compare"
 	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/replay/work"
 )
 
 // Compare reads the base and candidate run folders and compares them
@@ -29,6 +30,11 @@ type sideData struct {
 	// info the run.json of its first run.
 	writes []string
 	info   *results.Run
+	infos  []*results.Run // of every run folder that has one
+	work   []work.Work    // the work samples of every run folder
+	// notReached are the scenarios its events never reached, with those
+	// ahead of them that stalled (cut.go).
+	notReached map[string][]string
 }
 
 // comparison is Compare that also returns the rounds (nil when each side
@@ -49,8 +55,21 @@ func comparison(baseDirs, candDirs []string, opt compare.Options) (*compare.Comp
 		return nil, nil, err
 	}
 	w.warnIf(compare.CheckOptions(base.info, cand.info))
+	if err := compare.CheckSaturation(base.infos, cand.infos); err != nil {
+		var sat *compare.Saturated
+		if errors.As(err, &sat) {
+			c.Saturated = sat.Runs
+		}
+		w.warn(err)
+	}
 	if c.SkipChecksums(append(base.writes, cand.writes...)) {
 		examples = nil
+	}
+	var pairs map[string]*compare.WorkPairs
+	if opt.WorkBound > compare.NoWork {
+		if c.WorkSkipped = compare.WorkComparable(base.infos, cand.infos, len(base.work), len(cand.work)); c.WorkSkipped == "" {
+			pairs = compare.PairWork(base.work, cand.work)
+		}
 	}
 	names := scenarioNames(base.acc, cand.acc)
 	if err := compare.CheckNoise(opt.Noise, c, names); err != nil {
@@ -67,7 +86,10 @@ func comparison(baseDirs, candDirs []string, opt compare.Options) (*compare.Comp
 	// and draws from its own seeded generator, so the output is the same.
 	judged := make([]compare.ScenarioComparison, len(names))
 	eachParallel(len(names), func(i int) {
-		judged[i] = j.Scenario(scenarioInput(names[i], base, cand, examples[names[i]], c.ChecksumsSkipped == "", rounds))
+		in := scenarioInput(names[i], base, cand, examples[names[i]], c.ChecksumsSkipped == "", rounds)
+		in.Work = pairs[names[i]]
+		judged[i] = j.Scenario(in)
+		judged[i].BaseCDF, judged[i].CandidateCDF = compare.CDF(in.Base.Metrics), compare.CDF(in.Candidate.Metrics)
 	})
 	c.Add(judged...)
 	// After the judging, which closed the scenarios' metrics.
@@ -190,6 +212,9 @@ func observed(name string, side *sideData) compare.Observed {
 	if ct := side.acc.cut[name]; ct != nil {
 		o.Cut = &compare.Cut{N: ct.n, LongestNs: ct.ranNs, Ran: ct.ran}
 	}
+	if ahead := side.notReached[name]; ahead != nil {
+		o.NotReached = notReachedText(ahead, side.acc.cut)
+	}
 	return o
 }
 
@@ -266,6 +291,8 @@ func readSide(name string, dirs []string, side *compare.Side, w warner) (*sideDa
 	var plans []results.Plan
 	var first *results.Run
 	var writes, failed, empty []string
+	var infos []*results.Run
+	var samples []work.Work
 	for _, d := range dirs {
 		side.Runs = append(side.Runs, d)
 		id := results.RunIDFromDir(d)
@@ -273,6 +300,7 @@ func readSide(name string, dirs []string, side *compare.Side, w warner) (*sideDa
 			if err := checkRunFile(d, info); err != nil {
 				return nil, err
 			}
+			infos = append(infos, info)
 			if info.RunID != "" {
 				id = info.RunID
 			}
@@ -303,6 +331,11 @@ func readSide(name string, dirs []string, side *compare.Side, w warner) (*sideDa
 			return nil, err
 		}
 		plans = append(plans, p...)
+		ws, err := results.ReadWork(d, w.warn)
+		if err != nil {
+			return nil, err
+		}
+		samples = append(samples, ws...)
 	}
 	side.Files = acc.files
 	side.Rounds = len(dirs)
@@ -319,5 +352,9 @@ func readSide(name string, dirs []string, side *compare.Side, w warner) (*sideDa
 		w.warn(fmt.Errorf("%s: no readable executions in %s: a round that recorded nothing counts for no scenario",
 			name, strings.Join(empty, ", ")))
 	}
-	return &sideData{acc: acc, cat: newPlanCatalog(first, plans), writes: writes, info: first}, nil
+	sd := &sideData{acc: acc, cat: newPlanCatalog(first, plans), writes: writes, info: first, infos: infos, work: samples}
+	if first != nil {
+		sd.notReached = stalledAhead(first.Scenarios, func(name string) bool { return acc.scenarios[name] != nil }, acc.cut)
+	}
+	return sd, nil
 }

@@ -14,23 +14,10 @@ import (
 
 func compareFixtures(t *testing.T, base, cand fixture.Run) *compare.Comparison {
 	t.Helper()
-	dir := t.TempDir()
-	b := base.Write(t, dir)
-	c := cand.Write(t, dir)
-	cmp, err := Compare([]string{b}, []string{c}, compare.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cmp
+	return fixture.Compare(t, base, cand, Compare)
 }
 
-func byName(c *compare.Comparison) map[string]compare.ScenarioComparison {
-	m := map[string]compare.ScenarioComparison{}
-	for _, s := range c.Scenarios {
-		m[s.Scenario] = s
-	}
-	return m
-}
+var byName = fixture.ByScenario
 
 func TestCompareRegressionAndNoise(t *testing.T) {
 	base := fixture.Run{ID: "base", Execs: fixture.Gen(1, 10,

@@ -113,6 +113,54 @@ func (rr *RunReport) addCut(t cutTallies) {
 	rr.Total.CutAtEnd, rr.Total.CutRanMs = n, ms(longest)
 }
 
+// stalledAhead names, for each scenario of a run that has neither an
+// execution nor a statement cut at the end, the scenarios ahead of it in
+// the run's events (listed: run.json's scenarios, in the order an event
+// runs them) that had statements cut at the end: its events stalled on
+// them and never reached it. A scenario not reached is otherwise only
+// absent, and a comparison cannot tell it from one that never ran.
+func stalledAhead(listed []string, ran func(string) bool, t cutTallies) map[string][]string {
+	var out map[string][]string
+	var ahead []string
+	for _, name := range listed {
+		if t[name] != nil {
+			ahead = append(ahead, name)
+			continue
+		}
+		if len(ahead) == 0 || ran(name) {
+			continue
+		}
+		if out == nil {
+			out = map[string][]string{}
+		}
+		out[name] = slices.Clone(ahead)
+	}
+	return out
+}
+
+// notReachedText says which scenarios ahead of one stalled its events.
+func notReachedText(ahead []string, t cutTallies) string {
+	parts := make([]string, len(ahead))
+	for i, name := range ahead {
+		a := t[name]
+		parts[i] = fmt.Sprintf("%s (%d cut at the end, the longest after %s)", name, a.n, time.Duration(a.ranNs).Round(time.Millisecond))
+	}
+	return "not reached: every event stalled on " + strings.Join(parts, ", ") + " ahead of it"
+}
+
+// addNotReached lists the scenarios of the run that its events never
+// reached, each with the scenarios that stalled them.
+func (rr *RunReport) addNotReached(t cutTallies, has map[string]*scenarioAcc) {
+	if rr.Info == nil {
+		return
+	}
+	hidden := stalledAhead(rr.Info.Scenarios, func(name string) bool { return has[name] != nil }, t)
+	for name, ahead := range hidden {
+		rr.Scenarios = append(rr.Scenarios, ScenarioReport{Scenario: name, NotReached: notReachedText(ahead, t)})
+	}
+	slices.SortFunc(rr.Scenarios, func(a, b ScenarioReport) int { return strings.Compare(a.Scenario, b.Scenario) })
+}
+
 // describe says what the statements cut at the end ran ("" when none).
 func (t cutTallies) describe() string {
 	n, longest := t.total()

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/joinbench/joinbench/explain"
-	"github.com/joinbench/joinbench/internal/server/flavor"
+	"github.com/joinbench/joinbench/internal/flavor"
 	"github.com/joinbench/joinbench/replay/results"
 )
 

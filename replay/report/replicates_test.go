@@ -214,7 +214,7 @@ func TestSimultaneousConfidenceOfComparison(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if math.Abs(c.RoundsConfidence-(1-0.025/4)) > 1e-12 || c.OverallConfidence != 0.975 || !strings.Contains(c.Method, "simultaneous") {
+	if math.Abs(c.RoundsConfidence-(1-0.025/4)) > 1e-12 || c.OverallConfidence != 0.9875 || !strings.Contains(c.Method, "simultaneous") {
 		t.Errorf("comparison confidences %v, %v; method %q", c.RoundsConfidence, c.OverallConfidence, c.Method)
 	}
 	if s := c.Scenarios[0]; s.Median.High-s.Median.Low <= 0 {

@@ -79,6 +79,9 @@ type ScenarioReport struct {
 	// Slowest are the scenario's slowest executions, failed ones
 	// included, slowest first, with their parameters.
 	Slowest []SlowExecution `json:"slowest,omitempty"`
+	// NotReached says why a scenario the run lists has no row at all: the
+	// scenarios ahead of it in every event were cut at the end (cut.go).
+	NotReached string `json:"not_reached,omitempty"`
 }
 
 // CounterPoint is the rate of a server counter over one interval.
@@ -226,6 +229,7 @@ func buildRun(dir string, opt Options) (*RunReport, error) {
 	rr.Start, rr.End = total.First, total.Last
 	rr.Total = metrics.SummaryOf(&total)
 	rr.addCut(acc.cut)
+	rr.addNotReached(acc.cut, acc.scenarios)
 	rr.Timeline = acc.overall.points()
 	counters, err := readCounters(dir, w.warn)
 	if err != nil {

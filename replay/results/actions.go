@@ -30,16 +30,17 @@ const (
 
 // Action is one row of actions.parquet: an action of the run (a statement,
 // a chunked DML, an external command, a fault on a node) on one endpoint.
-// An action on every node in turn (a rolling RSU change) has one row per
-// node, numbered by Step.
+// An action on every node (a rolling RSU change, a crash of the whole
+// cluster) has one row per node, numbered by Step.
 type Action struct {
 	RunID string `parquet:"run_id,dict"`
 	// Action numbers the run's actions from 1, in the order given.
 	Action int32 `parquet:"action"`
-	Step   int32 `parquet:"step"` // 1, or the node's turn in a rolling change
+	Step   int32 `parquet:"step"` // 1, or the node's turn or number on "all"
 	// Spec is the action as given to --action.
 	Spec string `parquet:"spec"`
-	// Kind is sql, rsu, exec, chunked, pause, lock or restart.
+	// Kind is sql, rsu, exec, chunked, pause, lock, restart, slow or
+	// crash.
 	Kind     string `parquet:"kind,dict"`
 	Endpoint string `parquet:"endpoint,dict"`
 	Node     string `parquet:"node,dict,optional"` // the sandbox node name, when the endpoint is one
@@ -56,8 +57,16 @@ type Action struct {
 	ErrorMessage string `parquet:"error_message,optional" stats:"none"`
 	Rows         int64  `parquet:"rows"`   // rows affected by a statement or chunked DML
 	Chunks       int32  `parquet:"chunks"` // transactions of a chunked DML
-	// Output is what an external command printed (its last 64 KiB).
+	// Output is what an external command printed (its last 64 KiB), or
+	// what a slow or crash action measured and did, in words.
 	Output string `parquet:"output,optional"`
+	// WritableTime and SyncedTime are, for a node brought back after a
+	// crash, when it first accepted writes again and when it was first
+	// Synced; StateTransfer how it came back: bootstrap, ist, sst or none.
+	// Null for other actions.
+	WritableTime  time.Time `parquet:"writable_time,timestamp(nanosecond),optional"`
+	SyncedTime    time.Time `parquet:"synced_time,timestamp(nanosecond),optional"`
+	StateTransfer string    `parquet:"state_transfer,dict,optional"`
 }
 
 // WriteActions writes actions.parquet with rows, replacing it atomically.

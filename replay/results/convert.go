@@ -192,6 +192,10 @@ type Recovered struct {
 	// StatusRows server counter rows.
 	StatusFiles []string
 	StatusRows  int64
+	// WorkFiles are the work files written from journals, with WorkRows
+	// sampled executions.
+	WorkFiles []string
+	WorkRows  int64
 	// Lost counts the rows (executions and server counters) in damaged
 	// frames of the journals, as their headers tell; LostUncounted is set
 	// when damage at the end of a journal may have lost more (see the
@@ -208,7 +212,7 @@ type Recovered struct {
 }
 
 // Recover turns the journals a killed client left in a run folder, of
-// executions and of server counters, into Parquet files, so that the
+// executions, of server counters and of work samples, into Parquet files, so that the
 // run's rows can be read (by report and compare, or by any Parquet reader
 // afterwards). Journals of a client still running are left to it and
 // listed in InUse. Damaged frames are skipped and warned about, every
@@ -218,7 +222,7 @@ type Recovered struct {
 func Recover(dir string, warn Warner) (Recovered, error) {
 	var rec Recovered
 	found := false
-	for _, glob := range []string{JournalGlob, StatusJournalGlob} {
+	for _, glob := range []string{JournalGlob, StatusJournalGlob, WorkJournalGlob} {
 		paths, err := filepath.Glob(filepath.Join(globEscape(dir), glob))
 		if err != nil {
 			return rec, err
@@ -242,7 +246,12 @@ func Recover(dir string, warn Warner) (Recovered, error) {
 	for _, c := range cs {
 		rec.StatusRows += c.rows
 	}
-	return rec, errors.Join(err, serr)
+	cs, werr := recoverJournals(d, WorkJournalGlob, workJournal, false, &rec, warn)
+	rec.WorkFiles = convertedFiles(cs)
+	for _, c := range cs {
+		rec.WorkRows += c.rows
+	}
+	return rec, errors.Join(err, serr, werr)
 }
 
 // recoverJournals converts the journals of one kind in d that no client

@@ -1,6 +1,7 @@
 // Package results owns the on-disk result format of a run: the Parquet row
-// types (executions, plans, status), run.json, the streaming writers and the
-// readers that report and compare use. Column names are snake_case and part
+// types (executions, plans, status; work's row is package work's),
+// run.json, the streaming writers and the readers that report and compare
+// use. Column names are snake_case and part
 // of the contract with users' DuckDB, pandas and Spark queries: never rename
 // one; add new columns as optional. The row types' struct tags
 // (records.go) are the one definition of the columns: readers name
@@ -19,6 +20,8 @@
 //	    plans.parquet                     one row per distinct plan and format (Plan)
 //	    status-<host>-<n>.parquet         server counter deltas per interval (Status)
 //	    status-<host>-<n>.rows            the same rows, journalled, for up to a minute
+//	    work-<host>-<n>.parquet           the work of sampled executions (work.Work, work.go)
+//	    work-<host>-<n>.rows              the same rows, journalled, for up to a minute
 //
 // The rounds of a repeated comparison (joinbench ab) are runs too, laid
 // out as <dir>/ab=<series>/side=<base|candidate>/run=<id>/, their run.json

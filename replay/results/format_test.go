@@ -128,6 +128,7 @@ func TestReadsFilesOfEarlierBuilds(t *testing.T) {
 var addedSinceFormat1 = map[string][]string{
 	"executions-h-0.parquet": {"commit_error_code", "node"},
 	"status-h-0.parquet":     {"value"},
+	"actions.parquet":        {"writable_time", "synced_time", "state_transfer"},
 }
 
 // TestWritesTheFormatOfEarlierBuilds: the Parquet files written now have

@@ -53,6 +53,10 @@ type RunOptions struct {
 	// LiveResults wrote executions files as the run went (finished every
 	// second), not a journal made into Parquet at the end (Options.Journal).
 	LiveResults bool `json:"live_results"`
+	// Work is how the work of executions was sampled: "sample" (at most
+	// WorkBudget of each scenario's execution time) or "off".
+	Work       string  `json:"work"`
+	WorkBudget float64 `json:"work_budget"`
 
 	// missing are the keys the run.json read did not hold (an older
 	// joinbench); nil for options made in memory, which hold every key.
@@ -86,6 +90,12 @@ const (
 	ExplainJSON    Explain = "json"
 	ExplainAnalyze Explain = "analyze"
 	ExplainOff     Explain = "off"
+)
+
+// Work sampling modes (RunOptions.Work).
+const (
+	WorkSample = "sample"
+	WorkOff    = "off"
 )
 
 // Duration is a time.Duration written as Go prints it ("1m30s").

@@ -8,7 +8,8 @@ import (
 )
 
 // oldOptions is run.json's "options" as the run command wrote it when they
-// were a map, every key present then (live_results came later).
+// were a map, every key present then (live_results, work and work_budget
+// came later).
 const oldOptions = `{"all":false,"checksum":true,"corpus":["bench/corpus"],"distribution":"uniform","events":0,` +
 	`"exec_path":"direct","explain":"json","explain_every":10000,"ignore_errors":"1213,1205","no_builtin":true,` +
 	`"ps_mode":"auto","query_timeout":"0s","rate":2000.5,"read_only":false,"reconnect":0,"scenario":["point_select_sbtest=10"],` +
@@ -25,7 +26,8 @@ func TestRunOptionsReadOldRunJSON(t *testing.T) {
 		Seed: 1<<64 - 1, IgnoreErrors: "1213,1205", Distribution: "uniform", Tables: 1, TableSize: 100000, TableName: "main",
 		Explain: ExplainJSON, ExplainEvery: 10000, Checksum: true}
 	for _, k := range runOptionKeys {
-		if got, want := o.Recorded(k), k != "live_results"; got != want {
+		later := k == "live_results" || k == "work" || k == "work_budget"
+		if got, want := o.Recorded(k), !later; got != want {
 			t.Errorf("%s: recorded %v, want %v", k, got, want)
 		}
 	}
@@ -71,7 +73,7 @@ func TestRunOptionKeysAreDistinct(t *testing.T) {
 		}
 		seen[k] = true
 	}
-	if len(seen) != 26 {
-		t.Errorf("%d keys, want the 25 run.json has always had and live_results", len(seen))
+	if len(seen) != 28 {
+		t.Errorf("%d keys, want the 25 run.json has always had, live_results, work and work_budget", len(seen))
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/joinbench/joinbench/internal/usage"
+	"github.com/joinbench/joinbench/replay/work"
 )
 
 // File names inside a run folder.
@@ -327,6 +328,8 @@ func kindOf[T any]() string {
 		return "a status file"
 	case *Action:
 		return "an actions file"
+	case *work.Work:
+		return "a work file"
 	}
 	return "an executions file"
 }

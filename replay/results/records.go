@@ -3,7 +3,7 @@ package results
 import (
 	"time"
 
-	"github.com/joinbench/joinbench/internal/server/flavor"
+	"github.com/joinbench/joinbench/internal/flavor"
 )
 
 // The row types of the Parquet files are their schema: a column is its
@@ -160,6 +160,13 @@ type Run struct {
 	// Replicate is set on the rounds of a repeated comparison (joinbench
 	// ab): which side and round this run is.
 	Replicate *Replicate `json:"replicate,omitempty"`
+	// Work is what the run sampled of its executions' work
+	// (work-<host>-<n>.parquet); nil when it sampled none (--work off, or a
+	// run made before work was sampled).
+	Work *WorkSampling `json:"work,omitempty"`
+	// Machine is how busy the client machine's CPUs were over the
+	// measured phase (machine.go); nil when unknown.
+	Machine *MachineLoad `json:"machine,omitempty"`
 	// Error says why the run failed, when it did (a results file that
 	// could not be written, every scenario disabled): its files may then
 	// hold fewer executions than Executions counts.

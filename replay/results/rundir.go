@@ -101,12 +101,14 @@ type RunDir struct {
 
 	execN   atomic.Int64
 	statusN atomic.Int64
+	workN   atomic.Int64
 
 	mu      sync.Mutex
 	closed  bool
 	writers map[*ExecutionWriter]struct{}
 	plans   *PlanWriter
 	status  *StatusWriter
+	work    *WorkWriter
 }
 
 // Create makes <dir>/run=<runID>/ (and dir if needed) with the default
@@ -149,7 +151,8 @@ func newRunDir(path, runID, clientHost string, segment int, opts Options) *RunDi
 	}
 	d.reserve()
 	d.plans = &PlanWriter{d: d, seen: map[planKey]struct{}{}}
-	d.status = &StatusWriter{d: d, prefix: "status-" + safeHost(clientHost) + d.tag}
+	d.status = newStatusWriter(d, "status-"+safeHost(clientHost)+d.tag)
+	d.work = newWorkWriter(d, "work-"+safeHost(clientHost)+d.tag)
 	return d
 }
 
@@ -211,6 +214,9 @@ func (d *RunDir) Plans() *PlanWriter { return d.plans }
 
 // Status is the run's status-<host>-<n>.parquet writer.
 func (d *RunDir) Status() *StatusWriter { return d.status }
+
+// Work is the run's work-<host>-<n>.parquet writer.
+func (d *RunDir) Work() *WorkWriter { return d.work }
 
 // WriteRun writes this client's metadata atomically: to a temporary file
 // first, renamed over the old one. Call it at the start of a run and again
@@ -306,7 +312,7 @@ func (e *WriteError) Error() string {
 func (e *WriteError) Unwrap() error { return e.Err }
 
 // Close finishes every writer of the run: execution writers still open,
-// plans and status. Every file of the run is readable afterwards. Closing
+// plans, status and work. Every file of the run is readable afterwards. Closing
 // twice is a no-op.
 func (d *RunDir) Close() error {
 	d.mu.Lock()
@@ -324,7 +330,7 @@ func (d *RunDir) Close() error {
 	for _, w := range open {
 		errs = append(errs, w.Close())
 	}
-	errs = append(errs, d.status.close(), d.plans.close())
+	errs = append(errs, d.status.close(), d.work.close(), d.plans.close())
 	_ = os.Remove(d.reservePath())
 	return errors.Join(errs...)
 }

@@ -8,8 +8,9 @@ import (
 	"github.com/parquet-go/parquet-go"
 )
 
-// The Parquet schema of the row types (Execution, Plan, Status, Action)
-// is their struct tags in records.go and actions.go, and nothing else:
+// The Parquet schema of the row types (Execution, Plan, Status, Action,
+// and work.Work) is their struct tags in records.go, actions.go and
+// package work, and nothing else:
 // what else needs a column's name, its leaf path or its properties (the
 // column reader, projections, the writers' statistics) derives it from
 // those types here, once, by the fields' Go names. A field tagged
@@ -104,7 +105,7 @@ func (rs *rowSchema) leaf(name string) []string {
 func noStatsColumns() [][]string {
 	seen := map[string]bool{}
 	var out [][]string
-	for _, rs := range []*rowSchema{executionSchema, planSchema, statusSchema, actionSchema} {
+	for _, rs := range []*rowSchema{executionSchema, planSchema, statusSchema, actionSchema, workSchema} {
 		for _, p := range rs.noStats {
 			if k := strings.Join(p, "."); !seen[k] {
 				seen[k] = true

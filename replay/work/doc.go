@@ -8,13 +8,15 @@
 //
 // It owns the work model (Work, Table), the sources it is read from and
 // their parsers (MariaDB's ANALYZE FORMAT=JSON, MySQL's EXPLAIN ANALYZE,
-// session status deltas, performance_schema statement events), the capture
-// functions that run them on a connection, the rule that picks which
-// executions are sampled (Sampler), and the Parquet row of a work file
-// (Work itself). docs/work.md says which source serves which statement on which
+// session status deltas, performance_schema statement events), the rule
+// that picks which executions are sampled (Sampler), the Parquet row of a
+// work file (Work itself), and the per-execution summary a comparison
+// judges (Summary, Describe). It links no driver: results, report and
+// compare read work offline. Running the sources on a connection is
+// work/capture's. docs/work.md says which source serves which statement on which
 // server, what a sample costs, and how a comparison reads the figures.
 //
 // It must not decide when the engine samples beyond the Sampler's rule,
-// hold connections of its own, write files, or judge two runs: the engine
-// calls it, package results writes its rows, compare judges them.
+// talk to a server, write files, or judge two runs: the engine calls it,
+// package results writes its rows, compare judges them.
 package work

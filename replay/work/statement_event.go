@@ -1,19 +1,15 @@
 package work
 
 import (
-	"context"
-	"database/sql"
-	"errors"
-	"fmt"
 	"strings"
 
-	"github.com/joinbench/joinbench/internal/server/flavor"
+	"github.com/joinbench/joinbench/internal/flavor"
 )
 
-// statementEventColumns are the columns of
+// StatementEventColumns are the columns of
 // performance_schema.events_statements_history a StatementEvent work is
 // made of, in MySQL's and MariaDB's names.
-var statementEventColumns = []string{
+var StatementEventColumns = []string{
 	"EVENT_NAME", "ROWS_EXAMINED", "ROWS_SENT", "ROWS_AFFECTED",
 	"CREATED_TMP_TABLES", "CREATED_TMP_DISK_TABLES", "SORT_ROWS", "SORT_MERGE_PASSES",
 	"SELECT_SCAN", "SELECT_FULL_JOIN",
@@ -33,54 +29,17 @@ func StatementEventQuery(fl flavor.Flavor) string {
 	if fl.Is(flavor.MySQL, flavor.Percona) && fl.AtLeast(8, 0, 16) {
 		thread = "PS_CURRENT_THREAD_ID()"
 	}
-	return "SELECT " + strings.Join(statementEventColumns, ", ") +
+	return "SELECT " + strings.Join(StatementEventColumns, ", ") +
 		" FROM performance_schema.events_statements_history WHERE THREAD_ID = " + thread +
 		" AND EVENT_NAME NOT IN ('statement/com/Close stmt', 'statement/com/Reset stmt')" +
 		" ORDER BY EVENT_ID DESC LIMIT 1"
 }
 
-// ErrNoStatementEvent is returned when the history holds no statement of
-// the connection: the Performance Schema, its statement instruments or the
-// history consumer are off.
-var ErrNoStatementEvent = errors.New("work: no statement event in performance_schema.events_statements_history (is the events_statements_history consumer on?)")
-
-// ReadStatementEvent returns the work of the last statement the connection
-// q runs on completed, and the statement's event name
-// (statement/sql/select, statement/com/Execute for a prepared one, ...).
-func ReadStatementEvent(ctx context.Context, q Querier, fl flavor.Flavor) (*Work, string, error) {
-	rows, err := q.QueryContext(ctx, StatementEventQuery(fl))
-	if err != nil {
-		return nil, "", fmt.Errorf("work: statement event: %w", err)
-	}
-	defer rows.Close()
-	if !rows.Next() {
-		if err := rows.Err(); err != nil {
-			return nil, "", fmt.Errorf("work: statement event: %w", err)
-		}
-		return nil, "", ErrNoStatementEvent
-	}
-	var name string
-	vals := make([]sql.NullInt64, len(statementEventColumns)-1)
-	dest := []any{&name}
-	for i := range vals {
-		dest = append(dest, &vals[i])
-	}
-	if err := rows.Scan(dest...); err != nil {
-		return nil, "", fmt.Errorf("work: statement event: %w", err)
-	}
-	return statementEventWork(vals), name, rows.Err()
-}
-
-// statementEventWork maps the counters of an event row, in the order of
-// statementEventColumns after EVENT_NAME. RowsChanged is ROWS_AFFECTED: an
+// StatementEventWork maps the counters of an event row, in the order of
+// StatementEventColumns after EVENT_NAME (nil: null). RowsChanged is ROWS_AFFECTED: an
 // INSERT ... ON DUPLICATE KEY UPDATE that updates a row counts it twice.
-func statementEventWork(v []sql.NullInt64) *Work {
-	get := func(i int) *int64 {
-		if !v[i].Valid {
-			return nil
-		}
-		return Counter(v[i].Int64)
-	}
+func StatementEventWork(v []*int64) *Work {
+	get := func(i int) *int64 { return v[i] }
 	return &Work{
 		Source:          StatementEvent,
 		RowsExamined:    get(0),

@@ -1,11 +1,10 @@
 package work
 
 import (
-	"database/sql"
 	"strings"
 	"testing"
 
-	"github.com/joinbench/joinbench/internal/server/flavor"
+	"github.com/joinbench/joinbench/internal/flavor"
 )
 
 func TestStatementEventQuery(t *testing.T) {
@@ -23,8 +22,8 @@ func TestStatementEventQuery(t *testing.T) {
 // The row is the one MariaDB 10.11 recorded for index_updates (an UPDATE
 // of 10 rows found through comp_color); a null column is unknown.
 func TestStatementEventWork(t *testing.T) {
-	v := func(n int64) sql.NullInt64 { return sql.NullInt64{Int64: n, Valid: true} }
-	w := statementEventWork([]sql.NullInt64{v(10), v(0), v(10), v(0), v(0), v(0), v(0), v(0), {}})
+	v := Counter
+	w := StatementEventWork([]*int64{v(10), v(0), v(10), v(0), v(0), v(0), v(0), v(0), nil})
 	want(t, "rows_examined", w.RowsExamined, 10)
 	want(t, "rows_changed", w.RowsChanged, 10)
 	if w.Source != StatementEvent || w.FullJoins != nil {

@@ -1,8 +1,6 @@
 package work
 
 import (
-	"context"
-	"fmt"
 	"strconv"
 	"strings"
 )
@@ -47,7 +45,7 @@ var statusNames = [numStatusVars]string{
 // Reading them costs the same as SHOW SESSION STATUS whatever the filter
 // (MariaDB computes the InnoDB counters for every such statement; the cost
 // is in docs/work.md), and it moves some of the counters itself:
-// StatusCost measures by how much.
+// capture.StatusCost measures by how much.
 var StatusQuery = func() string {
 	q := make([]string, len(statusNames))
 	for i, n := range statusNames {
@@ -62,28 +60,9 @@ type Status struct {
 	has [numStatusVars]bool
 }
 
-// ReadStatus reads the session counters of the connection q runs on.
-func ReadStatus(ctx context.Context, q Querier) (Status, error) {
-	var s Status
-	rows, err := q.QueryContext(ctx, StatusQuery)
-	if err != nil {
-		return s, fmt.Errorf("session status: %w", err)
-	}
-	defer rows.Close()
-	var name, value string
-	for rows.Next() {
-		if err := rows.Scan(&name, &value); err != nil {
-			return s, fmt.Errorf("session status: %w", err)
-		}
-		s.set(name, value)
-	}
-	if err := rows.Err(); err != nil {
-		return s, fmt.Errorf("session status: %w", err)
-	}
-	return s, nil
-}
-
-func (s *Status) set(name, value string) {
+// Set records one counter of a reading, as the server names it; counters
+// a Work is not made of, and values that are not integers, are ignored.
+func (s *Status) Set(name, value string) {
 	for i, n := range statusNames {
 		if strings.EqualFold(n, name) {
 			if v, err := strconv.ParseInt(value, 10, 64); err == nil {
@@ -106,26 +85,9 @@ func (s Status) Sub(before Status) Status {
 	return d
 }
 
-// StatusCost is how much reading the counters moves them, as a later
-// reading sees it: the change between two readings with nothing between.
-// It is the same for every reading on a server (the status statement reads
-// the same rows each time), so it is measured once per connection and taken
-// off every change (StatusWork).
-func StatusCost(ctx context.Context, q Querier) (Status, error) {
-	a, err := ReadStatus(ctx, q)
-	if err != nil {
-		return Status{}, err
-	}
-	b, err := ReadStatus(ctx, q)
-	if err != nil {
-		return Status{}, err
-	}
-	return b.Sub(a), nil
-}
-
 // StatusWork is the work of what ran on a connection between the readings
-// before and after, less cost (StatusCost; a counter cost lacks costs
-// nothing). RowsExamined is MariaDB's
+// before and after, less cost (what reading the counters moves them by,
+// measured once per connection; a counter cost lacks costs nothing). RowsExamined is MariaDB's
 // Rows_read (rows read from base tables, a rowid filter's index entries
 // and internal lookups included); on MySQL, which has no such counter, it
 // is the sum of the Handler_read counters. RowsChanged needs the
@@ -178,23 +140,4 @@ func StatusWork(before, after, cost Status) *Work {
 		w.RowsChanged = Counter(d.v[stWrite] + d.v[stUpdate] + d.v[stDelete])
 	}
 	return w
-}
-
-// Measure runs exec, which must execute the statement on the connection q
-// runs on, between two readings of its session counters and returns its
-// work (StatusWork with cost). The statement runs once, as it is: this is
-// how writes are measured.
-func Measure(ctx context.Context, q Querier, cost Status, exec func() error) (*Work, error) {
-	before, err := ReadStatus(ctx, q)
-	if err != nil {
-		return nil, err
-	}
-	if err := exec(); err != nil {
-		return nil, err
-	}
-	after, err := ReadStatus(ctx, q)
-	if err != nil {
-		return nil, err
-	}
-	return StatusWork(before, after, cost), nil
 }

@@ -20,7 +20,7 @@ func readStatusFile(t *testing.T, name string) Status {
 		if !ok {
 			t.Fatalf("%q: not name<TAB>value", l)
 		}
-		s.set(name, value)
+		s.Set(name, value)
 	}
 	return s
 }
@@ -64,8 +64,8 @@ func TestStatusWorkMySQL(t *testing.T) {
 		"Handler_read_rnd_next": {"40", "1001"}, "Handler_write": {"0", "944"},
 		"Handler_update": {"0", "0"}, "Handler_delete": {"0", "0"}, "Created_tmp_tables": {"0", "1"},
 	} {
-		before.set(name, v[0])
-		after.set(name, v[1])
+		before.Set(name, v[0])
+		after.Set(name, v[1])
 	}
 	w := StatusWork(before, after, Status{})
 	want(t, "rows_examined", w.RowsExamined, 2860+3800+961)

@@ -51,8 +51,8 @@ type Work struct {
 	Thread       int32    `parquet:"thread"`
 	Event        int64    `parquet:"event"`
 	StatementSeq int32    `parquet:"statement_seq"`
-	PlanHash     string   `parquet:"plan_hash,dict,optional"` // the plan the engine knew the statement to have
-	Params       []string `parquet:"params,list"`
+	PlanHash     string   `parquet:"plan_hash,dict,optional" stats:"none"` // the plan the engine knew the statement to have
+	Params       []string `parquet:"params,list" stats:"none"`
 	// Time is when the sample was taken: for an ANALYZE source, when the
 	// statement ran again, which may be a little after the execution.
 	Time time.Time `parquet:"time,timestamp(nanosecond)"`
@@ -65,7 +65,7 @@ type Work struct {
 	// Error is why the sample failed (its figures are then null); it says
 	// nothing about the execution, whose own error is in the executions
 	// file.
-	Error string `parquet:"error,optional"`
+	Error string `parquet:"error,optional" stats:"none"`
 
 	Source Source `parquet:"source,dict"`
 	// RowsExamined is the rows the statement read from tables, as its
@@ -136,6 +136,38 @@ type Table struct {
 	// table's rows were checked against, which Rows does not show.
 	JoinBuffer string `parquet:"join_buffer,dict,optional"`
 	Compared   *int64 `parquet:"compared,optional"`
+}
+
+// Clone is a copy of w that shares no memory with it; empty lists are nil.
+func (w *Work) Clone() Work {
+	c := *w
+	c.Params = append([]string(nil), w.Params...)
+	for _, p := range []**int64{&c.RowsExamined, &c.RowsSent, &c.RowsChanged, &c.Pages, &c.HandlerReadKey, &c.HandlerReadNext,
+		&c.HandlerReadPrev, &c.HandlerReadFirst, &c.HandlerReadLast, &c.HandlerReadRnd, &c.HandlerReadRndNext, &c.HandlerWrite,
+		&c.HandlerUpdate, &c.HandlerDelete, &c.TmpTables, &c.TmpDiskTables, &c.TmpRowsRead, &c.SortRows, &c.SortMergePasses,
+		&c.FullScans, &c.FullJoins} {
+		if *p != nil {
+			*p = Counter(**p)
+		}
+	}
+	c.Tables = make([]Table, len(w.Tables))
+	for i, t := range w.Tables {
+		if t.Filtered != nil {
+			f := *t.Filtered
+			t.Filtered = &f
+		}
+		if t.Pages != nil {
+			t.Pages = Counter(*t.Pages)
+		}
+		if t.Compared != nil {
+			t.Compared = Counter(*t.Compared)
+		}
+		c.Tables[i] = t
+	}
+	if len(w.Tables) == 0 {
+		c.Tables = nil // as an empty list reads back
+	}
+	return c
 }
 
 // Counter is a pointer to n, for the optional counters of Work.

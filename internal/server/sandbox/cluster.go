@@ -29,6 +29,10 @@ type ClusterConfig struct {
 	// Provider is the Galera library (libgalera_smm.so). Empty: searched
 	// where distributions install it.
 	Provider string
+	// NodeOptions are options for one node each, NODE:OPTION (node3 or 3,
+	// an option with or without its leading --): "node3:innodb_flush_log_at_trx_commit=1".
+	// A node given none keeps those it had.
+	NodeOptions []string
 }
 
 // MaxNodes bounds a cluster sandbox: each node is a full server on one
@@ -60,6 +64,9 @@ type Node struct {
 	ISTPort    int    `json:"ist_port"`
 	SSTPort    int    `json:"sst_port"`
 	OptionFile string `json:"option_file"`
+	// Options are the node's own server options (sandbox start
+	// --node-option), written last in its option file, kept across starts.
+	Options []string `json:"options,omitempty"`
 
 	// startPosition is the uuid:seqno recovered from a node that crashed,
 	// given to its next start.
@@ -144,10 +151,20 @@ func StartCluster(ctx context.Context, rootDir, name string, cfg ClusterConfig) 
 	case known && cfg.Nodes != 0 && cfg.Nodes != len(c.Nodes):
 		return nil, false, usage.Errorf("sandbox %s is a cluster of %d nodes, not %d: stop it without --keep to start it again with another size", name, len(c.Nodes), cfg.Nodes)
 	case known && c.Running():
+		if err := c.setNodeOptions(cfg.NodeOptions); err != nil {
+			return nil, false, err
+		}
 		c.SetLog(cfg.Log)
 		return c, true, nil
 	case !known && (cfg.Nodes < 1 || cfg.Nodes > MaxNodes):
 		return nil, false, usage.Errorf("--galera %d: a cluster sandbox has 1 to %d nodes", cfg.Nodes, MaxNodes)
+	}
+	size := cfg.Nodes
+	if known {
+		size = len(c.Nodes)
+	}
+	if _, err := parseNodeOptions(cfg.NodeOptions, size); err != nil {
+		return nil, false, err
 	}
 	provider, err := galeraNeeds(cfg.Binary, cfg.Provider)
 	if err != nil {
@@ -158,6 +175,9 @@ func StartCluster(ctx context.Context, rootDir, name string, cfg ClusterConfig) 
 		for i := 1; i <= cfg.Nodes; i++ {
 			c.Nodes = append(c.Nodes, newNode(dir, i))
 		}
+	}
+	if err := c.setNodeOptions(cfg.NodeOptions); err != nil {
+		return nil, false, err
 	}
 	c.Binary, c.Provider, c.SST = *cfg.Binary, provider, SSTMethod
 	for _, n := range c.Nodes {
@@ -387,7 +407,7 @@ func errorLinesOnly(tail string) string {
 // that each lists every member.
 func (c *Cluster) writeOptionFiles(cfg ClusterConfig) error {
 	for _, n := range c.Nodes {
-		text := optionFile(c.nodeOptions(n, cfg.BufferPoolSize, cfg.ServerArgs))
+		text := optionFile(c.nodeOptions(n, cfg.BufferPoolSize, cfg.ServerArgs), n.Options...)
 		if err := os.WriteFile(n.OptionFile, []byte(text), 0o644); err != nil {
 			return fmt.Errorf("sandbox %s: %w", c.Name, err)
 		}

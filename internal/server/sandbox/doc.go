@@ -17,5 +17,12 @@
 // list: a single server is the one-server case, so that what commands do
 // alike to both (stop, status, list, connect) is written once.
 //
+// The faults a run injects on its servers are here too: a clean restart
+// (restart.go) and a crash, SIGKILL then the recovery an operator makes,
+// noting when each server was writable and Synced again (crash.go); so is
+// resizing a running server's buffer pool for one command (bufferpool.go).
+// A cluster node may have options of its own, kept across starts
+// (nodeoptions.go).
+//
 // The package knows nothing of scenarios, schemas or results.
 package sandbox

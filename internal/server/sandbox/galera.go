@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/joinbench/joinbench/internal/server/flavor"
+	"github.com/joinbench/joinbench/internal/flavor"
 	"github.com/joinbench/joinbench/internal/usage"
 )
 
@@ -157,24 +157,34 @@ func (c *Cluster) nodeOptions(n *Node, bufferPool string, extra []string) []stri
 // read the machine's /etc/mysql/my.cnf (whose [mysqld_safe] syslog sends
 // their errors to syslog), and Debian's wsrep_sst_mariabackup passes a
 // command-line --innodb-buffer-pool-size on to mariadb-backup, which
-// refuses it.
-func optionFile(opts []string) string {
+// refuses it. The node's own options (own) come last, so that they win
+// over the same option set for every node.
+func optionFile(opts []string, own ...string) string {
 	var b strings.Builder
 	b.WriteString("# Written by joinbench sandbox at every start of the cluster: edits are lost.\n[mysqld]\n")
-	for _, o := range opts {
-		o = strings.TrimPrefix(o, "--")
-		name, value, hasValue := strings.Cut(o, "=")
-		if !hasValue {
-			fmt.Fprintf(&b, "%s\n", name)
-			continue
-		}
-		if strings.ContainsAny(value, "#'\"\\") || strings.TrimSpace(value) != value {
-			value = `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(value) + `"`
-		}
-		fmt.Fprintf(&b, "%s=%s\n", name, value)
+	writeOptions(&b, opts)
+	if len(own) > 0 {
+		b.WriteString("# This node's own options (sandbox start --node-option), kept across starts.\n")
+		writeOptions(&b, own)
 	}
 	// The state transfer scripts read their own settings here; the
 	// defaults suit a sandbox.
 	b.WriteString("\n[sst]\n")
 	return b.String()
+}
+
+// writeOptions writes server options as my.cnf lines.
+func writeOptions(b *strings.Builder, opts []string) {
+	for _, o := range opts {
+		o = strings.TrimPrefix(o, "--")
+		name, value, hasValue := strings.Cut(o, "=")
+		if !hasValue {
+			fmt.Fprintf(b, "%s\n", name)
+			continue
+		}
+		if strings.ContainsAny(value, "#'\"\\") || strings.TrimSpace(value) != value {
+			value = `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(value) + `"`
+		}
+		fmt.Fprintf(b, "%s=%s\n", name, value)
+	}
 }

@@ -223,6 +223,9 @@ func StartAny(ctx context.Context, rootDir, name string, cfg ClusterConfig) (n *
 		if cfg.Provider != "" {
 			return nil, false, usage.Errorf("--galera-provider is for a cluster: add --galera N")
 		}
+		if len(cfg.NodeOptions) > 0 {
+			return nil, false, usage.Errorf("--node-option is for a node of a cluster (--galera N); give a single server its options with --server-arg")
+		}
 		s, running, err := StartNamed(ctx, rootDir, name, cfg.Config)
 		if err != nil {
 			return nil, false, err
@@ -324,4 +327,41 @@ func (n *Named) Restart(ctx context.Context, s *Server, down time.Duration) erro
 		}
 	}
 	return fmt.Errorf("sandbox %s: %s is not one of its nodes", n.Name, s.Name)
+}
+
+// Crash kills s, one of its servers, with SIGKILL (with all, every server
+// at once), waits down and recovers as an operator does: a single server
+// with Server.Crash, a node with Cluster.CrashNode, the whole cluster with
+// Cluster.CrashCluster. It returns how each server came back, in node
+// order, with the steps of the recovery in their Notes.
+func (n *Named) Crash(ctx context.Context, s *Server, down time.Duration, all bool) ([]Recovery, error) {
+	notes := &lockedBuffer{}
+	recs, err := n.crash(ctx, s, down, all, notes)
+	for i := range recs {
+		recs[i].Notes = notes.String()
+	}
+	return recs, err
+}
+
+func (n *Named) crash(ctx context.Context, s *Server, down time.Duration, all bool, notes io.Writer) ([]Recovery, error) {
+	if n.Cluster == nil {
+		old := s.log
+		s.SetLog(io.MultiWriter(old, notes))
+		defer s.SetLog(old)
+		rec, err := s.Crash(ctx, down)
+		return []Recovery{rec}, err
+	}
+	old := n.Cluster.log
+	n.Cluster.SetLog(io.MultiWriter(old, notes))
+	defer n.Cluster.SetLog(old)
+	if all {
+		return n.Cluster.CrashCluster(ctx, down)
+	}
+	for _, node := range n.Cluster.Nodes {
+		if &node.Server == s {
+			rec, err := n.Cluster.CrashNode(ctx, node, down)
+			return []Recovery{rec}, err
+		}
+	}
+	return nil, fmt.Errorf("sandbox %s: %s is not one of its nodes", n.Name, s.Name)
 }

@@ -216,3 +216,15 @@ func fixed(v float64, digits int) string {
 	}
 	return s
 }
+
+// logTicks are the ticks of a log axis over lo..hi that fall inside it,
+// for a chart that keeps its own range (the forest plot).
+func logTicks(lo, hi float64) []float64 {
+	var out []float64
+	for _, v := range logAxis(lo, hi).ticks {
+		if v >= lo*(1-1e-9) && v <= hi*(1+1e-9) {
+			out = append(out, v)
+		}
+	}
+	return out
+}

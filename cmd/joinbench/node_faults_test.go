@@ -1,0 +1,326 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/joinbench/joinbench/internal/server/sandbox"
+	"github.com/joinbench/joinbench/internal/testdb"
+	"github.com/joinbench/joinbench/internal/throttle"
+	"github.com/joinbench/joinbench/replay/results"
+)
+
+// writeCorpus writes the one-scenario corpus of writeScenario under dir.
+func writeCorpus(t *testing.T, dir string) string {
+	t.Helper()
+	corpus := filepath.Join(dir, "corpus")
+	if err := os.MkdirAll(corpus, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(corpus, "w_update.sql"), []byte(writeScenario), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return corpus
+}
+
+// successes are the end times of a run's successful executions.
+func successes(t *testing.T, dir string) []time.Time {
+	t.Helper()
+	var out []time.Time
+	if _, err := results.ScanExecutions(dir, func(err error) { t.Error(err) }, func(e *results.Execution) error {
+		if e.ErrorCode == 0 {
+			out = append(out, e.Start.Add(time.Duration(e.LatencyNs)))
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// rateIn is how many of ends fall in [from, to), per second.
+func rateIn(ends []time.Time, from, to time.Time) float64 {
+	n := 0
+	for _, e := range ends {
+		if !e.Before(from) && e.Before(to) {
+			n++
+		}
+	}
+	return float64(n) / to.Sub(from).Seconds()
+}
+
+// TestSlowNode makes a sandbox server 50% slower on disk, then on CPU,
+// during a write workload that waits for the disk at every commit
+// (innodb_flush_log_at_trx_commit=1), and checks what a user relies on:
+// the workload's own rate, measured from the executions, drops while each
+// limit holds (below 80% of the rate around it: a machine shared with
+// other work makes the rates move), the action's row says what it
+// measured, and the server is unlimited afterwards.
+func TestSlowNode(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a workload for a minute; skipped with -short")
+	}
+	if _, err := sandbox.FindBinary(context.Background(), ""); err != nil {
+		testdb.Skipf(t, "%v", err)
+	}
+	dir := t.TempDir()
+	for _, r := range []throttle.Resource{throttle.IO, throttle.CPU} {
+		if err := throttle.Check(r, dir); err != nil {
+			testdb.Skipf(t, "%v", err)
+		}
+	}
+	sbDir := filepath.Join(dir, "sandboxes")
+	code, out := runCaptured(t, "sandbox", "start", "--name", "s", "--sandbox-dir", sbDir, "--buffer-pool-size", "128M", "-q")
+	t.Cleanup(func() { runCaptured(t, "sandbox", "stop", "--name", "s", "--sandbox-dir", sbDir, "-q") })
+	if code != 0 {
+		t.Fatalf("sandbox start: exit %d\n%s", code, out)
+	}
+	db, err := sql.Open("mysql", strings.TrimSpace(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range []string{
+		"CREATE TABLE w (id INT PRIMARY KEY, v INT NOT NULL)",
+		"INSERT INTO w SELECT seq, 0 FROM seq_1_to_1000",
+		"SET GLOBAL innodb_flush_log_at_trx_commit = 1",
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	resDir := filepath.Join(dir, "results")
+	code, out = runCaptured(t, "run", "--sandbox", "s", "--sandbox-dir", sbDir, "--corpus", writeCorpus(t, dir), "--no-builtin",
+		"-s", "w_update", "-t", "2", "--time", "50s", "--skip-trx", "--explain", "off", "--out", resDir, "--run-id", "slow", "-q",
+		"--action", "6s@1: slow 50% io for 12s",
+		"--action", "27s@1: slow 50% cpu for 12s")
+	if code != 0 {
+		t.Fatalf("run: exit %d\n%s", code, out)
+	}
+	run := filepath.Join(resDir, "run=slow")
+	rows, err := results.ReadActions(run, func(err error) { t.Error(err) })
+	if err != nil || len(rows) != 2 {
+		t.Fatalf("actions.parquet: %d rows, %v", len(rows), err)
+	}
+	ends := successes(t, run)
+	info := results.ReadRunInfo(run, func(err error) { t.Error(err) })
+	runStart := info.Start
+	for i, row := range rows {
+		if row.Outcome != results.ActionOK || !strings.Contains(row.Output, "% of before)") {
+			t.Fatalf("%s: %s %s\n%s", row.Spec, row.Outcome, row.ErrorMessage, row.Output)
+		}
+		if row.Start.Sub(row.Planned) < 4*time.Second {
+			t.Errorf("%s: limited %v after its offset, want after its 5 s of measuring", row.Spec, row.Start.Sub(row.Planned))
+		}
+		// Around it: the seconds before it started measuring, and after
+		// it ended (the next action's measuring, or the run's end).
+		from := runStart.Add(time.Second)
+		if i > 0 {
+			from = rows[i-1].End.Add(time.Second)
+		}
+		before := rateIn(ends, from, row.Planned)
+		after := rateIn(ends, row.End.Add(time.Second), row.End.Add(6*time.Second))
+		// The limit settles within a couple of seconds.
+		during := rateIn(ends, row.Start.Add(2*time.Second), row.End)
+		measuring := rateIn(ends, row.Planned, row.Start)
+		t.Logf("%s: %.0f writes/s before, %.0f while it measured, %.0f while limited (%.0f%% of before, %.0f%% of measured), %.0f after; the action measured:\n%s",
+			row.Spec, before, measuring, during, 100*during/before, 100*during/measuring, after, row.Output)
+		if unthrottled := max(before, after); during >= 0.8*unthrottled {
+			t.Errorf("%s: %.0f writes/s while limited, %.0f/s around it: not slower", row.Spec, during, unthrottled)
+		}
+	}
+}
+
+// TestGaleraCrash kills node3 of a real 3-node cluster (one made different
+// by its own option) during a write workload on every node, then every
+// node at once, and checks the order
+// of what each recovery recorded, not its timings: each node killed, then
+// writable, then Synced; node3 rejoined by a state transfer; after the
+// whole cluster's crash exactly one node bootstrapped, and each other
+// node became writable after it; and the workload wrote again on every
+// node once they were back.
+func TestGaleraCrash(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a 3-node cluster; skipped with -short")
+	}
+	bin, err := sandbox.FindBinary(context.Background(), "")
+	if err != nil {
+		testdb.Skipf(t, "%v", err)
+	}
+	if err := sandbox.CheckGalera(bin); err != nil {
+		testdb.Skipf(t, "%v", err)
+	}
+	dir := t.TempDir()
+	sbDir := filepath.Join(dir, "sandboxes")
+	// node3 flushes its redo log at every commit, the others once a
+	// second: one node different for good, across its crashes too.
+	code, out := runCaptured(t, "sandbox", "start", "--name", "c", "--galera", "3", "--sandbox-dir", sbDir, "--buffer-pool-size", "128M", "-q",
+		"--node-option", "node3:innodb_flush_log_at_trx_commit=1")
+	t.Cleanup(func() { runCaptured(t, "sandbox", "stop", "--name", "c", "--sandbox-dir", sbDir, "-q") })
+	if code != 0 {
+		t.Fatalf("sandbox start --galera 3: exit %d\n%s", code, out)
+	}
+	dsns := strings.Fields(out)
+	db, err := sql.Open("mysql", dsns[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	flushes := func() string {
+		var got []string
+		for _, dsn := range dsns {
+			node, err := sql.Open("mysql", dsn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var v string
+			err = node.QueryRow("SELECT @@innodb_flush_log_at_trx_commit").Scan(&v)
+			node.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, v)
+		}
+		return strings.Join(got, " ")
+	}
+	if got := flushes(); got != "2 2 1" {
+		t.Errorf("innodb_flush_log_at_trx_commit of node1 to node3: %s, want 2 2 1", got)
+	}
+	if _, status := runCaptured(t, "sandbox", "status", "--name", "c", "--sandbox-dir", sbDir, "-q"); !strings.Contains(status, "node3  innodb_flush_log_at_trx_commit=1") {
+		t.Errorf("status does not show node3's own option:\n%s", status)
+	}
+	for _, q := range []string{
+		"CREATE TABLE w (id INT PRIMARY KEY, v INT NOT NULL)",
+		"INSERT INTO w SELECT seq, 0 FROM seq_1_to_1000",
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	resDir := filepath.Join(dir, "results")
+	code, out = runCaptured(t, "run", "--sandbox", "c", "--sandbox-dir", sbDir, "--corpus", writeCorpus(t, dir), "--no-builtin",
+		"-s", "w_update", "-t", "6", "--time", "90s", "--skip-trx", "--explain", "off", "--out", resDir, "--run-id", "crash", "-q",
+		"--action", "5s@node3: crash",
+		"--action", "40s@all: crash 1s")
+	if code != 0 {
+		t.Fatalf("run: exit %d\n%s", code, out)
+	}
+	run := filepath.Join(resDir, "run=crash")
+	rows, err := results.ReadActions(run, func(err error) { t.Error(err) })
+	if err != nil || len(rows) != 4 {
+		t.Fatalf("actions.parquet: %d rows, %v", len(rows), err)
+	}
+	for _, r := range rows {
+		t.Logf("action %d.%d on %s: killed %s, writable %s, Synced %s, %s, %s", r.Action, r.Step, r.Node, r.Start.Format(time.StampMilli),
+			r.WritableTime.Format(time.StampMilli), r.SyncedTime.Format(time.StampMilli), r.StateTransfer, r.Outcome)
+		if r.Step == 1 {
+			t.Logf("recovery:\n%s", r.Output)
+		}
+		if r.Outcome != results.ActionOK {
+			t.Fatalf("action %d on %s: %s: %s", r.Action, r.Node, r.Outcome, r.ErrorMessage)
+		}
+		if r.Start.IsZero() || !r.WritableTime.After(r.Start) || r.SyncedTime.Before(r.WritableTime) || r.End.Before(r.SyncedTime) {
+			t.Errorf("action %d on %s: killed, writable, Synced, ended not in that order", r.Action, r.Node)
+		}
+	}
+	if one := rows[0]; one.Node != "node3" || (one.StateTransfer != sandbox.TransferIST && one.StateTransfer != sandbox.TransferSST) {
+		t.Errorf("node3 after its crash: %q, %q; want it rejoined by IST or SST", one.Node, one.StateTransfer)
+	}
+	var boot *results.Action
+	for i := range rows[1:] {
+		if r := &rows[1+i]; r.StateTransfer == sandbox.TransferBootstrap {
+			if boot != nil {
+				t.Errorf("%s and %s both bootstrapped", boot.Node, r.Node)
+			}
+			boot = r
+		}
+	}
+	if boot == nil {
+		t.Fatal("no node bootstrapped after the crash of every node")
+	}
+	for _, r := range rows[1:] {
+		if r.Node != boot.Node && !r.WritableTime.After(boot.WritableTime) {
+			t.Errorf("%s writable before %s, which bootstrapped", r.Node, boot.Node)
+		}
+	}
+	// The workload wrote again on each node once it was writable, when
+	// the run went on for a while after (a loaded machine makes the
+	// recovery long, and the run may end first).
+	info := results.ReadRunInfo(run, func(err error) { t.Error(err) })
+	back := map[string]time.Time{}
+	for _, r := range rows[1:] {
+		if r.WritableTime.Before(info.End.Add(-3 * time.Second)) {
+			back[r.Endpoint] = r.WritableTime
+		}
+	}
+	wrote := map[string]bool{}
+	if _, err := results.ScanExecutions(run, nil, func(e *results.Execution) error {
+		if at, ok := back[e.Endpoint]; ok && e.ErrorCode == 0 && e.Start.After(at) {
+			wrote[e.Endpoint] = true
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(back) == 0 {
+		t.Logf("the recovery outlasted the run: no node writable 3 s before its end")
+	}
+	for ep := range back {
+		if !wrote[ep] {
+			t.Errorf("%s: no write after it was writable again at %s", ep, back[ep].Format(time.StampMilli))
+		}
+	}
+	if got := flushes(); got != "2 2 1" {
+		t.Errorf("after the crashes innodb_flush_log_at_trx_commit of node1 to node3: %s, want 2 2 1", got)
+	}
+}
+
+// run --sandbox NAME --buffer-pool-size sizes the sandbox's buffer pool for
+// the run (recorded in run.json as the run saw it) and sets it back after;
+// with a server named by --dsn it is refused, never ignored.
+func TestRunBufferPoolOnASandbox(t *testing.T) {
+	if _, err := sandbox.FindBinary(context.Background(), ""); err != nil {
+		testdb.Skipf(t, "%v", err)
+	}
+	dir := t.TempDir()
+	sbDir := filepath.Join(dir, "sandboxes")
+	code, out := runCaptured(t, "sandbox", "start", "--name", "bp", "--sandbox-dir", sbDir, "--buffer-pool-size", "128M", "-q")
+	t.Cleanup(func() { runCaptured(t, "sandbox", "stop", "--name", "bp", "--sandbox-dir", sbDir, "-q") })
+	if code != 0 {
+		t.Fatalf("sandbox start: exit %d\n%s", code, out)
+	}
+	dsn := strings.TrimSpace(out)
+	db, err := sql.Open("mysql", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec("CREATE TABLE w (id INT PRIMARY KEY, v INT NOT NULL)"); err != nil {
+		t.Fatal(err)
+	}
+	resDir := filepath.Join(dir, "results")
+	corpus := writeCorpus(t, dir)
+	code, out = runCaptured(t, "run", "--sandbox", "bp", "--sandbox-dir", sbDir, "--corpus", corpus, "--no-builtin",
+		"-s", "w_update", "--time", "1s", "--explain", "off", "--out", resDir, "--run-id", "small", "-q", "--buffer-pool-size", "16M")
+	if code != 0 {
+		t.Fatalf("run --buffer-pool-size 16M: exit %d\n%s", code, out)
+	}
+	info := results.ReadRunInfo(filepath.Join(resDir, "run=small"), func(err error) { t.Error(err) })
+	if got := info.ServerVars["innodb_buffer_pool_size"]; got != "16777216" {
+		t.Errorf("the run saw innodb_buffer_pool_size %q, want 16777216", got)
+	}
+	var after int64
+	if err := db.QueryRow("SELECT @@innodb_buffer_pool_size").Scan(&after); err != nil || after != 128<<20 {
+		t.Errorf("after the run the buffer pool is %d, %v; want 128M again", after, err)
+	}
+	code, _, stderr := runCapturedAll(t, "run", "--dsn", dsn, "--corpus", corpus, "--no-builtin",
+		"-s", "w_update", "--time", "1s", "--out", resDir, "-q", "--buffer-pool-size", "16M")
+	if code != 2 || !strings.Contains(stderr, "--buffer-pool-size") {
+		t.Errorf("--dsn with --buffer-pool-size: exit %d, %q; want 2 naming the flag", code, stderr)
+	}
+}

@@ -1,0 +1,11 @@
+// Package capture takes the work of executions on a server: it runs the
+// flavor's analyzing EXPLAIN of a read on a connection (Analyze), reads a
+// connection's session counters around an execution (ReadStatus,
+// StatusCost, Measure) and its last statement event (ReadStatementEvent).
+// What the outputs mean, and the Work they become, is package work's, which
+// links no driver so that results, report and compare read work files
+// offline.
+//
+// It must not decide which executions are sampled (work.Sampler and the
+// engine do), hold connections of its own, or write anything.
+package capture

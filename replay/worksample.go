@@ -1,0 +1,370 @@
+package replay
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/joinbench/joinbench/internal/flavor"
+	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/replay/work"
+	"github.com/joinbench/joinbench/replay/work/capture"
+)
+
+// The work of sampled executions (package work, docs/work.md).
+//
+// Which executions are sampled depends on their place in the run only
+// (work.Sampler): the first events of every thread, and those whose
+// position hashes to 0 modulo the scenario's period, the shortest power of
+// two at which samples cost at most the budget of the scenario's execution
+// time, kept per worker from the times it measures. A read is sampled by
+// running it again under the flavor's analyzing EXPLAIN on a connection of
+// the endpoint's sampler, never on the worker's; a write by reading the
+// worker's session counters before and after its one execution, outside
+// the timed span.
+
+// WorkSink is a Sink that also records work samples (ResultsSink is one).
+type WorkSink interface {
+	WriteWork(rows []work.Work) error // safe for concurrent use
+}
+
+func (s runDirSink) WriteWork(rows []work.Work) error { return s.d.Work().Write(rows) }
+
+// WorkConfig says how the engine samples the work of executions.
+type WorkConfig struct {
+	// Budget is the share of a scenario's execution time its samples may
+	// cost (0.01); 0 samples nothing.
+	Budget float64
+	// FirstEvents of every thread are sampled whatever the period.
+	FirstEvents int64
+	// Flavor is the server's: it says which statement measures a read.
+	Flavor flavor.Flavor
+}
+
+// DefaultWorkBudget and DefaultWorkFirstEvents are run's defaults.
+const (
+	DefaultWorkBudget      = 0.01
+	DefaultWorkFirstEvents = 4
+)
+
+// workQueue is how many read samples wait for an endpoint's sampler: the
+// first events of every thread come at once.
+const workQueue = 256
+
+// workTimeout bounds one sample's statement (ANALYZE runs the read).
+const workTimeout = 60 * time.Second
+
+// initialPeriod is a scenario's period until its times are measured (16
+// executions): the first events are sampled whatever it is.
+const initialPeriod = 1 << 10
+
+// periodEvery is how often (in a worker's executions of a scenario) the
+// scenario's period is computed again from the times measured.
+const periodEvery = 256
+
+// sampling is the engine's sampling state.
+type sampling struct {
+	sink    WorkSink
+	sampler work.Sampler
+	cfg     WorkConfig
+	reads   bool   // reads are sampled (the flavor has an analyzing EXPLAIN)
+	readsBy string // the source of reads, or why there is none
+	writes  bool   // the run has write scenarios
+
+	samples, failed, dropped atomic.Int64
+	mu                       sync.Mutex // serialises writes to the sink
+}
+
+// newSampling returns the run's sampling state, nil when work is not
+// sampled.
+func (e *engine) newSampling() *sampling {
+	c := e.cfg.Work
+	ws, ok := e.cfg.Sink.(WorkSink)
+	if c.Budget <= 0 || !ok {
+		return nil
+	}
+	sm := &sampling{sink: ws, sampler: work.NewSampler(e.cfg.Seed, c.FirstEvents), cfg: c}
+	if _, src, err := work.AnalyzeStatement(c.Flavor, "SELECT 1"); err != nil {
+		sm.readsBy = fmt.Sprintf("not sampled: %v", err)
+		e.log.Printf("work of reads not sampled: %v", err)
+	} else {
+		sm.reads, sm.readsBy = true, string(src)
+	}
+	for _, s := range e.scens {
+		sm.writes = sm.writes || s.Write
+	}
+	return sm
+}
+
+// record reports what the run sampled, for run.json.
+func (sm *sampling) record(scens []*scenState) *results.WorkSampling {
+	if sm == nil {
+		return nil
+	}
+	r := &results.WorkSampling{Budget: sm.cfg.Budget, FirstEvents: sm.cfg.FirstEvents,
+		Samples: sm.samples.Load(), Failed: sm.failed.Load(), Dropped: sm.dropped.Load(), Reads: sm.readsBy}
+	if sm.writes {
+		r.Writes = string(work.SessionStatus)
+	}
+	for _, s := range scens {
+		if p := s.workPeriod.Load(); p > 0 {
+			if r.Periods == nil {
+				r.Periods = map[string]uint64{}
+			}
+			r.Periods[s.Name] = p
+		}
+	}
+	return r
+}
+
+// write records one sample; a file that cannot be written stops the run.
+func (e *engine) writeWork(w work.Work) {
+	sm := e.sampling
+	sm.mu.Lock()
+	err := sm.sink.WriteWork([]work.Work{w})
+	sm.mu.Unlock()
+	if err != nil {
+		e.cancel(fmt.Errorf("write work: %w", err))
+		return
+	}
+	sm.samples.Add(1)
+	if w.Error != "" {
+		sm.failed.Add(1)
+	}
+}
+
+// workScen is a worker's sampling state of one scenario.
+type workScen struct {
+	key    uint64 // work.ScenarioKey of its name
+	period uint64
+	execNs int64 // its executions' time, over execs of them
+	execs  int64
+}
+
+// workSample is a sample being taken by a worker: the key and values of
+// the execution it stands for.
+type workSample struct {
+	row    work.Work
+	before work.Status // a write's counters before it ran
+}
+
+// sampled reports whether statement seq (si of s) of the current event is
+// sampled.
+func (w *worker) sampled(s *scenState, seq int32) bool {
+	ws := &w.wscen[s.idx]
+	if s.Write && !w.statusOK {
+		return false
+	}
+	if !s.Write && !w.e.sampling.reads {
+		return false
+	}
+	return w.e.sampling.sampler.Sampled(ws.key, int32(w.id), w.eventNo, seq, ws.period)
+}
+
+// newSample starts the row of a sample of statement si of s.
+func (w *worker) newSample(ph *phase, s *scenState, si int, seq int32) *workSample {
+	vals := w.vals
+	if !ph.record { // values are gathered for recorded executions only
+		vals = w.renderers[s.idx].Values(nil)
+	}
+	return &workSample{row: work.Work{
+		RunID: w.e.cfg.RunID, Scenario: s.Name, Endpoint: w.ep.Name, ClientHost: w.e.cfg.ClientHost,
+		Thread: int32(w.id), Event: w.eventNo, StatementSeq: seq, PlanHash: s.plan(w.ep.idx, si),
+		Params: append([]string(nil), vals...), Warmup: !ph.record,
+	}}
+}
+
+// readStatus reads the worker's session counters as a statement, bounded
+// like one (arm and disarm).
+func (w *worker) readStatus() (work.Status, error) {
+	seq, err := w.arm()
+	if err != nil {
+		return work.Status{}, err
+	}
+	st, err := capture.ReadStatus(w.qctx, w.conn)
+	return st, w.disarm(seq, err)
+}
+
+// beginWriteSample reads the counters before a sampled write; nil when the
+// reading failed (the sample is not taken).
+func (w *worker) beginWriteSample(ph *phase, s *scenState, si int, seq int32) *workSample {
+	ws := w.newSample(ph, s, si, seq)
+	t := time.Now()
+	before, err := w.readStatus()
+	if err != nil {
+		return nil
+	}
+	ws.before = before
+	w.statusNs = int64(time.Since(t))
+	return ws
+}
+
+// endWriteSample reads the counters after the write ran and records its
+// work (with retries: the work of every try).
+func (w *worker) endWriteSample(ws *workSample, s *scenState, retries int32) {
+	t := time.Now()
+	after, err := w.readStatus()
+	if err != nil {
+		ws.row.Source, ws.row.Error = work.SessionStatus, err.Error()
+	} else {
+		m := work.StatusWork(ws.before, after, w.statusCost)
+		m.Tables = nil
+		fillWork(&ws.row, m)
+		s.workCostNs.Store(w.statusNs + int64(time.Since(t)))
+	}
+	ws.row.Retries = retries
+	ws.row.Time = time.Now()
+	w.e.writeWork(ws.row)
+}
+
+// fillWork puts the figures of m into the sample's row, whose key it
+// keeps.
+func fillWork(row *work.Work, m *work.Work) {
+	key := *row
+	*row = *m
+	row.RunID, row.Scenario, row.Endpoint, row.ClientHost = key.RunID, key.Scenario, key.Endpoint, key.ClientHost
+	row.Thread, row.Event, row.StatementSeq, row.PlanHash = key.Thread, key.Event, key.StatementSeq, key.PlanHash
+	row.Params, row.Warmup, row.Time, row.Retries, row.Error = key.Params, key.Warmup, key.Time, key.Retries, key.Error
+}
+
+// requestReadSample hands a read that ran to the endpoint's sampler, to be
+// run again under the analyzing EXPLAIN; dropped (and counted) when the
+// sampler is still busy with earlier ones.
+func (w *worker) requestReadSample(ws *workSample, s *scenState, st *Statement, retries int32) {
+	ws.row.Retries = retries
+	req := workReq{s: s, sql: st.SQL, args: append([]any(nil), st.Args...), row: ws.row}
+	select {
+	case w.ep.works <- req:
+	default:
+		w.e.sampling.dropped.Add(1)
+	}
+}
+
+// noteExecution adds an execution's time to its scenario's and computes the
+// period again now and then.
+func (w *worker) noteExecution(s *scenState, took time.Duration) {
+	ws := &w.wscen[s.idx]
+	ws.execNs += int64(took)
+	ws.execs++
+	if ws.execs%periodEvery != 0 && ws.execs != 16 {
+		return
+	}
+	exec := time.Duration(ws.execNs / ws.execs)
+	cost := time.Duration(s.workCostNs.Load())
+	if cost <= 0 {
+		// Not measured yet: an analyzing EXPLAIN of a point select costs
+		// about three executions of it, of a join about one.
+		cost = 3 * exec
+	}
+	ws.period = work.Period(cost, exec, w.e.sampling.cfg.Budget)
+	for {
+		old := s.workPeriod.Load()
+		if ws.period <= old || s.workPeriod.CompareAndSwap(old, ws.period) {
+			break
+		}
+	}
+}
+
+// workReq asks an endpoint's sampler to measure one read.
+type workReq struct {
+	s    *scenState
+	sql  string
+	args []any
+	row  work.Work
+}
+
+// startSamplers starts the goroutines that measure reads, one per
+// endpoint, each on a connection of its own.
+func (e *engine) startSamplers(ctx context.Context) *samplers {
+	sp := &samplers{eps: e.eps}
+	if e.sampling == nil || !e.sampling.reads {
+		return sp
+	}
+	for _, ep := range e.eps {
+		sp.wg.Add(1)
+		go func() { defer sp.wg.Done(); e.sampleLoop(ctx, ep) }()
+	}
+	return sp
+}
+
+// samplers are the goroutines that measure reads.
+type samplers struct {
+	eps []*endpointState
+	wg  sync.WaitGroup
+}
+
+// finish closes the samplers' queues: the samples asked for near the end
+// are still taken, unless the server takes long to answer, when stop ends
+// them.
+func (sp *samplers) finish(stop context.CancelFunc) {
+	for _, ep := range sp.eps {
+		close(ep.works)
+	}
+	done := make(chan struct{})
+	go func() { sp.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(finalSampleTimeout):
+		stop()
+		<-done
+	}
+}
+
+// sampleLoop measures an endpoint's sampled reads on a connection of its
+// own, one at a time.
+func (e *engine) sampleLoop(ctx context.Context, ep *endpointState) {
+	var conn *sql.Conn
+	defer func() {
+		if conn != nil {
+			conn.Close()
+		}
+	}()
+	for req := range ep.works {
+		if ctx.Err() != nil {
+			e.sampling.dropped.Add(1) // the run ended before its turn
+			continue
+		}
+		if conn == nil {
+			cctx, cancel := context.WithTimeout(ctx, e.stop.connect)
+			c, err := ep.admin().Conn(cctx)
+			cancel()
+			if err != nil {
+				if _, loaded := e.seenErr.LoadOrStore("work-conn/"+ep.Name, true); !loaded {
+					e.log.Printf("work samples on %s: %v", ep.Name, err)
+				}
+				e.sampling.dropped.Add(1)
+				continue
+			}
+			conn = c
+		}
+		row := req.row
+		t := time.Now()
+		cctx, cancel := context.WithTimeout(ctx, workTimeout)
+		m, _, err := capture.Analyze(cctx, conn, e.sampling.cfg.Flavor, req.sql, req.args)
+		cancel()
+		took := time.Since(t)
+		row.Time = t
+		if err != nil {
+			if ctx.Err() != nil {
+				e.sampling.dropped.Add(1)
+				continue
+			}
+			if classify(ctx, err, nil) == errConn {
+				conn.Close()
+				conn = nil
+			}
+			_, row.Source, _ = work.AnalyzeStatement(e.sampling.cfg.Flavor, req.sql)
+			row.Error = err.Error()
+			if _, loaded := e.seenErr.LoadOrStore("work/"+req.s.Name, true); !loaded {
+				e.log.Printf("work sample of %s on %s: %v", req.s.Name, ep.Name, err)
+			}
+		} else {
+			fillWork(&row, m)
+			req.s.workCostNs.Store(int64(took))
+		}
+		e.writeWork(row)
+	}
+}
