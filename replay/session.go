@@ -292,6 +292,7 @@ func (s *Session) runRecord(ctx context.Context, runID, host string, fl flavor.F
 		Nodes:   s.nodeNames(ctx, fl.Galera),
 		Dataset: s.dataset,
 	}
+	run.RecordScenarioSQL(s.work.names, s.work.sql)
 	if o.Segment.Split() {
 		run.Segment, run.Segments = o.Segment.Index, o.Segment.Count
 	}

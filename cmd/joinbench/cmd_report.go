@@ -26,9 +26,13 @@ together), plans.parquet, status-<host>-<n>.parquet and run.json, and prints per
 scenario: executions, errors, mean, p50, p95, p99 and max latency (ms, of
 successful executions) and executions per second; throughput and p95 over
 time (one-second buckets, wider for long runs); and each distinct plan as a
-readable tree. The HTML report adds, per scenario, a latency-by-percentile
-chart, a histogram with its CDF, throughput and p95 over time, and the
-server counters over time.
+readable tree; JSON adds p50 and p99 over time, retries, each scenario's SQL
+and its slowest executions with their parameters, and the first message of
+each error code. The HTML report adds the run's settings and server
+variables, the p95 over time of the scenarios that took the most time, an
+errors and retries panel, the server counters over time and, per scenario,
+a latency-by-percentile chart, a histogram with its CDF, throughput and
+p50, p95 and p99 over time, its SQL and its slowest executions.
 
 A file that cannot be read (truncated by an interrupted run, not Parquet) is
 skipped with a warning on stderr; the rest of the run is still reported.

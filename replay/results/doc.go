@@ -101,4 +101,7 @@
 // need every latency; they answer for columns that hold only nulls or
 // only zeros in a group (no intended start, plan, checksum or error),
 // which are then not decoded, and for row counts (CountExecutions).
+// What a scan leaves out of the few rows it picks (the parameters of the
+// slowest executions) is read back by their place (ExecutionColumns.Ref,
+// ReadExecutionsAt), a page per column rather than a row group.
 package results
