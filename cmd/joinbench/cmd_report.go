@@ -50,7 +50,10 @@ func (c *reportCmd) Run(ctx context.Context, cl *cli) error {
 		return err
 	}
 	recoverRuns(dirs, warnFunc(cl))
-	rep, err := report.Build(dirs, report.Options{Warn: warnFunc(cl)})
+	// Text and markdown show no slowest executions: they are spared the
+	// second read of the pages those are in.
+	details := c.Format == "html" || c.Format == "json"
+	rep, err := report.Build(dirs, report.Options{Warn: warnFunc(cl), SkipDetails: !details})
 	if err != nil {
 		return err
 	}

@@ -148,6 +148,11 @@ type Options struct {
 	// Warn receives problems that do not stop the report (a skipped file).
 	// They are also listed in the report.
 	Warn func(error)
+	// SkipDetails leaves out what only the HTML and JSON views show and
+	// costs a second read of some pages after the scan: the slowest
+	// executions' parameters and the error samples' messages
+	// (details.go). Slowest is then empty.
+	SkipDetails bool
 }
 
 // Build reads each run folder and reports on it.
@@ -215,7 +220,10 @@ func buildRun(dir string, opt Options) (*RunReport, error) {
 	for i, n := range names {
 		scens[i] = acc.scenarios[n]
 	}
-	details := readDetails(scens, w.warn)
+	var details details
+	if !opt.SkipDetails {
+		details = readDetails(scens, w.warn)
+	}
 	var sql map[string]string
 	if rr.Info != nil {
 		sql = rr.Info.ScenarioSQL
@@ -224,7 +232,12 @@ func buildRun(dir string, opt Options) (*RunReport, error) {
 	var total metrics.Metrics
 	totalDone := make(chan struct{})
 	go func() { defer close(totalDone); total = acc.total() }()
-	eachParallel(len(names), func(i int) { rr.Scenarios[i] = scenarioReport(scens[i], catalog, details, sql[names[i]]) })
+	eachParallel(len(names), func(i int) {
+		rr.Scenarios[i] = scenarioReport(scens[i], catalog, details, sql[names[i]])
+		if opt.SkipDetails {
+			rr.Scenarios[i].Slowest = nil
+		}
+	})
 	<-totalDone
 	rr.Start, rr.End = total.First, total.Last
 	rr.Total = metrics.SummaryOf(&total)

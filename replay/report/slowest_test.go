@@ -71,3 +71,38 @@ func TestSlowestAreTheSlowest(t *testing.T) {
 		}
 	}
 }
+
+// TestSkipDetailsKeepsTheFigures: a report that skips the details (text
+// and markdown) has no slowest executions and no error messages, and the
+// same figures as one that reads them back.
+func TestSkipDetailsKeepsTheFigures(t *testing.T) {
+	run := shuffledRun("r", 1, 1)
+	for i := range run.Execs {
+		if e := &run.Execs[i]; e.ErrorCode != 0 {
+			e.ErrorMessage = "boom"
+		}
+	}
+	dir := run.Write(t, t.TempDir())
+	full, err := Build([]string{dir}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lean, err := Build([]string{dir}, Options{SkipDetails: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range lean.Runs[0].Scenarios {
+		f := full.Runs[0].Scenarios[i]
+		if len(s.Slowest) != 0 || len(f.Slowest) == 0 {
+			t.Errorf("%s: %d slowest skipping details, %d reading them", s.Scenario, len(s.Slowest), len(f.Slowest))
+		}
+		for _, e := range s.ErrorSamples {
+			if e.Message != "" {
+				t.Errorf("%s: error %d has its message %q though details were skipped", s.Scenario, e.Code, e.Message)
+			}
+		}
+		if s.Summary != f.Summary || !slices.Equal(s.Percentiles, f.Percentiles) {
+			t.Errorf("%s: figures %+v skipping details, %+v reading them", s.Scenario, s.Summary, f.Summary)
+		}
+	}
+}
