@@ -22,6 +22,7 @@ func writeRunText(w io.Writer, rr *report.RunReport, md bool) {
 	writeCut(w, rr, md)
 	writeClients(w, rr, md)
 	writeActionsText(w, md, rr.Actions)
+	writeRecoveryText(w, md, rr.Recovery)
 	writeErrorCodes(w, rr, md)
 	writeOverTime(w, rr, md)
 	writePlans(w, rr, md)

@@ -106,6 +106,8 @@ type RunReport struct {
 	// each cost every endpoint, as the run's summary printed it.
 	ActionRows []results.Action `json:"action_rows,omitempty"`
 	Actions    []stall.Cost     `json:"actions,omitempty"`
+	// Recovery is the timeline of each crash action (recovery.parquet).
+	Recovery []stall.Recovery `json:"recovery,omitempty"`
 	// Baseline is, per endpoint, the longest stretch without a successful
 	// write before the first action: the workload's own gaps.
 	Baseline []stall.EndpointCost `json:"baseline,omitempty"`
@@ -213,6 +215,11 @@ func buildRun(dir string, opt Options) (*RunReport, error) {
 	if rr.ActionRows, err = results.ReadActions(dir, w.warn); err != nil {
 		return nil, err
 	}
+	recovery, err := results.ReadRecovery(dir, w.warn)
+	if err != nil {
+		return nil, err
+	}
+	rr.Recovery = stall.Recoveries(recovery)
 	figs, err := readEndpoints(dir, rr.Info, rr.ActionRows, w.warn)
 	if err != nil {
 		return nil, err

@@ -69,7 +69,7 @@ type Action struct {
 	StateTransfer string    `parquet:"state_transfer,dict,optional"`
 	// Recovery, for a node a crash action killed, is what its recovery
 	// row (recovery.parquet) says of it; not a column of actions.parquet.
-	Recovery *Recovery `parquet:"-"`
+	Recovery *Recovery `parquet:"-" json:"-"`
 }
 
 // WriteActions writes actions.parquet with rows, replacing it atomically,
