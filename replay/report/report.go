@@ -225,6 +225,13 @@ func buildRun(dir string, opt Options) (*RunReport, error) {
 		return nil, err
 	}
 	rr.Endpoints, rr.Actions, rr.Baseline, rr.Nodes = figs.timelines, figs.costs, figs.baseline, figs.nodes
+	if len(rr.Actions) > 0 {
+		disk, err := readDisk(dir, w.warn)
+		if err != nil {
+			return nil, err
+		}
+		stall.AddDiskCost(rr.Actions, disk)
+	}
 	if rr.Info != nil && rr.Info.Segments > 1 {
 		if rr.Clients, rr.Common, err = clientBreakdown(dir, w.warn); err != nil {
 			return nil, err
