@@ -264,14 +264,14 @@ func (s *Session) sampledEndpoints(runID string, fl flavor.Flavor) ([]Endpoint, 
 	for i, ep := range s.eps {
 		eps[i] = ep
 		if o.ReportInterval > 0 && len(s.nodes) == 0 {
-			eps[i].Sampler = status.NewSampler(ep.admin(), ep.Name, runID, fl.Galera)
+			eps[i].Sampler = s.statusSampler(ep.admin(), ep.Name, runID, fl.Galera)
 		}
 	}
 	var nodes []Node
 	for _, n := range s.nodes {
 		node := Node{Name: n.ep.Name, DB: n.db}
 		if o.ReportInterval > 0 {
-			node.Sampler = status.NewSampler(n.db, n.ep.Name, runID, fl.Galera)
+			node.Sampler = s.statusSampler(n.db, n.ep.Name, runID, fl.Galera)
 		}
 		nodes = append(nodes, node)
 	}
@@ -407,4 +407,14 @@ func (s *Session) nodeNames(ctx context.Context, galera bool) []results.Node {
 		}
 	}
 	return out
+}
+
+// statusSampler samples one server's status; in a run with actions, its
+// tablespaces' size too, for the disk an action takes (a table copy).
+func (s *Session) statusSampler(db *sql.DB, endpoint, runID string, galera bool) *status.Sampler {
+	sm := status.NewSampler(db, endpoint, runID, galera)
+	if len(s.actions) > 0 {
+		sm.SampleDisk()
+	}
+	return sm
 }

@@ -18,6 +18,8 @@ type sandboxCmd struct {
 	Stop   sandboxStopCmd   `cmd:"" help:"Shut a named sandbox down cleanly and remove its data (unless --keep)."`
 	Status sandboxStatusCmd `cmd:"" help:"Show a named sandbox; exit 1 when it is not running."`
 	List   sandboxListCmd   `cmd:"" help:"List the named sandboxes."`
+	// Restore: cmd_sandbox_restore.go.
+	Restore sandboxRestoreCmd `cmd:"" help:"Rebuild a cluster node from a backup: mariabackup of another running node, the prepare (redo apply) timed on its own, the node's data replaced, then its join by IST or SST."`
 }
 
 type sandboxName struct {

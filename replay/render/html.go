@@ -65,6 +65,7 @@ type htmlRun struct {
 	// ActionsTable, EndpointCharts and ClusterCharts: see html_actions.go;
 	// ClusterHeading names flow control only when the run has Galera's.
 	ActionsTable   template.HTML
+	RecoveryTable  template.HTML // recovery.go
 	EndpointCharts []template.HTML
 	ClusterCharts  []template.HTML
 	ClusterHeading string
@@ -105,7 +106,7 @@ var spectrumTicks = []plot.Tick{{Pos: 0, Label: "0%"}, {Pos: 1, Label: "90%"}, {
 func htmlRunOf(rr *report.RunReport, several bool) htmlRun {
 	// Charts name a server by its node name where the run knows it.
 	name := rr.Info.NodeName
-	hr := htmlRun{RunReport: rr, ActionsTable: actionsTable(rr.Actions, name)}
+	hr := htmlRun{RunReport: rr, ActionsTable: actionsTable(rr.Actions, name), RecoveryTable: recoveryTable(rr.Recovery)}
 	bands := actionBands(rr.ActionRows, rr.Start)
 	for _, s := range rr.Scenarios {
 		hr.MaxP99 = math.Max(hr.MaxP99, s.P99Ms)

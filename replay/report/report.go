@@ -124,6 +124,8 @@ type RunReport struct {
 	// each cost every endpoint, as the run's summary printed it.
 	ActionRows []results.Action `json:"action_rows,omitempty"`
 	Actions    []stall.Cost     `json:"actions,omitempty"`
+	// Recovery is the timeline of each crash action (recovery.parquet).
+	Recovery []stall.Recovery `json:"recovery,omitempty"`
 	// Baseline is, per endpoint, the longest stretch without a successful
 	// write before the first action: the workload's own gaps.
 	Baseline []stall.EndpointCost `json:"baseline,omitempty"`
@@ -253,11 +255,23 @@ func buildRun(dir string, opt Options) (*RunReport, error) {
 	if rr.ActionRows, err = results.ReadActions(dir, w.warn); err != nil {
 		return nil, err
 	}
+	recovery, err := results.ReadRecovery(dir, w.warn)
+	if err != nil {
+		return nil, err
+	}
+	rr.Recovery = stall.Recoveries(recovery)
 	figs, err := readEndpoints(dir, rr.Info, rr.ActionRows, w.warn)
 	if err != nil {
 		return nil, err
 	}
 	rr.Endpoints, rr.Actions, rr.Baseline, rr.Nodes = figs.timelines, figs.costs, figs.baseline, figs.nodes
+	if len(rr.Actions) > 0 {
+		disk, err := readDisk(dir, w.warn)
+		if err != nil {
+			return nil, err
+		}
+		stall.AddDiskCost(rr.Actions, disk)
+	}
 	if rr.Info != nil && rr.Info.Segments > 1 {
 		if rr.Clients, rr.Common, err = clientBreakdown(dir, w.warn); err != nil {
 			return nil, err

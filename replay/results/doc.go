@@ -22,6 +22,8 @@
 //	    status-<host>-<n>.rows            the same rows, journalled, for up to a minute
 //	    work-<host>-<n>.parquet           the work of sampled executions (work.Work, work.go)
 //	    work-<host>-<n>.rows              the same rows, journalled, for up to a minute
+//	    actions.parquet                   one row per action and endpoint (Action)
+//	    recovery.parquet                  one row per node a crash action killed (Recovery)
 //
 // The rounds of a repeated comparison (joinbench ab) are runs too, laid
 // out as <dir>/ab=<series>/side=<base|candidate>/run=<id>/, their run.json

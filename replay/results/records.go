@@ -70,6 +70,11 @@ type Plan struct {
 	FirstSeen time.Time `parquet:"first_seen,timestamp(nanosecond)"`
 }
 
+// DiskVariable is the status variable of a server's InnoDB tablespaces'
+// size on disk, in bytes (a gauge), sampled in runs with actions: what a
+// table copy adds while it runs.
+const DiskVariable = "innodb_tablespace_bytes"
+
 // Status is one row of status-<host>-<n>.parquet: the change of one server counter
 // over one report interval.
 type Status struct {
