@@ -17,7 +17,8 @@ type sandboxRestoreCmd struct {
 	Node      string `required:"" placeholder:"NODE" help:"The node to rebuild (node3)."`
 	From      string `placeholder:"NODE" help:"The node to back up (default: the first other running node)."`
 	UseMemory string `placeholder:"SIZE" help:"mariabackup --prepare --use-memory: the memory the redo apply may use (100M, 2G; default mariabackup's own)."`
-	JSON      bool   `help:"Print what was done and when as JSON."`
+	Format    string `short:"f" enum:"text,json" default:"text" help:"Output format: text, or json (what was done and when)."`
+	JSON      bool   `hidden:"" aliasof:"format=json" help:"Print what was done and when as JSON: --format json."`
 }
 
 func (c *sandboxRestoreCmd) Run(ctx context.Context, cl *cli) error {
@@ -33,7 +34,7 @@ func (c *sandboxRestoreCmd) Run(ctx context.Context, cl *cli) error {
 	if err != nil {
 		return fmt.Errorf("sandbox %s: restore %s: %w", c.Name, c.Node, err)
 	}
-	if c.JSON {
+	if c.Format == "json" {
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(restoreJSONOf(r))
