@@ -303,9 +303,14 @@ type samplers struct {
 // its execution unpaired in a comparison.
 const finalWorkTimeout = 60 * time.Second
 
+// workStallTimeout is how long the end of a run waits for the next of the
+// queued samples: on a loaded machine one ANALYZE of a multi-level join
+// takes seconds.
+const workStallTimeout = 10 * time.Second
+
 // finish closes the samplers' queues: the samples asked for before the
 // end are still taken while the sampler keeps measuring them (one at
-// least every finalSampleTimeout, finalWorkTimeout in all); a server that
+// least every workStallTimeout, finalWorkTimeout in all); a server that
 // stops answering has its samples ended by stop, and counted as dropped.
 func (sp *samplers) finish(stop context.CancelFunc) {
 	for _, ep := range sp.eps {
@@ -326,7 +331,7 @@ func (sp *samplers) finish(stop context.CancelFunc) {
 		case <-done:
 			return
 		case <-deadline:
-		case <-time.After(finalSampleTimeout):
+		case <-time.After(workStallTimeout):
 			if n := handled(); n != last {
 				last = n
 				continue
