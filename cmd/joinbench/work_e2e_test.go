@@ -91,7 +91,10 @@ func TestWorkSingleRunWorkflow(t *testing.T) {
 	workflow := []string{"-s", "simple_inner_index", "-s", "simple_left_pk"}
 	a := run("a", dsn, "200", workflow...)
 	b := run("b", dsn, "200", workflow...)
-	code, aa := compareJSON(t, "-q", "compare", a, b)
+	// The noise floor keeps the time of a machine busy with other tests
+	// out of the A/A (two single runs drifted 2.3x under the whole suite):
+	// what is tested is that work makes no false verdict.
+	code, aa := compareJSON(t, "-q", "compare", "--noise-floor", "1000%", a, b)
 	checkSameWork(t, "A/A", aa)
 	if code != 0 {
 		t.Errorf("A/A compare: exit %d: %+v", code, aa.Failures)
