@@ -43,7 +43,7 @@ demo-galera: build
 # command, a flag or a help text (tests in cmd/joinbench fail until then).
 # After a merge conflict in either, take either side and run make docs.
 docs: build
-	$(BIN) lint --explain all > docs/rules.md.tmp || { rm -f docs/rules.md.tmp; exit 1; }
+	$(BIN) lint --explain-rule all > docs/rules.md.tmp || { rm -f docs/rules.md.tmp; exit 1; }
 	mv docs/rules.md.tmp docs/rules.md
 	$(BIN) help --markdown > docs/cli.md.tmp || { rm -f docs/cli.md.tmp; exit 1; }
 	mv docs/cli.md.tmp docs/cli.md

@@ -10,7 +10,7 @@ import (
 
 	"github.com/joinbench/joinbench/corpus"
 	"github.com/joinbench/joinbench/ddl"
-	"github.com/joinbench/joinbench/internal/server/flavor"
+	"github.com/joinbench/joinbench/internal/flavor"
 )
 
 // Severity of a finding. A rule's default can be changed per corpus in its
@@ -63,7 +63,7 @@ type Analyzer struct {
 	Doc      string
 	Severity Severity
 	Run      func(*Pass)
-	// Explanation is the long documentation `lint --explain RULE` prints.
+	// Explanation is the long documentation `lint --explain-rule RULE` prints.
 	Explanation Explanation
 	// RunDespiteErrors lets the rule run on a file whose statement does
 	// not parse (as in go/analysis). Such a rule must not rely on the

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/joinbench/joinbench/ddl"
-	"github.com/joinbench/joinbench/internal/server/flavor"
+	"github.com/joinbench/joinbench/internal/flavor"
 )
 
 // TestRules runs every rule over testdata/<rule>/*.sql. A comment

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/joinbench/joinbench/ddl"
-	"github.com/joinbench/joinbench/internal/server/flavor"
+	"github.com/joinbench/joinbench/internal/flavor"
 )
 
 // columnCollation returns the collation a string column of t compares

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/joinbench/joinbench/internal/server/flavor"
+	"github.com/joinbench/joinbench/internal/flavor"
 )
 
 // ConfigName is the file, in a corpus folder or any folder above it, that

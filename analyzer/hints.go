@@ -3,7 +3,7 @@ package analyzer
 import (
 	"strings"
 
-	"github.com/joinbench/joinbench/internal/server/flavor"
+	"github.com/joinbench/joinbench/internal/flavor"
 )
 
 // The SQL parser drops optimizer hints it does not know (JOIN_ORDER, BNL,

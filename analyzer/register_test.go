@@ -104,7 +104,7 @@ func TestSARIFRegionsHaveEnds(t *testing.T) {
 	}
 }
 
-// TestEveryRuleIsExplained: lint --explain has something to say about
+// TestEveryRuleIsExplained: lint --explain-rule has something to say about
 // every rule, with a wrong and a right example.
 func TestEveryRuleIsExplained(t *testing.T) {
 	for _, a := range Analyzers() {

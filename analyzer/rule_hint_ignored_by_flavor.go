@@ -3,7 +3,7 @@ package analyzer
 import (
 	"strings"
 
-	"github.com/joinbench/joinbench/internal/server/flavor"
+	"github.com/joinbench/joinbench/internal/flavor"
 )
 
 // HintIgnoredByFlavor reports optimizer hints the target flavour silently

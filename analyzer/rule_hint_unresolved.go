@@ -4,7 +4,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/joinbench/joinbench/internal/server/flavor"
+	"github.com/joinbench/joinbench/internal/flavor"
 )
 
 // HintUnresolved checks the names inside optimizer hints. A hint that names

@@ -3,7 +3,7 @@ package analyzer
 import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
-	"github.com/joinbench/joinbench/internal/server/flavor"
+	"github.com/joinbench/joinbench/internal/flavor"
 )
 
 // LargeDML reports UPDATE and DELETE statements that change an unbounded

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/joinbench/joinbench/ddl"
-	"github.com/joinbench/joinbench/internal/server/flavor"
+	"github.com/joinbench/joinbench/internal/flavor"
 )
 
 // parsingServer is a live server whose parser reads every statement but

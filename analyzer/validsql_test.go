@@ -12,7 +12,7 @@ import (
 
 	"github.com/joinbench/joinbench/analyzer/testdata/validsql/suite"
 	"github.com/joinbench/joinbench/ddl"
-	"github.com/joinbench/joinbench/internal/server/flavor"
+	"github.com/joinbench/joinbench/internal/flavor"
 	"github.com/joinbench/joinbench/internal/testdb"
 )
 

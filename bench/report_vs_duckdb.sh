@@ -10,7 +10,9 @@
 # Runs of ROWS (1000000, then 10000000) executions over SCENARIOS (40)
 # scenarios are generated once with joinbench's own writer under DIR
 # (default $TMPDIR/jb-duckdb-bench) and kept: delete it to start afresh.
-# WHAT is report,compare (either alone works). The DuckDB side is the Go
+# WHAT is report,compare (either alone works); report is timed twice: as
+# JSON, which also reads back the slowest executions, and as text, which
+# computes just the figures DuckDB does. The DuckDB side is the Go
 # driver in bench/duckdb, a module of its own so that the main module links
 # no DuckDB; its first build compiles DuckDB (minutes).
 set -euo pipefail

@@ -17,140 +17,13 @@ import (
 // placeholders as names, hints dropped and every executable comment opened
 // whatever its version: what some server may run is classified.
 func (p *parser) body() {
-	s, src := p.s, p.s.Source
+	s := p.s
 	headerErrs := len(p.errs)
-	used := make([]bool, len(s.Params))
-	var (
-		parts      []part
-		text       strings.Builder
-		classText  strings.Builder // the statement as classifyText parses it
-		stmtStart  = -1
-		lastSig    = -1
-		sawContent bool
-	)
-	flush := func() {
-		if text.Len() > 0 {
-			parts = append(parts, part{text: text.String(), param: -1})
-			text.Reset()
-		}
-	}
-	endStmt := func() {
-		flush()
-		if sawContent {
-			trimParts(parts)
-			s.stmts = append(s.stmts, stmtParts{parts: parts})
-			var kind StmtKind
-			if p.lazyKinds {
-				s.classTexts = append(s.classTexts, classText.String())
-			} else {
-				kind = classifyText(classText.String())
-			}
-			s.Statements = append(s.Statements, StmtSpan{Span: Span{Start: stmtStart, End: lastSig}, Kind: kind})
-		}
-		parts, sawContent, stmtStart, lastSig = nil, false, -1, -1
-		classText.Reset()
-	}
-	mark := func(t sqllex.Token) {
-		if stmtStart < 0 {
-			stmtStart = t.Start
-		}
-		lastSig = t.End
-		sawContent = true
-	}
-	use := func(t sqllex.Token, inHint bool) error {
-		name := t.PlaceholderName(src)
-		idx := -1
-		for n, prm := range s.Params {
-			if prm.Name == name {
-				idx = n
-			}
-		}
-		if idx < 0 && p.badParams[name] {
-			return errBadParam // its declaration is the mistake
-		}
-		if idx < 0 {
-			return s.errorf(t.Start, "placeholder {{%s}} is not declared (add `-- param %s: TYPE` to the header)", name, name)
-		}
-		prm := s.Params[idx]
-		if inHint && prm.Kind != KindTable {
-			return s.errorf(t.Start, "only table placeholders may appear in an optimizer hint; {{%s}} is a %s value, and values are bound as ? which hints cannot hold", name, prm.Kind)
-		}
-		used[idx] = true
-		flush()
-		parts = append(parts, part{param: idx})
-		s.Uses = append(s.Uses, Use{Param: prm, Start: t.Start, End: t.End})
-		mark(t)
-		return nil
-	}
-	hint := func(h sqllex.Token) {
-		hs := sqllex.NewHintScanner(src, h)
-		text.WriteString("/*+")
-		for t := hs.Next(); t.Kind != sqllex.EOF; t = hs.Next() {
-			p.fail(s.quotedPlaceholder(t))
-			if err := hs.Err(); err != nil {
-				p.fail(s.errorf(err.Offset, "%s", err.Msg))
-				break // the rest of the hint cannot be read
-			}
-			if t.Kind == sqllex.Placeholder {
-				p.fail(use(t, true))
-				continue
-			}
-			text.WriteString(t.Text(src))
-		}
-		if !h.Unterminated {
-			text.WriteString("*/")
-		}
-	}
-	sc := sqllex.NewScanner(src, s.BodyOffset)
+	b := &bodyScan{p: p, s: s, src: s.Source, used: make([]bool, len(s.Params)), stmtStart: -1, lastSig: -1}
+	sc := sqllex.NewScanner(b.src, s.BodyOffset)
 	for {
 		t := sc.Next()
-		switch t.Kind {
-		case sqllex.EOF:
-		case sqllex.Space:
-			text.WriteString(t.Text(src))
-			classText.WriteString(t.Text(src))
-		case sqllex.LineComment:
-		case sqllex.BlockComment:
-			text.WriteByte(' ')
-			classText.WriteByte(' ')
-		case sqllex.Placeholder:
-			if err := use(t, false); err != nil {
-				p.fail(err)
-				classText.WriteByte('?')
-			} else if prm := s.Uses[len(s.Uses)-1].Param; prm.Kind == KindTable {
-				classText.WriteString(sqllex.QuoteIdent(prm.Name))
-			} else {
-				classText.WriteByte('?')
-			}
-		case sqllex.Hint:
-			mark(t)
-			hint(t)
-			classText.WriteByte(' ')
-		case sqllex.ExecStart, sqllex.ExecEnd:
-			text.WriteString(t.Text(src))
-			classText.WriteByte(' ')
-			mark(t)
-		case sqllex.Punct:
-			switch src[t.Start] {
-			case ';':
-				endStmt()
-				continue
-			case '?':
-				p.fail(s.errorf(t.Start, "a bare ? is not allowed: declare a parameter and write {{name}}"))
-			}
-			text.WriteString(t.Text(src))
-			classText.WriteString(t.Text(src))
-			mark(t)
-		case sqllex.String, sqllex.QuotedIdent:
-			p.fail(s.quotedPlaceholder(t))
-			text.WriteString(t.Text(src))
-			classText.WriteString(t.Text(src))
-			mark(t)
-		default:
-			text.WriteString(t.Text(src))
-			classText.WriteString(t.Text(src))
-			mark(t)
-		}
+		b.token(t)
 		if err := sc.Err(); err != nil {
 			// What follows an unreadable token cannot be read either.
 			p.fail(s.errorf(err.Offset, "%s", err.Msg))
@@ -160,18 +33,176 @@ func (p *parser) body() {
 			break
 		}
 	}
-	endStmt()
+	b.endStmt()
 	if len(s.stmts) == 0 {
-		p.fail(s.errorf(len(src), "the scenario has no statement"))
+		p.fail(s.errorf(len(b.src), "the scenario has no statement"))
 		return
 	}
 	if len(p.errs) > headerErrs {
 		return // a use in a bad placeholder would count as none
 	}
 	for n, prm := range s.Params {
-		if !used[n] {
+		if !b.used[n] {
 			p.fail(s.errorf(prm.off, "parameter %q is declared but not used", prm.Name))
 		}
+	}
+}
+
+// bodyScan is body's state while it reads the tokens of the text: the
+// statement being built as the SQL sent (text, cut into parts at
+// placeholder uses) and as classifyText parses it (classText).
+type bodyScan struct {
+	p    *parser
+	s    *Scenario
+	src  string
+	used []bool // by parameter index
+
+	parts      []part
+	text       strings.Builder
+	classText  strings.Builder
+	stmtStart  int // offset of the statement's first significant token; -1 before it
+	lastSig    int // end of its last significant token
+	sawContent bool
+}
+
+// token adds one token to the statement being built.
+func (b *bodyScan) token(t sqllex.Token) {
+	p, s, src := b.p, b.s, b.src
+	switch t.Kind {
+	case sqllex.EOF, sqllex.LineComment:
+	case sqllex.Space:
+		b.both(t.Text(src))
+	case sqllex.BlockComment:
+		b.text.WriteByte(' ')
+		b.classText.WriteByte(' ')
+	case sqllex.Placeholder:
+		if err := b.use(t, false); err != nil {
+			p.fail(err)
+			b.classText.WriteByte('?')
+		} else if prm := s.Uses[len(s.Uses)-1].Param; prm.Kind == KindTable {
+			b.classText.WriteString(sqllex.QuoteIdent(prm.Name))
+		} else {
+			b.classText.WriteByte('?')
+		}
+	case sqllex.Hint:
+		b.mark(t)
+		b.hint(t)
+		b.classText.WriteByte(' ')
+	case sqllex.ExecStart, sqllex.ExecEnd:
+		b.text.WriteString(t.Text(src))
+		b.classText.WriteByte(' ')
+		b.mark(t)
+	case sqllex.Punct:
+		switch src[t.Start] {
+		case ';':
+			b.endStmt()
+			return
+		case '?':
+			p.fail(s.errorf(t.Start, "a bare ? is not allowed: declare a parameter and write {{name}}"))
+		}
+		b.both(t.Text(src))
+		b.mark(t)
+	case sqllex.String, sqllex.QuotedIdent:
+		p.fail(s.quotedPlaceholder(t))
+		b.both(t.Text(src))
+		b.mark(t)
+	default:
+		b.both(t.Text(src))
+		b.mark(t)
+	}
+}
+
+// both writes text to the SQL sent and to the text classified.
+func (b *bodyScan) both(text string) {
+	b.text.WriteString(text)
+	b.classText.WriteString(text)
+}
+
+// flush ends the current literal part of the SQL sent.
+func (b *bodyScan) flush() {
+	if b.text.Len() > 0 {
+		b.parts = append(b.parts, part{text: b.text.String(), param: -1})
+		b.text.Reset()
+	}
+}
+
+// endStmt ends the statement being built, keeping it when it has any
+// content, and classifies it (later, when the parser's kinds are lazy).
+func (b *bodyScan) endStmt() {
+	b.flush()
+	s := b.s
+	if b.sawContent {
+		trimParts(b.parts)
+		s.stmts = append(s.stmts, stmtParts{parts: b.parts})
+		var kind StmtKind
+		if b.p.lazyKinds {
+			s.classTexts = append(s.classTexts, b.classText.String())
+		} else {
+			kind = classifyText(b.classText.String())
+		}
+		s.Statements = append(s.Statements, StmtSpan{Span: Span{Start: b.stmtStart, End: b.lastSig}, Kind: kind})
+	}
+	b.parts, b.sawContent, b.stmtStart, b.lastSig = nil, false, -1, -1
+	b.classText.Reset()
+}
+
+// mark notes a significant token: the statement has content up to t.
+func (b *bodyScan) mark(t sqllex.Token) {
+	if b.stmtStart < 0 {
+		b.stmtStart = t.Start
+	}
+	b.lastSig = t.End
+	b.sawContent = true
+}
+
+// use records a placeholder use: a part of its own in the SQL sent.
+func (b *bodyScan) use(t sqllex.Token, inHint bool) error {
+	s := b.s
+	name := t.PlaceholderName(b.src)
+	idx := -1
+	for n, prm := range s.Params {
+		if prm.Name == name {
+			idx = n
+		}
+	}
+	if idx < 0 && b.p.badParams[name] {
+		return errBadParam // its declaration is the mistake
+	}
+	if idx < 0 {
+		return s.errorf(t.Start, "placeholder {{%s}} is not declared (add `-- param %s: TYPE` to the header)", name, name)
+	}
+	prm := s.Params[idx]
+	if inHint && prm.Kind != KindTable {
+		return s.errorf(t.Start, "only table placeholders may appear in an optimizer hint; {{%s}} is a %s value, and values are bound as ? which hints cannot hold", name, prm.Kind)
+	}
+	b.used[idx] = true
+	b.flush()
+	b.parts = append(b.parts, part{param: idx})
+	s.Uses = append(s.Uses, Use{Param: prm, Start: t.Start, End: t.End})
+	b.mark(t)
+	return nil
+}
+
+// hint copies an optimizer hint to the SQL sent, with its table
+// placeholders as uses.
+func (b *bodyScan) hint(h sqllex.Token) {
+	p, s := b.p, b.s
+	hs := sqllex.NewHintScanner(b.src, h)
+	b.text.WriteString("/*+")
+	for t := hs.Next(); t.Kind != sqllex.EOF; t = hs.Next() {
+		p.fail(s.quotedPlaceholder(t))
+		if err := hs.Err(); err != nil {
+			p.fail(s.errorf(err.Offset, "%s", err.Msg))
+			break // the rest of the hint cannot be read
+		}
+		if t.Kind == sqllex.Placeholder {
+			p.fail(b.use(t, true))
+			continue
+		}
+		b.text.WriteString(t.Text(b.src))
+	}
+	if !h.Unterminated {
+		b.text.WriteString("*/")
 	}
 }
 

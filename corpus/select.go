@@ -6,43 +6,90 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/joinbench/joinbench/internal/suggest"
 	"github.com/joinbench/joinbench/internal/usage"
 )
 
-// Lookup returns the named scenario, or a user error that names near
-// matches ("did you mean ...?").
+// Lookup returns the named scenario, or a user error that names the
+// nearest one ("did you mean ...?").
 func (c *Corpus) Lookup(name string) (*Scenario, error) {
 	if s := c.Get(name); s != nil {
 		return s, nil
 	}
-	return nil, usage.Errorf("no scenario %q%s (joinbench list shows them)", name, c.nearNames(name))
+	return nil, usage.Errorf("no scenario %q%s (joinbench list shows them)", name, c.nearName(name))
 }
 
-// nearNames suggests scenario names close to a mistyped one: those that
-// contain it, or share its first six letters.
-func (c *Corpus) nearNames(name string) string {
-	var near []string
-	low := strings.ToLower(name)
+// nearName suggests the scenario a mistyped name most likely meant: the
+// one that differs only in case (simple_left_pk_gb), else the nearest by
+// edit distance (simpel_inner_pk).
+func (c *Corpus) nearName(name string) string {
+	var names []string
 	for _, s := range c.Scenarios() {
-		n := strings.ToLower(s.Name)
-		if strings.Contains(n, low) || len(low) >= 6 && strings.HasPrefix(n, low[:6]) {
-			near = append(near, s.Name)
+		if strings.EqualFold(s.Name, name) {
+			return "; did you mean " + s.Name + "?"
+		}
+		names = append(names, s.Name)
+	}
+	return suggest.DidYouMean(name, names)
+}
+
+// Tagged returns the scenarios that tags select, as --tags gives them to
+// run, ab and list alike: those carrying any of the entries, where an
+// entry is a tag or tags joined by "+" (left+hint), which a scenario must
+// carry all of. A tag no scenario carries, and entries that select
+// nothing, are user errors.
+func (c *Corpus) Tagged(tags []string) ([]*Scenario, error) {
+	flag := "--tags " + strings.Join(tags, ",")
+	var known []string
+	for _, s := range c.Scenarios() {
+		for _, t := range s.Tags {
+			if !slices.Contains(known, t) {
+				known = append(known, t)
+			}
 		}
 	}
-	if len(near) == 0 {
-		return ""
+	var entries [][]string
+	for _, e := range tags {
+		var all []string
+		for _, t := range strings.Split(e, "+") {
+			if t = strings.TrimSpace(t); t == "" {
+				continue
+			}
+			if !slices.Contains(known, t) {
+				return nil, usage.Errorf("%s: no scenario has the tag %q%s (joinbench list shows the tags)", flag, t, suggest.DidYouMean(t, known))
+			}
+			all = append(all, t)
+		}
+		if len(all) > 0 {
+			entries = append(entries, all)
+		}
 	}
-	if len(near) > 5 {
-		near = append(near[:5], "...")
+	var out []*Scenario
+	for _, s := range c.Scenarios() {
+		if slices.ContainsFunc(entries, func(all []string) bool { return hasEvery(s.Tags, all) }) {
+			out = append(out, s)
+		}
 	}
-	return "; did you mean " + strings.Join(near, ", ") + "?"
+	if len(out) == 0 {
+		return nil, usage.Errorf("%s: no scenario has these tags (joinbench list shows them)", flag)
+	}
+	return out, nil
+}
+
+func hasEvery(have, want []string) bool {
+	for _, t := range want {
+		if !slices.Contains(have, t) {
+			return false
+		}
+	}
+	return true
 }
 
 // Selection is what a run executes: how many times each scenario runs per
 // event, as the reference workload counts them.
 type Selection struct {
 	All   bool     // every scenario, once per event
-	Tags  []string // every scenario carrying one of these tags, once per event
+	Tags  []string // every scenario Tagged selects, once per event
 	Specs []string // NAME or NAME=COUNT (COUNT 0 turns a scenario off)
 }
 
@@ -57,15 +104,12 @@ func (c *Corpus) Select(sel Selection) (map[string]int, error) {
 		}
 	}
 	if len(sel.Tags) > 0 {
-		matched := 0
-		for _, s := range c.Scenarios() {
-			if slices.ContainsFunc(s.Tags, func(t string) bool { return slices.Contains(sel.Tags, t) }) {
-				counts[s.Name] = 1
-				matched++
-			}
+		tagged, err := c.Tagged(sel.Tags)
+		if err != nil {
+			return nil, err
 		}
-		if matched == 0 {
-			return nil, usage.Errorf("--tags %s: no scenario has these tags (joinbench list shows them)", strings.Join(sel.Tags, ","))
+		for _, s := range tagged {
+			counts[s.Name] = 1
 		}
 	}
 	for _, spec := range sel.Specs {

@@ -11,7 +11,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/joinbench/joinbench/internal/server/flavor"
+	"github.com/joinbench/joinbench/internal/flavor"
 )
 
 // node is a JSON value that keeps the order of object keys, which is the

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/joinbench/joinbench/internal/server/flavor"
+	"github.com/joinbench/joinbench/internal/flavor"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")

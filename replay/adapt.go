@@ -9,7 +9,7 @@ import (
 	"github.com/joinbench/joinbench/corpus"
 	"github.com/joinbench/joinbench/explain"
 	"github.com/joinbench/joinbench/explain/capture"
-	"github.com/joinbench/joinbench/internal/server/flavor"
+	"github.com/joinbench/joinbench/internal/flavor"
 	"github.com/joinbench/joinbench/replay/checksum"
 	"github.com/joinbench/joinbench/replay/results"
 )

@@ -109,7 +109,14 @@ func TestBarrierSegmentsAgreeOnTheirTerms(t *testing.T) {
 	if got.err != nil {
 		t.Fatal(got.err)
 	}
-	if d := got.at.Sub(second).Abs(); d > 50*time.Millisecond {
+	// Both read one start_at; what each returns is it in its own clock,
+	// through an offset measured by a round trip, so on a loaded machine
+	// they differ by that round trip: only a gross disagreement is wrong.
+	var starts int
+	if err := db.QueryRow("SELECT COUNT(DISTINCT start_at) FROM " + BarrierTable + " WHERE run_id = 'r' AND start_at IS NOT NULL").Scan(&starts); err != nil || starts != 1 {
+		t.Errorf("the segments of run r hold %d start times (%v), want one", starts, err)
+	}
+	if d := got.at.Sub(second).Abs(); d > time.Second {
 		t.Errorf("the segments start %s apart: %s and %s", d, got.at, second)
 	}
 }

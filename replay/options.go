@@ -205,6 +205,7 @@ func ParseRetryErrors(s string) ([]uint16, error) {
 type workload struct {
 	scenarios []*Scenario
 	names     []string // enabled, in corpus order
+	sql       []string // their statement texts, for run.json
 	writes    []string // those with a statement that is not a plain read
 	// writeKinds are the kinds of the statements of each of writes that
 	// are not plain reads, each once, in statement order.
@@ -241,6 +242,7 @@ func (o *Options) compile() (*workload, error) {
 		}
 		w.scenarios = append(w.scenarios, FromTemplate(t, n))
 		w.names = append(w.names, s.Name)
+		w.sql = append(w.sql, s.Body)
 		if kinds := s.Writes(); len(kinds) > 0 {
 			if w.writeKinds == nil {
 				w.writeKinds = map[string][]string{}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/joinbench/joinbench/internal/usage"
 	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/replay/stall"
 )
 
 // Run replays the configured workload and returns its summary. Cancelling
@@ -249,6 +250,7 @@ func (e *engine) result(ctx, runCtx context.Context, m *measurement, d drained) 
 	res := &Result{Start: start, End: end, Summary: e.summary(), Paths: e.paths(), Actions: d.actions,
 		Work: e.sampling.record(e.scens), Machine: d.machine}
 	res.Summary.Actions = e.actionCosts(d.actions, end)
+	res.Summary.Recovery = stall.Recoveries(results.RecoveryTimeline(d.actions))
 	res.Summary.Interrupted = ctx.Err() != nil
 	if d.cpuOK {
 		res.Summary.setClientCPU(d.cpuUsed)

@@ -1,14 +1,17 @@
 package replay
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/joinbench/joinbench/internal/flavor"
 	"github.com/joinbench/joinbench/internal/server"
 	"github.com/joinbench/joinbench/internal/usage"
 	"github.com/joinbench/joinbench/replay/action"
@@ -194,82 +197,23 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 	if err != nil {
 		log.Printf("warning: %v", err)
 	}
-
 	host, _ := os.Hostname()
-	runID := o.RunID
-	if runID == "" {
-		runID = results.NewRunID(time.Now())
-	}
-	// Executions go to a journal made Parquet at the end, unless asked
-	// for as they come: encoding them during the run takes client CPU
-	// from the measured time (results.Options.Journal).
-	ropts := results.Options{Journal: !o.LiveResults}
-	var dir *results.RunDir
-	if o.Segment.Split() {
-		dir, err = results.CreateSegment(o.Out, runID, host, o.Segment.Index, ropts)
-	} else {
-		dir, err = results.CreateWithOptions(o.Out, runID, host, ropts)
-	}
+	runID := cmp.Or(o.RunID, results.NewRunID(time.Now()))
+	dir, err := s.createDir(runID, host)
 	if err != nil {
-		return nil, usage.Wrap(err)
+		return nil, err
 	}
 	defer dir.Close()
-	eps := make([]Endpoint, len(s.eps))
-	var names []string
-	direct := false
-	for i, ep := range s.eps {
-		eps[i] = ep
-		// Status read through a proxy would be whichever node it picks:
-		// behind one, it is read on the nodes.
-		if o.ReportInterval > 0 && len(s.nodes) == 0 {
-			eps[i].Sampler = status.NewSampler(ep.admin(), ep.Name, runID, fl.Galera)
-		}
-		names = append(names, ep.Name)
-		direct = direct || ep.Direct
-	}
-	var nodes []Node
-	for _, n := range s.nodes {
-		node := Node{Name: n.ep.Name, DB: n.db}
-		if o.ReportInterval > 0 {
-			node.Sampler = status.NewSampler(n.db, n.ep.Name, runID, fl.Galera)
-		}
-		nodes = append(nodes, node)
-	}
-	run := &results.Run{
-		RunID: runID, ToolVersion: o.ToolVersion, ServerVersion: fl.Version, Flavor: fl.Name,
-		Endpoints: names, ClientHost: host, ServerVars: vars, Options: o.record(),
-		Scenarios: s.work.names, WriteScenarios: s.work.writes, WriteKinds: s.work.writeKinds, Start: time.Now(),
-		Nodes:   s.nodeNames(sctx, fl.Galera),
-		Dataset: s.dataset,
-	}
-	if o.Segment.Split() {
-		run.Segment, run.Segments = o.Segment.Index, o.Segment.Count
-	}
-	for _, a := range s.specs {
-		run.Actions = append(run.Actions, a.Text)
-	}
+	eps, nodes := s.sampledEndpoints(runID, fl)
+	run := s.runRecord(sctx, runID, host, fl, vars, eps)
 	if err := dir.WriteRun(run); err != nil {
 		return nil, err
 	}
 	log.Printf("run %s: %d scenario(s), %d thread(s) on %s (%s %s), results in %s",
-		runID, len(s.work.scenarios), o.Threads, strings.Join(names, ", "), fl.Name, fl.Version, dir.Path())
+		runID, len(s.work.scenarios), o.Threads, strings.Join(run.Endpoints, ", "), fl.Name, fl.Version, dir.Path())
 
-	cfg := o.config(s.retry)
-	cfg.RunID, cfg.ClientHost, cfg.Endpoints, cfg.Scenarios = runID, host, eps, s.work.scenarios
-	cfg.NodeName = nodeNameQuery(fl.Galera)
-	cfg.Nodes = nodes
-	cfg.Sink = ResultsSink(dir)
-	if !o.Segment.Split() || o.Segment.Index == 1 {
-		// The actions are the run's, as the workload is: of a run split
-		// over several clients, segment 1 performs them, once (every
-		// segment checked them, so that a mistake stops each one).
-		cfg.Actions = s.actions
-	}
-	if cfg.Explain != ExplainOff {
-		cfg.Explainer = NewExplainer(fl)
-	}
-	cfg.Work.Flavor = fl
-	if direct {
+	cfg := s.engineConfig(runID, host, fl, eps, nodes, dir)
+	if slices.ContainsFunc(s.eps, func(ep Endpoint) bool { return ep.Direct }) {
 		// Spare Ps keep the runtime from taking Ps back from workers
 		// blocked in reads (see ProcsForBlockingIO), for this run only.
 		defer holdProcs(o.Threads)()
@@ -287,6 +231,101 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 	if we := (*results.WriteError)(nil); errors.As(runErr, &we) {
 		runErr = fmt.Errorf("%w: the run was stopped; the files finished before are kept in %s", we, dir.Path())
 	}
+	runErr = completeRun(dir, run, res, runErr)
+	return &Outcome{Result: *res, Run: run, Dir: dir.Path()}, runErr
+}
+
+// createDir makes the run's folder, or its segment's in a split run.
+// Executions go to a journal made Parquet at the end, unless asked for as
+// they come: encoding them during the run takes client CPU from the
+// measured time (results.Options.Journal).
+func (s *Session) createDir(runID, host string) (*results.RunDir, error) {
+	o := &s.opts
+	ropts := results.Options{Journal: !o.LiveResults}
+	var dir *results.RunDir
+	var err error
+	if o.Segment.Split() {
+		dir, err = results.CreateSegment(o.Out, runID, host, o.Segment.Index, ropts)
+	} else {
+		dir, err = results.CreateWithOptions(o.Out, runID, host, ropts)
+	}
+	if err != nil {
+		return nil, usage.Wrap(err)
+	}
+	return dir, nil
+}
+
+// sampledEndpoints are the run's endpoints and nodes, each given a status
+// sampler when the run reports status. Status read through a proxy would
+// be whichever node it picks: behind one, it is read on the nodes.
+func (s *Session) sampledEndpoints(runID string, fl flavor.Flavor) ([]Endpoint, []Node) {
+	o := &s.opts
+	eps := make([]Endpoint, len(s.eps))
+	for i, ep := range s.eps {
+		eps[i] = ep
+		if o.ReportInterval > 0 && len(s.nodes) == 0 {
+			eps[i].Sampler = s.statusSampler(ep.admin(), ep.Name, runID, fl.Galera)
+		}
+	}
+	var nodes []Node
+	for _, n := range s.nodes {
+		node := Node{Name: n.ep.Name, DB: n.db}
+		if o.ReportInterval > 0 {
+			node.Sampler = s.statusSampler(n.db, n.ep.Name, runID, fl.Galera)
+		}
+		nodes = append(nodes, node)
+	}
+	return eps, nodes
+}
+
+// runRecord is run.json as the run starts: what runs, where and how.
+func (s *Session) runRecord(ctx context.Context, runID, host string, fl flavor.Flavor, vars map[string]string, eps []Endpoint) *results.Run {
+	o := &s.opts
+	var names []string
+	for _, ep := range eps {
+		names = append(names, ep.Name)
+	}
+	run := &results.Run{
+		RunID: runID, ToolVersion: o.ToolVersion, ServerVersion: fl.Version, Flavor: fl.Name,
+		Endpoints: names, ClientHost: host, ServerVars: vars, Options: o.record(),
+		Scenarios: s.work.names, WriteScenarios: s.work.writes, WriteKinds: s.work.writeKinds, Start: time.Now(),
+		Nodes:   s.nodeNames(ctx, fl.Galera),
+		Dataset: s.dataset,
+	}
+	run.RecordScenarioSQL(s.work.names, s.work.sql)
+	if o.Segment.Split() {
+		run.Segment, run.Segments = o.Segment.Index, o.Segment.Count
+	}
+	for _, a := range s.specs {
+		run.Actions = append(run.Actions, a.Text)
+	}
+	return run
+}
+
+// engineConfig is the engine's configuration for this session's run.
+func (s *Session) engineConfig(runID, host string, fl flavor.Flavor, eps []Endpoint, nodes []Node, dir *results.RunDir) Config {
+	o := &s.opts
+	cfg := o.config(s.retry)
+	cfg.RunID, cfg.ClientHost, cfg.Endpoints, cfg.Scenarios = runID, host, eps, s.work.scenarios
+	cfg.NodeName = nodeNameQuery(fl.Galera)
+	cfg.Nodes = nodes
+	cfg.Sink = ResultsSink(dir)
+	if !o.Segment.Split() || o.Segment.Index == 1 {
+		// The actions are the run's, as the workload is: of a run split
+		// over several clients, segment 1 performs them, once (every
+		// segment checked them, so that a mistake stops each one).
+		cfg.Actions = s.actions
+	}
+	if cfg.Explain != ExplainOff {
+		cfg.Explainer = NewExplainer(fl)
+	}
+	cfg.Work.Flavor = fl
+	return cfg
+}
+
+// completeRun writes run.json with the run's outcome and closes the
+// folder; the error returned is the run's with what failed here added.
+func completeRun(dir *results.RunDir, run *results.Run, res *Result, runErr error) error {
 	run.Start, run.End = res.Start, res.End
 	run.Interrupted = res.Summary.Interrupted
 	run.Executions, run.Errors, run.CutAtEnd = res.Summary.Executions, res.Summary.Errors, res.Summary.CutAtEnd
@@ -303,7 +342,7 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 	if err := dir.Close(); err != nil && runErr == nil {
 		runErr = fmt.Errorf("close results: %w", err)
 	}
-	return &Outcome{Result: *res, Run: run, Dir: dir.Path()}, runErr
+	return runErr
 }
 
 // nodeNameQuery is how a connection asks which server it reached: a
@@ -368,4 +407,14 @@ func (s *Session) nodeNames(ctx context.Context, galera bool) []results.Node {
 		}
 	}
 	return out
+}
+
+// statusSampler samples one server's status; in a run with actions, its
+// tablespaces' size too, for the disk an action takes (a table copy).
+func (s *Session) statusSampler(db *sql.DB, endpoint, runID string, galera bool) *status.Sampler {
+	sm := status.NewSampler(db, endpoint, runID, galera)
+	if len(s.actions) > 0 {
+		sm.SampleDisk()
+	}
+	return sm
 }

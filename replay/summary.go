@@ -70,6 +70,8 @@ type Summary struct {
 	// Actions are the run's actions (--action) and what each cost every
 	// endpoint: the longest stretch without a successful write.
 	Actions []stall.Cost `json:"actions,omitempty"`
+	// Recovery is the timeline of each crash action (recovery.parquet).
+	Recovery []stall.Recovery `json:"recovery,omitempty"`
 }
 
 // Accumulator reduces the rows a run records, one at a time, to a summary
@@ -203,5 +205,9 @@ func (s *Summary) WriteText(w io.Writer) error {
 				"(at least that slow; not in the figures above)\n", sc.Scenario, sc.CutAtEnd, time.Duration(sc.CutRanMs*1e6).Round(time.Millisecond))
 		}
 	}
-	return writeActionCosts(w, s.Actions)
+	if err := writeActionCosts(w, s.Actions); err != nil {
+		return err
+	}
+	writeRecoveries(w, s.Recovery)
+	return nil
 }

@@ -324,16 +324,7 @@ func (w *worker) event(ctx context.Context, ph *phase, intended time.Time) {
 // run cancelled).
 func (w *worker) statement(ctx context.Context, ph *phase, s *scenState, si int, st *Statement, seq int32, lag time.Duration, inTrx *bool) bool {
 	e := w.e
-	// A sampled write's counters are read before it, outside the timed
-	// span and the lockstep's turn.
-	var ws *workSample
-	if w.wscen != nil && w.sampled(s, seq) {
-		if s.Write {
-			ws = w.beginWriteSample(ph, s, si, seq)
-		} else {
-			ws = w.newSample(ph, s, si, seq)
-		}
-	}
+	ws := w.startSample(ph, s, si, seq)
 	lk := e.cfg.Lockstep
 	if lk != nil && !lk.acquire(ctx, w.id) {
 		return false
@@ -342,30 +333,7 @@ func (w *worker) statement(ctx context.Context, ph *phase, s *scenState, si int,
 	if w.held == noneHeld && w.e.tally != nil {
 		w.hold(start.UnixNano())
 	}
-	var (
-		retries int32
-		n       int64
-		sum     string
-		err     error
-		kind    errKind
-	)
-	for {
-		n, sum, err = w.do(st)
-		kind = classify(ctx, err, e.cfg.RetryErrors)
-		if kind != errRetry || int(retries) >= e.cfg.MaxRetries {
-			break
-		}
-		retries++
-		if *inTrx {
-			// A deadlock rolled the transaction back; a lock wait timeout
-			// rolled back the statement. Start the transaction over either
-			// way so the retry runs in a fresh one.
-			if rerr := w.restartTrx(); rerr != nil {
-				err, kind = rerr, classify(ctx, rerr, nil)
-				break
-			}
-		}
-	}
+	x := w.execute(ctx, st, inTrx)
 	took := time.Since(start)
 	if lk != nil {
 		lk.release(w.id)
@@ -373,20 +341,83 @@ func (w *worker) statement(ctx context.Context, ph *phase, s *scenState, si int,
 	// A statement the end of the run stopped is recorded, so that a
 	// statement that stalls the run is seen, but as what it is: it ran at
 	// least took, and is neither an execution nor an error.
-	cut := err == errCutAtEnd || err == errCutNoReply
-	if kind == errCancelled && !cut {
+	cut := x.err == errCutAtEnd || x.err == errCutNoReply
+	if x.kind == errCancelled && !cut {
 		return false
 	}
-	switch kind {
+	switch x.kind {
 	case errNone:
 		e.succeeded(s)
+		w.afterSuccess(s, si, st, ws, x.retries, took)
 	case errServer, errTimeout:
-		e.noteError(s, err)
-		e.failed(s, err)
+		e.noteError(s, x.err)
+		e.failed(s, x.err)
 	case errRetry, errAborted:
-		e.noteError(s, err)
+		e.noteError(s, x.err)
 	}
-	if w.wscen != nil && kind == errNone {
+	if ph.record {
+		w.record(ph, s, si, seq, start, took+lag, lag, x, cut)
+	}
+	if cut {
+		return false
+	}
+	if x.kind == errConn || x.kind == errAborted {
+		w.lost(ctx, x.err)
+		return false
+	}
+	return true
+}
+
+// execution is what one statement's execution, retries included, gave.
+type execution struct {
+	rows    int64
+	sum     string
+	err     error
+	kind    errKind
+	retries int32
+}
+
+// execute runs st, retrying deadlocks and lock wait timeouts up to the
+// configured count, in a fresh transaction when one was open.
+func (w *worker) execute(ctx context.Context, st *Statement, inTrx *bool) execution {
+	e := w.e
+	var x execution
+	for {
+		x.rows, x.sum, x.err = w.do(st)
+		x.kind = classify(ctx, x.err, e.cfg.RetryErrors)
+		if x.kind != errRetry || int(x.retries) >= e.cfg.MaxRetries {
+			return x
+		}
+		x.retries++
+		if *inTrx {
+			// A deadlock rolled the transaction back; a lock wait timeout
+			// rolled back the statement. Start the transaction over either
+			// way so the retry runs in a fresh one.
+			if rerr := w.restartTrx(); rerr != nil {
+				x.err, x.kind = rerr, classify(ctx, rerr, nil)
+				return x
+			}
+		}
+	}
+}
+
+// startSample begins the work sample of this execution when it is one to
+// sample: a write's counters are read now, outside the timed span and the
+// lockstep's turn. Nil when it is not sampled.
+func (w *worker) startSample(ph *phase, s *scenState, si int, seq int32) *workSample {
+	if w.wscen == nil || !w.sampled(s, seq) {
+		return nil
+	}
+	if s.Write {
+		return w.beginWriteSample(ph, s, si, seq)
+	}
+	return w.newSample(ph, s, si, seq)
+}
+
+// afterSuccess finishes a successful execution's work sample and asks for
+// its plan when its turn has come.
+func (w *worker) afterSuccess(s *scenState, si int, st *Statement, ws *workSample, retries int32, took time.Duration) {
+	if w.wscen != nil {
 		if ws != nil && s.Write {
 			w.endWriteSample(ws, s, retries)
 		} else if ws != nil {
@@ -394,7 +425,7 @@ func (w *worker) statement(ctx context.Context, ph *phase, s *scenState, si int,
 		}
 		w.noteExecution(s, took)
 	}
-	if w.explainEvery > 0 && kind == errNone {
+	if w.explainEvery > 0 {
 		// Each worker counts its own executions: a count shared by all
 		// would move a cache line between cores on every statement.
 		w.explainCount[s.idx]++
@@ -402,53 +433,49 @@ func (w *worker) statement(ctx context.Context, ph *phase, s *scenState, si int,
 			w.requestExplain(s, si, st)
 		}
 	}
-	if ph.record {
-		if cut {
-			w.counts.cut.Add(1)
-		} else {
-			w.counts.execs.Add(1)
-			if err != nil {
-				w.counts.errs.Add(1)
-			}
-		}
-		row := w.nextRow(start)
-		params := row.Params[:0]
-		*row = results.Execution{
-			RunID:        e.cfg.RunID,
-			Scenario:     s.Name,
-			TemplateHash: s.Hash,
-			Endpoint:     w.ep.Name,
-			ClientHost:   e.cfg.ClientHost,
-			Thread:       int32(w.id),
-			Event:        w.eventNo,
-			StatementSeq: seq,
-			Start:        start,
-			LatencyNs:    int64(took + lag),
-			Rows:         n,
-			Retries:      retries,
-			PlanHash:     s.plan(w.ep.idx, si),
-			Checksum:     sum,
-			Node:         w.node,
-		}
-		if ph.pacer != nil {
-			is := start.Add(-lag)
-			row.IntendedStart = &is
-		}
-		if err != nil {
-			row.ErrorCode, row.SQLState, row.ErrorMessage = errorFields(err)
-		}
-		row.CutAtEnd = cut
-		row.Params = append(params, w.vals...)
-		w.eventRow = len(w.batch) - 1
-	}
+}
+
+// record counts the statement and writes its row: latency is its time
+// plus the lag behind its intended start when the run is paced.
+func (w *worker) record(ph *phase, s *scenState, si int, seq int32, start time.Time, latency, lag time.Duration, x execution, cut bool) {
+	e := w.e
 	if cut {
-		return false
+		w.counts.cut.Add(1)
+	} else {
+		w.counts.execs.Add(1)
+		if x.err != nil {
+			w.counts.errs.Add(1)
+		}
 	}
-	if kind == errConn || kind == errAborted {
-		w.lost(ctx, err)
-		return false
+	row := w.nextRow(start)
+	params := row.Params[:0]
+	*row = results.Execution{
+		RunID:        e.cfg.RunID,
+		Scenario:     s.Name,
+		TemplateHash: s.Hash,
+		Endpoint:     w.ep.Name,
+		ClientHost:   e.cfg.ClientHost,
+		Thread:       int32(w.id),
+		Event:        w.eventNo,
+		StatementSeq: seq,
+		Start:        start,
+		LatencyNs:    int64(latency),
+		Rows:         x.rows,
+		Retries:      x.retries,
+		PlanHash:     s.plan(w.ep.idx, si),
+		Checksum:     x.sum,
+		Node:         w.node,
 	}
-	return true
+	if ph.pacer != nil {
+		is := start.Add(-lag)
+		row.IntendedStart = &is
+	}
+	if x.err != nil {
+		row.ErrorCode, row.SQLState, row.ErrorMessage = errorFields(x.err)
+	}
+	row.CutAtEnd = cut
+	row.Params = append(params, w.vals...)
+	w.eventRow = len(w.batch) - 1
 }
 
 // commitFailed records the error of the event's COMMIT on its last row,

@@ -6,8 +6,8 @@
 #   DEMO_SANDBOX=name   cluster sandbox to use (default demo-galera); reused if running
 #   DEMO_KEEP=1         leave the cluster running at the end
 #   DEMO_ROWS=n         rows of the table the ALTER and the DELETEs work on (default 400000)
-#   DEMO_METHODS=0      skip the runs that compare TOI, RSU and pt-online-schema-change,
-#                       and one DELETE against its chunks
+#   DEMO_METHODS=0      skip the experiments: TOI against RSU and pt-online-schema-change,
+#                       one DELETE against its chunks, node3 20% slower on disk
 #   DEMO_OUT=dir        results folder (default results-galera)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,9 +39,8 @@ command -v mariadbd >/dev/null 2>&1 || [[ -x /usr/sbin/mariadbd ]] || need+=(mar
 command -v mariadb-backup >/dev/null 2>&1 || need+=(mariadb-backup)
 command -v socat >/dev/null 2>&1 || need+=(socat)
 if ((${#need[@]})); then install "${need[@]}" || exit 2; fi
-ptosc=1
 if ! command -v pt-online-schema-change >/dev/null 2>&1; then
-	install percona-toolkit || { echo "pt-online-schema-change runs are skipped" >&2; ptosc=0; }
+	install percona-toolkit || echo "pt-online-schema-change is left out of ddl-methods" >&2
 fi
 
 step "cluster $NAME (3 nodes)"
@@ -85,31 +84,23 @@ step "run: TOI ALTER at 5s, one large DELETE at 20s, its chunked twin at 45s, no
 	--action "45s@node1: chunked 5000: DELETE FROM big WHERE id > $QUARTER AND id <= $((2 * QUARTER))" \
 	--action "70s@node3: lock 5s: main1"
 run="$OUT/run=$stamp-demo"
-"$JB" report "$run" --format html --out "$run/report.html"
+"$JB" report "$run" --format html -o "$run/report.html"
 
 if [[ "${DEMO_METHODS:-1}" != 0 ]]; then
-	method() { # what run-id time action
-		refill
-		step "run $2: $1"
-		"$JB" run "${workload[@]}" --time "$3" --run-id "$stamp-$2" --action "$4"
+	# Each lesson prepares its own tables, gives every action a quiet
+	# window before it and writes its page (markdown and HTML) into $OUT.
+	lesson() { # lesson flags...
+		step "experiment $*"
+		"$JB" experiment "$@" --sandbox "$NAME" --out "$OUT" -q
 	}
-	method "the rebuild of big by TOI" toi 45s "5s@node2: sql: ALTER TABLE big ENGINE=InnoDB"
-	method "the same rebuild by RSU, node after node" rsu 45s "5s@all: rsu: ALTER TABLE big ENGINE=InnoDB"
-	if ((ptosc)); then
-		# pt-online-schema-change copies the table in chunks, under the
-		# workload: it takes longer.
-		method "the same rebuild by pt-online-schema-change" ptosc 150s \
-			"5s@node2: exec: pt-online-schema-change --alter ENGINE=InnoDB h={host},P={port},u={user},D={database},t=big --execute"
-	fi
-	method "one DELETE of $((2 * QUARTER)) rows" delete 60s "5s@node1: sql: DELETE FROM big WHERE id <= $((2 * QUARTER))"
-	method "the same DELETE in chunks of 5000 rows" chunked 60s "5s@node1: chunked 5000: DELETE FROM big WHERE id <= $((2 * QUARTER))"
-
-	step "compare: stall time per endpoint, TOI against RSU and pt-online-schema-change, one DELETE against chunks"
-	"$JB" compare "$OUT/run=$stamp-toi" "$OUT/run=$stamp-rsu" || true
-	if ((ptosc)); then "$JB" compare "$OUT/run=$stamp-toi" "$OUT/run=$stamp-ptosc" || true; fi
-	"$JB" compare "$OUT/run=$stamp-delete" "$OUT/run=$stamp-chunked" || true
+	lesson ddl-methods --rows "$ROWS"
+	lesson chunked-dml --rows "$ROWS"
+	lesson slow-node --percent 20 --resource io --node node3
 fi
 
 step "done"
 echo "Parquet results: $OUT/run=$stamp-*" >&2
 echo "HTML report:     $run/report.html" >&2
+if [[ "${DEMO_METHODS:-1}" != 0 ]]; then
+	echo "Lessons:         $OUT/ddl-methods.html $OUT/chunked-dml.html $OUT/slow-node.html" >&2
+fi

@@ -45,7 +45,7 @@ step "replay every scenario for ${DEMO_TIME:-20s}"
 
 run=$(ls -d "$OUT"/run=* | sort | tail -n 1)
 step "report of $run"
-"$JB" report "$run" --format html --out "$run/report.html"
+"$JB" report "$run" --format html -o "$run/report.html"
 
 step "done"
 echo "Parquet results: $run" >&2

@@ -15,7 +15,7 @@ import (
 	"github.com/joinbench/joinbench/corpus"
 	"github.com/joinbench/joinbench/explain"
 	"github.com/joinbench/joinbench/explain/capture"
-	"github.com/joinbench/joinbench/internal/server/flavor"
+	"github.com/joinbench/joinbench/internal/flavor"
 	"github.com/joinbench/joinbench/internal/sqllex"
 )
 

@@ -59,9 +59,14 @@ func main() {
 	for _, w := range strings.Split(*what, ",") {
 		switch w {
 		case "report":
+			// JSON carries every figure and the slowest executions read
+			// back; text computes the figures DuckDB computes, no more.
 			duel(w, *reps,
 				[]string{*jb, "report", "--format", "json", base},
 				[]string{self, "-duckdb-query", base}, base)
+			duel(w+" (text)", *reps,
+				[]string{*jb, "report", "--format", "text", base},
+				[]string{self, "-duckdb-query", base}, "")
 		case "compare":
 			cand, err := ensureRun(*dir, fmt.Sprintf("bench-%d-b", *rows), *rows, *scenarios, *threads, *rate, 2)
 			check(err)

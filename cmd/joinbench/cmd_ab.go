@@ -22,7 +22,7 @@ type abCmd struct {
 	// The workload of every round: run's flags. The connection flags that
 	// name a server do not apply (--base and --candidate do); the others
 	// (user, password, TLS, sandbox folder) apply to both servers.
-	runCmd `embed:""`
+	runFlags `embed:""`
 
 	Base       []string `required:"" sep:"none" group:"A/B" placeholder:"SERVER" help:"Base server: a named sandbox, HOST:PORT, a socket path or a DSN (repeat DSNs for several endpoints)."`
 	Candidate  []string `sep:"none" group:"A/B" placeholder:"SERVER" help:"Candidate server, as --base (default: the base, with --calibrate)."`
@@ -32,6 +32,7 @@ type abCmd struct {
 	verdictFlags `embed:"" group:"Verdicts"`
 	Format       string `short:"f" enum:"text,markdown,json,html" default:"text" group:"Verdicts" help:"Output format of the comparison: text, markdown, json or html (the compare view, one self-contained page)."`
 	Output       string `short:"o" type:"path" placeholder:"FILE" group:"Verdicts" help:"Write the comparison to FILE instead of standard output."`
+	JSON         bool   `hidden:"" aliasof:"format=json" help:"Print the comparison as JSON: --format json."`
 }
 
 func (a *abCmd) Help() string {
@@ -163,12 +164,12 @@ func (a *abCmd) servers() ([2]abServer, error) {
 // experiment maps the flags to the experiment, its runs made on servers.
 func (a *abCmd) experiment(cl *cli, servers [2]abServer) (*ab.Experiment, error) {
 	// The experiment sets each run's log and progress writers.
-	o := a.runCmd.options(cl)
+	o := a.runFlags.options(cl)
 	if ab.Interleave(a.Interleave) == ab.Rounds {
 		// Each round is a run as run makes it: a segment of one when
 		// --segment or the environment says so.
 		var err error
-		if o, err = a.runCmd.segmentOptions(cl); err != nil {
+		if o, err = a.runFlags.segmentOptions(cl); err != nil {
 			return nil, err
 		}
 	}
@@ -260,9 +261,6 @@ func (a *abCmd) check(kctx *kong.Context) error {
 		if given[name] {
 			return usage.Errorf("--%s does not apply to ab: name the servers with --base and --candidate", name)
 		}
-	}
-	if a.JSON {
-		return usage.Errorf("--json does not apply to ab: use --format json")
 	}
 	if mode == ab.Statements {
 		if err := a.checkLockstep(given); err != nil {

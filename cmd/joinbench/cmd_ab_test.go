@@ -50,7 +50,7 @@ func TestABUsageErrors(t *testing.T) {
 		{"ab", "--base", "a", "--candidate", "b", "--rounds", "10001"},  // more rounds than a comparison reads
 		{"ab", "--base", "a", "--calibrate", "n.json", "--rounds", "1"}, // one round cannot calibrate
 		{"ab", "--base", "a", "--candidate", "b", "--port", "3306"},     // a server named the run way
-		{"ab", "--base", "a", "--candidate", "b", "--json"},
+		{"ab", "--base", "a", "--candidate", "b", "--json", "--format", "markdown"},
 		{"ab", "--base", "a", "--candidate", "b", "--calibrate", "n.json", "--noise-file", "cmd_ab_test.go"},
 		{"ab", "--base", "a", "--candidate", "b", "--events", "100"}, // rounds of statements in lockstep are slices of --time
 		{"ab", "--base", "a", "--candidate", "b", "--rate", "50"},

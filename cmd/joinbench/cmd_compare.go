@@ -28,7 +28,8 @@ type compareCmd struct {
 	Seed         uint64 `default:"1" help:"Seed of the bootstrap and of the rounds' latency samples: same inputs and seed, same output."`
 	MinSamples   int    `default:"30" help:"Fewest successful executions per side for a latency verdict from a single round (over rounds: two rounds per side with at least one each)."`
 	Format       string `short:"f" enum:"text,markdown,json,html" default:"text" help:"Output format: text, markdown (for a pull request comment), json, or html (one self-contained page: a forest plot of every scenario's ratio, the verdicts, and per scenario the two latency distributions, its work and its two plans side by side; no network needed)."`
-	Out          string `short:"o" type:"path" placeholder:"FILE" help:"Write the comparison to FILE instead of standard output."`
+	Output       string `short:"o" type:"path" placeholder:"FILE" help:"Write the comparison to FILE instead of standard output."`
+	JSON         bool   `hidden:"" aliasof:"format=json" help:"Print the comparison as JSON: --format json."`
 }
 
 // verdictFlags decide verdicts; compare and ab share them.
@@ -270,7 +271,7 @@ func (c *compareCmd) Run(ctx context.Context, cl *cli) error {
 		return err
 	}
 	opt.Resamples, opt.Seed, opt.MinSamples = c.Resamples, c.Seed, c.MinSamples
-	return c.compareOrCalibrate(cl, base, cand, opt, c.Format, c.Out)
+	return c.compareOrCalibrate(cl, base, cand, opt, c.Format, c.Output)
 }
 
 // comparisonFailed makes compare exit 1 with a one-line reason

@@ -7,6 +7,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/joinbench/joinbench/analyzer"
 	"github.com/joinbench/joinbench/corpus"
 	"github.com/joinbench/joinbench/internal/shellcomplete"
 )
@@ -60,8 +61,19 @@ func predictor(node *kong.Node, v *kong.Value) shellcomplete.Predictor {
 		return scenarioTags
 	case v.Flag == nil && v.Name == "name" && slices.Contains([]string{"show", "rewrite"}, node.Name):
 		return scenarioNames
+	case v.Flag != nil && v.Name == "explain-rule":
+		return ruleNames
 	}
 	return nil
+}
+
+// ruleNames completes lint --explain-rule: the rules, and all.
+func ruleNames(_ shellcomplete.Line, prefix string) []shellcomplete.Candidate {
+	out := []shellcomplete.Candidate{{Value: "all", Description: "every rule's documentation"}}
+	for _, a := range analyzer.Analyzers() {
+		out = append(out, shellcomplete.Candidate{Value: a.Name, Description: a.Doc})
+	}
+	return slices.DeleteFunc(out, func(c shellcomplete.Candidate) bool { return !strings.HasPrefix(c.Value, prefix) })
 }
 
 // lineCorpus loads the corpus the line chooses (--corpus, --no-builtin),
@@ -96,13 +108,14 @@ func scenarioNames(line shellcomplete.Line, prefix string) []shellcomplete.Candi
 	return out
 }
 
-// scenarioTags completes the last tag of a comma-separated list.
+// scenarioTags completes the last tag of a --tags value: a list of tags
+// separated by "," (any of them) and "+" (each of them).
 func scenarioTags(line shellcomplete.Line, prefix string) []shellcomplete.Candidate {
 	cp := lineCorpus(line)
 	if cp == nil {
 		return nil
 	}
-	i := strings.LastIndex(prefix, ",")
+	i := strings.LastIndexAny(prefix, ",+")
 	done, last := prefix[:i+1], prefix[i+1:]
 	count := map[string]int{}
 	var tags []string

@@ -42,5 +42,5 @@ func (c *helpCmd) Run(kctx *kong.Context) error {
 	if node == nil {
 		node = kctx.Model.Node
 	}
-	return clidoc.WriteMarkdown(kctx.Stdout, kctx.Model, node)
+	return clidoc.WriteMarkdown(kctx.Stdout, kctx.Model, node, clidoc.Section{Title: "Conventions", Text: conventions})
 }

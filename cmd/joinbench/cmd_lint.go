@@ -9,7 +9,8 @@ import (
 	"strings"
 
 	"github.com/joinbench/joinbench/analyzer"
-	"github.com/joinbench/joinbench/internal/server/flavor"
+	"github.com/joinbench/joinbench/internal/flavor"
+	"github.com/joinbench/joinbench/internal/suggest"
 	"github.com/joinbench/joinbench/internal/usage"
 )
 
@@ -26,14 +27,16 @@ type lintCmd struct {
 	Flavor      string   `enum:",mysql,mariadb,percona,tidb" default:"" help:"Server flavour the corpus targets: mysql, mariadb, percona or tidb. Overrides lint.conf and the flavour detected on a live server (default mysql)."`
 	Galera      bool     `help:"The target is a Galera/PXC cluster (every DDL blocks the cluster; large writesets stall it). Overrides lint.conf."`
 	Config      string   `type:"existingfile" placeholder:"FILE" help:"Read rule severities from this file instead of the lint.conf nearest to each linted file."`
-	Select      []string `sep:"," placeholder:"RULE,..." help:"Run only these rules (comma list, repeatable). Wins over lint.conf: a selected rule runs even where lint.conf turns it off, at lint.conf's severity otherwise. scenario-format always runs."`
-	Ignore      []string `sep:"," placeholder:"RULE,..." help:"Do not run these rules (comma list, repeatable), whatever lint.conf and --select say."`
+	Select      []string `sep:"," placeholder:"RULE" help:"Run only these rules (comma list, repeatable). Wins over lint.conf: a selected rule runs even where lint.conf turns it off, at lint.conf's severity otherwise. scenario-format always runs."`
+	Ignore      []string `sep:"," placeholder:"RULE" help:"Do not run these rules (comma list, repeatable), whatever lint.conf and --select say."`
 	Format      string   `enum:"text,json,sarif,github" default:"text" short:"f" help:"Output: text (path:line:col: severity: message [rule]), json, sarif (SARIF 2.1.0 for code scanning, paths relative to the repository root) or github (GitHub Actions workflow annotations)."`
 	Fix         bool     `help:"Apply suggested fixes (RIGHT JOIN to LEFT JOIN) in the files, keeping header and comments, and name each file changed on stderr; then report what remains. Built-in scenarios are never modified."`
 	Diff        bool     `help:"Print what --fix would change, as a unified diff, without writing anything; exit 1 when there is something to fix."`
 	UnsafeFixes bool     `help:"With --fix or --diff, also apply the fixes that change a statement's results (moving a preserved-side ON condition to WHERE); never applied otherwise."`
 	Rules       bool     `help:"List the rules with their default severity and exit."`
-	Explain     string   `placeholder:"RULE" help:"Print a rule's documentation, with a wrong and a right example, and exit; all prints every rule's (docs/rules.md)."`
+	ExplainRule string   `placeholder:"RULE" help:"Print a rule's documentation, with a wrong and a right example, and exit; all prints every rule's (docs/rules.md)."`
+	Explain     string   `hidden:"" renamed:"explain-rule" placeholder:"RULE" help:"Old spelling of --explain-rule."`
+	JSON        bool     `hidden:"" aliasof:"format=json" help:"Print the findings as JSON: --format json."`
 
 	// --dsn, --sandbox, the connection flags, --check-plans: cmd_lint_server.go
 	lintServerFlags `embed:""`
@@ -113,7 +116,7 @@ Examples:
   joinbench lint --format github ./scenarios   # in a GitHub Actions step
   joinbench lint --diff ./scenarios
   joinbench lint --fix scenarios/right/my_right_join.sql
-  joinbench lint --explain outer-join-nullified`
+  joinbench lint --explain-rule outer-join-nullified`
 }
 
 // lintFindings is returned when findings at error severity exist: exit 1
@@ -126,8 +129,8 @@ func (lintFindings) ExitCode() int { return 1 }
 // Run lints the files the flags name, or explains or lists the rules.
 func (c *lintCmd) Run(ctx context.Context, cl *cli) error {
 	switch {
-	case c.Explain != "":
-		return explainRule(os.Stdout, c.Explain)
+	case c.ExplainRule != "":
+		return explainRule(os.Stdout, c.ExplainRule)
 	case c.Rules:
 		for _, a := range analyzer.Analyzers() {
 			fmt.Printf("%-24s %-8s %s\n", a.Name, a.Severity, a.Doc)
@@ -252,7 +255,7 @@ func explainRule(w io.Writer, name string) error {
 		for _, a := range analyzer.Analyzers() {
 			names = append(names, a.Name)
 		}
-		return usage.Errorf("--explain: no rule %s (rules: %s)", name, strings.Join(names, ", "))
+		return usage.Errorf("--explain-rule: no rule %s%s (rules: %s)", name, suggest.DidYouMean(name, names), strings.Join(names, ", "))
 	}
 	return a.WriteExplanation(w)
 }

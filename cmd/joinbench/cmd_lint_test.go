@@ -88,25 +88,25 @@ func TestLintSkipsHiddenFolders(t *testing.T) {
 // TestLintExplain: --explain prints a rule's documentation with examples,
 // and an unknown rule is a usage error.
 func TestLintExplain(t *testing.T) {
-	code, out := runCaptured(t, "lint", "--explain", "outer-join-nullified")
+	code, out := runCaptured(t, "lint", "--explain-rule", "outer-join-nullified")
 	if code != 0 || !strings.Contains(out, "## Wrong") || !strings.Contains(out, "## Right") {
-		t.Fatalf("lint --explain: exit %d\n%s", code, out)
+		t.Fatalf("lint --explain-rule: exit %d\n%s", code, out)
 	}
-	if code, out := runCaptured(t, "lint", "--explain", "no-such-rule"); code != 2 {
-		t.Fatalf("lint --explain no-such-rule: exit %d, want 2\n%s", code, out)
+	if code, out := runCaptured(t, "lint", "--explain-rule", "no-such-rule"); code != 2 {
+		t.Fatalf("lint --explain-rule no-such-rule: exit %d, want 2\n%s", code, out)
 	}
 }
 
-// TestRulesReferenceIsUpToDate: docs/rules.md is what `lint --explain
+// TestRulesReferenceIsUpToDate: docs/rules.md is what `lint --explain-rule
 // all` prints, and holds the section every rule's help URI links to.
 func TestRulesReferenceIsUpToDate(t *testing.T) {
-	code, generated := runCaptured(t, "lint", "--explain", "all")
+	code, generated := runCaptured(t, "lint", "--explain-rule", "all")
 	if code != 0 || !strings.HasPrefix(generated, "# Lint rules\n") {
-		t.Fatalf("lint --explain all: exit %d\n%s", code, generated)
+		t.Fatalf("lint --explain-rule all: exit %d\n%s", code, generated)
 	}
 	committed := readDoc(t, "docs/rules.md")
 	if committed != generated {
-		t.Fatalf("docs/rules.md is not what `joinbench lint --explain all` prints: run `make docs` and commit the result (first difference at %s)",
+		t.Fatalf("docs/rules.md is not what `joinbench lint --explain-rule all` prints: run `make docs` and commit the result (first difference at %s)",
 			firstDifference(committed, generated))
 	}
 	for _, a := range analyzer.Analyzers() {

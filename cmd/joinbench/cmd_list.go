@@ -15,8 +15,9 @@ import (
 // listCmd prints the scenarios of the corpus.
 type listCmd struct {
 	corpusFlags
-	Tags []string `short:"t" sep:"," placeholder:"TAG,..." help:"Show only scenarios that carry every one of these tags (the family is a tag too: inner, left, right, derived, semi_anti, update, write)."`
-	JSON bool     `help:"Print a JSON array (name, family, tags, description, path, builtin, count, statements, kinds, params) instead of a table."`
+	Tags   []string `sep:"," placeholder:"TAG" help:"Show only the scenarios that carry one of these tags, as run --tags chooses them; join tags with + to require each (left+hint). The family is a tag too: inner, left, right, derived, semi_anti, update, write."`
+	Format string   `short:"f" enum:"text,json" default:"text" help:"Output format: text (a table) or json (an array: name, family, tags, description, path, builtin, count, statements, kinds, params)."`
+	JSON   bool     `hidden:"" aliasof:"format=json" help:"Print a JSON array: --format json."`
 }
 
 func (c *listCmd) Help() string {
@@ -32,8 +33,9 @@ exit code is 2.
 
 Examples:
   joinbench list
-  joinbench list --tags left,multilevel
-  joinbench list --corpus ./my-scenarios --json`
+  joinbench list --tags left,right          # left or right joins
+  joinbench list --tags left+multilevel     # multilevel left joins
+  joinbench list --corpus ./my-scenarios --format json`
 }
 
 type listedParam struct {
@@ -61,11 +63,14 @@ func (c *listCmd) Run(ctx context.Context, cl *cli) error {
 	if err != nil {
 		return err
 	}
-	var out []listedScenario
-	for _, s := range cp.Scenarios() {
-		if !hasTags(s, c.Tags) {
-			continue
+	scenarios := cp.Scenarios()
+	if len(c.Tags) > 0 {
+		if scenarios, err = cp.Tagged(c.Tags); err != nil {
+			return err
 		}
+	}
+	var out []listedScenario
+	for _, s := range scenarios {
 		ls := listedScenario{Name: s.Name, Family: s.Family, Tags: s.Tags, Description: s.Description,
 			Path: s.Path, Builtin: s.Builtin, Count: s.Count, Statements: len(s.Statements), Params: []listedParam{}}
 		if ls.Tags == nil {
@@ -79,7 +84,7 @@ func (c *listCmd) Run(ctx context.Context, cl *cli) error {
 		}
 		out = append(out, ls)
 	}
-	if c.JSON {
+	if c.Format == "json" {
 		if out == nil {
 			out = []listedScenario{}
 		}
@@ -117,13 +122,4 @@ func (s listedScenario) kind() string {
 		return string(corpus.StmtRead)
 	}
 	return strings.Join(writes, ",")
-}
-
-func hasTags(s *corpus.Scenario, want []string) bool {
-	for _, t := range want {
-		if t = strings.TrimSpace(t); t != "" && !slices.Contains(s.Tags, t) {
-			return false
-		}
-	}
-	return true
 }

@@ -35,9 +35,9 @@ func TestListAndShow(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &listed) != nil || len(listed) != 45 {
 		t.Fatalf("list --json: exit %d, %d scenarios\n%s", code, len(listed), out)
 	}
-	code, out = runCaptured(t, "list", "--tags", "write,pk", "-q")
+	code, out = runCaptured(t, "list", "--tags", "write+pk", "-q")
 	if lines := strings.Split(strings.TrimSpace(out), "\n"); code != 0 || len(lines) != 6 || !strings.HasPrefix(lines[0], "NAME") {
-		t.Errorf("list --tags write,pk: exit %d\n%s", code, out)
+		t.Errorf("list --tags write+pk: exit %d\n%s", code, out)
 	}
 	code, out = runCaptured(t, "show", "simple_inner_pk", "--seed", "3", "--tables", "2")
 	if code != 0 || !strings.Contains(out, "-- scenario: simple_inner_pk") || !strings.Contains(out, "AS m\nINNER JOIN level1") ||

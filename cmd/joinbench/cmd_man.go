@@ -25,6 +25,7 @@ var manPage = clidoc.Page{
 	Section: 1,
 	Manual:  "User Commands",
 	Sections: []clidoc.Section{
+		{Title: "Conventions", Text: conventions},
 		{Title: "Exit status", Text: `0 success; 1 failure, lint findings at error severity, or a regression
 found by compare or ab; 2 a usage mistake (a bad flag, a bad file, an
 unreachable server), printed as one line; 130 interrupted (Ctrl-C or

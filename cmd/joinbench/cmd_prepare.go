@@ -37,7 +37,7 @@ type prepareCmd struct {
 	Seed         uint64 `default:"1" group:"Data" help:"Seed of the generator: the same seed and sizes give the same rows on every server."`
 	Distribution string `default:"uniform" enum:"uniform,gaussian,pareto,zipf" group:"Data" help:"Distribution of the id-like columns (l1_id..l5_id, parent_id): uniform, gaussian, pareto or zipf."`
 
-	Threads      int    `default:"2" group:"Load" help:"Connections loading at once: tables load in parallel and large tables in parallel row ranges."`
+	Threads      int    `short:"t" default:"2" group:"Load" help:"Connections loading at once: tables load in parallel and large tables in parallel row ranges."`
 	ChunkSize    int    `default:"10000" group:"Load" help:"Rows per statement and per commit."`
 	DeferIndexes bool   `default:"true" negatable:"" group:"Load" help:"Create each table with its primary key only and add its secondary indexes in one ALTER TABLE once its rows are in (a sorted build, about twice as fast on InnoDB); --no-defer-indexes creates them first and fills them row by row."`
 	LoadMethod   string `default:"auto" enum:"auto,load-data,insert" group:"Load" help:"auto: LOAD DATA LOCAL INFILE streamed from the generator when the server has local_infile=ON, else batched INSERTs; load-data or insert to choose."`

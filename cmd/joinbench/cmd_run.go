@@ -26,12 +26,21 @@ import (
 
 // runCmd replays scenarios against the server and records every execution.
 type runCmd struct {
+	runFlags `embed:""`
+
+	Format string `short:"f" enum:"text,json" default:"text" help:"Output format of the final summary on stdout: text or json."`
+	JSON   bool   `hidden:"" aliasof:"format=json" help:"Print the final summary as JSON: --format json."`
+}
+
+// runFlags are the workload and how it is recorded: run's flags, which ab
+// runs on each of its servers.
+type runFlags struct {
 	connFlags    `embed:""`
 	corpusFlags  `embed:""`
 	metricsFlags `embed:""`
 
 	Scenario []string `short:"s" sep:"none" group:"Selection" placeholder:"NAME=COUNT" help:"Execute scenario NAME COUNT times per event (repeatable; NAME alone means 1; COUNT 0 turns it off after --tags or --all)."`
-	Tags     []string `group:"Selection" placeholder:"TAG,..." help:"Enable (count 1) every scenario that has one of these tags."`
+	Tags     []string `sep:"," group:"Selection" placeholder:"TAG" help:"Enable (count 1) every scenario that has one of these tags; join tags with + to require each (left+hint). As list --tags shows them."`
 	All      bool     `group:"Selection" help:"Enable every scenario (count 1)."`
 	ReadOnly bool     `group:"Selection" help:"Refuse to run any scenario with a statement that is not a plain read (DML, DDL, locking read, SELECT ... INTO, SET, CALL, LOCK TABLES ...): a usage error names its file:line and kind, before connecting."`
 
@@ -62,7 +71,6 @@ type runCmd struct {
 	Work           string        `default:"sample" enum:"sample,off" group:"Output" help:"sample: record the work of some executions (rows examined per table, index lookups, pages, join buffer comparisons; writes: session status deltas) in work-<host>-<n>.parquet, which compare judges exactly with the same --seed (see docs/work.md); off: none."`
 	WorkBudget     fraction      `default:"1%" group:"Output" placeholder:"SHARE" help:"Most of each scenario's execution time that work samples may cost (sampled reads are run again under ANALYZE on another connection), as 1% or 0.01. The first 4 events of every thread are sampled whatever it is."`
 	ReportInterval time.Duration `default:"1s" group:"Output" help:"Print progress and sample server counters this often (0 = never)."`
-	JSON           bool          `name:"json" group:"Output" help:"Print the final summary as JSON on stdout."`
 	Segment        string        `group:"Scale-out" placeholder:"I/N" help:"Be segment I of N (from 1) of one run made by N clients with the same options and --run-id: --threads, --events and --rate are shared out, the segments start together (a barrier in the database under test) and write into one run folder. Default from JOB_COMPLETION_INDEX (from 0) and JOINBENCH_SEGMENTS when both are set. See docs/scale-out.md."`
 	BarrierTimeout time.Duration `default:"10m" group:"Scale-out" help:"With --segment: how long to wait for the other segments before failing."`
 	// PollerIO keeps Go's network poller for the workers' sockets instead
@@ -138,7 +146,7 @@ could not be written, every scenario was disabled), 2 on a usage error,
 Examples:
   joinbench run --dsn 'root@tcp(127.0.0.1:3306)/joinbench' --all --time 60s --threads 8
   joinbench run -s simple_inner_pk=2 -s index_updates --events 1000 --rate 50
-  joinbench run --tags simple --read-only --json > summary.json
+  joinbench run --tags simple --read-only --format json > summary.json
   joinbench run --sandbox g -s index_updates -t 6 --time 60s \
     --action '10s@node2: sql: ALTER TABLE main1 ADD INDEX k_year (year_field)' \
     --action '30s@node1: chunked 5000: DELETE FROM main1 WHERE id > 90000' \
@@ -164,7 +172,7 @@ func (c *runCmd) Run(ctx context.Context, cl *cli) error {
 
 // segmentOptions are the run's options with the segment this client is
 // (--segment, or the environment's; the whole run when neither says).
-func (c *runCmd) segmentOptions(cl *cli) (replay.Options, error) {
+func (c *runFlags) segmentOptions(cl *cli) (replay.Options, error) {
 	o := c.options(cl)
 	seg, err := segment.Resolve(c.Segment, nil)
 	if err != nil {
@@ -175,7 +183,7 @@ func (c *runCmd) segmentOptions(cl *cli) (replay.Options, error) {
 }
 
 // options maps the flags to the run's options.
-func (c *runCmd) options(cl *cli) replay.Options {
+func (c *runFlags) options(cl *cli) replay.Options {
 	o := replay.Options{
 		RunOptions: results.RunOptions{
 			Scenario: c.Scenario, Tags: c.Tags, All: c.All, ReadOnly: c.ReadOnly, CorpusDirs: c.Corpus, NoBuiltin: c.NoBuiltin,
@@ -198,7 +206,7 @@ func (c *runCmd) options(cl *cli) replay.Options {
 
 // show prints a run's summary on stdout, then where its results are.
 func (c *runCmd) show(out *replay.Outcome, log io.Writer) error {
-	if c.JSON {
+	if c.Format == "json" {
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(out.Summary); err != nil {
@@ -239,7 +247,9 @@ func runOnce(ctx context.Context, cf *connFlags, o replay.Options, log io.Writer
 		return err
 	}
 	if s.UsesBuiltin() {
-		s.RecordDataset(readDataset(ctx, s.DB(), log))
+		d := readDataset(ctx, s.DB(), log)
+		warnDatasetTerms(d, o, log)
+		s.RecordDataset(d)
 	}
 	out, runErr := s.Run(ctx)
 	if out == nil {
@@ -282,6 +292,21 @@ func readyTables(ctx context.Context, tgt *server.Target, s *replay.Session, o r
 			tgt.Database, tgt.Endpoints[0].Name, strings.Join(missing, ", "))
 	}
 	return nil
+}
+
+// warnDatasetTerms says when the run draws ids on other terms than the
+// data was prepared with: ids beyond the prepared rows find nothing, and
+// a smaller range is a hotter workload than the flags suggest. A warning,
+// not a refusal: a run on a subset can be what the user wants. (The seeds
+// of data and parameters are independent: they need not match.)
+func warnDatasetTerms(d *results.Dataset, o replay.Options, log io.Writer) {
+	if d == nil {
+		return
+	}
+	if d.TableSize != o.TableSize {
+		fmt.Fprintf(log, "warning: the tables were prepared with --table-size %d; this run draws ids in 1..%d (give --table-size %d to match)\n",
+			d.TableSize, o.TableSize, d.TableSize)
+	}
 }
 
 // datasetTimeout bounds reading the dataset: a server that does not

@@ -46,7 +46,7 @@ func TestRunOptions(t *testing.T) {
 	const want = `{"all":false,"checksum":false,"corpus":["dir"],"distribution":"uniform","events":0,"exec_path":"driver",` +
 		`"explain":"json","explain_every":10000,"ignore_errors":"1213,1205","live_results":false,"no_builtin":false,"ps_mode":"auto",` +
 		`"query_timeout":"0s","rate":2.5,"read_only":false,"reconnect":0,"scenario":["b=2","a"],"seed":1,"skip_trx":false,` +
-		`"table_name":"main","table_size":10000,"tables":1,"tags":null,"threads":1,"time":"0s","warmup":"0s"}`
+		`"table_name":"main","table_size":10000,"tables":1,"tags":null,"threads":1,"time":"0s","warmup":"0s","work":"sample","work_budget":0.01}`
 	if string(b) != want {
 		t.Errorf("options as run.json records them:\n%s\nwant\n%s", b, want)
 	}
@@ -166,6 +166,29 @@ func TestRunCommand(t *testing.T) {
 	n := 0
 	if _, err := results.ScanExecutions(dir, func(err error) { t.Error(err) }, func(*results.Execution) error { n++; return nil }); err != nil || n != 30 {
 		t.Errorf("read %d executions, %v", n, err)
+	}
+}
+
+// A run whose --table-size is not the prepared one is warned of, naming
+// the size the tables have; a run on the prepared size is not.
+func TestRunWarnsOfAnotherTableSize(t *testing.T) {
+	dsn := testdb.Fresh(t, "cmd_run_size")
+	if code, _ := runCaptured(t, "prepare", "--dsn", dsn, "--table-size", "300", "-q"); code != 0 {
+		t.Fatalf("prepare: exit %d", code)
+	}
+	for _, tc := range []struct {
+		size string
+		warn bool
+	}{{"300", false}, {"1000", true}} {
+		code, _, stderr := runCapturedAll(t, "run", "--dsn", dsn, "--table-size", tc.size, "-s", "simple_inner_pk",
+			"--events", "2", "--out", t.TempDir(), "--explain", "off")
+		if code != 0 {
+			t.Fatalf("run --table-size %s: exit %d\n%s", tc.size, code, stderr)
+		}
+		want := "prepared with --table-size 300; this run draws ids in 1..1000"
+		if got := strings.Contains(stderr, want); got != tc.warn {
+			t.Errorf("run --table-size %s: warned %v, want %v:\n%s", tc.size, got, tc.warn, stderr)
+		}
 	}
 }
 

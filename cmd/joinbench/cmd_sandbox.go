@@ -18,6 +18,8 @@ type sandboxCmd struct {
 	Stop   sandboxStopCmd   `cmd:"" help:"Shut a named sandbox down cleanly and remove its data (unless --keep)."`
 	Status sandboxStatusCmd `cmd:"" help:"Show a named sandbox; exit 1 when it is not running."`
 	List   sandboxListCmd   `cmd:"" help:"List the named sandboxes."`
+	// Restore: cmd_sandbox_restore.go.
+	Restore sandboxRestoreCmd `cmd:"" help:"Rebuild a cluster node from a backup: mariabackup of another running node, the prepare (redo apply) timed on its own, the node's data replaced, then its join by IST or SST."`
 }
 
 type sandboxName struct {
@@ -136,7 +138,8 @@ func (c *sandboxStopCmd) Run(ctx context.Context, cl *cli) error {
 
 type sandboxStatusCmd struct {
 	sandboxName
-	JSON bool `help:"Print the sandbox's state as JSON."`
+	Format string `short:"f" enum:"text,json" default:"text" help:"Output format: text or json (the sandbox's state)."`
+	JSON   bool   `hidden:"" aliasof:"format=json" help:"Print the sandbox's state as JSON: --format json."`
 }
 
 // sandboxNotRunning exits 1 without being reported as a failure of the
@@ -160,7 +163,7 @@ func (c *sandboxStatusCmd) Run(ctx context.Context) error {
 		return err
 	}
 	v := sandboxShowOf(sb)
-	if c.JSON {
+	if c.Format == "json" {
 		err = sandboxPrintJSON(os.Stdout, v.view(ctx))
 	} else {
 		err = v.printStatus(ctx, os.Stdout)
@@ -176,7 +179,8 @@ func (c *sandboxStatusCmd) Run(ctx context.Context) error {
 
 type sandboxListCmd struct {
 	SandboxDir string `env:"JOINBENCH_SANDBOX_DIR" type:"path" placeholder:"DIR" help:"Where named sandboxes live (default $XDG_STATE_HOME/joinbench/sandboxes or ~/.local/state/joinbench/sandboxes)."`
-	JSON       bool   `help:"Print a JSON array."`
+	Format     string `short:"f" enum:"text,json" default:"text" help:"Output format: text (a table) or json (an array)."`
+	JSON       bool   `hidden:"" aliasof:"format=json" help:"Print a JSON array: --format json."`
 }
 
 func (c *sandboxListCmd) Run(ctx context.Context) error {
@@ -184,7 +188,7 @@ func (c *sandboxListCmd) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if c.JSON {
+	if c.Format == "json" {
 		views := make([]any, 0, len(list))
 		for _, sb := range list {
 			views = append(views, sandboxShowOf(sb).view(ctx))

@@ -16,8 +16,9 @@ type showCmd struct {
 	corpusFlags
 	Name         string `arg:"" help:"Scenario name, as joinbench list shows it."`
 	Seed         uint64 `default:"1" help:"Seed of the parameter values: the same seed renders the same values."`
-	Thread       int    `default:"0" help:"Render the values that this worker thread would draw first."`
-	Renders      int    `short:"n" default:"1" help:"How many renderings to print."`
+	ThreadID     int    `default:"0" placeholder:"N" help:"Render the values that worker thread N (from 0, the thread column of the results) would draw first."`
+	Thread       int    `hidden:"" renamed:"thread-id" help:"Old spelling of --thread-id."`
+	Renders      int    `default:"1" placeholder:"N" help:"How many renderings to print."`
 	Tables       int    `default:"1" help:"Number of main tables a table(main) parameter chooses from (main1..mainN)."`
 	TableSize    int64  `default:"10000" help:"Rows per table: id(table) parameters draw in 1..SIZE."`
 	TableName    string `default:"main" help:"Prefix of the main tables."`
@@ -36,7 +37,7 @@ loads, and the exit code is 2.
 
 Examples:
   joinbench show simple_inner_pk
-  joinbench show delete_inserts --seed 7 -n 3 --tables 4`
+  joinbench show delete_inserts --seed 7 --renders 3 --tables 4`
 }
 
 func (c *showCmd) Run(ctx context.Context, cl *cli) error {
@@ -45,7 +46,7 @@ func (c *showCmd) Run(ctx context.Context, cl *cli) error {
 		return err
 	}
 	if c.Renders < 0 {
-		return usage.Errorf("-n must be 0 or more, got %d", c.Renders)
+		return usage.Errorf("--renders must be 0 or more, got %d", c.Renders)
 	}
 	schema, err := ddl.BuiltinSchema(ddl.SchemaOptions{Tables: c.Tables, TableName: c.TableName})
 	if err != nil {
@@ -68,11 +69,11 @@ func (c *showCmd) Run(ctx context.Context, cl *cli) error {
 	}
 	fmt.Fprintf(out, "\n-- template hash %s, %d statement(s) (%s), write: %v\n", tmpl.Hash, tmpl.Statements(), strings.Join(kinds, ", "), tmpl.Write)
 	names := tmpl.ParamNames()
-	r := tmpl.NewRenderer(c.Seed, c.Thread)
+	r := tmpl.NewRenderer(c.Seed, c.ThreadID)
 	for n := 0; n < c.Renders; n++ {
 		stmts := r.Next()
 		vals := r.Values(nil)
-		fmt.Fprintf(out, "\n-- rendering %d (seed %d, thread %d):", n+1, c.Seed, c.Thread)
+		fmt.Fprintf(out, "\n-- rendering %d (seed %d, thread %d):", n+1, c.Seed, c.ThreadID)
 		for i, v := range vals {
 			fmt.Fprintf(out, " %s=%s", names[i], quoteValue(v))
 		}

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"text/tabwriter"
+	"time"
 
 	"github.com/joinbench/joinbench/ddl/load"
 	"github.com/joinbench/joinbench/internal/usage"
@@ -33,6 +35,19 @@ func (d snapshotDir) store() (*load.SnapshotStore, error) {
 
 type snapshotListCmd struct {
 	snapshotDir
+	Format string `short:"f" enum:"text,json" default:"text" help:"Output format: text (a table) or json (an array: name, dir, bytes, created, database, dataset, server)."`
+	JSON   bool   `hidden:"" aliasof:"format=json" help:"Print a JSON array: --format json."`
+}
+
+// snapshotJSON is a snapshot as snapshot list --format json prints it.
+type snapshotJSON struct {
+	Name     string          `json:"name"`
+	Dir      string          `json:"dir"`
+	Bytes    int64           `json:"bytes"`
+	Created  time.Time       `json:"created"`
+	Database string          `json:"database"`
+	Dataset  load.DatasetKey `json:"dataset"`
+	Server   load.ServerKey  `json:"server"`
 }
 
 func (c *snapshotListCmd) Run(cl *cli) error {
@@ -43,6 +58,17 @@ func (c *snapshotListCmd) Run(cl *cli) error {
 	list, err := st.List()
 	if err != nil {
 		return err
+	}
+	if c.Format == "json" {
+		out := make([]snapshotJSON, 0, len(list))
+		for _, s := range list {
+			m := s.Manifest
+			out = append(out, snapshotJSON{Name: s.Name(), Dir: s.Dir, Bytes: s.Bytes(), Created: m.Created, Database: m.Database,
+				Dataset: m.Key.Dataset, Server: m.Key.Server})
+		}
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
 	}
 	if len(list) == 0 {
 		if !cl.Quiet {

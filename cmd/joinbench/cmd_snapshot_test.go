@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,6 +24,12 @@ func TestSnapshotListAndRm(t *testing.T) {
 	if code != 0 || !strings.Contains(out, name) || !strings.Contains(out, "10.11.19-MariaDB") || !strings.Contains(out, "1.0 MiB") {
 		t.Fatalf("list: exit %d\n%s", code, out)
 	}
+	code, out = runCaptured(t, "snapshot", "list", "--snapshot-dir", dir, "--format", "json")
+	var listed []snapshotJSON
+	if err := json.Unmarshal([]byte(out), &listed); code != 0 || err != nil || len(listed) != 1 || listed[0].Name != name ||
+		listed[0].Bytes != 1049600 || listed[0].Dataset.Tables != 4 || listed[0].Server.Version != "10.11.19-MariaDB" {
+		t.Fatalf("list --format json: exit %d, %v\n%s", code, err, out)
+	}
 	for _, args := range [][]string{
 		{"snapshot", "rm", "--snapshot-dir", dir},                      // nothing named
 		{"snapshot", "rm", "--snapshot-dir", dir, "--all", name},       // both
@@ -37,5 +44,8 @@ func TestSnapshotListAndRm(t *testing.T) {
 	}
 	if code, out := runCaptured(t, "-q", "snapshot", "list", "--snapshot-dir", dir); code != 0 || out != "" {
 		t.Errorf("list after rm: exit %d\n%s", code, out)
+	}
+	if code, out := runCaptured(t, "-q", "snapshot", "list", "--snapshot-dir", dir, "--json"); code != 0 || out != "[]\n" {
+		t.Errorf("list --json after rm: exit %d\n%s", code, out)
 	}
 }

@@ -14,7 +14,7 @@ import (
 type warmupCmd struct {
 	connFlags `embed:""`
 	schemaFlags
-	Threads int `default:"2" help:"Tables read at once."`
+	Threads int `short:"t" default:"2" help:"Tables read at once."`
 }
 
 func (c *warmupCmd) Help() string {

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"reflect"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/alecthomas/kong"
 
@@ -30,20 +32,21 @@ type cli struct {
 	Quiet   bool             `help:"Print nothing but results and errors." short:"q"`
 	Version kong.VersionFlag `help:"Print the version and exit."`
 
-	Sandbox  sandboxCmd  `cmd:"" help:"Start, stop and list named sandbox servers (throwaway MariaDB/MySQL instances)."`
-	List     listCmd     `cmd:"" help:"List the scenarios of the corpus (built-in and --corpus folders)."`
-	Show     showCmd     `cmd:"" help:"Print a scenario file and render it with seeded parameter values."`
-	Prepare  prepareCmd  `cmd:"" help:"Create the workload's tables and load them with deterministic generated rows."`
-	Run      runCmd      `cmd:"" help:"Replay scenarios concurrently; record every execution's timing and every plan in Parquet."`
-	Warmup   warmupCmd   `cmd:"" help:"Read every table and index of the prepared tables into the buffer pool; report how much fits."`
-	Cleanup  cleanupCmd  `cmd:"" help:"Drop the tables prepare creates (and nothing else)."`
-	Snapshot snapshotCmd `cmd:"" help:"List and remove the dataset snapshots prepare --snapshot saves and restores."`
-	Report   reportCmd   `cmd:"" help:"Summarise runs: latency percentiles, throughput over time, plans (text, markdown, json, html)."`
-	Compare  compareCmd  `cmd:"" help:"Compare a candidate run with a base run: regressions, plan changes, wrong results; exit 1 on regression."`
-	AB       abCmd       `cmd:"" name:"ab" help:"Run the workload on a base and a candidate server interleaved (statement by statement, or in alternating rounds) and compare them: verdicts that hold on a noisy machine; exit 1 on regression."`
-	Lint     lintCmd     `cmd:"" help:"Statically check scenario and DDL files: syntax, names, placeholders, hints, risky joins and writes; exit 1 on errors."`
-	Rewrite  rewriteCmd  `cmd:"" help:"Print a scenario with every RIGHT JOIN rewritten to the equivalent LEFT JOIN."`
-	Help     helpCmd     `cmd:"" hidden:"" help:"Print a command's help, or the reference of every command as Markdown (--markdown)."`
+	Sandbox    sandboxCmd    `cmd:"" help:"Start, stop and list named sandbox servers (throwaway MariaDB/MySQL instances)."`
+	List       listCmd       `cmd:"" help:"List the scenarios of the corpus (built-in and --corpus folders)."`
+	Show       showCmd       `cmd:"" help:"Print a scenario file and render it with seeded parameter values."`
+	Prepare    prepareCmd    `cmd:"" help:"Create the workload's tables and load them with deterministic generated rows."`
+	Run        runCmd        `cmd:"" help:"Replay scenarios concurrently; record every execution's timing and every plan in Parquet."`
+	Warmup     warmupCmd     `cmd:"" help:"Read every table and index of the prepared tables into the buffer pool; report how much fits."`
+	Cleanup    cleanupCmd    `cmd:"" help:"Drop the tables prepare creates (and nothing else)."`
+	Snapshot   snapshotCmd   `cmd:"" help:"List and remove the dataset snapshots prepare --snapshot saves and restores."`
+	Report     reportCmd     `cmd:"" help:"Summarise runs: latency percentiles, throughput over time, plans (text, markdown, json, html)."`
+	Compare    compareCmd    `cmd:"" help:"Compare a candidate run with a base run: regressions, plan changes, wrong results; exit 1 on regression."`
+	Experiment experimentCmd `cmd:"" help:"Run one lesson (slow-node, ddl-methods, chunked-dml, hot-vs-uniform, recovery) on a sandbox cluster: its table and a verdict in words, as one page."`
+	AB         abCmd         `cmd:"" name:"ab" help:"Run the workload on a base and a candidate server interleaved (statement by statement, or in alternating rounds) and compare them: verdicts that hold on a noisy machine; exit 1 on regression."`
+	Lint       lintCmd       `cmd:"" help:"Statically check scenario and DDL files: syntax, names, placeholders, hints, risky joins and writes; exit 1 on errors."`
+	Rewrite    rewriteCmd    `cmd:"" help:"Print a scenario with every RIGHT JOIN rewritten to the equivalent LEFT JOIN."`
+	Help       helpCmd       `cmd:"" hidden:"" help:"Print a command's help, or the reference of every command as Markdown (--markdown)."`
 
 	Completion completionCmd `cmd:"" help:"Print the shell completion script for bash, zsh or fish."`
 	Man        manCmd        `cmd:"" help:"Print joinbench's manual page (roff), for man -l or a man1 folder."`
@@ -67,6 +70,18 @@ func cliVars() kong.Vars {
 	return kong.Vars{"version": version, "action_kinds": action.Usage()}
 }
 
+// newParser is the parser of the command line into c, as joinbench runs
+// it and as tests build it.
+func newParser(c *cli, options ...kong.Option) (*kong.Kong, error) {
+	return kong.New(c, append([]kong.Option{
+		kong.Name("joinbench"),
+		kong.Description(description),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true, Summary: true}),
+		kong.TypeMapper(reflect.TypeOf(time.Duration(0)), durationMapper()),
+		cliVars(),
+	}, options...)...)
+}
+
 // Exit codes.
 const (
 	exitInterrupted = 130 // Ctrl-C or SIGTERM, as shells report a process ended by SIGINT
@@ -76,18 +91,15 @@ const (
 // code: 0 success, 1 failure or findings, 2 a user mistake, 130 interrupted.
 func run(args []string) int {
 	var c cli
-	parser, err := kong.New(&c,
-		kong.Name("joinbench"),
-		kong.Description(description),
-		kong.UsageOnError(),
-		kong.ConfigureHelp(kong.HelpOptions{Compact: true, Summary: true}),
-		cliVars(),
-	)
+	parser, err := newParser(&c, kong.UsageOnError())
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "joinbench:", err)
 		return 2
 	}
 	kctx, err := parser.Parse(args)
+	if err == nil {
+		err = applyFlagAliases(kctx, logWriter(&c))
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "joinbench:", err)
 		return 2

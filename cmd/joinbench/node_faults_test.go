@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -58,8 +59,8 @@ func rateIn(ends []time.Time, from, to time.Time) float64 {
 // during a write workload that waits for the disk at every commit
 // (innodb_flush_log_at_trx_commit=1), and checks what a user relies on:
 // the workload's own rate, measured from the executions, drops while each
-// limit holds (below 80% of the rate around it: a machine shared with
-// other work makes the rates move), the action's row says what it
+// limit holds (below 80% of the best rate around it: a machine shared
+// with other work makes the rates move), the action's row says what it
 // measured, and the server is unlimited afterwards.
 func TestSlowNode(t *testing.T) {
 	if testing.Short() {
@@ -130,7 +131,10 @@ func TestSlowNode(t *testing.T) {
 		measuring := rateIn(ends, row.Planned, row.Start)
 		t.Logf("%s: %.0f writes/s before, %.0f while it measured, %.0f while limited (%.0f%% of before, %.0f%% of measured), %.0f after; the action measured:\n%s",
 			row.Spec, before, measuring, during, 100*during/before, 100*during/measuring, after, row.Output)
-		if unthrottled := max(before, after); during >= 0.8*unthrottled {
+		// Every window around the limit is unthrottled (the action's own
+		// measuring too); on a machine shared with other work any one of
+		// them can be low, so the limited rate is held to the best.
+		if unthrottled := max(before, measuring, after); during >= 0.8*unthrottled {
 			t.Errorf("%s: %.0f writes/s while limited, %.0f/s around it: not slower", row.Spec, during, unthrottled)
 		}
 	}
@@ -248,6 +252,7 @@ func TestGaleraCrash(t *testing.T) {
 			t.Errorf("%s writable before %s, which bootstrapped", r.Node, boot.Node)
 		}
 	}
+	checkRecoveryTimeline(t, run, boot.Node)
 	// The workload wrote again on each node once it was writable, when
 	// the run went on for a while after (a loaded machine makes the
 	// recovery long, and the run may end first).
@@ -277,6 +282,123 @@ func TestGaleraCrash(t *testing.T) {
 	}
 	if got := flushes(); got != "2 2 1" {
 		t.Errorf("after the crashes innodb_flush_log_at_trx_commit of node1 to node3: %s, want 2 2 1", got)
+	}
+	t.Run("restore", func(t *testing.T) { checkRestore(t, sbDir, db, dsns[1]) })
+}
+
+// checkRestore rebuilds node2 of TestGaleraCrash's cluster from a backup
+// of node1 taken while the cluster is written to, and checks that the
+// restore completed in order (backup, prepare, copy, start, Synced) and
+// that node2 joined, by IST or SST; never how long each step took.
+func checkRestore(t *testing.T, sbDir string, db *sql.DB, node2DSN string) {
+	ctx, cancel := context.WithCancel(context.Background())
+	writes := make(chan error, 1)
+	go func() {
+		var err error
+		for i := 0; ctx.Err() == nil; i++ {
+			if _, err = db.ExecContext(ctx, "UPDATE w SET v = v + 1 WHERE id = ?", 1+i%1000); ctx.Err() != nil {
+				err = nil
+			}
+			if err != nil {
+				break
+			}
+		}
+		writes <- err
+	}()
+	code, out := runCaptured(t, "sandbox", "restore", "--name", "c", "--sandbox-dir", sbDir, "--node", "node2", "--from", "node1",
+		"--use-memory", "100M", "--json", "-q")
+	cancel()
+	if err := <-writes; err != nil {
+		t.Errorf("writes on node1 during the restore: %v", err)
+	}
+	if code != 0 {
+		t.Fatalf("sandbox restore: exit %d\n%s", code, out)
+	}
+	var r struct {
+		Node        string  `json:"node"`
+		From        string  `json:"from"`
+		Method      string  `json:"method"`
+		BackupS     float64 `json:"backup_s"`
+		PrepareS    float64 `json:"prepare_s"`
+		CopyS       float64 `json:"copy_s"`
+		JoinS       float64 `json:"join_s"`
+		RestoreS    float64 `json:"restore_s"`
+		RedoShare   float64 `json:"redo_share"`
+		BackupBytes int64   `json:"backup_bytes"`
+		Position    string  `json:"position"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("sandbox restore --json: %v\n%s", err, out)
+	}
+	t.Logf("restore: %+v", r)
+	if r.Node != "node2" || r.From != "node1" || r.BackupBytes <= 0 || !strings.Contains(r.Position, ":") {
+		t.Errorf("restore of node2 from node1: %+v", r)
+	}
+	if r.Method != sandbox.TransferIST && r.Method != sandbox.TransferSST {
+		t.Errorf("node2 joined by %q, want ist or sst", r.Method)
+	}
+	// Each step ended after it began, and the restore holds the prepare,
+	// the copy and the join.
+	if r.BackupS < 0 || r.PrepareS < 0 || r.CopyS < 0 || r.JoinS < 0 || r.RestoreS < r.PrepareS || r.RedoShare < 0 || r.RedoShare > 1 {
+		t.Errorf("restore steps out of order: %+v", r)
+	}
+	var state string
+	node2, err := sql.Open("mysql", node2DSN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer node2.Close()
+	if err := node2.QueryRow("SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'wsrep_local_state_comment'").Scan(&state); err != nil || state != "Synced" {
+		t.Errorf("node2 after its restore: %q, %v", state, err)
+	}
+}
+
+// checkRecoveryTimeline checks the order of recovery.parquet's events for
+// TestGaleraCrash's two crashes, never their durations: the crash, the
+// first writable node, 2 of 3 Synced, all Synced; node3's short crash
+// taken back by IST; after the whole cluster's crash, boot bootstrapped
+// and the joiners' transfers bounded in order.
+func checkRecoveryTimeline(t *testing.T, run, boot string) {
+	t.Helper()
+	recs, err := results.ReadRecovery(run, func(err error) { t.Error(err) })
+	if err != nil || len(recs) != 4 {
+		t.Fatalf("recovery.parquet: %d rows, %v", len(recs), err)
+	}
+	for _, r := range recs {
+		t.Logf("action %d %s: crash %s, first writable %s, 2/3 Synced %s, all Synced %s; %s %s, transfer %s-%s, %d write-sets, %d bytes",
+			r.Action, r.Node, r.CrashTime.Format(time.StampMilli), r.FirstWritableTime.Format(time.StampMilli),
+			r.MinimalHATime.Format(time.StampMilli), r.AllSyncedTime.Format(time.StampMilli), r.Method, r.Node,
+			r.TransferStartTime.Format(time.StampMilli), r.TransferEndTime.Format(time.StampMilli), r.TransferWritesets, r.TransferBytes)
+		if r.ClusterSize != 3 || r.FirstWritableTime.IsZero() || r.MinimalHATime.IsZero() || r.AllSyncedTime.IsZero() ||
+			r.FirstWritableTime.Before(r.CrashTime) || r.MinimalHATime.Before(r.FirstWritableTime) || r.AllSyncedTime.Before(r.MinimalHATime) {
+			t.Errorf("action %d on %s: crash, first writable, 2 of 3 Synced, all Synced not in that order", r.Action, r.Node)
+		}
+		if r.SyncedTime.After(r.AllSyncedTime) || r.KilledTime.Before(r.CrashTime) {
+			t.Errorf("action %d on %s: killed or Synced outside the action's timeline", r.Action, r.Node)
+		}
+		if r.Method == sandbox.TransferIST || r.Method == sandbox.TransferSST {
+			if r.TransferStartTime.IsZero() || r.TransferEndTime.Before(r.TransferStartTime) || r.TransferStartTime.Before(r.StartedTime) {
+				t.Errorf("action %d on %s: transfer %s to %s, started %s", r.Action, r.Node, r.TransferStartTime, r.TransferEndTime, r.StartedTime)
+			}
+		}
+	}
+	one := recs[0]
+	if one.Action != 1 || one.Node != "node3" || one.Crashed != 1 || one.Method != sandbox.TransferIST || one.TransferWritesets < 1 {
+		t.Errorf("node3's short crash: %+v; want it back by IST", one)
+	}
+	if !one.FirstWritableTime.Equal(one.CrashTime) || !one.AllSyncedTime.Equal(one.SyncedTime) {
+		t.Errorf("node3's crash: the other two stayed writable, and all were Synced when node3 was: %+v", one)
+	}
+	for _, r := range recs[1:] {
+		if r.Crashed != 3 || !r.FirstWritableTime.After(r.CrashTime) {
+			t.Errorf("crash of all, %s: %d killed, first writable not after the crash", r.Node, r.Crashed)
+		}
+		if (r.Node == boot) != (r.Method == sandbox.TransferBootstrap) {
+			t.Errorf("crash of all, %s: %s, but %s bootstrapped", r.Node, r.Method, boot)
+		}
+	}
+	if _, out := runCaptured(t, "report", run); !strings.Contains(out, "Recovery: seconds after the crash") {
+		t.Errorf("report shows no recovery:\n%s", out)
 	}
 }
 

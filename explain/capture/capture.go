@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/joinbench/joinbench/explain"
-	"github.com/joinbench/joinbench/internal/server/flavor"
+	"github.com/joinbench/joinbench/internal/flavor"
 )
 
 // Explained is one EXPLAIN output of a statement.

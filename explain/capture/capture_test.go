@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/joinbench/joinbench/explain"
+	"github.com/joinbench/joinbench/internal/flavor"
 	"github.com/joinbench/joinbench/internal/server"
-	"github.com/joinbench/joinbench/internal/server/flavor"
 	"github.com/joinbench/joinbench/internal/testdb"
 )
 

@@ -13,12 +13,13 @@ import (
 // the whole reference, which ends with the flag groups several commands
 // share. The output depends on nothing but the model (no terminal width,
 // no environment), so it can be checked in and compared with a fresh
-// rendering.
-func WriteMarkdown(w io.Writer, app *kong.Application, node *kong.Node) error {
+// rendering. The preface sections, which only the program can write,
+// come before the list of commands in the whole reference.
+func WriteMarkdown(w io.Writer, app *kong.Application, node *kong.Node, preface ...Section) error {
 	var b strings.Builder
 	md := &markdownWriter{w: &b, level: 1}
 	if node == app.Node {
-		md.reference(app)
+		md.reference(app, preface)
 	} else {
 		md.command(node, 2)
 	}
@@ -40,7 +41,7 @@ func (md *markdownWriter) line(format string, args ...any) {
 
 // reference writes the whole reference: the application, its commands,
 // then the flag groups they share.
-func (md *markdownWriter) reference(app *kong.Application) {
+func (md *markdownWriter) reference(app *kong.Application, preface []Section) {
 	md.shared = sharedGroups(app.Node)
 	md.line("# %s command reference", app.Name)
 	md.line("")
@@ -51,6 +52,11 @@ func (md *markdownWriter) reference(app *kong.Application) {
 	md.line("")
 	md.line("Every command also takes the global flags; `%s help COMMAND` prints a command's help as `%s COMMAND --help` does.", app.Name, app.Name)
 	md.line("")
+	for _, s := range preface {
+		md.line("## %s", s.Title)
+		md.line("")
+		md.docText(s.Text)
+	}
 	md.line("## Commands")
 	md.line("")
 	for _, leaf := range app.Leaves(true) {

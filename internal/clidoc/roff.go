@@ -64,7 +64,7 @@ func (r *roff) doc(text string) {
 			r.macro("RE")
 		case *comment.List:
 			for _, item := range b.Items {
-				r.macro("IP", `\(bu`, "2")
+				r.w.WriteString(".IP \\(bu 2\n") // macro would escape the bullet's backslash
 				for _, content := range item.Content {
 					if p, ok := content.(*comment.Paragraph); ok {
 						r.text(plainText(p.Text))

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/joinbench/joinbench/internal/server/flavor"
+	"github.com/joinbench/joinbench/internal/flavor"
 )
 
 // DetectFlavor asks the server for VERSION(), @@version_comment and its

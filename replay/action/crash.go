@@ -70,4 +70,8 @@ func fillRecovery(row *results.Action, rec server.Recovery) {
 	}
 	row.WritableTime, row.SyncedTime, row.StateTransfer = rec.Writable, rec.Synced, rec.Transfer
 	row.Output = rec.Notes
+	row.Recovery = &results.Recovery{ClusterSize: int32(rec.ClusterSize), KilledTime: rec.Killed, StartedTime: rec.Started,
+		WritableTime: rec.Writable, SyncedTime: rec.Synced, Method: rec.Transfer, Position: rec.Position,
+		TransferStartTime: rec.TransferStart, TransferEndTime: rec.TransferEnd,
+		TransferWritesets: rec.TransferWritesets, TransferBytes: rec.TransferBytes}
 }

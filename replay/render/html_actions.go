@@ -76,7 +76,7 @@ func endpointCharts(eps []report.EndpointTimeline, origin time.Time, bands []plo
 		col := endpointColors[i%len(endpointColors)]
 		var x, qy, py, my []float64
 		for _, pt := range ep.Timeline {
-			x = append(x, pt.Time.Sub(origin).Seconds()+pt.Seconds/2)
+			x = append(x, bucketX(pt, origin))
 			qy = append(qy, pt.QPS)
 			py = append(py, pt.P95Ms)
 			my = append(my, pt.MaxMs)
@@ -112,9 +112,9 @@ func inEndpointOrder(cs []report.CounterSeries, info *results.Run) []report.Coun
 
 // clusterCharts draws Galera's flow control per node (the fraction of time
 // each node was paused, the pause messages it sent, its receive queue) and
-// the buffer pool hit ratio per endpoint, each named by name.
-func clusterCharts(cs []report.CounterSeries, hit []report.RatioSeries, origin time.Time, bands []plot.Band, name func(string) string) []template.HTML {
-	var out []template.HTML
+// the buffer pool hit ratio per endpoint, each named by name, under a
+// heading that names flow control only when the run has it (Galera).
+func clusterCharts(cs []report.CounterSeries, hit []report.RatioSeries, origin time.Time, bands []plot.Band, name func(string) string) (out []template.HTML, heading string) {
 	line := func(title, ylabel, variable string, f func(report.CounterPoint) (float64, bool)) {
 		var ss []plot.Series
 		for _, c := range cs {
@@ -140,6 +140,7 @@ func clusterCharts(cs []report.CounterSeries, hit []report.RatioSeries, origin t
 	line("flow control messages sent per node (the node throttling the cluster)", "messages/s", "wsrep_flow_control_sent", perSec)
 	line("receive queue per node (write-sets waiting to be applied)", "write-sets", "wsrep_local_recv_queue", perSec)
 	line("cluster size each node sees", "members", "wsrep_cluster_size", perSec)
+	galera := len(out) > 0
 	if len(hit) > 0 {
 		var ss []plot.Series
 		for i, h := range hit {
@@ -153,5 +154,11 @@ func clusterCharts(cs []report.CounterSeries, hit []report.RatioSeries, origin t
 		out = append(out, template.HTML(plot.Chart{Title: "buffer pool hit ratio (1 - reads from disk / read requests)", XLabel: "seconds",
 			YLabel: "hit ratio", Series: ss, Bands: bands}.SVG()))
 	}
-	return out
+	switch {
+	case len(out) > 0 && galera:
+		heading = "Flow control and buffer pool per node"
+	case len(out) > 0:
+		heading = "Buffer pool per node"
+	}
+	return out, heading
 }

@@ -130,7 +130,9 @@ func TestHTMLInChromium(t *testing.T) {
 			}
 		}
 	}
-	if n := strings.Count(html, "<svg class=\"chart\""); n != 2+3+3*4 {
+	// whole run: throughput, latency, p95 by scenario, errors and
+	// retries; 3 counters; per scenario 4
+	if n := strings.Count(html, "<svg class=\"chart\""); n != 4+3+3*4 {
 		t.Errorf("%d charts", n)
 	}
 	out := filepath.Join(t.TempDir(), "report.html")
@@ -166,8 +168,23 @@ func TestHTMLInChromium(t *testing.T) {
 	if strings.Contains(stderr.String(), "Uncaught") {
 		t.Errorf("script error:\n%s", stderr.String())
 	}
-	if !strings.Contains(string(dom), `data-ready="charts:17"`) {
+	if !strings.Contains(string(dom), `data-ready="charts:19"`) {
 		t.Errorf("the page's script did not run to the end (no data-ready marker); stderr:\n%s", stderr.String())
+	}
+
+	// Anchors are named after scenarios, charts read on hover, the
+	// slowest executions and the errors panel are there, and a run
+	// without Galera has no flow control heading.
+	for _, want := range []string{`id="simple_inner_index"`, `href="#simple_inner_index"`, `id="multilevel_inner_pk"`,
+		"<title>", "p50: ", "p99: ", `class="slow"`, `class="errs"`, "Errors and retries", "latency: p50, p95, p99"} {
+		if !strings.Contains(string(dom), want) {
+			t.Errorf("page lacks %s", want)
+		}
+	}
+	for _, bad := range []string{`id="r0-s0"`, "Flow control"} {
+		if strings.Contains(string(dom), bad) {
+			t.Errorf("page has %s", bad)
+		}
 	}
 
 	shot := filepath.Join(t.TempDir(), "shot.png")
@@ -349,7 +366,7 @@ func TestReportActions(t *testing.T) {
 	}
 	page := b.String()
 	for _, want := range []string{`class="band"`, "action 1: lock on 127.0.0.1:2 (ok)", "flow control: fraction of time paused, per node",
-		"buffer pool hit ratio", "executions/s per endpoint", "longest zero-write ms"} {
+		"buffer pool hit ratio", "executions/s per endpoint", "longest zero-write ms", "Flow control and buffer pool per node"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the HTML report lacks %q", want)
 		}

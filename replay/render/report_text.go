@@ -22,6 +22,7 @@ func writeRunText(w io.Writer, rr *report.RunReport, md bool) {
 	writeCut(w, rr, md)
 	writeClients(w, rr, md)
 	writeActionsText(w, md, rr.Actions)
+	writeRecoveryText(w, md, rr.Recovery)
 	writeErrorCodes(w, rr, md)
 	writeOverTime(w, rr, md)
 	writePlans(w, rr, md)
@@ -204,8 +205,8 @@ func writeActionsText(w io.Writer, md bool, costs []stall.Cost) {
 		return
 	}
 	heading(w, md, 2, "Actions: longest stretch without a successful write, per endpoint")
-	t := &table{head: []string{"action", "at s", "took s", "outcome", "endpoint", "longest zero-write ms", "from s", "worst latency ms"},
-		right: map[int]bool{1: true, 2: true, 5: true, 6: true, 7: true}}
+	t := &table{head: []string{"action", "at s", "took s", "outcome", "endpoint", "longest zero-write ms", "from s", "worst latency ms", "peak extra disk MB"},
+		right: map[int]bool{1: true, 2: true, 5: true, 6: true, 7: true, 8: true}}
 	for _, c := range costs {
 		for i, e := range c.Endpoints {
 			label, at, took, outcome := fmt.Sprintf("%d.%d %s on %s", c.Action, c.Step, c.Kind, cmp.Or(c.Node, c.Endpoint)),
@@ -213,7 +214,7 @@ func writeActionsText(w io.Writer, md bool, costs []stall.Cost) {
 			if i > 0 {
 				label, at, took, outcome = "", "", "", ""
 			}
-			t.add(label, at, took, outcome, e.Endpoint, e.LongestText(), fmt.Sprintf("%.1f", e.StretchStartSeconds), e.LatencyText())
+			t.add(label, at, took, outcome, e.Endpoint, e.LongestText(), fmt.Sprintf("%.1f", e.StretchStartSeconds), e.LatencyText(), e.DiskText())
 		}
 	}
 	t.write(w, md)

@@ -87,7 +87,7 @@ func readEndpoints(dir string, info *results.Run, actions []results.Action, warn
 			tl = &epTimeline{timeline: newTimeline(), longest: map[int64]int64{}, endpoint: strings.Clone(e.Endpoint)}
 			byEp[tl.endpoint] = tl
 		}
-		tl.add(e.Start, e.LatencyNs, e.ErrorCode != 0)
+		tl.add(e.Start, e.LatencyNs, e.ErrorCode != 0, e.Retries)
 		if e.ErrorCode == 0 {
 			k := floorDiv(e.Start.UnixNano(), int64(time.Second))
 			tl.longest[k] = max(tl.longest[k], e.LatencyNs)

@@ -95,8 +95,8 @@ func floorDiv(a, b int64) int64 {
 
 // tlBucket is one time bucket of a timeline.
 type tlBucket struct {
-	execs, errors int64
-	lat           logHist
+	execs, errors, retries int64
+	lat                    logHist
 }
 
 // timeline is executions per time bucket.
@@ -108,20 +108,22 @@ func newTimeline() *timeline {
 		func(into, from *tlBucket) {
 			into.execs += from.execs
 			into.errors += from.errors
+			into.retries += from.retries
 			into.lat.merge(&from.lat)
 		})}
 }
 
-func (t *timeline) add(start time.Time, latency int64, failed bool) {
-	t.addIndex(start.UnixNano(), logHistIndex(latency), failed)
+func (t *timeline) add(start time.Time, latency int64, failed bool, retries int32) {
+	t.addIndex(start.UnixNano(), logHistIndex(latency), failed, retries)
 }
 
 // addIndex is add with the start in Unix nanoseconds and the latency as
 // its logHist index (computed once for the timelines of the scenario and
 // of the run).
-func (t *timeline) addIndex(start int64, latency int16, failed bool) {
+func (t *timeline) addIndex(start int64, latency int16, failed bool, retries int32) {
 	b := t.atNs(start)
 	b.execs++
+	b.retries += int64(retries)
 	if failed {
 		b.errors++
 	} else {
@@ -143,8 +145,10 @@ func (t *timeline) points() []TimePoint {
 		if b := t.buckets[k]; b != nil {
 			p.Executions = b.execs
 			p.Errors = b.errors
+			p.Retries = b.retries
 			p.QPS = float64(b.execs) / secs
-			p.P95Ms = ms(b.lat.quantile(0.95))
+			q := b.lat.quantiles(0.5, 0.95, 0.99)
+			p.P50Ms, p.P95Ms, p.P99Ms = ms(q[0]), ms(q[1]), ms(q[2])
 		}
 		out = append(out, p)
 	}
@@ -183,6 +187,10 @@ type scenarioAcc struct {
 	plans     map[string]int64
 	templates map[string]bool
 	checks    *checksums
+	// slow and firstErr point at the rows a report shows whole: its
+	// slowest executions and the first failure of each error code.
+	slow     slowest
+	firstErr firstErrors
 }
 
 func newScenarioAcc(name string) *scenarioAcc {
@@ -192,6 +200,8 @@ func newScenarioAcc(name string) *scenarioAcc {
 		plans:     map[string]int64{},
 		templates: map[string]bool{},
 		checks:    &checksums{sums: map[uint64]compare.ResultSum{}},
+		slow:      newSlowest(),
+		firstErr:  firstErrors{},
 	}
 }
 
@@ -215,8 +225,9 @@ type runAcc struct {
 	// during the call: copy them to keep them (cloneParams).
 	onChecksum func(a *scenarioAcc, params []string, checksum string)
 	// checks keeps result checksums: a comparison needs them, a report
-	// does not. timelines keeps the run's and each scenario's timeline: a
-	// report shows them, a comparison does not.
+	// does not. timelines keeps the run's and each scenario's timeline,
+	// and where its slowest executions and first errors are: a report
+	// shows them, a comparison does not.
 	checks, timelines bool
 
 	// per row group, reused
@@ -294,8 +305,17 @@ func (r *runAcc) addColumns(c *results.ExecutionColumns) error {
 			}
 			if r.timelines {
 				li := logHistIndex(lat)
-				a.tl.addIndex(start, li, failed) // paced runs: latency already measured from the intended start
-				r.overall.addIndex(start, li, failed)
+				retries := c.Retries[i]
+				a.tl.addIndex(start, li, failed, retries) // paced runs: latency already measured from the intended start
+				r.overall.addIndex(start, li, failed, retries)
+				if lat > a.slow.floor {
+					// the strings of a group are its pages': keep a copy
+					a.slow.offer(slowRow{latency: lat, start: start, code: code,
+						plan: strings.Clone(c.PlanHash.At(int(i))), ref: c.Ref(int(i))})
+				}
+				if failed {
+					a.firstErr.add(code, start, c.Ref(int(i)))
+				}
 			}
 		}
 		if pairs {

@@ -12,14 +12,16 @@ import (
 // A run is read on every core. Each worker of the column scan adds the row
 // groups it decodes into a partial accumulator of its own (addColumns):
 // counts, histograms, windows, timelines, plans and templates, whose sums
-// do not depend on the order of the rows. The partials are merged when the
-// run is read, exactly: histograms add counts bucket by bucket, windows take
-// the smallest start and the largest end, and timelines are brought to the
-// bucket width the whole run needs. What depends on the order of the rows
-// (the seeded latency samples, and the checksums that keep the first result
-// of a parameter set) is added in file order on the caller's goroutine
-// (addInOrder), and only for a comparison. The figures are those of adding
-// the rows one at a time in file order.
+// do not depend on the order of the rows, and the slowest rows and first
+// errors, which ties order by their place in the files. The partials are
+// merged when the run is read, exactly: histograms add counts bucket by
+// bucket, windows take the smallest start and the largest end, and
+// timelines are brought to the bucket width the whole run needs. What
+// depends on the order of the rows (the seeded latency samples, and the
+// checksums that keep the first result of a parameter set) is added in
+// file order on the caller's goroutine (addInOrder), and only for a
+// comparison. The figures are those of adding the rows one at a time in
+// file order.
 
 // scanWorkers is the number of files read and accumulated at once; 0 means
 // GOMAXPROCS, at most maxScanWorkers. Tests set it to exercise the merge.
@@ -110,6 +112,8 @@ func (r *runAcc) merge(p *runAcc) {
 				a.templates[h] = true
 			}
 		}
+		a.slow.merge(&pa.slow)
+		a.firstErr.merge(pa.firstErr)
 	}
 	r.overall.timeSeries.merge(&p.overall.timeSeries)
 	r.cut.merge(p.cut)

@@ -79,8 +79,9 @@ func TestTimelineMerge(t *testing.T) {
 				lat := rng.Int64N(int64(time.Second))
 				failed := rng.IntN(20) == 0
 				li := logHistIndex(lat)
-				whole.addIndex(at, li, failed)
-				part[rng.IntN(parts)].addIndex(at, li, failed)
+				retries := int32(rng.IntN(3))
+				whole.addIndex(at, li, failed, retries)
+				part[rng.IntN(parts)].addIndex(at, li, failed, retries)
 			}
 			merged := newTimeline()
 			for _, p := range part {

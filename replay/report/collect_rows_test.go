@@ -3,9 +3,12 @@ package report
 import (
 	"encoding/json"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/parquet-go/parquet-go"
 
 	"github.com/joinbench/joinbench/replay/compare"
 	"github.com/joinbench/joinbench/replay/internal/fixture"
@@ -28,8 +31,8 @@ type execution struct {
 	Checksum      string    `parquet:"result_checksum,optional"`
 }
 
-// addRow is how a row was accumulated, one at a time.
-func (r *runAcc) addRow(e *execution) {
+// addRow is how a row was accumulated, one at a time; ref is where it is.
+func (r *runAcc) addRow(e *execution, ref results.RowRef) {
 	a := r.scenarios[e.Scenario]
 	if a == nil {
 		a = newScenarioAcc(strings.Clone(e.Scenario))
@@ -48,8 +51,16 @@ func (r *runAcc) addRow(e *execution) {
 	if e.TemplateHash != "" {
 		a.templates[e.TemplateHash] = true
 	}
-	a.tl.add(e.Start, e.LatencyNs, failed)
-	r.overall.add(e.Start, e.LatencyNs, e.ErrorCode != 0)
+	a.tl.add(e.Start, e.LatencyNs, failed, 0)
+	r.overall.add(e.Start, e.LatencyNs, e.ErrorCode != 0, 0)
+	if r.timelines {
+		if e.LatencyNs > a.slow.floor {
+			a.slow.offer(slowRow{latency: e.LatencyNs, start: e.Start.UnixNano(), code: e.ErrorCode, plan: e.PlanHash, ref: ref})
+		}
+		if failed {
+			a.firstErr.add(e.ErrorCode, e.Start.UnixNano(), ref)
+		}
+	}
 	if r.checks && e.ErrorCode == 0 && e.Checksum != "" {
 		a.checks.add(e.Params, e.Checksum, e.Rows)
 		if r.onChecksum != nil {
@@ -59,10 +70,36 @@ func (r *runAcc) addRow(e *execution) {
 }
 
 func scanRunByRows(r *runAcc, dir string, warn results.Warner) (int, error) {
+	refs := rowRefs(dir)
+	n := 0
 	return results.ScanExecutionsAs(dir, warn, func(e *execution) error {
-		r.addRow(e)
+		r.addRow(e, refs[n])
+		n++
 		return nil
 	})
+}
+
+// rowRefs are the places of a run's rows in the order a scan reads them
+// (of readable files: the fixtures have no other).
+func rowRefs(dir string) []results.RowRef {
+	paths, _ := results.ExecutionFiles(dir)
+	var refs []results.RowRef
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			continue
+		}
+		st, _ := f.Stat()
+		if pf, err := parquet.OpenFile(f, st.Size()); err == nil {
+			for g, rg := range pf.RowGroups() {
+				for row := range int(rg.NumRows()) {
+					refs = append(refs, results.RowRef{File: p, Group: g, Row: row})
+				}
+			}
+		}
+		f.Close()
+	}
+	return refs
 }
 
 // roundRow is the part of an executions row that rounds read.

@@ -1,5 +1,6 @@
 // Package report reads the Parquet results of runs. It turns each run into
-// a report (per scenario summaries, latency over time, plans, server
+// a report (per scenario summaries, latency over time, plans, the SQL,
+// slowest executions and error messages, server
 // counters, clients of a split run, the nodes that served the connections,
 // what actions cost), and it collects the
 // two sides of a comparison into the typed inputs of replay/compare's rule
@@ -16,8 +17,11 @@
 // It reads results through replay/results by columns, a row group at a
 // time (ScanExecutionColumns), on every core: each worker adds what it
 // decodes into a partial accumulator, and the partials are merged exactly
-// (collect_parallel.go). Memory is bounded by per-scenario histograms
-// (per worker) and per-round samples, never by row count. The figures of a
+// (collect_parallel.go). The few rows a report shows whole (each
+// scenario's slowest executions, the first failure of each error code) are
+// kept as places during the scan and read back after it (details.go).
+// Memory is bounded by per-scenario histograms (per worker), a bounded
+// number of such rows and per-round samples, never by row count. The figures of a
 // summary come from replay/metrics, the reducer the live summary of a run
 // uses too.
 //

@@ -144,7 +144,12 @@ func (h *logHist) merge(o *logHist) {
 }
 
 // quantile returns the upper bound of the bucket holding quantile q.
-func (h *logHist) quantile(q float64) int64 {
+func (h *logHist) quantile(q float64) int64 { return h.quantiles(q)[0] }
+
+// quantiles returns the upper bounds of the buckets holding quantiles qs
+// (in increasing order), in one pass over the counts; zeros when empty.
+func (h *logHist) quantiles(qs ...float64) []int64 {
+	out := make([]int64, len(qs))
 	total := uint64(0)
 	last := -1
 	for i, c := range h.counts {
@@ -154,18 +159,22 @@ func (h *logHist) quantile(q float64) int64 {
 		}
 	}
 	if total == 0 {
-		return 0
+		return out
 	}
-	rank := uint64(math.Ceil(q * float64(total)))
-	if rank < 1 {
-		rank = 1
-	}
+	upper := func(i int) int64 { return int64(math.Pow(logHistBase, float64(int(h.lo)+i)+1)) }
 	acc := uint64(0)
-	for i, c := range h.counts {
-		acc += uint64(c)
-		if c > 0 && acc >= rank {
-			return int64(math.Pow(logHistBase, float64(int(h.lo)+i)+1))
+	i := 0
+	for k, q := range qs {
+		rank := max(uint64(math.Ceil(q*float64(total))), 1)
+		for i < len(h.counts) && (h.counts[i] == 0 || acc+uint64(h.counts[i]) < rank) {
+			acc += uint64(h.counts[i])
+			i++
+		}
+		if i < len(h.counts) {
+			out[k] = upper(i)
+		} else {
+			out[k] = upper(last)
 		}
 	}
-	return int64(math.Pow(logHistBase, float64(int(h.lo)+last)+1))
+	return out
 }

@@ -63,3 +63,46 @@ func BenchmarkLogHistIndex(b *testing.B) {
 		_ = s
 	})
 }
+
+// TestLogHistQuantilesInOnePass: the quantiles taken in one pass are those taken
+// one at a time.
+func TestLogHistQuantilesInOnePass(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 200 {
+		var h logHist
+		for range rng.IntN(300) {
+			h.add(int64(rng.ExpFloat64() * float64(rng.Int64N(1e9)+1)))
+		}
+		qs := []float64{0, 0.01, 0.5, 0.95, 0.99, 1}
+		got := h.quantiles(qs...)
+		for i, q := range qs {
+			if want := h.quantileOne(q); got[i] != want {
+				t.Fatalf("quantile %v: %d in one pass, %d alone", q, got[i], want)
+			}
+		}
+	}
+}
+
+// quantileOne is quantile as it was taken alone.
+func (h *logHist) quantileOne(q float64) int64 {
+	total := uint64(0)
+	last := -1
+	for i, c := range h.counts {
+		total += uint64(c)
+		if c > 0 {
+			last = i
+		}
+	}
+	if total == 0 {
+		return 0
+	}
+	rank := max(uint64(math.Ceil(q*float64(total))), 1)
+	acc := uint64(0)
+	for i, c := range h.counts {
+		acc += uint64(c)
+		if c > 0 && acc >= rank {
+			return int64(math.Pow(logHistBase, float64(int(h.lo)+i)+1))
+		}
+	}
+	return int64(math.Pow(logHistBase, float64(int(h.lo)+last)+1))
+}

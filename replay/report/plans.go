@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/joinbench/joinbench/explain"
-	"github.com/joinbench/joinbench/internal/server/flavor"
+	"github.com/joinbench/joinbench/internal/flavor"
 	"github.com/joinbench/joinbench/replay/results"
 )
 
@@ -24,6 +24,9 @@ type planCatalog struct {
 	flavor flavor.Flavor
 	plans  map[string]map[string]map[string]string // scenario → hash → format → text
 	limits map[string]int64                        // scenario → its statement's top-level LIMIT
+	// queries are, per scenario, the first statement explained, with its
+	// values: the SQL a report shows when run.json has not the text.
+	queries map[string]string
 }
 
 func newPlanCatalog(info *results.Run, rows []results.Plan) *planCatalog {
@@ -34,8 +37,11 @@ func newPlanCatalog(info *results.Run, rows []results.Plan) *planCatalog {
 			fl.Name = info.Flavor
 		}
 	}
-	c := &planCatalog{flavor: fl, plans: map[string]map[string]map[string]string{}, limits: map[string]int64{}}
+	c := &planCatalog{flavor: fl, plans: map[string]map[string]map[string]string{}, limits: map[string]int64{}, queries: map[string]string{}}
 	for _, p := range rows {
+		if _, ok := c.queries[p.Scenario]; !ok && p.Query != "" {
+			c.queries[p.Scenario] = p.Query
+		}
 		if n := topLimit(p.Query); n > 0 {
 			c.limits[p.Scenario] = n
 		}

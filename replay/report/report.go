@@ -22,7 +22,14 @@ type TimePoint struct {
 	Executions int64     `json:"executions"`
 	Errors     int64     `json:"errors"`
 	QPS        float64   `json:"queries_per_second"`
-	P95Ms      float64   `json:"p95_ms"` // about 4% resolution
+	// Retries counts the deadlock and lock-wait retries of the
+	// statements that started in the bucket.
+	Retries int64 `json:"retries,omitempty"`
+	// P50Ms, P95Ms and P99Ms are of the successful executions, at about
+	// 4% resolution.
+	P50Ms float64 `json:"p50_ms"`
+	P95Ms float64 `json:"p95_ms"`
+	P99Ms float64 `json:"p99_ms"`
 	// MaxMs is the longest successful latency (per-endpoint timelines
 	// only).
 	MaxMs float64 `json:"max_ms,omitempty"`
@@ -56,11 +63,22 @@ type ScenarioReport struct {
 	// Summary is reduced by replay/metrics as the live summary of
 	// `joinbench run` is, so the two agree.
 	metrics.Summary
-	ErrorCodes  map[string]int64 `json:"error_codes,omitempty"`
-	Percentiles []Percentile     `json:"percentiles"`
-	Histogram   []Bin            `json:"histogram"`
-	Timeline    []TimePoint      `json:"timeline"`
-	Plans       []PlanInfo       `json:"plans"`
+	ErrorCodes map[string]int64 `json:"error_codes,omitempty"`
+	// ErrorSamples are, per error code, the first failure's SQLSTATE and
+	// message, most frequent code first.
+	ErrorSamples []ErrorSample `json:"error_samples,omitempty"`
+	Percentiles  []Percentile  `json:"percentiles"`
+	Histogram    []Bin         `json:"histogram"`
+	Timeline     []TimePoint   `json:"timeline"`
+	Plans        []PlanInfo    `json:"plans"`
+	// SQL is the scenario's statement text as run.json records it
+	// (placeholders, not values); when it does not, ExplainedSQL is a
+	// statement EXPLAIN ran, with one execution's values.
+	SQL          string `json:"sql,omitempty"`
+	ExplainedSQL string `json:"explained_sql,omitempty"`
+	// Slowest are the scenario's slowest executions, failed ones
+	// included, slowest first, with their parameters.
+	Slowest []SlowExecution `json:"slowest,omitempty"`
 	// NotReached says why a scenario the run lists has no row at all: the
 	// scenarios ahead of it in every event were cut at the end (cut.go).
 	NotReached string `json:"not_reached,omitempty"`
@@ -106,6 +124,8 @@ type RunReport struct {
 	// each cost every endpoint, as the run's summary printed it.
 	ActionRows []results.Action `json:"action_rows,omitempty"`
 	Actions    []stall.Cost     `json:"actions,omitempty"`
+	// Recovery is the timeline of each crash action (recovery.parquet).
+	Recovery []stall.Recovery `json:"recovery,omitempty"`
 	// Baseline is, per endpoint, the longest stretch without a successful
 	// write before the first action: the workload's own gaps.
 	Baseline []stall.EndpointCost `json:"baseline,omitempty"`
@@ -130,6 +150,11 @@ type Options struct {
 	// Warn receives problems that do not stop the report (a skipped file).
 	// They are also listed in the report.
 	Warn func(error)
+	// SkipDetails leaves out what only the HTML and JSON views show and
+	// costs a second read of some pages after the scan: the slowest
+	// executions' parameters and the error samples' messages
+	// (details.go). Slowest is then empty.
+	SkipDetails bool
 }
 
 // Build reads each run folder and reports on it.
@@ -193,11 +218,28 @@ func buildRun(dir string, opt Options) (*RunReport, error) {
 	// them all while each scenario's report reads its own.
 	names := acc.names()
 	eachParallel(len(names), func(i int) { acc.scenarios[names[i]].m.Flush() })
+	scens := make([]*scenarioAcc, len(names))
+	for i, n := range names {
+		scens[i] = acc.scenarios[n]
+	}
+	var details details
+	if !opt.SkipDetails {
+		details = readDetails(scens, w.warn)
+	}
+	var sql map[string]string
+	if rr.Info != nil {
+		sql = rr.Info.ScenarioSQL
+	}
 	rr.Scenarios = make([]ScenarioReport, len(names))
 	var total metrics.Metrics
 	totalDone := make(chan struct{})
 	go func() { defer close(totalDone); total = acc.total() }()
-	eachParallel(len(names), func(i int) { rr.Scenarios[i] = scenarioReport(acc.scenarios[names[i]], catalog) })
+	eachParallel(len(names), func(i int) {
+		rr.Scenarios[i] = scenarioReport(scens[i], catalog, details, sql[names[i]])
+		if opt.SkipDetails {
+			rr.Scenarios[i].Slowest = nil
+		}
+	})
 	<-totalDone
 	rr.Start, rr.End = total.First, total.Last
 	rr.Total = metrics.SummaryOf(&total)
@@ -213,11 +255,23 @@ func buildRun(dir string, opt Options) (*RunReport, error) {
 	if rr.ActionRows, err = results.ReadActions(dir, w.warn); err != nil {
 		return nil, err
 	}
+	recovery, err := results.ReadRecovery(dir, w.warn)
+	if err != nil {
+		return nil, err
+	}
+	rr.Recovery = stall.Recoveries(recovery)
 	figs, err := readEndpoints(dir, rr.Info, rr.ActionRows, w.warn)
 	if err != nil {
 		return nil, err
 	}
 	rr.Endpoints, rr.Actions, rr.Baseline, rr.Nodes = figs.timelines, figs.costs, figs.baseline, figs.nodes
+	if len(rr.Actions) > 0 {
+		disk, err := readDisk(dir, w.warn)
+		if err != nil {
+			return nil, err
+		}
+		stall.AddDiskCost(rr.Actions, disk)
+	}
 	if rr.Info != nil && rr.Info.Segments > 1 {
 		if rr.Clients, rr.Common, err = clientBreakdown(dir, w.warn); err != nil {
 			return nil, err
@@ -229,8 +283,15 @@ func buildRun(dir string, opt Options) (*RunReport, error) {
 // spectrum is the percentiles of the percentile chart.
 var spectrum = []float64{0, 10, 25, 50, 75, 90, 95, 99, 99.5, 99.9, 99.95, 99.99, 100}
 
-func scenarioReport(a *scenarioAcc, catalog *planCatalog) ScenarioReport {
-	sr := ScenarioReport{Scenario: a.name, Summary: a.summary(), Timeline: a.tl.points()}
+// scenarioReport is a scenario's report: its figures, and the rows read
+// back (details) and the statement text (sql, "" when run.json has none)
+// it shows.
+func scenarioReport(a *scenarioAcc, catalog *planCatalog, d details, sql string) ScenarioReport {
+	sr := ScenarioReport{Scenario: a.name, Summary: a.summary(), Timeline: a.tl.points(), SQL: sql,
+		ErrorSamples: errorSamples(a.m.ErrorCodes, a.firstErr, d.errors), Slowest: slowExecutions(a, d)}
+	if sql == "" {
+		sr.ExplainedSQL = catalog.queries[a.name]
+	}
 	if len(a.m.ErrorCodes) > 0 {
 		sr.ErrorCodes = map[string]int64{}
 		for c, n := range a.m.ErrorCodes {

@@ -15,7 +15,7 @@ func TestTimelineCoarsens(t *testing.T) {
 	start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	for s := 0; s < 2000; s++ {
 		for k := 0; k < 3; k++ {
-			tl.add(start.Add(time.Duration(s)*time.Second+time.Duration(k)*time.Millisecond), 1e6, k == 0)
+			tl.add(start.Add(time.Duration(s)*time.Second+time.Duration(k)*time.Millisecond), 1e6, k == 0, 0)
 		}
 	}
 	if len(tl.buckets) > maxBuckets {

@@ -67,10 +67,13 @@ type Action struct {
 	WritableTime  time.Time `parquet:"writable_time,timestamp(nanosecond),optional"`
 	SyncedTime    time.Time `parquet:"synced_time,timestamp(nanosecond),optional"`
 	StateTransfer string    `parquet:"state_transfer,dict,optional"`
+	// Recovery, for a node a crash action killed, is what its recovery
+	// row (recovery.parquet) says of it; not a column of actions.parquet.
+	Recovery *Recovery `parquet:"-" json:"-"`
 }
 
-// WriteActions writes actions.parquet with rows, replacing it atomically.
-// Actions are few, so the run rewrites the whole file when one ends.
+// WriteActions writes actions.parquet with rows, replacing it atomically,
+// and recovery.parquet from the rows of crash actions. Actions are few, so the run rewrites the whole file when one ends.
 func (d *RunDir) WriteActions(rows []Action) error {
 	rows = append([]Action(nil), rows...)
 	for i := range rows {
@@ -92,7 +95,13 @@ func (d *RunDir) WriteActions(rows []Action) error {
 	if err := w.Close(); err != nil {
 		return fmt.Errorf("%s: %w", ActionsFile, err)
 	}
-	return writeAtomic(filepath.Join(d.path, ActionsFile), buf.b)
+	if err := writeAtomic(filepath.Join(d.path, ActionsFile), buf.b); err != nil {
+		return err
+	}
+	if rec := RecoveryTimeline(rows); len(rec) > 0 {
+		return d.writeRecovery(rec)
+	}
+	return nil
 }
 
 // ReadActions reads a run's actions.parquet. A run without actions has

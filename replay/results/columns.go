@@ -49,6 +49,23 @@ type ExecutionColumns struct {
 	// (every index -1) and Segment is nil.
 	ClientHost StringColumn
 	Segment    []int32
+	// File and Group are where the rows are: the executions file and its
+	// row group (see Ref).
+	File  string
+	Group int
+	// rowInGroup is the row of the group each row is, when some rows of
+	// the group were left out (cut at the end); nil when row i is row i.
+	rowInGroup []int32
+}
+
+// Ref is where row i is, for ReadExecutionsAt to read what the columns
+// leave out (its parameters, its endpoint).
+func (c *ExecutionColumns) Ref(i int) RowRef {
+	r := i
+	if c.rowInGroup != nil {
+		r = int(c.rowInGroup[i])
+	}
+	return RowRef{File: c.File, Group: c.Group, Row: r}
 }
 
 // StringColumn is a string column as its distinct values and, per row, an
@@ -76,6 +93,7 @@ func (c *ExecutionColumns) reset() {
 	c.Checksum, c.Params = nil, nil
 	c.Cut = c.Cut[:0]
 	c.Segment = nil
+	c.rowInGroup = nil
 }
 
 // columnFields are the columns of the row-by-row reading of the same
@@ -310,13 +328,24 @@ func (cf *columnFile) readGroupRows(g int, c *ExecutionColumns, opt ColumnScan) 
 	r := parquet.NewGenericRowGroupReader[Execution](cf.pf.RowGroups()[g], columnFields.schema)
 	defer r.Close()
 	buf := make([]Execution, readBatch)
+	row := int32(0)
 	for {
 		n, rerr := r.Read(buf)
 		for i := range buf[:n] {
 			e := &buf[i]
+			row++
 			if e.CutAtEnd {
+				if c.rowInGroup == nil {
+					c.rowInGroup = make([]int32, c.Len, c.Len+n)
+					for j := range c.rowInGroup {
+						c.rowInGroup[j] = int32(j)
+					}
+				}
 				c.Cut = append(c.Cut, cutExecution(e))
 				continue
+			}
+			if c.rowInGroup != nil {
+				c.rowInGroup = append(c.rowInGroup, row-1)
 			}
 			add(&c.Scenario, ids[0], e.Scenario, false)
 			add(&c.TemplateHash, ids[1], e.TemplateHash, false)

@@ -189,7 +189,9 @@ func (s *fileScan) run() {
 	}
 	for g := range cf.pf.RowGroups() {
 		c := s.batch()
-		if err := cf.readGroup(g, s.opt, c); err == nil {
+		err := cf.readGroup(g, s.opt, c)
+		c.File, c.Group = s.path, g
+		if err == nil {
 			s.rows += int64(c.Len)
 			if !s.deliver(c) {
 				return
@@ -202,6 +204,7 @@ func (s *fileScan) run() {
 			testHookByRows(s.path, g)
 		}
 		warn := s.groupRows(cf, g, c)
+		c.File, c.Group = s.path, g
 		if (c.Len > 0 || len(c.Cut) > 0) && !s.deliver(c) {
 			return
 		}

@@ -22,6 +22,8 @@
 //	    status-<host>-<n>.rows            the same rows, journalled, for up to a minute
 //	    work-<host>-<n>.parquet           the work of sampled executions (work.Work, work.go)
 //	    work-<host>-<n>.rows              the same rows, journalled, for up to a minute
+//	    actions.parquet                   one row per action and endpoint (Action)
+//	    recovery.parquet                  one row per node a crash action killed (Recovery)
 //
 // The rounds of a repeated comparison (joinbench ab) are runs too, laid
 // out as <dir>/ab=<series>/side=<base|candidate>/run=<id>/, their run.json
@@ -101,4 +103,7 @@
 // need every latency; they answer for columns that hold only nulls or
 // only zeros in a group (no intended start, plan, checksum or error),
 // which are then not decoded, and for row counts (CountExecutions).
+// What a scan leaves out of the few rows it picks (the parameters of the
+// slowest executions) is read back by their place (ExecutionColumns.Ref,
+// ReadExecutionsAt), a page per column rather than a row group.
 package results

@@ -328,6 +328,8 @@ func kindOf[T any]() string {
 		return "a status file"
 	case *Action:
 		return "an actions file"
+	case *Recovery:
+		return "a recovery file"
 	case *work.Work:
 		return "a work file"
 	}

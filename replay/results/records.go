@@ -3,7 +3,7 @@ package results
 import (
 	"time"
 
-	"github.com/joinbench/joinbench/internal/server/flavor"
+	"github.com/joinbench/joinbench/internal/flavor"
 )
 
 // The row types of the Parquet files are their schema: a column is its
@@ -70,6 +70,11 @@ type Plan struct {
 	FirstSeen time.Time `parquet:"first_seen,timestamp(nanosecond)"`
 }
 
+// DiskVariable is the status variable of a server's InnoDB tablespaces'
+// size on disk, in bytes (a gauge), sampled in runs with actions: what a
+// table copy adds while it runs.
+const DiskVariable = "innodb_tablespace_bytes"
+
 // Status is one row of status-<host>-<n>.parquet: the change of one server counter
 // over one report interval.
 type Status struct {
@@ -113,12 +118,16 @@ type Run struct {
 	// statements that are not plain reads, each once, in statement order:
 	// dml, ddl, locking-read, select-into, set, call, lock-tables,
 	// transaction, other or unparsed (absent from runs made before it).
-	WriteKinds  map[string][]string `json:"write_kinds,omitempty"`
-	Start       time.Time           `json:"start"`
-	End         time.Time           `json:"end"`
-	Interrupted bool                `json:"interrupted"`
-	Executions  int64               `json:"executions"`
-	Errors      int64               `json:"errors"`
+	WriteKinds map[string][]string `json:"write_kinds,omitempty"`
+	// ScenarioSQL is, per scenario, its statement text as its file holds
+	// it (placeholders, not values), for a report to show: as many
+	// scenarios as fit in MaxScenarioSQL (see RecordScenarioSQL).
+	ScenarioSQL map[string]string `json:"scenario_sql,omitempty"`
+	Start       time.Time         `json:"start"`
+	End         time.Time         `json:"end"`
+	Interrupted bool              `json:"interrupted"`
+	Executions  int64             `json:"executions"`
+	Errors      int64             `json:"errors"`
 	// CutAtEnd counts the statements still running when the run ended,
 	// recorded as such (Execution.CutAtEnd) and counted in neither
 	// Executions nor Errors.

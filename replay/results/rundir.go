@@ -151,8 +151,8 @@ func newRunDir(path, runID, clientHost string, segment int, opts Options) *RunDi
 	}
 	d.reserve()
 	d.plans = &PlanWriter{d: d, seen: map[planKey]struct{}{}}
-	d.status = &StatusWriter{d: d, prefix: "status-" + safeHost(clientHost) + d.tag}
-	d.work = &WorkWriter{d: d, prefix: "work-" + safeHost(clientHost) + d.tag}
+	d.status = newStatusWriter(d, "status-"+safeHost(clientHost)+d.tag)
+	d.work = newWorkWriter(d, "work-"+safeHost(clientHost)+d.tag)
 	return d
 }
 

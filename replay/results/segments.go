@@ -103,8 +103,10 @@ const windowTolerance = time.Second
 
 // mergeSegments completes the run-level run.json of a split run (nil when
 // segment 1 wrote none) from its segments' files: start and end the
-// earliest and latest, executions and errors added up, interrupted if any
-// was, the client hosts and exec paths of all. It warns about segments
+// earliest and latest, executions, errors, unanswered calls, client CPU
+// and work samples added up, interrupted if any was, the client hosts and
+// exec paths of all, the busiest client machine (a verdict is as sound as
+// its most saturated client), the dataset any of them read. It warns about segments
 // missing or never finished, and about windows that differ from the
 // others'.
 func mergeSegments(dir string, run *Run, segs []*Run, warn Warner) *Run {
@@ -121,8 +123,9 @@ func mergeSegments(dir string, run *Run, segs []*Run, warn Warner) *Run {
 	merged := *run
 	merged.Segments, merged.Segment = n, 0
 	merged.Start, merged.End = time.Time{}, time.Time{}
-	merged.Executions, merged.Errors, merged.CutAtEnd, merged.Interrupted = 0, 0, 0, false
-	merged.ExecPaths = nil
+	merged.Executions, merged.Errors, merged.CutAtEnd, merged.Unanswered, merged.Interrupted = 0, 0, 0, 0, false
+	merged.ExecPaths, merged.ClientCPUSeconds = nil, 0
+	merged.Work, merged.Machine = nil, nil
 	var hosts []string
 	have := map[int]bool{}
 	for _, s := range segs {
@@ -142,10 +145,20 @@ func mergeSegments(dir string, run *Run, segs []*Run, warn Warner) *Run {
 		merged.Executions += s.Executions
 		merged.Errors += s.Errors
 		merged.CutAtEnd += s.CutAtEnd
+		merged.Unanswered += s.Unanswered
+		merged.ClientCPUSeconds += s.ClientCPUSeconds
+		merged.Work = addWorkSampling(merged.Work, s.Work)
+		merged.Machine = busierMachine(merged.Machine, s.Machine)
+		if merged.Dataset == nil {
+			merged.Dataset = s.Dataset
+		}
 		merged.Interrupted = merged.Interrupted || s.Interrupted
 		merged.ExecPaths = append(merged.ExecPaths, s.ExecPaths...)
 	}
 	merged.ClientHost = strings.Join(hosts, ",")
+	if merged.ClientCPUPerQueryUs = 0; merged.Executions > 0 {
+		merged.ClientCPUPerQueryUs = merged.ClientCPUSeconds * 1e6 / float64(merged.Executions)
+	}
 	var missing []string
 	for i := 1; i <= n; i++ {
 		if !have[i] {
@@ -179,4 +192,42 @@ func planFiles(dir string) []string {
 	m, _ := filepath.Glob(filepath.Join(globEscape(dir), "plans-seg*.parquet"))
 	slices.Sort(m)
 	return append(out, m...)
+}
+
+// addWorkSampling adds the counts of a segment's work sampling to the sum
+// of the others'; the options are the same in every segment.
+func addWorkSampling(sum, seg *WorkSampling) *WorkSampling {
+	if seg == nil {
+		return sum
+	}
+	if sum == nil {
+		c := *seg
+		return &c
+	}
+	c := *sum
+	c.Samples += seg.Samples
+	c.Failed += seg.Failed
+	c.Dropped += seg.Dropped
+	return &c
+}
+
+// busierMachine is the one of two client machines' loads whose CPUs were
+// under more pressure (by load per core where pressure is unknown).
+func busierMachine(a, b *MachineLoad) *MachineLoad {
+	if a == nil {
+		return b
+	}
+	if b == nil {
+		return a
+	}
+	if a.CPUPressure != nil && b.CPUPressure != nil {
+		if *b.CPUPressure > *a.CPUPressure {
+			return b
+		}
+		return a
+	}
+	if b.LoadAverage/float64(max(b.Cores, 1)) > a.LoadAverage/float64(max(a.Cores, 1)) {
+		return b
+	}
+	return a
 }

@@ -30,6 +30,12 @@ func TestSegmentsWriteOneRun(t *testing.T) {
 	if run.Executions != 30 || run.Errors != 3 || !run.Start.Equal(t0) || !run.End.Equal(t0.Add(13*time.Second)) || run.Options.Threads != 6 {
 		t.Fatalf("merged run %+v (options %+v)", run, run.Options)
 	}
+	if run.Unanswered != 3 || run.ClientCPUSeconds != 1.5 || run.ClientCPUPerQueryUs != 5e4 ||
+		run.Work == nil || run.Work.Samples != 12 || run.Work.Dropped != 3 ||
+		run.Machine == nil || run.Machine.LoadAverage != 3 || run.Dataset == nil || run.Dataset.TableSize != 200 {
+		t.Errorf("merged run: unanswered %d, client CPU %g s (%g us/query), work %+v, machine %+v, dataset %+v; want every segment's counts added, the busiest machine and the dataset recorded",
+			run.Unanswered, run.ClientCPUSeconds, run.ClientCPUPerQueryUs, run.Work, run.Machine, run.Dataset)
+	}
 	if got := strings.Join(warns, "\n"); !strings.Contains(got, "segment 2 started 3s after") || !strings.Contains(got, "segment 1 ended 3s before") {
 		t.Fatalf("warnings %q: want segment 2's window called out", got)
 	}
@@ -78,7 +84,12 @@ func writeSegment(t *testing.T, dir string, i int, start time.Time) {
 		}
 	}
 	seg := &Run{RunID: "r1", Segments: 3, Segment: i, ClientHost: "samehost", Options: &RunOptions{Threads: 2},
-		Start: start, End: start.Add(10 * time.Second), Executions: 10, Errors: 1}
+		Start: start, End: start.Add(10 * time.Second), Executions: 10, Errors: 1,
+		Unanswered: 1, ClientCPUSeconds: 0.5, Work: &WorkSampling{Samples: 4, Dropped: 1},
+		Machine: &MachineLoad{Cores: 2, LoadAverage: float64(i)}}
+	if i == 2 {
+		seg.Dataset = &Dataset{TableSize: 200}
+	}
 	if err := d.WriteRun(seg); err != nil {
 		t.Fatal(err)
 	}

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
-	"sync"
-	"time"
 
 	"github.com/joinbench/joinbench/replay/work"
 )
@@ -101,103 +99,25 @@ type WorkSampling struct {
 	Writes string `json:"writes,omitempty"`
 }
 
-// WorkWriter streams work rows to work-<host>-<n>.parquet files through a
-// journal, as StatusWriter does server counters. It is safe for
-// concurrent use.
+// WorkWriter streams work rows to work-<host>-<n>.parquet files through
+// journals, as StatusWriter does server counters. An empty RunID or
+// ClientHost is set, in place, to the run's, and the segment to this
+// client's. It is safe for concurrent use.
 type WorkWriter struct {
-	mu     sync.Mutex
-	d      *RunDir
-	prefix string // work-<host>
-	j      *journalWriter[work.Work]
-	opened time.Time
-	rows   int64 // written, over the run
-	closed bool
+	seriesWriter[work.Work]
 }
 
-// Write appends rows. An empty RunID or ClientHost is set, in place, to the
-// run's, and the segment to this client's.
-func (w *WorkWriter) Write(rows []work.Work) error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.closed {
-		return errClosed
-	}
-	for i := range rows {
-		if rows[i].RunID == "" {
-			rows[i].RunID = w.d.runID
-		}
-		if rows[i].ClientHost == "" {
-			rows[i].ClientHost = w.d.clientHost
-		}
-		rows[i].Segment = int32(w.d.segment)
-	}
-	for len(rows) > 0 {
-		if w.j == nil {
-			path := filepath.Join(w.d.path, fileName(w.prefix, int(w.d.workN.Add(1)-1), journalSuffix))
-			j, err := createJournal(w.d, path, workJournal)
-			if err != nil {
-				return err
+func newWorkWriter(d *RunDir, prefix string) *WorkWriter {
+	return &WorkWriter{seriesWriter[work.Work]{d: d, prefix: prefix, n: &d.workN, kind: workJournal,
+		stamp: func(r *work.Work) {
+			if r.RunID == "" {
+				r.RunID = d.runID
 			}
-			w.j, w.opened = j, w.d.now()
-		}
-		n := min(int64(len(rows)), w.d.opts.FileRows-w.j.rows)
-		if err := w.j.write(rows[:n]); err != nil {
-			return err
-		}
-		w.rows += n
-		rows = rows[n:]
-		if w.j.rows >= w.d.opts.FileRows || w.d.now().Sub(w.opened) >= w.d.opts.StatusFileAge {
-			if err := w.finish(); err != nil {
-				return err
+			if r.ClientHost == "" {
+				r.ClientHost = d.clientHost
 			}
-		}
-	}
-	return nil
-}
-
-// Rows is how many rows were written.
-func (w *WorkWriter) Rows() int64 {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.rows
-}
-
-// Roll finishes the open file now, making every row written so far
-// readable.
-func (w *WorkWriter) Roll() error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.closed {
-		return errClosed
-	}
-	return w.finish()
-}
-
-// finish makes the open journal a Parquet file, under the run folder's
-// lock as StatusWriter.finish does.
-func (w *WorkWriter) finish() error {
-	if w.j == nil {
-		return nil
-	}
-	j := w.j
-	w.j = nil
-	unlock := lockRunDir(w.d.path)
-	defer unlock()
-	if err := j.close(); err != nil {
-		return err
-	}
-	_, err := convertJournals(w.d, workJournal, []string{j.path}, nil)
-	return err
-}
-
-func (w *WorkWriter) close() error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.closed {
-		return nil
-	}
-	w.closed = true
-	return w.finish()
+			r.Segment = int32(d.segment)
+		}}}
 }
 
 // ReadWork reads every work row of a run folder (every work-*.parquet:

@@ -192,93 +192,21 @@ func (w *ExecutionWriter) Close() error {
 	return w.r.close()
 }
 
-// StatusWriter streams Status rows to status-<host>-<n>.parquet files.
-// Rows are appended to a journal as they come (status-<host>-<n>.rows, a
-// frame per Write), so that a killed client keeps every sample it took,
-// and the journal is made the Parquet file of the same number every
-// Options.StatusFileAge (or FileRows rows), at Roll and at Close. It is
-// safe for concurrent use.
+// StatusWriter streams Status rows to status-<host>-<n>.parquet files,
+// through journals (seriesWriter): a killed client keeps every sample it
+// took. An empty RunID is set, in place, to the run's. It is safe for
+// concurrent use.
 type StatusWriter struct {
-	mu     sync.Mutex
-	d      *RunDir
-	prefix string // status-<host>
-	j      *journalWriter[Status]
-	opened time.Time
-	closed bool
+	seriesWriter[Status]
 }
 
-// Write appends rows. An empty RunID is set, in place, to the run's.
-func (s *StatusWriter) Write(rows []Status) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return errClosed
-	}
-	for i := range rows {
-		if rows[i].RunID == "" {
-			rows[i].RunID = s.d.runID
-		}
-	}
-	for len(rows) > 0 {
-		if s.j == nil {
-			path := filepath.Join(s.d.path, fileName(s.prefix, int(s.d.statusN.Add(1)-1), journalSuffix))
-			j, err := createJournal(s.d, path, statusJournal)
-			if err != nil {
-				return err
+func newStatusWriter(d *RunDir, prefix string) *StatusWriter {
+	return &StatusWriter{seriesWriter[Status]{d: d, prefix: prefix, n: &d.statusN, kind: statusJournal,
+		stamp: func(r *Status) {
+			if r.RunID == "" {
+				r.RunID = d.runID
 			}
-			s.j, s.opened = j, s.d.now()
-		}
-		n := min(int64(len(rows)), s.d.opts.FileRows-s.j.rows)
-		if err := s.j.write(rows[:n]); err != nil {
-			return err
-		}
-		rows = rows[n:]
-		if s.j.rows >= s.d.opts.FileRows || s.d.now().Sub(s.opened) >= s.d.opts.StatusFileAge {
-			if err := s.finish(); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// Roll finishes the open file now, making every row written so far
-// readable.
-func (s *StatusWriter) Roll() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return errClosed
-	}
-	return s.finish()
-}
-
-// finish makes the open journal a Parquet file. The run folder's lock is
-// taken before the journal's is given up, so that no Recover converts it
-// at the same time.
-func (s *StatusWriter) finish() error {
-	if s.j == nil {
-		return nil
-	}
-	j := s.j
-	s.j = nil
-	unlock := lockRunDir(s.d.path)
-	defer unlock()
-	if err := j.close(); err != nil {
-		return err
-	}
-	_, err := convertJournals(s.d, statusJournal, []string{j.path}, nil)
-	return err
-}
-
-func (s *StatusWriter) close() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return nil
-	}
-	s.closed = true
-	return s.finish()
+		}}}
 }
 
 type planKey struct{ scenario, endpoint, hash, format string }

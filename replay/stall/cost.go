@@ -28,6 +28,8 @@ type Cost struct {
 	// other nodes still apply) counts too.
 	WindowSeconds float64        `json:"window_seconds"`
 	Endpoints     []EndpointCost `json:"endpoints"`
+
+	from, to time.Time // the window
 }
 
 // EndpointCost is the longest stretch of one endpoint without a
@@ -45,6 +47,10 @@ type EndpointCost struct {
 	// clients sent none: reconnecting, or busy with other statements), so
 	// that WorstLatencyMs, 0, says nothing of the server.
 	NoWriteInFlight bool `json:"no_write_in_flight,omitempty"`
+	// PeakExtraDiskBytes is the most the server's tablespaces grew over
+	// their size at the action's start, during its window (a table
+	// copy); nil when not sampled (disk.go).
+	PeakExtraDiskBytes *int64 `json:"peak_extra_disk_bytes,omitempty"`
 }
 
 // Measure is the cost of endpoint's longest stretch without a successful
@@ -110,7 +116,7 @@ func Costs(t *Tracker, actions []results.Action, endpoints []string, runEnd time
 		c := Cost{Action: a.Action, Step: a.Step, Spec: a.Spec, Kind: a.Kind, Endpoint: a.Endpoint, Node: a.Node,
 			Outcome: a.Outcome, Error: a.ErrorMessage,
 			StartSeconds: seconds(a.Start.Sub(t.origin)), Seconds: seconds(end.Sub(a.Start)),
-			WindowSeconds: seconds(win.Sub(a.Start))}
+			WindowSeconds: seconds(win.Sub(a.Start)), from: a.Start, to: win}
 		for _, ep := range WithAll(endpoints) {
 			c.Endpoints = append(c.Endpoints, Measure(t, ep, a.Start, win))
 		}

@@ -3,7 +3,9 @@
 // stretch of time in which no write succeeded, and the worst latency of the
 // writes caught in it (or that none was running); an endpoint no client
 // wrote through is no traffic, not a stall. The live summary of `joinbench
-// run` and `joinbench report` both use it, so that they agree.
+// run` and `joinbench report` both use it, so that they agree. It also
+// reduces a crash's recovery timeline (recovery.go) and the peak extra
+// disk an action took (disk.go) for both to show.
 //
 // It keeps, per endpoint, two figures per slot of time (10 ms, wider for
 // runs of hours): whether a write completed in the slot, and the longest

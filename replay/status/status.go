@@ -84,6 +84,8 @@ type Sampler struct {
 	gauges   map[string]bool
 	states   []string // GaleraStates on a Galera node
 	query    string
+	// diskQuery reads DiskVariable, when SampleDisk asked for it (disk.go).
+	diskQuery string
 
 	prev     map[string]int64
 	prevTime time.Time
@@ -169,7 +171,7 @@ func (s *Sampler) Sample(ctx context.Context, now time.Time) ([]results.Status, 
 			Variable: name, Delta: d,
 		})
 	}
-	return out, nil
+	return append(out, s.sampleDisk(ctx, now, interval)...), nil
 }
 
 // Unreachable returns the rows of a sample the server did not answer at

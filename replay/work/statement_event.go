@@ -3,7 +3,7 @@ package work
 import (
 	"strings"
 
-	"github.com/joinbench/joinbench/internal/server/flavor"
+	"github.com/joinbench/joinbench/internal/flavor"
 )
 
 // StatementEventColumns are the columns of

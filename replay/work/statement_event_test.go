@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/joinbench/joinbench/internal/server/flavor"
+	"github.com/joinbench/joinbench/internal/flavor"
 )
 
 func TestStatementEventQuery(t *testing.T) {

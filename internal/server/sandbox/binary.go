@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/joinbench/joinbench/internal/server/flavor"
+	"github.com/joinbench/joinbench/internal/flavor"
 	"github.com/joinbench/joinbench/internal/usage"
 )
 

@@ -36,6 +36,17 @@ type Recovery struct {
 	// a joiner by TransferIST, TransferSST or TransferNone (it missed
 	// nothing); empty for a single server.
 	Transfer string
+	// TransferStart and TransferEnd bound a joiner's state transfer, as
+	// its error log states them (the end of an incremental one to the
+	// second); zero when it had none. TransferWritesets is how many
+	// write-sets an incremental transfer carried; TransferBytes the
+	// size of the data a full copy left (its data directory but the
+	// write-set cache), 0 for an incremental one, which no log sizes.
+	TransferStart, TransferEnd       time.Time
+	TransferWritesets, TransferBytes int64
+	// ClusterSize is how many nodes the cluster has, 1 for a single
+	// server: what "2 of N Synced" counts against.
+	ClusterSize int
 	// Notes are the steps of the recovery, in words, one a line.
 	Notes string
 }
@@ -78,7 +89,7 @@ func (s *Server) waitGone(ctx context.Context) error {
 // it again on its data: InnoDB recovers from its redo log. It is writable
 // once it answers.
 func (s *Server) Crash(ctx context.Context, down time.Duration) (Recovery, error) {
-	rec := Recovery{Node: s.Name}
+	rec := Recovery{Node: s.Name, ClusterSize: 1}
 	var err error
 	if rec.Killed, err = s.kill(ctx); err != nil {
 		return rec, err
@@ -113,7 +124,7 @@ func waitDown(ctx context.Context, d time.Duration) {
 // (--wsrep-start-position), so that it rejoins by incremental transfer
 // when a donor still holds what it missed, by a full one otherwise.
 func (c *Cluster) CrashNode(ctx context.Context, n *Node, down time.Duration) (Recovery, error) {
-	rec := Recovery{Node: n.Name}
+	rec := Recovery{Node: n.Name, ClusterSize: len(c.Nodes)}
 	var err error
 	if rec.Killed, err = n.kill(ctx); err != nil {
 		return rec, err
@@ -137,7 +148,7 @@ func (c *Cluster) CrashNode(ctx context.Context, n *Node, down time.Duration) (R
 func (c *Cluster) CrashCluster(ctx context.Context, down time.Duration) ([]Recovery, error) {
 	recs := make([]Recovery, len(c.Nodes))
 	for i, n := range c.Nodes {
-		recs[i].Node = n.Name
+		recs[i].Node, recs[i].ClusterSize = n.Name, len(c.Nodes)
 		if !n.Running() {
 			return nil, fmt.Errorf("%s is not running", n.Name)
 		}
@@ -236,7 +247,15 @@ func (c *Cluster) relaunch(ctx context.Context, n *Node, bootstrap bool, rec *Re
 	}
 	rec.Transfer = TransferBootstrap
 	if !bootstrap {
-		rec.Transfer = transferOf(readFrom(n.ErrorLog, logStart))
+		log := readFrom(n.ErrorLog, logStart)
+		rec.Transfer = transferOf(log)
+		if rec.Transfer == TransferIST || rec.Transfer == TransferSST {
+			f := transferFactsOf(log)
+			rec.TransferStart, rec.TransferEnd, rec.TransferWritesets = f.start, f.end, f.writesets
+		}
+		if rec.Transfer == TransferSST {
+			rec.TransferBytes = dataBytes(n.DataDir)
+		}
 	}
 	fmt.Fprintf(c.log, "%s: writable %.1fs and Synced %.1fs after its start (%s)\n", n.Name,
 		rec.Writable.Sub(rec.Started).Seconds(), rec.Synced.Sub(rec.Started).Seconds(), rec.Transfer)

@@ -211,3 +211,28 @@ WSREP_SST: [INFO] mariabackup SST completed on joiner (20261203 14:17:11.408)
 		}
 	}
 }
+
+// The bounds and size of a joiner's state transfer, read from its log:
+// the script's start, then the full copy's end or the incremental one's.
+func TestTransferFactsOf(t *testing.T) {
+	ist := `WSREP_SST: [INFO] mariabackup SST started on joiner (20261203 16:59:23.766)
+2026-12-03 16:59:28 0 [Note] WSREP: Member 2.0 (node3) requested state transfer from '*any*'. Selected 1.0 (node2)(SYNCED) as donor.
+WSREP_SST: [INFO] mariabackup IST completed on joiner (20261203 16:59:32.064)
+2026-12-03 16:59:33 2 [Note] WSREP: Receiving IST: 5 writesets, seqnos 4424-4428
+2026-12-03 16:59:33 2 [Note] WSREP: IST received: bb49a937-ef3a-11f1-a184-9ff05da2e6e1:4428`
+	f := transferFactsOf(ist)
+	at := func(s string) time.Time { return parseLogTime("2006-01-02 15:04:05.000", s) }
+	if !f.start.Equal(at("2026-12-03 16:59:23.766")) || !f.end.Equal(at("2026-12-03 16:59:33.000")) || f.writesets != 5 {
+		t.Errorf("IST: %+v", f)
+	}
+	sst := `WSREP_SST: [INFO] mariabackup SST started on joiner (20261203 16:58:35.796)
+WSREP_SST: [INFO] mariabackup SST completed on joiner (20261203 16:58:51.470)
+2026-12-03 16:58:51 3 [Note] WSREP: SST received`
+	f = transferFactsOf(sst)
+	if !f.start.Equal(at("2026-12-03 16:58:35.796")) || !f.end.Equal(at("2026-12-03 16:58:51.470")) || f.writesets != 0 {
+		t.Errorf("SST: %+v", f)
+	}
+	if f := transferFactsOf("nothing"); !f.start.IsZero() || !f.end.IsZero() {
+		t.Errorf("no transfer: %+v", f)
+	}
+}

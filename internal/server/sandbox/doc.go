@@ -19,7 +19,10 @@
 //
 // The faults a run injects on its servers are here too: a clean restart
 // (restart.go) and a crash, SIGKILL then the recovery an operator makes,
-// noting when each server was writable and Synced again (crash.go); so is
+// noting when each server was writable and Synced again and, from a
+// joiner's log, its state transfer (crash.go, transfer.go); and the
+// rebuild of a node from a mariabackup backup, its redo apply timed on its
+// own (restore.go). So is
 // resizing a running server's buffer pool for one command (bufferpool.go).
 // A cluster node may have options of its own, kept across starts
 // (nodeoptions.go).

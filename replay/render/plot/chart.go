@@ -30,15 +30,22 @@ type Band struct {
 	Label  string
 }
 
-// Chart is a small SVG chart.
+// Chart is a small SVG chart. Pointing at a line chart shows the values
+// of every series at that x (an SVG title per column of the plotting
+// area), and the bands there.
 type Chart struct {
 	Title, XLabel, YLabel, Y2Label string
-	LogY                           bool
-	XTicks                         []Tick // nil: computed
-	XFmt                           func(float64) string
-	Series                         []Series
-	W, H                           float64 // 520 by 230 when 0
-	Bands                          []Band  // drawn behind the data
+	// XUnit and YUnit follow values in those titles ("s", "ms"); the
+	// axes' labels when empty.
+	XUnit, YUnit string
+	LogX, LogY   bool
+	XTicks       []Tick // nil: computed
+	// XFmt labels the computed x ticks and the x of the hover titles
+	// (instead of Num and XUnit).
+	XFmt   func(float64) string
+	Series []Series
+	W, H   float64 // 520 by 230 when 0
+	Bands  []Band  // drawn behind the data
 }
 
 // The margins of the plotting area; the top one grows by titleLine for
@@ -97,29 +104,35 @@ func (c Chart) SVG() string {
 	fmt.Fprintf(&b, `<rect x="%g" y="%g" width="%g" height="%g" class="frame"/>`, padL, f.top, f.pw, f.ph)
 	f.labels(&b, c)
 	for _, s := range c.Series {
-		f.series(&b, s)
+		f.series(&b, s, c)
 	}
 	c.legend(&b, f.top)
+	f.hover(&b, c)
 	b.WriteString(`</svg>`)
 	return b.String()
 }
 
-// frame maps data to the plotting area: the ranges of both axes and the
-// area's place and size.
+// frame maps data to the plotting area: the axes (their ranges and
+// ticks) and the area's place and size.
 type frame struct {
 	xlo, xhi, ylo, yhi float64
+	xa, ya             axis
 	top, pw, ph        float64
-	logY               bool
+	logX, logY         bool
 }
 
 // frame returns the chart's frame, its plotting area top from the top;
-// false when there is no data to draw.
+// false when there is no data to draw. A log axis leaves out values of 0
+// and below.
 func (c Chart) frame(top float64) (frame, bool) {
 	f := frame{xlo: math.Inf(1), xhi: math.Inf(-1), ylo: math.Inf(1), yhi: math.Inf(-1),
-		top: top, pw: c.W - padL - padR, ph: c.H - top - padB, logY: c.LogY}
+		top: top, pw: c.W - padL - padR, ph: c.H - top - padB, logX: c.LogX, logY: c.LogY}
 	any := false
 	for _, s := range c.Series {
 		for _, x := range s.X {
+			if c.LogX && x <= 0 {
+				continue
+			}
 			f.xlo, f.xhi = math.Min(f.xlo, x), math.Max(f.xhi, x)
 		}
 		if s.Axis2 {
@@ -136,22 +149,35 @@ func (c Chart) frame(top float64) (frame, bool) {
 	if !any || math.IsInf(f.xlo, 0) {
 		return f, false
 	}
-	if f.xhi == f.xlo {
-		f.xhi = f.xlo + 1
+	switch {
+	case c.XTicks != nil: // the caller's ticks: the data's range
+		if f.xhi == f.xlo {
+			f.xhi = f.xlo + 1
+		}
+	case c.LogX:
+		f.xa = logAxis(f.xlo, f.xhi)
+		f.xlo, f.xhi = f.xa.lo, f.xa.hi
+	default:
+		f.xa = linearAxis(f.xlo, f.xhi)
+		f.xlo, f.xhi = f.xa.lo, f.xa.hi
 	}
 	if c.LogY {
-		f.ylo, f.yhi = f.ylo/1.2, f.yhi*1.2
+		f.ya = logAxis(f.ylo, f.yhi)
 	} else {
-		f.ylo = math.Min(0, f.ylo)
-		if f.yhi == f.ylo {
-			f.yhi = f.ylo + 1
-		}
-		f.yhi *= 1.05
+		// counts, rates and latencies read from zero
+		f.ya = linearAxis(math.Min(0, f.ylo), f.yhi)
 	}
+	f.ylo, f.yhi = f.ya.lo, f.ya.hi
 	return f, true
 }
 
-func (f frame) x(x float64) float64 { return padL + (x-f.xlo)/(f.xhi-f.xlo)*f.pw }
+func (f frame) x(x float64) float64 {
+	if f.logX {
+		x = math.Max(x, f.xlo)
+		return padL + (math.Log(x)-math.Log(f.xlo))/(math.Log(f.xhi)-math.Log(f.xlo))*f.pw
+	}
+	return padL + (x-f.xlo)/(f.xhi-f.xlo)*f.pw
+}
 
 func (f frame) y(y float64) float64 {
 	if f.logY {
@@ -166,21 +192,15 @@ func (f frame) y2(y float64) float64 { return f.top + f.ph - y*f.ph }
 
 // grid draws the grid lines and tick labels of both axes.
 func (f frame) grid(b *strings.Builder, c Chart) {
-	var yt []float64
-	if c.LogY {
-		yt = logTicks(f.ylo, f.yhi)
-	} else {
-		yt = niceTicks(f.ylo, f.yhi, 4)
-	}
-	for _, v := range yt {
-		y := f.y(v)
+	for i, l := range f.ya.labels() {
+		y := f.y(f.ya.ticks[i])
 		fmt.Fprintf(b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" class="grid"/>`, padL, padL+f.pw, y, y)
-		fmt.Fprintf(b, `<text x="%.1f" y="%.1f" class="yl">%s</text>`, padL-4, y+3, Num(v))
+		fmt.Fprintf(b, `<text x="%.1f" y="%.1f" class="yl">%s</text>`, padL-4, y+3, l)
 	}
 	xt := c.XTicks
 	if xt == nil {
-		for _, v := range niceTicks(f.xlo, f.xhi, 5) {
-			l := Num(v)
+		for i, l := range f.xa.labels() {
+			v := f.xa.ticks[i]
 			if c.XFmt != nil {
 				l = c.XFmt(v)
 			}
@@ -188,7 +208,7 @@ func (f frame) grid(b *strings.Builder, c Chart) {
 		}
 	}
 	for _, t := range xt {
-		if t.Pos < f.xlo-1e-9 || t.Pos > f.xhi+1e-9 {
+		if t.Pos < f.xlo-1e-9*math.Abs(f.xlo) || t.Pos > f.xhi+1e-9*math.Abs(f.xhi) {
 			continue
 		}
 		x := f.x(t.Pos)
@@ -226,8 +246,9 @@ func (f frame) labels(b *strings.Builder, c Chart) {
 	}
 }
 
-// series draws one series, as bars or as a line.
-func (f frame) series(b *strings.Builder, s Series) {
+// series draws one series of chart c, as bars (each titled with its
+// range and value) or as a line.
+func (f frame) series(b *strings.Builder, s Series, c Chart) {
 	yf := f.y
 	if s.Axis2 {
 		yf = f.y2
@@ -239,14 +260,14 @@ func (f frame) series(b *strings.Builder, s Series) {
 			}
 			x0, x1 := f.x(s.X[i]), f.x(s.X[i+1])
 			y := yf(s.Y[i])
-			fmt.Fprintf(b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"><title>%s: %s</title></rect>`,
-				x0, y, math.Max(x1-x0-0.5, 0.5), f.top+f.ph-y, s.Color, html.EscapeString(s.Name), Num(s.Y[i]))
+			fmt.Fprintf(b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"><title>%s: %s %s</title></rect>`,
+				x0, y, math.Max(x1-x0-0.5, 0.5), f.top+f.ph-y, s.Color, html.EscapeString(c.xText(s.X[i], s.X[i+1])), Num(s.Y[i]), html.EscapeString(s.Name))
 		}
 		return
 	}
 	var pts []string
 	for i := range s.Y {
-		if f.logY && !s.Axis2 && s.Y[i] <= 0 {
+		if f.logY && !s.Axis2 && s.Y[i] <= 0 || f.logX && s.X[i] <= 0 {
 			continue
 		}
 		pts = append(pts, fmt.Sprintf("%.1f,%.1f", f.x(s.X[i]), yf(s.Y[i])))

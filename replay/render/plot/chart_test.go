@@ -89,3 +89,39 @@ func TestLongTitlesWrap(t *testing.T) {
 		}
 	}
 }
+
+// TestHoverShowsValues: pointing at a line chart reads every series'
+// value at that x, with units, and the bands there; a long series shares
+// columns between neighbouring xs (each then shows the range of values
+// it covers); bars are titled with their range instead.
+func TestHoverShowsValues(t *testing.T) {
+	c := Chart{Title: "latency", XUnit: "s", YUnit: "ms", LogY: true,
+		Bands: []Band{{X0: 1.5, X1: 2.5, Label: "action 1: lock"}},
+		Series: []Series{{Name: "p50", X: []float64{1, 2, 3}, Y: []float64{1.5, 2, 2.5}},
+			{Name: "p99", X: []float64{1, 2, 3}, Y: []float64{12, 0, 30}}}}
+	svg := c.SVG()
+	if n := strings.Count(svg, `class="hv"`); n != 3 {
+		t.Errorf("%d hover columns, want 3:\n%s", n, svg)
+	}
+	for _, want := range []string{"<title>1 s\np50: 1.5 ms\np99: 12 ms</title>", "<title>2 s\np50: 2 ms\naction 1: lock</title>"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("no hover title %q:\n%s", want, svg)
+		}
+	}
+	var x, y []float64
+	for i := range 600 {
+		x, y = append(x, float64(i)), append(y, float64(i%10))
+	}
+	long := Chart{Title: "qps", XUnit: "s", Series: []Series{{Name: "qps", X: x, Y: y}}}.SVG()
+	if n := strings.Count(long, `class="hv"`); float64(n) > (520-padL-padR)/minHoverWidth || n < 50 {
+		t.Errorf("%d hover columns for 600 points", n)
+	}
+	if !strings.Contains(long, "<title>0–7 s\nqps: 0–7</title>") {
+		t.Errorf("a shared column does not show the range it covers:\n%s", long[:2000])
+	}
+	bars := Chart{Title: "histogram", XUnit: "ms", LogX: true,
+		Series: []Series{{Name: "executions", Bars: true, X: []float64{1, 2, 4}, Y: []float64{10, 20}}}}.SVG()
+	if strings.Contains(bars, `class="hv"`) || !strings.Contains(bars, "<title>2–4 ms: 20 executions</title>") {
+		t.Errorf("bars:\n%s", bars)
+	}
+}

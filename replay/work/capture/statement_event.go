@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/joinbench/joinbench/internal/server/flavor"
+	"github.com/joinbench/joinbench/internal/flavor"
 	"github.com/joinbench/joinbench/replay/work"
 )
 

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/joinbench/joinbench/experiment"
+	"github.com/joinbench/joinbench/internal/usage"
+)
+
+// experimentCmd runs one lesson on a running sandbox and writes its page.
+type experimentCmd struct {
+	connFlags `embed:""`
+
+	Lesson string `arg:"" enum:"slow-node,ddl-methods,chunked-dml,hot-vs-uniform,recovery,restore" help:"The lesson: slow-node, ddl-methods, chunked-dml, hot-vs-uniform, recovery or restore."`
+
+	Out         string        `default:"./results" type:"path" group:"Output" placeholder:"DIR" help:"Results folder: the lesson's runs go to DIR/run=<id>/, its page to DIR/LESSON.md and DIR/LESSON.html."`
+	Threads     int           `short:"t" default:"6" group:"Load" help:"Worker threads of every run, spread round-robin over the nodes."`
+	TableSize   int64         `default:"20000" group:"Load" help:"Rows of main1, the table the workload reads and writes (prepared when the server does not hold it already)."`
+	Seed        uint64        `default:"1" group:"Load" help:"Seed of the rows and of the parameter values."`
+	Warmup      time.Duration `default:"5s" group:"Load" help:"Unmeasured workload before each run's measured phase."`
+	Window      time.Duration `default:"10s" group:"Load" help:"Length of each quiet window before an action (and of a slow-node throttle, and of a hot-vs-uniform run)."`
+	Repetitions int           `default:"5" group:"Load" help:"Repetitions of each slow-node throttle and of each hot-vs-uniform pair, for the interval of the change."`
+
+	Percent      float64       `default:"20" group:"slow-node" help:"How much slower the node is made, in percent of its own rate (0: an A/A check of the lesson)."`
+	Resource     string        `default:"io" enum:"io,cpu" group:"slow-node" help:"What is throttled: io (disk) or cpu."`
+	Node         string        `default:"node3" group:"slow-node" help:"The node made slower (slow-node), or crashed alone (recovery)."`
+	WritePercent []int         `default:"0,10,50" group:"hot-vs-uniform" placeholder:"PCT,..." help:"Shares of writes (point_update among point_select) to measure hot against uniform at."`
+	Rows         int64         `default:"100000" group:"ddl-methods and chunked-dml" help:"Rows of the table big, which the schema change and the DELETEs work on."`
+	ActionTime   time.Duration `default:"30s" group:"ddl-methods and chunked-dml" help:"How long each action is given (the run lasts --window plus this; recovery: 90s at least): an action still running then is stopped."`
+}
+
+func (c *experimentCmd) Help() string {
+	return `Runs one lesson on the running named sandbox given by --sandbox (a Galera
+cluster for slow-node, ddl-methods and recovery: joinbench sandbox start
+--name g --galera 3): its tables are prepared when missing, every action gets
+a quiet window of the same workload before it and is measured against that
+window, and the lesson's page (its table and a verdict in words) is written to
+DIR/LESSON.md and DIR/LESSON.html, its table printed. The runs are kept in
+DIR/run=<id>/ for report and compare. Without --sandbox it refuses: the
+lessons throttle, crash and restart the nodes of a sandbox it does not start.
+
+Lessons:
+  slow-node       --node made --percent slower on --resource for --window,
+                  --repetitions times: throughput per node and for the cluster
+                  against the quiet window before each throttle (with its 95%
+                  interval and the A/A noise of the quiet windows), flow control
+                  per node.
+  ddl-methods     the table big rebuilt by TOI, by RSU node after node, and by
+                  pt-online-schema-change when installed, each in its own run:
+                  longest stall, throughput in the action's window, flow control.
+  chunked-dml     half of big deleted by one DELETE and in chunks of 5000 rows.
+  hot-vs-uniform  point_select and point_update by primary key, hot (hotspot)
+                  against uniform at each --write-percent; give --buffer-pool-size
+                  smaller than main1 for the lesson's point.
+  recovery        --node crashed (SIGKILL), then every node, each in its own
+                  run: time to the first writable node, 2 of 3 Synced, all
+                  Synced, IST or SST per node.
+  restore         not available yet (needs a restore-from-backup operation).
+
+See docs/experiments.md for how to read each page.
+
+Examples:
+  joinbench sandbox start --name g --galera 3 --buffer-pool-size 128M
+  joinbench experiment slow-node --sandbox g --percent 20 --resource io --node node3
+  joinbench experiment slow-node --sandbox g --percent 0      # the A/A check
+  joinbench experiment ddl-methods --sandbox g --rows 200000
+  joinbench experiment hot-vs-uniform --sandbox g --table-size 300000 --buffer-pool-size 32M`
+}
+
+func (c *experimentCmd) Run(ctx context.Context, cl *cli) error {
+	if c.Sandbox == "" {
+		return usage.Errorf("experiment needs a running sandbox: start one (joinbench sandbox start --name g --galera 3) and give --sandbox g")
+	}
+	log := logWriter(cl)
+	tgt, err := c.connect(ctx, log)
+	if err != nil {
+		return err
+	}
+	defer tgt.Close()
+	o := experiment.Options{
+		Out: c.Out, Threads: c.Threads, TableSize: c.TableSize, Seed: c.Seed, Warmup: c.Warmup, Window: c.Window,
+		Repetitions: c.Repetitions, Percent: c.Percent, Resource: c.Resource, Node: c.Node, WritePercents: c.WritePercent,
+		Rows: c.Rows, ActionTime: c.ActionTime, ToolVersion: version, Log: log,
+	}
+	if !cl.Quiet {
+		o.Progress = os.Stderr
+	}
+	page, err := experiment.Run(ctx, c.Lesson, tgt, o)
+	if err != nil {
+		return err
+	}
+	paths, err := page.Write(c.Out)
+	if err != nil {
+		return err
+	}
+	if err := page.WriteText(os.Stdout); err != nil {
+		return err
+	}
+	fmt.Fprintf(log, "page: %v\n", paths)
+	return nil
+}

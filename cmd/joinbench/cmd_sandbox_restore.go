@@ -1,0 +1,74 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/joinbench/joinbench/internal/server/sandbox"
+	"github.com/joinbench/joinbench/internal/usage"
+)
+
+type sandboxRestoreCmd struct {
+	sandboxName
+	Node      string `required:"" placeholder:"NODE" help:"The node to rebuild (node3)."`
+	From      string `placeholder:"NODE" help:"The node to back up (default: the first other running node)."`
+	UseMemory string `placeholder:"SIZE" help:"mariabackup --prepare --use-memory: the memory the redo apply may use (100M, 2G; default mariabackup's own)."`
+	JSON      bool   `help:"Print what was done and when as JSON."`
+}
+
+func (c *sandboxRestoreCmd) Run(ctx context.Context, cl *cli) error {
+	sb, err := sandbox.Open(c.SandboxDir, c.Name)
+	if err != nil {
+		return err
+	}
+	if sb.Cluster == nil {
+		return usage.Errorf("--name %s: sandbox restore needs a cluster sandbox (sandbox start --galera N)", c.Name)
+	}
+	sb.SetLog(logWriter(cl))
+	r, err := sb.Cluster.RestoreNode(ctx, c.Node, sandbox.RestoreOptions{From: c.From, UseMemory: c.UseMemory})
+	if err != nil {
+		return fmt.Errorf("sandbox %s: restore %s: %w", c.Name, c.Node, err)
+	}
+	if c.JSON {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(restoreJSONOf(r))
+	}
+	fmt.Printf("%s restored from a backup of %s (%.1f MB, %.1f MB of redo to apply), --use-memory %s\n", r.Node, r.From,
+		float64(r.BackupBytes)/1e6, float64(r.RedoBytes)/1e6, cmp.Or(r.UseMemory, "default"))
+	fmt.Printf("backup %.1fs (not counted); restore %.1fs: prepare (redo apply) %.1fs = %.0f%%, copy %.1fs, join until Synced %.1fs (%s)\n",
+		r.BackupEnd.Sub(r.BackupStart).Seconds(), r.RestoreSeconds(), r.PrepareSeconds(), 100*r.RedoShare(),
+		r.CopyEnd.Sub(r.CopyStart).Seconds(), r.Join.Synced.Sub(r.CopyEnd).Seconds(), r.Join.Transfer)
+	return nil
+}
+
+// restoreJSON is a Restore for scripts: its times, and its durations in
+// seconds.
+type restoreJSON struct {
+	Node           string    `json:"node"`
+	From           string    `json:"from"`
+	UseMemory      string    `json:"use_memory,omitempty"`
+	BackupBytes    int64     `json:"backup_bytes"`
+	RedoBytes      int64     `json:"redo_bytes"`
+	Position       string    `json:"position"`
+	BackupStart    time.Time `json:"backup_start"`
+	BackupSeconds  float64   `json:"backup_s"`
+	PrepareSeconds float64   `json:"prepare_s"`
+	CopySeconds    float64   `json:"copy_s"`
+	JoinSeconds    float64   `json:"join_s"`
+	RestoreSeconds float64   `json:"restore_s"`
+	RedoShare      float64   `json:"redo_share"`
+	Method         string    `json:"method"`
+}
+
+func restoreJSONOf(r sandbox.Restore) restoreJSON {
+	return restoreJSON{Node: r.Node, From: r.From, UseMemory: r.UseMemory, BackupBytes: r.BackupBytes, RedoBytes: r.RedoBytes,
+		Position: r.Position, BackupStart: r.BackupStart, BackupSeconds: r.BackupEnd.Sub(r.BackupStart).Seconds(),
+		PrepareSeconds: r.PrepareSeconds(), CopySeconds: r.CopyEnd.Sub(r.CopyStart).Seconds(),
+		JoinSeconds: r.Join.Synced.Sub(r.CopyEnd).Seconds(), RestoreSeconds: r.RestoreSeconds(), RedoShare: r.RedoShare(),
+		Method: r.Join.Transfer}
+}

@@ -1,0 +1,68 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+)
+
+// bigTable is the table the schema changes and the DELETEs work on, apart
+// from the workload's: what they cost the workload is then their stall,
+// not the workload's own contention with them.
+const bigTable = "big"
+
+// fillBig (re)creates big with Rows rows.
+func (e *env) fillBig(ctx context.Context) error {
+	e.logf("filling %s with %d rows", bigTable, e.o.Rows)
+	return e.exec(ctx, bigTable, "DROP TABLE IF EXISTS "+bigTable,
+		"CREATE TABLE "+bigTable+" (id INT PRIMARY KEY, grp INT NOT NULL, pad CHAR(100) NOT NULL)",
+		fmt.Sprintf("INSERT INTO %s SELECT seq, seq %% 100, REPEAT('x', 100) FROM seq_1_to_%d", bigTable, e.o.Rows))
+}
+
+// ptOSC is pt-online-schema-change's command name.
+const ptOSC = "pt-online-schema-change"
+
+// ddlMethods rebuilds big by TOI, by RSU on every node in turn, and by
+// pt-online-schema-change when it is installed.
+func ddlMethods(ctx context.Context, e *env) (*Page, error) {
+	alter := "ALTER TABLE " + bigTable + " ENGINE=InnoDB"
+	methods := []method{
+		{name: "TOI", action: "node2: sql: " + alter, before: e.fillBig},
+		{name: "RSU", action: "all: rsu: " + alter},
+	}
+	var notes []string
+	if _, err := exec.LookPath(ptOSC); err == nil {
+		methods = append(methods, method{name: "pt-osc",
+			action: "node2: exec: " + ptOSC + " --alter ENGINE=InnoDB h={host},P={port},u={user},D={database},t=" + bigTable + " --execute"})
+	} else {
+		notes = append(notes, ptOSC+" is not installed (percona-toolkit): its row is left out")
+	}
+	costs, err := compareMethods(ctx, e, methods)
+	if err != nil {
+		return nil, err
+	}
+	p := methodsPage("ddl-methods: one table rebuilt by TOI, RSU and pt-online-schema-change",
+		fmt.Sprintf("A read/write workload on every node (%d threads) while %s (%d rows) is rebuilt (%s), by each method in its own run.", e.o.Threads, bigTable, e.o.Rows, alter), costs)
+	p.Notes = append(p.Notes, notes...)
+	return p, nil
+}
+
+// chunkedDML deletes half of big in one statement, then (big filled
+// again) in chunks of 5000 rows.
+func chunkedDML(ctx context.Context, e *env) (*Page, error) {
+	del := fmt.Sprintf("DELETE FROM %s WHERE id <= %d", bigTable, e.o.Rows/2)
+	first := "node1"
+	if e.tgt.Sandbox == nil || e.tgt.Sandbox.Nodes < 2 {
+		first = "1"
+	}
+	costs, err := compareMethods(ctx, e, []method{
+		{name: "single", action: first + ": sql: " + del, before: e.fillBig},
+		{name: "chunked 5000", action: first + ": chunked 5000: " + del, before: e.fillBig},
+	})
+	if err != nil {
+		return nil, err
+	}
+	return methodsPage("chunked-dml: one large DELETE against the same DELETE in chunks",
+		fmt.Sprintf("A read/write workload (%d threads) while %d of the %d rows of %s are deleted (%s), in one statement and in chunks of 5000 rows, each in its own run.",
+			e.o.Threads, e.o.Rows/2, e.o.Rows, bigTable, del), costs), nil
+}

@@ -1,0 +1,14 @@
+// Package experiment owns the lessons: one command each (joinbench
+// experiment LESSON), which prepares what the lesson needs on a running
+// sandbox, makes its runs with their actions spaced apart by quiet
+// windows, measures every action against the quiet window before it
+// (report.ActionWindows), and writes one page: the lesson's table and a
+// verdict in words, as text, markdown and HTML.
+//
+// One file per lesson; the page, its rendering and the interval of a
+// change across repetitions are shared.
+//
+// It must not measure anything itself from executions (replay/report
+// does), nor parse flags or print the command's usage (cmd does), nor
+// start or stop sandboxes: it works on the target it is given.
+package experiment

@@ -1,0 +1,99 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/joinbench/joinbench/internal/server"
+	"github.com/joinbench/joinbench/internal/usage"
+)
+
+// Options are what every lesson shares, and each lesson's own knobs.
+type Options struct {
+	// Out is the results folder: the runs go to Out/run=<id>/, the page
+	// to Out/LESSON.md and Out/LESSON.html.
+	Out         string
+	Threads     int
+	TableSize   int64 // rows of main1, the table the workload reads and writes
+	Seed        uint64
+	Warmup      time.Duration // unmeasured, before each run
+	Window      time.Duration // each quiet window, and each slow-node throttle
+	Repetitions int           // of each action, each with its own quiet window
+	// slow-node: how much slower, on which resource, which node.
+	Percent  float64
+	Resource string
+	Node     string
+	// hot-vs-uniform: the shares of writes to measure at.
+	WritePercents []int
+	// ddl-methods and chunked-dml: rows of the table they change, and the
+	// longest an action is given.
+	Rows       int64
+	ActionTime time.Duration
+
+	ToolVersion string
+	Log         io.Writer // what is being done, one line each
+	Progress    io.Writer // the runs' progress lines; nil for none
+}
+
+// Lesson is one experiment.
+type Lesson struct {
+	Name    string
+	Summary string
+	// Cluster: the lesson needs a Galera cluster sandbox.
+	Cluster bool
+	run     func(ctx context.Context, e *env) (*Page, error)
+}
+
+// Lessons are the experiments, in the order the help lists them.
+func Lessons() []Lesson {
+	return []Lesson{
+		{Name: "slow-node", Cluster: true, run: slowNode,
+			Summary: "a node made --percent slower on --resource for a window, against the quiet window before it: throughput per node and cluster, flow control per node"},
+		{Name: "ddl-methods", Cluster: true, run: ddlMethods,
+			Summary: "the same table rebuilt by TOI, by RSU node after node and by pt-online-schema-change (when installed): stall, throughput in the action's window, flow control"},
+		{Name: "chunked-dml", run: chunkedDML,
+			Summary: "one large DELETE against the same DELETE in chunks of 5000 rows: stall, throughput in the action's window, flow control"},
+		{Name: "hot-vs-uniform", run: hotVsUniform,
+			Summary: "point reads and writes by primary key, hot (a fifth of the rows gets 80% of the accesses) against uniform, at each --write-percent"},
+		{Name: "recovery", Cluster: true, run: recovery,
+			Summary: "one node crashed, then all three: time to the first writable node, to 2 of 3 Synced, to all Synced, and IST or SST per joiner"},
+		{Name: "restore", Cluster: true, run: restore,
+			Summary: "a node restored from a backup taken under load (not available yet)"},
+	}
+}
+
+// LessonNames are the lessons' names, for the command's enum.
+func LessonNames() []string {
+	var names []string
+	for _, l := range Lessons() {
+		names = append(names, l.Name)
+	}
+	return names
+}
+
+// Run runs the lesson named on the target and returns its page (not yet
+// written).
+func Run(ctx context.Context, name string, tgt *server.Target, o Options) (*Page, error) {
+	i := slices.IndexFunc(Lessons(), func(l Lesson) bool { return l.Name == name })
+	if i < 0 {
+		return nil, usage.Errorf("no lesson %q: one of %s", name, strings.Join(LessonNames(), ", "))
+	}
+	l := Lessons()[i]
+	if l.Cluster && (tgt.Sandbox == nil || tgt.Sandbox.Nodes < 2) {
+		return nil, usage.Errorf("%s needs a Galera cluster sandbox: joinbench sandbox start --name g --galera 3, then --sandbox g", name)
+	}
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+	e := &env{tgt: tgt, o: o, lesson: name, stamp: time.Now().UTC().Format("20060102-150405")}
+	p, err := l.run(ctx, e)
+	if err != nil {
+		return nil, fmt.Errorf("experiment %s: %w", name, err)
+	}
+	p.Lesson, p.Runs = name, e.runs
+	return p, nil
+}

@@ -1,0 +1,188 @@
+package experiment
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/joinbench/joinbench/replay/report"
+	"github.com/joinbench/joinbench/replay/results"
+)
+
+var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+var clusterRun = &results.Run{Endpoints: []string{"h:1", "h:2", "h:3"},
+	Nodes: []results.Node{{Name: "node1", Endpoint: "h:1"}, {Name: "node2", Endpoint: "h:2"}, {Name: "node3", Endpoint: "h:3"}}}
+
+// window is one repetition: each endpoint's rate before and during (the
+// cluster's is their sum), the quiet halves alike, node3 paused fc.
+func window(before, during float64, fc float64) report.ActionWindow {
+	w := report.ActionWindow{Endpoints: []string{"h:1", "h:2", "h:3", "(all)"}, Outcome: "ok",
+		PausedBaseline: map[string]float64{"node1": 0, "node2": 0, "node3": 0},
+		PausedDuring:   map[string]float64{"node1": fc, "node2": fc, "node3": fc},
+		SentDuring:     map[string]float64{"node1": 0, "node2": 1, "node3": 100 * fc}}
+	for range 3 {
+		w.Baseline, w.During = append(w.Baseline, before), append(w.During, during)
+		w.QuietHalves[0], w.QuietHalves[1] = append(w.QuietHalves[0], before), append(w.QuietHalves[1], before*1.01)
+	}
+	w.Baseline, w.During = append(w.Baseline, 3*before), append(w.During, 3*during)
+	w.QuietHalves[0], w.QuietHalves[1] = append(w.QuietHalves[0], 3*before), append(w.QuietHalves[1], 3*before*1.01)
+	return w
+}
+
+func TestSlowNodePageShowsTheDropAndFlowControl(t *testing.T) {
+	o := Options{Node: "node3", Percent: 20, Resource: "io", Threads: 6, Window: 10 * time.Second}
+	p := slowNodePage(o, []report.ActionWindow{window(100, 80, 0.3), window(100, 82, 0.32), window(100, 79, 0.31)}, clusterRun)
+	if got := p.Table.Header; len(got) != 8 || got[3] != "change [95% CI]" {
+		t.Fatalf("header %q", got)
+	}
+	var names []string
+	for _, r := range p.Table.Rows {
+		names = append(names, r[0])
+	}
+	if strings.Join(names, ",") != "node1,node2,node3,cluster" {
+		t.Errorf("rows %q, want the nodes then the cluster", names)
+	}
+	cluster := p.Table.Rows[3]
+	if cluster[1] != "300" || cluster[2] != "241" || !strings.HasPrefix(cluster[3], "-20% [") {
+		t.Errorf("cluster row %q", cluster)
+	}
+	if node3 := p.Table.Rows[2]; node3[6] != "31%" || node3[5] != "0%" || node3[7] != "31" {
+		t.Errorf("node3 flow control %q, want 0%% before, 31%% throttled, 31 messages sent", node3[5:])
+	}
+	for _, want := range []string{"one node 20% slower on disk: cluster throughput -20% [", "a drop (its interval lies below zero; A/A noise of the quiet windows ±3%)", "flow control paused the cluster 31% of the time, asked for by node3 (97% of the messages)"} {
+		if !strings.Contains(p.Verdict, want) {
+			t.Errorf("verdict %q lacks %q", p.Verdict, want)
+		}
+	}
+}
+
+func TestSlowNodeAtZeroIsNoDrop(t *testing.T) {
+	o := Options{Node: "node3", Percent: 0, Resource: "io"}
+	p := slowNodePage(o, []report.ActionWindow{window(100, 99, 0), window(100, 101, 0), window(100, 100, 0)}, clusterRun)
+	if !strings.Contains(p.Verdict, "no drop (A/A noise") || !strings.Contains(p.Verdict, "no flow control") {
+		t.Errorf("verdict %q, want no drop and no flow control", p.Verdict)
+	}
+}
+
+func TestSlowNodeWithoutWindowSaysSo(t *testing.T) {
+	p := slowNodePage(Options{Node: "node3", Resource: "cpu"}, nil, clusterRun)
+	if !strings.Contains(p.Verdict, "no throttled window") {
+		t.Errorf("verdict %q", p.Verdict)
+	}
+}
+
+func TestChangeInterval(t *testing.T) {
+	c := changeOf([]float64{100, 100, 100}, []float64{80, 82, 78})
+	if math.Abs(c.Mean+0.2) > 0.01 || c.Low >= c.Mean || c.High <= c.Mean || c.N != 3 {
+		t.Errorf("change %+v", c)
+	}
+	if one := changeOf([]float64{100}, []float64{90}); one.String() != "-10%" {
+		t.Errorf("one repetition: %q", one.String())
+	}
+	if none := changeOf([]float64{0}, []float64{90}); none.String() != "no traffic" {
+		t.Errorf("no rate before: %q", none.String())
+	}
+	aa := changeOf([]float64{100, 100, 100}, []float64{95, 108, 101})
+	if b := noiseBound([]float64{100, 100, 100}, []float64{95, 108, 101}); b != math.Max(-aa.Low, aa.High) || b < 0.08 {
+		t.Errorf("noise bound %.3f, want the outer end of the A/A interval %+v", b, aa)
+	}
+	if b := noiseBound([]float64{100, 100}, []float64{100, 100}); b != minNoise {
+		t.Errorf("noise bound %.3f of identical windows, want the floor", b)
+	}
+}
+
+func TestMethodsPageJudgesStallAndWindowThroughput(t *testing.T) {
+	costs := []methodCost{
+		{name: "TOI", outcome: "ok", seconds: 3, stallNode: 2300, stallCluster: 2300, before: 400, during: 100, paused: map[string]float64{"node1": 0.1, "node2": 0.05}},
+		{name: "RSU", outcome: "ok", seconds: 9, stallNode: 300, stallCluster: 0, before: 400, during: 360, paused: map[string]float64{"node1": 0, "node2": 0}},
+		{name: "pt-osc", outcome: "failed"},
+	}
+	p := methodsPage("t", "w", costs)
+	if len(p.Table.Rows) != 3 || p.Table.Rows[0][7] != "-75%" || p.Table.Rows[0][8] != "10% (node1)" {
+		t.Errorf("rows %q", p.Table.Rows)
+	}
+	want := "RSU stalled the workload least (longest stretch without a write on a node: 300 ms; TOI 2300 ms) and kept the most throughput while it ran (-10%); did not complete: pt-osc failed"
+	if p.Verdict != want {
+		t.Errorf("verdict\n got %q\nwant %q", p.Verdict, want)
+	}
+}
+
+func TestHotUniformPage(t *testing.T) {
+	p := hotUniformPage(Options{TableSize: 1000, Threads: 2, Window: time.Second, Repetitions: 2}, []mixResult{
+		{writePercent: 0, uniform: []float64{100, 110}, hot: []float64{200, 220}},
+		{writePercent: 50, uniform: []float64{100, 100}, hot: []float64{120, 121}},
+	})
+	if len(p.Table.Rows) != 2 || p.Table.Rows[0][0] != "0%" || !strings.HasPrefix(p.Table.Rows[0][3], "+100%") {
+		t.Errorf("rows %q", p.Table.Rows)
+	}
+	if !strings.Contains(p.Verdict, "the gap shrinks as writes grow") {
+		t.Errorf("verdict %q", p.Verdict)
+	}
+}
+
+func TestMixScenarios(t *testing.T) {
+	for wp, want := range map[int]string{0: "point_select=1", 10: "point_select=9 point_update=1", 50: "point_select=1 point_update=1", 100: "point_update=1"} {
+		got, err := mixScenarios(wp)
+		if err != nil || strings.Join(got, " ") != want {
+			t.Errorf("%d%%: %q, %v; want %q", wp, got, err, want)
+		}
+	}
+	if _, err := mixScenarios(101); err == nil {
+		t.Error("101% accepted")
+	}
+}
+
+func TestRecoveryPageTimeline(t *testing.T) {
+	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
+	rows := []results.Action{
+		{Action: 1, Step: 1, Kind: "crash", Spec: "10s@node3: crash", Node: "node3", Start: at(0), Outcome: "ok", WritableTime: at(4), SyncedTime: at(5), StateTransfer: "ist"},
+		{Action: 2, Step: 1, Kind: "crash", Spec: "50s@all: crash", Node: "node1", Start: at(40), Outcome: "ok", WritableTime: at(46), SyncedTime: at(46), StateTransfer: "bootstrap"},
+		{Action: 2, Step: 2, Kind: "crash", Spec: "50s@all: crash", Node: "node2", Start: at(40), Outcome: "ok", WritableTime: at(50), SyncedTime: at(50), StateTransfer: "ist"},
+		{Action: 2, Step: 3, Kind: "crash", Spec: "50s@all: crash", Node: "node3", Start: at(40), Outcome: "ok", WritableTime: at(55), SyncedTime: at(55), StateTransfer: "sst"},
+	}
+	p := recoveryPage(Options{Node: "node3"}, 3, rows)
+	want := [][]string{
+		{"10s@node3: crash", "", "", "0.0", "0.0", "5.0", ""},
+		{"", "node3", "ist", "4.0", "", "5.0", "ok"},
+		{"50s@all: crash", "", "", "6.0", "10.0", "15.0", ""},
+		{"", "node1", "bootstrap", "6.0", "", "6.0", "ok"},
+		{"", "node2", "ist", "10.0", "", "10.0", "ok"},
+		{"", "node3", "sst", "15.0", "", "15.0", "ok"},
+	}
+	if len(p.Table.Rows) != len(want) {
+		t.Fatalf("rows %q", p.Table.Rows)
+	}
+	for i := range want {
+		if strings.Join(p.Table.Rows[i], "|") != strings.Join(want[i], "|") {
+			t.Errorf("row %d: %q, want %q", i, p.Table.Rows[i], want[i])
+		}
+	}
+	if !strings.Contains(p.Verdict, "50s@all: crash: first writable after 6.0 s, 2 of 3 Synced after 10.0 s, all after 15.0 s") {
+		t.Errorf("verdict %q", p.Verdict)
+	}
+}
+
+func TestPageRenders(t *testing.T) {
+	p := &Page{Lesson: "slow-node", Title: "T <x>", Verdict: "v", What: "w", Table: Table{Header: []string{"a", "b"}, Rows: [][]string{{"x|y", "1"}}},
+		Notes: []string{"n"}, Runs: []string{"r"}}
+	var text, md, html bytes.Buffer
+	if err := p.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.WriteHTML(&html); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "verdict: v") || !strings.Contains(md.String(), `| x\|y | 1 |`) || !strings.Contains(html.String(), "T &lt;x&gt;") {
+		t.Errorf("text:\n%s\nmarkdown:\n%s\nhtml:\n%s", text.String(), md.String(), html.String())
+	}
+	paths, err := p.Write(t.TempDir())
+	if err != nil || len(paths) != 2 {
+		t.Errorf("write: %v %v", paths, err)
+	}
+}

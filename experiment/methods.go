@@ -1,0 +1,183 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/joinbench/joinbench/replay"
+	"github.com/joinbench/joinbench/replay/report"
+	"github.com/joinbench/joinbench/replay/stall"
+)
+
+// method is one way of making a change, as an action.
+type method struct {
+	name   string
+	action string // the --action, its offset left out
+	// before readies the table the action works on (nil: nothing).
+	before func(ctx context.Context) error
+}
+
+// methodCost is what one method cost its run's workload.
+type methodCost struct {
+	name    string
+	outcome string
+	seconds float64 // how long the action ran
+	// stallNode is the longest stretch any node with clients went
+	// without a successful write; stallCluster the longest without any.
+	stallNode, stallCluster float64
+	before, during          float64 // cluster executions per second
+	paused                  map[string]float64
+}
+
+// methodWorkload reads and writes main1 on every node while the action
+// changes another table: its stalls are the action's.
+var methodWorkload = workload{scenarios: []string{"simple_inner_pk", "index_updates=2", "point_update=2"}, distribution: "uniform"}
+
+// compareMethods gives each method its own run: a quiet window, then
+// the action, so that no method's window holds another's aftermath.
+func compareMethods(ctx context.Context, e *env, methods []method) ([]methodCost, error) {
+	if err := e.prepare(ctx); err != nil {
+		return nil, err
+	}
+	var costs []methodCost
+	for _, m := range methods {
+		if m.before != nil {
+			if err := m.before(ctx); err != nil {
+				return nil, err
+			}
+		}
+		out, err := e.run(ctx, m.name, methodWorkload, e.o.Window+e.o.ActionTime, fmt.Sprintf("%s@%s", e.o.Window, m.action))
+		if err != nil {
+			return nil, err
+		}
+		c, err := costOf(m.name, out, e)
+		if err != nil {
+			return nil, err
+		}
+		costs = append(costs, c)
+	}
+	return costs, nil
+}
+
+// costOf reads what the run's one action cost.
+func costOf(name string, out *replay.Outcome, e *env) (methodCost, error) {
+	c := methodCost{name: name, outcome: "not run"}
+	for _, a := range out.Summary.Actions {
+		c.outcome = a.Outcome
+		c.seconds = math.Max(c.seconds, a.StartSeconds+a.Seconds)
+		for _, ep := range a.Endpoints {
+			switch {
+			case ep.Endpoint == stall.AllEndpoints:
+				c.stallCluster = math.Max(c.stallCluster, ep.LongestZeroWriteMs)
+			case !ep.NoTraffic:
+				c.stallNode = math.Max(c.stallNode, ep.LongestZeroWriteMs)
+			}
+		}
+	}
+	if len(out.Summary.Actions) > 0 {
+		c.seconds -= out.Summary.Actions[0].StartSeconds
+	}
+	wins, err := report.ActionWindows(out.Dir, report.QuietOptions{}, func(err error) { e.logf("warning: %v", err) })
+	if err != nil || len(wins) == 0 {
+		return c, err
+	}
+	w := wins[0]
+	last := len(w.Endpoints) - 1 // "(all)"
+	c.before, c.during, c.paused = w.Baseline[last], w.During[last], w.PausedDuring
+	return c, nil
+}
+
+// methodsPage is the table and verdict of a comparison of methods.
+func methodsPage(title, what string, costs []methodCost) *Page {
+	p := &Page{Title: title, What: what,
+		Table: Table{Header: []string{"method", "outcome", "action (s)", "longest stall, a node (ms)", "longest stall, cluster (ms)",
+			"before (exec/s)", "during (exec/s)", "throughput in window", "flow control, worst node"}}}
+	for _, c := range costs {
+		fc, node := worstPaused(c.paused)
+		fcCell := "n/a"
+		switch {
+		case c.paused != nil && fc >= 0.005:
+			fcCell = fmt.Sprintf("%s (%s)", share(fc), node)
+		case c.paused != nil:
+			fcCell = "0%"
+		}
+		p.Table.Rows = append(p.Table.Rows, []string{c.name, c.outcome, fmt.Sprintf("%.1f", c.seconds),
+			fmt.Sprintf("%.0f", c.stallNode), fmt.Sprintf("%.0f", c.stallCluster),
+			fmt.Sprintf("%.0f", c.before), fmt.Sprintf("%.0f", c.during), changeCell(c.before, c.during), fcCell})
+	}
+	p.Verdict = methodsVerdict(costs)
+	p.Notes = []string{
+		"each method ran in its own run, after a quiet window of the same workload: throughput in window is the cluster's successful executions per second while the action ran (a second at least) against that quiet window.",
+		"longest stall: the longest stretch without a successful write during the action, on the worst node with clients and on the cluster as a whole (no node writing).",
+		"flow control: the fraction of the action's time the worst node was paused by flow control.",
+		"whole-run latency is not judged: separate runs drift against each other by more than the methods differ.",
+	}
+	return p
+}
+
+func changeCell(before, during float64) string {
+	if before <= 0 {
+		return "no traffic"
+	}
+	return pct(during/before - 1)
+}
+
+// worstPaused is the node flow control paused most, and its fraction.
+func worstPaused(paused map[string]float64) (float64, string) {
+	worst, node := -1.0, ""
+	for n, f := range paused {
+		if f > worst || (f == worst && n < node) {
+			worst, node = f, n
+		}
+	}
+	return math.Max(worst, 0), node
+}
+
+// methodsVerdict names the method that stalled the workload least and
+// the one that kept most of its throughput.
+func methodsVerdict(costs []methodCost) string {
+	var ran []methodCost
+	var failed []string
+	for _, c := range costs {
+		if c.outcome == "ok" {
+			ran = append(ran, c)
+		} else {
+			failed = append(failed, fmt.Sprintf("%s %s", c.name, c.outcome))
+		}
+	}
+	if len(ran) == 0 {
+		return "no method completed: " + strings.Join(failed, ", ")
+	}
+	least, kept := ran[0], ran[0]
+	for _, c := range ran[1:] {
+		if c.stallNode < least.stallNode {
+			least = c
+		}
+		if c.before > 0 && kept.before > 0 && c.during/c.before > kept.during/kept.before {
+			kept = c
+		}
+	}
+	var others []string
+	for _, c := range ran {
+		if c.name != least.name {
+			others = append(others, fmt.Sprintf("%s %.0f ms", c.name, c.stallNode))
+		}
+	}
+	s := fmt.Sprintf("%s stalled the workload least (longest stretch without a write on a node: %.0f ms", least.name, least.stallNode)
+	if len(others) > 0 {
+		s += "; " + strings.Join(others, ", ")
+	}
+	s += ")"
+	if kept.name == least.name {
+		s += fmt.Sprintf(" and kept the most throughput while it ran (%s)", changeCell(kept.before, kept.during))
+	} else {
+		s += fmt.Sprintf("; %s kept the most throughput while it ran (%s against %s)", kept.name,
+			changeCell(kept.before, kept.during), changeCell(least.before, least.during))
+	}
+	if len(failed) > 0 {
+		s += "; did not complete: " + strings.Join(failed, ", ")
+	}
+	return s
+}

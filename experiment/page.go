@@ -1,0 +1,124 @@
+package experiment
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Page is what a lesson found: its table and its verdict in words.
+type Page struct {
+	Lesson  string `json:"lesson"`
+	Title   string `json:"title"`
+	Verdict string `json:"verdict"`
+	// What says what was run, in a sentence or two.
+	What  string `json:"what"`
+	Table Table  `json:"table"`
+	// Notes are how to read the table, and what the lesson could not do.
+	Notes []string `json:"notes,omitempty"`
+	// Runs are the run folders the figures come from.
+	Runs []string `json:"runs"`
+}
+
+// Table is a header and rows of cells, already formatted.
+type Table struct {
+	Header []string   `json:"header"`
+	Rows   [][]string `json:"rows"`
+}
+
+// WriteText writes the table aligned, then the verdict.
+func (p *Page) WriteText(w io.Writer) error {
+	widths := make([]int, len(p.Table.Header))
+	for _, row := range append([][]string{p.Table.Header}, p.Table.Rows...) {
+		for i, c := range row[:min(len(row), len(widths))] {
+			widths[i] = max(widths[i], len([]rune(c)))
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n\n", p.Title)
+	for _, row := range append([][]string{p.Table.Header}, p.Table.Rows...) {
+		for i, c := range row[:min(len(row), len(widths))] {
+			if i > 0 {
+				b.WriteString("  ")
+			}
+			pad := widths[i] - len([]rune(c))
+			if i == 0 {
+				b.WriteString(c + strings.Repeat(" ", pad))
+			} else {
+				b.WriteString(strings.Repeat(" ", pad) + c)
+			}
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "\nverdict: %s\n", p.Verdict)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteMarkdown writes the page as markdown.
+func (p *Page) WriteMarkdown(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s\n\n%s\n\n**Verdict:** %s\n\n", p.Title, p.What, p.Verdict)
+	cell := func(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+	b.WriteString("|")
+	for _, h := range p.Table.Header {
+		b.WriteString(" " + cell(h) + " |")
+	}
+	b.WriteString("\n|")
+	for i := range p.Table.Header {
+		if i == 0 {
+			b.WriteString("---|")
+		} else {
+			b.WriteString("--:|")
+		}
+	}
+	b.WriteString("\n")
+	for _, row := range p.Table.Rows {
+		b.WriteString("|")
+		for _, c := range row {
+			b.WriteString(" " + cell(c) + " |")
+		}
+		b.WriteString("\n")
+	}
+	if len(p.Notes) > 0 {
+		b.WriteString("\n")
+		for _, n := range p.Notes {
+			fmt.Fprintf(&b, "- %s\n", n)
+		}
+	}
+	if len(p.Runs) > 0 {
+		b.WriteString("\nRuns (open each with `joinbench report`):\n\n")
+		for _, r := range p.Runs {
+			fmt.Fprintf(&b, "- `%s`\n", r)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// Write writes the page into dir as LESSON.md and LESSON.html, and
+// returns their paths.
+func (p *Page) Write(dir string) ([]string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("experiment page: %w", err)
+	}
+	var paths []string
+	for ext, write := range map[string]func(io.Writer) error{".md": p.WriteMarkdown, ".html": p.WriteHTML} {
+		path := filepath.Join(dir, p.Lesson+ext)
+		f, err := os.Create(path)
+		if err != nil {
+			return nil, fmt.Errorf("experiment page: %w", err)
+		}
+		err = write(f)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return nil, fmt.Errorf("write %s: %w", path, err)
+		}
+		paths = append(paths, path)
+	}
+	return paths, nil
+}

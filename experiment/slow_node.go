@@ -1,0 +1,157 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/joinbench/joinbench/replay/report"
+	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/replay/stall"
+)
+
+// slowMeasure is how long the slow action measures the node's own rate
+// before it limits it (package action's slow kind): the quiet window
+// before each throttle is that much longer than Window.
+const slowMeasure = 5 * time.Second
+
+// slowWorkload writes on every node: flow control only shows under writes.
+var slowWorkload = workload{scenarios: []string{"index_updates=2", "point_update=2"}, distribution: "uniform"}
+
+// slowNode runs the write workload with the node throttled for Window,
+// Repetitions times, each after a quiet window, in one run.
+func slowNode(ctx context.Context, e *env) (*Page, error) {
+	if err := e.prepare(ctx); err != nil {
+		return nil, err
+	}
+	if e.o.Resource == "io" {
+		// A sandbox flushes its redo log once a second: a node then barely
+		// waits for its disk, and a slower disk would change nothing.
+		restore, err := e.setGlobal(ctx, "innodb_flush_log_at_trx_commit", "1")
+		if err != nil {
+			return nil, err
+		}
+		defer restore()
+	}
+	// Each throttle is followed by half a window in which the node catches
+	// up, and preceded by the slow action's measurement of the node's
+	// rate: neither is counted in the quiet window between them.
+	w, reps := e.o.Window, max(e.o.Repetitions, 1)
+	settle := w / 2
+	period := slowMeasure + w + settle + w
+	var actions []string
+	for k := range reps {
+		at := w + time.Duration(k)*period
+		actions = append(actions, fmt.Sprintf("%s@%s: slow %s%% %s for %s", at, e.o.Node,
+			strconv.FormatFloat(e.o.Percent, 'f', -1, 64), e.o.Resource, w))
+	}
+	d := w + time.Duration(reps-1)*period + slowMeasure + w + 2*time.Second
+	out, err := e.run(ctx, "slow", slowWorkload, d, actions...)
+	if err != nil {
+		return nil, err
+	}
+	wins, err := report.ActionWindows(out.Dir, report.QuietOptions{Settle: settle, Lead: slowMeasure}, func(err error) { e.logf("warning: %v", err) })
+	if err != nil {
+		return nil, err
+	}
+	return slowNodePage(e.o, wins, out.Run), nil
+}
+
+// slowNodePage is the lesson's table and verdict from the action windows
+// of its run (one per repetition).
+func slowNodePage(o Options, wins []report.ActionWindow, info *results.Run) *Page {
+	resource := map[string]string{"io": "disk", "cpu": "CPU"}[o.Resource]
+	p := &Page{
+		Title: fmt.Sprintf("slow-node: %s %s%% slower on %s", o.Node, strconv.FormatFloat(o.Percent, 'f', -1, 64), resource),
+		What: fmt.Sprintf("A write workload (%d threads over every node) ran %d time(s) %s quiet, then %s with %s throttled to %s%% below its own measured %s rate; "+
+			"each throttled window is compared with the quiet window just before it.",
+			o.Threads, len(wins), o.Window, o.Window, o.Node, strconv.FormatFloat(o.Percent, 'f', -1, 64), resource),
+		Table: Table{Header: []string{"endpoint", "before (exec/s)", "throttled (exec/s)", "change [95% CI]", "A/A noise", "flow control before", "flow control throttled", "flow control sent"}},
+	}
+	if len(wins) == 0 {
+		p.Verdict = "no throttled window was measured: the action did not run (see the run's actions.parquet)"
+		return p
+	}
+	var cluster Change
+	var clusterNoise float64
+	for i, ep := range wins[0].Endpoints {
+		var before, during, h1, h2, fcBefore, fcDuring, sent []float64
+		node := ep
+		if ep != stall.AllEndpoints {
+			node = info.NodeName(ep)
+		}
+		for _, w := range wins {
+			before, during = append(before, w.Baseline[i]), append(during, w.During[i])
+			h1, h2 = append(h1, w.QuietHalves[0][i]), append(h2, w.QuietHalves[1][i])
+			fcBefore, fcDuring = append(fcBefore, w.PausedBaseline[node]), append(fcDuring, w.PausedDuring[node])
+			sent = append(sent, w.SentDuring[node])
+		}
+		c, noise := changeOf(before, during), noiseBound(h1, h2)
+		row := []string{node, fmt.Sprintf("%.0f", mean(before)), fmt.Sprintf("%.0f", mean(during)), c.String(), "±" + share(noise), "", "", ""}
+		if ep == stall.AllEndpoints {
+			row[0], cluster, clusterNoise = "cluster", c, noise
+		} else if wins[0].PausedDuring != nil {
+			row[5], row[6], row[7] = share(mean(fcBefore)), share(mean(fcDuring)), fmt.Sprintf("%.0f", mean(sent))
+		}
+		p.Table.Rows = append(p.Table.Rows, row)
+	}
+	p.Verdict = slowVerdict(o, resource, cluster, clusterNoise, wins)
+	p.Notes = []string{
+		"change: the throttled window's successful executions per second over the quiet window's before it, as the geometric mean over the repetitions with its 95% t interval (one repetition: its value alone).",
+		"A/A noise: the two halves of each quiet window (nothing happens between them) compared as the throttled window is, the outer end of that change's 95% interval (3% at least): what the workload does on its own. A drop is a change whose whole interval lies below zero (and below -3%); run the lesson with --percent 0 for an A/A check of whole windows.",
+		"flow control: the fraction of the window the node was paused by flow control (wsrep_flow_control_paused_ns; every node waits alike), and the flow control messages it sent per throttled window (wsrep_flow_control_sent: the node that could not keep up).",
+	}
+	if o.Resource == "io" {
+		p.Notes = append(p.Notes, "for the lesson every node flushed its redo log at every commit (innodb_flush_log_at_trx_commit=1, set back after): a node that waits for its disk.")
+	}
+	return p
+}
+
+// slowVerdict says in words what the throttle did to the cluster.
+func slowVerdict(o Options, resource string, cluster Change, noise float64, wins []report.ActionWindow) string {
+	paused, sent := map[string]float64{}, map[string]float64{}
+	for _, w := range wins {
+		for n, f := range w.PausedDuring {
+			paused[n] += f / float64(len(wins))
+		}
+		for n, f := range w.SentDuring {
+			sent[n] += f
+		}
+	}
+	s := fmt.Sprintf("one node %s%% slower on %s: cluster throughput %s over %d window(s)", strconv.FormatFloat(o.Percent, 'f', -1, 64), resource, cluster, cluster.N)
+	if cluster.Drop(minNoise) {
+		s += fmt.Sprintf(", a drop (its interval lies below zero; A/A noise of the quiet windows ±%s)", share(noise))
+	} else {
+		s += fmt.Sprintf(", no drop (A/A noise of the quiet windows ±%s)", share(noise))
+	}
+	if len(paused) == 0 {
+		return s
+	}
+	node, most := top(paused)
+	if most < 0.005 {
+		return s + "; no flow control"
+	}
+	sender, msgs := top(sent)
+	total := 0.0
+	for _, m := range sent {
+		total += m
+	}
+	if msgs > 0 {
+		return s + fmt.Sprintf("; flow control paused the cluster %s of the time, asked for by %s (%s of the messages)", share(most), sender, share(msgs/total))
+	}
+	return s + fmt.Sprintf("; flow control paused %s of the time on %s", share(most), node)
+}
+
+// top is the key with the largest value (the first by name on a tie).
+func top(m map[string]float64) (string, float64) {
+	best, val := "", 0.0
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if best == "" || m[k] > val {
+			best, val = k, m[k]
+		}
+	}
+	return best, val
+}

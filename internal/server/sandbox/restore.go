@@ -1,0 +1,267 @@
+package sandbox
+
+import (
+	"bufio"
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// RestoreOptions say how RestoreNode restores a node from a backup.
+type RestoreOptions struct {
+	// From is the node the backup is taken of; empty: the first other
+	// running node.
+	From string
+	// UseMemory is mariabackup --prepare's --use-memory (100M, 2G): the
+	// memory the redo apply may use for pages; empty: mariabackup's own
+	// default.
+	UseMemory string
+}
+
+// Restore is what RestoreNode did and when: the backup of a running node,
+// the prepare (the redo apply, timed on its own), the copy into the
+// restored node's data directory and its join.
+type Restore struct {
+	Node, From, UseMemory string
+	// BackupStart, BackupEnd: mariabackup --backup of From, while it
+	// served its clients.
+	BackupStart, BackupEnd time.Time
+	// PrepareStart, PrepareEnd: mariabackup --prepare, which applies the
+	// redo written during the backup to the copied pages.
+	PrepareStart, PrepareEnd time.Time
+	// CopyStart, CopyEnd: the node stopped, its data directory emptied and
+	// the prepared backup moved in.
+	CopyStart, CopyEnd time.Time
+	// Join is the node's start on the backup's position until Synced;
+	// Join.Transfer says how it got what it missed since the backup.
+	Join Recovery
+	// BackupBytes is the size of the backup; RedoBytes the redo it held
+	// to apply (last_lsn - to_lsn of xtrabackup_checkpoints).
+	BackupBytes, RedoBytes int64
+	// Position is the backup's Galera position (uuid:seqno).
+	Position string
+}
+
+// PrepareSeconds is the redo apply's time.
+func (r Restore) PrepareSeconds() float64 { return r.PrepareEnd.Sub(r.PrepareStart).Seconds() }
+
+// RestoreSeconds is the restore's whole time: the prepare, the copy and
+// the join until Synced (the backup is taken before, and not counted).
+func (r Restore) RestoreSeconds() float64 { return r.Join.Synced.Sub(r.PrepareStart).Seconds() }
+
+// RedoShare is the share of the restore's time spent applying redo.
+func (r Restore) RedoShare() float64 {
+	if t := r.RestoreSeconds(); t > 0 {
+		return r.PrepareSeconds() / t
+	}
+	return 0
+}
+
+// RestoreNode restores node name of the running cluster from a backup
+// the way an operator rebuilds a lost node: mariabackup --backup of a
+// running node (its clients go on), --prepare with opts.UseMemory, the
+// node stopped and its data replaced by the backup (--move-back), then
+// started on the backup's Galera position so that it joins by IST when a
+// donor still holds the write-sets since, by SST otherwise.
+func (c *Cluster) RestoreNode(ctx context.Context, name string, opts RestoreOptions) (Restore, error) {
+	r := Restore{Node: name, UseMemory: opts.UseMemory}
+	n, from, err := c.restorePair(name, opts.From)
+	if err != nil {
+		return r, err
+	}
+	r.From = from.Name
+	tool, err := backupTool(c.Binary.Path)
+	if err != nil {
+		return r, err
+	}
+	work := filepath.Join(c.Dir, "restore-"+n.Name)
+	if err := os.RemoveAll(work); err != nil {
+		return r, err
+	}
+	defer os.RemoveAll(work)
+	target := filepath.Join(work, "backup")
+	logFile := filepath.Join(work, "mariabackup.log")
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		return r, err
+	}
+	run := func(step string, args ...string) error {
+		out, err := os.OpenFile(logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			return err
+		}
+		defer out.Close()
+		cmd := exec.CommandContext(ctx, tool, args...)
+		cmd.Stdout, cmd.Stderr = out, out
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("%s: %s %s: %w: %s", step, filepath.Base(tool), args[1], err, lastLines(readTail(logFile), 5))
+		}
+		return nil
+	}
+
+	fmt.Fprintf(c.log, "%s: backup of %s\n", n.Name, from.Name)
+	r.BackupStart = time.Now()
+	if err := run("backup", "--defaults-file="+from.OptionFile, "--backup", "--galera-info", "--no-version-check",
+		"--user=root", "--socket="+from.Socket, "--target-dir="+target); err != nil {
+		return r, err
+	}
+	r.BackupEnd = time.Now()
+	r.BackupBytes = dataBytes(target)
+	r.RedoBytes = redoToApply(filepath.Join(target, "xtrabackup_checkpoints"))
+	if r.Position, err = galeraInfo(filepath.Join(target, "xtrabackup_galera_info")); err != nil {
+		return r, err
+	}
+
+	fmt.Fprintf(c.log, "%s: prepare (redo apply) with --use-memory=%s\n", n.Name, cmp.Or(opts.UseMemory, "default"))
+	prepare := []string{"--prepare", "--no-version-check", "--target-dir=" + target}
+	if opts.UseMemory != "" {
+		prepare = append(prepare, "--use-memory="+opts.UseMemory)
+	}
+	r.PrepareStart = time.Now()
+	if err := run("prepare", append([]string{"--no-defaults"}, prepare...)...); err != nil {
+		return r, err
+	}
+	r.PrepareEnd = time.Now()
+
+	fmt.Fprintf(c.log, "%s: stopping it and moving the backup into its data directory\n", n.Name)
+	r.CopyStart = time.Now()
+	if err := n.Stop(context.WithoutCancel(ctx)); err != nil {
+		return r, fmt.Errorf("stop %s: %w", n.Name, err)
+	}
+	if err := emptyDir(n.DataDir); err != nil {
+		return r, err
+	}
+	if err := run("restore", "--defaults-file="+n.OptionFile, "--move-back", "--no-version-check",
+		"--target-dir="+target, "--datadir="+n.DataDir); err != nil {
+		return r, err
+	}
+	// The backup's position as the node's saved state: without it the
+	// provider starts from nothing and asks for a full copy.
+	if err := saveGrastate(n.DataDir, r.Position); err != nil {
+		return r, err
+	}
+	r.CopyEnd = time.Now()
+
+	start, cancel := context.WithTimeout(context.WithoutCancel(ctx), CrashRecoveryTimeout)
+	defer cancel()
+	r.Join = Recovery{Node: n.Name, ClusterSize: len(c.Nodes), Killed: r.CopyStart, Position: r.Position}
+	n.startPosition = r.Position
+	if err := c.relaunch(start, n, false, &r.Join); err != nil {
+		return r, err
+	}
+	return r, nil
+}
+
+// restorePair finds the node to restore and the node to back up.
+func (c *Cluster) restorePair(name, fromName string) (n, from *Node, err error) {
+	for _, x := range c.Nodes {
+		if x.Name == name {
+			n = x
+		}
+	}
+	if n == nil {
+		return nil, nil, fmt.Errorf("sandbox %s has no node %q", c.Name, name)
+	}
+	for _, x := range c.Nodes {
+		if x != n && x.Running() && (fromName == "" || x.Name == fromName) {
+			from = x
+			break
+		}
+	}
+	if from == nil {
+		if fromName != "" {
+			return nil, nil, fmt.Errorf("sandbox %s: no running node %q other than %s to back up", c.Name, fromName, name)
+		}
+		return nil, nil, fmt.Errorf("sandbox %s: no running node other than %s to back up", c.Name, name)
+	}
+	if !n.Running() {
+		return nil, nil, fmt.Errorf("sandbox %s: %s is not running", c.Name, name)
+	}
+	return n, from, nil
+}
+
+// backupTool finds mariabackup: beside the server binary, else on PATH
+// (mariadb-backup, or its older name).
+func backupTool(server string) (string, error) {
+	for _, name := range []string{"mariadb-backup", "mariabackup"} {
+		if p := filepath.Join(filepath.Dir(server), name); isExecutable(p) {
+			return p, nil
+		}
+		for _, dir := range []string{"/usr/bin", "/usr/local/bin"} {
+			if p := filepath.Join(dir, name); isExecutable(p) {
+				return p, nil
+			}
+		}
+		if p, err := exec.LookPath(name); err == nil {
+			return p, nil
+		}
+	}
+	return "", errors.New("mariadb-backup not found (install the mariadb-backup package)")
+}
+
+func isExecutable(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir() && st.Mode()&0o111 != 0
+}
+
+// galeraInfo reads the backup's Galera position, "uuid:seqno" (the file
+// may add a GTID domain after a space).
+func galeraInfo(p string) (string, error) {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return "", fmt.Errorf("the backup holds no Galera position: %w", err)
+	}
+	pos, _, _ := strings.Cut(strings.TrimSpace(string(b)), " ")
+	if !strings.Contains(pos, ":") {
+		return "", fmt.Errorf("%s: no uuid:seqno in %q", p, b)
+	}
+	return pos, nil
+}
+
+// redoToApply reads from xtrabackup_checkpoints how much redo the backup
+// copied past its checkpoint: what the prepare applies. 0 when unknown.
+func redoToApply(p string) int64 {
+	f, err := os.Open(p)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	lsn := map[string]int64{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), "=")
+		if ok {
+			lsn[strings.TrimSpace(k)], _ = strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+		}
+	}
+	return max(0, lsn["last_lsn"]-lsn["to_lsn"])
+}
+
+// emptyDir removes what dir holds, keeping dir.
+func emptyDir(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// lastLines is the last n lines of s, on one line.
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, " | ")
+}
