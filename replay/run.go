@@ -234,8 +234,8 @@ func (e *engine) drain(lt *lifetimes, m *measurement, w *writerTask, ex *explain
 	m.cpuMark.Stop()
 	d.closeErr = e.closeWriter(w.ew)
 	m.progress.finish()
+	sp.finish(lt.stopExplain) // the plan captures go on meanwhile
 	ex.finish(lt.stopExplain)
-	sp.finish(lt.stopExplain)
 	return d
 }
 

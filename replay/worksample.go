@@ -279,7 +279,7 @@ type workReq struct {
 // startSamplers starts the goroutines that measure reads, one per
 // endpoint, each on a connection of its own.
 func (e *engine) startSamplers(ctx context.Context) *samplers {
-	sp := &samplers{eps: e.eps}
+	sp := &samplers{eps: e.eps, sm: e.sampling}
 	if e.sampling == nil || !e.sampling.reads {
 		return sp
 	}
@@ -293,23 +293,53 @@ func (e *engine) startSamplers(ctx context.Context) *samplers {
 // samplers are the goroutines that measure reads.
 type samplers struct {
 	eps []*endpointState
+	sm  *sampling
 	wg  sync.WaitGroup
 }
 
-// finish closes the samplers' queues: the samples asked for near the end
-// are still taken, unless the server takes long to answer, when stop ends
-// them.
+// finalWorkTimeout bounds the wait for the samples asked for before the
+// end: a short run samples every execution of its first events, more than
+// the sampler measures while the run lasts, and a sample not taken leaves
+// its execution unpaired in a comparison.
+const finalWorkTimeout = 60 * time.Second
+
+// workStallTimeout is how long the end of a run waits for the next of the
+// queued samples: on a loaded machine one ANALYZE of a multi-level join
+// takes seconds.
+const workStallTimeout = 10 * time.Second
+
+// finish closes the samplers' queues: the samples asked for before the
+// end are still taken while the sampler keeps measuring them (one at
+// least every workStallTimeout, finalWorkTimeout in all); a server that
+// stops answering has its samples ended by stop, and counted as dropped.
 func (sp *samplers) finish(stop context.CancelFunc) {
 	for _, ep := range sp.eps {
 		close(ep.works)
 	}
 	done := make(chan struct{})
 	go func() { sp.wg.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(finalSampleTimeout):
+	handled := func() int64 {
+		if sp.sm == nil {
+			return 0
+		}
+		return sp.sm.samples.Load() + sp.sm.failed.Load() + sp.sm.dropped.Load()
+	}
+	deadline := time.After(finalWorkTimeout)
+	last := handled()
+	for {
+		select {
+		case <-done:
+			return
+		case <-deadline:
+		case <-time.After(workStallTimeout):
+			if n := handled(); n != last {
+				last = n
+				continue
+			}
+		}
 		stop()
 		<-done
+		return
 	}
 }
 

@@ -120,7 +120,9 @@ var workLabels = map[string]string{
 }
 
 // Largest is the figure that changed most (by ratio, away from 1), nil
-// when none changed.
+// when none changed. Of a scenario with more work it is the figure that
+// grew most, so that a summary shows why it is a regression and not a
+// figure that fell beside it.
 func (wc *WorkComparison) Largest() *WorkFigure {
 	var best *WorkFigure
 	score := func(f *WorkFigure) float64 {
@@ -132,9 +134,18 @@ func (wc *WorkComparison) Largest() *WorkFigure {
 		}
 		return math.Abs(math.Log(f.Candidate / f.Base))
 	}
+	counts := func(f *WorkFigure) bool {
+		switch wc.Change {
+		case WorkMore:
+			return f.Change == WorkMore
+		case WorkLess:
+			return f.Change == WorkLess
+		}
+		return true
+	}
 	for i := range wc.Figures {
 		f := &wc.Figures[i]
-		if score(f) > 0 && (best == nil || score(f) > score(best)) {
+		if counts(f) && score(f) > 0 && (best == nil || score(f) > score(best)) {
 			best = f
 		}
 	}
@@ -280,26 +291,10 @@ func meanOf(ws []*work.Work, c func(*work.Work) *int64) (float64, bool) {
 
 // workTables lists the table accesses of both sides, base order first.
 func workTables(b, c work.Summary) []WorkTable {
-	find := func(ts []work.TableSummary, t work.TableSummary) work.TableSummary {
-		for _, o := range ts {
-			if o.SelectID == t.SelectID && o.Name == t.Name {
-				return o
-			}
-		}
-		return work.TableSummary{SelectID: t.SelectID, Name: t.Name}
-	}
 	var out []WorkTable
-	seen := map[string]bool{}
-	for _, side := range [][]work.TableSummary{b.Tables, c.Tables} {
-		for _, t := range side {
-			k := fmt.Sprint(t.SelectID, "/", t.Name)
-			if seen[k] {
-				continue
-			}
-			seen[k] = true
-			x, y := find(b.Tables, t), find(c.Tables, t)
-			out = append(out, WorkTable{Table: t.Name, BaseRows: x.Rows, CandidateRows: y.Rows, BaseHow: x.How(), CandidateHow: y.How()})
-		}
+	for _, p := range work.PairTables(b.Tables, c.Tables) {
+		x, y := p.Base, p.Candidate
+		out = append(out, WorkTable{Table: x.Name, BaseRows: x.Rows, CandidateRows: y.Rows, BaseHow: x.How(), CandidateHow: y.How()})
 	}
 	return out
 }

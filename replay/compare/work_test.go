@@ -181,3 +181,21 @@ func TestWorkFigureJSON(t *testing.T) {
 		t.Errorf("%+v, %v", out, err)
 	}
 }
+
+// TestWorkLargestFollowsTheChange: the summary of a scenario with more
+// work names the figure that grew, not a larger fall beside it (derived
+// tables materialized: rows examined 17x, lookups down to 1).
+func TestWorkLargestFollowsTheChange(t *testing.T) {
+	wc := &WorkComparison{Change: WorkMore, Figures: []WorkFigure{
+		{Name: "rows_examined", Base: 5745, Candidate: 100958, Ratio: 17.57, Change: WorkMore},
+		{Name: "lookups", Base: 4789, Candidate: 1, Ratio: 1.0 / 4789, Change: WorkLess},
+	}}
+	if l := wc.Largest(); l == nil || l.Name != "rows_examined" {
+		t.Errorf("largest of more work: %+v", l)
+	}
+	wc.Change = WorkLess
+	wc.Figures[0].Change = WorkSame
+	if l := wc.Largest(); l == nil || l.Name != "lookups" {
+		t.Errorf("largest of less work: %+v", l)
+	}
+}

@@ -56,6 +56,9 @@ type htmlComparison struct {
 	// Pick is the scenario the page shows first: the first regression, or
 	// the first scenario.
 	Pick string
+	// Warnings are the comparison's but the saturated machine's, which
+	// the page shows on its own, first.
+	Warnings []string
 }
 
 // htmlScenarioCompare is one scenario's detail: its distributions drawn
@@ -92,6 +95,11 @@ const (
 // writeCompareHTML renders a comparison as one self-contained page.
 func writeCompareHTML(w io.Writer, c *compare.Comparison) error {
 	hc := htmlComparison{Comparison: c, Summary: summaryLine(c), Rows: slices.Clone(c.Scenarios)}
+	for _, w := range c.Warnings {
+		if len(c.Saturated) == 0 || !strings.HasPrefix(w, "verdicts were taken on a saturated machine") {
+			hc.Warnings = append(hc.Warnings, w)
+		}
+	}
 	if c.Overall != nil {
 		hc.Rows = append(hc.Rows, *c.Overall)
 	}
@@ -132,7 +140,7 @@ func bandOf(c *compare.Comparison) (bound float64, what string) {
 // forestOf is the forest plot of the rows' median ratios, the band of
 // changes too small to count behind them.
 func forestOf(rows []compare.ScenarioComparison, bound float64, what string) plot.Forest {
-	f := plot.Forest{Title: "median latency ratio, candidate / base, with its interval", XLabel: "ratio (log scale): right of 1 is slower",
+	f := plot.Forest{W: 1100, Title: "median latency ratio, candidate / base, with its interval", XLabel: "ratio (log scale): right of 1 is slower",
 		Band: [2]float64{1 / bound, bound}, BandNote: what}
 	for _, s := range rows {
 		r := plot.ForestRow{Label: s.Scenario, Color: colSame, Title: s.Scenario + ": " + s.Verdict}

@@ -180,7 +180,8 @@ func writeComparisonHeader(w io.Writer, c *compare.Comparison, md bool) {
 // benchstat does: the verdict, the median ratio with its interval, the
 // median of each side, the largest change of work per execution, and how
 // the verdict was reached. The other quantiles and the reasons are in the
-// details.
+// details; so are the columns that would make the lines wider than a
+// terminal (fitColumns).
 func writeSummaryLines(w io.Writer, rows []compare.ScenarioComparison) {
 	t := &table{head: []string{"scenario", "verdict", "median [CI]", "p50 ms", "work/exec", "rounds", "executions", "method"}}
 	for _, s := range rows {
@@ -192,8 +193,48 @@ func writeSummaryLines(w io.Writer, rows []compare.ScenarioComparison) {
 		b50, c50 := p50s(&s)
 		t.add(s.Scenario, s.Verdict, ratioText(s.Median), b50+"→"+c50, workCell(s.Work), rounds, execs, shortMethod(s.Method))
 	}
+	fitColumns(t, textWidth, "method", "rounds", "executions", "p50 ms")
 	t.write(w, false)
 	fmt.Fprintln(w)
+}
+
+// fitColumns leaves out of t the columns named in drop, in that order,
+// until its lines are at most width characters (or none is left to drop):
+// long scenario names would otherwise push every line past a terminal.
+func fitColumns(t *table, width int, drop ...string) {
+	for _, name := range drop {
+		if tableWidth(t) <= width {
+			return
+		}
+		i := slices.Index(t.head, name)
+		if i < 0 {
+			continue
+		}
+		t.head = slices.Delete(t.head, i, i+1)
+		for k, r := range t.rows {
+			if i < len(r) {
+				t.rows[k] = slices.Delete(r, i, i+1)
+			}
+		}
+	}
+}
+
+// tableWidth is the width of t's widest line as text: its columns' widths
+// and two spaces between them.
+func tableWidth(t *table) int {
+	widths := make([]int, len(t.head))
+	for _, r := range append([][]string{t.head}, t.rows...) {
+		for i, c := range r {
+			if i < len(widths) {
+				widths[i] = max(widths[i], utf8.RuneCountInString(c))
+			}
+		}
+	}
+	n := 2 * (len(widths) - 1)
+	for _, w := range widths {
+		n += w
+	}
+	return n
 }
 
 // shortMethod is the method of a latency verdict in a word or two; the

@@ -160,29 +160,16 @@ func Describe(base, cand Summary) string {
 		how1, how2 string
 	}
 	var out []change
-	seen := map[[2]string]bool{}
-	find := func(ts []TableSummary, t TableSummary) TableSummary {
-		for _, o := range ts {
-			if o.SelectID == t.SelectID && o.Name == t.Name {
-				return o
-			}
-		}
-		return TableSummary{SelectID: t.SelectID, Name: t.Name}
-	}
 	total := math.Max(base.RowsExamined, cand.RowsExamined)
-	for _, side := range [][]TableSummary{base.Tables, cand.Tables} {
-		for _, t := range side {
-			k := [2]string{strconv.Itoa(int(t.SelectID)), t.Name}
-			if seen[k] || isTemporary(t.Name) {
-				continue
-			}
-			seen[k] = true
-			a, b := find(base.Tables, t), find(cand.Tables, t)
-			if a.How() == b.How() && math.Abs(b.Rows-a.Rows) < total/10 {
-				continue
-			}
-			out = append(out, change{t.Name, a.Rows, b.Rows, a.How(), b.How()})
+	for _, p := range PairTables(base.Tables, cand.Tables) {
+		a, b := p.Base, p.Candidate
+		if isTemporary(a.Name) {
+			continue
 		}
+		if a.How() == b.How() && math.Abs(b.Rows-a.Rows) < total/10 {
+			continue
+		}
+		out = append(out, change{a.Name, a.Rows, b.Rows, a.How(), b.How()})
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		return math.Abs(out[i].to-out[i].from) > math.Abs(out[j].to-out[j].from)
