@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/joinbench/joinbench/internal/server/sandbox"
 	"github.com/joinbench/joinbench/replay/report"
 	"github.com/joinbench/joinbench/replay/results"
 )
@@ -184,5 +185,44 @@ func TestPageRenders(t *testing.T) {
 	paths, err := p.Write(t.TempDir())
 	if err != nil || len(paths) != 2 {
 		t.Errorf("write: %v %v", paths, err)
+	}
+}
+
+func TestRestorePageSharesAndVerdict(t *testing.T) {
+	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
+	// prepare for prep seconds, then the copy and the join until whole.
+	restoreOf := func(mem string, prep, whole float64, transfer string) sandbox.Restore {
+		r := sandbox.Restore{Node: "node3", From: "node1", UseMemory: mem, BackupBytes: 60e6, RedoBytes: 4e6,
+			PrepareStart: at(0), PrepareEnd: at(prep), CopyStart: at(prep), CopyEnd: at(prep + 1)}
+		r.Join.Synced, r.Join.Transfer = at(whole), transfer
+		return r
+	}
+	p := restorePage(Options{Node: "node3", Threads: 4, Repetitions: 2}, []restoreResult{
+		{useMemory: "100M", restores: []sandbox.Restore{restoreOf("100M", 2, 16, "ist"), restoreOf("100M", 2.2, 16, "ist")}},
+		{useMemory: "2G", restores: []sandbox.Restore{restoreOf("2G", 2, 14, "ist"), restoreOf("2G", 2.2, 14, "sst")}},
+	})
+	want := [][]string{
+		{"100M", "60 [60, 60]", "4.0 [4.0, 4.0]", "2.1 [2.0, 2.2]", "16.0 [16.0, 16.0]", "13% [12, 14]", "ist"},
+		{"2G", "60 [60, 60]", "4.0 [4.0, 4.0]", "2.1 [2.0, 2.2]", "14.0 [14.0, 14.0]", "15% [14, 16]", "ist, sst"},
+	}
+	for i := range want {
+		if i >= len(p.Table.Rows) || strings.Join(p.Table.Rows[i], "|") != strings.Join(want[i], "|") {
+			t.Errorf("rows %q, want %q", p.Table.Rows, want)
+			break
+		}
+	}
+	wantVerdict := "redo apply was 13% of the restore with 100M and 15% with 2G: at this scale the join dominates; 100M and 2G applied the redo in about the same time (2.1 s and 2.1 s): too little redo for the memory to matter"
+	if p.Verdict != wantVerdict {
+		t.Errorf("verdict\n got %q\nwant %q", p.Verdict, wantVerdict)
+	}
+	starved := restorePage(Options{Node: "node3"}, []restoreResult{
+		{useMemory: "100M", restores: []sandbox.Restore{restoreOf("100M", 46, 50, "ist")}},
+		{useMemory: "2G", restores: []sandbox.Restore{restoreOf("2G", 10, 14, "ist")}},
+	})
+	if !strings.Contains(starved.Verdict, "92% of the restore with 100M") || !strings.Contains(starved.Verdict, "the redo apply dominates; the redo apply took 4.6x as long with 100M as with 2G") {
+		t.Errorf("verdict %q", starved.Verdict)
+	}
+	if none := restorePage(Options{}, nil); none.Verdict != "no restore was made" {
+		t.Errorf("verdict %q", none.Verdict)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/joinbench/joinbench/internal/usage"
 	"github.com/joinbench/joinbench/replay/results"
 )
 
@@ -156,10 +155,4 @@ func joinParts(parts []string) string {
 		s += p
 	}
 	return s
-}
-
-// restore is left for the restore-from-backup operation, which the
-// project does not have yet.
-func restore(context.Context, *env) (*Page, error) {
-	return nil, usage.Errorf("restore is not available yet: it needs the restore-from-backup operation (a mariabackup backup taken under load, its redo apply timed with a given memory budget), which joinbench does not have")
 }
