@@ -10,6 +10,7 @@ import (
 	"github.com/joinbench/joinbench/internal/server/sandbox"
 	"github.com/joinbench/joinbench/replay/report"
 	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/replay/stall"
 )
 
 var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -138,13 +139,24 @@ func TestMixScenarios(t *testing.T) {
 
 func TestRecoveryPageTimeline(t *testing.T) {
 	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
-	rows := []results.Action{
-		{Action: 1, Step: 1, Kind: "crash", Spec: "10s@node3: crash", Node: "node3", Start: at(0), Outcome: "ok", WritableTime: at(4), SyncedTime: at(5), StateTransfer: "ist"},
-		{Action: 2, Step: 1, Kind: "crash", Spec: "50s@all: crash", Node: "node1", Start: at(40), Outcome: "ok", WritableTime: at(46), SyncedTime: at(46), StateTransfer: "bootstrap"},
-		{Action: 2, Step: 2, Kind: "crash", Spec: "50s@all: crash", Node: "node2", Start: at(40), Outcome: "ok", WritableTime: at(50), SyncedTime: at(50), StateTransfer: "ist"},
-		{Action: 2, Step: 3, Kind: "crash", Spec: "50s@all: crash", Node: "node3", Start: at(40), Outcome: "ok", WritableTime: at(55), SyncedTime: at(55), StateTransfer: "sst"},
-	}
-	p := recoveryPage(Options{Node: "node3"}, 3, rows)
+	// Each run's recovery.parquet, as the run writes it from its crash
+	// actions' rows; each run numbers its actions from 1.
+	one := results.RecoveryTimeline([]results.Action{
+		{Action: 1, Step: 1, Kind: "crash", Spec: "10s@node3: crash", Node: "node3", Start: at(0), Outcome: "ok",
+			Recovery: &results.Recovery{ClusterSize: 3, KilledTime: at(0), WritableTime: at(4), SyncedTime: at(5), Method: "ist"}},
+	})
+	all := results.RecoveryTimeline([]results.Action{
+		{Action: 1, Step: 1, Kind: "crash", Spec: "50s@all: crash", Node: "node1", Start: at(40), Outcome: "ok",
+			Recovery: &results.Recovery{ClusterSize: 3, KilledTime: at(40), WritableTime: at(46), SyncedTime: at(46), Method: "bootstrap"}},
+		{Action: 1, Step: 2, Kind: "crash", Spec: "50s@all: crash", Node: "node2", Start: at(40), Outcome: "ok",
+			Recovery: &results.Recovery{ClusterSize: 3, KilledTime: at(40), WritableTime: at(50), SyncedTime: at(50), Method: "ist"}},
+		{Action: 1, Step: 3, Kind: "crash", Spec: "50s@all: crash", Node: "node3", Start: at(40), Outcome: "ok",
+			Recovery: &results.Recovery{ClusterSize: 3, KilledTime: at(40), WritableTime: at(55), SyncedTime: at(55), Method: "sst"}},
+	})
+	crashes := append(stall.Recoveries(one), stall.Recoveries(all)...)
+	outcomes := map[string]string{outcomeKey("10s@node3: crash", "node3"): "ok", outcomeKey("50s@all: crash", "node1"): "ok",
+		outcomeKey("50s@all: crash", "node2"): "ok", outcomeKey("50s@all: crash", "node3"): "ok"}
+	p := recoveryPage(Options{Node: "node3"}, 3, crashes, outcomes)
 	want := [][]string{
 		{"10s@node3: crash", "", "", "0.0", "0.0", "5.0", ""},
 		{"", "node3", "ist", "4.0", "", "5.0", "ok"},
@@ -163,6 +175,9 @@ func TestRecoveryPageTimeline(t *testing.T) {
 	}
 	if !strings.Contains(p.Verdict, "50s@all: crash: first writable after 6.0 s, 2 of 3 Synced after 10.0 s, all after 15.0 s") {
 		t.Errorf("verdict %q", p.Verdict)
+	}
+	if none := recoveryPage(Options{}, 3, nil, nil); !strings.Contains(none.Verdict, "no crash was recorded") {
+		t.Errorf("verdict %q", none.Verdict)
 	}
 }
 
