@@ -110,6 +110,24 @@ func TestMethodsPageJudgesStallAndWindowThroughput(t *testing.T) {
 	if p.Verdict != want {
 		t.Errorf("verdict\n got %q\nwant %q", p.Verdict, want)
 	}
+	if p.Table.Rows[0][9] != "-" {
+		t.Errorf("disk cell %q of an action without disk samples, want -", p.Table.Rows[0][9])
+	}
+}
+
+func TestMethodsPageShowsTheTableCopysDisk(t *testing.T) {
+	none, copied := int64(0), int64(48_000_000)
+	costs := []methodCost{
+		{name: "TOI", outcome: "ok", stallNode: 2300, before: 400, during: 100, diskBytes: &none},
+		{name: "pt-osc", outcome: "ok", stallNode: 100, before: 400, during: 380, diskBytes: &copied},
+	}
+	p := methodsPage("t", "w", costs)
+	if p.Table.Header[9] != "peak extra disk MB" || p.Table.Rows[0][9] != "0.0" || p.Table.Rows[1][9] != "48.0" {
+		t.Errorf("header %q rows %q", p.Table.Header, p.Table.Rows)
+	}
+	if !strings.HasSuffix(p.Verdict, "; pt-osc took the most extra disk (48.0 MB at its peak)") {
+		t.Errorf("verdict %q", p.Verdict)
+	}
 }
 
 func TestHotUniformPage(t *testing.T) {
