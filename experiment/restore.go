@@ -111,10 +111,10 @@ func restorePage(o Options, results []restoreResult) *Page {
 		What: fmt.Sprintf("A write workload on the other nodes (%d threads); %s rebuilt as an operator does it: a mariabackup backup of a running node, "+
 			"--prepare (the redo apply) with each --use-memory, the node stopped and the backup moved into its data directory, then started on the backup's position to join. %d repetition(s) per value.",
 			o.Threads, o.Node, max(o.Repetitions, 1)),
-		Table: Table{Header: []string{"--use-memory", "backup (MB)", "redo to apply (MB)", "prepare, redo apply (s)", "whole restore (s)", "redo share", "joined by"}},
+		Table: Table{Header: []string{"--use-memory", "backup (MB)", "redo to apply (MB)", "prepare, redo apply (s)", "redo applied (MB/s)", "whole restore (s)", "redo share", "joined by"}},
 		Notes: []string{
 			"whole restore: from the start of the prepare to the node Synced (prepare, copy into the data directory, start and join); the backup is taken before and not counted.",
-			"with several repetitions a cell is the mean, its range in brackets.",
+			"with several repetitions a cell is the mean, its range in brackets; redo applied per second is over all of the value's restores. Memory is judged by that rate, not the prepare's time: each backup gathers its own amount of redo.",
 			"the redo to apply is what the nodes wrote during the backup: it grows with the write rate and the backup's length, and so with the data size; the join is an IST of the write-sets since the backup while a donor still holds them, a full SST otherwise.",
 		}}
 	var parts []string
@@ -132,7 +132,7 @@ func restorePage(o Options, results []restoreResult) *Page {
 			}
 		}
 		mem := cmp.Or(res.useMemory, "default")
-		p.Table.Rows = append(p.Table.Rows, []string{mem, spread(backup, "%.0f"), spread(redo, "%.1f"), spread(prep, "%.1f"), spread(whole, "%.1f"),
+		p.Table.Rows = append(p.Table.Rows, []string{mem, spread(backup, "%.0f"), spread(redo, "%.1f"), spread(prep, "%.1f"), fmt.Sprintf("%.1f", applyRate(res)), spread(whole, "%.1f"),
 			shareSpread(shares), strings.Join(joined, ", ")})
 		if len(parts) == 0 {
 			parts = append(parts, fmt.Sprintf("%s of the restore with %s", share(mean(shares)), mem))
@@ -166,27 +166,36 @@ func restoreConclusion(results []restoreResult) string {
 	if len(results) < 2 {
 		return s
 	}
-	prep := func(res restoreResult) float64 {
-		var xs []float64
-		for _, r := range res.restores {
-			xs = append(xs, r.PrepareSeconds())
-		}
-		return mean(xs)
-	}
 	first, last := results[0], results[len(results)-1]
-	a, b := prep(first), prep(last)
+	a, b := applyRate(first), applyRate(last)
 	if a <= 0 || b <= 0 {
 		return s
 	}
-	switch r := a / b; {
+	// Rates, not times: each restore holds the redo its own backup
+	// gathered, which differs from one to the next under the same load.
+	fm, lm := cmp.Or(first.useMemory, "default"), cmp.Or(last.useMemory, "default")
+	switch r := b / a; {
 	case r >= 1.2:
-		s += fmt.Sprintf("; the redo apply took %.1fx as long with %s as with %s (memory-starved)", r, cmp.Or(first.useMemory, "default"), cmp.Or(last.useMemory, "default"))
+		s += fmt.Sprintf("; the redo apply ran %.1fx as fast with %s as with %s (%.1f against %.1f MB of redo per second): %s starved it", r, lm, fm, b, a, fm)
 	case r <= 1/1.2:
-		s += fmt.Sprintf("; the redo apply took %.1fx as long with %s as with %s", 1/r, cmp.Or(last.useMemory, "default"), cmp.Or(first.useMemory, "default"))
+		s += fmt.Sprintf("; the redo apply ran %.1fx as fast with %s as with %s (%.1f against %.1f MB of redo per second)", 1/r, fm, lm, a, b)
 	default:
-		s += fmt.Sprintf("; %s and %s applied the redo in about the same time (%.1f s and %.1f s): too little redo for the memory to matter", cmp.Or(first.useMemory, "default"), cmp.Or(last.useMemory, "default"), a, b)
+		s += fmt.Sprintf("; %s and %s applied redo at about the same rate (%.1f and %.1f MB/s): too little redo for the memory to matter", fm, lm, a, b)
 	}
 	return s
+}
+
+// applyRate is the redo applied per second of prepare, in MB, over the
+// value's restores.
+func applyRate(res restoreResult) float64 {
+	var redo, secs float64
+	for _, r := range res.restores {
+		redo, secs = redo+float64(r.RedoBytes)/1e6, secs+r.PrepareSeconds()
+	}
+	if secs <= 0 {
+		return 0
+	}
+	return redo / secs
 }
 
 // spread is the mean of xs, with their range when there are several.
