@@ -95,3 +95,58 @@ func TestExperimentSlowNode(t *testing.T) {
 		t.Errorf("cluster throughput %.0f/s with node3 50%% slower on disk, %.0f/s before: want a drop of 15%% at least\n%s", during, before, stdout)
 	}
 }
+
+// TestExperimentRestore starts a real 3-node cluster sandbox and restores
+// node3 once per --use-memory value: the page is written with a row per
+// value, each restore joined by IST or SST, and a verdict on the redo
+// share (the figures themselves depend on the machine).
+func TestExperimentRestore(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a 3-node cluster; skipped with -short")
+	}
+	bin, err := sandbox.FindBinary(context.Background(), "")
+	if err != nil {
+		testdb.Skipf(t, "%v", err)
+	}
+	if err := sandbox.CheckGalera(bin); err != nil {
+		testdb.Skipf(t, "%v", err)
+	}
+	dir := t.TempDir()
+	sbDir := filepath.Join(dir, "sandboxes")
+	code, out := runCaptured(t, "sandbox", "start", "--name", "x", "--galera", "3", "--sandbox-dir", sbDir, "--buffer-pool-size", "64M", "-q")
+	t.Cleanup(func() { runCaptured(t, "sandbox", "stop", "--name", "x", "--sandbox-dir", sbDir, "-q") })
+	if code != 0 {
+		t.Fatalf("sandbox start --galera 3: exit %d\n%s", code, out)
+	}
+	outDir := filepath.Join(dir, "out")
+	code, stdout, stderr := runCapturedAll(t, "experiment", "restore", "--sandbox", "x", "--sandbox-dir", sbDir, "--out", outDir,
+		"--use-memory", "100M,2G", "--node", "node3", "--repetitions", "1", "--window", "2s", "--warmup", "1s",
+		"--threads", "2", "--table-size", "5000", "-q")
+	if code != 0 {
+		t.Fatalf("experiment restore: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	for _, f := range []string{"restore.md", "restore.html"} {
+		if _, err := os.Stat(filepath.Join(outDir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	rows := map[string][]string{}
+	for _, line := range strings.Split(stdout, "\n") {
+		if f := strings.Fields(line); len(f) > 0 {
+			rows[f[0]] = f
+		}
+	}
+	for _, mem := range []string{"100M", "2G"} {
+		r := rows[mem]
+		if len(r) == 0 {
+			t.Errorf("no row for --use-memory %s:\n%s", mem, stdout)
+			continue
+		}
+		if joined := r[len(r)-1]; joined != "ist" && joined != "sst" {
+			t.Errorf("%s joined by %q, want ist or sst:\n%s", mem, joined, stdout)
+		}
+	}
+	if !strings.Contains(stdout, "verdict: redo apply was ") || !strings.Contains(stdout, "of the restore with 100M and ") {
+		t.Errorf("verdict missing:\n%s", stdout)
+	}
+}
