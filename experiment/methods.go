@@ -78,15 +78,28 @@ func costOf(name string, out *replay.Outcome, e *env) (methodCost, error) {
 			case !ep.NoTraffic:
 				c.stallNode = math.Max(c.stallNode, ep.LongestZeroWriteMs)
 			}
-			if d := ep.PeakExtraDiskBytes; d != nil && (c.diskBytes == nil || *d > *c.diskBytes) {
-				c.diskBytes = d
-			}
 		}
 	}
 	if len(out.Summary.Actions) > 0 {
 		c.seconds -= out.Summary.Actions[0].StartSeconds
 	}
-	wins, err := report.ActionWindows(out.Dir, report.QuietOptions{}, func(err error) { e.logf("warning: %v", err) })
+	warn := func(err error) { e.logf("warning: %v", err) }
+	// The disk an action took is the report's: the run's summary has no
+	// tablespace samples.
+	rep, err := report.Build([]string{out.Dir}, report.Options{Warn: warn, SkipDetails: true})
+	if err != nil {
+		return c, err
+	}
+	for _, r := range rep.Runs {
+		for _, a := range r.Actions {
+			for _, ep := range a.Endpoints {
+				if d := ep.PeakExtraDiskBytes; d != nil && (c.diskBytes == nil || *d > *c.diskBytes) {
+					c.diskBytes = d
+				}
+			}
+		}
+	}
+	wins, err := report.ActionWindows(out.Dir, report.QuietOptions{}, warn)
 	if err != nil || len(wins) == 0 {
 		return c, err
 	}
