@@ -10,5 +10,6 @@
 //
 // It must not measure anything itself from executions (replay/report
 // does), nor parse flags or print the command's usage (cmd does), nor
-// start or stop sandboxes: it works on the target it is given.
+// start or stop sandboxes: it works on the target it is given (restore
+// rebuilds a node of that sandbox, as a crash action restarts one).
 package experiment

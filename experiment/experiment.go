@@ -33,6 +33,10 @@ type Options struct {
 	// longest an action is given.
 	Rows       int64
 	ActionTime time.Duration
+	// restore: mariabackup --prepare's --use-memory values, and where the
+	// named sandbox lives (to reach its nodes' data directories).
+	UseMemory  []string
+	SandboxDir string
 
 	ToolVersion string
 	Log         io.Writer // what is being done, one line each
@@ -62,7 +66,7 @@ func Lessons() []Lesson {
 		{Name: "recovery", Cluster: true, run: recovery,
 			Summary: "one node crashed, then all three: time to the first writable node, to 2 of 3 Synced, to all Synced, and IST or SST per joiner"},
 		{Name: "restore", Cluster: true, run: restore,
-			Summary: "a node restored from a backup taken under load (not available yet)"},
+			Summary: "--node restored from a backup taken under a write load, once per --use-memory: the redo apply's time and its share of the whole restore, IST or SST"},
 	}
 }
 

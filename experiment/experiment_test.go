@@ -7,8 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/joinbench/joinbench/internal/server/sandbox"
 	"github.com/joinbench/joinbench/replay/report"
 	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/replay/stall"
 )
 
 var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -108,6 +110,24 @@ func TestMethodsPageJudgesStallAndWindowThroughput(t *testing.T) {
 	if p.Verdict != want {
 		t.Errorf("verdict\n got %q\nwant %q", p.Verdict, want)
 	}
+	if p.Table.Rows[0][9] != "-" {
+		t.Errorf("disk cell %q of an action without disk samples, want -", p.Table.Rows[0][9])
+	}
+}
+
+func TestMethodsPageShowsTheTableCopysDisk(t *testing.T) {
+	none, copied := int64(0), int64(48_000_000)
+	costs := []methodCost{
+		{name: "TOI", outcome: "ok", stallNode: 2300, before: 400, during: 100, diskBytes: &none},
+		{name: "pt-osc", outcome: "ok", stallNode: 100, before: 400, during: 380, diskBytes: &copied},
+	}
+	p := methodsPage("t", "w", costs)
+	if p.Table.Header[9] != "peak extra disk MB" || p.Table.Rows[0][9] != "0.0" || p.Table.Rows[1][9] != "48.0" {
+		t.Errorf("header %q rows %q", p.Table.Header, p.Table.Rows)
+	}
+	if !strings.HasSuffix(p.Verdict, "; pt-osc took the most extra disk (48.0 MB at its peak)") {
+		t.Errorf("verdict %q", p.Verdict)
+	}
 }
 
 func TestHotUniformPage(t *testing.T) {
@@ -137,13 +157,24 @@ func TestMixScenarios(t *testing.T) {
 
 func TestRecoveryPageTimeline(t *testing.T) {
 	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
-	rows := []results.Action{
-		{Action: 1, Step: 1, Kind: "crash", Spec: "10s@node3: crash", Node: "node3", Start: at(0), Outcome: "ok", WritableTime: at(4), SyncedTime: at(5), StateTransfer: "ist"},
-		{Action: 2, Step: 1, Kind: "crash", Spec: "50s@all: crash", Node: "node1", Start: at(40), Outcome: "ok", WritableTime: at(46), SyncedTime: at(46), StateTransfer: "bootstrap"},
-		{Action: 2, Step: 2, Kind: "crash", Spec: "50s@all: crash", Node: "node2", Start: at(40), Outcome: "ok", WritableTime: at(50), SyncedTime: at(50), StateTransfer: "ist"},
-		{Action: 2, Step: 3, Kind: "crash", Spec: "50s@all: crash", Node: "node3", Start: at(40), Outcome: "ok", WritableTime: at(55), SyncedTime: at(55), StateTransfer: "sst"},
-	}
-	p := recoveryPage(Options{Node: "node3"}, 3, rows)
+	// Each run's recovery.parquet, as the run writes it from its crash
+	// actions' rows; each run numbers its actions from 1.
+	one := results.RecoveryTimeline([]results.Action{
+		{Action: 1, Step: 1, Kind: "crash", Spec: "10s@node3: crash", Node: "node3", Start: at(0), Outcome: "ok",
+			Recovery: &results.Recovery{ClusterSize: 3, KilledTime: at(0), WritableTime: at(4), SyncedTime: at(5), Method: "ist"}},
+	})
+	all := results.RecoveryTimeline([]results.Action{
+		{Action: 1, Step: 1, Kind: "crash", Spec: "50s@all: crash", Node: "node1", Start: at(40), Outcome: "ok",
+			Recovery: &results.Recovery{ClusterSize: 3, KilledTime: at(40), WritableTime: at(46), SyncedTime: at(46), Method: "bootstrap"}},
+		{Action: 1, Step: 2, Kind: "crash", Spec: "50s@all: crash", Node: "node2", Start: at(40), Outcome: "ok",
+			Recovery: &results.Recovery{ClusterSize: 3, KilledTime: at(40), WritableTime: at(50), SyncedTime: at(50), Method: "ist"}},
+		{Action: 1, Step: 3, Kind: "crash", Spec: "50s@all: crash", Node: "node3", Start: at(40), Outcome: "ok",
+			Recovery: &results.Recovery{ClusterSize: 3, KilledTime: at(40), WritableTime: at(55), SyncedTime: at(55), Method: "sst"}},
+	})
+	crashes := append(stall.Recoveries(one), stall.Recoveries(all)...)
+	outcomes := map[string]string{outcomeKey("10s@node3: crash", "node3"): "ok", outcomeKey("50s@all: crash", "node1"): "ok",
+		outcomeKey("50s@all: crash", "node2"): "ok", outcomeKey("50s@all: crash", "node3"): "ok"}
+	p := recoveryPage(Options{Node: "node3"}, 3, crashes, outcomes)
 	want := [][]string{
 		{"10s@node3: crash", "", "", "0.0", "0.0", "5.0", ""},
 		{"", "node3", "ist", "4.0", "", "5.0", "ok"},
@@ -162,6 +193,9 @@ func TestRecoveryPageTimeline(t *testing.T) {
 	}
 	if !strings.Contains(p.Verdict, "50s@all: crash: first writable after 6.0 s, 2 of 3 Synced after 10.0 s, all after 15.0 s") {
 		t.Errorf("verdict %q", p.Verdict)
+	}
+	if none := recoveryPage(Options{}, 3, nil, nil); !strings.Contains(none.Verdict, "no crash was recorded") {
+		t.Errorf("verdict %q", none.Verdict)
 	}
 }
 
@@ -184,5 +218,44 @@ func TestPageRenders(t *testing.T) {
 	paths, err := p.Write(t.TempDir())
 	if err != nil || len(paths) != 2 {
 		t.Errorf("write: %v %v", paths, err)
+	}
+}
+
+func TestRestorePageSharesAndVerdict(t *testing.T) {
+	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
+	// prepare for prep seconds, then the copy and the join until whole.
+	restoreOf := func(mem string, prep, whole float64, transfer string) sandbox.Restore {
+		r := sandbox.Restore{Node: "node3", From: "node1", UseMemory: mem, BackupBytes: 60e6, RedoBytes: 4e6,
+			PrepareStart: at(0), PrepareEnd: at(prep), CopyStart: at(prep), CopyEnd: at(prep + 1)}
+		r.Join.Synced, r.Join.Transfer = at(whole), transfer
+		return r
+	}
+	p := restorePage(Options{Node: "node3", Threads: 4, Repetitions: 2}, []restoreResult{
+		{useMemory: "100M", restores: []sandbox.Restore{restoreOf("100M", 2, 16, "ist"), restoreOf("100M", 2.2, 16, "ist")}},
+		{useMemory: "2G", restores: []sandbox.Restore{restoreOf("2G", 2, 14, "ist"), restoreOf("2G", 2.2, 14, "sst")}},
+	})
+	want := [][]string{
+		{"100M", "60 [60, 60]", "4.0 [4.0, 4.0]", "2.1 [2.0, 2.2]", "1.9", "16.0 [16.0, 16.0]", "13% [12, 14]", "ist"},
+		{"2G", "60 [60, 60]", "4.0 [4.0, 4.0]", "2.1 [2.0, 2.2]", "1.9", "14.0 [14.0, 14.0]", "15% [14, 16]", "ist, sst"},
+	}
+	for i := range want {
+		if i >= len(p.Table.Rows) || strings.Join(p.Table.Rows[i], "|") != strings.Join(want[i], "|") {
+			t.Errorf("rows %q, want %q", p.Table.Rows, want)
+			break
+		}
+	}
+	wantVerdict := "redo apply was 13% of the restore with 100M and 15% with 2G: at this scale the join dominates; 100M and 2G applied redo at about the same rate (1.9 and 1.9 MB/s): too little redo for the memory to matter"
+	if p.Verdict != wantVerdict {
+		t.Errorf("verdict\n got %q\nwant %q", p.Verdict, wantVerdict)
+	}
+	starved := restorePage(Options{Node: "node3"}, []restoreResult{
+		{useMemory: "100M", restores: []sandbox.Restore{restoreOf("100M", 46, 50, "ist")}},
+		{useMemory: "2G", restores: []sandbox.Restore{restoreOf("2G", 10, 14, "ist")}},
+	})
+	if !strings.Contains(starved.Verdict, "92% of the restore with 100M") || !strings.Contains(starved.Verdict, "the redo apply dominates; the redo apply ran 4.6x as fast with 2G as with 100M (0.4 against 0.1 MB of redo per second): 100M starved it") {
+		t.Errorf("verdict %q", starved.Verdict)
+	}
+	if none := restorePage(Options{}, nil); none.Verdict != "no restore was made" {
+		t.Errorf("verdict %q", none.Verdict)
 	}
 }

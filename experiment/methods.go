@@ -29,6 +29,10 @@ type methodCost struct {
 	stallNode, stallCluster float64
 	before, during          float64 // cluster executions per second
 	paused                  map[string]float64
+	// diskBytes is the largest extra size of the tablespaces any node
+	// reached during the action (pt-osc's copy of the table); nil when
+	// not sampled.
+	diskBytes *int64
 }
 
 // methodWorkload reads and writes main1 on every node while the action
@@ -79,7 +83,23 @@ func costOf(name string, out *replay.Outcome, e *env) (methodCost, error) {
 	if len(out.Summary.Actions) > 0 {
 		c.seconds -= out.Summary.Actions[0].StartSeconds
 	}
-	wins, err := report.ActionWindows(out.Dir, report.QuietOptions{}, func(err error) { e.logf("warning: %v", err) })
+	warn := func(err error) { e.logf("warning: %v", err) }
+	// The disk an action took is the report's: the run's summary has no
+	// tablespace samples.
+	rep, err := report.Build([]string{out.Dir}, report.Options{Warn: warn, SkipDetails: true})
+	if err != nil {
+		return c, err
+	}
+	for _, r := range rep.Runs {
+		for _, a := range r.Actions {
+			for _, ep := range a.Endpoints {
+				if d := ep.PeakExtraDiskBytes; d != nil && (c.diskBytes == nil || *d > *c.diskBytes) {
+					c.diskBytes = d
+				}
+			}
+		}
+	}
+	wins, err := report.ActionWindows(out.Dir, report.QuietOptions{}, warn)
 	if err != nil || len(wins) == 0 {
 		return c, err
 	}
@@ -93,7 +113,7 @@ func costOf(name string, out *replay.Outcome, e *env) (methodCost, error) {
 func methodsPage(title, what string, costs []methodCost) *Page {
 	p := &Page{Title: title, What: what,
 		Table: Table{Header: []string{"method", "outcome", "action (s)", "longest stall, a node (ms)", "longest stall, cluster (ms)",
-			"before (exec/s)", "during (exec/s)", "throughput in window", "flow control, worst node"}}}
+			"before (exec/s)", "during (exec/s)", "throughput in window", "flow control, worst node", "peak extra disk MB"}}}
 	for _, c := range costs {
 		fc, node := worstPaused(c.paused)
 		fcCell := "n/a"
@@ -105,13 +125,15 @@ func methodsPage(title, what string, costs []methodCost) *Page {
 		}
 		p.Table.Rows = append(p.Table.Rows, []string{c.name, c.outcome, fmt.Sprintf("%.1f", c.seconds),
 			fmt.Sprintf("%.0f", c.stallNode), fmt.Sprintf("%.0f", c.stallCluster),
-			fmt.Sprintf("%.0f", c.before), fmt.Sprintf("%.0f", c.during), changeCell(c.before, c.during), fcCell})
+			fmt.Sprintf("%.0f", c.before), fmt.Sprintf("%.0f", c.during), changeCell(c.before, c.during), fcCell,
+			stall.EndpointCost{PeakExtraDiskBytes: c.diskBytes}.DiskText()})
 	}
 	p.Verdict = methodsVerdict(costs)
 	p.Notes = []string{
 		"each method ran in its own run, after a quiet window of the same workload: throughput in window is the cluster's successful executions per second while the action ran (a second at least) against that quiet window.",
 		"longest stall: the longest stretch without a successful write during the action, on the worst node with clients and on the cluster as a whole (no node writing).",
 		"flow control: the fraction of the action's time the worst node was paused by flow control.",
+		"peak extra disk: the most the tablespaces of any node grew during the action over their size at its start (pt-online-schema-change copies the table); - when not sampled.",
 		"whole-run latency is not judged: separate runs drift against each other by more than the methods differ.",
 	}
 	return p
@@ -176,8 +198,23 @@ func methodsVerdict(costs []methodCost) string {
 		s += fmt.Sprintf("; %s kept the most throughput while it ran (%s against %s)", kept.name,
 			changeCell(kept.before, kept.during), changeCell(least.before, least.during))
 	}
+	if most := mostDisk(ran); most != nil {
+		s += fmt.Sprintf("; %s took the most extra disk (%s MB at its peak)", most.name, stall.EndpointCost{PeakExtraDiskBytes: most.diskBytes}.DiskText())
+	}
 	if len(failed) > 0 {
 		s += "; did not complete: " + strings.Join(failed, ", ")
 	}
 	return s
+}
+
+// mostDisk is the method whose action grew the tablespaces most, nil when
+// none grew them (or none was sampled).
+func mostDisk(costs []methodCost) *methodCost {
+	var most *methodCost
+	for i, c := range costs {
+		if c.diskBytes != nil && *c.diskBytes > 0 && (most == nil || *c.diskBytes > *most.diskBytes) {
+			most = &costs[i]
+		}
+	}
+	return most
 }

@@ -5,122 +5,84 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/joinbench/joinbench/internal/usage"
 	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/replay/stall"
 )
 
 // recovery crashes one node, then every node, each in its own run after a
-// quiet window, and reads each node's way back from the crash action's
-// rows. A run is given recoveryTime at least: an action still running
-// when its run ends is stopped, and a joiner's state transfer takes a
-// minute on a loaded machine.
+// quiet window, and reads each crash's timeline from the run's
+// recovery.parquet. A run is given recoveryTime at least: an action still
+// running when its run ends is stopped, and a joiner's state transfer
+// takes a minute on a loaded machine.
 func recovery(ctx context.Context, e *env) (*Page, error) {
 	if err := e.prepare(ctx); err != nil {
 		return nil, err
 	}
 	w := e.o.Window
 	d := w + max(e.o.ActionTime, recoveryTime)
-	var rows []results.Action
+	var crashes []stall.Recovery
+	outcomes := map[string]string{}
 	for _, c := range []struct{ name, on string }{{"crash-one", e.o.Node}, {"crash-all", "all"}} {
 		out, err := e.run(ctx, c.name, slowWorkload, d, fmt.Sprintf("%s@%s: crash", w, c.on))
 		if err != nil {
 			return nil, err
 		}
-		rows = append(rows, out.Actions...)
+		rows, err := results.ReadRecovery(out.Dir, func(err error) { e.logf("warning: %v", err) })
+		if err != nil {
+			return nil, err
+		}
+		// Per run: every run numbers its actions from 1.
+		crashes = append(crashes, stall.Recoveries(rows)...)
+		for _, a := range out.Actions {
+			outcomes[outcomeKey(a.Spec, nodeOf(a))] = a.Outcome
+		}
 	}
-	return recoveryPage(e.o, e.tgt.Sandbox.Nodes, rows), nil
+	return recoveryPage(e.o, e.tgt.Sandbox.Nodes, crashes, outcomes), nil
 }
 
 // recoveryTime is the least a crash is given to recover in.
 const recoveryTime = 90 * time.Second
 
-// crashTimeline is one crash action's way back.
-type crashTimeline struct {
-	spec     string
-	start    time.Time
-	writable time.Time // the first node to accept writes again
-	synced   []time.Time
-	nodes    []results.Action // the rows of the nodes brought back
-}
-
-// timelines groups the crash actions' rows by action.
-func timelines(rows []results.Action) []crashTimeline {
-	var out []crashTimeline
-	idx := map[string]int{} // the lesson's runs number their actions alike
-	for _, r := range rows {
-		if r.Kind != "crash" || r.Start.IsZero() {
-			continue
-		}
-		i, ok := idx[r.Spec]
-		if !ok {
-			i = len(out)
-			idx[r.Spec] = i
-			out = append(out, crashTimeline{spec: r.Spec, start: r.Start})
-		}
-		t := &out[i]
-		if r.Start.Before(t.start) {
-			t.start = r.Start
-		}
-		if !r.WritableTime.IsZero() && (t.writable.IsZero() || r.WritableTime.Before(t.writable)) {
-			t.writable = r.WritableTime
-		}
-		if !r.SyncedTime.IsZero() {
-			t.synced = append(t.synced, r.SyncedTime)
-		}
-		t.nodes = append(t.nodes, r)
-	}
-	return out
-}
+// outcomeKey finds a node's crash action row: its spec and node.
+func outcomeKey(spec, node string) string { return spec + "\x00" + node }
 
 // recoveryPage is the lesson's table (one row per crash, then one per
-// node brought back) and verdict, from the run's action rows, on a
-// cluster of size nodes.
-func recoveryPage(o Options, size int, rows []results.Action) *Page {
+// node brought back) and verdict, from the crashes' timelines and the
+// crash actions' outcomes, on a cluster of size nodes.
+func recoveryPage(o Options, size int, crashes []stall.Recovery, outcomes map[string]string) *Page {
 	p := &Page{Title: "recovery: a node crashed, then the whole cluster",
 		What: fmt.Sprintf("A write workload on every node (%d threads); %s killed with SIGKILL after a quiet %s, then, in another run, every node at once, each recovered as an operator does it "+
 			"(the node with the most recent write-set bootstrapped, found by the server's wsrep recovery, the others joining).", o.Threads, o.Node, o.Window),
-		Table: Table{Header: []string{"crash", "node", "state transfer", "first writable (s)", fmt.Sprintf("%d of %d Synced (s)", size/2+1, size), "all Synced (s)", "outcome"}},
+		Table: Table{Header: []string{"crash", "node", "state transfer", "first writable (s)", fmt.Sprintf("2 of %d Synced (s)", size), "all Synced (s)", "outcome"}},
 		Notes: []string{
-			"times are from the SIGKILL. A majority Synced (2 of 3) is the minimal HA: the cluster survives one more failure; nodes that were not crashed count as Synced throughout.",
+			"times are from the SIGKILL. 2 of 3 Synced is the minimal HA: the cluster survives one more failure; nodes that were not crashed count as Synced throughout.",
 			"per node: when it was writable and Synced again, and how it came back (bootstrap, IST: the missing write-sets from a donor's cache, SST: a full copy).",
+			"the timelines are the runs' recovery.parquet.",
 		}}
-	tls := timelines(rows)
-	if len(tls) == 0 {
-		p.Verdict = "no crash was recorded (see the run's actions.parquet)"
+	if len(crashes) == 0 {
+		p.Verdict = "no crash was recorded (see the runs' recovery.parquet)"
 		return p
 	}
 	var parts []string
-	for _, t := range tls {
-		synced := sortedTimes(t.synced)
-		since := func(at time.Time) string {
-			if at.IsZero() {
-				return "never"
-			}
-			return fmt.Sprintf("%.1f", at.Sub(t.start).Seconds())
+	for _, c := range crashes {
+		p.Table.Rows = append(p.Table.Rows, []string{c.Spec, "", "", seconds(c.WritableSeconds), seconds(c.MinimalHASeconds), seconds(c.AllSyncedSeconds), ""})
+		for _, n := range c.Nodes {
+			p.Table.Rows = append(p.Table.Rows, []string{"", n.Node, n.Method,
+				seconds(n.WritableSeconds), "", seconds(n.SyncedSeconds), outcomes[outcomeKey(c.Spec, n.Node)]})
 		}
-		// The nodes not crashed stayed Synced: they count from the start.
-		up := size - len(t.nodes)
-		quorum, all := time.Time{}, time.Time{}
-		need := size/2 + 1
-		switch {
-		case up >= need:
-			// A majority stayed up: the cluster never stopped taking writes.
-			quorum, t.writable = t.start, t.start
-		case len(synced) >= need-up:
-			quorum = synced[need-up-1]
-		}
-		if len(synced) == len(t.nodes) && len(synced) > 0 {
-			all = synced[len(synced)-1]
-		}
-		p.Table.Rows = append(p.Table.Rows, []string{t.spec, "", "", since(t.writable), since(quorum), since(all), ""})
-		for _, n := range t.nodes {
-			p.Table.Rows = append(p.Table.Rows, []string{"", nodeOf(n), n.StateTransfer,
-				sinceOr(n.WritableTime, t.start), "", sinceOr(n.SyncedTime, t.start), n.Outcome})
-		}
-		parts = append(parts, fmt.Sprintf("%s: first writable after %s s, %d of %d Synced after %s s, all after %s s", t.spec, since(t.writable), need, size, since(quorum), since(all)))
+		parts = append(parts, fmt.Sprintf("%s: first writable after %s s, 2 of %d Synced after %s s, all after %s s",
+			c.Spec, seconds(c.WritableSeconds), c.ClusterSize, seconds(c.MinimalHASeconds), seconds(c.AllSyncedSeconds)))
 	}
 	p.Verdict = joinParts(parts)
 	return p
+}
+
+// seconds is a timeline's time, "never" when it did not get there.
+func seconds(s *float64) string {
+	if s == nil {
+		return "never"
+	}
+	return fmt.Sprintf("%.1f", *s)
 }
 
 func nodeOf(r results.Action) string {
@@ -128,23 +90,6 @@ func nodeOf(r results.Action) string {
 		return r.Node
 	}
 	return r.Endpoint
-}
-
-func sinceOr(at, from time.Time) string {
-	if at.IsZero() {
-		return "never"
-	}
-	return fmt.Sprintf("%.1f", at.Sub(from).Seconds())
-}
-
-func sortedTimes(ts []time.Time) []time.Time {
-	out := append([]time.Time(nil), ts...)
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j].Before(out[j-1]); j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
-	return out
 }
 
 func joinParts(parts []string) string {
@@ -156,10 +101,4 @@ func joinParts(parts []string) string {
 		s += p
 	}
 	return s
-}
-
-// restore is left for the restore-from-backup operation, which the
-// project does not have yet.
-func restore(context.Context, *env) (*Page, error) {
-	return nil, usage.Errorf("restore is not available yet: it needs the restore-from-backup operation (a mariabackup backup taken under load, its redo apply timed with a given memory budget), which joinbench does not have")
 }

@@ -37,6 +37,12 @@ func (e *env) logf(format string, args ...any) { fmt.Fprintf(e.o.Log, format+"\n
 // phase's start), and returns its outcome; its folder is remembered for
 // the page.
 func (e *env) run(ctx context.Context, name string, w workload, d time.Duration, actions ...string) (*replay.Outcome, error) {
+	return e.runOn(ctx, e.tgt.Endpoints, e.tgt.Nodes, name, w, d, actions...)
+}
+
+// runOn is run with its clients on endpoints only (nodes: the servers
+// behind them when they are a proxy's).
+func (e *env) runOn(ctx context.Context, endpoints, nodes []server.Endpoint, name string, w workload, d time.Duration, actions ...string) (*replay.Outcome, error) {
 	o := replay.Options{
 		RunOptions: results.RunOptions{
 			Scenario: w.scenarios, Threads: e.o.Threads, Time: results.Duration(d), Warmup: results.Duration(e.o.Warmup),
@@ -53,7 +59,7 @@ func (e *env) run(ctx context.Context, name string, w workload, d time.Duration,
 		return nil, err
 	}
 	defer s.Close()
-	if err := s.Open(ctx, e.tgt.Endpoints, e.tgt.Nodes); err != nil {
+	if err := s.Open(ctx, endpoints, nodes); err != nil {
 		return nil, err
 	}
 	out, err := s.Run(ctx)

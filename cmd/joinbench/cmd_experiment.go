@@ -22,19 +22,20 @@ type experimentCmd struct {
 	Seed        uint64        `default:"1" group:"Load" help:"Seed of the rows and of the parameter values."`
 	Warmup      time.Duration `default:"5s" group:"Load" help:"Unmeasured workload before each run's measured phase."`
 	Window      time.Duration `default:"10s" group:"Load" help:"Length of each quiet window before an action (and of a slow-node throttle, and of a hot-vs-uniform run)."`
-	Repetitions int           `default:"5" group:"Load" help:"Repetitions of each slow-node throttle and of each hot-vs-uniform pair, for the interval of the change."`
+	Repetitions int           `default:"5" group:"Load" help:"Repetitions of each slow-node throttle, of each hot-vs-uniform pair and of each restore, for the interval of the change (restore: the range)."`
 
 	Percent      float64       `default:"20" group:"slow-node" help:"How much slower the node is made, in percent of its own rate (0: an A/A check of the lesson)."`
 	Resource     string        `default:"io" enum:"io,cpu" group:"slow-node" help:"What is throttled: io (disk) or cpu."`
-	Node         string        `default:"node3" group:"slow-node" help:"The node made slower (slow-node), or crashed alone (recovery)."`
+	Node         string        `default:"node3" group:"slow-node" help:"The node made slower (slow-node), crashed alone (recovery), or restored (restore)."`
 	WritePercent []int         `default:"0,10,50" group:"hot-vs-uniform" placeholder:"PCT,..." help:"Shares of writes (point_update among point_select) to measure hot against uniform at."`
 	Rows         int64         `default:"100000" group:"ddl-methods and chunked-dml" help:"Rows of the table big, which the schema change and the DELETEs work on."`
 	ActionTime   time.Duration `default:"30s" group:"ddl-methods and chunked-dml" help:"How long each action is given (the run lasts --window plus this; recovery: 90s at least): an action still running then is stopped."`
+	UseMemory    []string      `default:"100M,2G" group:"restore" placeholder:"SIZE" help:"mariabackup --prepare --use-memory values: --node is restored once per value and repetition."`
 }
 
 func (c *experimentCmd) Help() string {
 	return `Runs one lesson on the running named sandbox given by --sandbox (a Galera
-cluster for slow-node, ddl-methods and recovery: joinbench sandbox start
+cluster for slow-node, ddl-methods, recovery and restore: joinbench sandbox start
 --name g --galera 3): its tables are prepared when missing, every action gets
 a quiet window of the same workload before it and is measured against that
 window, and the lesson's page (its table and a verdict in words) is written to
@@ -58,7 +59,10 @@ Lessons:
   recovery        --node crashed (SIGKILL), then every node, each in its own
                   run: time to the first writable node, 2 of 3 Synced, all
                   Synced, IST or SST per node.
-  restore         not available yet (needs a restore-from-backup operation).
+  restore         --node rebuilt from a mariabackup backup taken under a write
+                  load on the other nodes, once per --use-memory value and
+                  repetition: the prepare (redo apply) and the whole restore
+                  timed, the redo's share of it, IST or SST.
 
 See docs/experiments.md for how to read each page.
 
@@ -67,7 +71,8 @@ Examples:
   joinbench experiment slow-node --sandbox g --percent 20 --resource io --node node3
   joinbench experiment slow-node --sandbox g --percent 0      # the A/A check
   joinbench experiment ddl-methods --sandbox g --rows 200000
-  joinbench experiment hot-vs-uniform --sandbox g --table-size 300000 --buffer-pool-size 32M`
+  joinbench experiment hot-vs-uniform --sandbox g --table-size 300000 --buffer-pool-size 32M
+  joinbench experiment restore --sandbox g --use-memory 100M,2G --repetitions 2`
 }
 
 func (c *experimentCmd) Run(ctx context.Context, cl *cli) error {
@@ -83,7 +88,7 @@ func (c *experimentCmd) Run(ctx context.Context, cl *cli) error {
 	o := experiment.Options{
 		Out: c.Out, Threads: c.Threads, TableSize: c.TableSize, Seed: c.Seed, Warmup: c.Warmup, Window: c.Window,
 		Repetitions: c.Repetitions, Percent: c.Percent, Resource: c.Resource, Node: c.Node, WritePercents: c.WritePercent,
-		Rows: c.Rows, ActionTime: c.ActionTime, ToolVersion: version, Log: log,
+		Rows: c.Rows, ActionTime: c.ActionTime, UseMemory: c.UseMemory, SandboxDir: c.SandboxDir, ToolVersion: version, Log: log,
 	}
 	if !cl.Quiet {
 		o.Progress = os.Stderr

@@ -43,7 +43,7 @@ func actionsTable(costs []stall.Cost, name func(string) string) template.HTML {
 	}
 	var b strings.Builder
 	b.WriteString(`<table class="actions"><thead><tr><th>action</th><th>at s</th><th>took s</th><th>outcome</th><th>endpoint</th>` +
-		`<th>longest zero-write ms</th><th>from s</th><th>worst latency ms</th></tr></thead><tbody>`)
+		`<th>longest zero-write ms</th><th>from s</th><th>worst latency ms</th><th>peak extra disk MB</th></tr></thead><tbody>`)
 	for _, c := range costs {
 		for i, ep := range c.Endpoints {
 			b.WriteString("<tr>")
@@ -57,8 +57,8 @@ func actionsTable(costs []stall.Cost, name func(string) string) template.HTML {
 					n, title, c.Action, c.Step, html.EscapeString(c.Kind), html.EscapeString(cmp.Or(c.Node, c.Endpoint)),
 					n, c.StartSeconds, n, c.Seconds, n, html.EscapeString(c.Outcome))
 			}
-			fmt.Fprintf(&b, `<td class="ep">%s</td><td>%s</td><td>%.1f</td><td>%s</td></tr>`, html.EscapeString(name(ep.Endpoint)),
-				ep.LongestText(), ep.StretchStartSeconds, ep.LatencyText())
+			fmt.Fprintf(&b, `<td class="ep">%s</td><td>%s</td><td>%.1f</td><td>%s</td><td>%s</td></tr>`, html.EscapeString(name(ep.Endpoint)),
+				ep.LongestText(), ep.StretchStartSeconds, ep.LatencyText(), ep.DiskText())
 		}
 	}
 	b.WriteString("</tbody></table>")
