@@ -50,7 +50,7 @@ for want in "$@"; do
 	suite) [[ -d /usr/share/mysql/mysql-test/main ]] || missing+=(mariadb-test-data) ;;
 	prometheus) have prometheus || missing+=(prometheus) ;; # a test scrapes a run with it (docs/metrics.md)
 	*)
-		echo "install-deps: unknown part $want (want server, galera, browser, cc, image, man, shells or suite)" >&2
+		echo "install-deps: unknown part $want (want server, galera, browser, cc, image, man, shells, suite or prometheus)" >&2
 		exit 2
 		;;
 	esac

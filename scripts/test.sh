@@ -11,9 +11,9 @@ JB=${JB:-bin/joinbench}
 # otherwise it says what to install): a server binary for the test
 # sandboxes and the Galera cluster test, chromium for the HTML report test,
 # gcc for the race detector, man-db for the man page test, zsh and fish for
-# the completion tests. Under CI=true a test whose part is missing fails,
-# never skips.
-scripts/install-deps.sh server galera browser cc man shells suite || echo "note: no server binary: integration tests will skip" >&2
+# the completion tests, prometheus for the live metrics test. Under
+# CI=true a test whose part is missing fails, never skips.
+scripts/install-deps.sh server galera browser cc man shells suite prometheus || echo "note: no server binary: integration tests will skip" >&2
 
 if [[ -z "${JOINBENCH_TEST_DSN:-}" ]]; then
 	if "$JB" sandbox list >/dev/null 2>&1 && sbdir=$(mktemp -d -t joinbench-test-XXXXXX); then
