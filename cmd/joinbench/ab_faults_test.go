@@ -135,8 +135,11 @@ func TestABInterrupted(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &c); err != nil {
 		t.Fatalf("compare: exit %d, %v\n%s", code, err, errOut)
 	}
-	if c.Base.Rounds < 2 || c.Base.Rounds >= 8 || c.Candidate.Rounds != c.Base.Rounds {
-		t.Errorf("rounds %d/%d: want the slices begun", c.Base.Rounds, c.Candidate.Rounds)
+	// The sides take turns statement by statement: the interrupt may come
+	// after the base's first statement of a slice and before the
+	// candidate's, so that slice was begun on one side only.
+	if nb, nc := c.Base.Rounds, c.Candidate.Rounds; nb < 2 || nb >= 8 || nc < nb-1 || nc > nb+1 {
+		t.Errorf("rounds %d/%d: want the slices begun, one apart at most", nb, nc)
 	}
 	if w := strings.Join(c.Warnings, "\n"); !strings.Contains(w, "the run was interrupted") {
 		t.Errorf("warnings %q", c.Warnings)
