@@ -32,6 +32,9 @@ func (c *sandboxRestoreCmd) Run(ctx context.Context, cl *cli) error {
 	sb.SetLog(logWriter(cl))
 	r, err := sb.Cluster.RestoreNode(ctx, c.Node, sandbox.RestoreOptions{From: c.From, UseMemory: c.UseMemory})
 	if err != nil {
+		if usage.Is(err) {
+			return usage.Errorf("sandbox %s: %v", c.Name, err)
+		}
 		return fmt.Errorf("sandbox %s: restore %s: %w", c.Name, c.Node, err)
 	}
 	if c.Format == "json" {

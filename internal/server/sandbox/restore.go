@@ -9,9 +9,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/joinbench/joinbench/internal/usage"
 )
 
 // RestoreOptions say how RestoreNode restores a node from a backup.
@@ -72,6 +75,9 @@ func (r Restore) RedoShare() float64 {
 // donor still holds the write-sets since, by SST otherwise.
 func (c *Cluster) RestoreNode(ctx context.Context, name string, opts RestoreOptions) (Restore, error) {
 	r := Restore{Node: name, UseMemory: opts.UseMemory}
+	if err := CheckUseMemory(opts.UseMemory); err != nil {
+		return r, err
+	}
 	n, from, err := c.restorePair(name, opts.From)
 	if err != nil {
 		return r, err
@@ -85,13 +91,20 @@ func (c *Cluster) RestoreNode(ctx context.Context, name string, opts RestoreOpti
 	if err := os.RemoveAll(work); err != nil {
 		return r, err
 	}
-	defer os.RemoveAll(work)
+	// Once the node is stopped and emptied, the prepared backup is its
+	// only copy: a failure after that keeps it and says how to finish.
+	keep := false
+	defer func() {
+		if !keep {
+			os.RemoveAll(work)
+		}
+	}()
 	target := filepath.Join(work, "backup")
 	logFile := filepath.Join(work, "mariabackup.log")
 	if err := os.MkdirAll(work, 0o755); err != nil {
 		return r, err
 	}
-	run := func(step string, args ...string) error {
+	run := func(ctx context.Context, step string, args ...string) error {
 		out, err := os.OpenFile(logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 		if err != nil {
 			return err
@@ -107,7 +120,7 @@ func (c *Cluster) RestoreNode(ctx context.Context, name string, opts RestoreOpti
 
 	fmt.Fprintf(c.log, "%s: backup of %s\n", n.Name, from.Name)
 	r.BackupStart = time.Now()
-	if err := run("backup", "--defaults-file="+from.OptionFile, "--backup", "--galera-info", "--no-version-check",
+	if err := run(ctx, "backup", "--defaults-file="+from.OptionFile, "--backup", "--galera-info", "--no-version-check",
 		"--user=root", "--socket="+from.Socket, "--target-dir="+target); err != nil {
 		return r, err
 	}
@@ -124,7 +137,7 @@ func (c *Cluster) RestoreNode(ctx context.Context, name string, opts RestoreOpti
 		prepare = append(prepare, "--use-memory="+opts.UseMemory)
 	}
 	r.PrepareStart = time.Now()
-	if err := run("prepare", append([]string{"--no-defaults"}, prepare...)...); err != nil {
+	if err := run(ctx, "prepare", append([]string{"--no-defaults"}, prepare...)...); err != nil {
 		return r, err
 	}
 	r.PrepareEnd = time.Now()
@@ -134,17 +147,24 @@ func (c *Cluster) RestoreNode(ctx context.Context, name string, opts RestoreOpti
 	if err := n.Stop(context.WithoutCancel(ctx)); err != nil {
 		return r, fmt.Errorf("stop %s: %w", n.Name, err)
 	}
-	if err := emptyDir(n.DataDir); err != nil {
-		return r, err
+	// From here on the node's data is being replaced: the steps run to
+	// the end whatever happens to ctx, and a failure keeps the backup.
+	moved := func(err error) error {
+		keep = true
+		return fmt.Errorf("%w; %s is stopped; its prepared backup is kept in %s (mariabackup --move-back --target-dir=%s --datadir=%s, then sandbox start)",
+			err, n.Name, target, target, n.DataDir)
 	}
-	if err := run("restore", "--defaults-file="+n.OptionFile, "--move-back", "--no-version-check",
+	if err := emptyDir(n.DataDir); err != nil {
+		return r, moved(err)
+	}
+	if err := run(context.WithoutCancel(ctx), "restore", "--defaults-file="+n.OptionFile, "--move-back", "--no-version-check",
 		"--target-dir="+target, "--datadir="+n.DataDir); err != nil {
-		return r, err
+		return r, moved(err)
 	}
 	// The backup's position as the node's saved state: without it the
 	// provider starts from nothing and asks for a full copy.
 	if err := saveGrastate(n.DataDir, r.Position); err != nil {
-		return r, err
+		return r, moved(err)
 	}
 	r.CopyEnd = time.Now()
 
@@ -158,6 +178,27 @@ func (c *Cluster) RestoreNode(ctx context.Context, name string, opts RestoreOpti
 	return r, nil
 }
 
+// useMemorySize is what mariabackup --use-memory takes: bytes, or a
+// number of K, M or G.
+var useMemorySize = regexp.MustCompile(`^[0-9]+[KMGkmg]?$`)
+
+// CheckUseMemory refuses a --use-memory value mariabackup would refuse,
+// before a backup is taken for nothing ("" is mariabackup's default).
+func CheckUseMemory(v string) error {
+	if v != "" && !useMemorySize.MatchString(v) {
+		return usage.Errorf("--use-memory %q: give bytes or a number of K, M or G (100M, 2G)", v)
+	}
+	return nil
+}
+
+func nodeNames(nodes []*Node) string {
+	var out []string
+	for _, n := range nodes {
+		out = append(out, n.Name)
+	}
+	return strings.Join(out, ", ")
+}
+
 // restorePair finds the node to restore and the node to back up.
 func (c *Cluster) restorePair(name, fromName string) (n, from *Node, err error) {
 	for _, x := range c.Nodes {
@@ -166,7 +207,7 @@ func (c *Cluster) restorePair(name, fromName string) (n, from *Node, err error) 
 		}
 	}
 	if n == nil {
-		return nil, nil, fmt.Errorf("sandbox %s has no node %q", c.Name, name)
+		return nil, nil, usage.Errorf("no node %q (the nodes are %s)", name, nodeNames(c.Nodes))
 	}
 	for _, x := range c.Nodes {
 		if x != n && x.Running() && (fromName == "" || x.Name == fromName) {
@@ -176,12 +217,12 @@ func (c *Cluster) restorePair(name, fromName string) (n, from *Node, err error) 
 	}
 	if from == nil {
 		if fromName != "" {
-			return nil, nil, fmt.Errorf("sandbox %s: no running node %q other than %s to back up", c.Name, fromName, name)
+			return nil, nil, usage.Errorf("--from %s: no running node of that name other than %s to back up", fromName, name)
 		}
-		return nil, nil, fmt.Errorf("sandbox %s: no running node other than %s to back up", c.Name, name)
+		return nil, nil, usage.Errorf("no running node other than %s to back up", name)
 	}
 	if !n.Running() {
-		return nil, nil, fmt.Errorf("sandbox %s: %s is not running", c.Name, name)
+		return nil, nil, usage.Errorf("%s is not running (sandbox start it first)", name)
 	}
 	return n, from, nil
 }
