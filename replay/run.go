@@ -43,7 +43,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	e.watch()
 	writer := e.startWriter(ew)
 	explainers := e.startExplainers(lt.explain)
-	samplers := e.startSamplers(lt.explain)
+	samplers := e.startSamplers(lt.sample)
 	m := e.measure(lt)
 	d := e.drain(lt, m, writer, explainers, samplers)
 	e.endLive(m.end)
@@ -119,12 +119,13 @@ func (e *engine) connect(ctx context.Context) error {
 // lifetimes are the contexts of a run's goroutines. run stops everything
 // (Ctrl-C, a write error: engine.cancel); work also stops the workers when
 // the time is up and statements still running were given endGrace; report
-// stops status sampling once the workers are done, and explain the
-// EXPLAINs still pending shortly after.
+// stops status sampling once the workers are done, sample the work
+// samples still pending, and explain the EXPLAINs still pending shortly
+// after.
 type lifetimes struct {
-	run, work, report, explain        context.Context
-	cancelRun                         context.CancelCauseFunc
-	stopWork, stopReport, stopExplain context.CancelFunc
+	run, work, report, explain, sample            context.Context
+	cancelRun                                     context.CancelCauseFunc
+	stopWork, stopReport, stopExplain, stopSample context.CancelFunc
 }
 
 func (e *engine) newLifetimes(ctx context.Context) *lifetimes {
@@ -134,11 +135,15 @@ func (e *engine) newLifetimes(ctx context.Context) *lifetimes {
 	l.work, l.stopWork = context.WithCancel(l.run)
 	l.report, l.stopReport = context.WithCancel(l.run)
 	l.explain, l.stopExplain = context.WithCancel(l.run)
+	// Work samples have a lifetime of their own: giving up on a stalled
+	// sampler must not give up the plan captures still pending.
+	l.sample, l.stopSample = context.WithCancel(l.run)
 	return l
 }
 
 // end cancels every context, the run's last.
 func (l *lifetimes) end() {
+	l.stopSample()
 	l.stopExplain()
 	l.stopReport()
 	l.stopWork()
@@ -234,7 +239,7 @@ func (e *engine) drain(lt *lifetimes, m *measurement, w *writerTask, ex *explain
 	m.cpuMark.Stop()
 	d.closeErr = e.closeWriter(w.ew)
 	m.progress.finish()
-	sp.finish(lt.stopExplain) // the plan captures go on meanwhile
+	sp.finish(lt.stopSample) // the plan captures go on meanwhile
 	ex.finish(lt.stopExplain)
 	return d
 }
