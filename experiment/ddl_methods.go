@@ -16,7 +16,25 @@ func (e *env) fillBig(ctx context.Context) error {
 	e.logf("filling %s with %d rows", bigTable, e.o.Rows)
 	return e.exec(ctx, bigTable, "DROP TABLE IF EXISTS "+bigTable,
 		"CREATE TABLE "+bigTable+" (id INT PRIMARY KEY, grp INT NOT NULL, pad CHAR(100) NOT NULL)",
-		fmt.Sprintf("INSERT INTO %s SELECT seq, seq %% 100, REPEAT('x', 100) FROM seq_1_to_%d", bigTable, e.o.Rows))
+		fmt.Sprintf("INSERT INTO %s SELECT n, n %% 100, REPEAT('x', 100) FROM (%s) s WHERE n <= %d", bigTable, numbersFrom1(e.o.Rows), e.o.Rows))
+}
+
+// numbersFrom1 is a query of the numbers 1 to at least n (column n), as
+// every server of the family runs it: a cross join of digits, where
+// MariaDB's sequence tables are MariaDB's alone and MySQL's recursive CTEs
+// stop at 1,000 rows by default.
+func numbersFrom1(n int64) string {
+	const digits = "(SELECT 0 d UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4 " +
+		"UNION ALL SELECT 5 UNION ALL SELECT 6 UNION ALL SELECT 7 UNION ALL SELECT 8 UNION ALL SELECT 9)"
+	sum, from := "1", ""
+	for i, p := 0, int64(1); p < n || i == 0; i, p = i+1, p*10 {
+		sum += fmt.Sprintf(" + %d * d%d.d", p, i)
+		if from != "" {
+			from += " CROSS JOIN "
+		}
+		from += fmt.Sprintf("%s d%d", digits, i)
+	}
+	return "SELECT " + sum + " AS n FROM " + from
 }
 
 // ptOSC is pt-online-schema-change's command name.

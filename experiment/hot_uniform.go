@@ -46,6 +46,12 @@ type mixResult struct {
 // hotVsUniform runs the point scenarios at each mix, uniform then hot,
 // Repetitions times in turn, so that drift falls on both alike.
 func hotVsUniform(ctx context.Context, e *env) (*Page, error) {
+	// A mistake in the mixes is said before the tables are loaded.
+	for _, wp := range e.o.WritePercents {
+		if _, err := mixScenarios(wp); err != nil {
+			return nil, err
+		}
+	}
 	if err := e.prepare(ctx); err != nil {
 		return nil, err
 	}

@@ -55,7 +55,7 @@ func recoveryPage(o Options, size int, crashes []stall.Recovery, outcomes map[st
 			"(the node with the most recent write-set bootstrapped, found by the server's wsrep recovery, the others joining).", o.Threads, o.Node, o.Window),
 		Table: Table{Header: []string{"crash", "node", "state transfer", "first writable (s)", fmt.Sprintf("2 of %d Synced (s)", size), "all Synced (s)", "outcome"}},
 		Notes: []string{
-			"times are from the SIGKILL. 2 of 3 Synced is the minimal HA: the cluster survives one more failure; nodes that were not crashed count as Synced throughout.",
+			fmt.Sprintf("times are from the SIGKILL. 2 of %d Synced is the minimal HA: the cluster survives one more failure; nodes that were not crashed count as Synced throughout.", size),
 			"per node: when it was writable and Synced again, and how it came back (bootstrap, IST: the missing write-sets from a donor's cache, SST: a full copy).",
 			"the timelines are the runs' recovery.parquet.",
 		}}

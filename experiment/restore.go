@@ -35,6 +35,11 @@ func restore(ctx context.Context, e *env) (*Page, error) {
 	if len(e.o.UseMemory) == 0 {
 		return nil, usage.Errorf("restore needs --use-memory values (e.g. 100M,2G)")
 	}
+	for _, m := range e.o.UseMemory {
+		if err := sandbox.CheckUseMemory(m); err != nil {
+			return nil, err
+		}
+	}
 	if len(e.tgt.Nodes) > 0 {
 		return nil, usage.Errorf("restore puts its load on the nodes not restored: give --sandbox without --dsn")
 	}
@@ -90,6 +95,8 @@ func (e *env) restoreUnderLoad(ctx context.Context, c *sandbox.Cluster, others [
 			err = errors.New("the write run ended before the restore started")
 		}
 		return r, fmt.Errorf("run %s: %w", name, err)
+	case <-ctx.Done():
+		return r, ctx.Err()
 	case <-time.After(e.o.Warmup + e.o.Window):
 	}
 	e.logf("restore %s with --use-memory %s", e.o.Node, mem)
