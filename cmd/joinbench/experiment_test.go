@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -10,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/joinbench/joinbench/experiment"
-	"github.com/joinbench/joinbench/internal/server/sandbox"
 	"github.com/joinbench/joinbench/internal/testdb"
 	"github.com/joinbench/joinbench/internal/throttle"
 )
@@ -39,26 +37,13 @@ func TestExperimentRefusesWithoutSandbox(t *testing.T) {
 // while node3 is throttled is well below its quiet windows' (a generous
 // margin: the machine is shared).
 func TestExperimentSlowNode(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a 3-node cluster; skipped with -short")
-	}
-	bin, err := sandbox.FindBinary(context.Background(), "")
-	if err != nil {
-		testdb.Skipf(t, "%v", err)
-	}
-	if err := sandbox.CheckGalera(bin); err != nil {
-		testdb.Skipf(t, "%v", err)
-	}
+	needGalera(t)
 	dir := t.TempDir()
 	if err := throttle.Check(throttle.IO, dir); err != nil {
 		testdb.Skipf(t, "%v", err)
 	}
 	sbDir := filepath.Join(dir, "sandboxes")
-	code, out := runCaptured(t, "sandbox", "start", "--name", "x", "--galera", "3", "--sandbox-dir", sbDir, "--buffer-pool-size", "64M", "-q")
-	t.Cleanup(func() { runCaptured(t, "sandbox", "stop", "--name", "x", "--sandbox-dir", sbDir, "-q") })
-	if code != 0 {
-		t.Fatalf("sandbox start --galera 3: exit %d\n%s", code, out)
-	}
+	startCluster(t, "x", sbDir, "64M")
 	outDir := filepath.Join(dir, "out")
 	code, stdout, stderr := runCapturedAll(t, "experiment", "slow-node", "--sandbox", "x", "--sandbox-dir", sbDir, "--out", outDir,
 		"--percent", "50", "--resource", "io", "--node", "node3", "--window", "5s", "--repetitions", "2", "--warmup", "2s",
@@ -101,23 +86,10 @@ func TestExperimentSlowNode(t *testing.T) {
 // value, each restore joined by IST or SST, and a verdict on the redo
 // share (the figures themselves depend on the machine).
 func TestExperimentRestore(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a 3-node cluster; skipped with -short")
-	}
-	bin, err := sandbox.FindBinary(context.Background(), "")
-	if err != nil {
-		testdb.Skipf(t, "%v", err)
-	}
-	if err := sandbox.CheckGalera(bin); err != nil {
-		testdb.Skipf(t, "%v", err)
-	}
+	needGalera(t)
 	dir := t.TempDir()
 	sbDir := filepath.Join(dir, "sandboxes")
-	code, out := runCaptured(t, "sandbox", "start", "--name", "x", "--galera", "3", "--sandbox-dir", sbDir, "--buffer-pool-size", "64M", "-q")
-	t.Cleanup(func() { runCaptured(t, "sandbox", "stop", "--name", "x", "--sandbox-dir", sbDir, "-q") })
-	if code != 0 {
-		t.Fatalf("sandbox start --galera 3: exit %d\n%s", code, out)
-	}
+	startCluster(t, "x", sbDir, "64M")
 	outDir := filepath.Join(dir, "out")
 	code, stdout, stderr := runCapturedAll(t, "experiment", "restore", "--sandbox", "x", "--sandbox-dir", sbDir, "--out", outDir,
 		"--use-memory", "100M,2G", "--node", "node3", "--repetitions", "1", "--window", "2s", "--warmup", "1s",

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"database/sql"
 	"encoding/json"
 	"fmt"
@@ -12,8 +11,6 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
-	"github.com/joinbench/joinbench/internal/server/sandbox"
-	"github.com/joinbench/joinbench/internal/testdb"
 	"github.com/joinbench/joinbench/replay/results"
 	"github.com/joinbench/joinbench/replay/stall"
 )
@@ -40,27 +37,10 @@ const alterStallMarginMs = 5000
 // the DELETEs' stalls are measured on every endpoint, the chunked twin ran
 // in its chunks, and actions.parquet records each action.
 func TestGaleraActions(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a 3-node cluster; skipped with -short")
-	}
-	bin, err := sandbox.FindBinary(context.Background(), "")
-	if err != nil {
-		testdb.Skipf(t, "%v", err)
-	}
-	if err := sandbox.CheckGalera(bin); err != nil {
-		testdb.Skipf(t, "%v", err)
-	}
+	needGalera(t)
 	dir := t.TempDir()
 	sbDir := filepath.Join(dir, "sandboxes")
-	code, out := runCaptured(t, "sandbox", "start", "--name", "g", "--galera", "3", "--sandbox-dir", sbDir, "--buffer-pool-size", "128M", "-q")
-	t.Cleanup(func() { runCaptured(t, "sandbox", "stop", "--name", "g", "--sandbox-dir", sbDir, "-q") })
-	if code != 0 {
-		t.Fatalf("sandbox start --galera 3: exit %d\n%s", code, out)
-	}
-	dsns := strings.Fields(out)
-	if len(dsns) != 3 {
-		t.Fatalf("sandbox start printed %q, want 3 DSNs", out)
-	}
+	dsns := startCluster(t, "g", sbDir, "128M")
 	db, err := sql.Open("mysql", dsns[0])
 	if err != nil {
 		t.Fatal(err)
@@ -105,7 +85,7 @@ func TestGaleraActions(t *testing.T) {
 		t.Fatal(err)
 	}
 	resDir := filepath.Join(dir, "results")
-	code, out = runCaptured(t, "run", "--sandbox", "g", "--sandbox-dir", sbDir, "--corpus", corpus, "--no-builtin",
+	code, out := runCaptured(t, "run", "--sandbox", "g", "--sandbox-dir", sbDir, "--corpus", corpus, "--no-builtin",
 		"-s", "w_update", "-t", "6", "--time", "45s", "--explain", "off", "--out", resDir, "--run-id", "acts", "--json", "-q",
 		"--action", "4s@node2: sql: ALTER TABLE big FORCE",
 		"--action", "16s@node1: sql: DELETE FROM big WHERE id <= 100000",

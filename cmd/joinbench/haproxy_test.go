@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"database/sql"
 	"encoding/json"
 	"fmt"
@@ -16,7 +15,6 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
-	"github.com/joinbench/joinbench/internal/server/sandbox"
 	"github.com/joinbench/joinbench/internal/testdb"
 	"github.com/joinbench/joinbench/replay/results"
 )
@@ -38,24 +36,10 @@ func TestBehindHAProxy(t *testing.T) {
 	if _, err := os.Stat(haproxy); err != nil {
 		testdb.Skipf(t, "haproxy not found (scripts/install-deps.sh galera installs it)")
 	}
-	bin, err := sandbox.FindBinary(context.Background(), "")
-	if err != nil {
-		testdb.Skipf(t, "%v", err)
-	}
-	if err := sandbox.CheckGalera(bin); err != nil {
-		testdb.Skipf(t, "%v", err)
-	}
+	needGalera(t)
 	dir := t.TempDir()
 	sbDir := filepath.Join(dir, "sandboxes")
-	code, out := runCaptured(t, "sandbox", "start", "--name", "hp", "--galera", "3", "--sandbox-dir", sbDir, "--buffer-pool-size", "128M", "-q")
-	t.Cleanup(func() { runCaptured(t, "sandbox", "stop", "--name", "hp", "--sandbox-dir", sbDir, "-q") })
-	if code != 0 {
-		t.Fatalf("sandbox start --galera 3: exit %d\n%s", code, out)
-	}
-	dsns := strings.Fields(out)
-	if len(dsns) != 3 {
-		t.Fatalf("sandbox start printed %q, want 3 DSNs", out)
-	}
+	dsns := startCluster(t, "hp", sbDir, "128M")
 	var nodeAddrs []string
 	for _, dsn := range dsns {
 		cfg, err := mysql.ParseDSN(dsn)
@@ -85,7 +69,7 @@ func TestBehindHAProxy(t *testing.T) {
 		t.Fatal(err)
 	}
 	resDir := filepath.Join(dir, "results")
-	code, out = runCaptured(t, "run", "--sandbox", "hp", "--sandbox-dir", sbDir, "--dsn", proxyDSN, "--corpus", corpus, "--no-builtin",
+	code, out := runCaptured(t, "run", "--sandbox", "hp", "--sandbox-dir", sbDir, "--dsn", proxyDSN, "--corpus", corpus, "--no-builtin",
 		"-s", "w_update", "-t", "6", "--time", "10s", "--explain", "off", "--out", resDir, "--run-id", "proxy", "--json", "-q",
 		"--action", "3s@node2: pause 1s")
 	if code != 0 {

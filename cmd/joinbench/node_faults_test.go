@@ -149,16 +149,7 @@ func TestSlowNode(t *testing.T) {
 // node became writable after it; and the workload wrote again on every
 // node once they were back.
 func TestGaleraCrash(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a 3-node cluster; skipped with -short")
-	}
-	bin, err := sandbox.FindBinary(context.Background(), "")
-	if err != nil {
-		testdb.Skipf(t, "%v", err)
-	}
-	if err := sandbox.CheckGalera(bin); err != nil {
-		testdb.Skipf(t, "%v", err)
-	}
+	needGalera(t)
 	dir := t.TempDir()
 	sbDir := filepath.Join(dir, "sandboxes")
 	// node3 flushes its redo log at every commit, the others once a
