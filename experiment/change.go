@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/joinbench/joinbench/replay/stats"
+	"github.com/joinbench/joinbench/analysis/stats"
 )
 
 // Change is a rate's change across repetitions (during/before - 1): the

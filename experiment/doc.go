@@ -8,7 +8,7 @@
 // One file per lesson; the page, its rendering and the interval of a
 // change across repetitions are shared.
 //
-// It must not measure anything itself from executions (replay/report
+// It must not measure anything itself from executions (analysis/report
 // does), nor parse flags or print the command's usage (cmd does), nor
 // start or stop sandboxes: it works on the target it is given (restore
 // rebuilds a node of that sandbox, as a crash action restarts one).

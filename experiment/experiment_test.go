@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/joinbench/joinbench/analysis/report"
+	"github.com/joinbench/joinbench/analysis/stall"
 	"github.com/joinbench/joinbench/internal/server/sandbox"
-	"github.com/joinbench/joinbench/replay/report"
-	"github.com/joinbench/joinbench/replay/results"
-	"github.com/joinbench/joinbench/replay/stall"
+	"github.com/joinbench/joinbench/results"
 )
 
 var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)

@@ -6,9 +6,9 @@ import (
 	"math"
 	"strings"
 
+	"github.com/joinbench/joinbench/analysis/report"
+	"github.com/joinbench/joinbench/analysis/stall"
 	"github.com/joinbench/joinbench/replay"
-	"github.com/joinbench/joinbench/replay/report"
-	"github.com/joinbench/joinbench/replay/stall"
 )
 
 // method is one way of making a change, as an action.

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/joinbench/joinbench/replay/results"
-	"github.com/joinbench/joinbench/replay/stall"
+	"github.com/joinbench/joinbench/analysis/stall"
+	"github.com/joinbench/joinbench/results"
 )
 
 // recovery crashes one node, then every node, each in its own run after a

@@ -8,9 +8,9 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/joinbench/joinbench/replay/report"
-	"github.com/joinbench/joinbench/replay/results"
-	"github.com/joinbench/joinbench/replay/stall"
+	"github.com/joinbench/joinbench/analysis/report"
+	"github.com/joinbench/joinbench/analysis/stall"
+	"github.com/joinbench/joinbench/results"
 )
 
 // slowMeasure is how long the slow action measures the node's own rate

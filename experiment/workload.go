@@ -11,7 +11,7 @@ import (
 	"github.com/joinbench/joinbench/ddl/load"
 	"github.com/joinbench/joinbench/internal/server"
 	"github.com/joinbench/joinbench/replay"
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // env is one lesson's invocation: the target, the options, and the runs

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/joinbench/joinbench/replay/action"
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // ActionSink is a Sink that also records actions (ResultsSink is one).

@@ -11,7 +11,7 @@ import (
 	"github.com/joinbench/joinbench/internal/testdb"
 	"github.com/joinbench/joinbench/replay"
 	"github.com/joinbench/joinbench/replay/action"
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // actionSink records executions and actions.

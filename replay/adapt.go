@@ -11,7 +11,7 @@ import (
 	"github.com/joinbench/joinbench/explain/capture"
 	"github.com/joinbench/joinbench/internal/flavor"
 	"github.com/joinbench/joinbench/replay/checksum"
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // FromTemplate makes an engine scenario of a compiled corpus template.

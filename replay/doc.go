@@ -7,7 +7,7 @@
 // A run is made from typed Options through one entry point, Session:
 // NewSession checks the options and compiles the chosen scenarios, Open
 // opens the endpoints, Run records the run in its results folder
-// (replay/results) and replays it. Run(ctx, Config) is the engine itself,
+// (results) and replays it. Run(ctx, Config) is the engine itself,
 // on endpoints already open and any Sink; tests and benchmarks drive it
 // directly. Every wait of a run on a server is bounded, whatever the
 // server does (stop.go), and a run never waits on one longer than a few
@@ -27,5 +27,5 @@
 //
 // It must not parse scenario files itself (corpus does), create tables
 // (ddl does: a caller that needs them prepares them between Open and Run),
-// nor read results back (replay/report does).
+// nor read results back (analysis/report does).
 package replay

@@ -11,7 +11,7 @@ import (
 
 	"github.com/joinbench/joinbench/internal/testdb"
 	"github.com/joinbench/joinbench/replay/checksum"
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // execAll runs set-up statements, failing the test on the first error.

@@ -14,7 +14,7 @@ import (
 
 	"github.com/joinbench/joinbench/internal/usage"
 	"github.com/joinbench/joinbench/replay/action"
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // ExplainMode chooses what EXPLAIN captures.

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // explainReq asks an endpoint's explainer to capture the plan of one

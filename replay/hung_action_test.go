@@ -13,7 +13,7 @@ import (
 	"github.com/joinbench/joinbench/internal/testserver"
 	"github.com/joinbench/joinbench/replay"
 	"github.com/joinbench/joinbench/replay/action"
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // hungActionSink records executions and actions, and can be read while

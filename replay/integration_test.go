@@ -17,8 +17,8 @@ import (
 	"github.com/joinbench/joinbench/internal/server"
 	"github.com/joinbench/joinbench/internal/testdb"
 	"github.com/joinbench/joinbench/replay"
-	"github.com/joinbench/joinbench/replay/results"
 	"github.com/joinbench/joinbench/replay/status"
+	"github.com/joinbench/joinbench/results"
 )
 
 const tableSize = 300

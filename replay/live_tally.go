@@ -3,7 +3,7 @@ package replay
 import (
 	"time"
 
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // LatencyBounds are the upper bounds of the latency buckets a live run

@@ -12,7 +12,7 @@ import (
 
 	"github.com/DATA-DOG/go-sqlmock"
 
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // lockstepRun is a run of events events (one statement each, no

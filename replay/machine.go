@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // machineLoad measures how busy the client machine's CPUs are over the

@@ -13,7 +13,7 @@ import (
 	"github.com/joinbench/joinbench/ddl"
 	"github.com/joinbench/joinbench/internal/segment"
 	"github.com/joinbench/joinbench/internal/usage"
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // Options are one run, as typed values. The embedded RunOptions (scenario

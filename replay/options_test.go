@@ -10,7 +10,7 @@ import (
 
 	"github.com/joinbench/joinbench/internal/segment"
 	"github.com/joinbench/joinbench/internal/usage"
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 func TestParseRetryErrors(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // Why a worker connection executes its statements through the driver

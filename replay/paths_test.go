@@ -12,7 +12,7 @@ import (
 
 	"github.com/joinbench/joinbench/internal/server"
 	"github.com/joinbench/joinbench/internal/testdb"
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 func TestPathTally(t *testing.T) {

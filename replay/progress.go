@@ -9,8 +9,8 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/joinbench/joinbench/replay/metrics"
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/analysis/metrics"
+	"github.com/joinbench/joinbench/results"
 )
 
 // The live progress lines count the rows the writer receives, by the

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/joinbench/joinbench/internal/usage"
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // writeCorpus writes files (path relative to a new folder: content) and

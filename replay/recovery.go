@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/joinbench/joinbench/replay/stall"
+	"github.com/joinbench/joinbench/analysis/stall"
 )
 
 // writeRecoveries prints the timeline of each crash action in a few

@@ -8,9 +8,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/joinbench/joinbench/analysis/stall"
 	"github.com/joinbench/joinbench/internal/usage"
-	"github.com/joinbench/joinbench/replay/results"
-	"github.com/joinbench/joinbench/replay/stall"
+	"github.com/joinbench/joinbench/results"
 )
 
 // Run replays the configured workload and returns its summary. Cancelling

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/joinbench/joinbench/corpus"
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // Statement is one rendered statement: SQL text with `?` placeholders and

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // TestWorkloadKeepsStatementTexts: the workload keeps each enabled

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/joinbench/joinbench/internal/usage"
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // shareOut turns the options of the whole run into those of its segment,

@@ -15,8 +15,8 @@ import (
 	"github.com/joinbench/joinbench/internal/server"
 	"github.com/joinbench/joinbench/internal/usage"
 	"github.com/joinbench/joinbench/replay/action"
-	"github.com/joinbench/joinbench/replay/results"
 	"github.com/joinbench/joinbench/replay/status"
+	"github.com/joinbench/joinbench/results"
 )
 
 // Session is one run made from Options, in three steps: NewSession checks

@@ -8,8 +8,8 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/joinbench/joinbench/replay/results"
-	"github.com/joinbench/joinbench/replay/stall"
+	"github.com/joinbench/joinbench/analysis/stall"
+	"github.com/joinbench/joinbench/results"
 )
 
 // stallRecorder feeds the writes of a run with actions to a stall

@@ -10,9 +10,9 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/joinbench/joinbench/replay/metrics"
-	"github.com/joinbench/joinbench/replay/results"
-	"github.com/joinbench/joinbench/replay/stall"
+	"github.com/joinbench/joinbench/analysis/metrics"
+	"github.com/joinbench/joinbench/analysis/stall"
+	"github.com/joinbench/joinbench/results"
 )
 
 // newHist and recordLatency serve the live progress line: the reducer's
@@ -23,7 +23,7 @@ func newHist() *hdrhistogram.Histogram { return metrics.NewHistogram() }
 func recordLatency(h *hdrhistogram.Histogram, ns int64) { metrics.Record(h, ns) }
 
 // ScenarioSummary is the outcome of one scenario in a run: the latency
-// summary `joinbench report` prints too (replay/metrics, the same reducer
+// summary `joinbench report` prints too (analysis/metrics, the same reducer
 // and the same type, retries and conflicts included), and what only a
 // live run knows.
 type ScenarioSummary struct {

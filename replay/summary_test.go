@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/joinbench/joinbench/replay/metrics"
-	"github.com/joinbench/joinbench/replay/report"
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/analysis/metrics"
+	"github.com/joinbench/joinbench/analysis/report"
+	"github.com/joinbench/joinbench/results"
 )
 
 func near(got, want float64) bool { return math.Abs(got-want) <= want*0.002 }

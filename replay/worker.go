@@ -11,11 +11,11 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
+	"github.com/joinbench/joinbench/analysis/metrics"
 	"github.com/joinbench/joinbench/replay/internal/wire"
-	"github.com/joinbench/joinbench/replay/metrics"
-	"github.com/joinbench/joinbench/replay/results"
-	"github.com/joinbench/joinbench/replay/work"
-	"github.com/joinbench/joinbench/replay/work/capture"
+	"github.com/joinbench/joinbench/results"
+	"github.com/joinbench/joinbench/work"
+	"github.com/joinbench/joinbench/work/capture"
 )
 
 // phase is one stretch of a run: warmup (not recorded) or measured.

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/joinbench/joinbench/internal/flavor"
-	"github.com/joinbench/joinbench/replay/results"
-	"github.com/joinbench/joinbench/replay/work"
-	"github.com/joinbench/joinbench/replay/work/capture"
+	"github.com/joinbench/joinbench/results"
+	"github.com/joinbench/joinbench/work"
+	"github.com/joinbench/joinbench/work/capture"
 )
 
 // The work of sampled executions (package work, docs/work.md).

@@ -9,8 +9,8 @@ import (
 
 	"github.com/joinbench/joinbench/internal/server"
 	"github.com/joinbench/joinbench/replay"
-	"github.com/joinbench/joinbench/replay/results"
-	"github.com/joinbench/joinbench/replay/work"
+	"github.com/joinbench/joinbench/results"
+	"github.com/joinbench/joinbench/work"
 )
 
 // TestWorkSampled runs the built-in corpus with work sampling, on both

@@ -9,7 +9,7 @@ import (
 
 	"github.com/joinbench/joinbench/internal/testdb"
 	"github.com/joinbench/joinbench/replay"
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // fullDiskSink fails every write after the first rows, as a full disk does.

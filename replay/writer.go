@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // writerTask is the writer goroutine; err is what it returned.

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // genRun writes a run folder of rows executions over scenarios scenarios

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/joinbench/joinbench/internal/testdb"
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // TestABRefusesDifferentData: ab between servers prepared differently (a

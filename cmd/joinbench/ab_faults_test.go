@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/joinbench/joinbench/analysis/compare"
 	"github.com/joinbench/joinbench/internal/testdb"
 	"github.com/joinbench/joinbench/internal/testserver"
-	"github.com/joinbench/joinbench/replay/compare"
 )
 
 // TestABFailedCandidate: ab never passes a candidate whose server stops

@@ -8,12 +8,12 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/joinbench/joinbench/analysis/compare"
+	"github.com/joinbench/joinbench/analysis/report"
 	"github.com/joinbench/joinbench/internal/usage"
 	"github.com/joinbench/joinbench/replay"
 	"github.com/joinbench/joinbench/replay/ab"
-	"github.com/joinbench/joinbench/replay/compare"
-	"github.com/joinbench/joinbench/replay/report"
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // abCmd runs the same workload interleaved on a base and a

@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/joinbench/joinbench/analysis/compare"
 	"github.com/joinbench/joinbench/internal/testdb"
 	"github.com/joinbench/joinbench/internal/usage"
-	"github.com/joinbench/joinbench/replay/compare"
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 func TestParseServer(t *testing.T) {

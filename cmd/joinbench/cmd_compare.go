@@ -12,11 +12,11 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/joinbench/joinbench/analysis/compare"
+	"github.com/joinbench/joinbench/analysis/render"
+	"github.com/joinbench/joinbench/analysis/report"
 	"github.com/joinbench/joinbench/internal/usage"
-	"github.com/joinbench/joinbench/replay/compare"
-	"github.com/joinbench/joinbench/replay/render"
-	"github.com/joinbench/joinbench/replay/report"
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // compareCmd compares a candidate run with a base run.

@@ -6,10 +6,10 @@ import (
 	"io"
 	"os"
 
+	"github.com/joinbench/joinbench/analysis/render"
+	"github.com/joinbench/joinbench/analysis/report"
 	"github.com/joinbench/joinbench/internal/usage"
-	"github.com/joinbench/joinbench/replay/render"
-	"github.com/joinbench/joinbench/replay/report"
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // reportCmd summarises the results of one or more runs.

@@ -21,7 +21,7 @@ import (
 	"github.com/joinbench/joinbench/internal/server"
 	"github.com/joinbench/joinbench/internal/usage"
 	"github.com/joinbench/joinbench/replay"
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // runCmd replays scenarios against the server and records every execution.

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/joinbench/joinbench/internal/testdb"
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // TestRunRecordsStatementsCutAtTheEnd: a scenario that sleeps longer than

@@ -13,7 +13,7 @@ import (
 
 	"github.com/joinbench/joinbench/analyzer"
 	"github.com/joinbench/joinbench/internal/clidoc"
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // The pages under docs/ are written by hand; these tests catch the ways

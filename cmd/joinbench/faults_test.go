@@ -14,7 +14,7 @@ import (
 
 	"github.com/joinbench/joinbench/internal/testdb"
 	"github.com/joinbench/joinbench/internal/testserver"
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // startRun starts joinbench with args in a child process (see TestMain)

@@ -11,8 +11,8 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
-	"github.com/joinbench/joinbench/replay/results"
-	"github.com/joinbench/joinbench/replay/stall"
+	"github.com/joinbench/joinbench/analysis/stall"
+	"github.com/joinbench/joinbench/results"
 )
 
 // writeScenario is a corpus of one cheap write on a small table, so that

@@ -16,7 +16,7 @@ import (
 	"github.com/go-sql-driver/mysql"
 
 	"github.com/joinbench/joinbench/internal/testdb"
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // TestBehindHAProxy runs a write workload through HAProxy in front of a

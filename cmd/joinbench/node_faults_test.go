@@ -13,7 +13,7 @@ import (
 	"github.com/joinbench/joinbench/internal/server/sandbox"
 	"github.com/joinbench/joinbench/internal/testdb"
 	"github.com/joinbench/joinbench/internal/throttle"
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // writeCorpus writes the one-scenario corpus of writeScenario under dir.

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/joinbench/joinbench/analysis/compare"
 	"github.com/joinbench/joinbench/internal/testdb"
-	"github.com/joinbench/joinbench/replay/compare"
 )
 
 // TestRunCompareFindsDroppedIndex is the whole workflow on the test server,

@@ -13,10 +13,10 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/joinbench/joinbench/analysis/report"
 	"github.com/joinbench/joinbench/internal/sqllex"
 	"github.com/joinbench/joinbench/internal/testdb"
-	"github.com/joinbench/joinbench/replay/report"
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 func openDB(t *testing.T, dsn string) *sql.DB {

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/joinbench/joinbench/internal/testdb"
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // mainArgsEnv makes the test binary behave as joinbench itself, so a test

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/joinbench/joinbench/analysis/compare"
 	"github.com/joinbench/joinbench/internal/testdb"
-	"github.com/joinbench/joinbench/replay/compare"
 )
 
 // workTableSize is the dataset: at this size dropping

@@ -14,6 +14,20 @@ import (
 // Without a go command to list them with, the test is skipped.
 func ServerLinks(t testing.TB, pkgs ...string) []string {
 	t.Helper()
+	var bad []string
+	for _, dep := range Deps(t, pkgs...) {
+		if dep == "database/sql" || strings.HasPrefix(dep, "github.com/go-sql-driver/") || strings.HasPrefix(dep, "github.com/schollz/progressbar/") {
+			bad = append(bad, dep)
+		}
+	}
+	return slices.Compact(bad)
+}
+
+// Deps returns the packages pkgs depend on, themselves included, as
+// `go list -deps` lists them. Without a go command to list them with, the
+// test is skipped.
+func Deps(t testing.TB, pkgs ...string) []string {
+	t.Helper()
 	gobin, err := exec.LookPath("go")
 	if err != nil {
 		t.Skipf("no go command to list dependencies with: %v", err)
@@ -22,11 +36,5 @@ func ServerLinks(t testing.TB, pkgs ...string) []string {
 	if err != nil {
 		t.Fatalf("go list -deps %s: %v", strings.Join(pkgs, " "), err)
 	}
-	var bad []string
-	for _, dep := range strings.Fields(string(out)) {
-		if dep == "database/sql" || strings.HasPrefix(dep, "github.com/go-sql-driver/") || strings.HasPrefix(dep, "github.com/schollz/progressbar/") {
-			bad = append(bad, dep)
-		}
-	}
-	return slices.Compact(bad)
+	return strings.Fields(string(out))
 }

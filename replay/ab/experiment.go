@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/joinbench/joinbench/replay"
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // Side is one of the two servers compared.

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/joinbench/joinbench/replay"
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // fakeRuns stands in for the runs on a server: each writes a run folder

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/joinbench/joinbench/replay"
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // lockstepRunID is the run id of side's one run in lockstep.

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/joinbench/joinbench/replay"
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // TestLockstepRecordsSlices: one run per side, both at once in one

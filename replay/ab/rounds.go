@@ -6,7 +6,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // slot is one round of one side in the order of the series.

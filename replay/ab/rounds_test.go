@@ -9,7 +9,7 @@ import (
 
 	"github.com/joinbench/joinbench/internal/usage"
 	"github.com/joinbench/joinbench/replay"
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 func TestRoundOrder(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/joinbench/joinbench/internal/sqllex"
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // chunkedKind runs a DELETE or UPDATE in chunks, each its own transaction.

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/joinbench/joinbench/internal/server"
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // crashKind kills the node's server with SIGKILL, or every node at once on

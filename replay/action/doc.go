@@ -20,5 +20,5 @@
 // What a run gives its actions is Env: its endpoints' pools, a bound on
 // how long a server is given to answer KILL QUERY, where to print and
 // where to record rows. It must not import the engine (replay), read
-// results back, or measure what an action cost (replay/stall does).
+// results back, or measure what an action cost (analysis/stall does).
 package action

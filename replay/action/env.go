@@ -4,7 +4,7 @@ import (
 	"database/sql"
 	"time"
 
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // Env is what a run gives its actions.

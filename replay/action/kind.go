@@ -5,7 +5,7 @@ import (
 	"database/sql"
 	"time"
 
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // Kind describes one kind of action. Each kind is a value in a file of

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/joinbench/joinbench/internal/sqllex"
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // lockKind holds LOCK TABLES ... WRITE on the node for a duration: on a

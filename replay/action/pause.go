@@ -7,7 +7,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // pauseKind stops the node's server with SIGSTOP for a while: a frozen

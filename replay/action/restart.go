@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/joinbench/joinbench/internal/server"
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // restartKind stops the node's server cleanly and starts it again after a

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // row is the results row of one target of a, before it runs.

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // rsuKind runs a statement under rolling schema upgrade

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // fakeJob does what its fields say, without a server.

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/joinbench/joinbench/internal/throttle"
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // slowKind makes the node's server a stated fraction slower on CPU or on

@@ -3,7 +3,7 @@ package action
 import (
 	"context"
 
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // sqlKind runs a statement on a connection of its own, as the session's

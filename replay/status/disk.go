@@ -5,7 +5,7 @@ import (
 	"database/sql"
 	"time"
 
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // DiskVariable is the status row of a server's InnoDB tablespaces' size

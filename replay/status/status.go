@@ -25,7 +25,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/joinbench/joinbench/replay/results"
+	"github.com/joinbench/joinbench/results"
 )
 
 // Counters are the global status variables sampled on every server, in

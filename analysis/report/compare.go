@@ -1,0 +1,360 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/joinbench/joinbench/analysis/compare"
+	"github.com/joinbench/joinbench/results"
+	"github.com/joinbench/joinbench/work"
+)
+
+// Compare reads the base and candidate run folders and compares them
+// scenario by scenario by the rule of analysis/compare. Each run folder of a
+// side is one round: with several rounds on both sides, latency verdicts
+// come from the spread between rounds.
+func Compare(baseDirs, candDirs []string, opt compare.Options) (*compare.Comparison, error) {
+	c, _, err := comparison(baseDirs, candDirs, opt)
+	return c, err
+}
+
+// sideData is what a comparison reads of one side.
+type sideData struct {
+	acc *runAcc
+	cat *planCatalog
+	// writes are the scenarios that modified data in any of its runs,
+	// info the run.json of its first run.
+	writes []string
+	info   *results.Run
+	infos  []*results.Run // of every run folder that has one
+	work   []work.Work    // the work samples of every run folder
+	// notReached are the scenarios its events never reached, with those
+	// ahead of them that stalled (cut.go).
+	notReached map[string][]string
+}
+
+// comparison is Compare that also returns the rounds (nil when each side
+// is one run folder). Warnings are given in the order the checks are made.
+func comparison(baseDirs, candDirs []string, opt compare.Options) (*compare.Comparison, *compare.Rounds, error) {
+	opt = opt.WithDefaults()
+	c := compare.New(opt)
+	w := warner{list: &c.Warnings, fn: opt.Warn}
+	if err := checkDatasets(baseDirs, candDirs, opt.AllowDifferentData, w); err != nil {
+		return nil, nil, err
+	}
+	base, cand, err := readSides(baseDirs, candDirs, c, w)
+	if err != nil {
+		return nil, nil, err
+	}
+	examples, err := checksumExamples(candDirs, base.acc, cand.acc)
+	if err != nil {
+		return nil, nil, err
+	}
+	w.warnIf(compare.CheckOptions(base.info, cand.info))
+	if err := compare.CheckSaturation(base.infos, cand.infos); err != nil {
+		var sat *compare.Saturated
+		if errors.As(err, &sat) {
+			c.Saturated = sat.Runs
+		}
+		w.warn(err)
+	}
+	if c.SkipChecksums(append(base.writes, cand.writes...)) {
+		examples = nil
+	}
+	var pairs map[string]*compare.WorkPairs
+	if opt.WorkBound > compare.NoWork {
+		if c.WorkSkipped = compare.WorkComparable(base.infos, cand.infos, len(base.work), len(cand.work)); c.WorkSkipped == "" {
+			pairs = compare.PairWork(base.work, cand.work)
+		}
+	}
+	names := scenarioNames(base.acc, cand.acc)
+	if err := compare.CheckNoise(opt.Noise, c, names); err != nil {
+		return nil, nil, err
+	}
+	rounds, err := readSideRounds(baseDirs, candDirs, names, opt.Seed)
+	if err != nil {
+		return nil, nil, err
+	}
+	w.warnIf(compare.CheckRoundSize(opt.Noise, rounds, names))
+	j := compare.NewJudge(opt, len(names), rounds)
+	j.Describe(c, rounds)
+	// Scenarios are judged in parallel: each reads only its own figures
+	// and draws from its own seeded generator, so the output is the same.
+	judged := make([]compare.ScenarioComparison, len(names))
+	eachParallel(len(names), func(i int) {
+		in := scenarioInput(names[i], base, cand, examples[names[i]], c.ChecksumsSkipped == "", rounds)
+		in.Work = pairs[names[i]]
+		judged[i] = j.Scenario(in)
+		judged[i].BaseCDF, judged[i].CandidateCDF = compare.CDF(in.Base.Metrics), compare.CDF(in.Candidate.Metrics)
+	})
+	c.Add(judged...)
+	// After the judging, which closed the scenarios' metrics.
+	act := compare.Activity{Base: []compare.RoundActivity{base.activity()}, Candidate: []compare.RoundActivity{cand.activity()}}
+	if rounds != nil {
+		act = rounds.Activity
+	}
+	failed, idle := compare.CheckActivity(act)
+	c.SideFailures = failed
+	w.warnIf(idle)
+	if c.Stalls, c.Methods, err = compareActions(baseDirs, candDirs, w); err != nil {
+		return nil, nil, err
+	}
+	bn, _ := base.acc.cut.total()
+	cn, _ := cand.acc.cut.total()
+	j.Finish(c, rounds, bn, cn)
+	if note := compare.AANote(base.info, cand.info); note != "" {
+		c.Notes = append(c.Notes, note)
+	}
+	return c, rounds, nil
+}
+
+// activity is what a side read as one round did: every statement it
+// completed or had cut at the end. Its scenarios' metrics must be closed.
+func (d *sideData) activity() compare.RoundActivity {
+	var a compare.RoundActivity
+	var last time.Time
+	for _, sc := range d.acc.scenarios {
+		a.Completed += sc.m.Executions
+		for code, n := range sc.m.ErrorCodes {
+			if compare.ConnectionLost(code) {
+				a.ConnLost += n
+			}
+		}
+		if sc.m.Last.After(last) {
+			last = sc.m.Last
+		}
+	}
+	a.Cut, a.LongestCutNs = d.acc.cut.total()
+	if d.info != nil && !d.info.End.IsZero() && !last.IsZero() {
+		a.IdleAtEndNs = max(int64(d.info.End.Sub(last)), 0)
+	}
+	if d.info != nil {
+		a.Unanswered = d.info.Unanswered
+	}
+	return a
+}
+
+// readSides reads the two sides at once, each with its own warnings, which
+// are then given base first as when they were read one after the other.
+func readSides(baseDirs, candDirs []string, c *compare.Comparison, w warner) (base, cand *sideData, err error) {
+	type sideRead struct {
+		data     *sideData
+		warnings []string
+		err      error
+	}
+	read := func(name string, dirs []string, side *compare.Side) *sideRead {
+		r := &sideRead{}
+		r.data, r.err = readSide(name, dirs, side, warner{list: &r.warnings})
+		return r
+	}
+	var br *sideRead
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		br = read(results.SideBase, baseDirs, &c.Base)
+	}()
+	cr := read(results.SideCandidate, candDirs, &c.Candidate)
+	<-done
+	for _, r := range []*sideRead{br, cr} {
+		for _, msg := range r.warnings {
+			w.warn(errors.New(msg))
+		}
+	}
+	for _, r := range []*sideRead{br, cr} {
+		if r.err != nil {
+			return nil, nil, r.err
+		}
+	}
+	return br.data, cr.data, nil
+}
+
+// scenarioNames are the scenarios of either side, sorted: those with an
+// execution, and those with statements cut at the end only (a scenario
+// that never completed on either side is compared too).
+func scenarioNames(base, cand *runAcc) []string {
+	names := map[string]bool{}
+	for n := range base.scenarios {
+		names[n] = true
+	}
+	for n := range cand.scenarios {
+		names[n] = true
+	}
+	for n := range base.cut {
+		names[n] = true
+	}
+	for n := range cand.cut {
+		names[n] = true
+	}
+	return slices.Sorted(maps.Keys(names))
+}
+
+// scenarioInput is what the rule judges a scenario on, from what both
+// sides read of it.
+func scenarioInput(name string, base, cand *sideData, examples map[uint64][]string, checkResults bool, rounds *compare.Rounds) compare.Scenario {
+	return compare.Scenario{Name: name, Base: observed(name, base), Candidate: observed(name, cand),
+		Examples: examples, CheckResults: checkResults, Rounds: rounds.Of(name)}
+}
+
+// observed is what one side holds of a scenario, as the rule takes it.
+func observed(name string, side *sideData) compare.Observed {
+	o := compare.Observed{
+		Listed:   side.info != nil && slices.Contains(side.info.Scenarios, name),
+		PlanText: func(hash string) string { return side.cat.text(name, hash) },
+		Limit:    side.cat.limits[name],
+	}
+	if a := side.acc.scenarios[name]; a != nil {
+		o.Metrics, o.Plans, o.Templates, o.Checksums = &a.m, a.plans, a.templates, a.checks.sums
+	}
+	if ct := side.acc.cut[name]; ct != nil {
+		o.Cut = &compare.Cut{N: ct.n, LongestNs: ct.ranNs, Ran: ct.ran}
+	}
+	if ahead := side.notReached[name]; ahead != nil {
+		o.NotReached = notReachedText(ahead, side.acc.cut)
+	}
+	return o
+}
+
+// checksumExamples returns, per scenario, the parameters of up to 20
+// candidate rows whose result checksum differs from the base's for the
+// same parameters. Parameters are not kept while reading, so the candidate
+// is read a second time, by rows holding checksums only, when the
+// checksums kept show a possible mismatch: the examples are those of
+// looking at each candidate row in file order with the base at hand.
+func checksumExamples(candDirs []string, base, cand *runAcc) (map[string]map[uint64][]string, error) {
+	examples := map[string]map[uint64][]string{}
+	if !mayMismatch(base, cand) {
+		return examples, nil
+	}
+	onChecksum := func(a *scenarioAcc, params []string, checksum string) {
+		b := base.scenarios[a.name]
+		if b == nil {
+			return
+		}
+		key := compare.HashStrings(params...)
+		bv, ok := b.checks.sums[key]
+		if !ok || bv.Hash == 0 || bv.Hash == compare.HashStrings(checksum) {
+			return
+		}
+		ex := examples[a.name]
+		if ex == nil {
+			ex = map[uint64][]string{}
+			examples[a.name] = ex
+		}
+		if len(ex) < 20 {
+			if _, ok := ex[key]; !ok {
+				ex[key] = cloneParams(params) // params share their page's memory: keep copies
+			}
+		}
+	}
+	again := newRunAcc(true)
+	again.onChecksum = onChecksum
+	for _, d := range candDirs {
+		if err := again.readRun(d, nil); err != nil { // its warnings were given the first time
+			return nil, err
+		}
+	}
+	return examples, nil
+}
+
+// mayMismatch reports whether a candidate row may have a checksum other
+// than the base's for the same parameters: a parameter set kept on both
+// sides whose candidate checksum is not the base's one (or varied), or
+// candidate sets not kept (past maxChecksumKeys) where the base has some.
+func mayMismatch(base, cand *runAcc) bool {
+	for name, c := range cand.scenarios {
+		b := base.scenarios[name]
+		if b == nil || len(b.checks.sums) == 0 {
+			continue
+		}
+		if c.checks.dropped > 0 {
+			return true
+		}
+		for key, cv := range c.checks.sums {
+			if bv, ok := b.checks.sums[key]; ok && bv.Hash != 0 && cv.Hash != bv.Hash {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// readSide reads one side (name: results.SideBase or SideCandidate) of a
+// comparison into side and returns what it read. A side without a single
+// readable execution is a *NoExecutionsError; a run folder without one,
+// among others that have some, is warned about.
+func readSide(name string, dirs []string, side *compare.Side, w warner) (*sideData, error) {
+	acc := newRunAcc(true)
+	var plans []results.Plan
+	var first *results.Run
+	var writes, failed, empty []string
+	var infos []*results.Run
+	var samples []work.Work
+	for _, d := range dirs {
+		side.Runs = append(side.Runs, d)
+		id := results.RunIDFromDir(d)
+		if info := results.ReadRunInfo(d, w.warn); info != nil {
+			if err := checkRunFile(d, info); err != nil {
+				return nil, err
+			}
+			infos = append(infos, info)
+			if info.RunID != "" {
+				id = info.RunID
+			}
+			if info.Interrupted {
+				w.warn(fmt.Errorf("%s: the run was interrupted (Ctrl-C or SIGTERM): %s", d, interruptedCut(info)))
+			}
+			if info.Error != "" {
+				failed = append(failed, fmt.Sprintf("%s: the run failed: %s", d, info.Error))
+			}
+			writes = append(writes, info.WriteScenarios...)
+			if side.ServerVersion == "" {
+				side.ServerVersion, side.Flavor = info.ServerVersion, string(info.Flavor)
+				first = info
+			} else if side.ServerVersion != info.ServerVersion {
+				w.warn(fmt.Errorf("%s: server version %s differs from %s in the same side", d, info.ServerVersion, side.ServerVersion))
+			}
+		}
+		side.RunIDs = append(side.RunIDs, id)
+		before := acc.executions()
+		if err := acc.readRun(d, w.warn); err != nil {
+			return nil, err
+		}
+		if acc.executions() == before {
+			empty = append(empty, d)
+		}
+		p, err := results.ReadPlans(d, w.warn)
+		if err != nil {
+			return nil, err
+		}
+		plans = append(plans, p...)
+		ws, err := results.ReadWork(d, w.warn)
+		if err != nil {
+			return nil, err
+		}
+		samples = append(samples, ws...)
+	}
+	side.Files = acc.files
+	side.Rounds = len(dirs)
+	side.Executions = acc.executions()
+	for _, a := range acc.scenarios {
+		side.Retries += a.m.Retries
+		side.Conflicts += a.m.Conflicts
+		side.FailedCommits += a.m.FailedCommits
+	}
+	if side.Executions == 0 {
+		return nil, &NoExecutionsError{Side: name, Dirs: dirs, Failed: failed, Cut: acc.cut.describe()}
+	}
+	if len(empty) > 0 {
+		w.warn(fmt.Errorf("%s: no readable executions in %s: a round that recorded nothing counts for no scenario",
+			name, strings.Join(empty, ", ")))
+	}
+	sd := &sideData{acc: acc, cat: newPlanCatalog(first, plans), writes: writes, info: first, infos: infos, work: samples}
+	if first != nil {
+		sd.notReached = stalledAhead(first.Scenarios, func(name string) bool { return acc.scenarios[name] != nil }, acc.cut)
+	}
+	return sd, nil
+}
