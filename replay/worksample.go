@@ -28,10 +28,10 @@ import (
 
 // WorkSink is a Sink that also records work samples (ResultsSink is one).
 type WorkSink interface {
-	WriteWork(rows []work.Work) error // safe for concurrent use
+	WriteWork(rows []results.Work) error // safe for concurrent use
 }
 
-func (s runDirSink) WriteWork(rows []work.Work) error { return s.d.Work().Write(rows) }
+func (s runDirSink) WriteWork(rows []results.Work) error { return s.d.Work().Write(rows) }
 
 // WorkConfig says how the engine samples the work of executions.
 type WorkConfig struct {
@@ -107,7 +107,7 @@ func (sm *sampling) record(scens []*scenState) *results.WorkSampling {
 	r := &results.WorkSampling{Budget: sm.cfg.Budget, FirstEvents: sm.cfg.FirstEvents,
 		Samples: sm.samples.Load(), Failed: sm.failed.Load(), Dropped: sm.dropped.Load(), Reads: sm.readsBy}
 	if sm.writes {
-		r.Writes = string(work.SessionStatus)
+		r.Writes = string(results.SourceSessionStatus)
 	}
 	for _, s := range scens {
 		if p := s.workPeriod.Load(); p > 0 {
@@ -121,10 +121,10 @@ func (sm *sampling) record(scens []*scenState) *results.WorkSampling {
 }
 
 // write records one sample; a file that cannot be written stops the run.
-func (e *engine) writeWork(w work.Work) {
+func (e *engine) writeWork(w results.Work) {
 	sm := e.sampling
 	sm.mu.Lock()
-	err := sm.sink.WriteWork([]work.Work{w})
+	err := sm.sink.WriteWork([]results.Work{w})
 	sm.mu.Unlock()
 	if err != nil {
 		e.cancel(fmt.Errorf("write work: %w", err))
@@ -147,7 +147,7 @@ type workScen struct {
 // workSample is a sample being taken by a worker: the key and values of
 // the execution it stands for.
 type workSample struct {
-	row    work.Work
+	row    results.Work
 	before work.Status // a write's counters before it ran
 }
 
@@ -170,7 +170,7 @@ func (w *worker) newSample(ph *phase, s *scenState, si int, seq int32) *workSamp
 	if !ph.record { // values are gathered for recorded executions only
 		vals = w.renderers[s.idx].Values(nil)
 	}
-	return &workSample{row: work.Work{
+	return &workSample{row: results.Work{
 		RunID: w.e.cfg.RunID, Scenario: s.Name, Endpoint: w.ep.Name, ClientHost: w.e.cfg.ClientHost,
 		Thread: int32(w.id), Event: w.eventNo, StatementSeq: seq, PlanHash: s.plan(w.ep.idx, si),
 		Params: append([]string(nil), vals...), Warmup: !ph.record,
@@ -208,7 +208,7 @@ func (w *worker) endWriteSample(ws *workSample, s *scenState, retries int32) {
 	t := time.Now()
 	after, err := w.readStatus()
 	if err != nil {
-		ws.row.Source, ws.row.Error = work.SessionStatus, err.Error()
+		ws.row.Source, ws.row.Error = results.SourceSessionStatus, err.Error()
 	} else {
 		m := work.StatusWork(ws.before, after, w.statusCost)
 		m.Tables = nil
@@ -222,7 +222,7 @@ func (w *worker) endWriteSample(ws *workSample, s *scenState, retries int32) {
 
 // fillWork puts the figures of m into the sample's row, whose key it
 // keeps.
-func fillWork(row *work.Work, m *work.Work) {
+func fillWork(row *results.Work, m *results.Work) {
 	key := *row
 	*row = *m
 	row.RunID, row.Scenario, row.Endpoint, row.ClientHost = key.RunID, key.Scenario, key.Endpoint, key.ClientHost
@@ -273,7 +273,7 @@ type workReq struct {
 	s    *scenState
 	sql  string
 	args []any
-	row  work.Work
+	row  results.Work
 }
 
 // startSamplers starts the goroutines that measure reads, one per

@@ -44,7 +44,7 @@ func workSampled(t *testing.T, direct bool) {
 	}
 	// Events 4 over 2 threads: every execution is among the first events
 	// of its thread, and sampled.
-	run := func(id string, scens []*replay.Scenario) (string, *replay.Result, []work.Work) {
+	run := func(id string, scens []*replay.Scenario) (string, *replay.Result, []results.Work) {
 		t.Helper()
 		dir, err := results.Create(t.TempDir(), id, "client")
 		if err != nil {
@@ -90,7 +90,7 @@ func workSampled(t *testing.T, direct bool) {
 	if int64(len(a))+resA.Work.Dropped != int64(len(execs)) || len(a) == 0 {
 		t.Errorf("%d samples and %d dropped of %d executions, all among the first events", len(a), resA.Work.Dropped, len(execs))
 	}
-	byKey := map[string]work.Work{}
+	byKey := map[string]results.Work{}
 	for _, w := range a {
 		k := key(w.Scenario, w.Thread, w.Event, w.StatementSeq)
 		params, ok := execs[k]
@@ -99,7 +99,7 @@ func workSampled(t *testing.T, direct bool) {
 			t.Errorf("sample %s joins no execution", k)
 		case !reflect.DeepEqual(params, w.Params):
 			t.Errorf("sample %s: params %v, the execution's %v", k, w.Params, params)
-		case w.Source != work.MariaDBAnalyze && w.Source != work.MySQLAnalyze || w.Error != "" || w.RowsExamined == nil:
+		case w.Source != results.SourceMariaDBAnalyze && w.Source != results.SourceMySQLAnalyze || w.Error != "" || w.RowsExamined == nil:
 			t.Errorf("sample %s: %+v", k, w)
 		}
 		byKey[k] = w
@@ -125,12 +125,12 @@ func workSampled(t *testing.T, direct bool) {
 	}
 
 	_, resW, w := run("w", writes)
-	if resW.Work == nil || resW.Work.Writes != string(work.SessionStatus) {
+	if resW.Work == nil || resW.Work.Writes != string(results.SourceSessionStatus) {
 		t.Fatalf("sampling %+v", resW.Work)
 	}
 	changed := 0
 	for _, r := range w {
-		if r.Source != work.SessionStatus || r.Error != "" || r.Tables != nil {
+		if r.Source != results.SourceSessionStatus || r.Error != "" || r.Tables != nil {
 			t.Errorf("write sample %+v", r)
 		}
 		if n, ok := work.Value(r.RowsChanged); ok && n > 0 {

@@ -20,7 +20,7 @@
 //	    plans.parquet                     one row per distinct plan and format (Plan)
 //	    status-<host>-<n>.parquet         server counter deltas per interval (Status)
 //	    status-<host>-<n>.rows            the same rows, journalled, for up to a minute
-//	    work-<host>-<n>.parquet           the work of sampled executions (work.Work, work.go)
+//	    work-<host>-<n>.parquet           the work of sampled executions (Work, work_row.go)
 //	    work-<host>-<n>.rows              the same rows, journalled, for up to a minute
 //	    actions.parquet                   one row per action and endpoint (Action)
 //	    recovery.parquet                  one row per node a crash action killed (Recovery)

@@ -14,7 +14,6 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/joinbench/joinbench/internal/usage"
-	"github.com/joinbench/joinbench/work"
 )
 
 // File names inside a run folder.
@@ -330,7 +329,7 @@ func kindOf[T any]() string {
 		return "an actions file"
 	case *Recovery:
 		return "a recovery file"
-	case *work.Work:
+	case *Work:
 		return "a work file"
 	}
 	return "an executions file"

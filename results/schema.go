@@ -9,7 +9,7 @@ import (
 )
 
 // The Parquet schema of the row types (Execution, Plan, Status, Action,
-// and work.Work) is their struct tags in records.go, actions.go and
+// and Work) is their struct tags in records.go, actions.go and
 // package work, and nothing else:
 // what else needs a column's name, its leaf path or its properties (the
 // column reader, projections, the writers' statistics) derives it from

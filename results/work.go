@@ -6,12 +6,10 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
-
-	"github.com/joinbench/joinbench/work"
 )
 
 // The work of sampled executions (package work): one row per sample in
-// work-<host>-<n>.parquet, its row type work.Work. Samples are few (a
+// work-<host>-<n>.parquet, its row type Work. Samples are few (a
 // percent of a scenario's time at most), so they are journalled as they
 // come, as server counters are (work-<host>-<n>.rows, a frame per Write),
 // made the Parquet file of the same number every StatusFileAge and at
@@ -23,21 +21,21 @@ const (
 	WorkJournalGlob = "work-*" + journalSuffix
 )
 
-var workSchema = rowSchemaOf[work.Work]()
+var workSchema = rowSchemaOf[Work]()
 
 // workJournal is the work journal. A sample is rare and its row has
 // lists of tables, so its codec is JSON (each row a uvarint length and its
 // encoding) rather than a codec of its own: it carries every field of
-// work.Work as it is, with nulls, and costs nothing that counts.
-var workJournal = &journalKind[work.Work]{
+// Work as it is, with nulls, and costs nothing that counts.
+var workJournal = &journalKind[Work]{
 	magics:     []string{"JBWORK1\n"},
-	newEncoder: func() rowEncoder[work.Work] { return workEncoder{} },
-	newDecoder: func(int) rowDecoder[work.Work] { return workDecoder{} },
+	newEncoder: func() rowEncoder[Work] { return workEncoder{} },
+	newDecoder: func(int) rowDecoder[Work] { return workDecoder{} },
 }
 
 type workEncoder struct{}
 
-func (workEncoder) appendRows(b []byte, rows []work.Work) []byte {
+func (workEncoder) appendRows(b []byte, rows []Work) []byte {
 	for i := range rows {
 		j, err := json.Marshal(&rows[i])
 		if err != nil { // a Work has nothing JSON cannot encode
@@ -51,14 +49,14 @@ func (workEncoder) appendRows(b []byte, rows []work.Work) []byte {
 
 type workDecoder struct{}
 
-func (workDecoder) decodeRows(p []byte, n int, dst []work.Work) ([]work.Work, error) {
+func (workDecoder) decodeRows(p []byte, n int, dst []Work) ([]Work, error) {
 	base := len(dst)
 	for range n {
 		l, k := binary.Uvarint(p)
 		if k <= 0 || l > uint64(len(p)-k) {
 			return dst[:base], errBadRow
 		}
-		var w work.Work
+		var w Work
 		if err := json.Unmarshal(p[k:k+int(l)], &w); err != nil {
 			return dst[:base], errBadRow
 		}
@@ -104,12 +102,12 @@ type WorkSampling struct {
 // ClientHost is set, in place, to the run's, and the segment to this
 // client's. It is safe for concurrent use.
 type WorkWriter struct {
-	seriesWriter[work.Work]
+	seriesWriter[Work]
 }
 
 func newWorkWriter(d *RunDir, prefix string) *WorkWriter {
-	return &WorkWriter{seriesWriter[work.Work]{d: d, prefix: prefix, n: &d.workN, kind: workJournal,
-		stamp: func(r *work.Work) {
+	return &WorkWriter{seriesWriter[Work]{d: d, prefix: prefix, n: &d.workN, kind: workJournal,
+		stamp: func(r *Work) {
 			if r.RunID == "" {
 				r.RunID = d.runID
 			}
@@ -123,15 +121,15 @@ func newWorkWriter(d *RunDir, prefix string) *WorkWriter {
 // ReadWork reads every work row of a run folder (every work-*.parquet:
 // one row per sampled execution, few). A folder without work files, a
 // run made before work was sampled or with --work off, gives none.
-func ReadWork(dir string, warn Warner) ([]work.Work, error) {
+func ReadWork(dir string, warn Warner) ([]Work, error) {
 	paths, err := filepath.Glob(filepath.Join(globEscape(dir), WorkGlob))
 	if err != nil {
 		return nil, fmt.Errorf("list %s: %w", dir, err)
 	}
 	sort.Strings(paths)
-	var out []work.Work
+	var out []Work
 	for _, p := range paths {
-		if _, err := scanFile(p, warn, allColumns[work.Work](), func(w *work.Work) error {
+		if _, err := scanFile(p, warn, allColumns[Work](), func(w *Work) error {
 			out = append(out, w.Clone()) // the reader reuses w
 			return nil
 		}); err != nil {

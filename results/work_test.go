@@ -7,25 +7,23 @@ import (
 	"reflect"
 	"testing"
 	"time"
-
-	"github.com/joinbench/joinbench/work"
 )
 
 // fullWork is a work row with every field set, the nulls of one table
 // kept.
-func fullWork(i int) work.Work {
+func fullWork(i int) Work {
 	f := 33.5
-	n := func(v int64) *int64 { return work.Counter(v + int64(i)) }
-	return work.Work{
+	n := func(v int64) *int64 { return counter(v + int64(i)) }
+	return Work{
 		RunID: "r", Scenario: "simple_inner_index", Endpoint: "127.0.0.1:3306", ClientHost: "h", Segment: 0,
 		Thread: 1, Event: int64(i), StatementSeq: 2, PlanHash: "abc", Params: []string{"main1", "active", ""},
 		Time: time.Date(2026, 11, 30, 12, 0, 0, 123456789, time.UTC), Warmup: true, Retries: 3, Error: "e",
-		Source: work.MariaDBAnalyze, RowsExamined: n(10401), RowsSent: n(100), RowsChanged: n(0), Pages: n(13341),
+		Source: SourceMariaDBAnalyze, RowsExamined: n(10401), RowsSent: n(100), RowsChanged: n(0), Pages: n(13341),
 		HandlerReadKey: n(1), HandlerReadNext: n(2), HandlerReadPrev: n(3), HandlerReadFirst: n(4), HandlerReadLast: n(5),
 		HandlerReadRnd: n(6), HandlerReadRndNext: n(7), HandlerWrite: n(8), HandlerUpdate: n(9), HandlerDelete: n(10),
 		TmpTables: n(11), TmpDiskTables: n(12), TmpRowsRead: n(13), SortRows: n(14), SortMergePasses: n(15),
 		FullScans: n(16), FullJoins: n(17),
-		Tables: []work.Table{
+		Tables: []WorkTable{
 			{SelectID: 1, Name: "m", Access: "ref", Key: "comp_attributes", Loops: 1, Rows: 2857, Filtered: &f, Pages: n(100)},
 			{SelectID: 1, Name: "level1", Access: "ALL", Loops: 2857, Rows: 20000, JoinBuffer: "BNL", Compared: n(57140000)},
 		},
@@ -35,7 +33,7 @@ func fullWork(i int) work.Work {
 // Every field of a work row comes back from the journal, and from the
 // Parquet file it becomes, as written: nulls as nulls.
 func TestWorkJournalAndFileCarryEveryField(t *testing.T) {
-	rows := []work.Work{fullWork(0), {RunID: "r", Scenario: "s", Source: work.SessionStatus, Time: time.Unix(5, 0).UTC()}}
+	rows := []Work{fullWork(0), {RunID: "r", Scenario: "s", Source: SourceSessionStatus, Time: time.Unix(5, 0).UTC()}}
 	p := workJournal.newEncoder().appendRows(nil, rows)
 	got, err := workJournal.newDecoder(1).decodeRows(p, len(rows), nil)
 	if err != nil || !reflect.DeepEqual(got, rows) {
@@ -46,7 +44,7 @@ func TestWorkJournalAndFileCarryEveryField(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := d.Work().Write(append([]work.Work(nil), rows...)); err != nil {
+	if err := d.Work().Write(append([]Work(nil), rows...)); err != nil {
 		t.Fatal(err)
 	}
 	if err := d.Close(); err != nil {
@@ -126,7 +124,7 @@ func workKillChild(dir string) {
 		os.Exit(3)
 	}
 	for i := 0; ; i++ {
-		if err := d.Work().Write([]work.Work{fullWork(i)}); err != nil {
+		if err := d.Work().Write([]Work{fullWork(i)}); err != nil {
 			fmt.Fprintln(os.Stderr, "child:", err)
 			os.Exit(3)
 		}

@@ -7,13 +7,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/joinbench/joinbench/results"
 )
 
 var update = flag.Bool("update", false, "rewrite the .golden files")
 
 // render writes a Work as the golden files hold it: its counters, then a
 // line per table.
-func render(w *Work) string {
+func render(w *results.Work) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "source %s\n", w.Source)
 	for _, c := range []struct {
@@ -118,7 +120,7 @@ func TestMySQLGolden(t *testing.T) {
 }
 
 // parseFile parses a recorded MariaDB output of testdata/mariadb.
-func parseFile(t *testing.T, name string) *Work {
+func parseFile(t *testing.T, name string) *results.Work {
 	t.Helper()
 	b, err := os.ReadFile("testdata/mariadb/" + name + ".json")
 	if err != nil {

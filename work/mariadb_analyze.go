@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math"
 	"strings"
+
+	"github.com/joinbench/joinbench/results"
 )
 
 // ParseMariaDBAnalyze reads the work of an execution from MariaDB's
@@ -14,7 +16,7 @@ import (
 // rowid filter's range scan is a Table of its own, with the access
 // "rowid_filter": its rows are read from the index like any other.
 // RowsExamined and Pages are the sums over the base tables.
-func ParseMariaDBAnalyze(text string) (*Work, error) {
+func ParseMariaDBAnalyze(text string) (*results.Work, error) {
 	root, err := parseLenient(strings.TrimSpace(text))
 	if err != nil {
 		return nil, err
@@ -22,14 +24,14 @@ func ParseMariaDBAnalyze(text string) (*Work, error) {
 	if root.get("query_block") == nil {
 		return nil, errors.New("ANALYZE output: no query_block")
 	}
-	w := &Work{Source: MariaDBAnalyze}
+	w := &results.Work{Source: results.SourceMariaDBAnalyze}
 	collectMariaDB(root, 0, &w.Tables)
-	w.sumTables()
+	sumTables(w)
 	return w, nil
 }
 
 // collectMariaDB appends the table accesses under n, in order.
-func collectMariaDB(n *node, selectID int32, out *[]Table) {
+func collectMariaDB(n *node, selectID int32, out *[]results.WorkTable) {
 	switch n.kind {
 	case '[':
 		for _, it := range n.items {
@@ -60,11 +62,11 @@ func collectMariaDB(n *node, selectID int32, out *[]Table) {
 // block-nl-join when the table is joined through a join buffer. A table
 // without an access type or runtime figures (the target of an INSERT) is
 // no access.
-func mariaDBTable(t, parent *node, selectID int32) (Table, bool) {
+func mariaDBTable(t, parent *node, selectID int32) (results.WorkTable, bool) {
 	rRows, hasRows := t.get("r_rows").num()
 	access := t.get("access_type").str()
 	if access == "" && !hasRows {
-		return Table{}, false
+		return results.WorkTable{}, false
 	}
 	loops, hasLoops := t.get("r_loops").num()
 	if !hasLoops && hasRows {
@@ -77,7 +79,7 @@ func mariaDBTable(t, parent *node, selectID int32) (Table, bool) {
 			rRows = est
 		}
 	}
-	tb := Table{
+	tb := results.WorkTable{
 		SelectID: selectID,
 		Name:     t.get("table_name").str(),
 		Access:   access,
@@ -130,13 +132,13 @@ func mariaDBKey(t *node) string {
 
 // rowidFilter is the range scan that fills a table's rowid filter, when
 // the access has one that ran.
-func rowidFilter(t *node, of Table) (Table, bool) {
+func rowidFilter(t *node, of results.WorkTable) (results.WorkTable, bool) {
 	f := t.get("rowid_filter")
 	rows, ok := f.get("r_rows").num()
 	if !ok {
-		return Table{}, false
+		return results.WorkTable{}, false
 	}
-	return Table{
+	return results.WorkTable{
 		SelectID: of.SelectID,
 		Name:     of.Name,
 		Access:   "rowid_filter",

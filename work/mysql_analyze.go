@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/joinbench/joinbench/results"
 )
 
 // ParseMySQLAnalyze reads the work of an execution from MySQL's EXPLAIN
@@ -22,12 +24,12 @@ import (
 // prints it: with an "EXPLAIN: " label, inside a table's borders, with
 // escaped newlines, or with the measurements wrapped onto lines of their
 // own.
-func ParseMySQLAnalyze(text string) (*Work, error) {
+func ParseMySQLAnalyze(text string) (*results.Work, error) {
 	lines := treeLines(text)
 	if len(lines) == 0 {
 		return nil, errors.New("EXPLAIN ANALYZE output: no iterator (-> ...) lines")
 	}
-	w := &Work{Source: MySQLAnalyze}
+	w := &results.Work{Source: results.SourceMySQLAnalyze}
 	type frame struct {
 		indent   int
 		selectID int32
@@ -64,7 +66,7 @@ func ParseMySQLAnalyze(text string) (*Work, error) {
 		}
 		stack = append(stack, f)
 	}
-	w.sumTables()
+	sumTables(w)
 	return w, nil
 }
 
@@ -128,7 +130,7 @@ var accessWords = []struct{ prefix, access string }{
 // mysqlTable reads a table iterator's description: the access, the table
 // and the index ("Single-row covering index lookup on c using PRIMARY
 // (CompanyId=jp.CompanyId)").
-func mysqlTable(desc string) (Table, bool) {
+func mysqlTable(desc string) (results.WorkTable, bool) {
 	d := strings.ToLower(desc)
 	single := strings.HasPrefix(d, "single-row ")
 	d = strings.TrimPrefix(d, "single-row ")
@@ -139,7 +141,7 @@ func mysqlTable(desc string) (Table, bool) {
 		}
 		// names keep their case: cut the same length off the original
 		rest := desc[len(desc)-len(d)+len(a.prefix):]
-		t := Table{Name: firstWord(rest), Access: a.access}
+		t := results.WorkTable{Name: firstWord(rest), Access: a.access}
 		if single && a.access == "ref" {
 			t.Access = "eq_ref"
 		}
@@ -151,7 +153,7 @@ func mysqlTable(desc string) (Table, bool) {
 		}
 		return t, true
 	}
-	return Table{}, false
+	return results.WorkTable{}, false
 }
 
 func firstWord(s string) string {

@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/joinbench/joinbench/results"
 )
 
 // These outputs are constructed, not recorded: they follow the number
@@ -76,7 +78,7 @@ func TestMySQLAnalyzeClientForms(t *testing.T) {
 }
 
 func TestMySQLTableDescriptions(t *testing.T) {
-	for desc, want := range map[string]Table{
+	for desc, want := range map[string]results.WorkTable{
 		"Table scan on t2":                                                  {Name: "t2", Access: "ALL"},
 		"Covering index scan on cat using name":                             {Name: "cat", Access: "index", Key: "name"},
 		"Index range scan on t3 using PRIMARY over (17 < pk)":               {Name: "t3", Access: "range", Key: "PRIMARY"},

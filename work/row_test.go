@@ -8,20 +8,22 @@ import (
 	"time"
 
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/joinbench/joinbench/results"
 )
 
 func TestWorkParquetRoundTrip(t *testing.T) {
 	w := parseFile(t, "simple_inner_index")
 	w.RunID, w.Scenario, w.Endpoint, w.ClientHost, w.Thread, w.Event = "r1", "simple_inner_index", "127.0.0.1:3306", "h", 1, 42
 	w.Params, w.Time = []string{"active", "Antarctica"}, time.Unix(1700000000, 5).UTC()
-	rows := []Work{
+	rows := []results.Work{
 		*w,
 		{RunID: "r1", Scenario: "index_updates", Endpoint: "127.0.0.1:3306", ClientHost: "h", Thread: 0, Event: 3,
-			Retries: 1, Time: time.Unix(1700000001, 0).UTC(), Source: SessionStatus, RowsExamined: Counter(10), RowsChanged: Counter(10)},
+			Retries: 1, Time: time.Unix(1700000001, 0).UTC(), Source: results.SourceSessionStatus, RowsExamined: Counter(10), RowsChanged: Counter(10)},
 		{RunID: "r1", Scenario: "simple_left_pk", Time: time.Unix(1700000002, 0).UTC(), Error: "connection lost"},
 	}
 	var buf bytes.Buffer
-	pw := parquet.NewGenericWriter[Work](&buf)
+	pw := parquet.NewGenericWriter[results.Work](&buf)
 	if _, err := pw.Write(rows); err != nil {
 		t.Fatal(err)
 	}
@@ -34,8 +36,8 @@ func TestWorkParquetRoundTrip(t *testing.T) {
 			t.Errorf("no column %s in\n%s", col, schema)
 		}
 	}
-	pr := parquet.NewGenericReader[Work](bytes.NewReader(buf.Bytes()))
-	got := make([]Work, len(rows))
+	pr := parquet.NewGenericReader[results.Work](bytes.NewReader(buf.Bytes()))
+	got := make([]results.Work, len(rows))
 	if n, err := pr.Read(got); n != len(rows) {
 		t.Fatalf("read %d rows: %v", n, err)
 	}

@@ -4,10 +4,11 @@ import (
 	"strings"
 
 	"github.com/joinbench/joinbench/internal/flavor"
+	"github.com/joinbench/joinbench/results"
 )
 
 // StatementEventColumns are the columns of
-// performance_schema.events_statements_history a StatementEvent work is
+// performance_schema.events_statements_history a results.SourceStatementEvent work is
 // made of, in MySQL's and MariaDB's names.
 var StatementEventColumns = []string{
 	"EVENT_NAME", "ROWS_EXAMINED", "ROWS_SENT", "ROWS_AFFECTED",
@@ -38,10 +39,10 @@ func StatementEventQuery(fl flavor.Flavor) string {
 // StatementEventWork maps the counters of an event row, in the order of
 // StatementEventColumns after EVENT_NAME (nil: null). RowsChanged is ROWS_AFFECTED: an
 // INSERT ... ON DUPLICATE KEY UPDATE that updates a row counts it twice.
-func StatementEventWork(v []*int64) *Work {
+func StatementEventWork(v []*int64) *results.Work {
 	get := func(i int) *int64 { return v[i] }
-	return &Work{
-		Source:          StatementEvent,
+	return &results.Work{
+		Source:          results.SourceStatementEvent,
 		RowsExamined:    get(0),
 		RowsSent:        get(1),
 		RowsChanged:     get(2),

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/joinbench/joinbench/internal/flavor"
+	"github.com/joinbench/joinbench/results"
 )
 
 func TestStatementEventQuery(t *testing.T) {
@@ -26,7 +27,7 @@ func TestStatementEventWork(t *testing.T) {
 	w := StatementEventWork([]*int64{v(10), v(0), v(10), v(0), v(0), v(0), v(0), v(0), nil})
 	want(t, "rows_examined", w.RowsExamined, 10)
 	want(t, "rows_changed", w.RowsChanged, 10)
-	if w.Source != StatementEvent || w.FullJoins != nil {
+	if w.Source != results.SourceStatementEvent || w.FullJoins != nil {
 		t.Errorf("%+v", w)
 	}
 }

@@ -3,9 +3,11 @@ package work
 import (
 	"strconv"
 	"strings"
+
+	"github.com/joinbench/joinbench/results"
 )
 
-// statusVar is one session status counter a SessionStatus work reads.
+// statusVar is one session status counter a results.SourceSessionStatus work reads.
 type statusVar int
 
 const (
@@ -41,7 +43,7 @@ var statusNames = [numStatusVars]string{
 	"Select_scan", "Select_full_join",
 }
 
-// StatusQuery reads the session counters a SessionStatus work is made of.
+// StatusQuery reads the session counters a results.SourceSessionStatus work is made of.
 // Reading them costs the same as SHOW SESSION STATUS whatever the filter
 // (MariaDB computes the InnoDB counters for every such statement; the cost
 // is in docs/work.md), and it moves some of the counters itself:
@@ -93,7 +95,7 @@ func (s Status) Sub(before Status) Status {
 // is the sum of the Handler_read counters. RowsChanged needs the
 // temporary tables' writes apart from the tables' (MariaDB's
 // Handler_tmp_write): on MySQL, Handler_write counts both, and it is nil.
-func StatusWork(before, after, cost Status) *Work {
+func StatusWork(before, after, cost Status) *results.Work {
 	d := after.Sub(before)
 	for i := range d.v {
 		if cost.has[i] {
@@ -106,8 +108,8 @@ func StatusWork(before, after, cost Status) *Work {
 		}
 		return Counter(d.v[v])
 	}
-	w := &Work{
-		Source:             SessionStatus,
+	w := &results.Work{
+		Source:             results.SourceSessionStatus,
 		RowsSent:           get(stRowsSent),
 		HandlerReadKey:     get(stReadKey),
 		HandlerReadNext:    get(stReadNext),

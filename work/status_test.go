@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/joinbench/joinbench/results"
 )
 
 // readStatusFile reads a recorded StatusQuery result: name and value per
@@ -38,7 +40,7 @@ func want(t *testing.T, what string, c *int64, v int64) {
 func TestStatusWorkMariaDB(t *testing.T) {
 	cost := readStatusFile(t, "mariadb_2.tsv").Sub(readStatusFile(t, "mariadb_1.tsv"))
 	w := StatusWork(readStatusFile(t, "mariadb_before.tsv"), readStatusFile(t, "mariadb_after.tsv"), cost)
-	if w.Source != SessionStatus {
+	if w.Source != results.SourceSessionStatus {
 		t.Errorf("source %q", w.Source)
 	}
 	want(t, "rows_examined (Rows_read)", w.RowsExamined, 10401)

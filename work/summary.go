@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/joinbench/joinbench/results"
 )
 
 // Summary is the mean work per execution of samples of one scenario with
@@ -47,7 +49,7 @@ type TableSummary struct {
 // Summarize averages the work of samples per execution. Samples of
 // different sources must not be mixed: their figures count different
 // things.
-func Summarize(samples []*Work) Summary {
+func Summarize(samples []*results.Work) Summary {
 	s := Summary{Samples: len(samples)}
 	if len(samples) == 0 {
 		return s

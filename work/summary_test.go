@@ -1,12 +1,16 @@
 package work
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/joinbench/joinbench/results"
+)
 
 // The regression of the issue: level1 loses idx_parent_id, and the line
 // says which tables changed and how.
 func TestDescribeDroppedIndex(t *testing.T) {
-	before := Summarize([]*Work{parseFile(t, "simple_inner_index")})
-	after := Summarize([]*Work{parseFile(t, "simple_inner_index_no_idx_parent_id")})
+	before := Summarize([]*results.Work{parseFile(t, "simple_inner_index")})
+	after := Summarize([]*results.Work{parseFile(t, "simple_inner_index_no_idx_parent_id")})
 	got := Describe(before, after)
 	want := "m: 2,857 → 6,600 rows/exec: ref on comp_attributes → eq_ref on PRIMARY; " +
 		"level1: 7,544 → 6,600 rows/exec: ref on idx_parent_id with rowid filter on idx_record_status → range on idx_record_status"
@@ -24,24 +28,24 @@ func TestDescribeDroppedIndex(t *testing.T) {
 	if before.Lookups != 2858 || after.Lookups != 6601 {
 		t.Errorf("lookups %v → %v, want 2858 → 6601", before.Lookups, after.Lookups)
 	}
-	bnl := Summarize([]*Work{parseFile(t, "simple_left_index_no_idx_parent_id")})
-	if got, want := Describe(Summarize([]*Work{parseFile(t, "simple_left_index")}), bnl),
+	bnl := Summarize([]*results.Work{parseFile(t, "simple_left_index_no_idx_parent_id")})
+	if got, want := Describe(Summarize([]*results.Work{parseFile(t, "simple_left_index")}), bnl),
 		"level1: 963 → 20,000 rows/exec: ref on idx_parent_id → ALL (BNL join buffer, 57,140,000 rows compared)"; got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
 
 func TestDescribeSameWork(t *testing.T) {
-	a := Summarize([]*Work{parseFile(t, "multilevel_inner_index")})
+	a := Summarize([]*results.Work{parseFile(t, "multilevel_inner_index")})
 	if got := Describe(a, a); got != "" {
 		t.Errorf("same work described as %q", got)
 	}
 }
 
 func TestSummarizeMeans(t *testing.T) {
-	w1 := &Work{RowsExamined: Counter(10), Tables: []Table{{SelectID: 1, Name: "t", Access: "ref", Key: "k", Loops: 2, Rows: 6}}}
-	w2 := &Work{RowsExamined: Counter(20), Tables: []Table{{SelectID: 1, Name: "t", Access: "ref", Key: "k", Loops: 4, Rows: 12}}}
-	s := Summarize([]*Work{w1, w2})
+	w1 := &results.Work{RowsExamined: Counter(10), Tables: []results.WorkTable{{SelectID: 1, Name: "t", Access: "ref", Key: "k", Loops: 2, Rows: 6}}}
+	w2 := &results.Work{RowsExamined: Counter(20), Tables: []results.WorkTable{{SelectID: 1, Name: "t", Access: "ref", Key: "k", Loops: 4, Rows: 12}}}
+	s := Summarize([]*results.Work{w1, w2})
 	if s.Samples != 2 || s.RowsExamined != 15 || !s.HasRowsExamined || s.HasPages || s.Lookups != 3 ||
 		len(s.Tables) != 1 || s.Tables[0].Rows != 9 || s.Tables[0].Loops != 3 {
 		t.Errorf("%+v", s)

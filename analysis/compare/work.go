@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/joinbench/joinbench/results"
 	"github.com/joinbench/joinbench/work"
 )
 
@@ -46,7 +47,7 @@ const (
 // Candidate[i] are the same execution (same key and values) on each side,
 // of the same source.
 type WorkPairs struct {
-	Base, Candidate []*work.Work
+	Base, Candidate []*results.Work
 }
 
 // WorkComparison is the work per execution of a scenario's paired samples
@@ -178,7 +179,7 @@ func RatioText(r float64) string {
 // thread, event, statement) and values, of the same source and without
 // error: the first sample of a key on each side (rounds of one side
 // sample the same executions with the same values), by scenario.
-func PairWork(base, cand []work.Work) map[string]*WorkPairs {
+func PairWork(base, cand []results.Work) map[string]*WorkPairs {
 	type key struct {
 		scenario string
 		segment  int32
@@ -186,8 +187,8 @@ func PairWork(base, cand []work.Work) map[string]*WorkPairs {
 		event    int64
 		seq      int32
 	}
-	kb := func(w *work.Work) key { return key{w.Scenario, w.Segment, w.Thread, w.Event, w.StatementSeq} }
-	first := map[key]*work.Work{}
+	kb := func(w *results.Work) key { return key{w.Scenario, w.Segment, w.Thread, w.Event, w.StatementSeq} }
+	first := map[key]*results.Work{}
 	for i := range base {
 		w := &base[i]
 		if w.Error != "" {
@@ -248,16 +249,16 @@ func (j *Judge) compareWork(p *WorkPairs) *WorkComparison {
 	if len(bs.Tables) > 0 || len(cs.Tables) > 0 {
 		add("lookups", bs.Lookups, cs.Lookups)
 		add("compared", bs.Compared, cs.Compared)
-	} else if b, ok := meanOf(p.Base, func(w *work.Work) *int64 { return w.HandlerReadKey }); ok {
-		if c, ok := meanOf(p.Candidate, func(w *work.Work) *int64 { return w.HandlerReadKey }); ok {
+	} else if b, ok := meanOf(p.Base, func(w *results.Work) *int64 { return w.HandlerReadKey }); ok {
+		if c, ok := meanOf(p.Candidate, func(w *results.Work) *int64 { return w.HandlerReadKey }); ok {
 			add("lookups", b, c)
 		}
 	}
 	if bs.HasPages && cs.HasPages {
 		add("pages", bs.Pages, cs.Pages)
 	}
-	if b, ok := meanOf(p.Base, func(w *work.Work) *int64 { return w.RowsChanged }); ok {
-		if c, ok := meanOf(p.Candidate, func(w *work.Work) *int64 { return w.RowsChanged }); ok && (b > 0 || c > 0) {
+	if b, ok := meanOf(p.Base, func(w *results.Work) *int64 { return w.RowsChanged }); ok {
+		if c, ok := meanOf(p.Candidate, func(w *results.Work) *int64 { return w.RowsChanged }); ok && (b > 0 || c > 0) {
 			add("rows_changed", b, c)
 		}
 	}
@@ -277,7 +278,7 @@ func (j *Judge) compareWork(p *WorkPairs) *WorkComparison {
 }
 
 // meanOf is the mean of a counter over samples, false when one lacks it.
-func meanOf(ws []*work.Work, c func(*work.Work) *int64) (float64, bool) {
+func meanOf(ws []*results.Work, c func(*results.Work) *int64) (float64, bool) {
 	sum := 0.0
 	for _, w := range ws {
 		v, ok := work.Value(c(w))

@@ -13,7 +13,7 @@ import (
 )
 
 // recorded reads a recorded ANALYZE output of package work's test data.
-func recorded(t *testing.T, name string) work.Work {
+func recorded(t *testing.T, name string) results.Work {
 	t.Helper()
 	b, err := os.ReadFile("../../work/testdata/mariadb/" + name + ".json")
 	if err != nil {
@@ -27,8 +27,8 @@ func recorded(t *testing.T, name string) work.Work {
 }
 
 // samples are n samples of one scenario, keyed as the engine keys them.
-func samples(w work.Work, scenario string, n int) []work.Work {
-	out := make([]work.Work, n)
+func samples(w results.Work, scenario string, n int) []results.Work {
+	out := make([]results.Work, n)
 	for i := range out {
 		out[i] = w.Clone()
 		out[i].Scenario, out[i].Thread, out[i].Event, out[i].Params = scenario, int32(i%2), int64(i/2), []string{"main1", "Asia"}
@@ -36,7 +36,7 @@ func samples(w work.Work, scenario string, n int) []work.Work {
 	return out
 }
 
-func judgeWorkOf(t *testing.T, base, cand work.Work, verdict string) ScenarioComparison {
+func judgeWorkOf(t *testing.T, base, cand results.Work, verdict string) ScenarioComparison {
 	t.Helper()
 	j := NewJudge(Options{}.WithDefaults(), 1, nil)
 	pairs := PairWork(samples(base, "s", 6), samples(cand, "s", 6))
@@ -104,8 +104,8 @@ func TestWorkLess(t *testing.T) {
 
 // A figure grows past the bound only by WorkMinDelta per execution too.
 func TestWorkSmallCounts(t *testing.T) {
-	b := work.Work{Source: work.SessionStatus, RowsExamined: work.Counter(2), HandlerReadKey: work.Counter(1), RowsChanged: work.Counter(1)}
-	c := work.Work{Source: work.SessionStatus, RowsExamined: work.Counter(6), HandlerReadKey: work.Counter(1), RowsChanged: work.Counter(1)}
+	b := results.Work{Source: results.SourceSessionStatus, RowsExamined: work.Counter(2), HandlerReadKey: work.Counter(1), RowsChanged: work.Counter(1)}
+	c := results.Work{Source: results.SourceSessionStatus, RowsExamined: work.Counter(6), HandlerReadKey: work.Counter(1), RowsChanged: work.Counter(1)}
 	sc := judgeWorkOf(t, b, c, NoChange)
 	if sc.Verdict != NoChange || sc.Work.Change != WorkSame {
 		t.Errorf("2 → 6 rows: %s %+v", sc.Verdict, sc.Work)
@@ -124,7 +124,7 @@ func TestPairWork(t *testing.T) {
 	cand := samples(w, "s", 4)
 	cand[1].Params = []string{"main1", "Europe"} // other values: not the same execution
 	cand[2].Error = "lost"
-	cand[3].Source = work.SessionStatus
+	cand[3].Source = results.SourceSessionStatus
 	base = append(base, samples(w, "s", 1)...) // a second round's sample of key 0
 	p := PairWork(base, cand)["s"]
 	if p == nil || len(p.Base) != 1 || p.Base[0].Event != 0 || p.Candidate[0].Event != 0 {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/joinbench/joinbench/analysis/compare"
 	"github.com/joinbench/joinbench/results"
-	"github.com/joinbench/joinbench/work"
 )
 
 // Compare reads the base and candidate run folders and compares them
@@ -31,7 +30,7 @@ type sideData struct {
 	writes []string
 	info   *results.Run
 	infos  []*results.Run // of every run folder that has one
-	work   []work.Work    // the work samples of every run folder
+	work   []results.Work // the work samples of every run folder
 	// notReached are the scenarios its events never reached, with those
 	// ahead of them that stalled (cut.go).
 	notReached map[string][]string
@@ -292,7 +291,7 @@ func readSide(name string, dirs []string, side *compare.Side, w warner) (*sideDa
 	var first *results.Run
 	var writes, failed, empty []string
 	var infos []*results.Run
-	var samples []work.Work
+	var samples []results.Work
 	for _, d := range dirs {
 		side.Runs = append(side.Runs, d)
 		id := results.RunIDFromDir(d)

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/joinbench/joinbench/internal/sqllex"
-	"github.com/joinbench/joinbench/results"
 )
 
 // chunkedKind runs a DELETE or UPDATE in chunks, each its own transaction.
@@ -64,16 +63,16 @@ func (j chunkedJob) What(Target) string {
 // by ranges of size primary key values from the smallest to the largest
 // key the statement's condition selects, or with LIMIT size until a chunk
 // affects fewer rows.
-func (j chunkedJob) Do(ctx context.Context, at Site, row *results.Action) error {
+func (j chunkedJob) Do(ctx context.Context, at Site, out *Outcome) error {
 	return withConn(ctx, at.DB, func(c *conn) error {
 		if j.by == chunkByLimit {
-			return j.byLimit(c, row)
+			return j.byLimit(c, out)
 		}
-		return j.byKey(c, row)
+		return j.byKey(c, out)
 	})
 }
 
-func (j chunkedJob) byLimit(c *conn, row *results.Action) error {
+func (j chunkedJob) byLimit(c *conn, out *Outcome) error {
 	q := j.dml.Head
 	if j.dml.Cond != "" {
 		q += " WHERE " + j.dml.Cond
@@ -81,8 +80,8 @@ func (j chunkedJob) byLimit(c *conn, row *results.Action) error {
 	q += fmt.Sprintf(" LIMIT %d", j.size)
 	for {
 		n, err := c.exec(q)
-		row.Rows += n
-		row.Chunks++
+		out.Rows += n
+		out.Chunks++
 		if err != nil {
 			return err
 		}
@@ -92,7 +91,7 @@ func (j chunkedJob) byLimit(c *conn, row *results.Action) error {
 	}
 }
 
-func (j chunkedJob) byKey(c *conn, row *results.Action) error {
+func (j chunkedJob) byKey(c *conn, out *Outcome) error {
 	d := j.dml
 	key, err := c.integerKey(d)
 	if err != nil {
@@ -118,8 +117,8 @@ func (j chunkedJob) byKey(c *conn, row *results.Action) error {
 	for from := lo.Int64; from <= hi.Int64; from += j.size {
 		q := d.withCond(fmt.Sprintf("%s >= %d AND %s < %d", key, from, key, from+j.size))
 		n, err := c.exec(q)
-		row.Rows += n
-		row.Chunks++
+		out.Rows += n
+		out.Chunks++
 		if err != nil {
 			return err
 		}

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/joinbench/joinbench/internal/server"
-	"github.com/joinbench/joinbench/results"
 )
 
 // crashKind kills the node's server with SIGKILL, or every node at once on
@@ -41,37 +40,31 @@ func (j crashJob) What(Target) string {
 
 // Do kills the one server and brings it back. Starting it again undoes
 // the fault, so the end of the run waits for it.
-func (j crashJob) Do(ctx context.Context, at Site, row *results.Action) error {
+func (j crashJob) Do(ctx context.Context, at Site, out *Outcome) error {
 	recs, err := at.Process.Crash(ctx, j.down, false)
 	for _, rec := range recs {
-		fillRecovery(row, rec)
+		noteRecovery(out, rec)
 	}
 	return err
 }
 
 // DoAll kills every server of the sandbox at once and recovers the whole.
-func (j crashJob) DoAll(ctx context.Context, at []Site, rows []*results.Action) error {
+func (j crashJob) DoAll(ctx context.Context, at []Site, outs []*Outcome) error {
 	recs, err := at[0].Process.Crash(ctx, j.down, true)
 	for _, rec := range recs {
-		for _, row := range rows {
-			if row.Node == rec.Node {
-				fillRecovery(row, rec)
+		for i, site := range at {
+			if site.Node == rec.Node {
+				noteRecovery(outs[i], rec)
 			}
 		}
 	}
 	return err
 }
 
-// fillRecovery notes in a node's row when it was killed, when it was
-// writable and Synced again and how it came back.
-func fillRecovery(row *results.Action, rec server.Recovery) {
-	if !rec.Killed.IsZero() {
-		row.Start = rec.Killed
-	}
-	row.WritableTime, row.SyncedTime, row.StateTransfer = rec.Writable, rec.Synced, rec.Transfer
-	row.Output = rec.Notes
-	row.Recovery = &results.Recovery{ClusterSize: int32(rec.ClusterSize), KilledTime: rec.Killed, StartedTime: rec.Started,
-		WritableTime: rec.Writable, SyncedTime: rec.Synced, Method: rec.Transfer, Position: rec.Position,
-		TransferStartTime: rec.TransferStart, TransferEndTime: rec.TransferEnd,
-		TransferWritesets: rec.TransferWritesets, TransferBytes: rec.TransferBytes}
+// noteRecovery notes in a node's outcome when it was killed, and how it
+// came back.
+func noteRecovery(out *Outcome, rec server.Recovery) {
+	out.Started = rec.Killed
+	out.Output = rec.Notes
+	out.Recovery = &rec
 }

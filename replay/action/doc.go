@@ -6,7 +6,9 @@
 //
 // Each kind of action is one Kind value in a file of its own (sql.go,
 // rsu.go, ...): its name, the syntax of its arguments and their parser,
-// how long it may take to stop, and the Job that does it. The kinds list
+// how long it may take to stop, and the Job that does it. A job notes what
+// it did in an Outcome; the runner alone makes outcomes rows, so a kind
+// knows nothing of the results' format. The kinds list
 // (kinds.go) is the registry that the parser, the help text and the docs
 // check read. Parse reads the grammar every kind shares,
 //

@@ -12,8 +12,6 @@ import (
 	"time"
 
 	"github.com/go-sql-driver/mysql"
-
-	"github.com/joinbench/joinbench/results"
 )
 
 // execKind runs an external command (pt-online-schema-change, gh-ost, a
@@ -54,33 +52,33 @@ func (j execJob) What(t Target) string {
 
 // Do runs the command with sh -c, its {host}, {port}, {user}, {database}
 // and {socket} replaced by the endpoint's, and MYSQL_PWD, MYSQL_HOST and
-// MYSQL_TCP_PORT in its environment; its output goes to the action's row.
+// MYSQL_TCP_PORT in its environment; its output goes to the action's outcome.
 // The action lasts as long as the command and every process it started
 // (its family, family.go): when the run ends first, they get SIGTERM,
 // then SIGKILL.
-func (j execJob) Do(ctx context.Context, at Site, row *results.Action) error {
+func (j execJob) Do(ctx context.Context, at Site, out *Outcome) error {
 	cfg := at.Conn
 	host, port, _ := endpointAddress(cfg)
 	command := expandCommand(j.command, cfg)
-	row.What = command
+	out.What = command
 	fam, err := newFamily()
 	if err != nil {
 		return err
 	}
 	cmd := exec.Command("/bin/sh", "-c", command)
 	cmd.Env = append(os.Environ(), "MYSQL_PWD="+cfg.Passwd, "MYSQL_HOST="+host, "MYSQL_TCP_PORT="+port, fam.env())
-	out := &tailBuffer{max: outputLimit}
-	cmd.Stdout, cmd.Stderr = out, out
+	printed := &tailBuffer{max: outputLimit}
+	cmd.Stdout, cmd.Stderr = printed, printed
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("start %s: %w", command, err)
 	}
 	fam.pgid = cmd.Process.Pid
 	err = waitCommand(ctx, cmd, fam)
-	row.Output = out.String()
+	out.Output = printed.String()
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
-		return &exitError{code: ee.ExitCode(), err: fmt.Errorf("exit status %d: %s", ee.ExitCode(), lastLine(row.Output))}
+		return &exitError{code: ee.ExitCode(), err: fmt.Errorf("exit status %d: %s", ee.ExitCode(), lastLine(out.Output))}
 	}
 	return err
 }

@@ -13,8 +13,6 @@ import (
 	"time"
 
 	"github.com/go-sql-driver/mysql"
-
-	"github.com/joinbench/joinbench/results"
 )
 
 // marked are the live processes whose environment holds entry.
@@ -57,9 +55,9 @@ func TestExecEndsWhatItStarted(t *testing.T) {
 		"setsid sh -c 'sleep 300 & wait' >/dev/null 2>&1 </dev/null & echo started"
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	var row results.Action
+	var out Outcome
 	go func() {
-		done <- execJob{command: command}.Do(ctx, Site{Target: Target{Conn: &mysql.Config{Net: "tcp", Addr: "127.0.0.1:1"}}}, &row)
+		done <- execJob{command: command}.Do(ctx, Site{Target: Target{Conn: &mysql.Config{Net: "tcp", Addr: "127.0.0.1:1"}}}, &out)
 	}()
 	deadline := time.Now().Add(10 * time.Second)
 	for len(marked(t, entry)) < 4 {
@@ -82,17 +80,17 @@ func TestExecEndsWhatItStarted(t *testing.T) {
 	if left := marked(t, entry); len(left) > 0 {
 		t.Errorf("processes %v outlived the action", left)
 	}
-	if row.Output != "started\n" {
-		t.Errorf("output %q", row.Output)
+	if out.Output != "started\n" {
+		t.Errorf("output %q", out.Output)
 	}
 }
 
 // TestExecEndsWithItsCommand: a command that leaves nothing behind ends
 // the action when it exits.
 func TestExecEndsWithItsCommand(t *testing.T) {
-	var row results.Action
-	err := execJob{command: "echo done"}.Do(context.Background(), Site{Target: Target{Conn: &mysql.Config{Net: "tcp", Addr: "127.0.0.1:1"}}}, &row)
-	if err != nil || row.Output != "done\n" {
-		t.Fatalf("%v, output %q", err, row.Output)
+	var out Outcome
+	err := execJob{command: "echo done"}.Do(context.Background(), Site{Target: Target{Conn: &mysql.Config{Net: "tcp", Addr: "127.0.0.1:1"}}}, &out)
+	if err != nil || out.Output != "done\n" {
+		t.Fatalf("%v, output %q", err, out.Output)
 	}
 }

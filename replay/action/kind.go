@@ -4,8 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"time"
-
-	"github.com/joinbench/joinbench/results"
 )
 
 // Kind describes one kind of action. Each kind is a value in a file of
@@ -42,17 +40,17 @@ type Job interface {
 	What(t Target) string
 	// Do does it on one target until it is done or ctx ends (the run
 	// is over), when it stops what it started and undoes its fault. It
-	// notes what it did (rows, chunks, output) in row.
-	Do(ctx context.Context, at Site, row *results.Action) error
+	// notes what it did (rows, chunks, output) in out.
+	Do(ctx context.Context, at Site, out *Outcome) error
 }
 
 // GroupJob is the job of an AllAtOnce kind, which acts on every target at
 // once when the target is "all".
 type GroupJob interface {
 	Job
-	// DoAll does it on the targets at once, noting in each target's row
-	// (in the order of at) what happened to it.
-	DoAll(ctx context.Context, at []Site, rows []*results.Action) error
+	// DoAll does it on the targets at once, noting in each target's
+	// outcome (in the order of at) what happened to it.
+	DoAll(ctx context.Context, at []Site, outs []*Outcome) error
 }
 
 // checker is a job that can tell, before the run, that it could not act

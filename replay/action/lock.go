@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/joinbench/joinbench/internal/sqllex"
-	"github.com/joinbench/joinbench/results"
 )
 
 // lockKind holds LOCK TABLES ... WRITE on the node for a duration: on a
@@ -52,7 +51,7 @@ func (j lockJob) What(Target) string {
 	return fmt.Sprintf("LOCK TABLES %s WRITE for %s", strings.Join(j.tables, ", "), j.hold)
 }
 
-func (j lockJob) Do(ctx context.Context, at Site, _ *results.Action) error {
+func (j lockJob) Do(ctx context.Context, at Site, _ *Outcome) error {
 	return withConn(ctx, at.DB, func(c *conn) error {
 		if err := c.setLockWait(lockLockWait); err != nil {
 			return err

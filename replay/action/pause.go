@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"syscall"
 	"time"
-
-	"github.com/joinbench/joinbench/results"
 )
 
 // pauseKind stops the node's server with SIGSTOP for a while: a frozen
@@ -36,7 +34,7 @@ func (j pauseJob) What(Target) string { return fmt.Sprintf("SIGSTOP for %s", j.s
 // SIGCONT, also when the run ends first: a stopped node answers nothing,
 // and the other nodes of a cluster see it as slow, not gone, until their
 // suspect timeout.
-func (j pauseJob) Do(ctx context.Context, at Site, _ *results.Action) error {
+func (j pauseJob) Do(ctx context.Context, at Site, _ *Outcome) error {
 	pid := at.Process.PID()
 	if pid <= 0 {
 		return errors.New("the server is not running")

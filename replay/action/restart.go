@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/joinbench/joinbench/internal/server"
-	"github.com/joinbench/joinbench/results"
 )
 
 // restartKind stops the node's server cleanly and starts it again after a
@@ -33,6 +32,6 @@ type restartJob struct{ down time.Duration }
 
 func (j restartJob) What(Target) string { return fmt.Sprintf("stop, start after %s", j.down) }
 
-func (j restartJob) Do(ctx context.Context, at Site, _ *results.Action) error {
+func (j restartJob) Do(ctx context.Context, at Site, _ *Outcome) error {
 	return at.Process.Restart(ctx, j.down)
 }

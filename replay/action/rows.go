@@ -16,6 +16,24 @@ func (r *Runner) row(a *Action, i int, tg Target, planned time.Time) results.Act
 		Outcome: results.ActionSkipped}
 }
 
+// note puts on a target's row what its job noted of what it did.
+func (o Outcome) note(row *results.Action) {
+	if o.What != "" {
+		row.What = o.What
+	}
+	if !o.Started.IsZero() {
+		row.Start = o.Started
+	}
+	row.Rows, row.Chunks, row.Output = o.Rows, o.Chunks, o.Output
+	if rec := o.Recovery; rec != nil {
+		row.WritableTime, row.SyncedTime, row.StateTransfer = rec.Writable, rec.Synced, rec.Transfer
+		row.Recovery = &results.Recovery{ClusterSize: int32(rec.ClusterSize), KilledTime: rec.Killed, StartedTime: rec.Started,
+			WritableTime: rec.Writable, SyncedTime: rec.Synced, Method: rec.Transfer, Position: rec.Position,
+			TransferStartTime: rec.TransferStart, TransferEndTime: rec.TransferEnd,
+			TransferWritesets: rec.TransferWritesets, TransferBytes: rec.TransferBytes}
+	}
+}
+
 // started notes that a target of an action is being acted on.
 func (r *Runner) started(row results.Action, kind *Kind) *running {
 	a := &running{row: row, kind: kind}

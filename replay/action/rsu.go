@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"time"
-
-	"github.com/joinbench/joinbench/results"
 )
 
 // rsuKind runs a statement under rolling schema upgrade
@@ -38,7 +36,7 @@ func (j rsuJob) What(Target) string { return j.stmt }
 // Do runs the statement under RSU: the node leaves the cluster's flow of
 // write-sets while it runs, and catches up after. It ends once the node is
 // Synced again, so that a rolling change moves to the next node only then.
-func (j rsuJob) Do(ctx context.Context, at Site, row *results.Action) error {
+func (j rsuJob) Do(ctx context.Context, at Site, out *Outcome) error {
 	return withConn(ctx, at.DB, func(c *conn) error {
 		if err := c.setLockWait(rsuLockWait); err != nil {
 			return err
@@ -47,7 +45,7 @@ func (j rsuJob) Do(ctx context.Context, at Site, row *results.Action) error {
 			return fmt.Errorf("wsrep_OSU_method: %w", err)
 		}
 		n, err := c.exec(j.stmt)
-		row.Rows = n
+		out.Rows = n
 		if err != nil {
 			return err
 		}

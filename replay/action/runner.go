@@ -145,9 +145,11 @@ func (r *Runner) do(a *Action, tg Target, row *results.Action) error {
 	row.Start = time.Now()
 	r.printf("action %d on %s: %s: %s", a.Number, where(*row), a.Kind.Name, clipText(row.What, 200))
 	ra := r.started(*row, a.Kind)
-	err := a.Job.Do(r.ctx, Site{Target: tg, DB: r.env.Endpoints[tg.Endpoint].DB}, row)
+	var out Outcome
+	err := a.Job.Do(r.ctx, Site{Target: tg, DB: r.env.Endpoints[tg.Endpoint].DB}, &out)
 	r.ended(ra)
 	row.End = time.Now()
+	out.note(row)
 	r.outcome(row, err)
 	return err
 }
@@ -155,7 +157,8 @@ func (r *Runner) do(a *Action, tg Target, row *results.Action) error {
 // doAll acts on every target of a at once (GroupJob), one row each.
 func (r *Runner) doAll(a *Action, planned time.Time) {
 	rows := make([]results.Action, len(a.Targets))
-	ptrs := make([]*results.Action, len(a.Targets))
+	outs := make([]Outcome, len(a.Targets))
+	ptrs := make([]*Outcome, len(a.Targets))
 	sites := make([]Site, len(a.Targets))
 	var ras []*running
 	start := time.Now()
@@ -163,7 +166,7 @@ func (r *Runner) doAll(a *Action, planned time.Time) {
 	for i, tg := range a.Targets {
 		rows[i] = r.row(a, i, tg, planned)
 		rows[i].Start = start
-		ptrs[i] = &rows[i]
+		ptrs[i] = &outs[i]
 		sites[i] = Site{Target: tg, DB: r.env.Endpoints[tg.Endpoint].DB}
 		ras = append(ras, r.started(rows[i], a.Kind))
 	}
@@ -172,6 +175,7 @@ func (r *Runner) doAll(a *Action, planned time.Time) {
 	for i := range rows {
 		r.ended(ras[i])
 		rows[i].End = end
+		outs[i].note(&rows[i])
 		r.outcome(&rows[i], err)
 		r.record(rows[i], true)
 	}

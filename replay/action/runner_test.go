@@ -22,7 +22,7 @@ type fakeJob struct {
 
 func (j fakeJob) What(Target) string { return "fake" }
 
-func (j fakeJob) Do(ctx context.Context, _ Site, row *results.Action) error {
+func (j fakeJob) Do(ctx context.Context, _ Site, out *Outcome) error {
 	if j.ignores {
 		close(j.started)
 		<-j.release
@@ -31,7 +31,7 @@ func (j fakeJob) Do(ctx context.Context, _ Site, row *results.Action) error {
 	if j.err != nil {
 		return j.err
 	}
-	row.Rows = 7
+	out.Rows = 7
 	return nil
 }
 
@@ -136,9 +136,9 @@ func TestNoRunner(t *testing.T) {
 // groupJob is an AllAtOnce job that notes each of its targets.
 type groupJob struct{ fakeJob }
 
-func (j groupJob) DoAll(_ context.Context, at []Site, rows []*results.Action) error {
-	for i, row := range rows {
-		row.StateTransfer = fmt.Sprint("site ", at[i].Endpoint)
+func (j groupJob) DoAll(_ context.Context, at []Site, outs []*Outcome) error {
+	for i, out := range outs {
+		out.Output = fmt.Sprint("site ", at[i].Endpoint)
 	}
 	return j.err
 }
@@ -167,7 +167,7 @@ func TestRunnerAllAtOnce(t *testing.T) {
 	want := []string{"1.1 ok site 0 a", "1.2 ok site 1 b", "2.1 failed site 0 a", "2.2 failed site 1 b"}
 	for i, w := range want {
 		g := rows[i]
-		if got := fmt.Sprintf("%d.%d %s %s %s", g.Action, g.Step, g.Outcome, g.StateTransfer, g.Endpoint); got != w {
+		if got := fmt.Sprintf("%d.%d %s %s %s", g.Action, g.Step, g.Outcome, g.Output, g.Endpoint); got != w {
 			t.Errorf("row %d: %s, want %s", i, got, w)
 		}
 	}

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/joinbench/joinbench/internal/throttle"
-	"github.com/joinbench/joinbench/results"
 )
 
 // slowKind makes the node's server a stated fraction slower on CPU or on
@@ -71,16 +70,16 @@ func (j slowJob) Check(t Target) error {
 // the duration (throttle.Run), and lifts the limit also when the run ends
 // first. The row's start is when the limit was set; its output says what
 // was measured before and while limited.
-func (j slowJob) Do(ctx context.Context, at Site, row *results.Action) error {
+func (j slowJob) Do(ctx context.Context, at Site, out *Outcome) error {
 	pid := at.Process.PID()
 	if pid <= 0 {
 		return errors.New("the server is not running")
 	}
 	res, err := throttle.Run(ctx, throttle.Spec{
 		PID: pid, Resource: j.resource, Path: at.Process.DataDir(), Fraction: j.fraction,
-		For: j.hold, Limited: func(t time.Time) { row.Start = t },
+		For: j.hold, Limited: func(t time.Time) { out.Started = t },
 	})
-	row.Output = slowOutput(j, res)
+	out.Output = slowOutput(j, res)
 	return err
 }
 

@@ -2,8 +2,6 @@ package action
 
 import (
 	"context"
-
-	"github.com/joinbench/joinbench/results"
 )
 
 // sqlKind runs a statement on a connection of its own, as the session's
@@ -34,10 +32,10 @@ type sqlJob struct{ stmt string }
 
 func (j sqlJob) What(Target) string { return j.stmt }
 
-func (j sqlJob) Do(ctx context.Context, at Site, row *results.Action) error {
+func (j sqlJob) Do(ctx context.Context, at Site, out *Outcome) error {
 	return withConn(ctx, at.DB, func(c *conn) error {
 		n, err := c.exec(j.stmt)
-		row.Rows = n
+		out.Rows = n
 		return err
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/joinbench/joinbench/internal/flavor"
+	"github.com/joinbench/joinbench/results"
 	"github.com/joinbench/joinbench/work"
 )
 
@@ -22,7 +23,7 @@ type Querier interface {
 // the server's output. It executes the statement: never give it a write.
 // It may run on any connection; on its own, it leaves the connection that
 // ran the statement for real alone.
-func Analyze(ctx context.Context, q Querier, fl flavor.Flavor, query string, args []any) (*work.Work, string, error) {
+func Analyze(ctx context.Context, q Querier, fl flavor.Flavor, query string, args []any) (*results.Work, string, error) {
 	stmt, _, err := work.AnalyzeStatement(fl, query)
 	if err != nil {
 		return nil, "", err

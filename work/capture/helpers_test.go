@@ -4,11 +4,12 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/joinbench/joinbench/results"
 	"github.com/joinbench/joinbench/work"
 )
 
 // render shows a Work in a failure message.
-func render(w *work.Work) string {
+func render(w *results.Work) string {
 	b, _ := json.MarshalIndent(w, "", " ")
 	return string(b)
 }

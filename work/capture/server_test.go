@@ -13,6 +13,7 @@ import (
 	"github.com/joinbench/joinbench/internal/flavor"
 	"github.com/joinbench/joinbench/internal/server"
 	"github.com/joinbench/joinbench/internal/testdb"
+	"github.com/joinbench/joinbench/results"
 	"github.com/joinbench/joinbench/work"
 )
 
@@ -153,12 +154,12 @@ func TestOnServer(t *testing.T) {
 				t.Fatalf("the cost of reading the counters changed: %+v then %+v", cost, again)
 			}
 		}
-		measure := func(e []statement) []*work.Work {
+		measure := func(e []statement) []*results.Work {
 			if _, err := c.ExecContext(ctx, "BEGIN"); err != nil {
 				t.Fatal(err)
 			}
 			defer c.ExecContext(ctx, "ROLLBACK")
-			var out []*work.Work
+			var out []*results.Work
 			for _, st := range e {
 				w, err := Measure(ctx, c, cost, func() error { return run(ctx, c, st) })
 				if err != nil {
@@ -207,7 +208,7 @@ func TestOnServer(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			d := work.Describe(work.Summarize([]*work.Work{a}), work.Summarize([]*work.Work{b}))
+			d := work.Describe(work.Summarize([]*results.Work{a}), work.Summarize([]*results.Work{b}))
 			if reflect.DeepEqual(a, b) {
 				same++
 				if d != "" {
@@ -237,7 +238,7 @@ func TestOnServer(t *testing.T) {
 			return statement{}
 		}
 		index, pk := pick("simple_inner_index"), pick("simple_inner_pk")
-		analyze := func(st statement) *work.Work {
+		analyze := func(st statement) *results.Work {
 			w, _, err := Analyze(ctx, c, fl, st.sql, st.args)
 			if err != nil {
 				t.Fatal(err)
@@ -258,7 +259,7 @@ func TestOnServer(t *testing.T) {
 				t.Errorf("level1 still read through idx_parent_id: %+v", tb)
 			}
 		}
-		d := work.Describe(work.Summarize([]*work.Work{ia}), work.Summarize([]*work.Work{ib}))
+		d := work.Describe(work.Summarize([]*results.Work{ia}), work.Summarize([]*results.Work{ib}))
 		if !strings.Contains(d, "level1: ") || !strings.Contains(d, "ref on idx_parent_id") {
 			t.Errorf("simple_inner_index: %q does not say how level1 was read before", d)
 		}

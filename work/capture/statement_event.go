@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/joinbench/joinbench/internal/flavor"
+	"github.com/joinbench/joinbench/results"
 	"github.com/joinbench/joinbench/work"
 )
 
@@ -18,7 +19,7 @@ var ErrNoStatementEvent = errors.New("work: no statement event in performance_sc
 // ReadStatementEvent returns the work of the last statement the connection
 // q runs on completed, and the statement's event name
 // (statement/sql/select, statement/com/Execute for a prepared one, ...).
-func ReadStatementEvent(ctx context.Context, q Querier, fl flavor.Flavor) (*work.Work, string, error) {
+func ReadStatementEvent(ctx context.Context, q Querier, fl flavor.Flavor) (*results.Work, string, error) {
 	rows, err := q.QueryContext(ctx, work.StatementEventQuery(fl))
 	if err != nil {
 		return nil, "", fmt.Errorf("work: statement event: %w", err)

@@ -9,7 +9,7 @@ import (
 	"github.com/joinbench/joinbench/internal/server"
 	"github.com/joinbench/joinbench/internal/server/sandbox"
 	"github.com/joinbench/joinbench/internal/testdb"
-	"github.com/joinbench/joinbench/work"
+	"github.com/joinbench/joinbench/results"
 )
 
 // The statement events need the Performance Schema and its history
@@ -60,7 +60,7 @@ func TestStatementEventOnOwnServer(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	read := func(q string, args ...any) *work.Work {
+	read := func(q string, args ...any) *results.Work {
 		t.Helper()
 		rows, err := c.QueryContext(ctx, q, args...) // prepared, as the engine runs it
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/joinbench/joinbench/results"
 	"github.com/joinbench/joinbench/work"
 )
 
@@ -49,7 +50,7 @@ func StatusCost(ctx context.Context, q Querier) (work.Status, error) {
 // runs on, between two readings of its session counters and returns its
 // work (work.StatusWork with cost). The statement runs once, as it is: this is
 // how writes are measured.
-func Measure(ctx context.Context, q Querier, cost work.Status, exec func() error) (*work.Work, error) {
+func Measure(ctx context.Context, q Querier, cost work.Status, exec func() error) (*results.Work, error) {
 	before, err := ReadStatus(ctx, q)
 	if err != nil {
 		return nil, err
