@@ -7,6 +7,8 @@ import (
 )
 
 // decide gives the latency verdict from sc's intervals (P95 may be nil).
+// What it decides is stated for users by the steps of rule.go; this says
+// why.
 //
 // Over rounds (paired or Welch t), a regression is a change both real and
 // large: the interval of the median (or p95) ratio lies wholly above 1, so

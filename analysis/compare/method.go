@@ -41,31 +41,9 @@ func (j *Judge) methodText() (method, rule string) {
 	return method, j.ruleText()
 }
 
-// ruleText states the rule of the verdicts.
-func (j *Judge) ruleText() string {
-	o := j.opt
-	t := o.Threshold * 100
-	return fmt.Sprintf("regression: over rounds, the interval of the median or p95 ratio lies entirely above 1 (slower, at the simultaneous confidence) "+
-		"and the ratio itself is above %.4g (slower by more than %.4g%%); "+
-		"with the bootstrap, the median ratio's interval lies entirely above 1 + the noise floor (the calibrated single-round noise, else %.4g%%; a single run's p95 is not judged); "+
-		"improvement: the mirror image on the median (interval below 1 and ratio below the inverse bound; with the bootstrap, interval below the inverse bound); "+
-		"too noisy to judge: neither, and the calibrated A/A noise of the scenario with these rounds exceeds %.4g%%; "+
-		"wrong results: any parameter set whose result checksum differs (sets whose checksum varies within a run are ignored); "+
-		"an error rate up by at least 1 point (significant) is a regression; a regression of the (all scenarios) row fails the comparison too; "+
-		"over rounds, a scenario whose pooled executions' bootstrap interval of the median lies beyond the noise floor gets the verdict too, however few the rounds",
-		1+o.Threshold, t, o.NoiseFloor*100, t) + j.workRuleText()
-}
-
-// workRuleText states the rule of work, when it is judged.
-func (j *Judge) workRuleText() string {
-	if j.opt.WorkBound <= NoWork {
-		return ""
-	}
-	return fmt.Sprintf("; work, when both sides ran the same seed on data neither changed: a scenario whose rows examined, index lookups, page requests "+
-		"or join buffer comparisons per execution (over paired samples of the same executions with the same values) grew %.3gx and by %d or more "+
-		"is a regression whatever its time, and one whose work shrank so, growing in no figure, an improvement where its time says no change",
-		j.opt.WorkBound, WorkMinDelta)
-}
+// ruleText states the rule of the verdicts, from its one description
+// (rule.go).
+func (j *Judge) ruleText() string { return RuleText(j.opt) }
 
 // verdictNotes say what limits the latency verdicts of a comparison.
 func (j *Judge) verdictNotes(c *Comparison) []string {

@@ -125,8 +125,8 @@ func (j *Judge) errorRates(b, c *metrics.Metrics) *ErrorRates {
 	}
 	er.PValue = stats.TwoProportionP(b.Errors, b.Executions, c.Errors, c.Executions)
 	sig := er.PValue < 1-j.opt.Confidence
-	er.Increased = sig && er.Candidate-er.Base >= 0.01
-	er.Decreased = sig && er.Base-er.Candidate >= 0.01
+	er.Increased = sig && er.Candidate-er.Base >= ErrorRateStep
+	er.Decreased = sig && er.Base-er.Candidate >= ErrorRateStep
 	for code := range c.ErrorCodes {
 		if b.ErrorCodes[code] == 0 {
 			er.NewCodes = append(er.NewCodes, code)

@@ -190,35 +190,8 @@ several:
 Every verdict line says which, with the rounds and successful executions
 of each side.
 
-Verdicts:
-  wrong results       a parameter set returns a different result checksum
-                      (sets whose checksum already varies within one run
-                      are ignored)
-  regression          over rounds, the interval of the median or of the
-                      p95 ratio lies wholly above 1 and the ratio itself is
-                      above 1+threshold (with the bootstrap: the median's
-                      interval only, wholly above 1+noise floor if larger),
-                      or the error rate rose by at least one point and
-                      significantly, or the candidate ran the scenario and
-                      never completed it while the base did often enough, or
-                      faster than enough of its statements cut at the end
-                      had run, or its work per execution (rows examined,
-                      index lookups, pages, join buffer comparisons of the
-                      same executions with the same values: same --seed, no
-                      writes) grew by --work-bound (1.5x) and by 100, even
-                      with a single round
-  improvement         the mirror image, on the median: its interval wholly
-                      below 1 and its ratio below 1/(1+threshold)
-  too noisy to judge  neither, and the scenario's calibrated noise (from
-                      --noise-file) with the rounds at hand exceeds the
-                      threshold
-  no change           anything else; "insufficient data" when a side has
-                      fewer than --min-samples successful executions (with
-                      a single round) or no two rounds with one
-  only in base        the candidate has no execution of the scenario (and
-  only in candidate   the reverse): with a scenario whose executions on a
-                      side all failed, it is "measured on one side only",
-                      which fails the comparison unless --allow-missing
+Verdicts, the first that holds (the figures are the flags' defaults):
+` + compare.RuleHelp(compare.Options{}, 74) + `
 
 A side whose runs hold no readable execution at all (the run died before
 writing any, or its files cannot be read) is an error: nothing is
