@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -106,39 +107,83 @@ func clientBreakdownByRows(dir string, warn results.Warner) ([]ClientReport, *Co
 }
 
 // TestClientsByColumns: the per-client breakdown read by columns, over any
-// number of workers, is the one read row by row.
+// number of workers, gives the figures worked out by hand from the rows
+// (and the row-by-row reading the same).
 func TestClientsByColumns(t *testing.T) {
-	execs := fixture.Gen(4, 40, fixture.Scen{Name: "a", N: 4000, MedianMs: 2, Plan: "p"}, fixture.Scen{Name: "b", N: 2500, MedianMs: 5, Plan: "p", ErrEvery: 9, ErrCode: 1213})
-	for i := range execs {
-		execs[i].Segment = int32(i%4 + 1)
-		if i%4 == 0 {
-			execs[i].Start = execs[i].Start.Add(3 * time.Second)
-		}
+	at := func(d time.Duration) time.Time { return fixture.T0.Add(d) }
+	ms := time.Millisecond
+	// The fixture gives row i the client host client<i%2>.
+	rows := []struct {
+		seg     int32
+		start   time.Duration
+		latency time.Duration
+		errCode int32
+	}{
+		{1, 0, 10 * ms, 0},                       // segment 1, client0
+		{1, time.Second, 20 * ms, 0},             // segment 1, client1
+		{1, 4 * time.Second, 10 * ms, 1213},      // segment 1, client0
+		{1, 5 * time.Second, time.Second, 0},     // segment 1, client1
+		{2, 2 * time.Second, 10 * ms, 0},         // segment 2, client0
+		{2, 2 * time.Second, 10 * ms, 0},         // segment 2, client1
+		{2, 8 * time.Second, 2 * time.Second, 0}, // segment 2, client0
+		{2, 3 * time.Second, 10 * ms, 0},         // segment 2, client1
 	}
-	fixture.RowGroup = 300
+	var execs []results.Execution
+	for _, r := range rows {
+		execs = append(execs, results.Execution{Scenario: "a", TemplateHash: "t-a", Endpoint: "127.0.0.1:3306", Segment: r.seg,
+			Start: at(r.start), LatencyNs: int64(r.latency), ErrorCode: r.errCode})
+	}
+	fixture.RowGroup = 2
 	defer func() { fixture.RowGroup = 700 }()
-	dir := fixture.Run{ID: "split", Execs: execs, Hosts: 3}.Write(t, t.TempDir())
-	var wantWarn, gotWarn []string
-	wantC, wantW, err := clientBreakdownByRows(dir, func(err error) { wantWarn = append(wantWarn, err.Error()) })
+	dir := fixture.Run{ID: "split", Execs: execs, Hosts: 2}.Write(t, t.TempDir())
+	qps := func(n int64, d time.Duration) float64 { return float64(n) / d.Seconds() }
+	want := []ClientReport{
+		{Segment: 1, ClientHost: "client0", Executions: 2, Errors: 1, Start: at(0), End: at(4*time.Second + 10*ms), QPS: qps(2, 4*time.Second+10*ms), P99Ms: 10},
+		{Segment: 1, ClientHost: "client1", Executions: 2, Start: at(time.Second), End: at(6 * time.Second), QPS: qps(2, 5*time.Second), P99Ms: 1000},
+		{Segment: 2, ClientHost: "client0", Executions: 2, Start: at(2 * time.Second), End: at(10 * time.Second), QPS: qps(2, 8*time.Second), P99Ms: 2000},
+		{Segment: 2, ClientHost: "client1", Executions: 2, Start: at(2 * time.Second), End: at(3*time.Second + 10*ms), QPS: qps(2, time.Second+10*ms), P99Ms: 10},
+	}
+	// Every client ran from 2s (the last first start) to 3.01s (the first
+	// last end); three statements started in it.
+	wantWindow := CommonWindow{Start: at(2 * time.Second), End: at(3*time.Second + 10*ms), Executions: 3, QPS: qps(3, time.Second+10*ms)}
+	byRows, byRowsWindow, err := clientBreakdownByRows(dir, nil)
 	if err != nil {
 		t.Fatal(err)
-	}
-	if len(wantC) != 12 || wantW == nil {
-		t.Fatalf("fixture: %d clients, window %+v", len(wantC), wantW)
 	}
 	for _, n := range []int{1, 2, 5} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			withWorkers(n, func() {
-				gotWarn = nil
-				c, w, err := clientBreakdown(dir, func(err error) { gotWarn = append(gotWarn, err.Error()) })
+				var warned []string
+				got, w, err := clientBreakdown(dir, func(err error) { warned = append(warned, err.Error()) })
 				if err != nil {
 					t.Fatal(err)
 				}
-				sameJSON(t, "clients", c, wantC)
-				sameJSON(t, "common window", w, wantW)
-				if !slices.Equal(gotWarn, wantWarn) {
-					t.Errorf("warnings %q, want %q", gotWarn, wantWarn)
+				if len(got) != len(want) {
+					t.Fatalf("%d clients, want %d: %+v", len(got), len(want), got)
 				}
+				for i := range want {
+					g, w := got[i], want[i]
+					// The p99 is a histogram's: within its 4% buckets.
+					if math.Abs(g.P99Ms-w.P99Ms) > 0.04*w.P99Ms {
+						t.Errorf("client %d p99 %.3f ms, want %.0f ms within 4%%", i, g.P99Ms, w.P99Ms)
+					}
+					g.P99Ms, w.P99Ms = 0, 0
+					if !g.Start.Equal(w.Start) || !g.End.Equal(w.End) {
+						t.Errorf("client %d from %v to %v, want %v to %v", i, g.Start, g.End, w.Start, w.End)
+					}
+					g.Start, g.End, w.Start, w.End = time.Time{}, time.Time{}, time.Time{}, time.Time{}
+					if g != w {
+						t.Errorf("client %d: %+v, want %+v", i, g, w)
+					}
+				}
+				if w == nil || !w.Start.Equal(wantWindow.Start) || !w.End.Equal(wantWindow.End) || w.Executions != wantWindow.Executions || w.QPS != wantWindow.QPS {
+					t.Errorf("common window %+v, want %+v", w, wantWindow)
+				}
+				if len(warned) > 0 {
+					t.Errorf("warnings %q", warned)
+				}
+				sameJSON(t, "clients", got, byRows)
+				sameJSON(t, "common window", w, byRowsWindow)
 			})
 		})
 	}
