@@ -30,10 +30,10 @@ import (
 // into sql.RawBytes formats them, so results are the same as through
 // database/sql.
 
-// dcall is the statement the worker's Raw callback executes, and its
+// driverCall is the statement the worker's Raw callback executes, and its
 // outcome. It lives in the worker so that the callback, a method value made
 // once, needs no closure per statement.
-type dcall struct {
+type driverCall struct {
 	p    *prepared
 	sql  string
 	args []any
@@ -60,13 +60,13 @@ func (w *worker) exec(p *prepared, q string, args []any) (n int64, sum string, e
 		}
 		return n, sum, err
 	}
-	w.call = dcall{p: p, sql: q, args: args}
+	w.call = driverCall{p: p, sql: q, args: args}
 	if rerr := w.conn.Raw(w.rawExec); rerr != nil && w.call.err == nil {
 		w.call.err = rerr // the connection was already closed
 	}
 	c := &w.call
 	n, sum, err = c.n, c.sum, c.err
-	*c = dcall{}
+	*c = driverCall{}
 	return n, sum, err
 }
 

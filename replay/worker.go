@@ -13,9 +13,9 @@ import (
 
 	"github.com/joinbench/joinbench/analysis/metrics"
 	"github.com/joinbench/joinbench/replay/internal/wire"
+	"github.com/joinbench/joinbench/replay/workcapture"
 	"github.com/joinbench/joinbench/results"
 	"github.com/joinbench/joinbench/work"
-	"github.com/joinbench/joinbench/work/capture"
 )
 
 // phase is one stretch of a run: warmup (not recorded) or measured.
@@ -85,7 +85,7 @@ type worker struct {
 	deadline time.Time // of the current phase: reconnecting gives up then
 	// Buffers of the direct driver path (driver.go), reused by every
 	// statement.
-	call    dcall
+	call    driverCall
 	rawExec func(any) error // w.rawExecDriver, made once
 	nv      []driver.NamedValue
 	dest    []driver.Value
@@ -96,11 +96,11 @@ type worker struct {
 	// takes the driver path (see execPath).
 	wire  *wire.Conn
 	wargs []any
-	// wscen is the sampling state of each scenario (worksample.go), nil
+	// sampling is the sampling state of each scenario (worksample.go), nil
 	// when work is not sampled; statusCost what reading the session
 	// counters moves them by on this connection (statusOK: measured),
 	// statusNs what the last reading before a write took.
-	wscen      []workScen
+	sampling   []scenarioSampling
 	statusCost work.Status
 	statusOK   bool
 	statusNs   int64
@@ -145,9 +145,9 @@ func (e *engine) newWorker(id int) *worker {
 		w.renderers[i] = s.NewRenderer(e.cfg.Seed, id)
 	}
 	if e.sampling != nil {
-		w.wscen = make([]workScen, len(e.scens))
+		w.sampling = make([]scenarioSampling, len(e.scens))
 		for i, s := range e.scens {
-			w.wscen[i] = workScen{key: work.ScenarioKey(s.Name), period: initialPeriod}
+			w.sampling[i] = scenarioSampling{key: work.ScenarioKey(s.Name), period: initialPeriod}
 		}
 	}
 	if e.cfg.QueryTimeout > 0 {
@@ -405,7 +405,7 @@ func (w *worker) execute(ctx context.Context, st *Statement, inTrx *bool) execut
 // sample: a write's counters are read now, outside the timed span and the
 // lockstep's turn. Nil when it is not sampled.
 func (w *worker) startSample(ph *phase, s *scenState, si int, seq int32) *workSample {
-	if w.wscen == nil || !w.sampled(s, seq) {
+	if w.sampling == nil || !w.sampled(s, seq) {
 		return nil
 	}
 	if s.Write {
@@ -417,7 +417,7 @@ func (w *worker) startSample(ph *phase, s *scenState, si int, seq int32) *workSa
 // afterSuccess finishes a successful execution's work sample and asks for
 // its plan when its turn has come.
 func (w *worker) afterSuccess(s *scenState, si int, st *Statement, ws *workSample, retries int32, took time.Duration) {
-	if w.wscen != nil {
+	if w.sampling != nil {
 		if ws != nil && s.Write {
 			w.endWriteSample(ws, s, retries)
 		} else if ws != nil {
@@ -730,7 +730,7 @@ func (w *worker) open(ctx context.Context) (err error) {
 	w.node = node
 	if sm := w.e.sampling; sm != nil && sm.writes {
 		// Once per connection: it is the same for every reading.
-		cost, err := capture.StatusCost(ctx, conn)
+		cost, err := workcapture.StatusCost(ctx, conn)
 		w.statusCost, w.statusOK = cost, err == nil
 		if err != nil {
 			if _, loaded := w.e.seenErr.LoadOrStore("work-status", true); !loaded {

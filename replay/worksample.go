@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/joinbench/joinbench/internal/flavor"
+	"github.com/joinbench/joinbench/replay/workcapture"
 	"github.com/joinbench/joinbench/results"
 	"github.com/joinbench/joinbench/work"
-	"github.com/joinbench/joinbench/work/capture"
 )
 
 // The work of sampled executions (package work, docs/work.md).
@@ -136,8 +136,8 @@ func (e *engine) writeWork(w results.Work) {
 	}
 }
 
-// workScen is a worker's sampling state of one scenario.
-type workScen struct {
+// scenarioSampling is a worker's sampling state of one scenario.
+type scenarioSampling struct {
 	key    uint64 // work.ScenarioKey of its name
 	period uint64
 	execNs int64 // its executions' time, over execs of them
@@ -154,7 +154,7 @@ type workSample struct {
 // sampled reports whether statement seq (si of s) of the current event is
 // sampled.
 func (w *worker) sampled(s *scenState, seq int32) bool {
-	ws := &w.wscen[s.idx]
+	ws := &w.sampling[s.idx]
 	if s.Write && !w.statusOK {
 		return false
 	}
@@ -184,7 +184,7 @@ func (w *worker) readStatus() (work.Status, error) {
 	if err != nil {
 		return work.Status{}, err
 	}
-	st, err := capture.ReadStatus(w.qctx, w.conn)
+	st, err := workcapture.ReadStatus(w.qctx, w.conn)
 	return st, w.disarm(seq, err)
 }
 
@@ -246,7 +246,7 @@ func (w *worker) requestReadSample(ws *workSample, s *scenState, st *Statement, 
 // noteExecution adds an execution's time to its scenario's and computes the
 // period again now and then.
 func (w *worker) noteExecution(s *scenState, took time.Duration) {
-	ws := &w.wscen[s.idx]
+	ws := &w.sampling[s.idx]
 	ws.execNs += int64(took)
 	ws.execs++
 	if ws.execs%periodEvery != 0 && ws.execs != 16 {
@@ -373,7 +373,7 @@ func (e *engine) sampleLoop(ctx context.Context, ep *endpointState) {
 		row := req.row
 		t := time.Now()
 		cctx, cancel := context.WithTimeout(ctx, workTimeout)
-		m, _, err := capture.Analyze(cctx, conn, e.sampling.cfg.Flavor, req.sql, req.args)
+		m, _, err := workcapture.Analyze(cctx, conn, e.sampling.cfg.Flavor, req.sql, req.args)
 		cancel()
 		took := time.Since(t)
 		row.Time = t

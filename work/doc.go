@@ -9,11 +9,11 @@
 // It owns the work model (Work, Table), the sources it is read from and
 // their parsers (MariaDB's ANALYZE FORMAT=JSON, MySQL's EXPLAIN ANALYZE,
 // session status deltas, performance_schema statement events), the rule
-// that picks which executions are sampled (Sampler), the Parquet row of a
-// work file (Work itself), and the per-execution summary a comparison
-// judges (Summary, Describe). It links no driver: results, report and
-// compare read work offline. Running the sources on a connection is
-// work/capture's. docs/work.md says which source serves which statement on which
+// that picks which executions are sampled (Sampler), and the
+// per-execution summary a comparison judges (Summary, Describe); the
+// Parquet row of a work file is results.Work. It links no driver: report
+// and compare read work offline. Running the sources on a connection is
+// the engine's (replay/workcapture). docs/work.md says which source serves which statement on which
 // server, what a sample costs, and how a comparison reads the figures.
 //
 // It must not decide when the engine samples beyond the Sampler's rule,

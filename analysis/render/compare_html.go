@@ -25,7 +25,7 @@ var compareTemplate string
 
 var comparePage = template.Must(template.New("compare").Funcs(template.FuncMap{
 	"ratio":  ratioText,
-	"ms":     fms,
+	"ms":     formatMs,
 	"side":   sideText,
 	"join":   strings.Join,
 	"work":   workCell,

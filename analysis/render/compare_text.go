@@ -274,10 +274,10 @@ func p50s(s *compare.ScenarioComparison) (string, string) {
 	// A side with only statements cut at the end has a summary, but no
 	// latency.
 	if s.Base != nil && s.Base.Executions > 0 {
-		b50 = fms(s.Base.P50Ms)
+		b50 = formatMs(s.Base.P50Ms)
 	}
 	if s.Candidate != nil && s.Candidate.Executions > 0 {
-		c50 = fms(s.Candidate.P50Ms)
+		c50 = formatMs(s.Candidate.P50Ms)
 	}
 	return b50, c50
 }

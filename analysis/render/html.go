@@ -19,7 +19,7 @@ import (
 var htmlTemplate string
 
 var pageTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
-	"ms":  fms,
+	"ms":  formatMs,
 	"pct": fpct,
 	"qps": func(v float64) string { return fmt.Sprintf("%.1f", v) },
 	"ts":  func(t time.Time) string { return t.UTC().Format(time.RFC3339) },

@@ -63,12 +63,12 @@ func writeScenarioTable(w io.Writer, rr *report.RunReport, md bool) {
 	t := &table{head: []string{"scenario", "executions", "errors", "retries", "mean", "p50", "p95", "p99", "max", "qps", "plans"},
 		right: map[int]bool{1: true, 2: true, 3: true, 4: true, 5: true, 6: true, 7: true, 8: true, 9: true, 10: true}}
 	for _, s := range rr.Scenarios {
-		t.add(s.Scenario, fmt.Sprint(s.Executions), fmt.Sprint(s.Errors), fmt.Sprint(s.Retries), fms(s.MeanMs), fms(s.P50Ms), fms(s.P95Ms),
-			fms(s.P99Ms), fms(s.MaxMs), fmt.Sprintf("%.1f", s.QPS), fmt.Sprint(len(s.Plans)))
+		t.add(s.Scenario, fmt.Sprint(s.Executions), fmt.Sprint(s.Errors), fmt.Sprint(s.Retries), formatMs(s.MeanMs), formatMs(s.P50Ms), formatMs(s.P95Ms),
+			formatMs(s.P99Ms), formatMs(s.MaxMs), fmt.Sprintf("%.1f", s.QPS), fmt.Sprint(len(s.Plans)))
 	}
 	tot := rr.Total
-	t.add("(all)", fmt.Sprint(tot.Executions), fmt.Sprint(tot.Errors), fmt.Sprint(tot.Retries), fms(tot.MeanMs), fms(tot.P50Ms), fms(tot.P95Ms),
-		fms(tot.P99Ms), fms(tot.MaxMs), fmt.Sprintf("%.1f", tot.QPS), "")
+	t.add("(all)", fmt.Sprint(tot.Executions), fmt.Sprint(tot.Errors), fmt.Sprint(tot.Retries), formatMs(tot.MeanMs), formatMs(tot.P50Ms), formatMs(tot.P95Ms),
+		formatMs(tot.P99Ms), formatMs(tot.MaxMs), fmt.Sprintf("%.1f", tot.QPS), "")
 	t.write(w, md)
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, commitText(tot))
@@ -95,7 +95,7 @@ func writeNodes(w io.Writer, rr *report.RunReport, md bool) {
 		right: map[int]bool{1: true, 2: true, 3: true, 4: true, 5: true, 6: true, 7: true, 8: true}}
 	for _, n := range rr.Nodes {
 		t.add(n.Node, fmt.Sprint(n.Executions), fmt.Sprint(n.Errors), fmt.Sprint(n.Retries), fmt.Sprint(n.Conflicts),
-			fms(n.P50Ms), fms(n.P95Ms), fms(n.P99Ms), fmt.Sprintf("%.1f", n.QPS))
+			formatMs(n.P50Ms), formatMs(n.P95Ms), formatMs(n.P99Ms), fmt.Sprintf("%.1f", n.QPS))
 	}
 	t.write(w, md)
 	fmt.Fprintln(w)
@@ -133,7 +133,7 @@ func writeOverTime(w io.Writer, rr *report.RunReport, md bool) {
 	heading(w, md, 2, fmt.Sprintf("Over time (%d buckets of %gs, shown in %d rows)", len(rr.Timeline), rr.Timeline[0].Seconds, len(pts)))
 	tt := &table{head: []string{"time", "executions", "errors", "qps", "p95 ms"}, right: map[int]bool{1: true, 2: true, 3: true, 4: true}}
 	for _, p := range pts {
-		tt.add(p.Time.Sub(rr.Timeline[0].Time).String(), fmt.Sprint(p.Executions), fmt.Sprint(p.Errors), fmt.Sprintf("%.1f", p.QPS), fms(p.P95Ms))
+		tt.add(p.Time.Sub(rr.Timeline[0].Time).String(), fmt.Sprint(p.Executions), fmt.Sprint(p.Errors), fmt.Sprintf("%.1f", p.QPS), formatMs(p.P95Ms))
 	}
 	tt.write(w, md)
 	fmt.Fprintln(w)
@@ -189,7 +189,7 @@ func writeClients(w io.Writer, rr *report.RunReport, md bool) {
 	for _, c := range rr.Clients {
 		t.add(fmt.Sprint(c.Segment), c.ClientHost, fmt.Sprint(c.Executions), fmt.Sprint(c.Errors),
 			c.Start.Sub(rr.Start).Round(time.Millisecond).String(), fmt.Sprintf("%.1f", c.End.Sub(c.Start).Seconds()),
-			fmt.Sprintf("%.1f", c.QPS), fms(c.P99Ms))
+			fmt.Sprintf("%.1f", c.QPS), formatMs(c.P99Ms))
 	}
 	t.write(w, md)
 	if cw := rr.Common; cw != nil {

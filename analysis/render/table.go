@@ -45,7 +45,8 @@ func (t *table) write(w io.Writer, markdown bool) {
 	tw.Flush()
 }
 
-func fms(v float64) string {
+// formatMs formats milliseconds with the digits that matter at their size.
+func formatMs(v float64) string {
 	switch {
 	case v == 0:
 		return "0"

@@ -1,4 +1,4 @@
-package capture
+package workcapture
 
 import (
 	"context"
