@@ -25,15 +25,15 @@ import (
 // command reference and the rule reference.
 var generatedPages = []string{"cli.md", "rules.md"}
 
-// handWrittenPages are the README and every page under docs/ but the
-// generated ones.
+// handWrittenPages are the README, ARCHITECTURE.md and every page under
+// docs/ but the generated ones.
 func handWrittenPages(t *testing.T) []string {
 	t.Helper()
 	pages, err := filepath.Glob(filepath.Join("..", "..", "docs", "*.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := []string{filepath.Join("..", "..", "README.md")}
+	out := []string{filepath.Join("..", "..", "README.md"), filepath.Join("..", "..", "ARCHITECTURE.md")}
 	for _, p := range pages {
 		if !slices.Contains(generatedPages, filepath.Base(p)) {
 			out = append(out, p)
