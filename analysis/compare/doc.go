@@ -22,6 +22,10 @@
 // themselves are analysis/stats'. What limits a comparison is data: typed
 // warnings (warnings.go) the caller words and lists.
 //
+// The steps of the verdict rule, in the order they apply, are Steps
+// (rule.go): compare --help, every output's Rule line and docs/compare.md
+// are generated from them, and verdict_test.go has a case for each.
+//
 // It must not read results or files other than a calibration (analysis/report
 // collects the sides and calls it), nor render (analysis/render does), nor
 // talk to a server.
