@@ -39,8 +39,7 @@ type Action struct {
 	Step   int32 `parquet:"step"` // 1, or the node's turn or number on "all"
 	// Spec is the action as given to --action.
 	Spec string `parquet:"spec"`
-	// Kind is sql, rsu, exec, chunked, pause, lock, restart, slow or
-	// crash.
+	// Kind is the action's kind, as --action names it (the list: docs/workflow.md).
 	Kind     string `parquet:"kind,dict"`
 	Endpoint string `parquet:"endpoint,dict"`
 	Node     string `parquet:"node,dict,optional"` // the sandbox node name, when the endpoint is one
