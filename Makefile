@@ -1,32 +1,42 @@
-# joinbench: make build | test | bench | demo | demo-galera | lint | docs | image | dist
+# joinbench: make build | test | test-e2e | bench | demo | demo-galera | lint | docs | image | dist
 GO          ?= go
 # Outside a git clone VERSION is empty, and the binary takes its version
 # from the Go build information instead (see internal/version).
 VERSION     ?= $(shell git describe --tags --always --dirty 2>/dev/null)
 LDFLAGS     := -X main.version=$(VERSION)
 BIN         := bin/joinbench
-# The cmd package's tests start Galera clusters, crash and restore them:
-# tens of minutes on a busy 2-core machine under the race detector.
-TEST_TIMEOUT ?= 40m
+# Per package: the fast suite's take a few minutes; the end-to-end suite
+# starts Galera clusters, crashes and restores them, tens of minutes on a
+# busy 2-core machine under the race detector.
+TEST_TIMEOUT ?= 15m
+E2E_TIMEOUT ?= 40m
 BENCHTIME   ?= 1s
 IMAGE       ?= joinbench
 IMAGE_TAG   ?= $(VERSION)
 IMAGE_ARCH  ?=
 DIST_PLATFORMS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
 
-.PHONY: all build test bench demo demo-galera lint docs image dist clean
+.PHONY: all build test test-e2e bench demo demo-galera lint docs image dist clean
 
 all: build
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/joinbench
 
-# Unit and integration tests. Integration tests use the server in
+# The fast suite: unit tests and single-server integration tests, under the
+# race detector, in a few minutes. Integration tests use the server in
 # JOINBENCH_TEST_DSN; when it is unset, scripts/test.sh starts a throwaway
 # sandbox server for them (if mariadbd or mysqld is installed) and stops it
-# afterwards.
+# afterwards. HOG=1 runs it beside a CPU hog on one core.
 test: build
 	TEST_TIMEOUT=$(TEST_TIMEOUT) scripts/test.sh
+
+# The end-to-end suite: the tests in files built with the e2e tag (Galera
+# clusters, crash and restore, slow nodes, the lessons, the image, the
+# browser checks); tens of minutes. The image test needs
+# JOINBENCH_TEST_IMAGE (make image; .ci/run builds one).
+test-e2e: build
+	TEST_TIMEOUT=$(E2E_TIMEOUT) scripts/test.sh e2e
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) ./...

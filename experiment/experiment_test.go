@@ -69,6 +69,31 @@ func TestSlowNodeAtZeroIsNoDrop(t *testing.T) {
 	}
 }
 
+// A repetition whose quiet stretch had no traffic (the workload started
+// late on a busy machine) is named and left out of every column, not
+// only of the change: the table cannot contradict its verdict.
+func TestSlowNodeWindowWithoutQuietTrafficIsNamed(t *testing.T) {
+	o := Options{Node: "node3", Percent: 50, Resource: "io", Window: 5 * time.Second}
+	p := slowNodePage(o, []report.ActionWindow{window(0, 300, 0.3), window(100, 50, 0.3), window(100, 52, 0.3)}, clusterRun)
+	cluster := p.Table.Rows[3]
+	if cluster[1] != "300" || cluster[2] != "153" {
+		t.Errorf("cluster row %q: want the means of the two judged windows (300 before, 153 throttled)", cluster)
+	}
+	notes := strings.Join(p.Notes, "\n")
+	for _, want := range []string{"windows judged: 2 of 3.", "not judged: repetition 1, whose quiet stretch had no successful execution"} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("notes lack %q:\n%s", want, notes)
+		}
+	}
+	if !strings.Contains(p.Verdict, "over 2 window(s), a drop") {
+		t.Errorf("verdict %q", p.Verdict)
+	}
+	none := slowNodePage(o, []report.ActionWindow{window(0, 300, 0.3)}, clusterRun)
+	if !strings.HasPrefix(none.Verdict, "no window could be judged") || len(none.Table.Rows) != 0 {
+		t.Errorf("no judged window: verdict %q, %d rows", none.Verdict, len(none.Table.Rows))
+	}
+}
+
 func TestSlowNodeWithoutWindowSaysSo(t *testing.T) {
 	p := slowNodePage(Options{Node: "node3", Resource: "cpu"}, nil, clusterRun)
 	if !strings.Contains(p.Verdict, "no throttled window") {

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/joinbench/joinbench/analysis/report"
@@ -75,6 +76,19 @@ func slowNodePage(o Options, wins []report.ActionWindow, info *results.Run) *Pag
 		p.Verdict = "no throttled window was measured: the action did not run (see the run's actions.parquet)"
 		return p
 	}
+	// Every column and the verdict come from the same windows: those whose
+	// quiet stretch had traffic. A window without it (the workload started
+	// late on a busy machine) cannot be judged, and is named, not averaged.
+	judged, skipped := judgedWindows(wins)
+	p.Notes = append(p.Notes, fmt.Sprintf("windows judged: %d of %d.", len(judged), len(wins)))
+	if len(skipped) > 0 {
+		p.Notes = append(p.Notes, fmt.Sprintf("not judged: repetition %s, whose quiet stretch had no successful execution (the workload had not started, or stalled): run the lesson again, or with a longer --warmup.", joinInts(skipped)))
+	}
+	if len(judged) == 0 {
+		p.Verdict = fmt.Sprintf("no window could be judged: none of the %d quiet stretch(es) before the throttle had traffic", len(wins))
+		return p
+	}
+	wins = judged
 	var cluster Change
 	var clusterNoise float64
 	for i, ep := range wins[0].Endpoints {
@@ -99,15 +113,41 @@ func slowNodePage(o Options, wins []report.ActionWindow, info *results.Run) *Pag
 		p.Table.Rows = append(p.Table.Rows, row)
 	}
 	p.Verdict = slowVerdict(o, resource, cluster, clusterNoise, wins)
-	p.Notes = []string{
+	p.Notes = append(p.Notes, []string{
 		"change: the throttled window's successful executions per second over the quiet window's before it, as the geometric mean over the repetitions with its 95% t interval (one repetition: its value alone).",
 		"A/A noise: the two halves of each quiet window (nothing happens between them) compared as the throttled window is, the outer end of that change's 95% interval (3% at least): what the workload does on its own. A drop is a change whose whole interval lies below zero (and below -3%); run the lesson with --percent 0 for an A/A check of whole windows.",
 		"flow control: the fraction of the window the node was paused by flow control (wsrep_flow_control_paused_ns; every node waits alike), and the flow control messages it sent per throttled window (wsrep_flow_control_sent: the node that could not keep up).",
-	}
+	}...)
 	if o.Resource == "io" {
 		p.Notes = append(p.Notes, "for the lesson every node flushed its redo log at every commit (innodb_flush_log_at_trx_commit=1, set back after): a node that waits for its disk.")
 	}
 	return p
+}
+
+// judgedWindows splits the windows into those whose quiet stretch had
+// successful executions on the cluster as a whole (the last endpoint,
+// "(all)") and the repetitions (from 1) of those that had none.
+func judgedWindows(wins []report.ActionWindow) (judged []report.ActionWindow, skipped []int) {
+	for k, w := range wins {
+		if n := len(w.Baseline); n > 0 && w.Baseline[n-1] > 0 {
+			judged = append(judged, w)
+		} else {
+			skipped = append(skipped, k+1)
+		}
+	}
+	return judged, skipped
+}
+
+// joinInts is 1, 3 and 4.
+func joinInts(xs []int) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = strconv.Itoa(x)
+	}
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }
 
 // slowVerdict says in words what the throttle did to the cluster.

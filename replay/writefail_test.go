@@ -3,6 +3,7 @@ package replay_test
 import (
 	"context"
 	"errors"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -46,4 +47,27 @@ func TestWriteErrorStopsTheRun(t *testing.T) {
 	if res == nil || res.Summary.Interrupted || res.End.Sub(res.Start) > 10*time.Minute {
 		t.Fatalf("result %+v: the run did not stop at the error", res)
 	}
+}
+
+// lockedSink records rows and can be read while the run writes.
+type lockedSink struct {
+	mu   sync.Mutex
+	rows []results.Execution
+}
+
+func (s *lockedSink) NewExecutionWriter() (replay.ExecutionWriter, error) { return s, nil }
+func (s *lockedSink) Write(rows []results.Execution) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.rows = append(s.rows, rows...)
+	return nil
+}
+func (s *lockedSink) Close() error                            { return nil }
+func (s *lockedSink) WritePlan(results.Plan) error            { return nil }
+func (s *lockedSink) WriteStatus(rows []results.Status) error { return nil }
+
+func (s *lockedSink) len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.rows)
 }

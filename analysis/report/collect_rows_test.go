@@ -137,12 +137,12 @@ func byRows(f func()) {
 func shuffledRun(id string, seed uint64, slower float64) fixture.Run {
 	var scs []fixture.Scen
 	for i := range 12 {
-		scs = append(scs, fixture.Scen{Name: "s" + string(rune('a'+i)), N: 900 + 37*i, MedianMs: (1 + float64(i)) * slower,
+		scs = append(scs, fixture.Scen{Name: "s" + string(rune('a'+i)), N: 150 + 25*i, MedianMs: (1 + float64(i)) * slower,
 			Plan: "p" + string(rune('a'+i%3)), ErrEvery: []int{0, 7, 0, 50}[i%4], ErrCode: 1213})
 	}
 	// more rows than a round's latency sample keeps, and a wrong result in
 	// the candidate
-	scs = append(scs, fixture.Scen{Name: "big", N: 12000, MedianMs: 3 * slower, Plan: "pb", Checksum: func(k int) string {
+	scs = append(scs, fixture.Scen{Name: "big", N: roundSampleCap + 500, MedianMs: 3 * slower, Plan: "pb", Checksum: func(k int) string {
 		if k == 5 && slower != 1 {
 			return "different"
 		}

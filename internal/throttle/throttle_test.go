@@ -112,60 +112,6 @@ func (c *child) rate(d time.Duration) float64 {
 	return float64(b-a) / time.Since(start).Seconds()
 }
 
-// TestSlowsARealProcess runs a child that waits for the disk at every
-// write (the worst case for a cap: it cannot catch up later) and one that
-// only computes, and checks that at half its rate each really does less:
-// below 80% of its unthrottled rate (the higher of before and after: a
-// disk shared with other work changes speed), a bound wide enough for a
-// loaded machine, and that the limit is gone afterwards.
-func TestSlowsARealProcess(t *testing.T) {
-	if testing.Short() {
-		t.Skip("measures real processes for a while; skipped with -short")
-	}
-	for _, r := range []Resource{IO, CPU} {
-		t.Run(string(r), func(t *testing.T) {
-			dir := t.TempDir()
-			if err := Check(r, dir); err != nil {
-				testdb.Skipf(t, "%v", err)
-			}
-			c := startChild(t, string(r), dir)
-			time.Sleep(time.Second)
-			before := c.rate(3 * time.Second)
-			limited := make(chan time.Time, 1)
-			type outcome struct {
-				res Result
-				err error
-			}
-			done := make(chan outcome, 1)
-			go func() {
-				res, err := Run(context.Background(), Spec{PID: c.cmd.Process.Pid, Resource: r, Path: dir, Fraction: 0.5,
-					Measure: 2 * time.Second, For: 10 * time.Second, Limited: func(at time.Time) { limited <- at }})
-				done <- outcome{res, err}
-			}()
-			select {
-			case <-limited:
-			case o := <-done:
-				t.Fatalf("Run ended before it set the limit: %v", o.err)
-			}
-			time.Sleep(3 * time.Second) // the limit settles
-			during := c.rate(5 * time.Second)
-			o := <-done
-			if o.err != nil {
-				t.Fatal(o.err)
-			}
-			after := c.rate(2 * time.Second)
-			t.Logf("%s: %.0f/s before, %.0f/s limited to 50%% (%.0f%%), %.0f/s after; the limit measured %s before, %s during (%.0f%%)",
-				r, before, during, 100*during/before, after, o.res.Before.Format(r), o.res.During.Format(r), 100*o.res.Ratio(r))
-			if unthrottled := max(before, after); during >= 0.8*unthrottled {
-				t.Errorf("limited to 50%%, the child still did %.0f/s of %.0f/s", during, unthrottled)
-			}
-			if g, err := procCgroupOf(r, c.cmd.Process.Pid); err != nil || filepath.Base(g) == fmt.Sprintf("joinbench-slow-%d", c.cmd.Process.Pid) {
-				t.Errorf("the child is still in cgroup %q (%v)", g, err)
-			}
-		})
-	}
-}
-
 func procCgroupOf(r Resource, pid int) (string, error) {
 	h, err := findHierarchy(r)
 	if err != nil {

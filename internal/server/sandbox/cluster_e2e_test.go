@@ -1,11 +1,11 @@
+//go:build e2e
+
 package sandbox
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"os"
-	"path/filepath"
 	"strconv"
 	"syscall"
 	"testing"
@@ -180,51 +180,4 @@ func syncedRead(t *testing.T, n *Node, q string) string {
 		t.Fatalf("%s: %s: %v", n.Name, q, err)
 	}
 	return v
-}
-
-// noStrayServers makes sure that when the test ends, however it ends, no
-// server it started under dir is left: they are stopped (killed if need
-// be), and any found is a failure.
-func noStrayServers(t *testing.T, dir string) {
-	t.Cleanup(func() {
-		if list, err := List(dir); err == nil {
-			for _, c := range list {
-				_ = c.Stop(context.Background())
-			}
-		}
-		for _, pid := range serversUnder(dir) {
-			t.Errorf("server pid %d under %s still running after the test: killed", pid, dir)
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-		}
-	})
-}
-
-// serversUnder lists the processes whose command line names a data
-// directory under dir.
-func serversUnder(dir string) []int {
-	entries, _ := os.ReadDir("/proc")
-	var pids []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err != nil {
-			continue
-		}
-		if bytes.Contains(cmdline, []byte("--datadir="+dir+"/")) && processAlive(pid, string(datadirOf(cmdline))) {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
-}
-
-func datadirOf(cmdline []byte) []byte {
-	for _, a := range bytes.Split(cmdline, []byte{0}) {
-		if v, ok := bytes.CutPrefix(a, []byte("--datadir=")); ok {
-			return v
-		}
-	}
-	return nil
 }

@@ -1,3 +1,5 @@
+//go:build e2e
+
 // Package deploy holds the container image (scripts/image.sh builds it
 // with buildah, the Dockerfile with a registry at hand) and, in the module
 // deploy/kubernetes, the Kubernetes manifests. This test runs that

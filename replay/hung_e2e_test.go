@@ -1,41 +1,18 @@
+//go:build e2e
+
 package replay_test
 
 import (
 	"context"
 	"database/sql"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/joinbench/joinbench/internal/testdb"
 	"github.com/joinbench/joinbench/internal/testserver"
 	"github.com/joinbench/joinbench/replay"
-	"github.com/joinbench/joinbench/results"
 )
-
-// lockedSink records rows and can be read while the run writes.
-type lockedSink struct {
-	mu   sync.Mutex
-	rows []results.Execution
-}
-
-func (s *lockedSink) NewExecutionWriter() (replay.ExecutionWriter, error) { return s, nil }
-func (s *lockedSink) Write(rows []results.Execution) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.rows = append(s.rows, rows...)
-	return nil
-}
-func (s *lockedSink) Close() error                            { return nil }
-func (s *lockedSink) WritePlan(results.Plan) error            { return nil }
-func (s *lockedSink) WriteStatus(rows []results.Status) error { return nil }
-
-func (s *lockedSink) len() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.rows)
-}
 
 // TestHungServerEndsTheRun stops the server's process (SIGSTOP) in the
 // middle of a run, as a hung or partitioned server: the run ends anyway

@@ -1,0 +1,179 @@
+//go:build e2e
+
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/joinbench/joinbench/internal/testdb"
+	"github.com/joinbench/joinbench/internal/throttle"
+	"github.com/joinbench/joinbench/results"
+)
+
+// TestExperimentSlowNode starts a real 3-node cluster sandbox and runs
+// the slow-node lesson short, at 50% on disk, and checks mechanisms, not
+// magnitudes (the machine may be busy): the page is written, the table has
+// a row per node and the cluster, every throttle was applied and lifted
+// (its actions succeeded, no node is left in a throttle's cgroup), and
+// the verdict agrees with the table it sums up.
+func TestExperimentSlowNode(t *testing.T) {
+	needGalera(t)
+	dir := t.TempDir()
+	if err := throttle.Check(throttle.IO, dir); err != nil {
+		testdb.Skipf(t, "%v", err)
+	}
+	sbDir := filepath.Join(dir, "sandboxes")
+	startCluster(t, "x", sbDir, "64M")
+	outDir := filepath.Join(dir, "out")
+	code, stdout, stderr := runCapturedAll(t, "experiment", "slow-node", "--sandbox", "x", "--sandbox-dir", sbDir, "--out", outDir,
+		"--percent", "50", "--resource", "io", "--node", "node3", "--window", "5s", "--repetitions", "2", "--warmup", "2s",
+		"--table-size", "5000", "-q")
+	if code != 0 {
+		t.Fatalf("experiment slow-node: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	for _, f := range []string{"slow-node.md", "slow-node.html"} {
+		if _, err := os.Stat(filepath.Join(outDir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	lines := map[string]string{}
+	for _, line := range strings.Split(stdout, "\n") {
+		if f := strings.Fields(line); len(f) > 0 {
+			lines[f[0]] = line
+		}
+	}
+	for _, name := range []string{"endpoint", "node1", "node2", "node3", "cluster", "verdict:"} {
+		if lines[name] == "" {
+			t.Errorf("no %s line in\n%s", name, stdout)
+		}
+	}
+	checkThrottlesLifted(t, outDir, sbDir, 2)
+	checkVerdictAgreesWithTable(t, lines["verdict:"], lines["cluster"])
+}
+
+// checkThrottlesLifted checks that the lesson's run throttled its node
+// want times, each action ending well (the limit written, then lifted),
+// and that no server of the sandbox is left in a throttle's cgroup.
+func checkThrottlesLifted(t *testing.T, outDir, sbDir string, want int) {
+	t.Helper()
+	runs, _ := filepath.Glob(filepath.Join(outDir, "run=*"))
+	slow := 0
+	for _, run := range runs {
+		rows, err := results.ReadActions(run, func(err error) { t.Error(err) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rows {
+			if r.Kind != "slow" {
+				continue
+			}
+			slow++
+			if r.Outcome != results.ActionOK {
+				t.Errorf("slow action %d on %s: %s: %s", r.Action, r.Node, r.Outcome, r.ErrorMessage)
+			}
+		}
+	}
+	if slow != want {
+		t.Errorf("%d slow actions recorded in %s, want %d", slow, outDir, want)
+	}
+	checkNoThrottleLeft(t, sbDir)
+}
+
+// checkNoThrottleLeft checks that no process of the sandboxes under sbDir
+// (a server, whose command line names its folder) is in a throttle's
+// cgroup (internal/throttle names them joinbench-slow-PID).
+func checkNoThrottleLeft(t *testing.T, sbDir string) {
+	t.Helper()
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range procs {
+		cmdline, err := os.ReadFile(p)
+		if err != nil || !strings.Contains(string(cmdline), sbDir) {
+			continue
+		}
+		groups, err := os.ReadFile(filepath.Join(filepath.Dir(p), "cgroup"))
+		if err == nil && strings.Contains(string(groups), "joinbench-slow-") {
+			t.Errorf("a server of the sandbox is still throttled (%s):\n%s", filepath.Dir(p), groups)
+		}
+	}
+}
+
+// verdictChange reads the cluster's change out of the lesson's verdict
+// line: "... cluster throughput -35% [-43, -5] over 2 window(s), a drop
+// (... ±5%)".
+var verdictChange = regexp.MustCompile(`cluster throughput (\S+%(?: \[[-+0-9]+, [-+0-9]+\])?) over \d+ window\(s\), (a drop|no drop) \(.*A/A noise of the quiet windows ±(\d+)%\)`)
+
+// checkVerdictAgreesWithTable checks that the verdict quotes the change
+// of the table's cluster row, and calls it a drop exactly when the
+// change's interval lies below zero and beyond the A/A noise.
+func checkVerdictAgreesWithTable(t *testing.T, verdict, cluster string) {
+	t.Helper()
+	m := verdictChange.FindStringSubmatch(verdict)
+	if m == nil {
+		t.Fatalf("verdict %q does not say the cluster's change, a drop or not, and the noise", verdict)
+	}
+	change, drop, noise := m[1], m[2] == "a drop", m[3]
+	if !strings.Contains(cluster, change) {
+		t.Errorf("the verdict says the cluster changed %s, its row says otherwise: %q", change, cluster)
+	}
+	nums := regexp.MustCompile(`[-+]?\d+`).FindAllString(change, -1)
+	mean, _ := strconv.Atoi(nums[0])
+	high := mean
+	if len(nums) == 3 {
+		high, _ = strconv.Atoi(nums[2])
+	}
+	n, _ := strconv.Atoi(noise)
+	// Both are rounded to whole percents: only a clear case is checked.
+	if clearDrop := high < -1 && mean < -n-1; clearDrop && !drop {
+		t.Errorf("change %s beyond the noise ±%s%% but the verdict says no drop: %q", change, noise, verdict)
+	}
+	if clearNone := high > 1 || mean > -n+1; clearNone && drop {
+		t.Errorf("change %s within the noise ±%s%% or its interval above zero, yet the verdict says a drop: %q", change, noise, verdict)
+	}
+}
+
+// TestExperimentRestore starts a real 3-node cluster sandbox and restores
+// node3 once per --use-memory value: the page is written with a row per
+// value, each restore joined by IST or SST, and a verdict on the redo
+// share (the figures themselves depend on the machine).
+func TestExperimentRestore(t *testing.T) {
+	needGalera(t)
+	dir := t.TempDir()
+	sbDir := filepath.Join(dir, "sandboxes")
+	startCluster(t, "x", sbDir, "64M")
+	outDir := filepath.Join(dir, "out")
+	code, stdout, stderr := runCapturedAll(t, "experiment", "restore", "--sandbox", "x", "--sandbox-dir", sbDir, "--out", outDir,
+		"--use-memory", "100M,2G", "--node", "node3", "--repetitions", "1", "--window", "2s", "--warmup", "1s",
+		"--threads", "2", "--table-size", "5000", "-q")
+	if code != 0 {
+		t.Fatalf("experiment restore: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	for _, f := range []string{"restore.md", "restore.html"} {
+		if _, err := os.Stat(filepath.Join(outDir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	rows := map[string][]string{}
+	for _, line := range strings.Split(stdout, "\n") {
+		if f := strings.Fields(line); len(f) > 0 {
+			rows[f[0]] = f
+		}
+	}
+	for _, mem := range []string{"100M", "2G"} {
+		r := rows[mem]
+		if len(r) == 0 {
+			t.Errorf("no row for --use-memory %s:\n%s", mem, stdout)
+			continue
+		}
+		if joined := r[len(r)-1]; joined != "ist" && joined != "sst" {
+			t.Errorf("%s joined by %q, want ist or sst:\n%s", mem, joined, stdout)
+		}
+	}
+	if !strings.Contains(stdout, "verdict: redo apply was ") || !strings.Contains(stdout, "of the restore with 100M and ") {
+		t.Errorf("verdict missing:\n%s", stdout)
+	}
+}
