@@ -17,10 +17,10 @@ import (
 type Runner struct {
 	actions []Action
 	env     Env
-	start  time.Time
-	ctx    context.Context
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
+	start   time.Time
+	ctx     context.Context
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
 
 	mu   sync.Mutex
 	rows []results.Action

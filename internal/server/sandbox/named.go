@@ -109,6 +109,12 @@ func StartNamed(ctx context.Context, rootDir, name string, cfg Config) (s *Serve
 		if old.Running() {
 			return old, true, nil
 		}
+		// A server on its data that its state does not name (a killed
+		// restart's) is stopped, not joined by a second one.
+		old.SetLog(cfg.Log)
+		if err := old.StopOrphans(ctx); err != nil {
+			return nil, false, err
+		}
 		if cfg.Port == 0 && portFree(old.Port) {
 			cfg.Port = old.Port
 		}
