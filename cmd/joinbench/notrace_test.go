@@ -119,7 +119,6 @@ func TestKilledRunIsUndoneByRepair(t *testing.T) {
 	}
 }
 
-
 // A server on the sandbox's data that its state does not name (a restart
 // or restore killed before it saved the new pid) is named and stopped by
 // the next start, never joined by a second server on the same data.
