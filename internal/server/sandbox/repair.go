@@ -241,7 +241,7 @@ func (n *Named) bringBack(ctx context.Context, down []ledger.Entry, log io.Write
 
 // bringBack starts the nodes of the cluster that are down (those in
 // rebuild on an emptied data folder).
-func (c *Cluster) bringBack(ctx context.Context, rebuild map[string]bool) error {
+func (c *Cluster) bringBack(ctx context.Context, rebuild map[string]bool) (err error) {
 	ctx, cancel := context.WithTimeout(ctx, CrashRecoveryTimeout)
 	defer cancel()
 	var down []*Node
@@ -250,6 +250,19 @@ func (c *Cluster) bringBack(ctx context.Context, rebuild map[string]bool) error 
 			down = append(down, n)
 		}
 	}
+	// A node the killed joinbench had started again may still be
+	// joining: it is waited for, as every node brought back here is.
+	defer func() {
+		if err != nil {
+			return
+		}
+		for _, n := range c.Nodes {
+			if werr := n.waitSynced(ctx); werr != nil {
+				err = fmt.Errorf("%s: %w", n.Name, werr)
+				return
+			}
+		}
+	}()
 	if len(down) == 0 {
 		return nil
 	}
