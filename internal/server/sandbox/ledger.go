@@ -48,14 +48,19 @@ func LedgerOf(dir string) *ledger.Ledger { return ledger.Open(filepath.Join(dir,
 
 // OnlineSchemaChangeLeftovers are the statements that drop what
 // pt-online-schema-change leaves when it is stopped before it can clean
-// up: its three triggers on the table and its copy of it.
+// up: its three triggers on the table, its copy of it, and, when it was
+// stopped after the swap (one atomic RENAME TABLE of both), the old
+// table it had yet to drop.
 func OnlineSchemaChangeLeftovers(database, table string) []string {
 	var stmts []string
 	for _, t := range []string{"ins", "upd", "del"} {
 		stmts = append(stmts, fmt.Sprintf("DROP TRIGGER IF EXISTS %s.%s", sqllex.QuoteIdent(database),
 			sqllex.QuoteIdent(fmt.Sprintf("pt_osc_%s_%s_%s", database, table, t))))
 	}
-	return append(stmts, fmt.Sprintf("DROP TABLE IF EXISTS %s.%s", sqllex.QuoteIdent(database), sqllex.QuoteIdent("_"+table+"_new")))
+	for _, copy := range []string{"_" + table + "_new", "_" + table + "_old"} {
+		stmts = append(stmts, fmt.Sprintf("DROP TABLE IF EXISTS %s.%s", sqllex.QuoteIdent(database), sqllex.QuoteIdent(copy)))
+	}
+	return stmts
 }
 
 // SetGlobalSQL sets a global variable back to a value as SELECT
