@@ -87,6 +87,9 @@ func Run(ctx context.Context, name string, tgt *server.Target, o Options) (*Page
 		return nil, usage.Errorf("no lesson %q: one of %s", name, strings.Join(LessonNames(), ", "))
 	}
 	l := Lessons()[i]
+	if err := check(name, tgt, o); err != nil {
+		return nil, err
+	}
 	if l.Cluster && (tgt.Sandbox == nil || tgt.Sandbox.Nodes < 2) {
 		return nil, usage.Errorf("%s needs a Galera cluster sandbox: joinbench sandbox start --name g --galera 3, then --sandbox g", name)
 	}

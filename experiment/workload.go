@@ -9,7 +9,9 @@ import (
 
 	"github.com/joinbench/joinbench/ddl"
 	"github.com/joinbench/joinbench/ddl/load"
+	"github.com/joinbench/joinbench/internal/ledger"
 	"github.com/joinbench/joinbench/internal/server"
+	"github.com/joinbench/joinbench/internal/server/sandbox"
 	"github.com/joinbench/joinbench/replay"
 	"github.com/joinbench/joinbench/results"
 )
@@ -181,14 +183,31 @@ func (e *env) setGlobal(ctx context.Context, name, value string) (func(), error)
 			restore()
 			return nil, fmt.Errorf("%s: %w", ep.Name, err)
 		}
+		// Noted before it is set: a lesson that is killed leaves the
+		// next command on the sandbox the value to set back.
+		var led *ledger.Ledger
+		if ep.Process != nil {
+			led = ep.Process.Ledger()
+		}
+		done, err := led.Add(ledger.Entry{Kind: sandbox.ChangeGlobal, Node: ep.Node,
+			What: fmt.Sprintf("%s: %s = %s for experiment %s, was %s", ep.Name, name, value, e.lesson, old),
+			Undo: map[string]string{"name": name, "value": old}})
+		if err != nil {
+			db.Close()
+			restore()
+			return nil, err
+		}
 		if _, err := db.ExecContext(ctx, "SET GLOBAL "+name+" = "+value); err != nil {
 			db.Close()
+			_ = done()
 			restore()
 			return nil, fmt.Errorf("%s: SET GLOBAL %s: %w", ep.Name, name, err)
 		}
 		undo = append(undo, func() {
 			// The lesson's context may be over: setting back must not be.
-			_, _ = db.ExecContext(context.Background(), "SET GLOBAL "+name+" = "+old)
+			if _, err := db.ExecContext(context.Background(), sandbox.SetGlobalSQL(name, old)); err == nil {
+				_ = done()
+			}
 			db.Close()
 		})
 	}

@@ -16,6 +16,11 @@ func writeRecoveries(w io.Writer, recs []stall.Recovery) {
 	}
 	fmt.Fprintln(w, "\nrecovery: seconds after the crash")
 	for _, r := range recs {
+		if r.ClusterSize < 2 {
+			// A single server: no "2 of N", no Synced.
+			fmt.Fprintf(w, "action %d (%s): the server killed; writable again %s\n", r.Action, r.Spec, stall.SecondsText(r.WritableSeconds))
+			continue
+		}
 		fmt.Fprintf(w, "action %d (%s): %d of %d node(s) killed; first writable %s, 2 of %d Synced %s, all Synced %s\n",
 			r.Action, r.Spec, r.Crashed, r.ClusterSize, stall.SecondsText(r.WritableSeconds), r.ClusterSize,
 			stall.SecondsText(r.MinimalHASeconds), stall.SecondsText(r.AllSyncedSeconds))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -268,6 +269,11 @@ func (e *engine) result(ctx, runCtx context.Context, m *measurement, d drained) 
 	}
 	if d.closeErr != nil {
 		return res, fmt.Errorf("close execution writer: %w", d.closeErr)
+	}
+	if down := m.actions.Down(); len(down) > 0 {
+		res.Summary.Down = down
+		return res, fmt.Errorf("the run left %s down: the next command on the sandbox starts %s again (or: joinbench sandbox start --name NAME)",
+			strings.Join(down, ", "), map[bool]string{true: "it", false: "them"}[len(down) == 1])
 	}
 	if n := e.disabledCount(); n == len(e.scens) {
 		return res, fmt.Errorf("every scenario failed on every execution and was disabled")

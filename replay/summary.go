@@ -5,6 +5,7 @@ import (
 	"io"
 	"slices"
 	"sort"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -72,6 +73,8 @@ type Summary struct {
 	Actions []stall.Cost `json:"actions,omitempty"`
 	// Recovery is the timeline of each crash action (recovery.parquet).
 	Recovery []stall.Recovery `json:"recovery,omitempty"`
+	// Down names the servers the run's actions left not running.
+	Down []string `json:"down,omitempty"`
 }
 
 // Accumulator reduces the rows a run records, one at a time, to a summary
@@ -179,6 +182,9 @@ func (s *Summary) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "run %s%s: %.1fs, %d threads, %d events (%.1f/s), %d executions (%.1f/s), %d errors%s, %d retries, %d conflicts%s, %d reconnects\n",
 		s.RunID, state, s.Elapsed, s.Threads, s.Events, s.EventsPerSec, s.Executions, s.QPS, s.Errors, cut, s.Retries, s.Conflicts,
 		otherCommits(s.FailedCommits-s.Conflicts), s.Reconnects)
+	if len(s.Down) > 0 {
+		fmt.Fprintf(w, "left down by the run's actions: %s\n", strings.Join(s.Down, ", "))
+	}
 	if s.ClientCPUSeconds > 0 {
 		fmt.Fprintf(w, "client CPU %.2fs, %.1f µs per execution\n", s.ClientCPUSeconds, s.ClientCPUPerQueryUs)
 	}

@@ -16,7 +16,8 @@ import (
 type sandboxCmd struct {
 	Start  sandboxStartCmd  `cmd:"" help:"Start a named sandbox server (or reuse the running one) and print its DSN."`
 	Stop   sandboxStopCmd   `cmd:"" help:"Shut a named sandbox down cleanly and remove its data (unless --keep)."`
-	Status sandboxStatusCmd `cmd:"" help:"Show a named sandbox; exit 1 when it is not running."`
+	Status sandboxStatusCmd `cmd:"" help:"Show a named sandbox and what a killed joinbench left on it; exit 1 when it is not running or has leftovers."`
+	Repair sandboxRepairCmd `cmd:"" help:"Undo what a killed joinbench left on a named sandbox: limits, settings, triggers, orphan servers, servers left down."`
 	List   sandboxListCmd   `cmd:"" help:"List the named sandboxes."`
 	// Restore: cmd_sandbox_restore.go.
 	Restore sandboxRestoreCmd `cmd:"" help:"Rebuild a cluster node from a backup: mariabackup of another running node, the prepare (redo apply) timed on its own, the node's data replaced, then its join by IST or SST."`
@@ -171,8 +172,69 @@ func (c *sandboxStatusCmd) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	left, err := sb.Leftovers()
+	if err != nil {
+		return err
+	}
+	if len(left) > 0 {
+		out := io.Writer(os.Stdout)
+		if c.Format == "json" {
+			out = os.Stderr
+		}
+		fmt.Fprintf(out, "\nleft by a joinbench that was killed (undo: joinbench sandbox repair --name %s, or any command on the sandbox):\n", sb.Name)
+		for _, l := range left {
+			fmt.Fprintf(out, "  %s\n", l)
+		}
+	}
 	if k := sb.RunningServers(); k < len(sb.Servers) {
 		return sandboxNotRunning{sb, k}
+	}
+	if len(left) > 0 {
+		return sandboxLeftovers(len(left))
+	}
+	return nil
+}
+
+// sandboxLeftovers exits 1, as a stopped sandbox does: it is not as it
+// should be, and sandbox repair makes it so.
+type sandboxLeftovers int
+
+func (e sandboxLeftovers) Error() string {
+	return fmt.Sprintf("%d leftover(s) of a killed joinbench: run 'joinbench sandbox repair'", int(e))
+}
+func (e sandboxLeftovers) ExitCode() int { return 1 }
+
+type sandboxRepairCmd struct {
+	sandboxName
+}
+
+func (c *sandboxRepairCmd) Help() string {
+	return `Every change joinbench makes to a sandbox (a cgroup limit of a slow action,
+a global variable a lesson sets, a buffer pool resized for one command, the
+triggers and table copy of pt-online-schema-change, a server crashed or
+restarted, a restore's folder) is written to the sandbox's ledger before it
+is made, and removed once undone. A joinbench that is killed leaves its
+entries; repair undoes those whose writer is gone (by process id and start
+time), one line each: limits lifted, orphan servers on a node's data folder
+or port stopped, servers left down started again (a whole cluster
+bootstrapped from its most advanced node), settings set back, triggers and
+copies dropped, folders removed. Every command given --sandbox does the
+same first; sandbox status lists what is left.`
+}
+
+func (c *sandboxRepairCmd) Run(ctx context.Context, cl *cli) error {
+	sb, err := sandbox.Open(c.SandboxDir, c.Name)
+	if err != nil {
+		return err
+	}
+	log := logWriter(cl)
+	sb.SetLog(log)
+	n, err := sb.Repair(ctx, os.Stderr)
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		fmt.Fprintf(log, "%s %s: nothing left by a killed joinbench\n", sb.Kind(), sb.Name)
 	}
 	return nil
 }

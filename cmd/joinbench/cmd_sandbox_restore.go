@@ -30,6 +30,9 @@ func (c *sandboxRestoreCmd) Run(ctx context.Context, cl *cli) error {
 		return usage.Errorf("--name %s: sandbox restore needs a cluster sandbox (sandbox start --galera N)", c.Name)
 	}
 	sb.SetLog(logWriter(cl))
+	if _, err := sb.Repair(ctx, os.Stderr); err != nil {
+		return err
+	}
 	r, err := sb.Cluster.RestoreNode(ctx, c.Node, sandbox.RestoreOptions{From: c.From, UseMemory: c.UseMemory})
 	if err != nil {
 		if usage.Is(err) {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"sync"
 	"time"
 
@@ -48,7 +49,7 @@ func Connect(ctx context.Context, o Options, sb SandboxOptions, log io.Writer) (
 	if sb.Name != "" {
 		// The nodes first: their database, created as on any sandbox, is
 		// the one the proxy reaches.
-		if nodes, info, err = namedSandbox(o, sb, r.Database); err != nil {
+		if nodes, info, err = namedSandbox(ctx, o, sb, r.Database); err != nil {
 			return nil, err
 		}
 		if err := Check(ctx, nodes, true, log); err != nil {
@@ -72,7 +73,7 @@ func connectSandbox(ctx context.Context, o Options, sb SandboxOptions, log io.Wr
 		db = DefaultDatabase
 	}
 	if sb.Name != "" {
-		eps, info, err := namedSandbox(o, sb, db)
+		eps, info, err := namedSandbox(ctx, o, sb, db)
 		if err != nil {
 			return nil, err
 		}
@@ -116,12 +117,18 @@ func connectSandbox(ctx context.Context, o Options, sb SandboxOptions, log io.Wr
 }
 
 // namedSandbox returns the endpoints of the running named sandbox: its
-// server, or every node of a Galera cluster in node order. A stopped node
-// is an error: a run on part of a cluster would not measure what the user
-// asked for.
-func namedSandbox(o Options, sb SandboxOptions, db string) ([]Endpoint, *SandboxInfo, error) {
+// server, or every node of a Galera cluster in node order. What a killed
+// joinbench left on it is undone first (sandbox.Named.Repair), each in
+// a line on stderr. A stopped node is an error: a run on part of a cluster
+// would not measure what the user asked for.
+func namedSandbox(ctx context.Context, o Options, sb SandboxOptions, db string) ([]Endpoint, *SandboxInfo, error) {
 	named, err := sandbox.Open(sb.Dir, sb.Name)
 	if err != nil {
+		return nil, nil, err
+	}
+	// What was undone is said on stderr also under --quiet: a command
+	// that changed the sandbox must not do it silently.
+	if _, err := named.Repair(ctx, os.Stderr); err != nil {
 		return nil, nil, err
 	}
 	if err := named.CheckRunning(); err != nil {

@@ -34,7 +34,7 @@ func ConnectExisting(ctx context.Context, o Options, sb SandboxOptions) (*Target
 		if db == "" {
 			db = DefaultDatabase
 		}
-		if eps, info, err = namedSandbox(o, sb, db); err != nil {
+		if eps, info, err = namedSandbox(ctx, o, sb, db); err != nil {
 			return nil, err
 		}
 	} else {

@@ -2,9 +2,11 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 
+	"github.com/joinbench/joinbench/internal/ledger"
 	"github.com/joinbench/joinbench/internal/server/sandbox"
 )
 
@@ -23,6 +25,11 @@ type Process interface {
 	// sandbox at once), waits down and recovers as an operator does,
 	// returning how each server came back (sandbox.Named.Crash).
 	Crash(ctx context.Context, down time.Duration, all bool) ([]Recovery, error)
+	// Ledger is where a change to the server is noted before it is made
+	// (package ledger): the sandbox's.
+	Ledger() *ledger.Ledger
+	// Running reports whether the server runs.
+	Running() bool
 }
 
 // Recovery is how a server came back after a crash.
@@ -55,14 +62,30 @@ func (p *sandboxProcess) PID() int {
 
 func (p *sandboxProcess) DataDir() string { return p.s.DataDir }
 
+func (p *sandboxProcess) Ledger() *ledger.Ledger { return p.sb.Ledger() }
+
+func (p *sandboxProcess) Running() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.s.Running()
+}
+
 func (p *sandboxProcess) Crash(ctx context.Context, down time.Duration, all bool) ([]Recovery, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	// Another crash or restart held the sandbox until now: a run that
+	// ended meanwhile must not kill servers it will not wait for.
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("not crashed: the run ended while another fault on the sandbox was being recovered (%w)", err)
+	}
 	return p.sb.Crash(ctx, p.s, down, all)
 }
 
 func (p *sandboxProcess) Restart(ctx context.Context, down time.Duration) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("not restarted: the run ended while another fault on the sandbox was being recovered (%w)", err)
+	}
 	return p.sb.Restart(ctx, p.s, down)
 }

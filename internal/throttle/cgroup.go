@@ -166,13 +166,15 @@ type group struct {
 	pid  int
 	dir  string // the group's directory
 	from string // the directory of the group the process was in
+	// recorded removes the note Spec.Record made of the group.
+	recorded func() error
 }
 
 // join makes a group of its own for pid and moves the process (every
 // thread) into it. Under v1 the group is a child of the one it was in, so
 // that limits above still apply; under v2 a child of the root, as a group
 // that holds processes cannot hand controllers down to children.
-func join(h hierarchy, pid int) (*group, error) {
+func join(h hierarchy, pid int, record func(group, from string) (func() error, error)) (*group, error) {
 	cur, err := procCgroup(h, pid)
 	if err != nil {
 		return nil, err
@@ -180,7 +182,7 @@ func join(h hierarchy, pid int) (*group, error) {
 	g := &group{h: h, pid: pid, from: filepath.Join(h.mount, cur)}
 	name := groupPrefix + fmt.Sprint(pid)
 	if strings.HasPrefix(filepath.Base(cur), groupPrefix) {
-		return nil, fmt.Errorf("process %d is limited already (cgroup %s): by another slow action on it, or by one whose run was killed, which a restart of the server undoes", pid, g.from)
+		return nil, fmt.Errorf("process %d is limited already (cgroup %s): by another slow action on it, or by one whose run was killed, which the next command on its sandbox undoes (joinbench sandbox repair)", pid, g.from)
 	}
 	if h.v2 {
 		if err := enableV2(h); err != nil {
@@ -190,15 +192,43 @@ func join(h hierarchy, pid int) (*group, error) {
 	} else {
 		g.dir = filepath.Join(g.from, name)
 	}
+	if record != nil {
+		if g.recorded, err = record(g.dir, g.from); err != nil {
+			return nil, err
+		}
+	}
+	fail := func(err error) (*group, error) {
+		if g.recorded != nil {
+			_ = g.recorded()
+		}
+		return nil, err
+	}
 	if err := os.Mkdir(g.dir, 0o755); err != nil {
-		return nil, fmt.Errorf("make cgroup %s: %w", g.dir, err)
+		return fail(fmt.Errorf("make cgroup %s: %w", g.dir, err))
 	}
 	if err := g.move(g.dir); err != nil {
 		_ = os.Remove(g.dir)
-		return nil, err
+		return fail(err)
 	}
 	return g, nil
 }
+
+// Release undoes what a Run whose caller was killed left: every process
+// in the group at dir goes back to the group at from and dir is removed
+// (its limits go with it). A group that is gone already is no error.
+func Release(dir, from string) error {
+	if !strings.HasPrefix(filepath.Base(dir), groupPrefix) {
+		return fmt.Errorf("cgroup %s is not one joinbench made", dir)
+	}
+	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	return (&group{dir: dir, from: from}).leave()
+}
+
+// GroupPrefix starts the name of every group Run makes: a folder with
+// this name under a cgroup hierarchy is a limit of joinbench's.
+const GroupPrefix = groupPrefix
 
 // enableV2 enables the controller for the root's children.
 func enableV2(h hierarchy) error {

@@ -53,7 +53,7 @@ func TestV1Limits(t *testing.T) {
 	if err != nil || h.v2 || h.mount != filepath.Join(root, "sys/fs/cgroup/blkio") {
 		t.Fatalf("io: %+v, %v; want v1 blkio", h, err)
 	}
-	g, err := join(h, 42)
+	g, err := join(h, 42, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestV1Limits(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "proc/42/cgroup"), []byte("7:blkio:/svc/joinbench-slow-42\n1:cpu:/\n0::/\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := join(h, 42); err == nil || !strings.Contains(err.Error(), "limited already") {
+	if _, err := join(h, 42, nil); err == nil || !strings.Contains(err.Error(), "limited already") {
 		t.Errorf("a second limit: %v", err)
 	}
 
@@ -89,7 +89,7 @@ func TestV1Limits(t *testing.T) {
 	if err != nil || hc.v2 {
 		t.Fatalf("cpu: %+v, %v", hc, err)
 	}
-	gc, err := join(hc, 42)
+	gc, err := join(hc, 42, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestV2Limits(t *testing.T) {
 	if err != nil || !h.v2 {
 		t.Fatalf("%+v, %v; want v2", h, err)
 	}
-	g, err := join(h, 42)
+	g, err := join(h, 42, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,5 +209,46 @@ func TestControllerKeepsACapThatHolds(t *testing.T) {
 	}
 	if math.Abs(c.scale-1) > 1e-9 {
 		t.Errorf("scale %v, want 1", c.scale)
+	}
+}
+
+// The group is noted before it is made, so that a caller killed between
+// the two leaves a note of it; a join that fails takes its note back.
+func TestJoinRecordsBeforeMaking(t *testing.T) {
+	root := fakeRoot(t, map[string]string{
+		"proc/self/mountinfo":                "30 25 0:26 / /sys/fs/cgroup/cpu rw,relatime shared:9 - cgroup cgroup rw,cpu\n",
+		"proc/42/cgroup":                     "1:cpu:/svc\n",
+		"sys/fs/cgroup/cpu/svc/cgroup.procs": "",
+	})
+	h, err := findHierarchy(CPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var noted, from string
+	var existed bool
+	removed := 0
+	record := func(group, f string) (func() error, error) {
+		noted, from = group, f
+		_, err := os.Stat(group)
+		existed = err == nil
+		return func() error { removed++; return nil }, nil
+	}
+	g, err := join(h, 42, record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if noted != g.dir || from != filepath.Join(root, "sys/fs/cgroup/cpu/svc") || existed {
+		t.Fatalf("noted %s from %s (existed %v), group %s", noted, from, existed, g.dir)
+	}
+	// A second join of the same pid fails at mkdir (the group exists):
+	// its note goes.
+	if err := os.WriteFile(filepath.Join(root, "proc/42/cgroup"), []byte("1:cpu:/svc\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := join(h, 42, record); err == nil || removed != 1 {
+		t.Fatalf("failed join: err %v, notes removed %d", err, removed)
+	}
+	if err := Release(filepath.Join(root, "sys/fs/cgroup/cpu/svc/other"), from); err == nil {
+		t.Errorf("Release of a group joinbench did not make: no error")
 	}
 }

@@ -11,6 +11,9 @@
 // next loses more than the cap takes away), so the limit is adjusted every
 // second until the rate measured under it is the target (control.go).
 //
+// A caller that may be killed while a limit holds notes the group before
+// it is made (Spec.Record); Release undoes such a group later.
+//
 // It knows nothing of servers, sandboxes or runs: a process id, a path
 // and a fraction.
 package throttle

@@ -24,6 +24,11 @@ type Spec struct {
 	Measure, For time.Duration
 	// Limited, when set, is called once the limit is set.
 	Limited func(time.Time)
+	// Record, when set, is called with the group the process is about to
+	// be moved into and the one it is in, before the group is made: the
+	// caller notes them (a ledger) so that a killed caller's limit can be
+	// lifted by Release. done is called once the process is back.
+	Record func(group, from string) (done func() error, err error)
 }
 
 // DefaultMeasure is long enough to take in a server's once-a-second work
@@ -97,12 +102,17 @@ func Run(ctx context.Context, s Spec) (res Result, err error) {
 			return res, err
 		}
 	}
-	g, err := join(h, s.PID)
+	g, err := join(h, s.PID, s.Record)
 	if err != nil {
 		return res, err
 	}
 	defer func() {
-		err = errors.Join(err, g.lift(s.Resource, res.Device), g.leave())
+		lifted := g.lift(s.Resource, res.Device)
+		left := g.leave()
+		err = errors.Join(err, lifted, left)
+		if left == nil && g.recorded != nil {
+			err = errors.Join(err, g.recorded())
+		}
 		res.Lifted = time.Now()
 	}()
 	usage := func() (Usage, error) {

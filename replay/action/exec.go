@@ -6,12 +6,16 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/go-sql-driver/mysql"
+
+	"github.com/joinbench/joinbench/internal/ledger"
+	"github.com/joinbench/joinbench/internal/server/sandbox"
 )
 
 // execKind runs an external command (pt-online-schema-change, gh-ost, a
@@ -74,6 +78,28 @@ func (j execJob) Do(ctx context.Context, at Site, out *Outcome) error {
 		return fmt.Errorf("start %s: %w", command, err)
 	}
 	fam.pgid = cmd.Process.Pid
+	if db, table, ok := onlineSchemaChange(command); ok {
+		// pt-online-schema-change stopped before it cleans up (the run
+		// ended first, or joinbench was killed) leaves its triggers and
+		// its copy of the table. Noted once it started (a process group
+		// to stop), long before its perl has created them.
+		var led *ledger.Ledger
+		if at.Process != nil {
+			led = at.Process.Ledger()
+		}
+		start := ""
+		if o, err := ledger.OwnerOf(fam.pgid); err == nil {
+			start = strconv.FormatUint(o.Start, 10)
+		}
+		done, lerr := led.Add(ledger.Entry{Kind: sandbox.ChangeOnlineSchemaChange, Node: at.Node,
+			What: fmt.Sprintf("pt-online-schema-change on %s.%s (its triggers and _%s_new)", db, table, table),
+			Undo: map[string]string{"database": db, "table": table, "pgid": strconv.Itoa(fam.pgid), "start": start}})
+		defer func() {
+			if err := cleanOnlineSchemaChange(at, db, table); err == nil && lerr == nil {
+				_ = done()
+			}
+		}()
+	}
 	err = waitCommand(ctx, cmd, fam)
 	out.Output = printed.String()
 	var ee *exec.ExitError
@@ -113,6 +139,38 @@ func waitCommand(ctx context.Context, cmd *exec.Cmd, fam *family) error {
 		}
 	}
 	return err
+}
+
+// ptOSCTarget finds the D= and t= of a pt-online-schema-change DSN.
+var ptOSCTarget = regexp.MustCompile(`(?:^|[\s,])([Dt])=([^,\s]+)`)
+
+// onlineSchemaChange reads the database and table a command runs
+// pt-online-schema-change on; ok false for any other command.
+func onlineSchemaChange(command string) (db, table string, ok bool) {
+	if !strings.Contains(command, "pt-online-schema-change") {
+		return "", "", false
+	}
+	for _, m := range ptOSCTarget.FindAllStringSubmatch(command, -1) {
+		if m[1] == "D" {
+			db = m[2]
+		} else {
+			table = m[2]
+		}
+	}
+	return db, table, db != "" && table != ""
+}
+
+// cleanOnlineSchemaChange drops what pt-online-schema-change leaves when
+// it is stopped before it cleans up (nothing when it finished).
+func cleanOnlineSchemaChange(at Site, db, table string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for _, q := range sandbox.OnlineSchemaChangeLeftovers(db, table) {
+		if _, err := at.DB.ExecContext(ctx, q); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // exitError is a command that exited with a status other than 0: the

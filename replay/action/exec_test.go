@@ -94,3 +94,13 @@ func TestExecEndsWithItsCommand(t *testing.T) {
 		t.Fatalf("%v, output %q", err, out.Output)
 	}
 }
+
+func TestOnlineSchemaChangeTarget(t *testing.T) {
+	db, table, ok := onlineSchemaChange("pt-online-schema-change --alter ENGINE=InnoDB h=127.0.0.1,P=3306,u=root,D=joinbench,t=big --execute")
+	if !ok || db != "joinbench" || table != "big" {
+		t.Fatalf("got %q %q %v", db, table, ok)
+	}
+	if _, _, ok := onlineSchemaChange("gh-ost --database=x --table=y"); ok {
+		t.Fatal("gh-ost taken for pt-online-schema-change")
+	}
+}

@@ -15,11 +15,12 @@ import (
 // Runner runs a run's actions at their offsets into the measured phase,
 // each in a goroutine of its own, and records what each did.
 type Runner struct {
-	env    Env
-	start  time.Time
-	ctx    context.Context
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
+	actions []Action
+	env     Env
+	start   time.Time
+	ctx     context.Context
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
 
 	mu   sync.Mutex
 	rows []results.Action
@@ -49,7 +50,7 @@ func Start(ctx context.Context, env Env, actions []Action, start, deadline time.
 		return nil
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	r := &Runner{env: env, start: start, ctx: ctx, cancel: cancel, running: map[*running]bool{}}
+	r := &Runner{actions: actions, env: env, start: start, ctx: ctx, cancel: cancel, running: map[*running]bool{}}
 	for i := range actions {
 		a := &actions[i]
 		r.wg.Add(1)
@@ -96,6 +97,29 @@ func (r *Runner) Stop() []results.Action {
 	case <-t.C:
 	}
 	return r.close(bound)
+}
+
+// Down names the servers the actions acted on (crash, restart, slow...)
+// that are not running now that they are over: a fault whose recovery
+// failed, or that the run's end cut short. On a nil Runner it is empty.
+func (r *Runner) Down() []string {
+	if r == nil {
+		return nil
+	}
+	var down []string
+	seen := map[string]bool{}
+	for _, a := range r.actions {
+		for _, tg := range a.Targets {
+			if tg.Process == nil || seen[tg.Node] {
+				continue
+			}
+			seen[tg.Node] = true
+			if !tg.Process.Running() {
+				down = append(down, tg.Node)
+			}
+		}
+	}
+	return down
 }
 
 // stopBound is how long the actions running may take to stop.

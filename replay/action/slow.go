@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/joinbench/joinbench/internal/ledger"
+	"github.com/joinbench/joinbench/internal/server/sandbox"
 	"github.com/joinbench/joinbench/internal/throttle"
 )
 
@@ -75,9 +77,18 @@ func (j slowJob) Do(ctx context.Context, at Site, out *Outcome) error {
 	if pid <= 0 {
 		return errors.New("the server is not running")
 	}
+	led := at.Process.Ledger()
+	what := map[throttle.Resource]string{throttle.CPU: "CPU", throttle.IO: "disk I/O"}[j.resource]
 	res, err := throttle.Run(ctx, throttle.Spec{
 		PID: pid, Resource: j.resource, Path: at.Process.DataDir(), Fraction: j.fraction,
 		For: j.hold, Limited: func(t time.Time) { out.Started = t },
+		// Noted before the server is moved: a killed run's limit is lifted
+		// by the next command on the sandbox.
+		Record: func(group, from string) (func() error, error) {
+			return led.Add(ledger.Entry{Kind: sandbox.ChangeCgroup, Node: at.Node,
+				What: fmt.Sprintf("%s in cgroup %s, its %s limited", at.Node, group, what),
+				Undo: map[string]string{"group": group, "from": from}})
+		},
 	})
 	out.Output = slowOutput(j, res)
 	return err

@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
+	"github.com/joinbench/joinbench/internal/ledger"
 	"github.com/joinbench/joinbench/internal/usage"
 )
 
@@ -103,6 +104,21 @@ func (s *Server) SetBufferPool(ctx context.Context, size int64) (was, now int64,
 	return was, now, nil
 }
 
+// bufferPool reads the server's buffer pool size.
+func (s *Server) bufferPool(ctx context.Context) (int64, error) {
+	conn, err := mysql.NewConnector(s.socketConfig())
+	if err != nil {
+		return 0, err
+	}
+	db := sql.OpenDB(conn)
+	defer db.Close()
+	var b int64
+	if err := db.QueryRowContext(ctx, "SELECT @@innodb_buffer_pool_size").Scan(&b); err != nil {
+		return 0, fmt.Errorf("%s: %w", s.Name, err)
+	}
+	return b, nil
+}
+
 // SetBufferPool resizes the buffer pool of every server to size, online,
 // for the time of one command: restore gives each the size it had. A
 // server that refuses is a user error, and those already resized get
@@ -113,8 +129,9 @@ func (n *Named) SetBufferPool(ctx context.Context, size string, log io.Writer) (
 		return nil, usage.Errorf("--buffer-pool-size: %v", err)
 	}
 	type resized struct {
-		s   *Server
-		was int64
+		s    *Server
+		was  int64
+		done func() error
 	}
 	var done []resized
 	restore = func() error {
@@ -125,15 +142,26 @@ func (n *Named) SetBufferPool(ctx context.Context, size string, log io.Writer) (
 				continue
 			}
 			fmt.Fprintf(log, "%s: innodb_buffer_pool_size back to %s\n", r.s.Name, FormatSize(r.was))
+			errs = append(errs, r.done())
 		}
 		return errors.Join(errs...)
 	}
 	for _, s := range n.Servers {
-		was, now, err := s.SetBufferPool(ctx, bytes)
+		was, err := s.bufferPool(ctx)
 		if err != nil {
 			return nil, errors.Join(err, restore())
 		}
-		done = append(done, resized{s, was})
+		noted, err := n.Ledger().Add(ledger.Entry{Kind: ChangeBufferPool, Node: s.Name,
+			What: fmt.Sprintf("%s: innodb_buffer_pool_size %s for one command, was %s", s.Name, FormatSize(bytes), FormatSize(was)),
+			Undo: map[string]string{"bytes": strconv.FormatInt(was, 10)}})
+		if err != nil {
+			return nil, errors.Join(err, restore())
+		}
+		was, now, err := s.SetBufferPool(ctx, bytes)
+		if err != nil {
+			return nil, errors.Join(err, noted(), restore())
+		}
+		done = append(done, resized{s, was, noted})
 		msg := fmt.Sprintf("%s: innodb_buffer_pool_size %s -> %s for this command (--buffer-pool-size)", s.Name, FormatSize(was), FormatSize(now))
 		if now != bytes {
 			msg += fmt.Sprintf("; the server rounded %s to %s", size, FormatSize(now))

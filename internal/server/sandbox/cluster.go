@@ -244,6 +244,13 @@ func (c *Cluster) stopStarted(before []*Node) {
 
 func (c *Cluster) start(ctx context.Context, cfg ClusterConfig, running []*Node) error {
 	for _, n := range c.Nodes {
+		if !n.Running() {
+			if err := n.StopOrphans(ctx); err != nil {
+				return err
+			}
+		}
+	}
+	for _, n := range c.Nodes {
 		for _, d := range []string{n.DataDir, n.TmpDir} {
 			if err := os.MkdirAll(d, 0o750); err != nil {
 				return usage.Errorf("sandbox directory: %v", err)

@@ -18,6 +18,9 @@ import (
 // started would be worse than a late end of the fault.
 const CrashRecoveryTimeout = 10 * time.Minute
 
+// killWait bounds the wait for a server to be gone after SIGKILL.
+const killWait = 30 * time.Second
+
 // Recovery is how one server came back after it was killed: the fault a
 // run injects with crash, recovered as an operator does.
 type Recovery struct {
@@ -75,6 +78,10 @@ func (s *Server) kill(ctx context.Context) (time.Time, error) {
 }
 
 func (s *Server) waitGone(ctx context.Context) error {
+	// Once SIGKILL is sent the recovery must follow, however the run
+	// ends meanwhile: the wait is bounded by the kernel, not by ctx.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), killWait)
+	defer cancel()
 	for s.Running() {
 		select {
 		case <-ctx.Done():

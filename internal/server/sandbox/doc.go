@@ -27,5 +27,11 @@
 // A cluster node may have options of its own, kept across starts
 // (nodeoptions.go).
 //
+// Every change made to a sandbox is noted first in its ledger (ledger.go,
+// package ledger), so that what a killed joinbench left can be undone by
+// the next command (repair.go); its servers are found by their data
+// folder and port as well as by their pid, and a server its state does
+// not name is stopped rather than joined by a second one (orphan.go).
+//
 // The package knows nothing of scenarios, schemas or results.
 package sandbox

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/joinbench/joinbench/internal/dirlist"
+	"github.com/joinbench/joinbench/internal/ledger"
 	"github.com/joinbench/joinbench/internal/usage"
 )
 
@@ -107,6 +108,12 @@ func StartNamed(ctx context.Context, rootDir, name string, cfg Config) (s *Serve
 	if err == nil {
 		if old.Running() {
 			return old, true, nil
+		}
+		// A server on its data that its state does not name (a killed
+		// restart's) is stopped, not joined by a second one.
+		old.SetLog(cfg.Log)
+		if err := old.StopOrphans(ctx); err != nil {
+			return nil, false, err
 		}
 		if cfg.Port == 0 && portFree(old.Port) {
 			cfg.Port = old.Port
@@ -317,7 +324,16 @@ func (n *Named) Remove() error {
 
 // Restart restarts s, one of its servers, as a fault of a run: a single
 // server with Server.Restart, a node with Cluster.RestartNode.
-func (n *Named) Restart(ctx context.Context, s *Server, down time.Duration) error {
+func (n *Named) Restart(ctx context.Context, s *Server, down time.Duration) (err error) {
+	done, err := n.Ledger().Add(ledger.Entry{Kind: ChangeNodeDown, Node: s.Name, What: s.Name + " restarted (stopped, to be started again)"})
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err == nil {
+			err = done()
+		}
+	}()
 	if n.Cluster == nil {
 		return s.Restart(ctx, down)
 	}
@@ -335,8 +351,19 @@ func (n *Named) Restart(ctx context.Context, s *Server, down time.Duration) erro
 // Cluster.CrashCluster. It returns how each server came back, in node
 // order, with the steps of the recovery in their Notes.
 func (n *Named) Crash(ctx context.Context, s *Server, down time.Duration, all bool) ([]Recovery, error) {
+	who, node := s.Name+" crashed", s.Name
+	if all {
+		who, node = "every server crashed", ""
+	}
+	done, err := n.Ledger().Add(ledger.Entry{Kind: ChangeNodeDown, Node: node, What: who + " (killed, to be recovered)"})
+	if err != nil {
+		return nil, err
+	}
 	notes := &lockedBuffer{}
 	recs, err := n.crash(ctx, s, down, all, notes)
+	if err == nil {
+		err = done()
+	}
 	for i := range recs {
 		recs[i].Notes = notes.String()
 	}

@@ -12,8 +12,10 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
+	"github.com/joinbench/joinbench/internal/ledger"
 	"github.com/joinbench/joinbench/internal/usage"
 )
 
@@ -91,12 +93,19 @@ func (c *Cluster) RestoreNode(ctx context.Context, name string, opts RestoreOpti
 	if err := os.RemoveAll(work); err != nil {
 		return r, err
 	}
+	l := LedgerOf(c.Dir)
+	scratchDone, err := l.Add(ledger.Entry{Kind: ChangeScratch, Node: n.Name, What: "restore folder " + work,
+		Undo: map[string]string{"path": work}})
+	if err != nil {
+		return r, err
+	}
 	// Once the node is stopped and emptied, the prepared backup is its
 	// only copy: a failure after that keeps it and says how to finish.
 	keep := false
 	defer func() {
 		if !keep {
 			os.RemoveAll(work)
+			_ = scratchDone()
 		}
 	}()
 	target := filepath.Join(work, "backup")
@@ -112,6 +121,9 @@ func (c *Cluster) RestoreNode(ctx context.Context, name string, opts RestoreOpti
 		defer out.Close()
 		cmd := exec.CommandContext(ctx, tool, args...)
 		cmd.Stdout, cmd.Stderr = out, out
+		// A killed joinbench takes its backup tool with it.
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+		stopWithParent(cmd.SysProcAttr)
 		if err := cmd.Run(); err != nil {
 			return fmt.Errorf("%s: %s %s: %w: %s", step, filepath.Base(tool), args[1], err, lastLines(readTail(logFile), 5))
 		}
@@ -144,13 +156,20 @@ func (c *Cluster) RestoreNode(ctx context.Context, name string, opts RestoreOpti
 
 	fmt.Fprintf(c.log, "%s: stopping it and moving the backup into its data directory\n", n.Name)
 	r.CopyStart = time.Now()
+	downDone, err := l.Add(ledger.Entry{Kind: ChangeNodeDown, Node: n.Name, What: n.Name + " stopped, its data being replaced by a restore",
+		Undo: map[string]string{"rebuild": "sst"}})
+	if err != nil {
+		return r, err
+	}
 	if err := n.Stop(context.WithoutCancel(ctx)); err != nil {
 		return r, fmt.Errorf("stop %s: %w", n.Name, err)
 	}
 	// From here on the node's data is being replaced: the steps run to
 	// the end whatever happens to ctx, and a failure keeps the backup.
 	moved := func(err error) error {
+		// The user is told how to finish: nothing is left to undo.
 		keep = true
+		_, _ = downDone(), scratchDone()
 		return fmt.Errorf("%w; %s is stopped; its prepared backup is kept in %s (mariabackup --move-back --target-dir=%s --datadir=%s, then sandbox start)",
 			err, n.Name, target, target, n.DataDir)
 	}
@@ -175,7 +194,7 @@ func (c *Cluster) RestoreNode(ctx context.Context, name string, opts RestoreOpti
 	if err := c.relaunch(start, n, false, &r.Join); err != nil {
 		return r, err
 	}
-	return r, nil
+	return r, downDone()
 }
 
 // useMemorySize is what mariabackup --use-memory takes: bytes, or a

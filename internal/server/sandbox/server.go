@@ -327,6 +327,10 @@ func (s *Server) start(ctx context.Context, port int, cfg Config) error {
 // is a user error quoting the log's errors (errPortTaken when its port was
 // taken); one still silent when ctx ends is stopped.
 func (s *Server) launch(ctx context.Context, detach bool) error {
+	// Never a second server on the same data.
+	if err := s.StopOrphans(ctx); err != nil {
+		return err
+	}
 	logStart := fileSize(s.ErrorLog)
 	out, err := os.OpenFile(s.ErrorLog, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
@@ -514,7 +518,7 @@ func processAlive(pid int, datadir string) bool {
 		return false
 	}
 	cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
-	if err != nil {
+	if err != nil || datadir == "" {
 		return true
 	}
 	return bytes.Contains(cmdline, []byte("--datadir="+datadir+"\x00"))

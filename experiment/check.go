@@ -1,0 +1,84 @@
+package experiment
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/joinbench/joinbench/internal/server"
+	"github.com/joinbench/joinbench/internal/server/sandbox"
+	"github.com/joinbench/joinbench/internal/usage"
+)
+
+// check refuses, before anything on the sandbox is touched (main1
+// dropped and loaded again, a setting changed), options the lesson could
+// not run with: each message names the flag as the user typed it, never
+// an action spec the lesson would have made of it.
+func check(name string, tgt *server.Target, o Options) error {
+	switch {
+	case o.Repetitions < 1:
+		return usage.Errorf("--repetitions %d: give 1 or more", o.Repetitions)
+	case o.Threads < 1:
+		return usage.Errorf("--threads %d: give 1 or more", o.Threads)
+	case o.TableSize < 1:
+		return usage.Errorf("--table-size %d: give 1 row or more", o.TableSize)
+	case o.Window <= 0:
+		return usage.Errorf("--window %s: give a positive duration, e.g. 10s", o.Window)
+	case o.Warmup < 0:
+		return usage.Errorf("--warmup %s: give 0 or a positive duration", o.Warmup)
+	}
+	nodeUsed := false
+	switch name {
+	case "slow-node":
+		nodeUsed = true
+		if o.Percent < 0 || o.Percent >= 100 {
+			return usage.Errorf("--percent %s: give a percentage from 0 to less than 100", strconv.FormatFloat(o.Percent, 'f', -1, 64))
+		}
+		if o.Resource != "io" && o.Resource != "cpu" {
+			return usage.Errorf("--resource %q: io or cpu", o.Resource)
+		}
+	case "hot-vs-uniform":
+		if len(o.WritePercents) == 0 {
+			return usage.Errorf("--write-percent: give at least one share of writes, e.g. 0,10,50")
+		}
+		for _, wp := range o.WritePercents {
+			if _, err := mixScenarios(wp); err != nil {
+				return err
+			}
+		}
+	case "ddl-methods", "chunked-dml":
+		if o.Rows < 2 {
+			return usage.Errorf("--rows %d: give 2 rows or more", o.Rows)
+		}
+		if o.ActionTime <= 0 {
+			return usage.Errorf("--action-time %s: give a positive duration, e.g. 30s", o.ActionTime)
+		}
+	case "recovery":
+		nodeUsed = true
+		if o.ActionTime < 0 {
+			return usage.Errorf("--action-time %s: give a positive duration", o.ActionTime)
+		}
+	case "restore":
+		nodeUsed = true
+		if len(o.UseMemory) == 0 {
+			return usage.Errorf("--use-memory: give at least one size, e.g. 100M")
+		}
+		for _, m := range o.UseMemory {
+			if err := sandbox.CheckUseMemory(m); err != nil {
+				return err
+			}
+		}
+	}
+	if nodeUsed {
+		var nodes []string
+		for _, ep := range append(slices.Clone(tgt.Nodes), tgt.Endpoints...) {
+			if ep.Node != "" && !slices.Contains(nodes, ep.Node) {
+				nodes = append(nodes, ep.Node)
+			}
+		}
+		if len(nodes) > 0 && !slices.Contains(nodes, o.Node) {
+			return usage.Errorf("--node %s: the sandbox's nodes are %s", o.Node, strings.Join(nodes, ", "))
+		}
+	}
+	return nil
+}
