@@ -207,7 +207,7 @@ type Dataset struct {
 	Sample   string    `json:"sample,omitempty"`
 	Prepared time.Time `json:"prepared"`
 	// Contents digest every table's rows when the run started (each
-	// table's count and a checksum over its rows: whole up to 1,000,000
+	// table's count and a checksum over its rows: whole up to 200,000
 	// rows, ranges of ids beyond; docs/work.md, "Data identity"): a
 	// changed table cannot keep its digest. ContentsAtEnd are the same
 	// when the run ended, for runs that wrote (write scenarios or
