@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -296,6 +297,9 @@ func readSide(name string, dirs []string, side *compare.Side, w warner) (*sideDa
 	for _, d := range dirs {
 		side.Runs = append(side.Runs, d)
 		id := results.RunIDFromDir(d)
+		if err := results.CheckRunFile(d); err != nil {
+			return nil, &BadRunFileError{Path: filepath.Join(d, results.RunFile), Problem: err.Error()}
+		}
 		if info := results.ReadRunInfo(d, w.warn); info != nil {
 			if err := checkRunFile(d, info); err != nil {
 				return nil, err
