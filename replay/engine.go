@@ -139,6 +139,11 @@ type Config struct {
 	// (worksample.go); its zero value samples nothing.
 	Work WorkConfig
 
+	// ReadOnly has the server refuse every write of the run's statements:
+	// the workers', the work samplers' and the EXPLAIN connections run in
+	// read-only transactions (readonly.go).
+	ReadOnly bool
+
 	// Watch, when set, is given the run's live view (Live) before its
 	// workers start.
 	Watch func(*Live)
@@ -197,6 +202,7 @@ type endpointState struct {
 	down     atomic.Bool
 	explains chan explainReq
 	works    chan workReq // reads to sample (worksample.go)
+	later    laterReads   // reads to sample after the measured phase
 	paths    pathTally
 	// unresponsive is set when a call or a status sample got no reply in
 	// time, and cleared by a status sample that did: the final sample

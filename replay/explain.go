@@ -41,6 +41,11 @@ func (e *engine) explainAtStart(ctx context.Context, ep *endpointState) {
 	cctx, cancel := context.WithTimeout(ctx, e.stop.connect)
 	conn, err := ep.admin().Conn(cctx)
 	cancel()
+	if err == nil {
+		if err = e.readOnlySession(ctx, conn); err != nil {
+			conn.Close()
+		}
+	}
 	if err != nil {
 		e.log.Printf("%s: EXPLAIN: %v", ep.Name, err)
 		return
@@ -79,6 +84,11 @@ func (e *engine) explainLoop(ctx context.Context, ep *endpointState) {
 				cctx, cancel := context.WithTimeout(ctx, e.stop.connect)
 				c, err := ep.admin().Conn(cctx)
 				cancel()
+				if err == nil {
+					if err = e.readOnlySession(ctx, c); err != nil {
+						c.Close()
+					}
+				}
 				if err != nil {
 					if _, loaded := e.seenErr.LoadOrStore("explain-conn/"+ep.Name, true); !loaded {
 						e.log.Printf("EXPLAIN on %s: %v", ep.Name, err)

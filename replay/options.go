@@ -109,8 +109,8 @@ func (o *Options) check() error {
 		return usage.Errorf("--explain-every cannot be negative, got %d", o.ExplainEvery)
 	case o.ReportInterval < 0 || o.ReportInterval > 0 && o.ReportInterval < MinReportInterval:
 		return usage.Errorf("--report-interval %s: 0 (none) or at least %s", o.ReportInterval, MinReportInterval)
-	case o.Work != "" && o.Work != results.WorkSample && o.Work != results.WorkOff:
-		return usage.Errorf("--work %q: sample or off", o.Work)
+	case o.Work != "" && o.Work != results.WorkSample && o.Work != results.WorkDuring && o.Work != results.WorkOff:
+		return usage.Errorf("--work %q: sample, during or off", o.Work)
 	case math.IsNaN(o.WorkBudget) || o.WorkBudget < 0 || o.WorkBudget > 0.5:
 		return usage.Errorf("--work-budget %v: a share of each scenario's time between 0 and 50%%", o.WorkBudget)
 	}
@@ -165,7 +165,7 @@ func (o *Options) config(retry []uint16) Config {
 		SkipTrx: o.SkipTrx, Prepared: o.PsMode != results.PsDisable, DriverPath: o.ExecPath == results.ExecDriver,
 		RetryErrors: retry, Reconnect: o.Reconnect, QueryTimeout: time.Duration(o.QueryTimeout), Seed: o.Seed,
 		ExplainEvery: o.ExplainEvery, ReportInterval: o.ReportInterval, Progress: o.Progress, Log: o.Log,
-		Lockstep: o.Lockstep, Watch: o.Watch,
+		Lockstep: o.Lockstep, Watch: o.Watch, ReadOnly: o.ReadOnly,
 	}
 	switch o.Explain {
 	case results.ExplainJSON:
@@ -177,7 +177,7 @@ func (o *Options) config(retry []uint16) Config {
 		c.Checksum = NewChecksum
 	}
 	if o.Work != results.WorkOff {
-		c.Work = WorkConfig{Budget: o.WorkBudget, FirstEvents: DefaultWorkFirstEvents}
+		c.Work = WorkConfig{Budget: o.WorkBudget, FirstEvents: DefaultWorkFirstEvents, During: o.Work == results.WorkDuring}
 	}
 	return c
 }

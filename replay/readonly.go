@@ -1,6 +1,8 @@
 package replay
 
 import (
+	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 
@@ -58,4 +60,24 @@ func kindNames(kinds []corpus.StmtKind) []string {
 		out[i] = string(k)
 	}
 	return out
+}
+
+// readOnlySQL makes every later transaction of the session read-only, the
+// single statements of autocommit included: the server then refuses a
+// write the parse cannot see (a stored function called by a SELECT, a
+// trigger) with ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION (1792) instead of
+// doing it. Temporary tables stay writable, as the server allows them.
+const readOnlySQL = "SET SESSION TRANSACTION READ ONLY"
+
+// readOnlySession puts a connection that runs the scenarios' statements
+// (a worker's, a work sampler's, an explainer's) in read-only mode under
+// Config.ReadOnly; it does nothing otherwise.
+func (e *engine) readOnlySession(ctx context.Context, conn *sql.Conn) error {
+	if !e.cfg.ReadOnly {
+		return nil
+	}
+	if _, err := conn.ExecContext(ctx, readOnlySQL); err != nil {
+		return fmt.Errorf("%s: %w", readOnlySQL, err)
+	}
+	return nil
 }

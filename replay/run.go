@@ -240,7 +240,7 @@ func (e *engine) drain(lt *lifetimes, m *measurement, w *writerTask, ex *explain
 	m.cpuMark.Stop()
 	d.closeErr = e.closeWriter(w.ew)
 	m.progress.finish()
-	sp.finish(lt.stopSample) // the plan captures go on meanwhile
+	sp.finish(lt.stopSample, m.end.Sub(m.phase.start)) // the plan captures go on meanwhile
 	ex.finish(lt.stopExplain)
 	return d
 }

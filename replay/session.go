@@ -44,8 +44,10 @@ type Session struct {
 	// against the endpoints by Open.
 	specs   []action.Spec
 	actions []action.Action
-	// dataset is what the caller found prepared (RecordDataset).
-	dataset *results.Dataset
+	// dataset is what the caller found prepared (RecordDataset), and
+	// digestAtEnd how to digest its contents after a run that wrote.
+	dataset     *results.Dataset
+	digestAtEnd func(context.Context) map[string]results.TableContents
 }
 
 // setupTimeout bounds the questions a session asks a server before the run
@@ -155,6 +157,27 @@ func (s *Session) Open(ctx context.Context, endpoints, nodes []server.Endpoint) 
 // caller read it from the server after Open.
 func (s *Session) RecordDataset(d *results.Dataset) { s.dataset = d }
 
+// DigestAtEnd gives the digest of the dataset's contents that a run which
+// wrote (a write scenario, an action) takes when it ends, into run.json's
+// dataset.contents_at_end.
+func (s *Session) DigestAtEnd(digest func(context.Context) map[string]results.TableContents) {
+	s.digestAtEnd = digest
+}
+
+// endDigestTimeout bounds the digest at the end of a run that wrote,
+// taken even when the run was interrupted.
+const endDigestTimeout = 2 * time.Minute
+
+// digestEnd records what a run that wrote left of the dataset.
+func (s *Session) digestEnd(ctx context.Context, run *results.Run) {
+	if s.digestAtEnd == nil || run.Dataset == nil || len(run.WriteScenarios) == 0 && len(run.Actions) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), endDigestTimeout)
+	defer cancel()
+	run.Dataset.ContentsAtEnd = s.digestAtEnd(ctx)
+}
+
 // DB is the first endpoint's pool, for work on the schema before the run
 // (a cluster replicates it to the others). Open first.
 func (s *Session) DB() *sql.DB { return s.eps[0].admin() }
@@ -231,6 +254,7 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 	if we := (*results.WriteError)(nil); errors.As(runErr, &we) {
 		runErr = fmt.Errorf("%w: the run was stopped; the files finished before are kept in %s", we, dir.Path())
 	}
+	s.digestEnd(ctx, run)
 	runErr = completeRun(dir, run, res, runErr)
 	return &Outcome{Result: *res, Run: run, Dir: dir.Path()}, runErr
 }

@@ -728,6 +728,10 @@ func (w *worker) open(ctx context.Context) (err error) {
 	}
 	w.connID.Store(id)
 	w.node = node
+	if err := w.e.readOnlySession(ctx, conn); err != nil {
+		w.closeConn()
+		return err
+	}
 	if sm := w.e.sampling; sm != nil && sm.writes {
 		// Once per connection: it is the same for every reading.
 		cost, err := workcapture.StatusCost(ctx, conn)

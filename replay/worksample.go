@@ -25,6 +25,15 @@ import (
 // the endpoint's sampler, never on the worker's; a write by reading the
 // worker's session counters before and after its one execution, outside
 // the timed span.
+//
+// Reads are sampled after the measured phase by default: the worker keeps
+// the statement and the values it ran (laterReads), and once every worker
+// has stopped the samplers run them under ANALYZE. An ANALYZE of a heavy
+// join is a second heavy join on the server: run while the workload runs,
+// it took CPU and pages from the measured executions (multi_left_pk, 2
+// threads: 6-17% more mean latency). The values are the ones the worker
+// ran, so the pairing of samples between runs is as exact as before; only
+// --work during (WorkConfig.During) samples while the workload runs.
 
 // WorkSink is a Sink that also records work samples (ResultsSink is one).
 type WorkSink interface {
@@ -42,6 +51,10 @@ type WorkConfig struct {
 	FirstEvents int64
 	// Flavor is the server's: it says which statement measures a read.
 	Flavor flavor.Flavor
+	// During samples reads while the workload runs, as they are asked
+	// for, instead of after the measured phase: the samples then compete
+	// with the measured executions for the server.
+	During bool
 }
 
 // DefaultWorkBudget and DefaultWorkFirstEvents are run's defaults.
@@ -53,6 +66,20 @@ const (
 // workQueue is how many read samples wait for an endpoint's sampler: the
 // first events of every thread come at once.
 const workQueue = 256
+
+// maxLaterReads bounds the reads an endpoint keeps for the work pass after
+// the measured phase (a few hundred bytes each: the statement is shared,
+// the values copied); those past it are dropped and counted. At the
+// default budget a scenario is sampled once in 128 (joins) to 512 (point
+// selects) executions: 10 minutes of 40,000 point selects a second keep
+// about 47,000.
+const maxLaterReads = 1 << 17
+
+// analyzeOverhead is what an analyzing EXPLAIN costs on top of the
+// execution it repeats, until a sample's cost is measured (docs/work.md:
+// 222 µs against 84 µs for a point select; a join's about equal to its
+// execution).
+const analyzeOverhead = 140 * time.Microsecond
 
 // workTimeout bounds one sample's statement (ANALYZE runs the read).
 const workTimeout = 60 * time.Second
@@ -76,6 +103,10 @@ type sampling struct {
 
 	samples, failed, dropped atomic.Int64
 	mu                       sync.Mutex // serialises writes to the sink
+	// later: reads are kept for the work pass after the measured phase
+	// (not WorkConfig.During); pass is how long that pass took.
+	later bool
+	pass  time.Duration
 }
 
 // newSampling returns the run's sampling state, nil when work is not
@@ -86,7 +117,7 @@ func (e *engine) newSampling() *sampling {
 	if c.Budget <= 0 || !ok {
 		return nil
 	}
-	sm := &sampling{sink: ws, sampler: work.NewSampler(e.cfg.Seed, c.FirstEvents), cfg: c}
+	sm := &sampling{sink: ws, sampler: work.NewSampler(e.cfg.Seed, c.FirstEvents), cfg: c, later: !c.During}
 	if _, src, err := work.AnalyzeStatement(c.Flavor, "SELECT 1"); err != nil {
 		sm.readsBy = fmt.Sprintf("not sampled: %v", err)
 		e.log.Printf("work of reads not sampled: %v", err)
@@ -108,6 +139,12 @@ func (sm *sampling) record(scens []*scenState) *results.WorkSampling {
 		Samples: sm.samples.Load(), Failed: sm.failed.Load(), Dropped: sm.dropped.Load(), Reads: sm.readsBy}
 	if sm.writes {
 		r.Writes = string(results.SourceSessionStatus)
+	}
+	if sm.reads {
+		r.When = "during"
+		if sm.later {
+			r.When, r.PassSeconds = "after", sm.pass.Seconds()
+		}
 	}
 	for _, s := range scens {
 		if p := s.workPeriod.Load(); p > 0 {
@@ -236,6 +273,12 @@ func fillWork(row *results.Work, m *results.Work) {
 func (w *worker) requestReadSample(ws *workSample, s *scenState, st *Statement, retries int32) {
 	ws.row.Retries = retries
 	req := workReq{s: s, sql: st.SQL, args: append([]any(nil), st.Args...), row: ws.row}
+	if w.e.sampling.later {
+		if !w.ep.later.add(req) {
+			w.e.sampling.dropped.Add(1)
+		}
+		return
+	}
 	select {
 	case w.ep.works <- req:
 	default:
@@ -255,9 +298,10 @@ func (w *worker) noteExecution(s *scenState, took time.Duration) {
 	exec := time.Duration(ws.execNs / ws.execs)
 	cost := time.Duration(s.workCostNs.Load())
 	if cost <= 0 {
-		// Not measured yet: an analyzing EXPLAIN of a point select costs
+		// Not measured yet (reads sampled after the measured phase never
+		// are during it): an analyzing EXPLAIN of a point select costs
 		// about three executions of it, of a join about one.
-		cost = 3 * exec
+		cost = exec + analyzeOverhead
 	}
 	ws.period = work.Period(cost, exec, w.e.sampling.cfg.Budget)
 	for {
@@ -277,24 +321,58 @@ type workReq struct {
 }
 
 // startSamplers starts the goroutines that measure reads, one per
-// endpoint, each on a connection of its own.
+// endpoint, each on a connection of its own: now when reads are sampled
+// during the run, at finish when after it.
 func (e *engine) startSamplers(ctx context.Context) *samplers {
-	sp := &samplers{eps: e.eps, sm: e.sampling}
-	if e.sampling == nil || !e.sampling.reads {
+	sp := &samplers{e: e, ctx: ctx, eps: e.eps, sm: e.sampling}
+	if e.sampling == nil || !e.sampling.reads || e.sampling.later {
 		return sp
 	}
-	for _, ep := range e.eps {
-		sp.wg.Add(1)
-		go func() { defer sp.wg.Done(); e.sampleLoop(ctx, ep) }()
-	}
+	sp.start()
 	return sp
+}
+
+func (sp *samplers) start() {
+	for _, ep := range sp.eps {
+		sp.wg.Add(1)
+		go func() { defer sp.wg.Done(); sp.e.sampleLoop(sp.ctx, ep) }()
+	}
 }
 
 // samplers are the goroutines that measure reads.
 type samplers struct {
+	e   *engine
+	ctx context.Context
 	eps []*endpointState
 	sm  *sampling
 	wg  sync.WaitGroup
+}
+
+// laterReads are the reads an endpoint's workers ran and that are sampled
+// after the measured phase, in the order they ran.
+type laterReads struct {
+	mu   sync.Mutex
+	reqs []workReq
+}
+
+// add keeps req; false when maxLaterReads are kept already.
+func (l *laterReads) add(req workReq) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.reqs) >= maxLaterReads {
+		return false
+	}
+	l.reqs = append(l.reqs, req)
+	return true
+}
+
+// take returns the reads kept, and forgets them.
+func (l *laterReads) take() []workReq {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	r := l.reqs
+	l.reqs = nil
+	return r
 }
 
 // finalWorkTimeout bounds the wait for the samples asked for before the
@@ -312,9 +390,35 @@ const workStallTimeout = 10 * time.Second
 // end are still taken while the sampler keeps measuring them (one at
 // least every workStallTimeout, finalWorkTimeout in all); a server that
 // stops answering has its samples ended by stop, and counted as dropped.
-func (sp *samplers) finish(stop context.CancelFunc) {
-	for _, ep := range sp.eps {
-		close(ep.works)
+//
+// Reads sampled after the measured phase are all taken now, the workers
+// having stopped: the pass may last as long as the measured phase did
+// (measured), finalWorkTimeout at least, and as long as it goes on taking
+// one every workStallTimeout.
+func (sp *samplers) finish(stop context.CancelFunc, measured time.Duration) {
+	limit := finalWorkTimeout
+	if sp.sm != nil && sp.sm.later && sp.sm.reads {
+		limit = max(limit, measured)
+		t := time.Now()
+		defer func() { sp.sm.pass = time.Since(t) }()
+		for _, ep := range sp.eps {
+			reqs := ep.later.take()
+			go func() {
+				defer close(ep.works)
+				for _, r := range reqs {
+					select {
+					case ep.works <- r:
+					case <-sp.ctx.Done():
+						sp.sm.dropped.Add(1) // counted as sampleLoop counts those it gives up
+					}
+				}
+			}()
+		}
+		sp.start()
+	} else {
+		for _, ep := range sp.eps {
+			close(ep.works)
+		}
 	}
 	done := make(chan struct{})
 	go func() { sp.wg.Wait(); close(done) }()
@@ -324,7 +428,7 @@ func (sp *samplers) finish(stop context.CancelFunc) {
 		}
 		return sp.sm.samples.Load() + sp.sm.failed.Load() + sp.sm.dropped.Load()
 	}
-	deadline := time.After(finalWorkTimeout)
+	deadline := time.After(limit)
 	last := handled()
 	for {
 		select {
@@ -365,6 +469,12 @@ func (e *engine) sampleLoop(ctx context.Context, ep *endpointState) {
 				if _, loaded := e.seenErr.LoadOrStore("work-conn/"+ep.Name, true); !loaded {
 					e.log.Printf("work samples on %s: %v", ep.Name, err)
 				}
+				e.sampling.dropped.Add(1)
+				continue
+			}
+			if err := e.readOnlySession(ctx, c); err != nil {
+				c.Close()
+				e.log.Printf("work samples on %s: %v", ep.Name, err)
 				e.sampling.dropped.Add(1)
 				continue
 			}

@@ -141,3 +141,64 @@ func workSampled(t *testing.T, direct bool) {
 		t.Errorf("%d write samples, %d with rows changed", len(w), changed)
 	}
 }
+
+// TestWorkSampledAfterMeasuredPhase: by default no read is sampled while
+// the workers run: every ANALYZE starts after the measured phase ended,
+// with the values its execution ran with, and run.json says so.
+func TestWorkSampledAfterMeasuredPhase(t *testing.T) {
+	db := prepared(t, "replay_work_after", true)
+	ctx := context.Background()
+	fl, err := server.DetectFlavor(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := work.AnalyzeStatement(fl, "SELECT 1"); err != nil {
+		t.Skipf("reads are not sampled on %s: %v", fl, err)
+	}
+	var reads []*replay.Scenario
+	for _, s := range builtinScenarios(t) {
+		if !s.Write && (s.Name == "simple_inner_pk" || s.Name == "multi_left_pk" || s.Name == "simple_left_straight") {
+			reads = append(reads, s)
+		}
+	}
+	dir, err := results.Create(t.TempDir(), "after", "client")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log strings.Builder
+	res, err := replay.Run(ctx, replay.Config{
+		RunID: "after", ClientHost: "client", Threads: 2, Events: 6, Seed: 1, Prepared: true,
+		Endpoints: []replay.Endpoint{{Name: "test", DB: db, Direct: true}},
+		Scenarios: reads, Sink: replay.ResultsSink(dir), Log: &log,
+		Work: replay.WorkConfig{Budget: replay.DefaultWorkBudget, FirstEvents: replay.DefaultWorkFirstEvents, Flavor: fl},
+	})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	if err := dir.Close(); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := results.ReadWork(dir.Path(), func(err error) { t.Error(err) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Work == nil || res.Work.When != "after" || len(rows) == 0 {
+		t.Fatalf("sampling %+v, %d rows: want reads sampled after the measured phase", res.Work, len(rows))
+	}
+	params := map[string][]string{}
+	if _, err := results.ScanExecutions(dir.Path(), nil, func(e *results.Execution) error {
+		params[fmt.Sprintf("%s/%d/%d/%d", e.Scenario, e.Thread, e.Event, e.StatementSeq)] = append([]string(nil), e.Params...)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range rows {
+		k := fmt.Sprintf("%s/%d/%d/%d", w.Scenario, w.Thread, w.Event, w.StatementSeq)
+		if w.Time.Before(res.End) {
+			t.Errorf("sample %s taken at %s, before the measured phase ended (%s)", k, w.Time, res.End)
+		}
+		if !reflect.DeepEqual(params[k], w.Params) || w.Error != "" {
+			t.Errorf("sample %s: params %v, error %q; its execution's %v", k, w.Params, w.Error, params[k])
+		}
+	}
+}

@@ -157,6 +157,10 @@ func openColumnFile(path string, warn func(error)) (cf *columnFile, closeFn func
 		warn(fmt.Errorf("%s: not a complete Parquet file: %w (skipped; truncated?)", path, err))
 		return nil, nil
 	}
+	if err := checkFileFormat(path, pf); err != nil {
+		warn(fmt.Errorf("%w (skipped)", err))
+		return nil, nil
+	}
 	if missing := columnFields.missing(pf.Schema()); len(missing) > 0 {
 		warn(fmt.Errorf("%s: not %s: no column %s (skipped)", path, kindOf[Execution](), strings.Join(missing, ", ")))
 		return nil, nil

@@ -54,7 +54,9 @@ type RunOptions struct {
 	// second), not a journal made into Parquet at the end (Options.Journal).
 	LiveResults bool `json:"live_results"`
 	// Work is how the work of executions was sampled: "sample" (at most
-	// WorkBudget of each scenario's execution time) or "off".
+	// WorkBudget of each scenario's execution time, reads measured after
+	// the measured phase), "during" (reads measured while the workload
+	// runs) or "off".
 	Work       string  `json:"work"`
 	WorkBudget float64 `json:"work_budget"`
 
@@ -95,6 +97,7 @@ const (
 // Work sampling modes (RunOptions.Work).
 const (
 	WorkSample = "sample"
+	WorkDuring = "during"
 	WorkOff    = "off"
 )
 
@@ -203,4 +206,29 @@ type Dataset struct {
 	// taken): runs that wrote change it.
 	Sample   string    `json:"sample,omitempty"`
 	Prepared time.Time `json:"prepared"`
+	// Contents digest every table's rows when the run started (each
+	// table's count and a checksum over its rows: whole up to 200,000
+	// rows, ranges of ids beyond; docs/work.md, "Data identity"): a
+	// changed table cannot keep its digest. ContentsAtEnd are the same
+	// when the run ended, for runs that wrote (write scenarios or
+	// actions). Nil in runs made before they were taken.
+	Contents      map[string]TableContents `json:"contents,omitempty"`
+	ContentsAtEnd map[string]TableContents `json:"contents_at_end,omitempty"`
+}
+
+// TableContents is the digest of one table's rows (Dataset.Contents).
+type TableContents struct {
+	// Rows are the rows digested, Checksum the sum of their CRC32 in
+	// decimal.
+	Rows     int64  `json:"rows"`
+	Checksum string `json:"checksum"`
+	// Ranges is 0 when the whole table was digested, else the number of
+	// ranges of ids that were (with every id outside 1..table size).
+	Ranges int `json:"ranges,omitempty"`
+	// Excluded are the columns left out of the checksum (FLOAT, DOUBLE),
+	// comma-separated.
+	Excluded string `json:"excluded,omitempty"`
+	// Indexes digests the table's index definitions: an index dropped or
+	// added changes it, the rows not.
+	Indexes string `json:"indexes,omitempty"`
 }

@@ -156,6 +156,10 @@ func readRunFile(dir string, warn Warner) *Run {
 		warn.warn(fmt.Errorf("%s: %w (skipped)", path, err))
 		return nil
 	}
+	if err := checkRunFormat(path, &r); err != nil {
+		warn.warn(fmt.Errorf("%w (skipped)", err))
+		return nil
+	}
 	return &r
 }
 
@@ -371,6 +375,10 @@ func scanFile[T any](path string, warn Warner, cols columnSet, fn func(*T) error
 	pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipBloomFilters(true), parquet.SkipPageIndex(true))
 	if err != nil {
 		warn.warn(fmt.Errorf("%s: not a complete Parquet file: %w (skipped; truncated?)", path, err))
+		return false, nil
+	}
+	if err := checkFileFormat(path, pf); err != nil {
+		warn.warn(fmt.Errorf("%w (skipped)", err))
 		return false, nil
 	}
 	if missing := cols.missing(pf.Schema()); len(missing) > 0 {

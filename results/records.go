@@ -98,6 +98,10 @@ type Status struct {
 
 // Run is run.json.
 type Run struct {
+	// FormatVersion is run.json's format (RunFormatVersion when written;
+	// 0, read as 1, in files written before it): a reader refuses a later
+	// one (CheckRunFile).
+	FormatVersion int               `json:"format_version"`
 	RunID         string            `json:"run_id"`
 	ToolVersion   string            `json:"tool_version"`
 	ServerVersion string            `json:"server_version"`

@@ -104,6 +104,10 @@ func readFileAt(refs []RowRef, idx []int, cols columnSet, out []*Execution, warn
 		warn.warn(fmt.Errorf("%s: not a complete Parquet file: %w (rows not read)", path, err))
 		return
 	}
+	if err := checkFileFormat(path, pf); err != nil {
+		warn.warn(fmt.Errorf("%w (rows not read)", err))
+		return
+	}
 	if missing := cols.missing(pf.Schema()); len(missing) > 0 {
 		warn.warn(fmt.Errorf("%s: no column %s (rows not read)", path, strings.Join(missing, ", ")))
 		return

@@ -236,6 +236,7 @@ func (d *RunDir) WriteRun(r *Run) error {
 }
 
 func writeJSON(path string, r *Run) error {
+	r.FormatVersion = RunFormatVersion
 	b, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		return fmt.Errorf("%s: %w", filepath.Base(path), err)

@@ -95,6 +95,13 @@ type WorkSampling struct {
 	// ("session_status").
 	Reads  string `json:"reads,omitempty"`
 	Writes string `json:"writes,omitempty"`
+	// When says when reads were sampled: "after" the measured phase, once
+	// the workers stopped (so that no measured execution shared the server
+	// with a sample), or "during" it (--work during); "" in runs made
+	// before reads could wait, which sampled them during the run.
+	When string `json:"when,omitempty"`
+	// PassSeconds is how long the work pass after the measured phase took.
+	PassSeconds float64 `json:"pass_seconds,omitempty"`
 }
 
 // WorkWriter streams work rows to work-<host>-<n>.parquet files through
@@ -120,7 +127,9 @@ func newWorkWriter(d *RunDir, prefix string) *WorkWriter {
 
 // ReadWork reads every work row of a run folder (every work-*.parquet:
 // one row per sampled execution, few). A folder without work files, a
-// run made before work was sampled or with --work off, gives none.
+// run made before work was sampled or with --work off, gives none. A file
+// with a figure outside its domain (checkWork) is warned about and none
+// of its rows is returned.
 func ReadWork(dir string, warn Warner) ([]Work, error) {
 	paths, err := filepath.Glob(filepath.Join(globEscape(dir), WorkGlob))
 	if err != nil {
@@ -129,12 +138,25 @@ func ReadWork(dir string, warn Warner) ([]Work, error) {
 	sort.Strings(paths)
 	var out []Work
 	for _, p := range paths {
+		var file []Work
+		var bad error
 		if _, err := scanFile(p, warn, allColumns[Work](), func(w *Work) error {
-			out = append(out, w.Clone()) // the reader reuses w
+			if bad == nil {
+				if err := checkWork(w); err != nil {
+					bad = fmt.Errorf("row %d (%s, thread %d, event %d): %w", len(file)+1, w.Scenario, w.Thread, w.Event, err)
+				}
+			}
+			file = append(file, w.Clone()) // the reader reuses w
 			return nil
 		}); err != nil {
 			return nil, err
 		}
+		if bad != nil {
+			// A damaged or forged file: none of its work is compared.
+			warn.warn(fmt.Errorf("%s: %v: the file's %d work samples are not used", p, bad, len(file)))
+			continue
+		}
+		out = append(out, file...)
 	}
 	return out, nil
 }

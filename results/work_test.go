@@ -134,3 +134,42 @@ func workKillChild(dir string) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// A work file with a figure outside its domain (negative, past 2^50, as a
+// forged or damaged file has) is rejected whole, with a warning naming the
+// figure; a file of sound rows beside it is read.
+func TestWorkOutsideItsDomainRejected(t *testing.T) {
+	for name, spoil := range map[string]func(*Work){
+		"negative rows examined": func(w *Work) { w.RowsExamined = counterOf(-2654280) },
+		"overflowing pages":      func(w *Work) { w.Pages = counterOf(1<<63 - 1) },
+		"negative table rows":    func(w *Work) { w.Tables[1].Rows = -1 },
+		"filtered past 100%":     func(w *Work) { f := 250.0; w.Tables[0].Filtered = &f },
+	} {
+		t.Run(name, func(t *testing.T) {
+			d, err := Create(t.TempDir(), "r", "h")
+			if err != nil {
+				t.Fatal(err)
+			}
+			bad := fullWork(1)
+			spoil(&bad)
+			if err := d.Work().Write([]Work{fullWork(0), bad}); err != nil {
+				t.Fatal(err)
+			}
+			if err := d.Close(); err != nil {
+				t.Fatal(err)
+			}
+			var warnings []error
+			read, err := ReadWork(d.Path(), func(err error) { warnings = append(warnings, err) })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(read) != 0 || len(warnings) != 1 {
+				t.Fatalf("%d rows read, warnings %v: want the file rejected with one warning", len(read), warnings)
+			}
+			t.Log(warnings[0])
+		})
+	}
+}
+
+// counterOf is a work counter of n.
+func counterOf(n int64) *int64 { return &n }

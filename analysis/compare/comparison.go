@@ -7,6 +7,7 @@ import (
 
 	"github.com/joinbench/joinbench/analysis/metrics"
 	"github.com/joinbench/joinbench/analysis/stats"
+	"github.com/joinbench/joinbench/results"
 )
 
 // Verdicts of a scenario comparison, worst first.
@@ -55,6 +56,10 @@ type Side struct {
 	// run in lockstep with the other side's, which holds one per time
 	// slice (results.Replicate.Slice).
 	Rounds int `json:"rounds"`
+	// NoSuccess is set when every execution the side read failed: it
+	// measured nothing, and the comparison fails (a gate must not pass on
+	// "insufficient data").
+	NoSuccess bool `json:"no_success,omitempty"`
 }
 
 // ErrorRates compares the failed fraction of executions.
@@ -260,6 +265,14 @@ func (c *Comparison) failures() []string {
 	var out []string
 	for _, f := range c.SideFailures {
 		out = append(out, f.String())
+	}
+	for _, s := range []struct {
+		name string
+		side *Side
+	}{{results.SideBase, &c.Base}, {results.SideCandidate, &c.Candidate}} {
+		if s.side.NoSuccess {
+			out = append(out, fmt.Sprintf("the %s has no successful execution: all %d of its executions failed", s.name, s.side.Executions))
+		}
 	}
 	if n := c.Counts[WrongResults]; n > 0 {
 		out = append(out, fmt.Sprintf("%d scenario(s) with wrong results", n))

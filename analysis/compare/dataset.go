@@ -32,12 +32,72 @@ func (e *DatasetsDiffer) Error() string {
 		e.Between, strings.Join(e.Differences, "; "))
 }
 
-// DataModified: the runs ran on the same prepared data, but a sample of
-// its rows differs: runs that wrote changed it since.
-type DataModified struct{ Between string }
+// DataModified: the runs ran on the same prepared data, but its contents
+// when each started differ (or, in runs made before contents were
+// digested, a sample of its rows): something wrote to it in between.
+type DataModified struct {
+	Between string
+	// Differences name the tables whose contents differ and how ("level1
+	// 300 vs 301 rows"); empty when only the older sample of rows tells.
+	Differences []string
+}
 
 func (w *DataModified) Error() string {
-	return fmt.Sprintf("%s ran on the same prepared data, but a sample of its rows differs: runs that wrote changed it since prepare", w.Between)
+	if len(w.Differences) == 0 {
+		return fmt.Sprintf("%s ran on the same prepared data, but a sample of its rows differs: runs that wrote changed it since prepare", w.Between)
+	}
+	return fmt.Sprintf("%s ran on the same prepared data, but its contents differ when each started (%s): something wrote to it in between",
+		w.Between, strings.Join(w.Differences, "; "))
+}
+
+// ContentsDiffer names the tables whose contents differ between two
+// digests, and how: "level1 300 vs 301 rows", "level2 other rows (the same
+// 300)"; nil when every table of both is the same, or either is not known.
+// Index definitions are not contents (IndexesDiffer).
+func ContentsDiffer(base, cand map[string]results.TableContents) []string {
+	if base == nil || cand == nil {
+		return nil
+	}
+	var out []string
+	for _, t := range slices.Sorted(maps.Keys(joinTables(base, cand))) {
+		b, okB := base[t]
+		c, okC := cand[t]
+		switch {
+		case !okB || !okC:
+			out = append(out, fmt.Sprintf("%s digested on one side only", t))
+		case b.Ranges != c.Ranges || b.Excluded != c.Excluded:
+			out = append(out, fmt.Sprintf("%s digested differently (%d vs %d ranges of ids)", t, b.Ranges, c.Ranges))
+		case b.Rows != c.Rows:
+			out = append(out, fmt.Sprintf("%s %d vs %d rows", t, b.Rows, c.Rows))
+		case b.Checksum != c.Checksum:
+			out = append(out, fmt.Sprintf("%s other rows (the same %d)", t, b.Rows))
+		}
+	}
+	return out
+}
+
+// IndexesDiffer names the tables whose index definitions differ between
+// two digests (DDL between the runs): the same rows read through other
+// indexes, which is what work compares, but not an A/A.
+func IndexesDiffer(base, cand map[string]results.TableContents) []string {
+	var out []string
+	for _, t := range slices.Sorted(maps.Keys(joinTables(base, cand))) {
+		if b, c := base[t], cand[t]; b.Indexes != "" && c.Indexes != "" && b.Indexes != c.Indexes {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func joinTables(a, b map[string]results.TableContents) map[string]bool {
+	out := map[string]bool{}
+	for k := range a {
+		out[k] = true
+	}
+	for k := range b {
+		out[k] = true
+	}
+	return out
 }
 
 // DatasetUnknown: one of the runs compared records no dataset, so that the
@@ -73,8 +133,9 @@ func short(digest string) string { return digest[:min(len(digest), 12)] }
 
 // SameDataset compares the datasets two runs ran on (a and b name them,
 // for messages: "the base", "the candidate"): a *DatasetsDiffer when they
-// are different data, a *DataModified when a sample of the same prepared
-// data differs, a *DatasetUnknown when only one records its dataset; nil
+// are different data, a *DataModified when the contents of the same
+// prepared data differ when each run started (the digests of runs that
+// recorded them; else a sample of rows), a *DatasetUnknown when only one records its dataset; nil
 // when they are the same, or neither records one.
 func SameDataset(a, b string, base, cand *results.Dataset) error {
 	between := a + " and " + b
@@ -99,6 +160,12 @@ func SameDataset(a, b string, base, cand *results.Dataset) error {
 	}
 	if len(diffs) > 0 {
 		return &DatasetsDiffer{Between: between, Differences: diffs}
+	}
+	if base.Contents != nil && cand.Contents != nil {
+		if d := ContentsDiffer(base.Contents, cand.Contents); len(d) > 0 {
+			return &DataModified{Between: between, Differences: d}
+		}
+		return nil
 	}
 	if base.Sample != "" && cand.Sample != "" && base.Sample != cand.Sample {
 		return &DataModified{Between: between}

@@ -80,6 +80,9 @@ func sameData(base, cand []*results.Run) string {
 		switch err := SameDataset("run "+first.RunID, "run "+r.RunID, first.Dataset, r.Dataset); {
 		case errors.As(err, &differ):
 			return "the runs ran on different data (" + strings.Join(differ.Differences, "; ") + ")"
+		case errors.As(err, &modified) && len(modified.Differences) > 0:
+			return "the data differ between " + modified.Between + " when they started (" + strings.Join(modified.Differences, "; ") +
+				"): the reads saw other rows"
 		case errors.As(err, &modified):
 			return "the data changed since it was prepared (a sample of its rows differs between " + modified.Between + "): the reads saw other rows"
 		case errors.As(err, &unknown):

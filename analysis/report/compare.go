@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -295,6 +296,9 @@ func readSide(name string, dirs []string, side *compare.Side, w warner) (*sideDa
 	for _, d := range dirs {
 		side.Runs = append(side.Runs, d)
 		id := results.RunIDFromDir(d)
+		if err := results.CheckRunFile(d); err != nil {
+			return nil, &BadRunFileError{Path: filepath.Join(d, results.RunFile), Problem: err.Error()}
+		}
 		if info := results.ReadRunInfo(d, w.warn); info != nil {
 			if err := checkRunFile(d, info); err != nil {
 				return nil, err
@@ -339,7 +343,9 @@ func readSide(name string, dirs []string, side *compare.Side, w warner) (*sideDa
 	side.Files = acc.files
 	side.Rounds = len(dirs)
 	side.Executions = acc.executions()
+	var succeeded int64
 	for _, a := range acc.scenarios {
+		succeeded += a.m.Executions - a.m.Errors
 		side.Retries += a.m.Retries
 		side.Conflicts += a.m.Conflicts
 		side.FailedCommits += a.m.FailedCommits
@@ -347,6 +353,7 @@ func readSide(name string, dirs []string, side *compare.Side, w warner) (*sideDa
 	if side.Executions == 0 {
 		return nil, &NoExecutionsError{Side: name, Dirs: dirs, Failed: failed, Cut: acc.cut.describe()}
 	}
+	side.NoSuccess = succeeded == 0
 	if len(empty) > 0 {
 		w.warn(fmt.Errorf("%s: no readable executions in %s: a round that recorded nothing counts for no scenario",
 			name, strings.Join(empty, ", ")))

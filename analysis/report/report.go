@@ -259,6 +259,9 @@ func buildRun(dir string, opt Options) (*RunReport, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := recoveryMissing(dir, rr.ActionRows); err != nil {
+		w.warn(err)
+	}
 	rr.Recovery = stall.Recoveries(recovery)
 	figs, err := readEndpoints(dir, rr.Info, rr.ActionRows, w.warn)
 	if err != nil {

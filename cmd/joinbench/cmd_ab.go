@@ -219,7 +219,7 @@ func (a *abCmd) checkData(ctx context.Context, servers [2]abServer, opt compare.
 		}
 		db, err := tgt.Endpoints[0].OpenDB()
 		if err == nil {
-			sets[i] = readDataset(ctx, db, io.Discard)
+			sets[i], _ = readDataset(ctx, db, io.Discard)
 			db.Close()
 		}
 		tgt.Close()

@@ -68,8 +68,8 @@ type runFlags struct {
 	ExplainEvery   int64         `default:"10000" group:"Output" placeholder:"N" help:"Capture a scenario's plan again every N executions and report plan changes (0 = only at start)."`
 	LiveResults    bool          `group:"Output" help:"Write the executions files as the run goes, each finished within a second and readable while the run is going, instead of a journal turned into Parquet when the run ends. Costs the client about 0.5 µs more CPU per statement while it is measured, and makes a file a second."`
 	Checksum       bool          `group:"Output" help:"Store a checksum of every result set: the rows as a multiset, whatever their order (rows tying under an ORDER BY come back in any order)."`
-	Work           string        `default:"sample" enum:"sample,off" group:"Output" help:"sample: record the work of some executions (rows examined per table, index lookups, pages, join buffer comparisons; writes: session status deltas) in work-<host>-<n>.parquet, which compare judges exactly with the same --seed (see docs/work.md); off: none."`
-	WorkBudget     fraction      `default:"1%" group:"Output" placeholder:"SHARE" help:"Most of each scenario's execution time that work samples may cost (sampled reads are run again under ANALYZE on another connection), as 1% or 0.01. The first 4 events of every thread are sampled whatever it is."`
+	Work           string        `default:"sample" enum:"sample,during,off" group:"Output" help:"sample: record the work of some executions (rows examined per table, index lookups, pages, join buffer comparisons; writes: session status deltas) in work-<host>-<n>.parquet, which compare judges exactly with the same --seed (see docs/work.md); sampled reads are run again under ANALYZE after the measured phase, with the values they ran with, so that no measured execution shares the server with a sample; during: the same, but while the workload runs (the samples compete with it: heavy joins measured slower); off: none."`
+	WorkBudget     fraction      `default:"1%" group:"Output" placeholder:"SHARE" help:"Most of each scenario's execution time that work samples may cost (sampled reads are run again under ANALYZE on another connection, after the measured phase), as 1% or 0.01. The first 4 events of every thread are sampled whatever it is."`
 	ReportInterval time.Duration `default:"1s" group:"Output" help:"Print progress and sample server counters this often (0 = never)."`
 	Segment        string        `group:"Scale-out" placeholder:"I/N" help:"Be segment I of N (from 1) of one run made by N clients with the same options and --run-id: --threads, --events and --rate are shared out, the segments start together (a barrier in the database under test) and write into one run folder. Default from JOB_COMPLETION_INDEX (from 0) and JOINBENCH_SEGMENTS when both are set. See docs/scale-out.md."`
 	BarrierTimeout time.Duration `default:"10m" group:"Scale-out" help:"With --segment: how long to wait for the other segments before failing."`
@@ -247,9 +247,19 @@ func runOnce(ctx context.Context, cf *connFlags, o replay.Options, log io.Writer
 		return err
 	}
 	if s.UsesBuiltin() {
-		d := readDataset(ctx, s.DB(), log)
+		d, found := readDataset(ctx, s.DB(), log)
 		warnDatasetTerms(d, o, log)
+		if found != nil {
+			d.Contents = readContents(ctx, s.DB(), found, log)
+		}
 		s.RecordDataset(d)
+		if found != nil {
+			// A run that wrote says what it left, for the next run to be
+			// told apart from this one's start.
+			s.DigestAtEnd(func(ctx context.Context) map[string]results.TableContents {
+				return readContents(ctx, s.DB(), found, log)
+			})
+		}
 	}
 	out, runErr := s.Run(ctx)
 	if out == nil {
@@ -313,22 +323,45 @@ func warnDatasetTerms(d *results.Dataset, o replay.Options, log io.Writer) {
 // answer is the run's to report, not a wait.
 const datasetTimeout = 10 * time.Second
 
-// readDataset is the dataset prepare recorded on the server, as run.json
-// records it; nil when there is none, or it cannot be read (said on log).
-func readDataset(ctx context.Context, db *sql.DB, log io.Writer) *results.Dataset {
-	ctx, cancel := context.WithTimeout(ctx, datasetTimeout)
+// contentsTimeout bounds the digest of the tables' contents: whole tables
+// of up to a million rows each, ranges beyond (load.Contents).
+const contentsTimeout = 2 * time.Minute
+
+// readContents digests the dataset's tables as they are now, as run.json
+// records them; nil when that failed (said on log).
+func readContents(ctx context.Context, db *sql.DB, d *load.Dataset, log io.Writer) map[string]results.TableContents {
+	ctx, cancel := context.WithTimeout(ctx, contentsTimeout)
 	defer cancel()
-	d, err := load.ReadDataset(ctx, db)
+	c, err := load.Contents(ctx, db, d)
+	if err != nil {
+		fmt.Fprintf(log, "warning: %v: run.json records no digest of the tables' contents\n", err)
+		return nil
+	}
+	out := make(map[string]results.TableContents, len(c))
+	for t, tc := range c {
+		out[t] = results.TableContents{Rows: tc.Rows, Checksum: tc.Checksum, Ranges: tc.Ranges, Excluded: tc.Excluded, Indexes: tc.Indexes}
+	}
+	return out
+}
+
+// readDataset is the dataset prepare recorded on the server, as run.json
+// records it (without the digest of its contents: readContents); nil when
+// there is none, or it cannot be read (said on log). found is the record
+// as read.
+func readDataset(ctx context.Context, db *sql.DB, log io.Writer) (_ *results.Dataset, found *load.Dataset) {
+	rctx, cancel := context.WithTimeout(ctx, datasetTimeout)
+	defer cancel()
+	d, err := load.ReadDataset(rctx, db)
 	if err != nil {
 		fmt.Fprintf(log, "warning: %v: run.json records no dataset\n", err)
 	}
 	if d == nil {
-		return nil
+		return nil, nil
 	}
 	return &results.Dataset{
 		Tables: d.Tables, TableName: d.TableName, TableSize: d.TableSize, Seed: d.Seed, Distribution: d.Distribution,
 		Engine: d.Engine, TableOptions: d.TableOptions, ClientIDs: d.ClientIDs, NoPrimaryKey: d.NoPrimaryKey,
 		IndexesDuringLoad: d.IndexesDuringLoad, Schema: d.Schema, Generated: d.DatasetKey.Rows,
 		Rows: d.Rows, Sample: d.Sample, Prepared: d.Recorded,
-	}
+	}, d
 }
