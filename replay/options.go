@@ -211,6 +211,9 @@ type workload struct {
 	// are not plain reads, each once, in statement order.
 	writeKinds map[string][]string
 	builtin    bool // some enabled scenario is built in (and needs the prepared tables)
+	// templates are the compiled scenarios with sample(...) parameters,
+	// whose values the run reads from the server before it renders.
+	templates []*corpus.Template
 }
 
 // compile loads the corpus o names, selects its scenarios and compiles
@@ -241,6 +244,9 @@ func (o *Options) compile() (*workload, error) {
 			return nil, err
 		}
 		w.scenarios = append(w.scenarios, FromTemplate(t, n))
+		if samplesOf(t) {
+			w.templates = append(w.templates, t)
+		}
 		w.names = append(w.names, s.Name)
 		w.sql = append(w.sql, s.Body)
 		if kinds := s.Writes(); len(kinds) > 0 {
