@@ -100,6 +100,11 @@ func Build(g *Group, o BuildOptions) (*Scenario, error) {
 		return nil, fmt.Errorf("%s (%s): the scenario made does not load: %w", name, g.FirstSeen, err)
 	}
 	for _, k := range s.Writes() {
+		if k == corpus.StmtUnparsed {
+			// Most often a digest text the server cut at
+			// performance_schema_max_digest_length (1024 bytes by default).
+			return nil, fmt.Errorf("%s (%s): the statement does not parse; a digest text cut at performance_schema_max_digest_length? (import a slow log for it)", name, g.FirstSeen)
+		}
 		sc.Writes = append(sc.Writes, string(k))
 	}
 	if len(sc.Writes) > 0 && !o.Writes {

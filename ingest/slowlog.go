@@ -101,7 +101,7 @@ var (
 func isSlowBanner(line string) bool {
 	return strings.Contains(line, ", Version: ") && strings.Contains(line, "started with:") ||
 		strings.HasPrefix(line, "Tcp port: ") ||
-		strings.HasPrefix(line, "Time ") && strings.Contains(line, "Id Command") && strings.Contains(line, "Argument")
+		strings.HasPrefix(line, "Time") && strings.Contains(line, "Id Command") && strings.Contains(line, "Argument")
 }
 
 // readSlowFields reads the "Key: value" pairs of a header line.

@@ -3,6 +3,7 @@ package ingest
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"io"
 	"os"
 	"strings"
@@ -45,7 +46,8 @@ func DetectFormat(head []byte) string {
 }
 
 // ReadFile reads one file into the set: a slow log, a general log or a
-// dump of the digest table (format auto tells them apart).
+// dump of the digest table (format auto tells them apart), gzipped or
+// not.
 func (s *Set) ReadFile(path, format string) error {
 	f, err := os.Open(path)
 	if err != nil {
@@ -53,10 +55,19 @@ func (s *Set) ReadFile(path, format string) error {
 	}
 	defer f.Close()
 	br := bufio.NewReaderSize(f, 1<<20)
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		// A rotated log, gzipped.
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return usage.Errorf("%s: %v", path, err)
+		}
+		defer zr.Close()
+		br = bufio.NewReaderSize(zr, 1<<20)
+	}
 	if format == "" || format == FormatAuto {
 		head, _ := br.Peek(256 << 10)
 		if format = DetectFormat(head); format == "" {
-			return usage.Errorf("%s:1: neither a slow log, a general log nor a dump of the digest table (give --format)", path)
+			return usage.Errorf("%s:1: neither a slow log, a general log nor a dump of the digest table (give --log-format)", path)
 		}
 	}
 	var r io.Reader = br
@@ -72,5 +83,5 @@ func (s *Set) ReadFile(path, format string) error {
 		}
 		return err
 	}
-	return usage.Errorf("--format %q: use auto, slow, general or digest", format)
+	return usage.Errorf("--log-format %q: use auto, slow, general or digest", format)
 }

@@ -17,8 +17,8 @@ import (
 // fingerprinting and inference are package ingest's; this maps flags to it.
 type importCmd struct {
 	Files      []string `arg:"" optional:"" type:"existingfile" placeholder:"FILE" help:"Slow query logs, general query logs and dumps of the digest table (mysql -B output of SELECT * FROM performance_schema.events_statements_summary_by_digest), told apart by their first lines."`
-	Out        string   `required:"" short:"o" type:"path" placeholder:"DIR" help:"Folder to write the scenario files and their NAME.list value lists into (created if need be; files of the same names are replaced). Use it as --corpus DIR."`
-	Format     string   `enum:"auto,slow,general,digest" default:"auto" help:"Format of the FILEs: auto, slow, general or digest."`
+	Out        string   `required:"" type:"path" placeholder:"DIR" help:"Folder to write the scenario files and their NAME.list value lists into (created if need be; files of the same names are replaced). Use it as --corpus DIR."`
+	LogFormat  string   `enum:"auto,slow,general,digest" default:"auto" help:"What the FILEs are: auto (told by their first lines), slow, general or digest."`
 	Digest     bool     `help:"Also read performance_schema.events_statements_summary_by_digest on the live server (--dsn, --sandbox ...)."`
 	Top        int      `default:"50" help:"Write the scenarios of the first N fingerprints of the ranking (0: all)."`
 	Sort       string   `enum:"time,count" default:"time" help:"Rank fingerprints by total time (then count), or by count (then total time). A general log times nothing: its statements rank by count either way."`
@@ -100,7 +100,7 @@ func (c *importCmd) Run(ctx context.Context, cl *cli) error {
 	}
 	set := ingest.NewSet(&ingest.Filter{Tables: c.Tables, JoinsOnly: c.JoinsOnly, Writes: c.Writes})
 	for _, f := range c.Files {
-		if err := set.ReadFile(f, c.Format); err != nil {
+		if err := set.ReadFile(f, c.LogFormat); err != nil {
 			return err
 		}
 	}
