@@ -26,6 +26,10 @@ type Options struct {
 	// Override lets a scenario or list of a CorpusDirs folder replace the
 	// built-in one of the same name.
 	Override bool
+	// SchemaFile, when set, is a file of CREATE TABLE statements the
+	// scenarios' enum, set, id and table placeholders are compiled against
+	// instead of the built-in schema: a corpus on the user's own tables.
+	SchemaFile string
 	// PollerIO keeps Go's network poller for the workers' sockets instead
 	// of blocking reads, and with it the driver path (for comparing the
 	// two); run.json's exec paths record it.
@@ -227,9 +231,9 @@ func (o *Options) compile() (*workload, error) {
 	if err != nil {
 		return nil, err
 	}
-	schema, err := ddl.BuiltinSchema(ddl.SchemaOptions{Tables: o.Tables, TableName: o.TableName})
+	schema, err := o.schema()
 	if err != nil {
-		return nil, usage.Wrap(err)
+		return nil, err
 	}
 	w := &workload{}
 	var writing []*corpus.Scenario
@@ -265,4 +269,26 @@ func (o *Options) compile() (*workload, error) {
 		}
 	}
 	return w, nil
+}
+
+// schema is the model the scenarios compile against: SchemaFile's, else
+// the built-in one.
+func (o *Options) schema() (*ddl.Schema, error) {
+	if o.SchemaFile == "" {
+		s, err := ddl.BuiltinSchema(ddl.SchemaOptions{Tables: o.Tables, TableName: o.TableName})
+		if err != nil {
+			return nil, usage.Wrap(err)
+		}
+		return s, nil
+	}
+	b, err := os.ReadFile(o.SchemaFile)
+	if err != nil {
+		return nil, usage.Errorf("--schema: %v", err)
+	}
+	s, err := ddl.ParseSchema(string(b))
+	if err != nil {
+		return nil, usage.Errorf("%s:%v", o.SchemaFile, err)
+	}
+	s.GroupFamily(o.TableName)
+	return s, nil
 }

@@ -62,6 +62,7 @@ type runFlags struct {
 	Tables         int           `default:"1" group:"Schema" help:"Number of main tables that table(main) parameters choose from (as given to prepare)."`
 	TableSize      int64         `default:"10000" group:"Schema" help:"Rows per table (as given to prepare): id parameters draw in 1..SIZE."`
 	TableName      string        `default:"main" group:"Schema" help:"Prefix of the main tables (as given to prepare)."`
+	Schema         string        `type:"existingfile" group:"Schema" placeholder:"FILE.sql" help:"Compile the scenarios' enum, set, id and table placeholders against the CREATE TABLE statements of this file instead of the built-in schema: a --corpus on your own tables (prepare is then not needed)."`
 	Out            string        `default:"./results" type:"path" group:"Output" placeholder:"DIR" help:"Results folder: the run is written to DIR/run=<id>/."`
 	RunID          string        `group:"Output" placeholder:"ID" help:"Run id (default: start time and a random suffix)."`
 	Explain        string        `default:"json" enum:"json,analyze,off" group:"Output" help:"Capture plans: json (EXPLAIN FORMAT=JSON, plus tree where the server has it), analyze (also EXPLAIN ANALYZE, which executes the statement; never for writes) or off."`
@@ -195,7 +196,7 @@ func (c *runFlags) options(cl *cli) replay.Options {
 			LiveResults: c.LiveResults, Work: c.Work, WorkBudget: float64(c.WorkBudget),
 		},
 		Actions: c.Action, ActionFiles: c.ActionsFile,
-		Override: c.Override, PollerIO: c.PollerIO, Out: c.Out, RunID: c.RunID, ToolVersion: version,
+		Override: c.Override, SchemaFile: c.Schema, PollerIO: c.PollerIO, Out: c.Out, RunID: c.RunID, ToolVersion: version,
 		ReportInterval: c.ReportInterval, Log: logWriter(cl),
 	}
 	if !cl.Quiet {
