@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -126,8 +127,26 @@ func DigestFromColumns(get func(col string) (string, bool)) (DigestRow, error) {
 // (...) of a folded list becomes (?), the /* , ... */ of folded VALUES
 // rows goes (a comment either way).
 func digestSQL(text string) string {
-	return strings.ReplaceAll(text, "(...)", "(?)")
+	text = strings.ReplaceAll(text, "(...)", "(?)")
+	// The digest writes a space between a function's name and its (,
+	// which the servers read as an identifier (outside IGNORE_SPACE).
+	return funcSpace.ReplaceAllStringFunc(text, func(m string) string {
+		name := strings.TrimRight(m, " (")
+		if isKeyword(strings.ToLower(name)) || notFunction[strings.ToLower(name)] {
+			return m
+		}
+		return name + "("
+	})
 }
+
+// funcSpace is a word, a space and a (: a call in a digest text, unless
+// the word is a keyword.
+var funcSpace = regexp.MustCompile(`\b[A-Za-z_][A-Za-z0-9_]* \(`)
+
+// notFunction are words besides the keywords that a ( may follow with a
+// space in SQL as written.
+var notFunction = map[string]bool{"using": true, "over": true, "any": true, "some": true, "lateral": true,
+	"intersect": true, "except": true, "recursive": true, "key": true, "table": true}
 
 // unescapeTSV reads the escapes of mysql -B output.
 func unescapeTSV(s string) string {

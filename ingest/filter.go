@@ -20,6 +20,10 @@ type Filter struct {
 	// Writes keeps INSERT, UPDATE, DELETE and REPLACE (left out by
 	// default: an imported corpus replays reads unless told otherwise).
 	Writes bool
+	// Database, when set, keeps only the statements whose default
+	// database the source names as this one (or names none): the others
+	// run on tables the schema read does not describe.
+	Database string
 }
 
 // Reasons a statement is left out, as the import's summary counts them.
@@ -30,6 +34,7 @@ const (
 	SkipSystem   = "reads the server's own schemas"
 	SkipNotJoin  = "not a join (--joins-only)"
 	SkipTables   = "names none of --tables"
+	SkipDatabase = "ran in another database"
 )
 
 // passwordish are the statements that may carry a password in clear:
@@ -39,6 +44,14 @@ var passwordish = regexp.MustCompile(`(?is)\bIDENTIFIED\b|\bPASSWORD\b|\b(CREATE
 
 // systemSchemas are the server's own databases.
 var systemSchemas = []string{"information_schema", "performance_schema", "mysql", "sys"}
+
+// skipDatabase says why a statement of database db is left out, or "".
+func (f *Filter) skipDatabase(db string) string {
+	if f.Database != "" && db != "" && !strings.EqualFold(db, f.Database) {
+		return SkipDatabase
+	}
+	return ""
+}
 
 // skip says why a statement's text is left out, or "".
 func (f *Filter) skip(sql string) string {

@@ -82,6 +82,10 @@ func NewSet(f *Filter) *Set {
 // log", "general log").
 func (s *Set) AddStatement(st Statement, kind string) {
 	s.Read++
+	if reason := s.Filter.skipDatabase(st.Database); reason != "" {
+		s.Skipped[reason]++
+		return
+	}
 	if reason := s.Filter.skip(st.SQL); reason != "" {
 		s.Skipped[reason]++
 		return
@@ -112,6 +116,10 @@ func (s *Set) AddStatement(st Statement, kind string) {
 // the values of its sample statement when the server kept one.
 func (s *Set) AddDigest(row DigestRow) {
 	s.Read += row.Count
+	if reason := s.Filter.skipDatabase(row.Schema); reason != "" {
+		s.Skipped[reason] += row.Count
+		return
+	}
 	text := digestSQL(row.Text)
 	if reason := s.Filter.skip(text); reason != "" || row.Sample != "" && s.Filter.skip(row.Sample) != "" {
 		if reason == "" {

@@ -111,7 +111,10 @@ func inferSlot(g *Group, i int, vals []string, u Use, o InferOptions) (Param, er
 	case u.Column == nil:
 		switch {
 		case len(vals) == 0:
-			return Param{}, fmt.Errorf("value %d (%s) is not in the source and its column is not known: give --schema or --dsn", i+1, nameOr(u.Name, "?"))
+			if u.Name == "" {
+				return Param{}, fmt.Errorf("value %d: the source does not say it, and it is compared with no column (a constant of an expression?): import a slow log for this statement", i+1)
+			}
+			return Param{}, fmt.Errorf("value %d: the source does not say it, and its column %s is not in the schema (give --schema or --dsn)", i+1, u.Name)
 		case ints && !g.Quoted[i] && o.Values != ValuesLog:
 			lo, hi := intRange(vals)
 			return Param{Decl: fmt.Sprintf("int(%d,%d)", lo, hi), Why: "integers seen"}, nil
@@ -163,13 +166,6 @@ func listOf(vals []string, why string) (Param, error) {
 		why += fmt.Sprintf(" (%d that a list file cannot hold left out)", len(vals)-len(keep))
 	}
 	return Param{Decl: "list()", List: keep, Why: why}, nil
-}
-
-func nameOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 var nonName = regexp.MustCompile(`[^a-z0-9_]+`)

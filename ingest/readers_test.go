@@ -150,3 +150,21 @@ func TestDetectFormat(t *testing.T) {
 		t.Errorf("a file of another kind: err = %v", err)
 	}
 }
+
+func TestDigestSQLRunnable(t *testing.T) {
+	in := "SELECT COUNT ( `m` . `id` ) , SUM ( `x` ) FROM `t` AS `m` JOIN ( SELECT ? ) AS `d` ON `m` . `a` IN (...) AND EXISTS ( SELECT ? ) LIMIT ?"
+	want := "SELECT COUNT( `m` . `id` ) , SUM( `x` ) FROM `t` AS `m` JOIN ( SELECT ? ) AS `d` ON `m` . `a` IN (?) AND EXISTS ( SELECT ? ) LIMIT ?"
+	if got := digestSQL(in); got != want {
+		t.Errorf("digestSQL:\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestFilterDatabase(t *testing.T) {
+	s := NewSet(&Filter{Database: "crm"})
+	if err := s.ReadFile("testdata/mysql8-digest.tsv", FormatAuto); err != nil {
+		t.Fatal(err)
+	}
+	if s.Skipped[SkipDatabase] != 1200+300+1500 || len(s.Ranked(false)) != 0 {
+		t.Errorf("digest rows of database shop kept for crm: skipped %v", s.Skipped)
+	}
+}

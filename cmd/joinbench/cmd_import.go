@@ -27,7 +27,7 @@ type importCmd struct {
 	Writes     bool     `help:"Also write scenarios of INSERT, UPDATE, DELETE and REPLACE (and locking reads). They are left out by default: an imported corpus replays reads only, and run --read-only refuses the writes kept."`
 	Values     string   `enum:"infer,log" default:"infer" help:"infer: fit each placeholder to its column and the values seen (a sample of the column's data for an equality on an indexed column, an ENUM's members, the range of integers seen, the strings seen); log: keep the values the log saw, as a list per placeholder."`
 	SampleSize int      `placeholder:"N" help:"Size of the sample(TABLE.COLUMN, N) placeholders written (default 1000 distinct values)."`
-	Schema     string   `type:"existingfile" placeholder:"FILE.sql" help:"Read the columns values are compared with from the CREATE TABLE statements of this file (else from the live server when one is named; with neither, kinds come from the values alone)."`
+	Schema     string   `type:"existingfile" placeholder:"FILE.sql" help:"Read the columns values are compared with from the CREATE TABLE statements of this file (else from the live server when one is named, whose database then also leaves out the statements the source says ran in another; with neither, kinds come from the values alone)."`
 
 	importServerFlags `embed:""`
 }
@@ -99,11 +99,6 @@ func (c *importCmd) Run(ctx context.Context, cl *cli) error {
 		return usage.Errorf("--sample-size must be in 1..100000, got %d", c.SampleSize)
 	}
 	set := ingest.NewSet(&ingest.Filter{Tables: c.Tables, JoinsOnly: c.JoinsOnly, Writes: c.Writes})
-	for _, f := range c.Files {
-		if err := set.ReadFile(f, c.LogFormat); err != nil {
-			return err
-		}
-	}
 	var schema *ddl.Schema
 	if c.Schema != "" {
 		b, err := os.ReadFile(c.Schema)
@@ -138,10 +133,16 @@ func (c *importCmd) Run(ctx context.Context, cl *cli) error {
 				return fmt.Errorf("%s: %w", ep.Name, err)
 			}
 		}
+		set.Filter.Database = tgt.Database
 		if c.Digest {
 			if err := set.ReadDigestTable(qctx, db, ep.Name); err != nil {
 				return err
 			}
+		}
+	}
+	for _, f := range c.Files {
+		if err := set.ReadFile(f, c.LogFormat); err != nil {
+			return err
 		}
 	}
 	rep := ingest.Choose(set, c.Top, c.Sort == "count", ingest.BuildOptions{
