@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/joinbench/joinbench/corpus"
 	"github.com/joinbench/joinbench/ddl"
 	"github.com/joinbench/joinbench/ddl/load"
 	"github.com/joinbench/joinbench/ingest"
@@ -27,7 +28,7 @@ type importCmd struct {
 	Writes     bool     `help:"Also write scenarios of INSERT, UPDATE, DELETE and REPLACE (and locking reads). They are left out by default: an imported corpus replays reads only, and run --read-only refuses the writes kept."`
 	Values     string   `enum:"infer,log" default:"infer" help:"infer: fit each placeholder to its column and the values seen (a sample of the column's data for an equality on an indexed column, an ENUM's members, the range of integers seen, the strings seen); log: keep the values the log saw, as a list per placeholder."`
 	SampleSize int      `placeholder:"N" help:"Size of the sample(TABLE.COLUMN, N) placeholders written (default 1000 distinct values)."`
-	Schema     string   `type:"existingfile" placeholder:"FILE.sql" help:"Read the columns values are compared with from the CREATE TABLE statements of this file (else from the live server when one is named, whose database then also leaves out the statements the source says ran in another; with neither, kinds come from the values alone)."`
+	Schema     string   `type:"existingfile" placeholder:"FILE.sql" help:"Read the columns values are compared with from the CREATE TABLE statements of this file (wins over the live server's; with neither, kinds come from the values alone). A live server named (--dsn, --sandbox ...) gives the schema of its database, and leaves out the statements the source says ran in another."`
 
 	importServerFlags `embed:""`
 }
@@ -83,61 +84,17 @@ server's own schemas are never imported.`
 }
 
 func (c *importCmd) Run(ctx context.Context, cl *cli) error {
-	if len(c.Files) == 0 && !c.Digest {
-		return usage.Errorf("nothing to import: name log or dump FILEs, or --digest with a live server")
-	}
-	if c.Digest && !c.named() {
-		return usage.Errorf("--digest reads the digest table of a live server: give --dsn or --sandbox")
-	}
-	if c.Schema != "" && c.named() && !c.Digest {
-		return usage.Errorf("--schema and a live server both name a schema: give one")
-	}
-	if c.Top < 0 {
-		return usage.Errorf("--top must be 0 (all) or more, got %d", c.Top)
-	}
-	if c.SampleSize < 0 || c.SampleSize > 100000 {
-		return usage.Errorf("--sample-size must be in 1..100000, got %d", c.SampleSize)
+	if err := c.check(); err != nil {
+		return err
 	}
 	set := ingest.NewSet(&ingest.Filter{Tables: c.Tables, JoinsOnly: c.JoinsOnly, Writes: c.Writes})
-	var schema *ddl.Schema
-	if c.Schema != "" {
-		b, err := os.ReadFile(c.Schema)
-		if err != nil {
-			return usage.Errorf("--schema: %v", err)
-		}
-		if schema, err = ddl.ParseSchema(string(b)); err != nil {
-			return usage.Errorf("%s:%v", c.Schema, err)
-		}
+	schema, err := c.schemaFile()
+	if err != nil {
+		return err
 	}
 	if c.named() {
-		o := c.loginOptions()
-		o.Host, o.Port, o.Socket = c.Host, c.Port, c.Socket
-		if c.DSN != "" {
-			o.DSNs = []string{c.DSN}
-		}
-		tgt, err := server.ConnectExisting(ctx, o, server.SandboxOptions{Name: c.Sandbox, Dir: c.SandboxDir})
-		if err != nil {
+		if schema, err = c.readLive(ctx, set, schema); err != nil {
 			return err
-		}
-		defer tgt.Close()
-		ep := tgt.Endpoints[0]
-		db, err := ep.OpenDB()
-		if err != nil {
-			return usage.Errorf("%s: %v", ep.Name, err)
-		}
-		defer db.Close()
-		qctx, cancel := context.WithTimeout(ctx, time.Minute)
-		defer cancel()
-		if schema == nil {
-			if schema, err = load.SchemaFromServer(qctx, db, tgt.Database); err != nil {
-				return fmt.Errorf("%s: %w", ep.Name, err)
-			}
-		}
-		set.Filter.Database = tgt.Database
-		if c.Digest {
-			if err := set.ReadDigestTable(qctx, db, ep.Name); err != nil {
-				return err
-			}
 		}
 	}
 	for _, f := range c.Files {
@@ -157,4 +114,71 @@ func (c *importCmd) Run(ctx context.Context, cl *cli) error {
 		return usage.Errorf("no scenario written: every statement read was left out (see above)")
 	}
 	return nil
+}
+
+// check refuses the flag combinations that cannot work.
+func (c *importCmd) check() error {
+	switch {
+	case len(c.Files) == 0 && !c.Digest:
+		return usage.Errorf("nothing to import: name log or dump FILEs, or --digest with a live server")
+	case c.Digest && !c.named():
+		return usage.Errorf("--digest reads the digest table of a live server: give --dsn or --sandbox")
+	case c.Top < 0:
+		return usage.Errorf("--top must be 0 (all) or more, got %d", c.Top)
+	case c.SampleSize < 0 || c.SampleSize > corpus.MaxSampleSize:
+		return usage.Errorf("--sample-size must be in 1..%d, got %d", corpus.MaxSampleSize, c.SampleSize)
+	}
+	return nil
+}
+
+// schemaFile reads --schema, or returns nil without it.
+func (c *importCmd) schemaFile() (*ddl.Schema, error) {
+	if c.Schema == "" {
+		return nil, nil
+	}
+	b, err := os.ReadFile(c.Schema)
+	if err != nil {
+		return nil, usage.Errorf("--schema: %v", err)
+	}
+	s, err := ddl.ParseSchema(string(b))
+	if err != nil {
+		return nil, usage.Errorf("%s:%v", c.Schema, err)
+	}
+	return s, nil
+}
+
+// readLive reads from the live server the schema (unless schema, from
+// --schema, is given) and, with --digest, the digest table; the server's
+// database leaves out the statements of other databases.
+func (c *importCmd) readLive(ctx context.Context, set *ingest.Set, schema *ddl.Schema) (*ddl.Schema, error) {
+	o := c.loginOptions()
+	o.Host, o.Port, o.Socket = c.Host, c.Port, c.Socket
+	if c.DSN != "" {
+		o.DSNs = []string{c.DSN}
+	}
+	tgt, err := server.ConnectExisting(ctx, o, server.SandboxOptions{Name: c.Sandbox, Dir: c.SandboxDir})
+	if err != nil {
+		return nil, err
+	}
+	defer tgt.Close()
+	ep := tgt.Endpoints[0]
+	db, err := ep.OpenDB()
+	if err != nil {
+		return nil, usage.Errorf("%s: %v", ep.Name, err)
+	}
+	defer db.Close()
+	qctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	if schema == nil {
+		if schema, err = load.SchemaFromServer(qctx, db, tgt.Database); err != nil {
+			return nil, fmt.Errorf("%s: %w", ep.Name, err)
+		}
+	}
+	set.Filter.Database = tgt.Database
+	if c.Digest {
+		if err := set.ReadDigestTable(qctx, db, ep.Name); err != nil {
+			return nil, err
+		}
+	}
+	return schema, nil
 }
