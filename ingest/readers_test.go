@@ -168,3 +168,26 @@ func TestFilterDatabase(t *testing.T) {
 		t.Errorf("digest rows of database shop kept for crm: skipped %v", s.Skipped)
 	}
 }
+
+// TestReadSlowLogPercona reads Percona Server's extended slow log
+// (log_slow_verbosity=full; a fixture written from its documented
+// format): the Schema line names the database, the InnoDB lines are
+// header, and both statements make one group.
+func TestReadSlowLogPercona(t *testing.T) {
+	sts := readSlow(t, "testdata/percona-slow.log")
+	if len(sts) != 2 {
+		t.Fatalf("%d statements, want 2: %+v", len(sts), sts)
+	}
+	for _, st := range sts {
+		if st.Database != "shop" || !st.HasTime || st.RowsExamined < 2000 || strings.Contains(st.SQL, "InnoDB") || !strings.HasPrefix(st.SQL, "SELECT c.country") {
+			t.Errorf("%+v", st)
+		}
+	}
+	s := NewSet(nil)
+	if err := s.ReadFile("testdata/percona-slow.log", FormatAuto); err != nil {
+		t.Fatal(err)
+	}
+	if g := s.Ranked(false); len(g) != 1 || g[0].Count != 2 || strings.Join(g[0].Values[0], ",") != "pro,free" {
+		t.Errorf("groups %+v", g)
+	}
+}
