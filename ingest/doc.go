@@ -9,8 +9,9 @@
 // compared with (read from a schema) and to the values the log saw.
 //
 // It owns reading the log formats, fingerprinting, the statistics of a
-// group (count, total, p95) and the inference of placeholder kinds. It
-// must not talk to a server except through the rows a caller hands it
-// (the live digest table is read by the command), and it never writes a
-// statement that carries a password: those are dropped when read.
+// group (count, total, p95), the inference of placeholder kinds and
+// writing the scenario files. It talks to a server only to read the
+// digest table, through a connection its caller opened (live.go); it
+// never writes a statement that may carry a password: those are dropped
+// as they are read.
 package ingest

@@ -26,7 +26,9 @@ type Group struct {
 	ID string
 	// Example is the first statement seen, taken apart: its text is the
 	// scenario's.
-	Example  *Shape
+	Example *Shape
+	// Database is the default database of the first statement that names
+	// one.
 	Database string
 	Count    int64
 	// Total is the time of all executions (0 when no source timed them);
@@ -159,7 +161,10 @@ func (s *Set) AddDigest(row DigestRow) {
 // do not line up with the group's (which a fingerprint rules out but for
 // a digest text and a sample that disagree).
 func (s *Set) group(sh *Shape, db, source, kind string) *Group {
-	key := db + "\x00" + sh.Fingerprint
+	// One group per fingerprint whatever the database: the scenario's
+	// name is the fingerprint's, and a live server's database (Filter)
+	// leaves out the statements of others.
+	key := sh.Fingerprint
 	g := s.groups[key]
 	if g == nil {
 		sum := sha256.Sum256([]byte(sh.Fingerprint))
@@ -174,6 +179,9 @@ func (s *Set) group(sh *Shape, db, source, kind string) *Group {
 	}
 	if len(sh.Slots) != len(g.Values) {
 		return nil
+	}
+	if g.Database == "" {
+		g.Database = db
 	}
 	if !slices.Contains(g.Sources, kind) {
 		g.Sources = append(g.Sources, kind)
