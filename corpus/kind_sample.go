@@ -51,10 +51,10 @@ var _ = registerKind(&kind{
 	},
 	compile: func(c compiling, g *gen) error {
 		// The values are the server's to give: until SetSample, the one
-		// choice binds NULL, so that show and an EXPLAIN render the
-		// statement without a server's data.
+		// choice binds NULL (and says so as text), so that show and an
+		// EXPLAIN render the statement without a server's data.
 		g.sample = sampleRequest(c.prm)
-		g.setChoices([]string{"NULL"})
+		g.setChoices([]string{"<" + g.sample.Table + "." + g.sample.Column + " read at run start>"})
 		g.boxed[0] = nil
 		return nil
 	},
