@@ -30,6 +30,9 @@ type Options struct {
 	// scenarios' enum, set, id and table placeholders are compiled against
 	// instead of the built-in schema: a corpus on the user's own tables.
 	SchemaFile string
+	// ImportedWrites lets the scenarios tagged imported that write run:
+	// without it an imported corpus is read-only whatever ReadOnly says.
+	ImportedWrites bool
 	// PollerIO keeps Go's network poller for the workers' sockets instead
 	// of blocking reads, and with it the driver path (for comparing the
 	// two); run.json's exec paths record it.
@@ -263,8 +266,13 @@ func (o *Options) compile() (*workload, error) {
 		}
 		w.builtin = w.builtin || s.Builtin
 	}
-	if o.ReadOnly {
+	switch {
+	case o.ReadOnly:
 		if err := refuseWrites(writing); err != nil {
+			return nil, err
+		}
+	case !o.ImportedWrites:
+		if err := refuseImportedWrites(writing); err != nil {
 			return nil, err
 		}
 	}

@@ -51,3 +51,35 @@ func TestSessionOnOwnSchema(t *testing.T) {
 		t.Errorf("a schema file that does not parse: err = %v", err)
 	}
 }
+
+// TestImportedWritesOffUnlessEnabled: a scenario tagged imported that
+// writes is refused, naming its file and the flag, unless the run lets
+// imported writes run; one not tagged so is not concerned.
+func TestImportedWritesOffUnlessEnabled(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"imported_update.sql": "-- tags: imported, update\n-- param id: int(1,5)\nUPDATE orders SET status = 'paid' WHERE id = {{id}};\n",
+		"own_update.sql":      "-- tags: update\n-- param id: int(1,5)\nUPDATE orders SET status = 'new' WHERE id = {{id}};\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	o := Options{RunOptions: results.RunOptions{All: true, NoBuiltin: true, CorpusDirs: []string{dir},
+		Threads: 1, Tables: 1, TableSize: 100, TableName: "main", Distribution: "uniform", IgnoreErrors: "none",
+		PsMode: results.PsAuto, ExecPath: results.ExecDirect, Explain: results.ExplainOff}}
+	_, err := NewSession(o)
+	if err == nil || !usage.Is(err) || !strings.Contains(err.Error(), "imported_update.sql:3:1: imported scenarios run read-only unless --imported-writes") ||
+		strings.Contains(err.Error(), "own_update") {
+		t.Errorf("err = %v, want the imported write refused alone", err)
+	}
+	o.ImportedWrites = true
+	if _, err := NewSession(o); err != nil {
+		t.Errorf("with ImportedWrites: %v", err)
+	}
+	o.Scenario, o.All = []string{"own_update"}, false
+	o.ImportedWrites = false
+	if _, err := NewSession(o); err != nil {
+		t.Errorf("only a scenario of one's own that writes: %v", err)
+	}
+}

@@ -25,7 +25,7 @@ type importCmd struct {
 	Sort       string   `enum:"time,count" default:"time" help:"Rank fingerprints by total time (then count), or by count (then total time). A general log times nothing: its statements rank by count either way."`
 	Tables     []string `sep:"," placeholder:"TABLE" help:"Keep only the statements that name one of these tables (comma list, repeatable)."`
 	JoinsOnly  bool     `help:"Keep only the statements that read two tables or more."`
-	Writes     bool     `help:"Also write scenarios of INSERT, UPDATE, DELETE and REPLACE (and locking reads). They are left out by default: an imported corpus replays reads only, and run --read-only refuses the writes kept."`
+	Writes     bool     `help:"Also write scenarios of INSERT, UPDATE, DELETE and REPLACE (and locking reads). They are left out by default, and the writes kept run only with run --imported-writes: an imported corpus replays reads."`
 	Values     string   `enum:"infer,log" default:"infer" help:"infer: fit each placeholder to its column and the values seen (a sample of the column's data for an equality on an indexed column, an ENUM's members, the range of integers seen, the strings seen); log: keep the values the log saw, as a list per placeholder."`
 	SampleSize int      `placeholder:"N" help:"Size of the sample(TABLE.COLUMN, N) placeholders written (default 1000 distinct values)."`
 	Schema     string   `type:"existingfile" placeholder:"FILE.sql" help:"Read the columns values are compared with from the CREATE TABLE statements of this file (wins over the live server's; with neither, kinds come from the values alone). A live server named (--dsn, --sandbox ...) gives the schema of its database, and leaves out the statements the source says ran in another."`
@@ -79,7 +79,7 @@ stay as written. --values log keeps the values the log saw instead.
 Safety: statements that may carry a password (IDENTIFIED BY, PASSWORD,
 CREATE/ALTER USER, GRANT, CHANGE MASTER ...) are dropped whole as they are
 read, so none reaches a scenario, a list or a result. Writes are left out
-unless --writes; SHOW, SET, EXPLAIN, transactions and statements on the
+unless --writes, and then run only with run --imported-writes; SHOW, SET, EXPLAIN, transactions and statements on the
 server's own schemas are never imported.`
 }
 
