@@ -79,8 +79,9 @@ stay as written. --values log keeps the values the log saw instead.
 Safety: statements that may carry a password (IDENTIFIED BY, PASSWORD,
 CREATE/ALTER USER, GRANT, CHANGE MASTER ...) are dropped whole as they are
 read, so none reaches a scenario, a list or a result. Writes are left out
-unless --writes, and then run only with run --imported-writes; SHOW, SET, EXPLAIN, transactions and statements on the
-server's own schemas are never imported.`
+unless --writes, and then run only with run --imported-writes; SHOW, SET,
+EXPLAIN, transactions and statements on the server's own schemas are never
+imported.`
 }
 
 func (c *importCmd) Run(ctx context.Context, cl *cli) error {
