@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Values says how the import turns the values a log saw into
@@ -142,6 +143,10 @@ func inferSlot(g *Group, i int, vals []string, u Use, o InferOptions) (Param, er
 	case t.IsInteger() && ints:
 		lo, hi := intRange(vals)
 		return Param{Decl: fmt.Sprintf("int(%d,%d)", lo, hi), Why: "range seen"}, nil
+	case isDateType(t.Base):
+		if lo, hi, midnight, ok := dayRange(vals); ok && (!u.Equality || midnight) {
+			return Param{Decl: fmt.Sprintf("date(%s,%s)", lo, hi), Why: "range of days seen"}, nil
+		}
 	case t.IsString() && len(vals) > maxListed:
 		lo, hi := lengths(vals)
 		return Param{Decl: fmt.Sprintf("string(%d,%d)", lo, hi), Why: fmt.Sprintf("%d strings seen: their lengths", len(vals))}, nil
@@ -230,4 +235,31 @@ func literalText(v string, quoted bool) string {
 	}
 	r := strings.NewReplacer(`\`, `\\`, `'`, `''`, "\n", `\n`, "\r", `\r`, "\x00", `\0`)
 	return "'" + r.Replace(v) + "'"
+}
+
+func isDateType(base string) bool {
+	return base == "date" || base == "datetime" || base == "timestamp"
+}
+
+// dayRange is the first and last day of values written as dates or
+// datetimes (YYYY-MM-DD, optionally a time after); midnight says whether
+// every value is a day at midnight, which a day drawn can equal.
+func dayRange(vals []string) (lo, hi string, midnight, ok bool) {
+	midnight = true
+	for i, v := range vals {
+		day, rest, _ := strings.Cut(v, " ")
+		if _, err := time.Parse("2006-01-02", day); err != nil {
+			return "", "", false, false
+		}
+		if strings.Trim(rest, "0:.") != "" {
+			midnight = false
+		}
+		if i == 0 || day < lo {
+			lo = day
+		}
+		if i == 0 || day > hi {
+			hi = day
+		}
+	}
+	return lo, hi, midnight, len(vals) > 0
 }

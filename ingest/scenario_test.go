@@ -68,7 +68,7 @@ func TestBuildInfersKindsFromTheSchema(t *testing.T) {
 	}
 	for _, want := range []string{
 		"-- param sku: sample(order_items.sku)\n",
-		"-- param ordered_at: list(" + revenue.Name + "_ordered_at)\n",
+		"-- param ordered_at: date(2025-07-01,2025-07-01)\n",
 		"WHERE i.sku = {{sku}} AND o.ordered_at >= {{ordered_at}};",
 	} {
 		if !strings.Contains(revenue.Text, want) {

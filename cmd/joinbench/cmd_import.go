@@ -26,7 +26,7 @@ type importCmd struct {
 	Tables     []string `sep:"," placeholder:"TABLE" help:"Keep only the statements that name one of these tables (comma list, repeatable)."`
 	JoinsOnly  bool     `help:"Keep only the statements that read two tables or more."`
 	Writes     bool     `help:"Also write scenarios of INSERT, UPDATE, DELETE and REPLACE (and locking reads). They are left out by default, and the writes kept run only with run --imported-writes: an imported corpus replays reads."`
-	Values     string   `enum:"infer,log" default:"infer" help:"infer: fit each placeholder to its column and the values seen (a sample of the column's data for an equality on an indexed column, an ENUM's members, the range of integers seen, the strings seen); log: keep the values the log saw, as a list per placeholder."`
+	Values     string   `enum:"infer,log" default:"infer" help:"infer: fit each placeholder to its column and the values seen (a sample of the column's data for an equality on an indexed column, an ENUM's members, the range of integers or days seen, the strings seen); log: keep the values the log saw, as a list per placeholder."`
 	SampleSize int      `placeholder:"N" help:"Size of the sample(TABLE.COLUMN, N) placeholders written (default 1000 distinct values)."`
 	Schema     string   `type:"existingfile" placeholder:"FILE.sql" help:"Read the columns values are compared with from the CREATE TABLE statements of this file (wins over the live server's; with neither, kinds come from the values alone). A live server named (--dsn, --sandbox ...) gives the schema of its database, and leaves out the statements the source says ran in another."`
 
@@ -72,7 +72,7 @@ total, p95 and max time, the file and line first seen.
 Each value becomes a typed placeholder fitted to the column it is compared
 with (--schema or the live server's): sample(TABLE.COLUMN) (values drawn
 from the data at run start) for an equality on an indexed column, the
-members of an ENUM, the range of integers seen, the strings seen; LIMIT
+members of an ENUM, the range of integers or days seen, the strings seen; LIMIT
 counts, constants the application always sends and values of expressions
 stay as written. --values log keeps the values the log saw instead.
 
