@@ -28,7 +28,7 @@ type importCmd struct {
 	Writes     bool     `help:"Also write scenarios of INSERT, UPDATE, DELETE and REPLACE (and locking reads). They are left out by default, and the writes kept run only with run --imported-writes: an imported corpus replays reads."`
 	Values     string   `enum:"infer,log" default:"infer" help:"infer: fit each placeholder to its column and the values seen (a sample of the column's data for an equality on an indexed column, an ENUM's members, the range of integers or days seen, the strings seen); log: keep the values the log saw, as a list per placeholder."`
 	SampleSize int      `placeholder:"N" help:"Size of the sample(TABLE.COLUMN, N) placeholders written (default 1000 distinct values)."`
-	Schema     string   `type:"existingfile" placeholder:"FILE.sql" help:"Read the columns values are compared with from the CREATE TABLE statements of this file (wins over the live server's; with neither, kinds come from the values alone). A live server named (--dsn, --sandbox ...) gives the schema of its database, and leaves out the statements the source says ran in another."`
+	Schema     string   `type:"existingfile" placeholder:"FILE.sql" help:"Read the columns values are compared with from the CREATE TABLE statements of this file (wins over the live server's; with neither, kinds come from the values alone). A live server named (--dsn, --sandbox ...) gives the schema of its database (and with --digest, the digest table's statements of that database)."`
 
 	importServerFlags `embed:""`
 }
@@ -149,8 +149,8 @@ func (c *importCmd) schemaFile() (*ddl.Schema, error) {
 }
 
 // readLive reads from the live server the schema (unless schema, from
-// --schema, is given) and, with --digest, the digest table; the server's
-// database leaves out the statements of other databases.
+// --schema, is given) and, with --digest, the digest table's statements
+// of the server's database.
 func (c *importCmd) readLive(ctx context.Context, set *ingest.Set, schema *ddl.Schema) (*ddl.Schema, error) {
 	o := c.loginOptions()
 	o.Host, o.Port, o.Socket = c.Host, c.Port, c.Socket
@@ -175,9 +175,14 @@ func (c *importCmd) readLive(ctx context.Context, set *ingest.Set, schema *ddl.S
 			return nil, fmt.Errorf("%s: %w", ep.Name, err)
 		}
 	}
-	set.Filter.Database = tgt.Database
 	if c.Digest {
-		if err := set.ReadDigestTable(qctx, db, ep.Name); err != nil {
+		// The digest table counts every database of the server: only
+		// the one named describes the schema read. (A log file may come
+		// from another server, whose database has another name.)
+		set.Filter.Database = tgt.Database
+		err := set.ReadDigestTable(qctx, db, ep.Name)
+		set.Filter.Database = ""
+		if err != nil {
 			return nil, err
 		}
 	}
