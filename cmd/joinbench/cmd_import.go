@@ -137,13 +137,19 @@ func (c *importCmd) schemaFile() (*ddl.Schema, error) {
 	if c.Schema == "" {
 		return nil, nil
 	}
-	b, err := os.ReadFile(c.Schema)
+	return schemaFile(c.Schema)
+}
+
+// schemaFile reads the model of the CREATE TABLE statements of a
+// --schema file; its mistakes are the user's.
+func schemaFile(path string) (*ddl.Schema, error) {
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, usage.Errorf("--schema: %v", err)
 	}
 	s, err := ddl.ParseSchema(string(b))
 	if err != nil {
-		return nil, usage.Errorf("%s:%v", c.Schema, err)
+		return nil, usage.Errorf("%s:%v", path, err)
 	}
 	return s, nil
 }
