@@ -1,11 +1,15 @@
 package replay
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/joinbench/joinbench/internal/testdb"
 	"github.com/joinbench/joinbench/internal/usage"
 	"github.com/joinbench/joinbench/replay/results"
 )
@@ -81,5 +85,60 @@ func TestImportedWritesOffUnlessEnabled(t *testing.T) {
 	o.ImportedWrites = false
 	if _, err := NewSession(o); err != nil {
 		t.Errorf("only a scenario of one's own that writes: %v", err)
+	}
+}
+
+// TestDrawSamplesFromServer: before a run renders, the values of its
+// sample parameters are read from the server, once per column, and every
+// value a worker then binds is one the column holds, the same for a seed.
+func TestDrawSamplesFromServer(t *testing.T) {
+	db := testdb.Open(t, "replay_samples")
+	for _, q := range []string{
+		"CREATE TABLE orders (id INT PRIMARY KEY, customer_id INT, KEY (customer_id))",
+		"INSERT INTO orders VALUES (1, 10), (2, 10), (3, 30), (4, NULL), (5, 50), (6, 60), (7, 70)",
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "by_customer.sql"), []byte(
+		"-- param a: sample(orders.customer_id, 3)\n-- param b: sample(orders.customer_id, 3)\nSELECT id FROM orders WHERE customer_id IN ({{a}}, {{b}});\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := Options{RunOptions: results.RunOptions{All: true, NoBuiltin: true, CorpusDirs: []string{dir}, Seed: 5,
+		Threads: 1, Tables: 1, TableSize: 100, TableName: "main", Distribution: "uniform", IgnoreErrors: "none",
+		PsMode: results.PsAuto, ExecPath: results.ExecDirect, Explain: results.ExplainOff}}
+	draw := func() []any {
+		s, err := NewSession(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var logged []string
+		if err := s.work.drawSamples(context.Background(), db, o.Seed, func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) }); err != nil {
+			t.Fatal(err)
+		}
+		if len(logged) != 1 || logged[0] != "sample(orders.customer_id, 3): 3 values" {
+			t.Errorf("logged %q, want the one column read once", logged)
+		}
+		r := s.work.scenarios[0].NewRenderer(o.Seed, 0)
+		var out []any
+		for i := 0; i < 50; i++ {
+			out = append(out, r.Next()[0].Args...)
+		}
+		return out
+	}
+	got := draw()
+	for _, v := range got {
+		var n int
+		if err := db.QueryRow("SELECT COUNT(*) FROM orders WHERE customer_id = ?", v).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 {
+			t.Errorf("bound %#v, which orders.customer_id does not hold", v)
+		}
+	}
+	if again := draw(); !reflect.DeepEqual(got, again) {
+		t.Errorf("seed %d drew %v, then %v", o.Seed, got, again)
 	}
 }
