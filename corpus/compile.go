@@ -68,6 +68,7 @@ type gen struct {
 	minLen  int      // string lengths
 	maxLen  int
 	dist    dist
+	sample  *SampleRequest // sample(...): the column whose values choices become
 }
 
 // drawKind is how a renderer draws a parameter's value. Renderers switch

@@ -26,6 +26,13 @@ type Options struct {
 	// Override lets a scenario or list of a CorpusDirs folder replace the
 	// built-in one of the same name.
 	Override bool
+	// SchemaFile, when set, is a file of CREATE TABLE statements the
+	// scenarios' enum, set, id and table placeholders are compiled against
+	// instead of the built-in schema: a corpus on the user's own tables.
+	SchemaFile string
+	// ImportedWrites lets the scenarios tagged imported that write run:
+	// without it an imported corpus is read-only whatever ReadOnly says.
+	ImportedWrites bool
 	// PollerIO keeps Go's network poller for the workers' sockets instead
 	// of blocking reads, and with it the driver path (for comparing the
 	// two); run.json's exec paths record it.
@@ -211,6 +218,9 @@ type workload struct {
 	// are not plain reads, each once, in statement order.
 	writeKinds map[string][]string
 	builtin    bool // some enabled scenario is built in (and needs the prepared tables)
+	// templates are the compiled scenarios with sample(...) parameters,
+	// whose values the run reads from the server before it renders.
+	templates []*corpus.Template
 }
 
 // compile loads the corpus o names, selects its scenarios and compiles
@@ -224,9 +234,9 @@ func (o *Options) compile() (*workload, error) {
 	if err != nil {
 		return nil, err
 	}
-	schema, err := ddl.BuiltinSchema(ddl.SchemaOptions{Tables: o.Tables, TableName: o.TableName})
+	schema, err := o.schema()
 	if err != nil {
-		return nil, usage.Wrap(err)
+		return nil, err
 	}
 	w := &workload{}
 	var writing []*corpus.Scenario
@@ -241,6 +251,9 @@ func (o *Options) compile() (*workload, error) {
 			return nil, err
 		}
 		w.scenarios = append(w.scenarios, FromTemplate(t, n))
+		if samplesOf(t) {
+			w.templates = append(w.templates, t)
+		}
 		w.names = append(w.names, s.Name)
 		w.sql = append(w.sql, s.Body)
 		if kinds := s.Writes(); len(kinds) > 0 {
@@ -253,10 +266,37 @@ func (o *Options) compile() (*workload, error) {
 		}
 		w.builtin = w.builtin || s.Builtin
 	}
-	if o.ReadOnly {
+	switch {
+	case o.ReadOnly:
 		if err := refuseWrites(writing); err != nil {
+			return nil, err
+		}
+	case !o.ImportedWrites:
+		if err := refuseImportedWrites(writing); err != nil {
 			return nil, err
 		}
 	}
 	return w, nil
+}
+
+// schema is the model the scenarios compile against: SchemaFile's, else
+// the built-in one.
+func (o *Options) schema() (*ddl.Schema, error) {
+	if o.SchemaFile == "" {
+		s, err := ddl.BuiltinSchema(ddl.SchemaOptions{Tables: o.Tables, TableName: o.TableName})
+		if err != nil {
+			return nil, usage.Wrap(err)
+		}
+		return s, nil
+	}
+	b, err := os.ReadFile(o.SchemaFile)
+	if err != nil {
+		return nil, usage.Errorf("--schema: %v", err)
+	}
+	s, err := ddl.ParseSchema(string(b))
+	if err != nil {
+		return nil, usage.Errorf("%s:%v", o.SchemaFile, err)
+	}
+	s.GroupFamily(o.TableName)
+	return s, nil
 }

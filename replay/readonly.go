@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/joinbench/joinbench/corpus"
@@ -17,6 +18,28 @@ import (
 // empty. It runs when the scenarios are compiled, before any server is
 // connected to or run folder made.
 func refuseWrites(writing []*corpus.Scenario) error {
+	return refuseWritesAs("--read-only", writing)
+}
+
+// ImportedTag is the tag joinbench import gives every scenario it
+// writes: those that write run only with Options.ImportedWrites.
+const ImportedTag = "imported"
+
+// refuseImportedWrites keeps an imported corpus read-only unless told
+// otherwise: the writes among the imported scenarios are refused as
+// --read-only refuses them.
+func refuseImportedWrites(writing []*corpus.Scenario) error {
+	var imported []*corpus.Scenario
+	for _, s := range writing {
+		if slices.Contains(s.Tags, ImportedTag) {
+			imported = append(imported, s)
+		}
+	}
+	return refuseWritesAs("imported scenarios run read-only unless --imported-writes", imported)
+}
+
+// refuseWritesAs is refuseWrites with the rule named by why.
+func refuseWritesAs(why string, writing []*corpus.Scenario) error {
 	if len(writing) == 0 {
 		return nil
 	}
@@ -32,7 +55,7 @@ func refuseWrites(writing []*corpus.Scenario) error {
 	if st.Kind == corpus.StmtUnparsed {
 		what = "unparsed (the SQL parser cannot read it, so it is not known to only read; joinbench lint says why)"
 	}
-	msg := fmt.Sprintf("--read-only: statement %d of scenario %s is %s, not a plain read: %s", n+1, s.Name, what, excerpt(s.Source[st.Start:st.End]))
+	msg := fmt.Sprintf("%s: statement %d of scenario %s is %s, not a plain read: %s", why, n+1, s.Name, what, excerpt(s.Source[st.Start:st.End]))
 	if more := writing[1:]; len(more) > 0 {
 		names := make([]string, len(more))
 		for i, m := range more {

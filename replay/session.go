@@ -216,6 +216,9 @@ func (s *Session) Run(ctx context.Context) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := s.work.drawSamples(sctx, db, o.Seed, log.Printf); err != nil {
+		return nil, err
+	}
 	vars, err := ReadServerVariables(sctx, db)
 	if err != nil {
 		log.Printf("warning: %v", err)

@@ -39,10 +39,11 @@ type runFlags struct {
 	corpusFlags  `embed:""`
 	metricsFlags `embed:""`
 
-	Scenario []string `short:"s" sep:"none" group:"Selection" placeholder:"NAME=COUNT" help:"Execute scenario NAME COUNT times per event (repeatable; NAME alone means 1; COUNT 0 turns it off after --tags or --all)."`
-	Tags     []string `sep:"," group:"Selection" placeholder:"TAG" help:"Enable (count 1) every scenario that has one of these tags; join tags with + to require each (left+hint). As list --tags shows them."`
-	All      bool     `group:"Selection" help:"Enable every scenario (count 1)."`
-	ReadOnly bool     `group:"Selection" help:"Refuse to run any scenario with a statement that is not a plain read (DML, DDL, locking read, SELECT ... INTO, SET, CALL, LOCK TABLES ...): a usage error names its file:line and kind, before connecting."`
+	Scenario       []string `short:"s" sep:"none" group:"Selection" placeholder:"NAME=COUNT" help:"Execute scenario NAME COUNT times per event (repeatable; NAME alone means 1; COUNT 0 turns it off after --tags or --all)."`
+	Tags           []string `sep:"," group:"Selection" placeholder:"TAG" help:"Enable (count 1) every scenario that has one of these tags; join tags with + to require each (left+hint). As list --tags shows them."`
+	All            bool     `group:"Selection" help:"Enable every scenario (count 1)."`
+	ReadOnly       bool     `group:"Selection" help:"Refuse to run any scenario with a statement that is not a plain read (DML, DDL, locking read, SELECT ... INTO, SET, CALL, LOCK TABLES ...): a usage error names its file:line and kind, before connecting."`
+	ImportedWrites bool     `group:"Selection" help:"Let the scenarios tagged imported (written by joinbench import --writes) that write run: without it they are refused as --read-only refuses writes."`
 
 	Threads        int           `short:"t" default:"1" group:"Load" help:"Worker threads, each with its own connection; spread round-robin over the endpoints."`
 	Events         int64         `default:"0" group:"Load" help:"Stop after this many events over all threads (0 = no limit). An event is one transaction executing every enabled scenario COUNT times."`
@@ -62,6 +63,7 @@ type runFlags struct {
 	Tables         int           `default:"1" group:"Schema" help:"Number of main tables that table(main) parameters choose from (as given to prepare)."`
 	TableSize      int64         `default:"10000" group:"Schema" help:"Rows per table (as given to prepare): id parameters draw in 1..SIZE."`
 	TableName      string        `default:"main" group:"Schema" help:"Prefix of the main tables (as given to prepare)."`
+	Schema         string        `type:"existingfile" group:"Schema" placeholder:"FILE.sql" help:"Compile the scenarios' enum, set, id and table placeholders against the CREATE TABLE statements of this file instead of the built-in schema: a --corpus on your own tables (prepare is then not needed)."`
 	Out            string        `default:"./results" type:"path" group:"Output" placeholder:"DIR" help:"Results folder: the run is written to DIR/run=<id>/."`
 	RunID          string        `group:"Output" placeholder:"ID" help:"Run id (default: start time and a random suffix)."`
 	Explain        string        `default:"json" enum:"json,analyze,off" group:"Output" help:"Capture plans: json (EXPLAIN FORMAT=JSON, plus tree where the server has it), analyze (also EXPLAIN ANALYZE, which executes the statement; never for writes) or off."`
@@ -195,7 +197,7 @@ func (c *runFlags) options(cl *cli) replay.Options {
 			LiveResults: c.LiveResults, Work: c.Work, WorkBudget: float64(c.WorkBudget),
 		},
 		Actions: c.Action, ActionFiles: c.ActionsFile,
-		Override: c.Override, PollerIO: c.PollerIO, Out: c.Out, RunID: c.RunID, ToolVersion: version,
+		Override: c.Override, SchemaFile: c.Schema, ImportedWrites: c.ImportedWrites, PollerIO: c.PollerIO, Out: c.Out, RunID: c.RunID, ToolVersion: version,
 		ReportInterval: c.ReportInterval, Log: logWriter(cl),
 	}
 	if !cl.Quiet {

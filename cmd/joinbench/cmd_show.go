@@ -22,6 +22,7 @@ type showCmd struct {
 	Tables       int    `default:"1" help:"Number of main tables a table(main) parameter chooses from (main1..mainN)."`
 	TableSize    int64  `default:"10000" help:"Rows per table: id(table) parameters draw in 1..SIZE."`
 	TableName    string `default:"main" help:"Prefix of the main tables."`
+	Schema       string `type:"existingfile" placeholder:"FILE.sql" help:"Render against the CREATE TABLE statements of this file instead of the built-in schema: a --corpus on your own tables."`
 	Distribution string `enum:"uniform,gaussian,pareto,zipf,hotspot" default:"uniform" help:"Default distribution of the parameters that declare none: uniform, gaussian, pareto, zipf or hotspot."`
 }
 
@@ -48,9 +49,9 @@ func (c *showCmd) Run(ctx context.Context, cl *cli) error {
 	if c.Renders < 0 {
 		return usage.Errorf("--renders must be 0 or more, got %d", c.Renders)
 	}
-	schema, err := ddl.BuiltinSchema(ddl.SchemaOptions{Tables: c.Tables, TableName: c.TableName})
+	schema, err := showSchema(c.Schema, c.Tables, c.TableName)
 	if err != nil {
-		return usage.Wrap(err)
+		return err
 	}
 	tmpl, err := corpus.Compile(s, schema, corpus.CompileOptions{
 		Tables: c.Tables, TableSize: c.TableSize, Distribution: c.Distribution, TableName: c.TableName})
@@ -104,4 +105,22 @@ func quoteArg(a any) string {
 		return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 	}
 	return fmt.Sprint(a)
+}
+
+// showSchema is the model show renders against: the file's, else the
+// built-in one.
+func showSchema(file string, tables int, tableName string) (*ddl.Schema, error) {
+	if file == "" {
+		s, err := ddl.BuiltinSchema(ddl.SchemaOptions{Tables: tables, TableName: tableName})
+		if err != nil {
+			return nil, usage.Wrap(err)
+		}
+		return s, nil
+	}
+	s, err := schemaFile(file)
+	if err != nil {
+		return nil, err
+	}
+	s.GroupFamily(tableName)
+	return s, nil
 }

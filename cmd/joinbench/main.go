@@ -44,6 +44,7 @@ type cli struct {
 	Compare    compareCmd    `cmd:"" help:"Compare a candidate run with a base run: regressions, plan changes, wrong results; exit 1 on regression."`
 	Experiment experimentCmd `cmd:"" help:"Run one lesson (slow-node, ddl-methods, chunked-dml, hot-vs-uniform, recovery) on a sandbox cluster: its table and a verdict in words, as one page."`
 	AB         abCmd         `cmd:"" name:"ab" help:"Run the workload on a base and a candidate server interleaved (statement by statement, or in alternating rounds) and compare them: verdicts that hold on a noisy machine; exit 1 on regression."`
+	Import     importCmd     `cmd:"" help:"Make scenario files of a captured workload: a slow log, a general log or performance_schema's digest table, grouped by fingerprint."`
 	Lint       lintCmd       `cmd:"" help:"Statically check scenario and DDL files: syntax, names, placeholders, hints, risky joins and writes; exit 1 on errors."`
 	Rewrite    rewriteCmd    `cmd:"" help:"Print a scenario with every RIGHT JOIN rewritten to the equivalent LEFT JOIN."`
 	Help       helpCmd       `cmd:"" hidden:"" help:"Print a command's help, or the reference of every command as Markdown (--markdown)."`
