@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -50,5 +51,29 @@ func TestFingerprintGroupsWhatDiffersOnlyInValuesAndLayout(t *testing.T) {
 	c := Fingerprint("SELECT /*+ NO_BNL() */ x FROM t WHERE id IN (1,2,3) AND s = 'a'")
 	if c.Fingerprint == a.Fingerprint {
 		t.Errorf("a hint should make another fingerprint: %q", c.Fingerprint)
+	}
+}
+
+func TestTableRefs(t *testing.T) {
+	for sql, want := range map[string]string{
+		"INSERT INTO main1 (id, l1_id) VALUES (1, 2) ON DUPLICATE KEY UPDATE l1_id = VALUES(l1_id)": "main1",
+		"SELECT STRAIGHT_JOIN m.a FROM level1 STRAIGHT_JOIN main1 AS m ON m.id = level1.pid":        "level1 main1:m",
+		"SELECT a FROM (SELECT x FROM t1 WHERE c = 1) d JOIN s.t2 USING (x)":                        ":d t1 s.t2",
+		"UPDATE t1 JOIN t2 ON t1.a = t2.a SET t1.b = 1":                                             "t1 t2",
+	} {
+		var got []string
+		for _, r := range tableRefs(Fingerprint(sql).toks) {
+			n := r.table
+			if r.schema != "" {
+				n = r.schema + "." + n
+			}
+			if r.alias != "" {
+				n += ":" + r.alias
+			}
+			got = append(got, n)
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("tableRefs(%q) = %q, want %q", sql, got, want)
+		}
 	}
 }

@@ -191,3 +191,15 @@ func TestReadSlowLogPercona(t *testing.T) {
 		t.Errorf("groups %+v", g)
 	}
 }
+
+func TestReadSlowFieldsEmptyValue(t *testing.T) {
+	var st Statement
+	readSlowFields("# Thread_id: 10  Schema:   QC_hit: No", &st)
+	if st.Database != "" {
+		t.Errorf("an empty Schema read as %q", st.Database)
+	}
+	readSlowFields("# Query_time: 0.5  Lock_time: 0  Rows_sent: 3  Rows_examined: 9", &st)
+	if st.Time != 500*time.Millisecond || st.RowsSent != 3 || st.RowsExamined != 9 {
+		t.Errorf("%+v", st)
+	}
+}

@@ -25,7 +25,7 @@ func tableRefs(toks []token) []tableRef {
 		t := toks[i]
 		switch {
 		case t.kind == sqllex.Word && (t.text == "from" || t.text == "join" || t.text == "straight_join" && i > 0 && toks[i-1].text != "select" ||
-			t.text == "update" || t.text == "into"):
+			t.text == "update" && (i == 0 || toks[i-1].text != "key") || t.text == "into"): // not ON DUPLICATE KEY UPDATE
 			inFrom = t.text != "into"
 		case t.text == "," && inFrom:
 		case t.kind == sqllex.Word && isKeyword(t.text) && t.text != "as":

@@ -93,7 +93,6 @@ func ReadSlowLog(r io.Reader, name string, add func(Statement) error) error {
 var (
 	useLine      = regexp.MustCompile("^(?i)use\\s+(`[^`]+`|\\S+?)\\s*;\\s*$")
 	setTimestamp = regexp.MustCompile(`^(?i)SET\s+timestamp\s*=\s*\d+\s*;\s*$`)
-	slowField    = regexp.MustCompile(`([A-Za-z_]+):\s+(\S*)`)
 )
 
 // isSlowBanner reports the lines a server writes at the top of its slow
@@ -109,8 +108,16 @@ func readSlowFields(line string, st *Statement) {
 	if strings.HasPrefix(line, "# User@Host:") || strings.HasPrefix(line, "# explain:") {
 		return
 	}
-	for _, m := range slowField.FindAllStringSubmatch(line, -1) {
-		key, val := m[1], m[2]
+	fields := strings.Fields(strings.TrimLeft(line, "# "))
+	for i := 0; i+1 < len(fields); i++ {
+		key, ok := strings.CutSuffix(fields[i], ":")
+		if !ok {
+			continue
+		}
+		val := fields[i+1]
+		if strings.HasSuffix(val, ":") { // an empty value: MariaDB's "Schema:   QC_hit: No"
+			continue
+		}
 		switch strings.ToLower(key) {
 		case "query_time":
 			if f, err := strconv.ParseFloat(val, 64); err == nil {
