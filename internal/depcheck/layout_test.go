@@ -18,6 +18,7 @@ var arrows = map[string][]string{
 	"cmd":        {"*"},
 	"analyzer":   {"corpus", "ddl", "explain", "internal"},
 	"corpus":     {"ddl", "internal"},
+	"ingest":     {"corpus", "ddl", "internal"},
 	"ddl":        {"internal"},
 	"explain":    {"internal/flavor"},
 	"experiment": {"analysis", "ddl", "internal", "replay", "results"},
