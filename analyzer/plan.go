@@ -72,7 +72,7 @@ func CheckPlan(path, src string, opts *Options, plan *Plan) []Diagnostic {
 		return nil
 	}
 	var diags []Diagnostic
-	for _, a := range opts.rules() {
+	for _, a := range u.rules {
 		sev := opts.severity(a)
 		if !a.NeedsPlan || sev == Off {
 			continue

@@ -71,8 +71,8 @@ func parseSuppressions(u *unit) (sups []*suppression, bad []Diagnostic) {
 			if r == "" {
 				continue
 			}
-			if u.opts.lookup(r) == nil {
-				bad = append(bad, u.diag(c.Start, "lint:ignore names unknown rule "+r+suggest.DidYouMean(r, u.opts.ruleNames())))
+			if u.lookup(r) == nil {
+				bad = append(bad, u.diag(c.Start, "lint:ignore names unknown rule "+r+suggest.DidYouMean(r, u.ruleNames())))
 				continue
 			}
 			s.rules = append(s.rules, r)
@@ -97,9 +97,9 @@ func parseSuppressions(u *unit) (sups []*suppression, bad []Diagnostic) {
 	return sups, bad
 }
 
-func (o *Options) ruleNames() []string {
+func (u *unit) ruleNames() []string {
 	var out []string
-	for _, a := range o.rules() {
+	for _, a := range u.rules {
 		out = append(out, a.Name)
 	}
 	return out
@@ -161,7 +161,7 @@ func applySuppressions(u *unit, diags []Diagnostic, opts *Options, withPlan bool
 		return out
 	}
 	for _, s := range sups {
-		if s.used || !judgedBy(opts, s, withPlan) {
+		if s.used || !judgedBy(u, s, withPlan) {
 			continue
 		}
 		// a rule turned off by configuration silences nothing, but the
@@ -171,7 +171,7 @@ func applySuppressions(u *unit, diags []Diagnostic, opts *Options, withPlan bool
 		// of the others are judged once it parses.
 		judged := false
 		for _, r := range s.rules {
-			if a := opts.lookup(r); a != nil && opts.severity(a) != Off && (u.parseErr == nil || a.RunDespiteErrors) {
+			if a := u.lookup(r); a != nil && opts.severity(a) != Off && (u.parseErr == nil || a.RunDespiteErrors) {
 				judged = true
 			}
 		}
@@ -193,9 +193,9 @@ func applySuppressions(u *unit, diags []Diagnostic, opts *Options, withPlan bool
 // judgedBy reports whether a pass with or without a plan can tell that
 // the suppression silences nothing: a static pass when it names no rule
 // that needs a plan, a plan check when it names only such rules.
-func judgedBy(opts *Options, s *suppression, withPlan bool) bool {
+func judgedBy(u *unit, s *suppression, withPlan bool) bool {
 	for _, r := range s.rules {
-		if a := opts.lookup(r); a != nil && a.NeedsPlan != withPlan {
+		if a := u.lookup(r); a != nil && a.NeedsPlan != withPlan {
 			return false
 		}
 	}

@@ -37,6 +37,7 @@ type unit struct {
 
 	schema *ddl.Schema
 	opts   *Options
+	rules  []*Analyzer // opts.rules(), worked out once
 
 	hints []*HintComment
 	refs  []*TableRef // table factors found in the token stream, in source order
@@ -57,7 +58,7 @@ func newUnit(path, src string, sc *corpus.Scenario, schema *ddl.Schema, opts *Op
 // newUnitWith is newUnit parsing with p, a parser the caller owns and
 // does not use again until it is done with the unit (nil: a new one).
 func newUnitWith(p *parser.Parser, path, src string, sc *corpus.Scenario, schema *ddl.Schema, opts *Options) *unit {
-	u := &unit{path: path, src: src, sc: sc, schema: schema, opts: opts, lines: sqllex.NewLines(src)}
+	u := &unit{path: path, src: src, sc: sc, schema: schema, opts: opts, rules: opts.rules(), lines: sqllex.NewLines(src)}
 	if sc != nil {
 		u.body = sc.BodyOffset
 		if u.body < 0 || u.body > len(src) {

@@ -3,12 +3,14 @@ package lint
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/joinbench/joinbench/analyzer"
+	"github.com/joinbench/joinbench/analyzer/output"
 	"github.com/joinbench/joinbench/analyzer/rules"
 	"github.com/joinbench/joinbench/corpus"
 	"github.com/joinbench/joinbench/ddl"
@@ -76,19 +78,18 @@ func BenchmarkBuiltinCorpus100kTables(b *testing.B) {
 	}
 }
 
-// BenchmarkLoadedCorpus1k is lint's whole path on a folder of 1,000
-// scenario files: the corpus loader reads and checks them (corpus.Check,
-// leaving statement kinds unclassified as lint does), then the loaded
-// scenarios are analysed.
-func BenchmarkLoadedCorpus1k(b *testing.B) {
-	base, opts := builtinFiles(b)
+// writeGenerated writes n scenario files to a new folder, copies of the
+// built-in scenarios each renamed (file and header), in folders of 100:
+// the corpus bench/lint.sh times the command on.
+func writeGenerated(b *testing.B, n int) string {
+	base, _ := builtinFiles(b)
 	dir := b.TempDir()
-	for i := 0; i < 1000; i++ {
+	for i := 0; i < n; i++ {
 		f := base[i%len(base)]
 		name := f.Path[strings.LastIndexByte(f.Path, '/')+1 : len(f.Path)-4]
-		gen := fmt.Sprintf("%s_%04d", name, i)
+		gen := fmt.Sprintf("%s_%05d", name, i)
 		src := strings.Replace(f.Source, "-- scenario: "+name, "-- scenario: "+gen, 1)
-		sub := filepath.Join(dir, fmt.Sprintf("%02d", i/100))
+		sub := filepath.Join(dir, fmt.Sprintf("%03d", i/100))
 		if err := os.MkdirAll(sub, 0o755); err != nil {
 			b.Fatal(err)
 		}
@@ -96,20 +97,32 @@ func BenchmarkLoadedCorpus1k(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+	return dir
+}
+
+// BenchmarkLoadedCorpus1k is lint's whole path on a folder of 1,000
+// scenario files: the corpus loader reads and checks them, the rules run,
+// the findings are written as JSON.
+func BenchmarkLoadedCorpus1k(b *testing.B) { benchmarkLint(b, 1000) }
+
+// BenchmarkLoadedCorpus10k is the same on 10,000 files, what `joinbench
+// lint --no-builtin --format json DIR` does (bench/lint.sh times the
+// command itself).
+func BenchmarkLoadedCorpus10k(b *testing.B) { benchmarkLint(b, 10000) }
+
+func benchmarkLint(b *testing.B, n int) {
+	dir := writeGenerated(b, n)
 	b.ResetTimer()
 	for b.Loop() {
-		_, read, err := corpus.Check(corpus.LoadOptions{Dirs: []string{dir}, NoBuiltin: true, LazyKinds: true})
+		files, err := ReadFiles(Sources{Paths: []string{dir}, NoBuiltin: true})
 		if err != nil {
 			b.Fatal(err)
 		}
-		files := make([]analyzer.File, 0, len(read))
-		for _, f := range read {
-			if f.Err != nil {
-				b.Fatalf("%s: %v", f.Path, f.Err)
-			}
-			files = append(files, analyzer.File{Path: f.Path, Source: f.Source, Scenario: f.Scenario})
+		res, err := Lint(context.Background(), files, Options{Tables: 1, TableName: "main"})
+		if err != nil {
+			b.Fatal(err)
 		}
-		if _, err := analyzer.AnalyzeAll(context.Background(), files, opts); err != nil {
+		if err := output.WriteJSON(io.Discard, res.Diagnostics); err != nil {
 			b.Fatal(err)
 		}
 	}
