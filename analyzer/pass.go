@@ -14,8 +14,10 @@ import (
 // analyzer sees of a package: the file, its statement parsed and its
 // names resolved, what it is checked against, and the report functions.
 // Rules read these fields and methods and nothing else of the analysis
-// (TestRulesSeeOnlyThePass checks), so that how a file is analysed can
-// change without touching them.
+// (they live in package analyzer/rules: the compiler keeps the unit
+// behind the Pass out of their reach), so that how a file is analysed
+// can change without touching them. One Pass serves a file's rules in
+// turn: a rule reads it and must not keep it or change its fields.
 type Pass struct {
 	Analyzer *Analyzer
 
