@@ -162,7 +162,7 @@ func (p *fromParser) tok(i int) Token {
 	if i < len(p.toks) {
 		return p.toks[i]
 	}
-	return Token{Kind: tokPunct, Start: len(p.u.src), End: len(p.u.src), Text: ""}
+	return Token{Kind: TokPunct, Start: len(p.u.src), End: len(p.u.src), Text: ""}
 }
 
 func (p *fromParser) fail() (*JoinNode, int) { p.ok = false; return nil, len(p.toks) }
@@ -359,11 +359,11 @@ func (p *fromParser) alias(r *TableRef, j int) int {
 		j++
 	}
 	a := p.tok(j)
-	if a.Kind == TokIdent && (a.Quoted || !clauseEnd[a.Word]) || a.Kind == tokString {
+	if a.Kind == TokIdent && (a.Quoted || !clauseEnd[a.Word]) || a.Kind == TokString {
 		at := a
 		r.AliasTok = &at
 		r.Alias = a.Name()
-		if a.Kind == tokString {
+		if a.Kind == TokString {
 			r.Alias = a.Text[1 : len(a.Text)-1]
 		}
 		j++

@@ -60,9 +60,9 @@ func parseHints(u *unit) []*HintComment {
 						h.QB = inner[j+1].Name()
 						j += 2
 						continue
-					case a.Kind == TokIdent || a.Kind == TokPlaceholder || a.Kind == tokNumber || a.Kind == tokString:
+					case a.Kind == TokIdent || a.Kind == TokPlaceholder || a.Kind == TokNumber || a.Kind == TokString:
 						arg := HintArg{Text: a.Name(), Start: a.Start, Tok: a}
-						if a.Kind == tokString {
+						if a.Kind == TokString {
 							arg.Text = strings.Trim(a.Text, `'"`)
 						}
 						if a.Kind == TokPlaceholder {
