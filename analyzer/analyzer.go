@@ -92,6 +92,14 @@ func (a *Analyzer) WriteExplanation(w io.Writer) error {
 	return err
 }
 
+// rulesPage is the rule reference in the repository: WriteReference
+// writes it, and each rule's HelpURI points at its section.
+const rulesPage = "https://github.com/joinbench/joinbench/blob/main/docs/rules.md"
+
+// HelpURI is where a rule is documented, for SARIF and editors: its
+// section of docs/rules.md, whose heading is the rule's name.
+func (a *Analyzer) HelpURI() string { return rulesPage + "#" + a.Name }
+
 func indent(s string) string {
 	return "    " + strings.ReplaceAll(s, "\n", "\n    ")
 }
@@ -143,6 +151,10 @@ type Options struct {
 	// Severity overrides per rule name (from lint.conf); absent means the
 	// rule's default.
 	Severity map[string]Severity
+	// Rules are the rules to run (package analyzer/rules lists them:
+	// rules.All); the framework's own findings, ScenarioFormat and
+	// LintIgnore, are made whatever it holds.
+	Rules []*Analyzer
 	// UnsafeFixes lets FixFile apply fixes that change a statement's
 	// results (SuggestedFix.Unsafe).
 	UnsafeFixes bool
@@ -161,43 +173,31 @@ func (o *Options) severity(a *Analyzer) Severity {
 	return a.Severity
 }
 
-// Analyzers returns every rule, sorted by name.
-func Analyzers() []*Analyzer {
-	out := append([]*Analyzer(nil), registry...)
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+// rules returns the rules an analysis runs: Rules, and the framework's
+// own findings (ScenarioFormat, LintIgnore), which need no rule to run.
+func (o *Options) rules() []*Analyzer {
+	out := ownRules
+	if o == nil {
+		return out
+	}
+	out = out[:len(out):len(out)]
+	for _, a := range o.Rules {
+		if a != ScenarioFormat && a != LintIgnore {
+			out = append(out, a)
+		}
+	}
 	return out
 }
 
-// Lookup returns the rule with that name, or nil.
-func Lookup(name string) *Analyzer {
-	for _, a := range registry {
+// ownRules are the findings the framework makes itself: a file the
+// loader refuses, and the suppressions.
+var ownRules = []*Analyzer{ScenarioFormat, LintIgnore}
+
+// lookup returns the rule of the analysis with that name, or nil.
+func (u *unit) lookup(name string) *Analyzer {
+	for _, a := range u.rules {
 		if a.Name == name {
 			return a
-		}
-	}
-	return nil
-}
-
-var registry []*Analyzer
-
-// register adds a rule. Two rules with one name would make output,
-// configuration and suppressions ambiguous: that is a bug, and it stops the
-// program at start-up.
-func register(a *Analyzer) *Analyzer {
-	if err := checkRegister(registry, a); err != nil {
-		panic(err)
-	}
-	registry = append(registry, a)
-	return a
-}
-
-func checkRegister(reg []*Analyzer, a *Analyzer) error {
-	if a.Name == "" || a.Run == nil {
-		return fmt.Errorf("analyzer: rule %q needs a name and a Run function", a.Name)
-	}
-	for _, b := range reg {
-		if b.Name == a.Name {
-			return fmt.Errorf("analyzer: two rules are named %s", a.Name)
 		}
 	}
 	return nil
@@ -227,9 +227,9 @@ func analyzeFile(p *parser.Parser, path, src string, opts *Options) []Diagnostic
 	return analyze(p, path, src, corpus.ParsePlain(path, src), opts)
 }
 
-// readFile reads a scenario with the corpus parser, or a file without a
+// ReadScenario reads a scenario with the corpus parser, or a file without a
 // scenario header (a DDL file, say) as plain SQL.
-func readFile(path, src string) (*corpus.Scenario, error) {
+func ReadScenario(path, src string) (*corpus.Scenario, error) {
 	if isScenario(src) {
 		return corpus.ParseFile(path, []byte(src))
 	}
@@ -262,9 +262,12 @@ func analyze(p *parser.Parser, path, src string, sc *corpus.Scenario, opts *Opti
 	}
 	u := newUnitWith(p, path, src, sc, opts.Schema, opts)
 	var diags []Diagnostic
-	for _, a := range registry {
+	// One Pass serves every rule in turn: rules only read it (a Pass per
+	// rule was a tenth of lint's allocations).
+	pass := newPass(u, nil, &diags, nil)
+	for _, a := range u.rules {
 		sev := opts.severity(a)
-		if sev == Off && a != suppressionRule {
+		if sev == Off && a != LintIgnore {
 			continue
 		}
 		if u.parseErr != nil && !a.RunDespiteErrors {
@@ -273,9 +276,9 @@ func analyze(p *parser.Parser, path, src string, sc *corpus.Scenario, opts *Opti
 		if a.NeedsPlan {
 			continue // CheckPlan runs it, with the server's plan
 		}
-		p := newPass(u, a, &diags, nil)
+		pass.Analyzer = a
 		start := len(diags)
-		runRule(p)
+		runRule(pass)
 		for i := start; i < len(diags); i++ {
 			diags[i].Severity = sev
 		}

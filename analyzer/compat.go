@@ -66,8 +66,8 @@ func (u *unit) parseRewritten(p *parser.Parser) {
 		}
 	}
 	if m := sqlcompat.Unreadable(u.text, u.parseErr.textOff, syntax); m != nil {
-		u.parseErr = &syntaxError{offset: u.textSrcOffset(m.Start), end: u.textSrcOffset(m.End), textOff: u.parseErr.textOff,
-			unchecked: true, construct: m.Name, msg: "not checked: SQL this analyzer cannot parse (" + m.Name + ")"}
+		u.parseErr = &SyntaxError{Offset: u.textSrcOffset(m.Start), End: u.textSrcOffset(m.End), textOff: u.parseErr.textOff,
+			Unchecked: true, construct: m.Name, Msg: "not checked: SQL this analyzer cannot parse (" + m.Name + ")"}
 	}
 }
 
@@ -75,7 +75,7 @@ func (u *unit) parseRewritten(p *parser.Parser) {
 // syntax is rewritten: it names the MariaDB construct where the parser
 // stopped (or the first), which MySQL rejects. Nil when MariaDB's
 // rewrites do not make it parse either.
-func (u *unit) mariadbSyntax(p *parser.Parser) *syntaxError {
+func (u *unit) mariadbSyntax(p *parser.Parser) *SyntaxError {
 	rw := sqlcompat.Rewrite(u.text, sqlcompat.MariaDB)
 	if rw == nil {
 		return nil
@@ -101,8 +101,8 @@ func (u *unit) mariadbSyntax(p *parser.Parser) *syntaxError {
 			}
 		}
 	}
-	return &syntaxError{offset: start, end: end, textOff: m.Start, construct: m.Name,
-		msg: m.Name + " is MariaDB syntax, which MySQL rejects (lint targets " + u.flavor().Name.Title() +
+	return &SyntaxError{Offset: start, End: end, textOff: m.Start, construct: m.Name,
+		Msg: m.Name + " is MariaDB syntax, which MySQL rejects (lint targets " + u.flavor().Name.Title() +
 			": give --flavor mariadb, or flavor = mariadb in lint.conf, if the corpus is for MariaDB)"}
 }
 

@@ -1,9 +1,26 @@
-// Package analyzer owns static analysis of scenario files: parsing with the
-// TiDB parser, name resolution against the ddl schema model, one file per
-// lint rule, diagnostics with positions in the original .sql file and
-// suggested fixes (such as the RIGHT JOIN to LEFT JOIN rewrite), the
-// output formats (text, JSON, SARIF and GitHub workflow commands, one
-// file each) and the rule reference (reference.go, docs/rules.md).
+// Package analyzer is the framework of static analysis of scenario files,
+// laid out as golang.org/x/tools/go/analysis is: the Analyzer (a rule's
+// name, documentation, default severity and Run), the Pass (what a rule
+// sees of one file) and the Diagnostic with its suggested fixes; and the
+// analysis behind the Pass, the resolved query model: tokens, the
+// statements parsed with the TiDB parser, table references, joins, hints
+// and names resolved against the ddl schema model, every position mapped
+// back to the original .sql file.
+//
+// The sub-packages hold the rest, apart as go/analysis keeps them:
+// analyzer/rules the rules (one file each, in an explicit list, seeing
+// only the Pass: they cannot reach the analysis behind it), analyzer/lint
+// the driver (the files to lint, lint.conf, --select and --ignore, the
+// --fix write loop and --diff, the plan check, the counts), analyzer/output
+// the formats (text, JSON, SARIF, GitHub), and analyzer/liveplan a live
+// server's side. This package imports none of them (TestLayout checks):
+// the rules to run come in Options.Rules.
+//
+// The framework makes two findings of its own, which no rule's Run could:
+// scenario-format, for a file the corpus loader refuses, and lint-ignore,
+// for the file's suppression comments (suppress.go), which it applies to
+// every rule's findings. It also applies suggested fixes to a text
+// (FixFile: edit, re-read, again until nothing changes).
 //
 // Valid SQL of the targeted flavour is never a syntax error: when the
 // parser rejects a statement, the syntax the flavour accepts and the
@@ -14,30 +31,13 @@
 // decides (server_parse.go). The rewrites run only on a statement the
 // parser rejected.
 //
-// A rule is an Analyzer in a rule_*.go file of its own. It sees a file
-// through its Pass (pass.go), as a go/analysis analyzer sees a package:
-// the source, the scenario's parameters, the tokens, the parsed
-// statements, the table references, joins and hints, the resolved names,
-// the schema, the flavour, a live server's plan, and the report
-// functions; never the analysis that builds them (unit.go).
-//
 // What a statement does (a read, DML, DDL ...) is corpus.ClassifyStmt's to
 // say, the classification run --read-only also uses: rules ask it rather
 // than classify statements themselves.
 //
-// It also owns lint's driver (Lint, lint.go): the files to lint as the
-// corpus loader reads them (ReadFiles), each file's lint.conf and the
-// rules the command line selects (selection.go), the schema and flavour
-// to check against, the fix-write-reparse loop of --fix and the changes
-// --diff prints (diff.go), the plan rules' findings of a live server, and
-// the counts by severity the command exits by. The command maps its
-// flags to LintOptions and prints the Result.
-//
 // It must not talk to a server itself, nor link a driver: a live
-// server's schema, flavour and plans come through the Server interface,
-// and its parser's verdicts through ServerParser, which package
-// analyzer/liveplan implements. It must not read scenario
-// files or value lists itself: the corpus loader does (a file's loader
-// mistake becomes its scenario-format finding). It writes files only to
-// apply --fix.
+// server's parser verdicts come through ServerParser, which package
+// analyzer/liveplan implements. It must not read scenario files or value
+// lists itself: the corpus loader does (a file's loader mistake becomes
+// its scenario-format finding).
 package analyzer

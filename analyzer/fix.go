@@ -4,7 +4,6 @@ import (
 	"sort"
 
 	"github.com/joinbench/joinbench/corpus"
-	"github.com/joinbench/joinbench/internal/usage"
 )
 
 // FixFile applies the suggested fixes of every finding that is not
@@ -12,7 +11,7 @@ import (
 // another, as with a RIGHT JOIN inside a derived table that a fix moved).
 // It returns the new text and the number of edits applied.
 func FixFile(path, src string, opts *Options) (string, int) {
-	sc, err := readFile(path, src)
+	sc, err := ReadScenario(path, src)
 	if err != nil {
 		return src, 0 // the file's mistake has no fix
 	}
@@ -34,7 +33,7 @@ func FixScenario(sc *corpus.Scenario, opts *Options) (string, int) {
 				fixes = append(fixes, f)
 			}
 		}
-		out, n := applyEdits(src, wholeFixes(fixes))
+		out, n := ApplyEdits(src, wholeFixes(fixes))
 		if n == 0 {
 			break
 		}
@@ -47,37 +46,43 @@ func FixScenario(sc *corpus.Scenario, opts *Options) (string, int) {
 	return src, total
 }
 
-// RewriteRightJoins turns every RIGHT JOIN of a file into the equivalent
-// LEFT JOIN, suppressions notwithstanding. The header, comments, hints and
-// placeholders are kept. A file that does not parse is a usage error naming
-// path:line:col.
-func RewriteRightJoins(path, src string, opts *Options) (string, error) {
-	if opts == nil {
-		opts = &Options{}
+// wholeFixes returns the edits of the fixes that can be applied together:
+// a fix is taken whole or not at all (half a fix, such as a condition
+// added to WHERE but not removed from ON, would change the statement), and
+// one that overlaps a fix taken before it waits for the next round.
+func wholeFixes(fixes []SuggestedFix) []TextEdit {
+	var taken []TextEdit
+	overlaps := func(e TextEdit) bool {
+		for _, t := range taken {
+			if t == e {
+				continue
+			}
+			if e.Start < t.End && t.Start < e.End || e.Start == e.End && e.Start > t.Start && e.Start < t.End ||
+				t.Start == t.End && t.Start > e.Start && t.Start < e.End {
+				return true
+			}
+		}
+		return false
 	}
-	for round := 0; round < 10; round++ {
-		sc, err := readFile(path, src)
-		if err != nil {
-			return "", err
+	for _, f := range fixes {
+		ok := true
+		for _, e := range f.Edits {
+			if overlaps(e) {
+				ok = false
+				break
+			}
 		}
-		u := newUnit(path, src, sc, opts.Schema, opts)
-		if u.parseErr != nil {
-			l, c := u.position(u.parseErr.offset)
-			return "", usage.Wrap(&corpus.Error{Path: path, Line: l, Col: c, Msg: u.parseErr.msg})
+		if ok {
+			taken = append(taken, f.Edits...)
 		}
-		out, n := applyEdits(src, rightJoinEdits(u.src, u.joins))
-		if n == 0 {
-			return src, nil
-		}
-		src = out
 	}
-	return src, nil
+	return taken
 }
 
-// applyEdits applies non-overlapping edits (identical duplicates once; of
+// ApplyEdits applies non-overlapping edits (identical duplicates once; of
 // overlapping ones, the earliest and outermost wins and the rest wait for
 // the next round).
-func applyEdits(src string, edits []TextEdit) (string, int) {
+func ApplyEdits(src string, edits []TextEdit) (string, int) {
 	sort.SliceStable(edits, func(i, j int) bool {
 		if edits[i].Start != edits[j].Start {
 			return edits[i].Start < edits[j].Start
@@ -114,37 +119,4 @@ func applyEdits(src string, edits []TextEdit) (string, int) {
 	}
 	b = append(b, src[last:]...)
 	return string(b), len(kept)
-}
-
-// wholeFixes returns the edits of the fixes that can be applied together:
-// a fix is taken whole or not at all (half a fix, such as a condition
-// added to WHERE but not removed from ON, would change the statement), and
-// one that overlaps a fix taken before it waits for the next round.
-func wholeFixes(fixes []SuggestedFix) []TextEdit {
-	var taken []TextEdit
-	overlaps := func(e TextEdit) bool {
-		for _, t := range taken {
-			if t == e {
-				continue
-			}
-			if e.Start < t.End && t.Start < e.End || e.Start == e.End && e.Start > t.Start && e.Start < t.End ||
-				t.Start == t.End && t.Start > e.Start && t.Start < e.End {
-				return true
-			}
-		}
-		return false
-	}
-	for _, f := range fixes {
-		ok := true
-		for _, e := range f.Edits {
-			if overlaps(e) {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			taken = append(taken, f.Edits...)
-		}
-	}
-	return taken
 }

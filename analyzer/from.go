@@ -7,50 +7,50 @@ package analyzer
 
 // tableRef is one table factor: a named table (or table parameter), a
 // derived table, or a parenthesized join.
-type tableRef struct {
-	block      int    // token index of the keyword opening the query block
-	nameTok    *token // the table name (nil for a derived table)
-	name       string // table name as the parser sees it (placeholder substituted)
-	aliasTok   *token
-	alias      string
-	derived    bool
-	start, end int // source span, alias and index hints included
-	indexHints []indexHint
+type TableRef struct {
+	Block      int    // token index of the keyword opening the query block
+	NameTok    *Token // the table name (nil for a derived table)
+	Name       string // table name as the parser sees it (placeholder substituted)
+	AliasTok   *Token
+	Alias      string
+	Derived    bool
+	Start, End int // source span, alias and index hints included
+	IndexHints []IndexHint
 	claimed    bool
 }
 
 // visible is the name a query block sees the table by.
-func (r *tableRef) visible() string {
-	if r.alias != "" {
-		return r.alias
+func (r *TableRef) Visible() string {
+	if r.Alias != "" {
+		return r.Alias
 	}
-	return r.name
+	return r.Name
 }
 
-type indexHint struct {
-	kind  string // USE, FORCE, IGNORE
-	start int
-	names []token
+type IndexHint struct {
+	Kind  string // USE, FORCE, IGNORE
+	Start int
+	Names []Token
 }
 
 // joinNode is a node of the join tree of one FROM clause.
-type joinNode struct {
-	ref         *tableRef // leaf
-	left, right *joinNode
-	kind        string // JOIN, LEFT, RIGHT, STRAIGHT_JOIN, CROSS, NATURAL, ","
-	kwStart     int    // span of the join keywords (RIGHT [OUTER] JOIN)
-	kwEnd       int
-	start, end  int // source span; includes the ON/USING clause and any parentheses
-	paren       bool
-	inner       *joinNode // for paren: the node inside
+type JoinNode struct {
+	Ref         *TableRef // leaf
+	Left, Right *JoinNode
+	Kind        string // JOIN, LEFT, RIGHT, STRAIGHT_JOIN, CROSS, NATURAL, ","
+	KwStart     int    // span of the join keywords (RIGHT [OUTER] JOIN)
+	KwEnd       int
+	Start, End  int // source span; includes the ON/USING clause and any parentheses
+	Paren       bool
+	Inner       *JoinNode // for paren: the node inside
 
-	isNaturalRight bool
+	IsNaturalRight bool
 }
 
 // joinSpan is the whole FROM clause of one query block.
-type joinSpan struct {
-	block int
-	root  *joinNode
+type JoinSpan struct {
+	Block int
+	Root  *JoinNode
 }
 
 var clauseEnd = map[string]bool{
@@ -62,7 +62,7 @@ var clauseEnd = map[string]bool{
 	"OUTER": true, "AS": true,
 }
 
-var onStop = map[string]bool{
+var OnStop = map[string]bool{
 	"WHERE": true, "GROUP": true, "HAVING": true, "ORDER": true, "LIMIT": true, "SET": true,
 	"UNION": true, "EXCEPT": true, "INTERSECT": true, "WINDOW": true, "FOR": true, "LOCK": true,
 	"INTO": true, "RETURNING": true, "JOIN": true, "INNER": true, "CROSS": true, "LEFT": true,
@@ -73,64 +73,64 @@ var joinStart = map[string]bool{"JOIN": true, "INNER": true, "CROSS": true, "LEF
 
 type fromParser struct {
 	u     *unit
-	toks  []token
+	toks  []Token
 	depth []int
 	block int
-	refs  []*tableRef
+	refs  []*TableRef
 	ok    bool
 }
 
 // scanFrom finds every query block's table references.
-func scanFrom(u *unit) (refs []*tableRef, joins []*joinSpan) {
+func scanFrom(u *unit) (refs []*TableRef, joins []*JoinSpan) {
 	toks := u.toks
 	depth := make([]int, len(toks))
 	d := 0
 	for i, t := range toks {
-		if t.punct(")") {
+		if t.Punct(")") {
 			d--
 		}
 		depth[i] = d
-		if t.punct("(") {
+		if t.Punct("(") {
 			d++
 		}
 	}
 	for i, t := range toks {
 		var from int = -1
 		switch {
-		case t.is("SELECT"), t.is("DELETE"):
+		case t.Is("SELECT"), t.Is("DELETE"):
 			for j := i + 1; j < len(toks) && depth[j] >= depth[i]; j++ {
 				if depth[j] != depth[i] {
 					continue
 				}
 				w := toks[j]
-				if w.is("FROM") {
+				if w.Is("FROM") {
 					from = j + 1
 					break
 				}
-				if w.is("SELECT") || w.is("UNION") || w.is("WHERE") || w.punct(";") || w.is("EXCEPT") || w.is("INTERSECT") {
+				if w.Is("SELECT") || w.Is("UNION") || w.Is("WHERE") || w.Punct(";") || w.Is("EXCEPT") || w.Is("INTERSECT") {
 					break
 				}
 			}
-		case t.is("UPDATE") && !(i > 0 && (toks[i-1].is("KEY") || toks[i-1].is("FOR"))):
+		case t.Is("UPDATE") && !(i > 0 && (toks[i-1].Is("KEY") || toks[i-1].Is("FOR"))):
 			from = i + 1
-			for from < len(toks) && (toks[from].is("LOW_PRIORITY") || toks[from].is("IGNORE") || toks[from].Kind == tokHint) {
+			for from < len(toks) && (toks[from].Is("LOW_PRIORITY") || toks[from].Is("IGNORE") || toks[from].Kind == TokHint) {
 				from++
 			}
 		}
-		if (t.is("INSERT") || t.is("REPLACE")) && (i == 0 || !toks[i-1].punct("(")) {
+		if (t.Is("INSERT") || t.Is("REPLACE")) && (i == 0 || !toks[i-1].Punct("(")) {
 			j := i + 1
-			for j < len(toks) && (toks[j].Kind == tokHint || toks[j].is("IGNORE") || toks[j].is("LOW_PRIORITY") || toks[j].is("DELAYED") || toks[j].is("HIGH_PRIORITY")) {
+			for j < len(toks) && (toks[j].Kind == TokHint || toks[j].Is("IGNORE") || toks[j].Is("LOW_PRIORITY") || toks[j].Is("DELAYED") || toks[j].Is("HIGH_PRIORITY")) {
 				j++
 			}
-			if j < len(toks) && toks[j].is("INTO") {
+			if j < len(toks) && toks[j].Is("INTO") {
 				j++
 			}
 			p := &fromParser{u: u, toks: toks, depth: depth, block: i, ok: true}
-			if p.tok(j).Kind == tokIdent || p.tok(j).Kind == tokPlaceholder {
+			if p.tok(j).Kind == TokIdent || p.tok(j).Kind == TokPlaceholder {
 				nt := p.toks[j]
-				r := &tableRef{block: i, nameTok: &nt, name: nt.name(), start: nt.Start, end: nt.End}
-				if nt.Kind == tokPlaceholder {
-					r.name = nt.Word
+				r := &TableRef{Block: i, NameTok: &nt, Name: nt.Name(), Start: nt.Start, End: nt.End}
+				if nt.Kind == TokPlaceholder {
+					r.Name = nt.Word
 				}
 				refs = append(refs, r)
 			}
@@ -143,49 +143,49 @@ func scanFrom(u *unit) (refs []*tableRef, joins []*joinSpan) {
 		root, _ := p.refsList(from)
 		if p.ok && root != nil {
 			refs = append(refs, p.refs...)
-			joins = append(joins, &joinSpan{block: i, root: root})
+			joins = append(joins, &JoinSpan{Block: i, Root: root})
 		}
 	}
 	sortRefs(refs)
 	return refs, joins
 }
 
-func sortRefs(refs []*tableRef) {
+func sortRefs(refs []*TableRef) {
 	for i := 1; i < len(refs); i++ {
-		for j := i; j > 0 && refs[j].start < refs[j-1].start; j-- {
+		for j := i; j > 0 && refs[j].Start < refs[j-1].Start; j-- {
 			refs[j], refs[j-1] = refs[j-1], refs[j]
 		}
 	}
 }
 
-func (p *fromParser) tok(i int) token {
+func (p *fromParser) tok(i int) Token {
 	if i < len(p.toks) {
 		return p.toks[i]
 	}
-	return token{Kind: tokPunct, Start: len(p.u.src), End: len(p.u.src), Text: ""}
+	return Token{Kind: TokPunct, Start: len(p.u.src), End: len(p.u.src), Text: ""}
 }
 
-func (p *fromParser) fail() (*joinNode, int) { p.ok = false; return nil, len(p.toks) }
+func (p *fromParser) fail() (*JoinNode, int) { p.ok = false; return nil, len(p.toks) }
 
-func (p *fromParser) refsList(i int) (*joinNode, int) {
+func (p *fromParser) refsList(i int) (*JoinNode, int) {
 	n, i := p.ref(i)
-	for p.ok && p.tok(i).punct(",") {
+	for p.ok && p.tok(i).Punct(",") {
 		kw := p.tok(i)
-		var r *joinNode
+		var r *JoinNode
 		r, i = p.ref(i + 1)
 		if !p.ok {
 			return nil, i
 		}
-		n = &joinNode{left: n, right: r, kind: ",", kwStart: kw.Start, kwEnd: kw.End, start: n.start, end: r.end}
+		n = &JoinNode{Left: n, Right: r, Kind: ",", KwStart: kw.Start, KwEnd: kw.End, Start: n.Start, End: r.End}
 	}
 	return n, i
 }
 
-func (p *fromParser) ref(i int) (*joinNode, int) {
+func (p *fromParser) ref(i int) (*JoinNode, int) {
 	n, i := p.factor(i)
 	for p.ok {
 		t := p.tok(i)
-		if t.Kind != tokIdent || !joinStart[t.Word] {
+		if t.Kind != TokIdent || !joinStart[t.Word] {
 			return n, i
 		}
 		kw := t
@@ -196,39 +196,39 @@ func (p *fromParser) ref(i int) (*joinNode, int) {
 		case "INNER", "CROSS":
 			kind = "JOIN"
 		case "LEFT", "RIGHT":
-			if p.tok(j).is("OUTER") {
+			if p.tok(j).Is("OUTER") {
 				j++
 			}
 		case "NATURAL":
-			for p.tok(j).is("LEFT") || p.tok(j).is("RIGHT") || p.tok(j).is("OUTER") || p.tok(j).is("INNER") {
-				natRight = natRight || p.tok(j).is("RIGHT")
+			for p.tok(j).Is("LEFT") || p.tok(j).Is("RIGHT") || p.tok(j).Is("OUTER") || p.tok(j).Is("INNER") {
+				natRight = natRight || p.tok(j).Is("RIGHT")
 				j++
 			}
 		}
 		if kind != "STRAIGHT_JOIN" && t.Word != "JOIN" {
-			if !p.tok(j).is("JOIN") {
+			if !p.tok(j).Is("JOIN") {
 				return p.fail()
 			}
 			j++
 		}
 		kwEnd := p.tok(j - 1).End
-		var r *joinNode
+		var r *JoinNode
 		r, j = p.factor(j)
 		if !p.ok {
 			return nil, j
 		}
-		end := r.end
-		if p.tok(j).is("ON") {
+		end := r.End
+		if p.tok(j).Is("ON") {
 			j = p.skipExpr(j + 1)
 			end = p.tok(j - 1).End
-		} else if p.tok(j).is("USING") {
-			if !p.tok(j + 1).punct("(") {
+		} else if p.tok(j).Is("USING") {
+			if !p.tok(j + 1).Punct("(") {
 				return p.fail()
 			}
 			j = p.matching(j+1) + 1
 			end = p.tok(j - 1).End
 		}
-		n = &joinNode{left: n, right: r, kind: kind, kwStart: kw.Start, kwEnd: kwEnd, start: n.start, end: end, isNaturalRight: natRight}
+		n = &JoinNode{Left: n, Right: r, Kind: kind, KwStart: kw.Start, KwEnd: kwEnd, Start: n.Start, End: end, IsNaturalRight: natRight}
 		i = j
 	}
 	return n, i
@@ -245,10 +245,10 @@ func (p *fromParser) skipExpr(i int) int {
 	start := i
 	for i < len(p.toks) {
 		t := p.toks[i]
-		if p.depth[i] < d || t.punct(")") && p.depth[i] == d {
+		if p.depth[i] < d || t.Punct(")") && p.depth[i] == d {
 			break
 		}
-		if p.depth[i] == d && (t.punct(",") || t.punct(";") || t.Kind == tokIdent && !t.Quoted && onStop[t.Word] && !p.tok(i+1).punct("(")) {
+		if p.depth[i] == d && (t.Punct(",") || t.Punct(";") || t.Kind == TokIdent && !t.Quoted && OnStop[t.Word] && !p.tok(i+1).Punct("(")) {
 			break
 		}
 		i++
@@ -263,7 +263,7 @@ func (p *fromParser) skipExpr(i int) int {
 func (p *fromParser) matching(i int) int {
 	d := p.depth[i]
 	for j := i + 1; j < len(p.toks); j++ {
-		if p.toks[j].punct(")") && p.depth[j] == d {
+		if p.toks[j].Punct(")") && p.depth[j] == d {
 			return j
 		}
 	}
@@ -271,100 +271,100 @@ func (p *fromParser) matching(i int) int {
 	return len(p.toks)
 }
 
-func (p *fromParser) factor(i int) (*joinNode, int) {
+func (p *fromParser) factor(i int) (*JoinNode, int) {
 	t := p.tok(i)
-	if t.punct("(") {
+	if t.Punct("(") {
 		close := p.matching(i)
 		if !p.ok {
 			return nil, close
 		}
 		nx := p.tok(i + 1)
-		if nx.is("SELECT") || nx.is("WITH") || nx.is("VALUES") || nx.is("TABLE") || nx.punct("(") && p.tok(i+2).is("SELECT") {
-			r := &tableRef{block: p.block, derived: true, start: t.Start}
+		if nx.Is("SELECT") || nx.Is("WITH") || nx.Is("VALUES") || nx.Is("TABLE") || nx.Punct("(") && p.tok(i+2).Is("SELECT") {
+			r := &TableRef{Block: p.block, Derived: true, Start: t.Start}
 			j := p.alias(r, close+1)
-			if p.tok(j).punct("(") { // column list
+			if p.tok(j).Punct("(") { // column list
 				j = p.matching(j) + 1
 			}
-			r.end = p.tok(j - 1).End
+			r.End = p.tok(j - 1).End
 			p.refs = append(p.refs, r)
-			return &joinNode{ref: r, start: r.start, end: r.end}, j
+			return &JoinNode{Ref: r, Start: r.Start, End: r.End}, j
 		}
 		inner, j := p.refsList(i + 1)
 		if !p.ok || j != close {
 			return p.fail()
 		}
-		return &joinNode{paren: true, inner: inner, start: t.Start, end: p.tok(close).End}, close + 1
+		return &JoinNode{Paren: true, Inner: inner, Start: t.Start, End: p.tok(close).End}, close + 1
 	}
-	if t.is("LATERAL") || t.is("JSON_TABLE") || t.is("DUAL") {
+	if t.Is("LATERAL") || t.Is("JSON_TABLE") || t.Is("DUAL") {
 		return p.fail()
 	}
-	if t.Kind != tokIdent && t.Kind != tokPlaceholder {
+	if t.Kind != TokIdent && t.Kind != TokPlaceholder {
 		return p.fail()
 	}
-	if t.Kind == tokIdent && !t.Quoted && clauseEnd[t.Word] {
+	if t.Kind == TokIdent && !t.Quoted && clauseEnd[t.Word] {
 		return p.fail()
 	}
-	r := &tableRef{block: p.block, start: t.Start}
+	r := &TableRef{Block: p.block, Start: t.Start}
 	nameIdx := i
 	j := i + 1
-	if p.tok(j).punct(".") && (p.tok(j+1).Kind == tokIdent || p.tok(j+1).Kind == tokPlaceholder) {
+	if p.tok(j).Punct(".") && (p.tok(j+1).Kind == TokIdent || p.tok(j+1).Kind == TokPlaceholder) {
 		nameIdx = j + 1
 		j += 2
 	}
 	nt := p.toks[nameIdx]
-	r.nameTok = &nt
-	if nt.Kind == tokPlaceholder {
-		r.name = nt.Word
+	r.NameTok = &nt
+	if nt.Kind == TokPlaceholder {
+		r.Name = nt.Word
 	} else {
-		r.name = nt.name()
+		r.Name = nt.Name()
 	}
-	if p.tok(j).is("PARTITION") && p.tok(j+1).punct("(") {
+	if p.tok(j).Is("PARTITION") && p.tok(j+1).Punct("(") {
 		j = p.matching(j+1) + 1
 	}
 	j = p.alias(r, j)
 	for p.ok {
 		h := p.tok(j)
-		if !(h.is("USE") || h.is("FORCE") || h.is("IGNORE")) || !(p.tok(j+1).is("INDEX") || p.tok(j+1).is("KEY")) {
+		if !(h.Is("USE") || h.Is("FORCE") || h.Is("IGNORE")) || !(p.tok(j+1).Is("INDEX") || p.tok(j+1).Is("KEY")) {
 			break
 		}
-		ih := indexHint{kind: h.Word, start: h.Start}
+		ih := IndexHint{Kind: h.Word, Start: h.Start}
 		k := j + 2
-		if p.tok(k).is("FOR") {
+		if p.tok(k).Is("FOR") {
 			k++
-			if p.tok(k).is("JOIN") {
+			if p.tok(k).Is("JOIN") {
 				k++
 			} else {
 				k += 2 // ORDER BY, GROUP BY
 			}
 		}
-		if !p.tok(k).punct("(") {
+		if !p.tok(k).Punct("(") {
 			return p.fail()
 		}
 		close := p.matching(k)
 		for m := k + 1; m < close; m++ {
-			if p.toks[m].Kind == tokIdent {
-				ih.names = append(ih.names, p.toks[m])
+			if p.toks[m].Kind == TokIdent {
+				ih.Names = append(ih.Names, p.toks[m])
 			}
 		}
-		r.indexHints = append(r.indexHints, ih)
+		r.IndexHints = append(r.IndexHints, ih)
 		j = close + 1
 	}
-	r.end = p.tok(j - 1).End
+	r.End = p.tok(j - 1).End
 	p.refs = append(p.refs, r)
-	return &joinNode{ref: r, start: r.start, end: r.end}, j
+	return &JoinNode{Ref: r, Start: r.Start, End: r.End}, j
 }
 
-func (p *fromParser) alias(r *tableRef, j int) int {
-	if p.tok(j).is("AS") {
+func (p *fromParser) alias(r *TableRef, j int) int {
+	if p.tok(j).Is("AS") {
 		j++
 	}
 	a := p.tok(j)
-	if a.Kind == tokIdent && (a.Quoted || !clauseEnd[a.Word]) || a.Kind == tokString {
+	if a.Kind == TokIdent && (a.Quoted || !clauseEnd[a.Word]) || a.Kind == TokString {
 		at := a
-		r.aliasTok = &at
-		r.alias = a.name()
-		if a.Kind == tokString {
-			r.alias = a.Text[1 : len(a.Text)-1]
+		r.AliasTok = &at
+		r.Alias = a.Name()
+		if a.Kind == TokString {
+			r.Alias = a.Text[1 : len(a.Text)-1]
 		}
 		j++
 	}

@@ -7,6 +7,6 @@ import (
 )
 
 // useName is the parameter name a placeholder use spells.
-func useName(src string, use corpus.Use) string {
+func UseName(src string, use corpus.Use) string {
 	return strings.TrimSpace(src[use.Start+2 : use.End-2])
 }

@@ -16,20 +16,20 @@ import (
 
 // syntaxError is why the statement text could not be read, as a finding:
 // where in the source, and the message.
-type syntaxError struct {
-	offset int // in src
-	end    int // end of the rejected token in src; 0 when unknown
-	msg    string
+type SyntaxError struct {
+	Offset int // in src
+	End    int // end of the rejected token in src; 0 when unknown
+	Msg    string
 	// textOff is where the parser stopped in the parse text (never in a
 	// rewrite of it).
 	textOff int
 	// unchecked marks text the targeted server reads, at a construct
 	// this analyzer cannot parse: rule not-checked reports it, not rule
 	// syntax.
-	unchecked bool
+	Unchecked bool
 	// serverRead marks text the live server's parser read
 	// (server_parse.go): rule server-parsed reports it.
-	serverRead bool
+	ServerRead bool
 	// construct names the syntax the analyzer lacks, when it knows it.
 	construct string
 }
@@ -38,7 +38,7 @@ var tidbPos = regexp.MustCompile(`line (\d+) column (\d+) near "`)
 
 func (u *unit) parse(p *parser.Parser) {
 	if !hasSQL(u.text) {
-		u.parseErr = &syntaxError{offset: u.body, msg: "no SQL statement"}
+		u.parseErr = &SyntaxError{Offset: u.body, Msg: "no SQL statement"}
 		return
 	}
 	// p is the unit's alone while the unit is in use: the nodes of the
@@ -60,7 +60,7 @@ func (u *unit) parse(p *parser.Parser) {
 
 // syntaxError turns the parser's error on text, the parse text or its
 // rewrite rw, into a position in the source and a message.
-func (u *unit) syntaxError(text string, rw *sqlcompat.Result, err error) *syntaxError {
+func (u *unit) syntaxError(text string, rw *sqlcompat.Result, err error) *SyntaxError {
 	origin := func(off int) int {
 		if rw != nil {
 			return rw.Origin(off)
@@ -87,22 +87,22 @@ func (u *unit) syntaxError(text string, rw *sqlcompat.Result, err error) *syntax
 		msg = strings.TrimSpace(msg[i+1:])
 	}
 	t := origin(off)
-	return &syntaxError{offset: u.textSrcOffset(t), msg: msg, textOff: t}
+	return &SyntaxError{Offset: u.textSrcOffset(t), Msg: msg, textOff: t}
 }
 
 // syntaxErrorAtEnd is the error of a statement that stops short: at its
 // last token, or at a reserved word the statement ends with.
-func (u *unit) syntaxErrorAtEnd(textOff int) *syntaxError {
+func (u *unit) syntaxErrorAtEnd(textOff int) *SyntaxError {
 	const msg = "syntax error at end of statement"
 	n := len(u.toks)
 	if n == 0 {
-		return &syntaxError{offset: u.textSrcOffset(textOff), msg: msg, textOff: textOff}
+		return &SyntaxError{Offset: u.textSrcOffset(textOff), Msg: msg, textOff: textOff}
 	}
 	if e := u.reservedWordError(u.toks[n-1], nil); e != nil {
 		e.textOff = textOff
 		return e
 	}
-	return &syntaxError{offset: u.toks[n-1].End, msg: msg, textOff: textOff}
+	return &SyntaxError{Offset: u.toks[n-1].End, Msg: msg, textOff: textOff}
 }
 
 // tokenStartNear returns where the text the parser quotes (near) starts:
@@ -139,15 +139,15 @@ func init() {
 // word before it looks like a misspelt keyword the parser read as an
 // alias (FROM t JION level1), or is a reserved word used as a name
 // (SELECT rank FROM t), the error points at that word.
-func (u *unit) syntaxErrorAt(off int) *syntaxError {
+func (u *unit) syntaxErrorAt(off int) *SyntaxError {
 	i := sort.Search(len(u.toks), func(i int) bool { return u.toks[i].Start >= off })
-	var next *token
+	var next *Token
 	if i < len(u.toks) {
 		next = &u.toks[i]
 	}
-	e := &syntaxError{offset: off, msg: "syntax error near " + strconv.Quote(u.quoteSource(off))}
+	e := &SyntaxError{Offset: off, Msg: "syntax error near " + strconv.Quote(u.quoteSource(off))}
 	if next != nil && next.Start == off {
-		e.end = next.End
+		e.End = next.End
 	}
 	if i > 0 && i <= len(u.toks) {
 		prev := u.toks[i-1]
@@ -156,18 +156,18 @@ func (u *unit) syntaxErrorAt(off int) *syntaxError {
 		}
 		// the parser took the misspelt keyword for an alias and stopped
 		// at the word after it
-		if next != nil && next.Kind == tokIdent {
+		if next != nil && next.Kind == TokIdent {
 			if me := u.misspeltError(prev); me != nil {
 				return me
 			}
 		}
-		if (prev.is("ORDER") || prev.is("GROUP")) && next != nil && !next.is("BY") {
-			e.msg += ": " + prev.Text + " must be followed by BY"
+		if (prev.Is("ORDER") || prev.Is("GROUP")) && next != nil && !next.Is("BY") {
+			e.Msg += ": " + prev.Text + " must be followed by BY"
 			return e
 		}
 	}
 	if next != nil && next.Start == off {
-		var after *token
+		var after *Token
 		if i+1 < len(u.toks) {
 			after = &u.toks[i+1]
 		}
@@ -183,14 +183,14 @@ func (u *unit) syntaxErrorAt(off int) *syntaxError {
 
 // misspeltError is the error at a word that looks like a misspelt
 // keyword (JION, WERE), or nil.
-func (u *unit) misspeltError(w token) *syntaxError {
-	if w.Kind != tokIdent || w.Quoted || len(w.Word) < 4 || keywords[w.Word] {
+func (u *unit) misspeltError(w Token) *SyntaxError {
+	if w.Kind != TokIdent || w.Quoted || len(w.Word) < 4 || keywords[w.Word] {
 		return nil
 	}
 	for _, kw := range misspelt {
 		if d := editDistance(w.Word, kw); d > 0 && d <= 2 {
-			return &syntaxError{offset: w.Start, end: w.End,
-				msg: "syntax error near " + strconv.Quote(u.quoteSource(w.Start)) + ": " + w.Text + " is not a keyword; did you mean " + kw + "?"}
+			return &SyntaxError{Offset: w.Start, End: w.End,
+				Msg: "syntax error near " + strconv.Quote(u.quoteSource(w.Start)) + ": " + w.Text + " is not a keyword; did you mean " + kw + "?"}
 		}
 	}
 	return nil
@@ -206,16 +206,16 @@ var reservedWords = map[string]bool{"RANK": true, "DENSE_RANK": true, "LEAD": tr
 // reservedWordError is the error for a reserved word used as a name (a
 // window function's name without its bracket): the parser stops at the
 // token after it, but the word is the mistake.
-func (u *unit) reservedWordError(word token, next *token) *syntaxError {
+func (u *unit) reservedWordError(word Token, next *Token) *SyntaxError {
 	mariadbName, ok := reservedWords[word.Word]
-	if !ok || word.Kind != tokIdent || word.Quoted || next != nil && next.punct("(") {
+	if !ok || word.Kind != TokIdent || word.Quoted || next != nil && next.Punct("(") {
 		return nil
 	}
 	msg := "syntax error near " + strconv.Quote(u.quoteSource(word.Start)) + ": " + word.Text + " is a reserved word"
 	if mariadbName {
 		msg += " in MySQL 8 (MariaDB takes it as a name)"
 	}
-	return &syntaxError{offset: word.Start, end: word.End, msg: msg + ": write " + sqllex.QuoteIdent(word.Text) + " to use it as a name"}
+	return &SyntaxError{Offset: word.Start, End: word.End, Msg: msg + ": write " + sqllex.QuoteIdent(word.Text) + " to use it as a name"}
 }
 
 // quoteSource returns the file's text from off to the end of its line,

@@ -6,6 +6,7 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
+	"github.com/joinbench/joinbench/analyzer/analyzertest"
 	"github.com/joinbench/joinbench/corpus"
 )
 
@@ -23,7 +24,7 @@ func TestParsedTreesOutliveTheirParser(t *testing.T) {
 		t.Fatal(err)
 	}
 	scs := c.Scenarios()
-	opts := &Options{Schema: testSchema()}
+	opts := &Options{Schema: analyzertest.Schema()}
 	for i, sc := range scs {
 		u := newUnit(sc.Path, sc.Source, sc, opts.Schema, opts)
 		next := scs[(i+1)%len(scs)]
@@ -33,7 +34,7 @@ func TestParsedTreesOutliveTheirParser(t *testing.T) {
 			newUnit(next.Path, next.Source, next, opts.Schema, opts)
 		}()
 		positions := 0
-		v := &visitFunc{f: func(n ast.Node) {
+		v := &nodeVisitor{f: func(n ast.Node) {
 			if e, ok := n.(ast.ExprNode); ok {
 				positions += e.OriginTextPosition()
 			}
@@ -47,3 +48,9 @@ func TestParsedTreesOutliveTheirParser(t *testing.T) {
 		}
 	}
 }
+
+// nodeVisitor calls f on every node of a tree.
+type nodeVisitor struct{ f func(ast.Node) }
+
+func (v *nodeVisitor) Enter(n ast.Node) (ast.Node, bool) { v.f(n); return n, false }
+func (v *nodeVisitor) Leave(n ast.Node) (ast.Node, bool) { return n, true }

@@ -14,8 +14,10 @@ import (
 // analyzer sees of a package: the file, its statement parsed and its
 // names resolved, what it is checked against, and the report functions.
 // Rules read these fields and methods and nothing else of the analysis
-// (TestRulesSeeOnlyThePass checks), so that how a file is analysed can
-// change without touching them.
+// (they live in package analyzer/rules: the compiler keeps the unit
+// behind the Pass out of their reach), so that how a file is analysed
+// can change without touching them. One Pass serves a file's rules in
+// turn: a rule reads it and must not keep it or change its fields.
 type Pass struct {
 	Analyzer *Analyzer
 
@@ -29,8 +31,10 @@ type Pass struct {
 	// Body is where the statement text starts: after the header.
 	Body int
 
-	// Tokens are the statement text's tokens, comments left out.
-	Tokens []token
+	// Tokens are the statement text's tokens, comments left out;
+	// Comments are every comment of the file, header included.
+	Tokens   []Token
+	Comments []Comment
 	// Stmts are the statements as the SQL parser read them, placeholders
 	// substituted (tables by a table of their family, values by ?) and,
 	// where the parser lacks the flavour's syntax, that syntax rewritten
@@ -38,18 +42,18 @@ type Pass struct {
 	// when the text does not parse, and SyntaxError says why. Their
 	// positions are in the text parsed: SourceOffset maps them.
 	Stmts       []ast.StmtNode
-	SyntaxError *syntaxError
+	SyntaxError *SyntaxError
 	// TableRefs are the table references of every query block, in source
 	// order; Joins is each FROM clause's join tree; Hints are the
 	// optimizer hint comments. All three are read from the tokens, so
 	// they exist for a statement that does not parse too.
-	TableRefs []*tableRef
-	Joins     []*joinSpan
-	Hints     []*hintComment
+	TableRefs []*TableRef
+	Joins     []*JoinSpan
+	Hints     []*HintComment
 	// Names binds every column reference to the table it reads, and
 	// holds the query blocks, the outer joins and the join conditions;
 	// nil when the statement does not parse.
-	Names *resolution
+	Names *Resolution
 
 	// Schema is what names resolve against: nil means every name is
 	// unknown. Flavor is the targeted server (family mysql when none was
@@ -67,7 +71,7 @@ type Pass struct {
 func newPass(u *unit, a *Analyzer, diags *[]Diagnostic, plan *Plan) *Pass {
 	p := &Pass{
 		Analyzer: a, Path: u.path, Source: u.src, Scenario: u.sc, Body: u.body,
-		Tokens: u.toks, Stmts: u.stmts, SyntaxError: u.parseErr,
+		Tokens: u.toks, Comments: u.comments, Stmts: u.stmts, SyntaxError: u.parseErr,
 		TableRefs: u.refs, Joins: u.joins, Hints: u.hints, Names: u.res,
 		Schema: u.schema, Plan: plan, u: u, diags: diags,
 	}
@@ -77,6 +81,21 @@ func newPass(u *unit, a *Analyzer, diags *[]Diagnostic, plan *Plan) *Pass {
 	p.Flavor = p.Flavor.Or(flavor.MySQL)
 	return p
 }
+
+// Inspect returns what a rule sees of one file, for the tools that act on
+// the model outside a lint run (joinbench rewrite, the rules' tests): a
+// Pass of no Analyzer, whose report functions must not be called. sc is
+// the file as the corpus read it (ReadScenario); nil reads src as plain
+// SQL.
+func Inspect(path, src string, sc *corpus.Scenario, opts *Options) *Pass {
+	if opts == nil {
+		opts = &Options{}
+	}
+	return newPass(newUnit(path, src, sc, opts.Schema, opts), nil, nil, nil)
+}
+
+// Position is the 1-based line and byte column of a source offset.
+func (p *Pass) Position(off int) (line, col int) { return p.u.position(off) }
 
 // SourceOffset maps an offset in the parse text (an AST node's position)
 // to Source. A substituted placeholder maps to where its `{{name}}`

@@ -25,8 +25,8 @@ func (u *unit) spanEnd(off int) int {
 	i := sort.Search(len(u.toks), func(i int) bool { return u.toks[i].Start >= off })
 	if i < len(u.toks) && u.toks[i].Start == off {
 		end := u.toks[i].End
-		for i+2 < len(u.toks) && u.toks[i+1].punct(".") && u.toks[i+1].Start == end && u.toks[i+2].Start == u.toks[i+1].End &&
-			(u.toks[i+2].Kind == tokIdent || u.toks[i+2].Kind == tokPlaceholder || u.toks[i+2].punct("*")) {
+		for i+2 < len(u.toks) && u.toks[i+1].Punct(".") && u.toks[i+1].Start == end && u.toks[i+2].Start == u.toks[i+1].End &&
+			(u.toks[i+2].Kind == TokIdent || u.toks[i+2].Kind == TokPlaceholder || u.toks[i+2].Punct("*")) {
 			end = u.toks[i+2].End
 			i += 2
 		}

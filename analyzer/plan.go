@@ -25,13 +25,13 @@ type PlanTable struct {
 	Keys []string
 }
 
-// constAccess reports whether the server reads the table once, before any
+// ConstAccess reports whether the server reads the table once, before any
 // join: its place in the plan says nothing about the join order.
-func (t *PlanTable) constAccess() bool {
+func (t *PlanTable) ConstAccess() bool {
 	return t.Access == "const" || t.Access == "system"
 }
 
-func (t *PlanTable) usesKey(name string) bool {
+func (t *PlanTable) UsesKey(name string) bool {
 	for _, k := range t.Keys {
 		if strings.EqualFold(k, name) {
 			return true
@@ -40,8 +40,8 @@ func (t *PlanTable) usesKey(name string) bool {
 	return false
 }
 
-// describe says how the plan reads the table, for messages.
-func (t *PlanTable) describe() string {
+// Describe says how the plan reads the table, for messages.
+func (t *PlanTable) Describe() string {
 	switch {
 	case t.Access == "ALL":
 		return "a full table scan (ALL)"
@@ -63,7 +63,7 @@ func CheckPlan(path, src string, opts *Options, plan *Plan) []Diagnostic {
 	if plan == nil {
 		return nil
 	}
-	sc, err := readFile(path, src)
+	sc, err := ReadScenario(path, src)
 	if err != nil {
 		return nil
 	}
@@ -72,7 +72,7 @@ func CheckPlan(path, src string, opts *Options, plan *Plan) []Diagnostic {
 		return nil
 	}
 	var diags []Diagnostic
-	for _, a := range registry {
+	for _, a := range u.rules {
 		sev := opts.severity(a)
 		if !a.NeedsPlan || sev == Off {
 			continue

@@ -15,33 +15,33 @@ import (
 // and correlated subqueries. Problems are recorded as issues that the
 // unknown-table, unknown-column and ambiguous-column rules report.
 
-type resolution struct {
-	cols    map[*ast.ColumnNameExpr]*colRef
-	sources []*source
-	issues  []issue
-	blocks  []*selectBlock
-	outer   []*outerJoin
-	conds   []*joinCond
+type Resolution struct {
+	Cols    map[*ast.ColumnNameExpr]*ColRef
+	sources []*Source
+	Issues  []issue
+	Blocks  []*selectBlock
+	Outer   []*OuterJoin
+	Conds   []*joinCond
 	dml     []ast.StmtNode
 }
 
-type issueKind int
+type IssueKind int
 
 const (
-	issueUnknownTable issueKind = iota
-	issueUnknownColumn
-	issueAmbiguous
+	IssueUnknownTable IssueKind = iota
+	IssueUnknownColumn
+	IssueAmbiguous
 )
 
 type issue struct {
-	kind   issueKind
-	offset int
-	msg    string
+	Kind   IssueKind
+	Offset int
+	Msg    string
 }
 
 // source is one table visible in a query block.
-type source struct {
-	name    string     // the name the block sees it by (alias or table name)
+type Source struct {
+	Name    string     // the name the block sees it by (alias or table name)
 	table   *ddl.Table // base table, nil for derived tables and unknown tables
 	derived []outCol   // columns of a derived table
 	// opaque marks a source whose columns are not all known: an unknown
@@ -49,7 +49,7 @@ type source struct {
 	// may have is never reported unknown: the unknown table is the one
 	// error, and what is read through it would be noise behind it.
 	opaque    bool
-	ref       *tableRef // position, when found
+	Ref       *TableRef // position, when found
 	aliased   bool
 	tname     string // the table name as written (placeholder substituted)
 	isDerived bool
@@ -58,7 +58,7 @@ type source struct {
 // outCol is one output column of a query block.
 type outCol struct {
 	name string
-	base *colRef // the column it reads, when it is a plain column reference
+	base *ColRef // the column it reads, when it is a plain column reference
 	// unknown stands for the columns of * over an opaque source: the
 	// block has columns nobody can name.
 	unknown bool
@@ -74,15 +74,15 @@ func anyUnknown(cols []outCol) bool {
 	return false
 }
 
-type colRef struct {
-	src *source
-	col *ddl.Column // base column (nil for derived columns not traceable)
-	tab *ddl.Table  // base table of col
+type ColRef struct {
+	Source *Source
+	Col    *ddl.Column // base column (nil for derived columns not traceable)
+	Tab    *ddl.Table  // base table of col
 }
 
 type scope struct {
 	parent  *scope
-	sources []*source
+	sources []*Source
 	aliases []string // select list names (ORDER BY, GROUP BY, HAVING)
 	using   map[string]bool
 	ctes    map[string][]outCol
@@ -93,40 +93,40 @@ type scope struct {
 
 // selectBlock is one SELECT with its sources and fields, for rules.
 type selectBlock struct {
-	stmt  *ast.SelectStmt
+	Stmt  *ast.SelectStmt
 	scope *scope
 }
 
 // outerJoin is one LEFT or RIGHT join and the sources on its optional side.
-type outerJoin struct {
-	join      *ast.Join
-	optional  []*source
-	preserved []*source
-	block     *ast.SelectStmt
+type OuterJoin struct {
+	Join      *ast.Join
+	Optional  []*Source
+	Preserved []*Source
+	Block     *ast.SelectStmt
 	where     ast.ExprNode
 }
 
 // joinCond is an ON condition with the scope it was resolved in.
 type joinCond struct {
-	expr ast.ExprNode
+	Expr ast.ExprNode
 	join *ast.Join
 }
 
 type resolver struct {
 	u *unit
-	r *resolution
+	r *Resolution
 }
 
-func resolve(u *unit) *resolution {
-	rv := &resolver{u: u, r: &resolution{cols: map[*ast.ColumnNameExpr]*colRef{}}}
+func resolve(u *unit) *Resolution {
+	rv := &resolver{u: u, r: &Resolution{Cols: map[*ast.ColumnNameExpr]*ColRef{}}}
 	for _, st := range u.stmts {
 		rv.stmt(st)
 	}
 	return rv.r
 }
 
-func (rv *resolver) issue(k issueKind, off int, msg string) {
-	rv.r.issues = append(rv.r.issues, issue{k, off, msg})
+func (rv *resolver) issue(k IssueKind, off int, msg string) {
+	rv.r.Issues = append(rv.r.Issues, issue{k, off, msg})
 }
 
 func (rv *resolver) stmt(st ast.StmtNode) {
@@ -189,7 +189,7 @@ func (rv *resolver) assignTarget(sc *scope, a *ast.Assignment) {
 // or after from, or the start of the body.
 func (rv *resolver) findIdent(name string, from int) int {
 	for _, t := range rv.u.toks {
-		if t.Start >= from && t.Kind == tokIdent && strings.EqualFold(t.name(), name) {
+		if t.Start >= from && t.Kind == TokIdent && strings.EqualFold(t.Name(), name) {
 			return t.Start
 		}
 	}
@@ -202,7 +202,7 @@ func (rv *resolver) findIdentBefore(name string, before int) int {
 		if t.Start >= before {
 			break
 		}
-		if t.Kind == tokIdent && strings.EqualFold(t.name(), name) {
+		if t.Kind == TokIdent && strings.EqualFold(t.Name(), name) {
 			best = t.Start
 		}
 	}
@@ -277,7 +277,7 @@ func (rv *resolver) selectStmt(s *ast.SelectStmt, parent *scope) []outCol {
 		return nil
 	}
 	rv.ctes(sc, s.With)
-	rv.r.blocks = append(rv.r.blocks, &selectBlock{stmt: s, scope: sc})
+	rv.r.Blocks = append(rv.r.Blocks, &selectBlock{Stmt: s, scope: sc})
 	if s.From != nil {
 		rv.join(sc, s.From.TableRefs, s)
 	}
@@ -290,12 +290,12 @@ func (rv *resolver) selectStmt(s *ast.SelectStmt, parent *scope) []outCol {
 			}
 			rv.expr(sc, f.Expr, false)
 			name := f.AsName.O
-			var base *colRef
+			var base *ColRef
 			if cn, ok := f.Expr.(*ast.ColumnNameExpr); ok {
 				if name == "" {
 					name = cn.Name.Name.O
 				}
-				base = rv.r.cols[cn]
+				base = rv.r.Cols[cn]
 			}
 			if name == "" {
 				name = f.Text()
@@ -333,34 +333,34 @@ func (rv *resolver) orderBy(sc *scope, o *ast.OrderByClause) {
 func (rv *resolver) wildcard(sc *scope, f *ast.SelectField) []outCol {
 	var out []outCol
 	for _, src := range sc.sources {
-		if q := f.WildCard.Table.O; q != "" && !strings.EqualFold(q, src.name) {
+		if q := f.WildCard.Table.O; q != "" && !strings.EqualFold(q, src.Name) {
 			continue
 		}
 		out = append(out, src.columns()...)
 	}
 	if q := f.WildCard.Table.O; q != "" && len(out) == 0 && sc.lookup(q) == nil {
-		rv.issue(issueUnknownTable, rv.u.srcOffset(f.Offset), "unknown table or alias "+q+" in "+q+".*")
+		rv.issue(IssueUnknownTable, rv.u.srcOffset(f.Offset), "unknown table or alias "+q+" in "+q+".*")
 	}
 	return out
 }
 
-func (s *source) columns() []outCol {
+func (s *Source) columns() []outCol {
 	if s.table == nil && s.derived == nil && s.opaque {
 		return []outCol{{unknown: true}}
 	}
 	if s.table != nil {
 		out := make([]outCol, len(s.table.Columns))
 		for i, c := range s.table.Columns {
-			out[i] = outCol{name: c.Name, base: &colRef{src: s, col: c, tab: s.table}}
+			out[i] = outCol{name: c.Name, base: &ColRef{Source: s, Col: c, Tab: s.table}}
 		}
 		return out
 	}
 	return s.derived
 }
 
-func (sc *scope) lookup(name string) *source {
+func (sc *scope) lookup(name string) *Source {
 	for _, s := range sc.sources {
-		if strings.EqualFold(s.name, name) {
+		if strings.EqualFold(s.Name, name) {
 			return s
 		}
 	}
@@ -377,11 +377,11 @@ func (sc *scope) cte(name string) (cols []outCol, recursing, ok bool) {
 }
 
 // join adds the sources of a FROM clause to sc and returns them.
-func (rv *resolver) join(sc *scope, n ast.ResultSetNode, block *ast.SelectStmt) []*source {
+func (rv *resolver) join(sc *scope, n ast.ResultSetNode, block *ast.SelectStmt) []*Source {
 	switch x := n.(type) {
 	case *ast.Join:
 		left := rv.join(sc, x.Left, block)
-		var right []*source
+		var right []*Source
 		if x.Right != nil {
 			right = rv.join(sc, x.Right, block)
 		}
@@ -395,39 +395,39 @@ func (rv *resolver) join(sc *scope, n ast.ResultSetNode, block *ast.SelectStmt) 
 		}
 		if x.On != nil {
 			rv.expr(sc, x.On.Expr, false)
-			rv.r.conds = append(rv.r.conds, &joinCond{expr: x.On.Expr, join: x})
+			rv.r.Conds = append(rv.r.Conds, &joinCond{Expr: x.On.Expr, join: x})
 		}
 		switch x.Tp {
 		case ast.LeftJoin:
-			rv.r.outer = append(rv.r.outer, &outerJoin{join: x, optional: right, preserved: left, block: block})
+			rv.r.Outer = append(rv.r.Outer, &OuterJoin{Join: x, Optional: right, Preserved: left, Block: block})
 		case ast.RightJoin:
-			rv.r.outer = append(rv.r.outer, &outerJoin{join: x, optional: left, preserved: right, block: block})
+			rv.r.Outer = append(rv.r.Outer, &OuterJoin{Join: x, Optional: left, Preserved: right, Block: block})
 		}
 		return append(left, right...)
 	case *ast.TableSource:
 		src := rv.tableSource(sc, x)
 		sc.sources = append(sc.sources, src)
 		rv.r.sources = append(rv.r.sources, src)
-		return []*source{src}
+		return []*Source{src}
 	case *ast.SelectStmt, *ast.SetOprStmt:
 		cols := rv.query(x, nil)
-		src := &source{derived: cols, isDerived: true, opaque: anyUnknown(cols)}
+		src := &Source{derived: cols, isDerived: true, opaque: anyUnknown(cols)}
 		sc.sources = append(sc.sources, src)
-		return []*source{src}
+		return []*Source{src}
 	}
 	return nil
 }
 
-func (rv *resolver) tableSource(sc *scope, ts *ast.TableSource) *source {
+func (rv *resolver) tableSource(sc *scope, ts *ast.TableSource) *Source {
 	alias := ts.AsName.O
 	switch s := ts.Source.(type) {
 	case *ast.TableName:
 		name := s.Name.O
-		src := &source{name: name, tname: name, aliased: alias != ""}
+		src := &Source{Name: name, tname: name, aliased: alias != ""}
 		if alias != "" {
-			src.name = alias
+			src.Name = alias
 		}
-		src.ref = rv.claim(name, alias, false)
+		src.Ref = rv.claim(name, alias, false)
 		if cols, recursing, ok := sc.cte(name); ok && s.Schema.O == "" {
 			src.derived, src.isDerived, src.opaque = cols, true, recursing || anyUnknown(cols)
 			return src
@@ -440,15 +440,15 @@ func (rv *resolver) tableSource(sc *scope, ts *ast.TableSource) *source {
 		if src.table == nil {
 			src.opaque = true
 			off := rv.u.body
-			if src.ref != nil && src.ref.nameTok != nil {
-				off = src.ref.nameTok.Start
+			if src.Ref != nil && src.Ref.NameTok != nil {
+				off = src.Ref.NameTok.Start
 			}
-			rv.issue(issueUnknownTable, off, "unknown table "+name+rv.didYouMeanTable(name))
+			rv.issue(IssueUnknownTable, off, "unknown table "+name+rv.didYouMeanTable(name))
 		}
 		return src
 	case *ast.SelectStmt, *ast.SetOprStmt:
 		cols := rv.query(s.(ast.ResultSetNode), nil)
-		return &source{name: alias, derived: cols, isDerived: true, aliased: true, opaque: anyUnknown(cols) || isValues(s), ref: rv.claim("", alias, true)}
+		return &Source{Name: alias, derived: cols, isDerived: true, aliased: true, opaque: anyUnknown(cols) || isValues(s), Ref: rv.claim("", alias, true)}
 	case *ast.Join:
 		// a parenthesized join used as one source
 		inner := &scope{parent: sc.parent}
@@ -458,7 +458,7 @@ func (rv *resolver) tableSource(sc *scope, ts *ast.TableSource) *source {
 			return srcs[len(srcs)-1]
 		}
 	}
-	return &source{name: alias, opaque: true}
+	return &Source{Name: alias, opaque: true}
 }
 
 // isValues reports whether n is a table value constructor (VALUES ROW(...)).
@@ -475,16 +475,16 @@ func (rv *resolver) didYouMeanTable(name string) string {
 	for _, t := range rv.u.schema.Tables() {
 		cands = append(cands, t.Name)
 	}
-	return didYouMean(name, cands)
+	return suggest.DidYouMean(name, cands)
 }
 
 // claim finds the token-level reference of a table source.
-func (rv *resolver) claim(name, alias string, derived bool) *tableRef {
+func (rv *resolver) claim(name, alias string, derived bool) *TableRef {
 	for _, r := range rv.u.refs {
-		if r.claimed || r.derived != derived || !strings.EqualFold(r.alias, alias) {
+		if r.claimed || r.Derived != derived || !strings.EqualFold(r.Alias, alias) {
 			continue
 		}
-		if !derived && !strings.EqualFold(r.name, name) {
+		if !derived && !strings.EqualFold(r.Name, name) {
 			continue
 		}
 		r.claimed = true
@@ -515,7 +515,7 @@ func (v *exprVisitor) Enter(n ast.Node) (ast.Node, bool) {
 		return n, true
 	case *ast.ColumnNameExpr:
 		if ref := v.rv.columnName(v.sc, x.Name, v.rv.u.srcOffset(x.OriginTextPosition()), v.alias); ref != nil {
-			v.rv.r.cols[x] = ref
+			v.rv.r.Cols[x] = ref
 		}
 		return n, true
 	}
@@ -525,7 +525,7 @@ func (v *exprVisitor) Enter(n ast.Node) (ast.Node, bool) {
 func (v *exprVisitor) Leave(n ast.Node) (ast.Node, bool) { return n, true }
 
 // columnName resolves one column reference at source offset off.
-func (rv *resolver) columnName(sc *scope, cn *ast.ColumnName, off int, allowAlias bool) *colRef {
+func (rv *resolver) columnName(sc *scope, cn *ast.ColumnName, off int, allowAlias bool) *ColRef {
 	col := cn.Name.O
 	if q := cn.Table.O; q != "" {
 		for s := sc; s != nil; s = s.parent {
@@ -539,18 +539,18 @@ func (rv *resolver) columnName(sc *scope, cn *ast.ColumnName, off int, allowAlia
 			if src.opaque {
 				return nil
 			}
-			rv.issue(issueUnknownColumn, off, "unknown column "+q+"."+col+src.describe()+didYouMean(col, src.columnNames()))
+			rv.issue(IssueUnknownColumn, off, "unknown column "+q+"."+col+src.describe()+suggest.DidYouMean(col, src.columnNames()))
 			return nil
 		}
 		msg := "unknown table or alias " + q + " in " + q + "." + col
 		for s := sc; s != nil; s = s.parent {
 			for _, src := range s.sources {
 				if src.aliased && strings.EqualFold(src.tname, q) {
-					msg = "table " + src.tname + " is aliased as " + src.name + " in this query: write " + src.name + "." + col
+					msg = "table " + src.tname + " is aliased as " + src.Name + " in this query: write " + src.Name + "." + col
 				}
 			}
 		}
-		rv.issue(issueUnknownTable, off, msg)
+		rv.issue(IssueUnknownTable, off, msg)
 		return nil
 	}
 	if allowAlias {
@@ -561,7 +561,7 @@ func (rv *resolver) columnName(sc *scope, cn *ast.ColumnName, off int, allowAlia
 		}
 	}
 	for s := sc; s != nil; s = s.parent {
-		var found []*colRef
+		var found []*ColRef
 		opaque := false
 		for _, src := range s.sources {
 			if ref := src.column(col); ref != nil {
@@ -572,9 +572,9 @@ func (rv *resolver) columnName(sc *scope, cn *ast.ColumnName, off int, allowAlia
 		if len(found) > 1 && !s.using[strings.ToLower(col)] {
 			var names []string
 			for _, f := range found {
-				names = append(names, f.src.name)
+				names = append(names, f.Source.Name)
 			}
-			rv.issue(issueAmbiguous, off, "column "+col+" is ambiguous: it is in "+strings.Join(names, " and ")+"; qualify it")
+			rv.issue(IssueAmbiguous, off, "column "+col+" is ambiguous: it is in "+strings.Join(names, " and ")+"; qualify it")
 			return nil
 		}
 		if len(found) > 0 {
@@ -590,22 +590,22 @@ func (rv *resolver) columnName(sc *scope, cn *ast.ColumnName, off int, allowAlia
 			cands = append(cands, src.columnNames()...)
 		}
 	}
-	rv.issue(issueUnknownColumn, off, "unknown column "+col+didYouMean(col, cands))
+	rv.issue(IssueUnknownColumn, off, "unknown column "+col+suggest.DidYouMean(col, cands))
 	return nil
 }
 
-func (s *source) column(name string) *colRef {
+func (s *Source) column(name string) *ColRef {
 	if s.table != nil {
 		if c := s.table.Column(name); c != nil {
-			return &colRef{src: s, col: c, tab: s.table}
+			return &ColRef{Source: s, Col: c, Tab: s.table}
 		}
 		return nil
 	}
 	for _, c := range s.derived {
 		if !c.unknown && strings.EqualFold(c.name, name) {
-			ref := &colRef{src: s}
+			ref := &ColRef{Source: s}
 			if c.base != nil {
-				ref.col, ref.tab = c.base.col, c.base.tab
+				ref.Col, ref.Tab = c.base.Col, c.base.Tab
 			}
 			return ref
 		}
@@ -613,7 +613,7 @@ func (s *source) column(name string) *colRef {
 	return nil
 }
 
-func (s *source) columnNames() []string {
+func (s *Source) columnNames() []string {
 	var out []string
 	for _, c := range s.columns() {
 		if !c.unknown {
@@ -623,23 +623,21 @@ func (s *source) columnNames() []string {
 	return out
 }
 
-func (s *source) describe() string {
-	if s.table != nil && !strings.EqualFold(s.table.Name, s.name) {
-		return " (" + s.name + " is table " + s.table.Name + ")"
+func (s *Source) describe() string {
+	if s.table != nil && !strings.EqualFold(s.table.Name, s.Name) {
+		return " (" + s.Name + " is table " + s.table.Name + ")"
 	}
 	if s.isDerived {
-		return " (" + s.name + " is a derived table)"
+		return " (" + s.Name + " is a derived table)"
 	}
 	return ""
 }
 
 // didYouMean suggests the closest candidate by edit distance.
-func didYouMean(name string, cands []string) string { return suggest.DidYouMean(name, cands) }
-
 func editDistance(a, b string) int { return suggest.Distance(a, b) }
 
 // isEq reports whether e is an equality comparison.
-func isEq(e ast.ExprNode) (*ast.BinaryOperationExpr, bool) {
+func IsEq(e ast.ExprNode) (*ast.BinaryOperationExpr, bool) {
 	b, ok := e.(*ast.BinaryOperationExpr)
 	return b, ok && (b.Op == opcode.EQ || b.Op == opcode.NullEQ)
 }

@@ -40,16 +40,17 @@ type ServerParse struct {
 	Message string
 }
 
-// askServer asks srv's parser about the statements of the files with a
+// AskServer asks srv's parser about the statements of the files with a
 // syntax or not-checked finding in diags, and analyses those files again
 // with the verdicts: a statement the server reads is no error (rule
 // server-parsed says the analyzer did not check it), one it rejects is a
 // syntax error where the server says. It returns diags with those files'
 // findings replaced.
-func askServer(ctx context.Context, srv ServerParser, files []File, base *Options, diags []Diagnostic) ([]Diagnostic, error) {
+func AskServer(ctx context.Context, srv ServerParser, files []File, base *Options, diags []Diagnostic) ([]Diagnostic, error) {
 	unread := map[string]bool{}
 	for _, d := range diags {
-		if d.Rule == Syntax.Name || d.Rule == NotChecked.Name {
+		// the rules that say the analyzer could not read a statement
+		if d.Rule == "syntax" || d.Rule == "not-checked" {
 			unread[d.Path] = true
 		}
 	}
@@ -136,7 +137,7 @@ func (f *File) unit(p *parser.Parser, opts *Options) *unit {
 	case f.Scenario != nil:
 		return newUnitWith(p, f.Scenario.Path, f.Scenario.Source, f.Scenario, opts.Schema, opts)
 	}
-	sc, err := readFile(f.Path, f.Source)
+	sc, err := ReadScenario(f.Path, f.Source)
 	if err != nil {
 		return nil
 	}
@@ -190,7 +191,7 @@ func (u *unit) askedServer() {
 	if c := u.parseErr.construct; c != "" {
 		msg = "only the server's parser read this statement (" + c + "): no rule of the analyzer checked it"
 	}
-	u.parseErr = &syntaxError{offset: u.parseErr.offset, end: u.parseErr.end, textOff: u.parseErr.textOff, serverRead: true, msg: msg}
+	u.parseErr = &SyntaxError{Offset: u.parseErr.Offset, End: u.parseErr.End, textOff: u.parseErr.textOff, ServerRead: true, Msg: msg}
 }
 
 // serverNear is where MySQL's and MariaDB's parse errors say the
@@ -199,24 +200,24 @@ var serverNear = regexp.MustCompile(`(?s)near '(.*)' at line (\d+)$`)
 
 // serverSyntaxError is the error of a statement the server's parser
 // rejected, at the position its message gives.
-func (u *unit) serverSyntaxError(st stmtText, v ServerParse) *syntaxError {
+func (u *unit) serverSyntaxError(st stmtText, v ServerParse) *SyntaxError {
 	suffix := " (the server's parser rejects it: error " + strconv.Itoa(v.Code) + ")"
 	m := serverNear.FindStringSubmatch(v.Message)
 	if m == nil {
-		return &syntaxError{offset: u.textSrcOffset(st.start), textOff: st.start,
-			msg: "the server's parser rejects this statement: " + v.Message + " (error " + strconv.Itoa(v.Code) + ")"}
+		return &SyntaxError{Offset: u.textSrcOffset(st.start), textOff: st.start,
+			Msg: "the server's parser rejects this statement: " + v.Message + " (error " + strconv.Itoa(v.Code) + ")"}
 	}
 	near := m[1]
 	line, _ := strconv.Atoi(m[2])
 	off := st.start + nearOffset(st.text, near, line)
 	if near == "" {
 		e := u.syntaxErrorAtEnd(off)
-		e.msg += suffix
+		e.Msg += suffix
 		return e
 	}
 	e := u.syntaxErrorAt(u.textSrcOffset(off))
 	e.textOff = off
-	e.msg += suffix
+	e.Msg += suffix
 	return e
 }
 

@@ -39,20 +39,20 @@ func (u *unit) stmtOffsets() []int {
 }
 
 // conjuncts splits e on top-level AND.
-func conjuncts(e ast.ExprNode) []ast.ExprNode {
+func Conjuncts(e ast.ExprNode) []ast.ExprNode {
 	if e == nil {
 		return nil
 	}
 	if p, ok := e.(*ast.ParenthesesExpr); ok {
-		return conjuncts(p.Expr)
+		return Conjuncts(p.Expr)
 	}
 	if b, ok := e.(*ast.BinaryOperationExpr); ok && b.Op == opcode.LogicAnd {
-		return append(conjuncts(b.L), conjuncts(b.R)...)
+		return append(Conjuncts(b.L), Conjuncts(b.R)...)
 	}
 	return []ast.ExprNode{e}
 }
 
-func unparen(e ast.ExprNode) ast.ExprNode {
+func Unparen(e ast.ExprNode) ast.ExprNode {
 	for {
 		p, ok := e.(*ast.ParenthesesExpr)
 		if !ok {

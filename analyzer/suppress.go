@@ -2,6 +2,8 @@ package analyzer
 
 import (
 	"strings"
+
+	"github.com/joinbench/joinbench/internal/suggest"
 )
 
 // Inline suppression: `-- lint:ignore <rule>[,<rule>] <reason>` silences
@@ -19,7 +21,9 @@ type suppression struct {
 	reason string
 }
 
-var suppressionRule = register(&Analyzer{
+// LintIgnore is the finding for a suppression comment that names no
+// known rule, gives no reason or silences nothing.
+var LintIgnore = &Analyzer{
 	Name: "lint-ignore",
 	Doc:  "A lint:ignore comment must name known rules, give a reason, and silence something.",
 	Explanation: Explanation{
@@ -30,7 +34,7 @@ var suppressionRule = register(&Analyzer{
 	Severity:         Warning,
 	RunDespiteErrors: true,
 	Run:              func(*Pass) {}, // reported by applySuppressions
-})
+}
 
 func parseSuppressions(u *unit) (sups []*suppression, bad []Diagnostic) {
 	for _, c := range u.comments {
@@ -67,8 +71,8 @@ func parseSuppressions(u *unit) (sups []*suppression, bad []Diagnostic) {
 			if r == "" {
 				continue
 			}
-			if Lookup(r) == nil {
-				bad = append(bad, u.diag(c.Start, "lint:ignore names unknown rule "+r+didYouMean(r, ruleNames())))
+			if u.lookup(r) == nil {
+				bad = append(bad, u.diag(c.Start, "lint:ignore names unknown rule "+r+suggest.DidYouMean(r, u.ruleNames())))
 				continue
 			}
 			s.rules = append(s.rules, r)
@@ -93,16 +97,16 @@ func parseSuppressions(u *unit) (sups []*suppression, bad []Diagnostic) {
 	return sups, bad
 }
 
-func ruleNames() []string {
+func (u *unit) ruleNames() []string {
 	var out []string
-	for _, a := range registry {
+	for _, a := range u.rules {
 		out = append(out, a.Name)
 	}
 	return out
 }
 
 func (u *unit) diag(off int, msg string) Diagnostic {
-	d := Diagnostic{Path: u.path, Offset: off, Rule: suppressionRule.Name, Message: msg}
+	d := Diagnostic{Path: u.path, Offset: off, Rule: LintIgnore.Name, Message: msg}
 	u.place(&d)
 	return d
 }
@@ -152,12 +156,12 @@ func applySuppressions(u *unit, diags []Diagnostic, opts *Options, withPlan bool
 			out = append(out, d)
 		}
 	}
-	sev := opts.severity(suppressionRule)
+	sev := opts.severity(LintIgnore)
 	if sev == Off {
 		return out
 	}
 	for _, s := range sups {
-		if s.used || !judgedBy(s, withPlan) {
+		if s.used || !judgedBy(u, s, withPlan) {
 			continue
 		}
 		// a rule turned off by configuration silences nothing, but the
@@ -167,7 +171,7 @@ func applySuppressions(u *unit, diags []Diagnostic, opts *Options, withPlan bool
 		// of the others are judged once it parses.
 		judged := false
 		for _, r := range s.rules {
-			if a := Lookup(r); a != nil && opts.severity(a) != Off && (u.parseErr == nil || a.RunDespiteErrors) {
+			if a := u.lookup(r); a != nil && opts.severity(a) != Off && (u.parseErr == nil || a.RunDespiteErrors) {
 				judged = true
 			}
 		}
@@ -179,7 +183,7 @@ func applySuppressions(u *unit, diags []Diagnostic, opts *Options, withPlan bool
 		out = append(out, bad...)
 	}
 	for i := range out {
-		if out[i].Rule == suppressionRule.Name {
+		if out[i].Rule == LintIgnore.Name {
 			out[i].Severity = sev
 		}
 	}
@@ -189,9 +193,9 @@ func applySuppressions(u *unit, diags []Diagnostic, opts *Options, withPlan bool
 // judgedBy reports whether a pass with or without a plan can tell that
 // the suppression silences nothing: a static pass when it names no rule
 // that needs a plan, a plan check when it names only such rules.
-func judgedBy(s *suppression, withPlan bool) bool {
+func judgedBy(u *unit, s *suppression, withPlan bool) bool {
 	for _, r := range s.rules {
-		if a := Lookup(r); a != nil && a.NeedsPlan != withPlan {
+		if a := u.lookup(r); a != nil && a.NeedsPlan != withPlan {
 			return false
 		}
 	}

@@ -34,36 +34,6 @@ func TestTokenizeExecutableComment(t *testing.T) {
 	}
 }
 
-func TestTableInExecutableComment(t *testing.T) {
-	src := "-- param m: table(main)\nSELECT m.id FROM {{m}} AS m /*!50100 JOIN nosuch ON nosuch.id = m.id */"
-	diags := AnalyzeFile("exec.sql", src, testOptions(t, ".", src))
-	found := false
-	for _, d := range diags {
-		if d.Rule == UnknownTable.Name && strings.Contains(d.Message, "nosuch") {
-			found = true
-			if d.Line != 2 || d.Col != 43 {
-				t.Errorf("unknown table at %d:%d, want 2:43 (its name in the executable comment)", d.Line, d.Col)
-			}
-		}
-	}
-	if !found {
-		t.Errorf("no unknown-table finding for the table in the executable comment: %v", diags)
-	}
-}
-
-// MySQL reads a hint only right after the keyword, with nothing but white
-// space between: a comment in between makes it a plain comment.
-func TestHintAfterCommentIsMisplaced(t *testing.T) {
-	src := "-- param m: table(main)\nSELECT /* c */ /*+ BKA(m) */ m.id FROM {{m}} AS m"
-	diags := AnalyzeFile("hint.sql", src, testOptions(t, ".", src))
-	for _, d := range diags {
-		if d.Rule == HintUnresolved.Name && strings.Contains(d.Message, "not right after SELECT") && d.Col == 16 {
-			return
-		}
-	}
-	t.Errorf("no misplaced-hint finding at 2:16: %v", diags)
-}
-
 // A hint's content holds no comments: `#` and `-- ` are not comments in
 // MySQL's hint scanner, so what follows them is still hint text.
 func TestNoCommentsInsideHints(t *testing.T) {
@@ -73,7 +43,7 @@ func TestNoCommentsInsideHints(t *testing.T) {
 		t.Fatalf("%d hint comments", len(u.hints))
 	}
 	var names []string
-	for _, h := range u.hints[0].hints {
+	for _, h := range u.hints[0].Hints {
 		names = append(names, h.Name)
 	}
 	if got := strings.Join(names, " "); got != "BKA NO_BKA MRR" {

@@ -22,8 +22,8 @@ type unit struct {
 	src      string
 	sc       *corpus.Scenario // nil for a plain SQL file
 	body     int              // offset of the statement text in src
-	toks     []token          // tokens of the statement text, offsets in src
-	comments []comment        // every comment in src, header included
+	toks     []Token          // tokens of the statement text, offsets in src
+	comments []Comment        // every comment in src, header included
 	lines    *sqllex.Lines    // line starts, for positions
 
 	text string // parse text
@@ -33,15 +33,16 @@ type unit struct {
 	// are offsets in rw.Text. Nil when the text parsed as it is.
 	rw       *sqlcompat.Result
 	stmts    []ast.StmtNode
-	parseErr *syntaxError
+	parseErr *SyntaxError
 
 	schema *ddl.Schema
 	opts   *Options
+	rules  []*Analyzer // opts.rules(), worked out once
 
-	hints []*hintComment
-	refs  []*tableRef // table factors found in the token stream, in source order
-	joins []*joinSpan // joins found in the token stream
-	res   *resolution // nil when the text did not parse
+	hints []*HintComment
+	refs  []*TableRef // table factors found in the token stream, in source order
+	joins []*JoinSpan // joins found in the token stream
+	res   *Resolution // nil when the text did not parse
 }
 
 // segment maps a run of the parse text to the source. Unchanged runs have
@@ -57,7 +58,7 @@ func newUnit(path, src string, sc *corpus.Scenario, schema *ddl.Schema, opts *Op
 // newUnitWith is newUnit parsing with p, a parser the caller owns and
 // does not use again until it is done with the unit (nil: a new one).
 func newUnitWith(p *parser.Parser, path, src string, sc *corpus.Scenario, schema *ddl.Schema, opts *Options) *unit {
-	u := &unit{path: path, src: src, sc: sc, schema: schema, opts: opts, lines: sqllex.NewLines(src)}
+	u := &unit{path: path, src: src, sc: sc, schema: schema, opts: opts, rules: opts.rules(), lines: sqllex.NewLines(src)}
 	if sc != nil {
 		u.body = sc.BodyOffset
 		if u.body < 0 || u.body > len(src) {
@@ -69,7 +70,7 @@ func newUnitWith(p *parser.Parser, path, src string, sc *corpus.Scenario, schema
 	u.toks = toks
 	u.comments = append(u.comments, comments...)
 	for i := range u.toks {
-		if u.toks[i].Kind == tokPlaceholder {
+		if u.toks[i].Kind == TokPlaceholder {
 			if s, ok := u.tableParamSubst(u.toks[i].Word); ok {
 				u.toks[i].Word = s
 			}
@@ -133,7 +134,7 @@ func (u *unit) buildText() {
 		if use.Start < last || use.End > len(u.src) {
 			continue
 		}
-		name := useName(u.src, use)
+		name := UseName(u.src, use)
 		if use.Start > last {
 			u.segs = append(u.segs, segment{b.Len(), last, use.Start - last, use.Start - last})
 			b.WriteString(u.src[last:use.Start])
@@ -157,7 +158,7 @@ func (u *unit) buildText() {
 
 func (u *unit) inHint(off int) bool {
 	for _, t := range u.toks {
-		if t.Kind == tokHint && off >= t.Start && off < t.End {
+		if t.Kind == TokHint && off >= t.Start && off < t.End {
 			return true
 		}
 		if t.Start > off {
@@ -169,7 +170,7 @@ func (u *unit) inHint(off int) bool {
 
 func (u *unit) isTablePos(off int) bool {
 	for _, r := range u.refs {
-		if r.nameTok != nil && r.nameTok.Start == off {
+		if r.NameTok != nil && r.NameTok.Start == off {
 			return true
 		}
 	}

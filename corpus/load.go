@@ -198,12 +198,46 @@ func (r *reader) dir(dir string) error {
 	if err != nil {
 		return usage.Errorf("--corpus %s: %v", dir, err)
 	}
+	var unseen []string
 	for _, p := range paths {
-		if err := r.read(p); err != nil {
-			return usage.Errorf("--corpus %s: %v", dir, err)
+		if key := filepath.Clean(p); !r.seen[key] {
+			r.seen[key] = true
+			unseen = append(unseen, p)
 		}
 	}
+	srcs, err := readAll(unseen)
+	if err != nil {
+		return usage.Errorf("--corpus %s: %v", dir, err)
+	}
+	for i, p := range unseen {
+		r.add(p, srcs[i])
+	}
 	return nil
+}
+
+// readAll reads files side by side, a worker per processor: a folder of
+// thousands of scenarios is read in the time of its share of them (lint
+// of 10,000 files spent a fifth of its time here, on one core).
+func readAll(paths []string) ([]string, error) {
+	srcs := make([]string, len(paths))
+	errs := make([]error, len(paths))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < min(runtime.GOMAXPROCS(0), len(paths)); w++ {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(paths); i = int(next.Add(1) - 1) {
+				b, err := os.ReadFile(paths[i])
+				srcs[i], errs[i] = string(b), err
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err // the first in path order, as reading one by one stopped at
+		}
+	}
+	return srcs, nil
 }
 
 // named gathers a file named on the command line and the lists beside it.
@@ -241,13 +275,18 @@ func (r *reader) read(p string) error {
 	if err != nil {
 		return err
 	}
-	f := &File{Path: p, Source: string(src)}
+	r.add(p, string(src))
+	return nil
+}
+
+// add records a file read.
+func (r *reader) add(p, src string) {
+	f := &File{Path: p, Source: src}
 	if strings.HasSuffix(p, ".list") {
 		r.lists = append(r.lists, f)
 	} else {
 		r.sqls = append(r.sqls, f)
 	}
-	return nil
 }
 
 // addList adds a value list, or records why it cannot be added.

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/joinbench/joinbench/analyzer"
+	"github.com/joinbench/joinbench/analyzer/lint"
 	"github.com/joinbench/joinbench/corpus"
 	"github.com/joinbench/joinbench/explain"
 	"github.com/joinbench/joinbench/explain/capture"
@@ -38,7 +39,7 @@ type Options struct {
 // when set, replace it. A failure of the server as a whole (the
 // connection lost) ends the check with an error; a statement the server
 // rejects only skips its file.
-func Check(ctx context.Context, db *sql.DB, files []analyzer.File, base *analyzer.Options, o Options) (*analyzer.PlanReport, error) {
+func Check(ctx context.Context, db *sql.DB, files []analyzer.File, base *analyzer.Options, o Options) (*lint.PlanReport, error) {
 	if base == nil || base.Schema == nil {
 		return nil, errors.New("liveplan: no schema to render scenarios with")
 	}
@@ -77,7 +78,7 @@ func Check(ctx context.Context, db *sql.DB, files []analyzer.File, base *analyze
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
-	res := &analyzer.PlanReport{}
+	res := &lint.PlanReport{}
 	for _, r := range results {
 		if r.explained {
 			res.Explained++
@@ -97,7 +98,7 @@ const workers = 4
 // fileResult is what the check found in one file.
 type fileResult struct {
 	explained bool
-	skipped   *analyzer.SkippedFile
+	skipped   *lint.SkippedFile
 	diags     []analyzer.Diagnostic
 }
 
@@ -112,7 +113,7 @@ func checkFile(ctx context.Context, conn *sql.Conn, f analyzer.File, base *analy
 	st, reason := renderRead(f, opts, o)
 	if st == nil {
 		if reason != "" {
-			return fileResult{skipped: &analyzer.SkippedFile{Path: f.Path, Reason: reason}}, nil
+			return fileResult{skipped: &lint.SkippedFile{Path: f.Path, Reason: reason}}, nil
 		}
 		return fileResult{}, nil
 	}
@@ -121,7 +122,7 @@ func checkFile(ctx context.Context, conn *sql.Conn, f analyzer.File, base *analy
 		if ctx.Err() != nil || errors.Is(err, sql.ErrConnDone) || errors.Is(err, errTransaction) {
 			return fileResult{}, err
 		}
-		return fileResult{skipped: &analyzer.SkippedFile{Path: f.Path, Reason: err.Error()}}, nil
+		return fileResult{skipped: &lint.SkippedFile{Path: f.Path, Reason: err.Error()}}, nil
 	}
 	return fileResult{explained: true, diags: analyzer.CheckPlan(f.Path, f.Source, opts, plan)}, nil
 }

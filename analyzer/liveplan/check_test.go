@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/joinbench/joinbench/analyzer"
+	"github.com/joinbench/joinbench/analyzer/rules"
 	"github.com/joinbench/joinbench/corpus"
 	"github.com/joinbench/joinbench/ddl"
 )
@@ -57,7 +58,7 @@ func builtinOptions(t *testing.T) *analyzer.Options {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &analyzer.Options{Schema: s}
+	return &analyzer.Options{Schema: s, Rules: rules.All()}
 }
 
 // renderRead renders a read scenario with the first table of a family and

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/joinbench/joinbench/analyzer"
+	"github.com/joinbench/joinbench/analyzer/rules"
 	"github.com/joinbench/joinbench/ddl"
 	"github.com/joinbench/joinbench/ddl/load"
 	"github.com/joinbench/joinbench/internal/server"
@@ -53,7 +54,7 @@ func TestCheckOnServer(t *testing.T) {
 	if err := db.QueryRow("SELECT COUNT(*) FROM main1 WHERE myvalue = 0").Scan(&before); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Check(ctx, db, files, &analyzer.Options{Schema: schema, Flavor: fl}, Options{Seed: 1})
+	res, err := Check(ctx, db, files, &analyzer.Options{Schema: schema, Flavor: fl, Rules: rules.All()}, Options{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/joinbench/joinbench/analyzer"
+	"github.com/joinbench/joinbench/analyzer/lint"
 	"github.com/joinbench/joinbench/ddl"
 	"github.com/joinbench/joinbench/ddl/load"
 	"github.com/joinbench/joinbench/internal/flavor"
@@ -14,7 +15,7 @@ import (
 )
 
 // Server is the live server lint reads the schema and the flavour from,
-// and explains scenarios on (analyzer.Server). It is reached as
+// and explains scenarios on (lint.Server). It is reached as
 // internal/server resolves connection options for every command, but
 // only read: nothing is started or created on it.
 type Server struct {
@@ -27,7 +28,7 @@ type Server struct {
 	hidden string
 }
 
-var _ analyzer.Server = (*Server)(nil)
+var _ lint.Server = (*Server)(nil)
 
 // Open reaches the server the options name (a DSN, host and port, an
 // option file, or a running named sandbox), within their connect timeout.
@@ -110,7 +111,7 @@ func (s *Server) visibility(ctx context.Context) (string, error) {
 
 // CheckPlans explains the plain reads of files on the server and runs the
 // plan rules on them (Check).
-func (s *Server) CheckPlans(ctx context.Context, files []analyzer.File, base *analyzer.Options, tableName string) (*analyzer.PlanReport, error) {
+func (s *Server) CheckPlans(ctx context.Context, files []analyzer.File, base *analyzer.Options, tableName string) (*lint.PlanReport, error) {
 	res, err := Check(ctx, s.db, files, base, Options{TableName: tableName})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", s.Name(), err)

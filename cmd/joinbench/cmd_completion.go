@@ -7,7 +7,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
-	"github.com/joinbench/joinbench/analyzer"
+	"github.com/joinbench/joinbench/analyzer/rules"
 	"github.com/joinbench/joinbench/corpus"
 	"github.com/joinbench/joinbench/internal/shellcomplete"
 )
@@ -70,7 +70,7 @@ func predictor(node *kong.Node, v *kong.Value) shellcomplete.Predictor {
 // ruleNames completes lint --explain-rule: the rules, and all.
 func ruleNames(_ shellcomplete.Line, prefix string) []shellcomplete.Candidate {
 	out := []shellcomplete.Candidate{{Value: "all", Description: "every rule's documentation"}}
-	for _, a := range analyzer.Analyzers() {
+	for _, a := range rules.All() {
 		out = append(out, shellcomplete.Candidate{Value: a.Name, Description: a.Doc})
 	}
 	return slices.DeleteFunc(out, func(c shellcomplete.Candidate) bool { return !strings.HasPrefix(c.Value, prefix) })

@@ -8,14 +8,16 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/joinbench/joinbench/analyzer"
+	"github.com/joinbench/joinbench/analyzer/lint"
+	"github.com/joinbench/joinbench/analyzer/output"
+	"github.com/joinbench/joinbench/analyzer/rules"
 	"github.com/joinbench/joinbench/internal/flavor"
 	"github.com/joinbench/joinbench/internal/suggest"
 	"github.com/joinbench/joinbench/internal/usage"
 )
 
 // lintCmd checks scenario and DDL files without running them. Its driver
-// is analyzer.Lint; this maps flags to it and prints what it found.
+// is lint.Lint; this maps flags to it and prints what it found.
 type lintCmd struct {
 	Paths       []string `arg:"" optional:"" type:"path" placeholder:"PATH" help:"Files or folders (searched recursively for *.sql and NAME.list) to lint; a file reads the NAME.list files beside it. Default: the built-in corpus plus the --corpus folders."`
 	Corpus      []string `type:"existingdir" placeholder:"DIR" help:"Also lint the *.sql files of this folder, with its NAME.list value lists, searched recursively (repeatable)."`
@@ -132,7 +134,7 @@ func (c *lintCmd) Run(ctx context.Context, cl *cli) error {
 	case c.ExplainRule != "":
 		return explainRule(os.Stdout, c.ExplainRule)
 	case c.Rules:
-		for _, a := range analyzer.Analyzers() {
+		for _, a := range rules.All() {
 			fmt.Printf("%-24s %-8s %s\n", a.Name, a.Severity, a.Doc)
 		}
 		return nil
@@ -141,7 +143,7 @@ func (c *lintCmd) Run(ctx context.Context, cl *cli) error {
 	if err != nil {
 		return err
 	}
-	files, err := analyzer.ReadFiles(analyzer.Sources{Paths: c.Paths, Corpus: c.Corpus, Override: c.Override, NoBuiltin: c.NoBuiltin})
+	files, err := lint.ReadFiles(lint.Sources{Paths: c.Paths, Corpus: c.Corpus, Override: c.Override, NoBuiltin: c.NoBuiltin})
 	if err != nil {
 		return err
 	}
@@ -153,7 +155,7 @@ func (c *lintCmd) Run(ctx context.Context, cl *cli) error {
 		defer srv.Close()
 		opts.Server = srv
 	}
-	res, err := analyzer.Lint(ctx, files, opts)
+	res, err := lint.Lint(ctx, files, opts)
 	if err != nil {
 		return err
 	}
@@ -162,23 +164,23 @@ func (c *lintCmd) Run(ctx context.Context, cl *cli) error {
 
 // lintOptions maps the flags to the lint driver's options, refusing the
 // combinations that make no sense.
-func (c *lintCmd) lintOptions() (analyzer.LintOptions, error) {
+func (c *lintCmd) lintOptions() (lint.Options, error) {
 	switch {
 	case c.UnsafeFixes && !c.Fix && !c.Diff:
-		return analyzer.LintOptions{}, usage.Errorf("--unsafe-fixes applies fixes: give --fix or --diff too")
+		return lint.Options{}, usage.Errorf("--unsafe-fixes applies fixes: give --fix or --diff too")
 	case c.Diff && c.Fix:
-		return analyzer.LintOptions{}, usage.Errorf("--diff shows what --fix would write: give one of them")
+		return lint.Options{}, usage.Errorf("--diff shows what --fix would write: give one of them")
 	case c.Diff && c.Format != "text":
-		return analyzer.LintOptions{}, usage.Errorf("--diff prints a diff, not findings: leave --format out")
+		return lint.Options{}, usage.Errorf("--diff prints a diff, not findings: leave --format out")
 	case c.Diff && c.CheckPlans:
-		return analyzer.LintOptions{}, usage.Errorf("--diff prints a diff, not findings: leave --check-plans out")
+		return lint.Options{}, usage.Errorf("--diff prints a diff, not findings: leave --check-plans out")
 	case c.Schema != "" && c.named():
-		return analyzer.LintOptions{}, usage.Errorf("--schema and a live server (--dsn, --host, --port, --socket or --sandbox) both name a schema: give one")
+		return lint.Options{}, usage.Errorf("--schema and a live server (--dsn, --host, --port, --socket or --sandbox) both name a schema: give one")
 	}
 	if err := c.lintServerFlags.check(); err != nil {
-		return analyzer.LintOptions{}, err
+		return lint.Options{}, err
 	}
-	return analyzer.LintOptions{
+	return lint.Options{
 		SchemaFile: c.Schema, Tables: c.Tables, TableName: c.TableName,
 		Flavor: flavor.Name(c.Flavor), Galera: c.Galera, ConfigFile: c.Config, Select: c.Select, Ignore: c.Ignore,
 		Fix: c.Fix, Diff: c.Diff, UnsafeFixes: c.UnsafeFixes, CheckPlans: c.CheckPlans,
@@ -189,7 +191,7 @@ func (c *lintCmd) lintOptions() (analyzer.LintOptions, error) {
 // happened on the way (files fixed, plans) to stderr; findings at error
 // severity make the exit status 1. With --diff it prints the diff of the
 // fixes instead of the findings, and exits 1 when there is one.
-func (c *lintCmd) print(cl *cli, res *analyzer.Result) error {
+func (c *lintCmd) print(cl *cli, res *lint.Result) error {
 	wd, err := os.Getwd()
 	if err != nil {
 		return err
@@ -219,8 +221,8 @@ func (c *lintCmd) print(cl *cli, res *analyzer.Result) error {
 			}
 		}
 	}
-	out := analyzer.OutputOptions{Version: version, Root: analyzer.RepoRoot(wd)}
-	if err := analyzer.WriteFindings(os.Stdout, c.Format, res.Diagnostics, out); err != nil {
+	out := output.Options{Version: version, Root: output.RepoRoot(wd), Rules: rules.All()}
+	if err := output.WriteFindings(os.Stdout, c.Format, res.Diagnostics, out); err != nil {
 		return err
 	}
 	if !cl.Quiet && c.Format == "text" && len(res.Diagnostics) > 0 {
@@ -247,12 +249,12 @@ func displayPath(path, wd string) string {
 // there are.
 func explainRule(w io.Writer, name string) error {
 	if name == "all" {
-		return analyzer.WriteReference(w)
+		return rules.WriteReference(w)
 	}
-	a := analyzer.Lookup(name)
+	a := rules.Lookup(name)
 	if a == nil {
 		var names []string
-		for _, a := range analyzer.Analyzers() {
+		for _, a := range rules.All() {
 			names = append(names, a.Name)
 		}
 		return usage.Errorf("--explain-rule: no rule %s%s (rules: %s)", name, suggest.DidYouMean(name, names), strings.Join(names, ", "))

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/joinbench/joinbench/analyzer"
+	"github.com/joinbench/joinbench/analyzer/rules"
 	"github.com/joinbench/joinbench/ddl"
 	"github.com/joinbench/joinbench/ddl/load"
 	"github.com/joinbench/joinbench/internal/testdb"
@@ -109,7 +109,7 @@ func TestRulesReferenceIsUpToDate(t *testing.T) {
 		t.Fatalf("docs/rules.md is not what `joinbench lint --explain-rule all` prints: run `make docs` and commit the result (first difference at %s)",
 			firstDifference(committed, generated))
 	}
-	for _, a := range analyzer.Analyzers() {
+	for _, a := range rules.All() {
 		page, fragment, _ := strings.Cut(a.HelpURI(), "#")
 		if !strings.HasSuffix(page, "/docs/rules.md") || !hasHeading(committed, fragment) {
 			t.Errorf("rule %s: help URI %s has no heading in docs/rules.md", a.Name, a.HelpURI())

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/joinbench/joinbench/analyzer"
+	"github.com/joinbench/joinbench/analyzer/rules"
 	"github.com/joinbench/joinbench/ddl"
 	"github.com/joinbench/joinbench/internal/usage"
 )
@@ -38,7 +39,7 @@ func (c *rewriteCmd) Run(ctx context.Context, cl *cli) error {
 	if err != nil {
 		return usage.Wrap(err)
 	}
-	out, err := analyzer.RewriteRightJoins(s.Path, s.Source, &analyzer.Options{Schema: schema})
+	out, err := rules.RewriteRightJoins(s.Path, s.Source, &analyzer.Options{Schema: schema})
 	if err != nil {
 		return err
 	}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
-	"github.com/joinbench/joinbench/analyzer"
+	"github.com/joinbench/joinbench/analyzer/rules"
 	"github.com/joinbench/joinbench/internal/clidoc"
 	"github.com/joinbench/joinbench/results"
 )
@@ -98,7 +98,7 @@ func readDoc(t *testing.T, path string) string {
 
 func TestDocsNameEveryLintRule(t *testing.T) {
 	page := readDoc(t, "docs/scenarios.md")
-	for _, a := range analyzer.Analyzers() {
+	for _, a := range rules.All() {
 		if !strings.Contains(page, a.Name) {
 			t.Errorf("docs/scenarios.md does not name the lint rule %s", a.Name)
 		}
