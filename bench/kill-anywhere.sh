@@ -46,7 +46,7 @@ q() { mariadb -uroot -S "$(sock "$1")" -N -B -e "$2" 2>/dev/null; }
 if [ -z "$(q node1 "SHOW TABLES FROM joinbench LIKE 'main1'")" ]; then
 	"$J" prepare --sandbox "$SANDBOX" --tables 1 --table-name main --table-size $SIZE -q >/dev/null || exit 1
 fi
-q node1 "CREATE TABLE IF NOT EXISTS joinbench.big (id INT PRIMARY KEY, g INT, pad VARCHAR(200)) ENGINE=InnoDB;
+q node1 "USE joinbench; CREATE TABLE IF NOT EXISTS joinbench.big (id INT PRIMARY KEY, g INT, pad VARCHAR(200)) ENGINE=InnoDB;
 INSERT IGNORE INTO joinbench.big SELECT seq, seq % 100, REPEAT('x', 100) FROM seq_1_to_100000;"
 
 # state prints what must be the same after every kill.
@@ -73,7 +73,7 @@ before=$(state)
 echo "$before" >&2
 
 run=("$J" run --sandbox "$SANDBOX" --tables 1 --table-name main --table-size $SIZE --threads 3 -s point_update=1 -s point_select=1 --out "$OUT" -q)
-ptosc="pt-online-schema-change --alter ENGINE=InnoDB h={host},P={port},u={user},D={database},t=big --execute --no-check-alter --recursion-method=none --max-load Threads_running=1000 --critical-load Threads_running=1000"
+ptosc="pt-online-schema-change --alter ENGINE=InnoDB h={host},P={port},u={user},D={database},t=big --execute --no-check-alter --recursion-method=none --chunk-size 1000 --sleep 0.05 --max-load Threads_running=1000 --critical-load Threads_running=1000"
 ptosc=${ptosc// /\~}
 lesson=("$J" experiment --sandbox "$SANDBOX" --table-size $SIZE --threads 3 --window 3s --warmup 1s --repetitions 1 --out "$OUT" -q)
 # name | longest moment to kill at (s) | command
