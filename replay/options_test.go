@@ -113,3 +113,26 @@ func TestCheckRunIDTaken(t *testing.T) {
 		t.Errorf("segment 2 run twice: %v, want a usage error", err)
 	}
 }
+
+// --work picks when reads are sampled: after the measured phase by
+// default (sample), while it runs with during; anything else is a usage
+// error naming the three.
+func TestWorkModes(t *testing.T) {
+	for mode, want := range map[string]struct{ sampled, during bool }{
+		"": {true, false}, results.WorkSample: {true, false}, results.WorkDuring: {true, true}, results.WorkOff: {false, false},
+	} {
+		o := Options{RunOptions: results.RunOptions{Threads: 1, Tables: 1, TableSize: 10, Work: mode}}
+		if err := o.check(); err != nil {
+			t.Fatalf("--work %q: %v", mode, err)
+		}
+		o = o.withDefaults()
+		c := o.config(nil)
+		if got := c.Work.Budget > 0; got != want.sampled || c.Work.During != want.during {
+			t.Errorf("--work %q: sampled %v, during %v; want %+v", mode, got, c.Work.During, want)
+		}
+	}
+	o := Options{RunOptions: results.RunOptions{Threads: 1, Tables: 1, TableSize: 10, Work: "always"}}
+	if err := o.check(); err == nil || !usage.Is(err) || err.Error() != `--work "always": sample, during or off` {
+		t.Errorf("--work always: %v", err)
+	}
+}

@@ -401,8 +401,17 @@ func (sp *samplers) finish(stop context.CancelFunc, measured time.Duration) {
 		limit = max(limit, measured)
 		t := time.Now()
 		defer func() { sp.sm.pass = time.Since(t) }()
-		for _, ep := range sp.eps {
-			reqs := ep.later.take()
+		kept := make([][]workReq, len(sp.eps))
+		n := 0
+		for i, ep := range sp.eps {
+			kept[i] = ep.later.take()
+			n += len(kept[i])
+		}
+		if n > 0 {
+			sp.e.log.Printf("work: measuring %d sampled read(s) under ANALYZE, the measured phase being over", n)
+		}
+		for i, ep := range sp.eps {
+			reqs := kept[i]
 			go func() {
 				defer close(ep.works)
 				for _, r := range reqs {

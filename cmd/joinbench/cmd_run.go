@@ -42,7 +42,7 @@ type runFlags struct {
 	Scenario       []string `short:"s" sep:"none" group:"Selection" placeholder:"NAME=COUNT" help:"Execute scenario NAME COUNT times per event (repeatable; NAME alone means 1; COUNT 0 turns it off after --tags or --all)."`
 	Tags           []string `sep:"," group:"Selection" placeholder:"TAG" help:"Enable (count 1) every scenario that has one of these tags; join tags with + to require each (left+hint). As list --tags shows them."`
 	All            bool     `group:"Selection" help:"Enable every scenario (count 1)."`
-	ReadOnly       bool     `group:"Selection" help:"Refuse to run any scenario with a statement that is not a plain read (DML, DDL, locking read, SELECT ... INTO, SET, CALL, LOCK TABLES ...): a usage error names its file:line and kind, before connecting."`
+	ReadOnly       bool     `group:"Selection" help:"Refuse to run any scenario with a statement that is not a plain read (DML, DDL, locking read, SELECT ... INTO, SET, CALL, LOCK TABLES ...): a usage error names its file:line and kind, before connecting. Statements then run in read-only transactions, so the server refuses a write no parse sees (a stored function that writes: error 1792)."`
 	ImportedWrites bool     `group:"Selection" help:"Let the scenarios tagged imported (written by joinbench import --writes) that write run: without it they are refused as --read-only refuses writes."`
 
 	Threads        int           `short:"t" default:"1" group:"Load" help:"Worker threads, each with its own connection; spread round-robin over the endpoints."`
@@ -138,8 +138,11 @@ scenario is classified from its parse, and a scenario with DML, DDL (DROP,
 TRUNCATE ...), a locking read (FOR UPDATE, FOR SHARE, LOCK IN SHARE MODE),
 SELECT ... INTO, SET, CALL, LOCK TABLES, a transaction statement or a
 statement the parser cannot read is refused before anything is connected
-to or written. Without it, run.json lists such scenarios with their kinds
-(write_scenarios, write_kinds).
+to or written; the statements that run, and their work samples, run in
+read-only transactions (SET SESSION TRANSACTION READ ONLY), so that the
+server refuses a write the parse cannot see, such as a stored function
+called by a SELECT (error 1792). Without it, run.json lists such
+scenarios with their kinds (write_scenarios, write_kinds).
 
 Exit status: 0 when the run completed, 1 when it failed (a results file
 could not be written, every scenario was disabled), 2 on a usage error,
