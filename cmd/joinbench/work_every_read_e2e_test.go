@@ -3,7 +3,6 @@
 package main
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -18,18 +17,7 @@ import (
 // under the race detector, hence the end-to-end suite.
 func TestWorkEveryReadScenario(t *testing.T) {
 	dsn := testdb.Fresh(t, "cmd_work_every_read")
-	if code, _ := runCaptured(t, "-q", "prepare", "--dsn", dsn, "--tables", "1", "--table-size", workTableSize); code != 0 {
-		t.Fatalf("prepare: exit %d", code)
-	}
-	out := t.TempDir()
-	run := func(id, dsn string, events string, scenarios ...string) string {
-		args := []string{"-q", "run", "--dsn", dsn, "--out", out, "--run-id", id, "-t", "2", "--events", events, "--table-size", workTableSize}
-		args = append(args, scenarios...)
-		if code, _, stderr := runCapturedAll(t, args...); code != 0 {
-			t.Fatalf("run %s: exit %d\n%s", id, code, stderr)
-		}
-		return filepath.Join(out, "run="+id)
-	}
+	run := workRuns(t, dsn)
 	// Every read scenario, A/A; 4 events a thread, which are all sampled.
 	reads := append([]string{"--all", "--read-only"}, writeScenariosOff...)
 	all1 := run("all1", dsn, "4", reads...)

@@ -64,6 +64,26 @@ func checkSameWork(t *testing.T, what string, c compare.Comparison) {
 	}
 }
 
+// workRuns prepares the work workflow's dataset (1 x workTableSize rows)
+// on dsn and returns what runs scenarios on it, 2 threads and events
+// events with the default seed, into a run folder named by id.
+func workRuns(t *testing.T, dsn string) func(id, dsn, events string, scenarios ...string) string {
+	t.Helper()
+	if code, _ := runCaptured(t, "-q", "prepare", "--dsn", dsn, "--tables", "1", "--table-size", workTableSize); code != 0 {
+		t.Fatalf("prepare: exit %d", code)
+	}
+	out := t.TempDir()
+	return func(id, dsn, events string, scenarios ...string) string {
+		t.Helper()
+		args := []string{"-q", "run", "--dsn", dsn, "--out", out, "--run-id", id, "-t", "2", "--events", events, "--table-size", workTableSize}
+		args = append(args, scenarios...)
+		if code, _, stderr := runCapturedAll(t, args...); code != 0 {
+			t.Fatalf("run %s: exit %d\n%s", id, code, stderr)
+		}
+		return filepath.Join(out, "run="+id)
+	}
+}
+
 // TestWorkSingleRunWorkflow is the workflow with single runs:
 // prepare 1 x 20,000 rows, run simple_inner_index and simple_left_pk with
 // 2 threads and 200 events, again with the same seed (A/A: the same work,
@@ -75,18 +95,7 @@ func checkSameWork(t *testing.T, what string, c compare.Comparison) {
 func TestWorkSingleRunWorkflow(t *testing.T) {
 	dsn := testdb.Fresh(t, "cmd_work_single")
 	db := testdb.Open(t, "cmd_work_single")
-	if code, _ := runCaptured(t, "-q", "prepare", "--dsn", dsn, "--tables", "1", "--table-size", workTableSize); code != 0 {
-		t.Fatalf("prepare: exit %d", code)
-	}
-	out := t.TempDir()
-	run := func(id, dsn string, events string, scenarios ...string) string {
-		args := []string{"-q", "run", "--dsn", dsn, "--out", out, "--run-id", id, "-t", "2", "--events", events, "--table-size", workTableSize}
-		args = append(args, scenarios...)
-		if code, _, stderr := runCapturedAll(t, args...); code != 0 {
-			t.Fatalf("run %s: exit %d\n%s", id, code, stderr)
-		}
-		return filepath.Join(out, "run="+id)
-	}
+	run := workRuns(t, dsn)
 	workflow := []string{"-s", "simple_inner_index", "-s", "simple_left_pk"}
 	a := run("a", dsn, "200", workflow...)
 	b := run("b", dsn, "200", workflow...)
