@@ -1,6 +1,7 @@
 package main
 
 import (
+	"database/sql"
 	"encoding/json"
 	"io"
 	"os"
@@ -306,4 +307,14 @@ func TestRunReadOnlyKeepsTables(t *testing.T) {
 		!slices.Equal(info.WriteKinds["truncate_orders"], []string{"ddl"}) || len(info.WriteKinds) != 1 {
 		t.Errorf("run.json write scenarios %v, kinds %v; want truncate_orders: [ddl]", info.WriteScenarios, info.WriteKinds)
 	}
+}
+
+func openDB(t *testing.T, dsn string) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("mysql", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
 }

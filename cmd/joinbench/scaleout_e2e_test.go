@@ -1,7 +1,8 @@
+//go:build e2e
+
 package main
 
 import (
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -18,16 +19,6 @@ import (
 	"github.com/joinbench/joinbench/internal/testdb"
 	"github.com/joinbench/joinbench/results"
 )
-
-func openDB(t *testing.T, dsn string) *sql.DB {
-	t.Helper()
-	db, err := sql.Open("mysql", dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
-}
 
 // runProcesses runs joinbench once per argument list, as child processes
 // side by side, and fails the test if one fails, with the output of every
