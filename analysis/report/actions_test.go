@@ -1,3 +1,1 @@
 package report
-
-import ()
