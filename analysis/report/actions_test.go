@@ -1,1 +1,3 @@
 package report
+
+import ()
