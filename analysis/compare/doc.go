@@ -26,7 +26,7 @@
 // (rule.go): compare --help, every output's Rule line and docs/compare.md
 // are generated from them, and verdict_test.go has a case for each.
 //
-// It must not read results or files other than a calibration (analysis/report
-// collects the sides and calls it), nor render (analysis/render does), nor
+// It must not read results or files other than a calibration (analysis/judge
+// has analysis/report collect the sides and calls it), nor render (analysis/render does), nor
 // talk to a server.
 package compare

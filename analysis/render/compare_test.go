@@ -14,7 +14,7 @@ import (
 
 	"github.com/joinbench/joinbench/analysis/compare"
 	"github.com/joinbench/joinbench/analysis/internal/fixture"
-	"github.com/joinbench/joinbench/analysis/report"
+	"github.com/joinbench/joinbench/analysis/judge"
 	"github.com/joinbench/joinbench/analysis/stats"
 	"github.com/joinbench/joinbench/results"
 )
@@ -22,7 +22,7 @@ import (
 // compareFixtures writes two runs and compares them.
 func compareFixtures(t *testing.T, base, cand fixture.Run) *compare.Comparison {
 	t.Helper()
-	return fixture.Compare(t, base, cand, report.Compare)
+	return fixture.Compare(t, base, cand, judge.Compare)
 }
 
 var byName = fixture.ByScenario
@@ -32,7 +32,7 @@ var byName = fixture.ByScenario
 func TestCompareStalls(t *testing.T) {
 	parent := t.TempDir()
 	toi, rsu, again := fixture.StallRun(t, parent, "toi", 1500), fixture.StallRun(t, parent, "rsu", 0), fixture.StallRun(t, parent, "toi2", 1450)
-	c, err := report.Compare([]string{toi}, []string{rsu}, compare.Options{Resamples: 100})
+	c, err := judge.Compare([]string{toi}, []string{rsu}, compare.Options{Resamples: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,15 +49,15 @@ func TestCompareStalls(t *testing.T) {
 		t.Errorf("text (%v):\n%s", err, b.String())
 	}
 	// Reversed, more stall; the same stall twice, no change.
-	if c, _ := report.Compare([]string{rsu}, []string{toi}, compare.Options{Resamples: 100}); c.Stalls.Verdict != compare.MoreStall {
+	if c, _ := judge.Compare([]string{rsu}, []string{toi}, compare.Options{Resamples: 100}); c.Stalls.Verdict != compare.MoreStall {
 		t.Errorf("RSU vs TOI: %s", c.Stalls.Verdict)
 	}
-	if c, _ := report.Compare([]string{toi}, []string{again}, compare.Options{Resamples: 100}); c.Stalls.Verdict != compare.SameStall {
+	if c, _ := judge.Compare([]string{toi}, []string{again}, compare.Options{Resamples: 100}); c.Stalls.Verdict != compare.SameStall {
 		t.Errorf("TOI vs TOI: %+v", c.Stalls)
 	}
 	// Runs without actions have no stall comparison.
 	plain := fixture.Run{ID: "plain", Execs: []results.Execution{{Scenario: "w", Start: fixture.T0, LatencyNs: 1, Params: []string{}}}}.Write(t, parent)
-	if c, _ := report.Compare([]string{plain}, []string{rsu}, compare.Options{Resamples: 100}); c.Stalls != nil {
+	if c, _ := judge.Compare([]string{plain}, []string{rsu}, compare.Options{Resamples: 100}); c.Stalls != nil {
 		t.Errorf("without actions: %+v", c.Stalls)
 	}
 }
@@ -71,7 +71,7 @@ func TestCompareMethods(t *testing.T) {
 	parent := t.TempDir()
 	toi := fixture.MethodRun(t, parent, "toi", fixture.Method{Spec: "2s@node2: sql: ALTER TABLE t FORCE", StallMs: 1500, PausedNs: 800_000_000})
 	rsu := fixture.MethodRun(t, parent, "rsu", fixture.Method{Spec: "2s@all: rsu: ALTER TABLE t FORCE", Latency: 2280 * time.Microsecond})
-	c, err := report.Compare([]string{toi}, []string{rsu}, compare.Options{Resamples: 100})
+	c, err := judge.Compare([]string{toi}, []string{rsu}, compare.Options{Resamples: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestCompareMethods(t *testing.T) {
 	}
 	// The same action on both sides: a comparison of servers, as before.
 	again := fixture.MethodRun(t, parent, "toi2", fixture.Method{Spec: "2s@node2: sql: ALTER TABLE t FORCE", StallMs: 1500, Latency: 2280 * time.Microsecond})
-	if c, _ := report.Compare([]string{toi}, []string{again}, compare.Options{Resamples: 100}); c.Methods != nil || !c.Failed() {
+	if c, _ := judge.Compare([]string{toi}, []string{again}, compare.Options{Resamples: 100}); c.Methods != nil || !c.Failed() {
 		t.Errorf("same actions: methods %+v, failed %v", c.Methods, c.Failed())
 	}
 }
@@ -223,7 +223,7 @@ func TestCompareUnmeasuredFails(t *testing.T) {
 		fixture.Scen{Name: "always_fails", N: 100, MedianMs: 1, ErrEvery: 1, ErrCode: 1146},
 		fixture.Scen{Name: "same", N: 100, MedianMs: 1})}.Write(t, dir)
 
-	cmp, err := report.Compare([]string{b}, []string{c}, compare.Options{})
+	cmp, err := judge.Compare([]string{b}, []string{c}, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,7 +256,7 @@ func TestCompareUnmeasuredFails(t *testing.T) {
 		t.Errorf("verdict line:\n%s", text.String())
 	}
 
-	cmp, err = report.Compare([]string{b}, []string{c}, compare.Options{AllowMissing: true})
+	cmp, err = judge.Compare([]string{b}, []string{c}, compare.Options{AllowMissing: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +287,7 @@ func TestCompareWarnsAboutIncompleteRuns(t *testing.T) {
 	fixture.WriteRunJSON(t, empty, &results.Run{RunID: "empty", ServerVersion: "10.11.6-MariaDB", Start: fixture.T0, End: fixture.T0.Add(time.Second)})
 
 	var warned []string
-	c, err := report.Compare([]string{base}, []string{cand, empty}, compare.Options{Warn: func(err error) { warned = append(warned, err.Error()) }})
+	c, err := judge.Compare([]string{base}, []string{cand, empty}, compare.Options{Warn: func(err error) { warned = append(warned, err.Error()) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -315,7 +315,7 @@ func TestCompareWarnsAboutIncompleteRuns(t *testing.T) {
 
 func TestRoundsOutputs(t *testing.T) {
 	base, cand := fixture.RoundsSeries(t, t.TempDir(), "s3", 3, map[string]float64{"x": 3}, fixture.Scen{Name: "x", N: 100, MedianMs: 5, Plan: "p"})
-	c, err := report.Compare(base, cand, compare.Options{})
+	c, err := judge.Compare(base, cand, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -368,7 +368,7 @@ func TestOverallCatchesUniformSlowdown(t *testing.T) {
 	}
 	dir := t.TempDir()
 	base, cand := fixture.RoundsSeries(t, filepath.Join(dir, "ab"), "ab", 6, slow, scs...)
-	c, err := report.Compare(base, cand, compare.Options{})
+	c, err := judge.Compare(base, cand, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -388,7 +388,7 @@ func TestOverallCatchesUniformSlowdown(t *testing.T) {
 	}
 
 	aaBase, aaCand := fixture.RoundsSeries(t, filepath.Join(dir, "aa"), "aa", 6, nil, scs...)
-	aa, err := report.Compare(aaBase, aaCand, compare.Options{})
+	aa, err := judge.Compare(aaBase, aaCand, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -396,7 +396,7 @@ func TestOverallCatchesUniformSlowdown(t *testing.T) {
 		t.Errorf("A/A overall %+v", aa.Overall)
 	}
 	// Single runs: no overall verdict.
-	one, err := report.Compare(base[:1], cand[:1], compare.Options{})
+	one, err := judge.Compare(base[:1], cand[:1], compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

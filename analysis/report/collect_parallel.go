@@ -3,8 +3,6 @@ package report
 import (
 	"runtime"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/joinbench/joinbench/results"
 )
@@ -186,22 +184,4 @@ func cloneParams(params []string) []string {
 		out[i] = strings.Clone(p)
 	}
 	return out
-}
-
-// eachParallel calls fn(0) ... fn(n-1) on up to GOMAXPROCS goroutines and
-// returns when all have returned. Each call must touch only what index i
-// owns (and read what is shared).
-func eachParallel(n int, fn func(i int)) {
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), n) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
-				fn(i)
-			}
-		}()
-	}
-	wg.Wait()
 }

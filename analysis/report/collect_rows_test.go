@@ -197,25 +197,73 @@ func TestColumnsGiveTheSameReport(t *testing.T) {
 	sameJSON(t, "report", got, want)
 }
 
-// TestColumnsGiveTheSameComparison: the same for a comparison, samples
-// and checksums included, of single runs and of rounds.
+// TestColumnsGiveTheSameComparison: the same for what a comparison reads
+// (analysis/judge's Compare), samples and checksums included, of single
+// runs, of rounds, and of runs in lockstep.
 func TestColumnsGiveTheSameComparison(t *testing.T) {
 	parent := t.TempDir()
 	b1, b2 := shuffledRun("b1", 1, 1).Write(t, parent), shuffledRun("b2", 2, 1).Write(t, parent)
 	c1, c2 := shuffledRun("c1", 3, 1.3).Write(t, parent), shuffledRun("c2", 4, 1.3).Write(t, parent)
-	for _, sides := range [][2][]string{{{b1}, {c1}}, {{b1, b2}, {c1, c2}}} {
-		got, err := Compare(sides[0], sides[1], compare.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var want *compare.Comparison
-		byRows(func() { want, err = Compare(sides[0], sides[1], compare.Options{}) })
-		if err != nil {
-			t.Fatal(err)
-		}
-		if s := byName(got)["big"]; s.Checksums.Mismatched != 1 || len(s.Checksums.Examples) != 1 {
+	scs := []fixture.Scen{{Name: "slower", N: 100, MedianMs: 5, Plan: "p"}, {Name: "same", N: 100, MedianMs: 5, Plan: "p"}}
+	slow := map[string]float64{"slower": 1.3}
+	lb := fixture.LockstepSide(t, parent, results.SideBase, 6, slow, scs...)
+	lc := fixture.LockstepSide(t, parent, results.SideCandidate, 6, slow, scs...)
+	for i, sides := range [][2][]string{{{b1}, {c1}}, {{b1, b2}, {c1, c2}}, {{lb}, {lc}}} {
+		got := readComparison(t, sides[0], sides[1])
+		var want *comparisonRead
+		byRows(func() { want = readComparison(t, sides[0], sides[1]) })
+		if s := byScenario(got.Scenarios)["big"]; i < 2 && (s.Checksums.Mismatched != 1 || len(s.Checksums.Examples) != 1) {
 			t.Fatalf("fixture: checksums of big %+v", s.Checksums)
+		}
+		if s := byScenario(got.Scenarios)["slower"]; i == 2 && (s.BaseRounds != 6 || s.Median == nil) {
+			t.Fatalf("fixture: slower over %d rounds, median %+v", s.BaseRounds, s.Median)
 		}
 		sameJSON(t, "comparison", got, want)
 	}
+}
+
+// comparisonRead is what a comparison reads of its two sides, each
+// scenario judged by the rule as analysis/judge's Compare judges it.
+type comparisonRead struct {
+	Base, Candidate compare.Side
+	Rounds          *compare.Rounds
+	Activity        [2]compare.RoundActivity
+	Scenarios       []compare.ScenarioComparison
+}
+
+// readComparison reads two sides as analysis/judge's Compare does, through
+// the readers report gives it, and judges each scenario.
+func readComparison(t *testing.T, baseDirs, candDirs []string) *comparisonRead {
+	t.Helper()
+	opt := compare.Options{}.WithDefaults()
+	c := compare.New(opt)
+	base, cand, err := ReadSides(baseDirs, candDirs, c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	examples, err := ChecksumExamples(candDirs, base, cand)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := ScenarioNames(base, cand)
+	rounds, err := ReadRounds(baseDirs, candDirs, names, opt.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := compare.NewJudge(opt, len(names), rounds)
+	out := &comparisonRead{Base: c.Base, Candidate: c.Candidate, Rounds: rounds}
+	for _, n := range names {
+		out.Scenarios = append(out.Scenarios, j.Scenario(ScenarioInput(n, base, cand, examples[n], true, rounds)))
+	}
+	out.Activity = [2]compare.RoundActivity{base.Activity(), cand.Activity()}
+	return out
+}
+
+// byScenario is judged scenarios by name.
+func byScenario(judged []compare.ScenarioComparison) map[string]compare.ScenarioComparison {
+	m := map[string]compare.ScenarioComparison{}
+	for _, s := range judged {
+		m[s.Scenario] = s
+	}
+	return m
 }

@@ -11,7 +11,7 @@ import (
 const mod = "github.com/joinbench/joinbench/"
 
 // The analysis packages, and the models and storage format they read.
-var offline = []string{mod + "analysis/report", mod + "analysis/compare", mod + "analysis/render", mod + "analysis/render/plot",
+var offline = []string{mod + "analysis/report", mod + "analysis/judge", mod + "analysis/compare", mod + "analysis/render", mod + "analysis/render/plot",
 	mod + "analysis/stats", mod + "analysis/metrics", mod + "analysis/stall", mod + "results", mod + "work", mod + "explain"}
 
 // Reading results, judging, rendering and parsing plans happen offline:

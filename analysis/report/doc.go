@@ -2,17 +2,17 @@
 // a report (per scenario summaries, latency over time, plans, the SQL,
 // slowest executions and error messages, server
 // counters, clients of a split run, the nodes that served the connections,
-// what actions cost), and it collects the
-// two sides of a comparison into the typed inputs of analysis/compare's rule
-// (Compare, Calibrate): each run folder of a side is a round, or each time
-// slice of a run in lockstep with the other side's; per scenario, its
-// executions' metrics, plans, statement texts, result checksums (and the
-// parameters of mismatches), statements cut at the end, and per-round
-// latency samples, and what every round did whatever the scenario (the
-// rule's evidence that a side's server answered). A run.json no run
-// writes (edited or damaged) is refused before it sizes anything
-// (runcheck.go), and the datasets the runs record are compared before
-// anything else is read (datasets.go).
+// what actions cost), and it gives analysis/judge the readers of the two
+// sides of a comparison, in the typed inputs of analysis/compare's rule:
+// ReadSides and ScenarioInput (sides.go: per scenario, its executions'
+// metrics, plans, statement texts, result checksums, statements cut at
+// the end), ChecksumExamples (the parameters of mismatches), ReadRounds
+// (replicates.go: each run folder of a side is a round, or each time
+// slice of a run in lockstep with the other side's, with per-round
+// latency samples and what every round did whatever the scenario, the
+// rule's evidence that a side's server answered) and ReadActionCosts
+// (stalls.go). A run.json no run writes (edited or damaged) is refused
+// before it sizes anything (runcheck.go).
 //
 // It reads results through results by columns, a row group at a
 // time (ScanExecutionColumns), on every core: each worker adds what it
@@ -26,6 +26,6 @@
 // uses too.
 //
 // It must not judge (the rule and its statistics are analysis/compare's and
-// analysis/stats'), nor render (analysis/render does), and never talks to a
+// analysis/stats', comparing runs by it analysis/judge's), nor render (analysis/render does), and never talks to a
 // server.
 package report

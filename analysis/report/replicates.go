@@ -138,9 +138,9 @@ func readRounds(dirs []string, seed uint64) ([]*round, error) {
 	return out, nil
 }
 
-// inLockstep says whether one of dirs is a run in lockstep, which holds
+// InLockstep says whether one of dirs is a run in lockstep, which holds
 // several rounds.
-func inLockstep(dirs []string) bool {
+func InLockstep(dirs []string) bool {
 	for _, d := range dirs {
 		if info := results.ReadRunInfo(d, nil); info != nil && info.Replicate != nil && info.Replicate.Slice > 0 {
 			return true
@@ -207,12 +207,12 @@ func commonSeries(base, cand []*round) string {
 	return series
 }
 
-// readSideRounds reads every run folder of both sides as a round when a
+// ReadRounds reads every run folder of both sides as a round when a
 // side has more than one (or holds a run in lockstep), and gathers each
 // scenario's rounds; nil when both sides are a single run (the pooled
 // executions are those rounds).
-func readSideRounds(baseDirs, candDirs, names []string, seed uint64) (*compare.Rounds, error) {
-	if len(baseDirs) < 2 && len(candDirs) < 2 && !inLockstep(baseDirs) && !inLockstep(candDirs) {
+func ReadRounds(baseDirs, candDirs, names []string, seed uint64) (*compare.Rounds, error) {
+	if len(baseDirs) < 2 && len(candDirs) < 2 && !InLockstep(baseDirs) && !InLockstep(candDirs) {
 		return nil, nil
 	}
 	base, err := readRounds(baseDirs, seed)
@@ -226,7 +226,7 @@ func readSideRounds(baseDirs, candDirs, names []string, seed uint64) (*compare.R
 	out := &compare.Rounds{Base: asRounds(base), Candidate: asRounds(cand), Paired: commonSeries(base, cand) != "",
 		Scenarios: map[string]*compare.ScenarioRounds{},
 		Activity:  compare.Activity{Base: activityOf(base), Candidate: activityOf(cand)}}
-	if inLockstep(baseDirs) && inLockstep(candDirs) && len(baseDirs) == 1 && len(candDirs) == 1 {
+	if InLockstep(baseDirs) && InLockstep(candDirs) && len(baseDirs) == 1 && len(candDirs) == 1 {
 		out.Activity.Sliced = true
 		if info := results.ReadRunInfo(baseDirs[0], nil); info != nil && info.Replicate != nil {
 			out.Activity.SliceNs = int64(info.Replicate.Slice)

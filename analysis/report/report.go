@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/joinbench/joinbench/analysis/internal/parallel"
 	"github.com/joinbench/joinbench/analysis/metrics"
 	"github.com/joinbench/joinbench/analysis/stall"
 	"github.com/joinbench/joinbench/results"
@@ -217,7 +218,7 @@ func buildRun(dir string, opt Options) (*RunReport, error) {
 	// figures writes nothing (analysis/metrics/pending.go): the total reads
 	// them all while each scenario's report reads its own.
 	names := acc.names()
-	eachParallel(len(names), func(i int) { acc.scenarios[names[i]].m.Flush() })
+	parallel.Each(len(names), func(i int) { acc.scenarios[names[i]].m.Flush() })
 	scens := make([]*scenarioAcc, len(names))
 	for i, n := range names {
 		scens[i] = acc.scenarios[n]
@@ -234,7 +235,7 @@ func buildRun(dir string, opt Options) (*RunReport, error) {
 	var total metrics.Metrics
 	totalDone := make(chan struct{})
 	go func() { defer close(totalDone); total = acc.total() }()
-	eachParallel(len(names), func(i int) {
+	parallel.Each(len(names), func(i int) {
 		rr.Scenarios[i] = scenarioReport(scens[i], catalog, details, sql[names[i]])
 		if opt.SkipDetails {
 			rr.Scenarios[i].Slowest = nil

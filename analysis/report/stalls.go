@@ -1,7 +1,6 @@
 package report
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/joinbench/joinbench/analysis/compare"
@@ -9,15 +8,16 @@ import (
 	"github.com/joinbench/joinbench/results"
 )
 
-// actionSide is what one run's actions cost: its stalls, and what a
+// ActionSide is what one run's actions cost: its stalls, and what a
 // comparison of methods reads.
-type actionSide struct {
-	stalls *compare.ActionCosts
-	method *compare.MethodSide
+type ActionSide struct {
+	Stalls *compare.ActionCosts
+	Method *compare.MethodSide
 }
 
-// readActionCosts measures one run's actions; nil when it has none.
-func readActionCosts(dir string, w warner) (*actionSide, error) {
+// ReadActionCosts measures one run's actions; nil when it has none.
+func ReadActionCosts(dir string, warn func(error)) (*ActionSide, error) {
+	w := warner{list: new([]string), fn: warn}
 	info := results.ReadRunInfo(dir, w.warn)
 	if info == nil {
 		return nil, nil
@@ -53,33 +53,5 @@ func readActionCosts(dir string, w warner) (*actionSide, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &actionSide{stalls: s, method: m}, nil
-}
-
-// compareActions compares the actions' cost of the first run of each
-// side: their stalls, and, when the runs differ by their actions, their
-// methods; nil when either has no actions.
-func compareActions(baseDirs, candDirs []string, w warner) (*compare.StallComparison, *compare.MethodComparison, error) {
-	if len(baseDirs) == 0 || len(candDirs) == 0 {
-		return nil, nil, nil
-	}
-	b, err := readActionCosts(baseDirs[0], w)
-	if err != nil || b == nil {
-		return nil, nil, err
-	}
-	c, err := readActionCosts(candDirs[0], w)
-	if err != nil || c == nil {
-		return nil, nil, err
-	}
-	if len(baseDirs) > 1 || len(candDirs) > 1 {
-		w.warn(fmt.Errorf("stall times compare the first run of each side only"))
-	}
-	sc, warnings := compare.Stalls(b.stalls, c.stalls)
-	for _, err := range warnings {
-		w.warn(err)
-	}
-	if !compare.DifferentActions(b.stalls.Specs, c.stalls.Specs) {
-		return sc, nil, nil
-	}
-	return sc, compare.Methods(b.method, c.method, sc.Verdict), nil
+	return &ActionSide{Stalls: s, Method: m}, nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/joinbench/joinbench/analysis/compare"
+	"github.com/joinbench/joinbench/analysis/judge"
 	"github.com/joinbench/joinbench/analysis/render"
 	"github.com/joinbench/joinbench/analysis/report"
 	"github.com/joinbench/joinbench/internal/usage"
@@ -119,7 +120,7 @@ func (f *verdictFlags) options(cl *cli) (compare.Options, error) {
 func (f *verdictFlags) compareOrCalibrate(cl *cli, base, cand []string, opt compare.Options, format, out string) error {
 	var cmp *compare.Comparison
 	if f.Calibrate != "" {
-		n, c, err := report.Calibrate(base, cand, opt)
+		n, c, err := judge.Calibrate(base, cand, opt)
 		if errors.Is(err, compare.ErrNoRounds) {
 			return usage.Errorf("--calibrate: %v", err)
 		}
@@ -137,7 +138,7 @@ func (f *verdictFlags) compareOrCalibrate(cl *cli, base, cand []string, opt comp
 		}
 		cmp = c
 	} else {
-		c, err := report.Compare(base, cand, opt)
+		c, err := judge.Compare(base, cand, opt)
 		if err != nil {
 			return inputError(err)
 		}

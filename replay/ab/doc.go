@@ -13,8 +13,8 @@
 //
 // It must not connect to a server, prepare tables or make a run itself:
 // a RunFunc given by the caller does, so the protocol is tested without a
-// server. It must not compare the runs either (analysis/report reads the
-// folders it returns, analysis/compare judges them) nor print a run's
+// server. It must not compare the runs either (analysis/judge compares the
+// folders it returns by analysis/compare's rule) nor print a run's
 // summary or progress: its only output is its own progress lines and
 // each side's notices, on the writers it is given.
 package ab

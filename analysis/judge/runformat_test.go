@@ -1,4 +1,4 @@
-package report
+package judge
 
 import (
 	"errors"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/joinbench/joinbench/analysis/compare"
 	"github.com/joinbench/joinbench/analysis/internal/fixture"
+	"github.com/joinbench/joinbench/analysis/report"
 	"github.com/joinbench/joinbench/results"
 )
 
@@ -40,7 +41,7 @@ func TestCompareRefusesUnreadableRunFile(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, err = Compare([]string{base}, []string{cand}, compare.Options{})
-			var bad *BadRunFileError
+			var bad *report.BadRunFileError
 			if !errors.As(err, &bad) || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("compare: %v, want a refusal naming %q", err, c.want)
 			}

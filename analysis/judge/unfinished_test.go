@@ -1,4 +1,4 @@
-package report
+package judge
 
 import (
 	"strings"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/joinbench/joinbench/analysis/compare"
 	"github.com/joinbench/joinbench/analysis/internal/fixture"
+	"github.com/joinbench/joinbench/analysis/report"
 	"github.com/joinbench/joinbench/results"
 )
 
@@ -90,7 +91,7 @@ func TestStalledScenarioNamesThoseItHid(t *testing.T) {
 	if v := s["after"]; v.Verdict != compare.OnlyInBase || !strings.Contains(strings.Join(v.Reasons, "; "), "not reached: every event stalled on stall (2 cut at the end") {
 		t.Errorf("after: %s %q", v.Verdict, v.Reasons)
 	}
-	rep, err := Build([]string{c}, Options{})
+	rep, err := report.Build([]string{c}, report.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package report
+package judge
 
 import (
 	"errors"
@@ -247,44 +247,14 @@ func TestRoundsHugeChangeFewRounds(t *testing.T) {
 	}
 }
 
-// lockstepSide writes one side's run in lockstep: slices of 10 s, slice k
-// at the machine's speed drift[k] (shared by both sides, which ran at the
-// same time), the candidate's scenarios slowed by slow.
-func lockstepSide(t *testing.T, dir, side string, slices int, slow map[string]float64, scs ...fixture.Scen) string {
-	t.Helper()
-	var execs []results.Execution
-	for k := range slices {
-		var in []fixture.Scen
-		for _, s := range scs {
-			s.MedianMs *= fixture.Drift[k%len(fixture.Drift)]
-			if side == results.SideCandidate && slow[s.Name] > 0 {
-				s.MedianMs *= slow[s.Name]
-			}
-			in = append(in, s)
-		}
-		seed := uint64(10 * k)
-		if side == results.SideCandidate {
-			seed++
-		}
-		for _, e := range fixture.Gen(seed, 10, in...) {
-			e.Start = e.Start.Add(time.Duration(k) * 10 * time.Second)
-			execs = append(execs, e)
-		}
-	}
-	id := "ls-" + side
-	info := &results.Run{RunID: id, ServerVersion: "10.11.6-MariaDB", Flavor: "mariadb", Start: fixture.T0,
-		Replicate: &results.Replicate{Series: "ls", Side: side, Rounds: slices, Slice: results.Duration(10 * time.Second)}}
-	return fixture.Run{ID: id, Info: info, Hosts: 1, Execs: execs}.Write(t, filepath.Join(dir, side))
-}
-
 // TestLockstepSlicesAreRounds: a run in lockstep holds its side's rounds,
 // one per time slice, paired with the other side's slices.
 func TestLockstepSlicesAreRounds(t *testing.T) {
 	dir := t.TempDir()
 	scs := []fixture.Scen{{Name: "slower", N: 100, MedianMs: 5, Plan: "p"}, {Name: "same", N: 100, MedianMs: 5, Plan: "p"}}
 	slow := map[string]float64{"slower": 1.3}
-	base := lockstepSide(t, dir, results.SideBase, 6, slow, scs...)
-	cand := lockstepSide(t, dir, results.SideCandidate, 6, slow, scs...)
+	base := fixture.LockstepSide(t, dir, results.SideBase, 6, slow, scs...)
+	cand := fixture.LockstepSide(t, dir, results.SideCandidate, 6, slow, scs...)
 	c, err := Compare([]string{base}, []string{cand}, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -301,8 +271,8 @@ func TestLockstepSlicesAreRounds(t *testing.T) {
 	}
 	// An A/A pair of runs in lockstep calibrates: its slices are rounds.
 	aaDir := t.TempDir()
-	aaBase := lockstepSide(t, aaDir, results.SideBase, 6, nil, scs...)
-	aaCand := lockstepSide(t, aaDir, results.SideCandidate, 6, nil, scs...)
+	aaBase := fixture.LockstepSide(t, aaDir, results.SideBase, 6, nil, scs...)
+	aaCand := fixture.LockstepSide(t, aaDir, results.SideCandidate, 6, nil, scs...)
 	noise, _, err := Calibrate([]string{aaBase}, []string{aaCand}, compare.Options{})
 	if err != nil {
 		t.Fatalf("calibration from runs in lockstep: %v", err)
@@ -310,16 +280,6 @@ func TestLockstepSlicesAreRounds(t *testing.T) {
 	if n := noise.Scenarios["same"]; n.Rounds != 12 || n.Pairs != 6 {
 		t.Errorf("calibrated %+v, want 12 rounds in 6 pairs", n)
 	}
-	// Read by rows, the slices are the same.
-	byRows(func() {
-		r, err := Compare([]string{base}, []string{cand}, compare.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got, want := *byName(r)["slower"].Median, *s["slower"].Median; got != want {
-			t.Errorf("by rows %+v, by columns %+v", got, want)
-		}
-	})
 }
 
 // TestLockstepDeadCandidate: a candidate whose server died in the third
@@ -329,8 +289,8 @@ func TestLockstepSlicesAreRounds(t *testing.T) {
 func TestLockstepDeadCandidate(t *testing.T) {
 	dir := t.TempDir()
 	scs := []fixture.Scen{{Name: "a", N: 100, MedianMs: 5, Plan: "p"}, {Name: "b", N: 100, MedianMs: 5, Plan: "p"}}
-	base := lockstepSide(t, dir, results.SideBase, 6, nil, scs...)
-	cand := lockstepSide(t, dir, results.SideCandidate, 6, nil, scs...)
+	base := fixture.LockstepSide(t, dir, results.SideBase, 6, nil, scs...)
+	cand := fixture.LockstepSide(t, dir, results.SideCandidate, 6, nil, scs...)
 	var kept []results.Execution
 	_, err := results.ScanExecutions(cand, nil, func(e *results.Execution) error {
 		switch at := e.Start.Sub(fixture.T0); {

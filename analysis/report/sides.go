@@ -13,17 +13,9 @@ import (
 	"github.com/joinbench/joinbench/results"
 )
 
-// Compare reads the base and candidate run folders and compares them
-// scenario by scenario by the rule of analysis/compare. Each run folder of a
-// side is one round: with several rounds on both sides, latency verdicts
-// come from the spread between rounds.
-func Compare(baseDirs, candDirs []string, opt compare.Options) (*compare.Comparison, error) {
-	c, _, err := comparison(baseDirs, candDirs, opt)
-	return c, err
-}
-
-// sideData is what a comparison reads of one side.
-type sideData struct {
+// Side is what a comparison reads of one side of run folders: the
+// scenarios' figures, plans, run.json files and work samples (ReadSides).
+type Side struct {
 	acc *runAcc
 	cat *planCatalog
 	// writes are the scenarios that modified data in any of its runs,
@@ -37,84 +29,9 @@ type sideData struct {
 	notReached map[string][]string
 }
 
-// comparison is Compare that also returns the rounds (nil when each side
-// is one run folder). Warnings are given in the order the checks are made.
-func comparison(baseDirs, candDirs []string, opt compare.Options) (*compare.Comparison, *compare.Rounds, error) {
-	opt = opt.WithDefaults()
-	c := compare.New(opt)
-	w := warner{list: &c.Warnings, fn: opt.Warn}
-	if err := checkDatasets(baseDirs, candDirs, opt.AllowDifferentData, w); err != nil {
-		return nil, nil, err
-	}
-	base, cand, err := readSides(baseDirs, candDirs, c, w)
-	if err != nil {
-		return nil, nil, err
-	}
-	examples, err := checksumExamples(candDirs, base.acc, cand.acc)
-	if err != nil {
-		return nil, nil, err
-	}
-	w.warnIf(compare.CheckOptions(base.info, cand.info))
-	if err := compare.CheckSaturation(base.infos, cand.infos); err != nil {
-		var sat *compare.Saturated
-		if errors.As(err, &sat) {
-			c.Saturated = sat.Runs
-		}
-		w.warn(err)
-	}
-	if c.SkipChecksums(append(base.writes, cand.writes...)) {
-		examples = nil
-	}
-	var pairs map[string]*compare.WorkPairs
-	if opt.WorkBound > compare.NoWork {
-		if c.WorkSkipped = compare.WorkComparable(base.infos, cand.infos, len(base.work), len(cand.work)); c.WorkSkipped == "" {
-			pairs = compare.PairWork(base.work, cand.work)
-		}
-	}
-	names := scenarioNames(base.acc, cand.acc)
-	if err := compare.CheckNoise(opt.Noise, c, names); err != nil {
-		return nil, nil, err
-	}
-	rounds, err := readSideRounds(baseDirs, candDirs, names, opt.Seed)
-	if err != nil {
-		return nil, nil, err
-	}
-	w.warnIf(compare.CheckRoundSize(opt.Noise, rounds, names))
-	j := compare.NewJudge(opt, len(names), rounds)
-	j.Describe(c, rounds)
-	// Scenarios are judged in parallel: each reads only its own figures
-	// and draws from its own seeded generator, so the output is the same.
-	judged := make([]compare.ScenarioComparison, len(names))
-	eachParallel(len(names), func(i int) {
-		in := scenarioInput(names[i], base, cand, examples[names[i]], c.ChecksumsSkipped == "", rounds)
-		in.Work = pairs[names[i]]
-		judged[i] = j.Scenario(in)
-		judged[i].BaseCDF, judged[i].CandidateCDF = compare.CDF(in.Base.Metrics), compare.CDF(in.Candidate.Metrics)
-	})
-	c.Add(judged...)
-	// After the judging, which closed the scenarios' metrics.
-	act := compare.Activity{Base: []compare.RoundActivity{base.activity()}, Candidate: []compare.RoundActivity{cand.activity()}}
-	if rounds != nil {
-		act = rounds.Activity
-	}
-	failed, idle := compare.CheckActivity(act)
-	c.SideFailures = failed
-	w.warnIf(idle)
-	if c.Stalls, c.Methods, err = compareActions(baseDirs, candDirs, w); err != nil {
-		return nil, nil, err
-	}
-	bn, _ := base.acc.cut.total()
-	cn, _ := cand.acc.cut.total()
-	j.Finish(c, rounds, bn, cn)
-	if note := compare.AANote(base.info, cand.info); note != "" {
-		c.Notes = append(c.Notes, note)
-	}
-	return c, rounds, nil
-}
-
-// activity is what a side read as one round did: every statement it
+// Activity is what a side read as one round did: every statement it
 // completed or had cut at the end. Its scenarios' metrics must be closed.
-func (d *sideData) activity() compare.RoundActivity {
+func (d *Side) Activity() compare.RoundActivity {
 	var a compare.RoundActivity
 	var last time.Time
 	for _, sc := range d.acc.scenarios {
@@ -138,11 +55,12 @@ func (d *sideData) activity() compare.RoundActivity {
 	return a
 }
 
-// readSides reads the two sides at once, each with its own warnings, which
-// are then given base first as when they were read one after the other.
-func readSides(baseDirs, candDirs []string, c *compare.Comparison, w warner) (base, cand *sideData, err error) {
+// ReadSides reads the two sides of a comparison into c's Base and
+// Candidate at once, each with its own warnings, which are then passed to
+// warn base first as when they were read one after the other.
+func ReadSides(baseDirs, candDirs []string, c *compare.Comparison, warn func(error)) (base, cand *Side, err error) {
 	type sideRead struct {
-		data     *sideData
+		data     *Side
 		warnings []string
 		err      error
 	}
@@ -161,7 +79,9 @@ func readSides(baseDirs, candDirs []string, c *compare.Comparison, w warner) (ba
 	<-done
 	for _, r := range []*sideRead{br, cr} {
 		for _, msg := range r.warnings {
-			w.warn(errors.New(msg))
+			if warn != nil {
+				warn(errors.New(msg))
+			}
 		}
 	}
 	for _, r := range []*sideRead{br, cr} {
@@ -172,10 +92,11 @@ func readSides(baseDirs, candDirs []string, c *compare.Comparison, w warner) (ba
 	return br.data, cr.data, nil
 }
 
-// scenarioNames are the scenarios of either side, sorted: those with an
+// ScenarioNames are the scenarios of either side, sorted: those with an
 // execution, and those with statements cut at the end only (a scenario
 // that never completed on either side is compared too).
-func scenarioNames(base, cand *runAcc) []string {
+func ScenarioNames(bs, cs *Side) []string {
+	base, cand := bs.acc, cs.acc
 	names := map[string]bool{}
 	for n := range base.scenarios {
 		names[n] = true
@@ -192,15 +113,15 @@ func scenarioNames(base, cand *runAcc) []string {
 	return slices.Sorted(maps.Keys(names))
 }
 
-// scenarioInput is what the rule judges a scenario on, from what both
+// ScenarioInput is what the rule judges a scenario on, from what both
 // sides read of it.
-func scenarioInput(name string, base, cand *sideData, examples map[uint64][]string, checkResults bool, rounds *compare.Rounds) compare.Scenario {
+func ScenarioInput(name string, base, cand *Side, examples map[uint64][]string, checkResults bool, rounds *compare.Rounds) compare.Scenario {
 	return compare.Scenario{Name: name, Base: observed(name, base), Candidate: observed(name, cand),
 		Examples: examples, CheckResults: checkResults, Rounds: rounds.Of(name)}
 }
 
 // observed is what one side holds of a scenario, as the rule takes it.
-func observed(name string, side *sideData) compare.Observed {
+func observed(name string, side *Side) compare.Observed {
 	o := compare.Observed{
 		Listed:   side.info != nil && slices.Contains(side.info.Scenarios, name),
 		PlanText: func(hash string) string { return side.cat.text(name, hash) },
@@ -218,13 +139,14 @@ func observed(name string, side *sideData) compare.Observed {
 	return o
 }
 
-// checksumExamples returns, per scenario, the parameters of up to 20
+// ChecksumExamples returns, per scenario, the parameters of up to 20
 // candidate rows whose result checksum differs from the base's for the
 // same parameters. Parameters are not kept while reading, so the candidate
 // is read a second time, by rows holding checksums only, when the
 // checksums kept show a possible mismatch: the examples are those of
 // looking at each candidate row in file order with the base at hand.
-func checksumExamples(candDirs []string, base, cand *runAcc) (map[string]map[uint64][]string, error) {
+func ChecksumExamples(candDirs []string, bs, cs *Side) (map[string]map[uint64][]string, error) {
+	base, cand := bs.acc, cs.acc
 	examples := map[string]map[uint64][]string{}
 	if !mayMismatch(base, cand) {
 		return examples, nil
@@ -286,7 +208,7 @@ func mayMismatch(base, cand *runAcc) bool {
 // comparison into side and returns what it read. A side without a single
 // readable execution is a *NoExecutionsError; a run folder without one,
 // among others that have some, is warned about.
-func readSide(name string, dirs []string, side *compare.Side, w warner) (*sideData, error) {
+func readSide(name string, dirs []string, side *compare.Side, w warner) (*Side, error) {
 	acc := newRunAcc(true)
 	var plans []results.Plan
 	var first *results.Run
@@ -358,9 +280,25 @@ func readSide(name string, dirs []string, side *compare.Side, w warner) (*sideDa
 		w.warn(fmt.Errorf("%s: no readable executions in %s: a round that recorded nothing counts for no scenario",
 			name, strings.Join(empty, ", ")))
 	}
-	sd := &sideData{acc: acc, cat: newPlanCatalog(first, plans), writes: writes, info: first, infos: infos, work: samples}
+	sd := &Side{acc: acc, cat: newPlanCatalog(first, plans), writes: writes, info: first, infos: infos, work: samples}
 	if first != nil {
 		sd.notReached = stalledAhead(first.Scenarios, func(name string) bool { return acc.scenarios[name] != nil }, acc.cut)
 	}
 	return sd, nil
 }
+
+// Info is the run.json of the side's first run folder; nil when it has none.
+func (d *Side) Info() *results.Run { return d.info }
+
+// Infos are the run.json files of every run folder of the side that has one.
+func (d *Side) Infos() []*results.Run { return d.infos }
+
+// Work are the work samples of every run folder of the side.
+func (d *Side) Work() []results.Work { return d.work }
+
+// Writes are the scenarios that modified data in any run of the side.
+func (d *Side) Writes() []string { return d.writes }
+
+// Cut is how many statements of the side were cut at the end, and the
+// longest any of them had run.
+func (d *Side) Cut() (n, longestNs int64) { return d.acc.cut.total() }

@@ -1,4 +1,4 @@
-package report
+package judge
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/joinbench/joinbench/analysis/compare"
 	"github.com/joinbench/joinbench/analysis/internal/fixture"
+	"github.com/joinbench/joinbench/analysis/report"
 	"github.com/joinbench/joinbench/results"
 )
 
@@ -71,7 +72,7 @@ func TestCompareSideOnlyCut(t *testing.T) {
 	b := fixture.Run{ID: "b", Execs: fixture.Gen(1, 5, fixture.Scen{Name: "a", N: 300, MedianMs: 2, Plan: "p"})}.Write(t, dir)
 	c := fixture.Run{ID: "c", Execs: fixture.CutRows("a", 2, 30*time.Second)}.Write(t, dir)
 	_, err := Compare([]string{b}, []string{c}, compare.Options{})
-	var ne *NoExecutionsError
+	var ne *report.NoExecutionsError
 	if !errors.As(err, &ne) || ne.Side != results.SideCandidate ||
 		!strings.Contains(err.Error(), "it completed nothing: 2 statement(s) were cut at the end of its runs, the longest after 30.001s (a)") {
 		t.Errorf("%v", err)

@@ -1,4 +1,4 @@
-package report
+package judge
 
 import (
 	"errors"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/joinbench/joinbench/analysis/compare"
 	"github.com/joinbench/joinbench/analysis/internal/fixture"
+	"github.com/joinbench/joinbench/analysis/report"
 	"github.com/joinbench/joinbench/results"
 )
 
@@ -28,7 +29,7 @@ func TestCompareSideWithoutExecutions(t *testing.T) {
 	for _, sides := range [][2]string{{good, died}, {died, good}} {
 		for _, allow := range []bool{false, true} {
 			_, err := Compare([]string{sides[0]}, []string{sides[1]}, compare.Options{AllowMissing: allow})
-			var ne *NoExecutionsError
+			var ne *report.NoExecutionsError
 			if !errors.As(err, &ne) {
 				t.Fatalf("compare %s %s: err %v, want a NoExecutionsError", sides[0], sides[1], err)
 			}

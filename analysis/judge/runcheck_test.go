@@ -1,4 +1,4 @@
-package report
+package judge
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/joinbench/joinbench/analysis/compare"
 	"github.com/joinbench/joinbench/analysis/internal/fixture"
+	"github.com/joinbench/joinbench/analysis/report"
 	"github.com/joinbench/joinbench/results"
 )
 
@@ -44,7 +45,7 @@ func TestCompareRefusesBadRunFiles(t *testing.T) {
 		cand := fixture.Run{ID: strings.ReplaceAll(name, " ", "-"), Info: info, Execs: fixture.Gen(2, 10, scs...)}.Write(t, dir)
 		for _, sides := range [][2][]string{{{base}, {cand}}, {{cand}, {base}}} {
 			_, err := Compare(sides[0], sides[1], compare.Options{})
-			var bad *BadRunFileError
+			var bad *report.BadRunFileError
 			if !errors.As(err, &bad) || bad.Path != filepath.Join(cand, results.RunFile) || strings.Contains(err.Error(), "\n") {
 				t.Errorf("%s: %v, want the run.json refused", name, err)
 			}
@@ -63,7 +64,7 @@ func TestInterruptedLockstepRun(t *testing.T) {
 	scs := []fixture.Scen{{Name: "a", N: 100, MedianMs: 5, Plan: "p"}}
 	var sides [2]string
 	for i, side := range []string{results.SideBase, results.SideCandidate} {
-		d := lockstepSide(t, dir, side, 3, nil, scs...)
+		d := fixture.LockstepSide(t, dir, side, 3, nil, scs...)
 		info := results.ReadRunInfo(d, nil)
 		info.Replicate.Rounds = 6 // planned 6 slices, interrupted in the third
 		info.End, info.Interrupted = info.Start.Add(25*time.Second), true

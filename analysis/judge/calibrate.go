@@ -1,9 +1,10 @@
-package report
+package judge
 
 import (
 	"fmt"
 
 	"github.com/joinbench/joinbench/analysis/compare"
+	"github.com/joinbench/joinbench/analysis/report"
 )
 
 // Calibrate measures the noise of every scenario from an A/A comparison
@@ -13,7 +14,7 @@ import (
 // (compare.CheckAlike) are a *compare.NoiseError, with the comparison
 // that shows it.
 func Calibrate(baseDirs, candDirs []string, opt compare.Options) (*compare.Noise, *compare.Comparison, error) {
-	if (len(baseDirs) < 2 && !inLockstep(baseDirs)) || (len(candDirs) < 2 && !inLockstep(candDirs)) {
+	if (len(baseDirs) < 2 && !report.InLockstep(baseDirs)) || (len(candDirs) < 2 && !report.InLockstep(candDirs)) {
 		return nil, nil, fmt.Errorf("%w (got %d and %d run folders)", compare.ErrNoRounds, len(baseDirs), len(candDirs))
 	}
 	opt = opt.WithDefaults()

@@ -1,4 +1,4 @@
-package report
+package judge
 
 import (
 	"encoding/json"
@@ -232,12 +232,6 @@ func TestCompareChecksumCutByLimit(t *testing.T) {
 		}
 		if !tc.wrong && (s.Checksums.CutByLimit != s.Checksums.Compared || !strings.Contains(strings.Join(s.Reasons, ";"), "LIMIT 100 cut")) {
 			t.Errorf("%s: checksums %+v, reasons %v: the differences must be counted as cut by LIMIT and said", tc.query, s.Checksums, s.Reasons)
-		}
-	}
-	for q, want := range map[string]int64{"SELECT 1 LIMIT 5": 5, "SELECT 1 LIMIT 10, 20;": 20, "select 1 limit 7 offset 3\n": 7,
-		"SELECT * FROM (SELECT 1 LIMIT 3) d": 0, "SELECT 1": 0} {
-		if got := topLimit(q); got != want {
-			t.Errorf("topLimit(%q) = %d, want %d", q, got, want)
 		}
 	}
 }
