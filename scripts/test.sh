@@ -8,9 +8,10 @@
 #                          in files built with the e2e tag (`//go:build
 #                          e2e`): Galera clusters started, crashed,
 #                          restored and throttled, the cluster lessons,
-#                          servers hung or killed under a run, HAProxy, the
-#                          container image, the Kubernetes manifests and
-#                          the browser checks
+#                          servers hung or killed under a run, sandboxes of
+#                          a test's own, HAProxy, scale-out processes,
+#                          Prometheus scraping a run, the container image,
+#                          the Kubernetes manifests and the browser checks
 #
 # Integration tests need a MySQL-family server named by JOINBENCH_TEST_DSN;
 # without one, a throwaway sandbox is started for the duration of the tests
@@ -37,12 +38,12 @@ esac
 # missing fails, never skips.
 #   fast: a server binary for the test sandbox, gcc for the race detector,
 #         man-db for the man page test, zsh and fish for the completion
-#         tests, MariaDB's SQL test suite for lint, prometheus for the live
-#         metrics test
+#         tests, MariaDB's SQL test suite for lint
 #   e2e:  also the Galera library, mariadb-backup, socat and haproxy for
-#         the clusters, chromium for the HTML checks
-parts=(server cc man shells suite prometheus)
-[[ $suite == e2e ]] && parts+=(galera browser)
+#         the clusters, chromium for the HTML checks, prometheus for the
+#         live metrics test
+parts=(server cc man shells suite)
+[[ $suite == e2e ]] && parts+=(galera browser prometheus)
 scripts/install-deps.sh "${parts[@]}" || echo "note: no server binary: integration tests will skip" >&2
 
 # What this script started (the sandbox, the hog) stops when it ends.
