@@ -14,20 +14,20 @@ func compareActions(baseDirs, candDirs []string, w warner) (*compare.StallCompar
 	if len(baseDirs) == 0 || len(candDirs) == 0 {
 		return nil, nil, nil
 	}
-	b, err := report.ReadActionCosts(baseDirs[0], w.warn)
+	b, err := report.ReadActionCosts(baseDirs[0], w.Warn)
 	if err != nil || b == nil {
 		return nil, nil, err
 	}
-	c, err := report.ReadActionCosts(candDirs[0], w.warn)
+	c, err := report.ReadActionCosts(candDirs[0], w.Warn)
 	if err != nil || c == nil {
 		return nil, nil, err
 	}
 	if len(baseDirs) > 1 || len(candDirs) > 1 {
-		w.warn(fmt.Errorf("stall times compare the first run of each side only"))
+		w.Warn(fmt.Errorf("stall times compare the first run of each side only"))
 	}
 	sc, warnings := compare.Stalls(b.Stalls, c.Stalls)
 	for _, err := range warnings {
-		w.warn(err)
+		w.Warn(err)
 	}
 	if !compare.DifferentActions(b.Stalls.Specs, c.Stalls.Specs) {
 		return sc, nil, nil

@@ -5,6 +5,7 @@ import (
 
 	"github.com/joinbench/joinbench/analysis/compare"
 	"github.com/joinbench/joinbench/analysis/internal/parallel"
+	"github.com/joinbench/joinbench/analysis/internal/warn"
 	"github.com/joinbench/joinbench/analysis/report"
 )
 
@@ -22,11 +23,11 @@ func Compare(baseDirs, candDirs []string, opt compare.Options) (*compare.Compari
 func comparison(baseDirs, candDirs []string, opt compare.Options) (*compare.Comparison, *compare.Rounds, error) {
 	opt = opt.WithDefaults()
 	c := compare.New(opt)
-	w := warner{list: &c.Warnings, fn: opt.Warn}
+	w := warner{List: &c.Warnings, Fn: opt.Warn}
 	if err := checkDatasets(baseDirs, candDirs, opt.AllowDifferentData, w); err != nil {
 		return nil, nil, err
 	}
-	base, cand, err := report.ReadSides(baseDirs, candDirs, c, w.warn)
+	base, cand, err := report.ReadSides(baseDirs, candDirs, c, w.Warn)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -34,13 +35,13 @@ func comparison(baseDirs, candDirs []string, opt compare.Options) (*compare.Comp
 	if err != nil {
 		return nil, nil, err
 	}
-	w.warnIf(compare.CheckOptions(base.Info(), cand.Info()))
+	w.WarnIf(compare.CheckOptions(base.Info(), cand.Info()))
 	if err := compare.CheckSaturation(base.Infos(), cand.Infos()); err != nil {
 		var sat *compare.Saturated
 		if errors.As(err, &sat) {
 			c.Saturated = sat.Runs
 		}
-		w.warn(err)
+		w.Warn(err)
 	}
 	if c.SkipChecksums(append(base.Writes(), cand.Writes()...)) {
 		examples = nil
@@ -59,7 +60,7 @@ func comparison(baseDirs, candDirs []string, opt compare.Options) (*compare.Comp
 	if err != nil {
 		return nil, nil, err
 	}
-	w.warnIf(compare.CheckRoundSize(opt.Noise, rounds, names))
+	w.WarnIf(compare.CheckRoundSize(opt.Noise, rounds, names))
 	j := compare.NewJudge(opt, len(names), rounds)
 	j.Describe(c, rounds)
 	// Scenarios are judged in parallel: each reads only its own figures
@@ -79,7 +80,7 @@ func comparison(baseDirs, candDirs []string, opt compare.Options) (*compare.Comp
 	}
 	failed, idle := compare.CheckActivity(act)
 	c.SideFailures = failed
-	w.warnIf(idle)
+	w.WarnIf(idle)
 	if c.Stalls, c.Methods, err = compareActions(baseDirs, candDirs, w); err != nil {
 		return nil, nil, err
 	}
@@ -92,22 +93,5 @@ func comparison(baseDirs, candDirs []string, opt compare.Options) (*compare.Comp
 	return c, rounds, nil
 }
 
-// warner collects warnings into a comparison and passes them on.
-type warner struct {
-	list *[]string
-	fn   func(error)
-}
-
-func (w warner) warn(err error) {
-	*w.list = append(*w.list, err.Error())
-	if w.fn != nil {
-		w.fn(err)
-	}
-}
-
-// warnIf passes err on as a warning when it is not nil.
-func (w warner) warnIf(err error) {
-	if err != nil {
-		w.warn(err)
-	}
-}
+// warner collects warnings and passes them on (package warn).
+type warner = warn.Collector

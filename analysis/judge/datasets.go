@@ -48,6 +48,6 @@ func datasetProblem(err error, allow bool, w warner) error {
 	if errors.As(err, &differ) && !allow {
 		return err
 	}
-	w.warnIf(err)
+	w.WarnIf(err)
 	return nil
 }

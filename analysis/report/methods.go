@@ -136,7 +136,7 @@ func pausedIn(dir string, info *results.Run, windows [][2]time.Time, w warner) (
 		secs += win[1].Sub(win[0]).Seconds()
 	}
 	var paused map[string]float64
-	err := results.ScanStatus(dir, w.warn, func(s *results.Status) error {
+	err := results.ScanStatus(dir, w.Warn, func(s *results.Status) error {
 		if s.Variable != "wsrep_flow_control_paused_ns" || s.Interval <= 0 {
 			return nil
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/joinbench/joinbench/analysis/internal/parallel"
+	"github.com/joinbench/joinbench/analysis/internal/warn"
 	"github.com/joinbench/joinbench/analysis/metrics"
 	"github.com/joinbench/joinbench/analysis/stall"
 	"github.com/joinbench/joinbench/results"
@@ -171,42 +172,25 @@ func Build(dirs []string, opt Options) (*Report, error) {
 	return rep, nil
 }
 
-// warner collects warnings and passes them on.
-type warner struct {
-	list *[]string
-	fn   func(error)
-}
-
-func (w warner) warn(err error) {
-	*w.list = append(*w.list, err.Error())
-	if w.fn != nil {
-		w.fn(err)
-	}
-}
-
-// warnIf passes err on as a warning when it is not nil.
-func (w warner) warnIf(err error) {
-	if err != nil {
-		w.warn(err)
-	}
-}
+// warner collects warnings and passes them on (package warn).
+type warner = warn.Collector
 
 func buildRun(dir string, opt Options) (*RunReport, error) {
 	rr := &RunReport{Dir: dir, RunID: results.RunIDFromDir(dir)}
-	w := warner{list: &rr.Warnings, fn: opt.Warn}
-	rr.Info = results.ReadRunInfo(dir, w.warn)
+	w := warner{List: &rr.Warnings, Fn: opt.Warn}
+	rr.Info = results.ReadRunInfo(dir, w.Warn)
 	if rr.Info != nil && rr.Info.RunID != "" {
 		rr.RunID = rr.Info.RunID
 	}
 	acc := newRunAcc(false)
-	if err := acc.readRun(dir, w.warn); err != nil {
+	if err := acc.readRun(dir, w.Warn); err != nil {
 		return nil, err
 	}
 	rr.Files = acc.files
 	if acc.files == 0 {
-		w.warn(fmt.Errorf("%s: no readable executions file", dir))
+		w.Warn(fmt.Errorf("%s: no readable executions file", dir))
 	}
-	plans, err := results.ReadPlans(dir, w.warn)
+	plans, err := results.ReadPlans(dir, w.Warn)
 	if err != nil {
 		return nil, err
 	}
@@ -225,7 +209,7 @@ func buildRun(dir string, opt Options) (*RunReport, error) {
 	}
 	var details details
 	if !opt.SkipDetails {
-		details = readDetails(scens, w.warn)
+		details = readDetails(scens, w.Warn)
 	}
 	var sql map[string]string
 	if rr.Info != nil {
@@ -247,37 +231,37 @@ func buildRun(dir string, opt Options) (*RunReport, error) {
 	rr.addCut(acc.cut)
 	rr.addNotReached(acc.cut, acc.scenarios)
 	rr.Timeline = acc.overall.points()
-	counters, err := readCounters(dir, w.warn)
+	counters, err := readCounters(dir, w.Warn)
 	if err != nil {
 		return nil, err
 	}
 	rr.Counters = counters
 	rr.BufferPoolHitRatio = hitRatio(counters)
-	if rr.ActionRows, err = results.ReadActions(dir, w.warn); err != nil {
+	if rr.ActionRows, err = results.ReadActions(dir, w.Warn); err != nil {
 		return nil, err
 	}
-	recovery, err := results.ReadRecovery(dir, w.warn)
+	recovery, err := results.ReadRecovery(dir, w.Warn)
 	if err != nil {
 		return nil, err
 	}
 	if err := recoveryMissing(dir, rr.ActionRows); err != nil {
-		w.warn(err)
+		w.Warn(err)
 	}
 	rr.Recovery = stall.Recoveries(recovery)
-	figs, err := readEndpoints(dir, rr.Info, rr.ActionRows, w.warn)
+	figs, err := readEndpoints(dir, rr.Info, rr.ActionRows, w.Warn)
 	if err != nil {
 		return nil, err
 	}
 	rr.Endpoints, rr.Actions, rr.Baseline, rr.Nodes = figs.timelines, figs.costs, figs.baseline, figs.nodes
 	if len(rr.Actions) > 0 {
-		disk, err := readDisk(dir, w.warn)
+		disk, err := readDisk(dir, w.Warn)
 		if err != nil {
 			return nil, err
 		}
 		stall.AddDiskCost(rr.Actions, disk)
 	}
 	if rr.Info != nil && rr.Info.Segments > 1 {
-		if rr.Clients, rr.Common, err = clientBreakdown(dir, w.warn); err != nil {
+		if rr.Clients, rr.Common, err = clientBreakdown(dir, w.Warn); err != nil {
 			return nil, err
 		}
 	}

@@ -66,7 +66,7 @@ func ReadSides(baseDirs, candDirs []string, c *compare.Comparison, warn func(err
 	}
 	read := func(name string, dirs []string, side *compare.Side) *sideRead {
 		r := &sideRead{}
-		r.data, r.err = readSide(name, dirs, side, warner{list: &r.warnings})
+		r.data, r.err = readSide(name, dirs, side, warner{List: &r.warnings})
 		return r
 	}
 	var br *sideRead
@@ -221,7 +221,7 @@ func readSide(name string, dirs []string, side *compare.Side, w warner) (*Side, 
 		if err := results.CheckRunFile(d); err != nil {
 			return nil, &BadRunFileError{Path: filepath.Join(d, results.RunFile), Problem: err.Error()}
 		}
-		if info := results.ReadRunInfo(d, w.warn); info != nil {
+		if info := results.ReadRunInfo(d, w.Warn); info != nil {
 			if err := checkRunFile(d, info); err != nil {
 				return nil, err
 			}
@@ -230,7 +230,7 @@ func readSide(name string, dirs []string, side *compare.Side, w warner) (*Side, 
 				id = info.RunID
 			}
 			if info.Interrupted {
-				w.warn(fmt.Errorf("%s: the run was interrupted (Ctrl-C or SIGTERM): %s", d, interruptedCut(info)))
+				w.Warn(fmt.Errorf("%s: the run was interrupted (Ctrl-C or SIGTERM): %s", d, interruptedCut(info)))
 			}
 			if info.Error != "" {
 				failed = append(failed, fmt.Sprintf("%s: the run failed: %s", d, info.Error))
@@ -240,23 +240,23 @@ func readSide(name string, dirs []string, side *compare.Side, w warner) (*Side, 
 				side.ServerVersion, side.Flavor = info.ServerVersion, string(info.Flavor)
 				first = info
 			} else if side.ServerVersion != info.ServerVersion {
-				w.warn(fmt.Errorf("%s: server version %s differs from %s in the same side", d, info.ServerVersion, side.ServerVersion))
+				w.Warn(fmt.Errorf("%s: server version %s differs from %s in the same side", d, info.ServerVersion, side.ServerVersion))
 			}
 		}
 		side.RunIDs = append(side.RunIDs, id)
 		before := acc.executions()
-		if err := acc.readRun(d, w.warn); err != nil {
+		if err := acc.readRun(d, w.Warn); err != nil {
 			return nil, err
 		}
 		if acc.executions() == before {
 			empty = append(empty, d)
 		}
-		p, err := results.ReadPlans(d, w.warn)
+		p, err := results.ReadPlans(d, w.Warn)
 		if err != nil {
 			return nil, err
 		}
 		plans = append(plans, p...)
-		ws, err := results.ReadWork(d, w.warn)
+		ws, err := results.ReadWork(d, w.Warn)
 		if err != nil {
 			return nil, err
 		}
@@ -277,7 +277,7 @@ func readSide(name string, dirs []string, side *compare.Side, w warner) (*Side, 
 	}
 	side.NoSuccess = succeeded == 0
 	if len(empty) > 0 {
-		w.warn(fmt.Errorf("%s: no readable executions in %s: a round that recorded nothing counts for no scenario",
+		w.Warn(fmt.Errorf("%s: no readable executions in %s: a round that recorded nothing counts for no scenario",
 			name, strings.Join(empty, ", ")))
 	}
 	sd := &Side{acc: acc, cat: newPlanCatalog(first, plans), writes: writes, info: first, infos: infos, work: samples}

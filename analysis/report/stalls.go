@@ -17,16 +17,16 @@ type ActionSide struct {
 
 // ReadActionCosts measures one run's actions; nil when it has none.
 func ReadActionCosts(dir string, warn func(error)) (*ActionSide, error) {
-	w := warner{list: new([]string), fn: warn}
-	info := results.ReadRunInfo(dir, w.warn)
+	w := warner{List: new([]string), Fn: warn}
+	info := results.ReadRunInfo(dir, w.Warn)
 	if info == nil {
 		return nil, nil
 	}
-	rows, err := results.ReadActions(dir, w.warn)
+	rows, err := results.ReadActions(dir, w.Warn)
 	if err != nil || len(rows) == 0 {
 		return nil, err
 	}
-	figs, err := readEndpoints(dir, info, rows, w.warn)
+	figs, err := readEndpoints(dir, info, rows, w.Warn)
 	if err != nil {
 		return nil, err
 	}

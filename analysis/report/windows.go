@@ -55,16 +55,16 @@ type QuietOptions struct {
 // ActionWindows measures every action of the run in dir against the
 // quiet stretch before it, trimmed by q; nil when the run has none.
 func ActionWindows(dir string, q QuietOptions, warn func(error)) ([]ActionWindow, error) {
-	w := warner{list: &[]string{}, fn: warn}
-	info := results.ReadRunInfo(dir, w.warn)
+	w := warner{List: &[]string{}, Fn: warn}
+	info := results.ReadRunInfo(dir, w.Warn)
 	if info == nil {
 		return nil, nil
 	}
-	rows, err := results.ReadActions(dir, w.warn)
+	rows, err := results.ReadActions(dir, w.Warn)
 	if err != nil || len(rows) == 0 {
 		return nil, err
 	}
-	figs, err := readEndpoints(dir, info, rows, w.warn)
+	figs, err := readEndpoints(dir, info, rows, w.Warn)
 	if err != nil {
 		return nil, err
 	}
@@ -168,7 +168,7 @@ func perSecond(rate []int32, origin time.Time, win [2]time.Time) float64 {
 // has no such counter.
 func counterIn(dir string, info *results.Run, variable string, win [2]time.Time, w warner) (map[string]float64, error) {
 	var sum map[string]float64
-	err := results.ScanStatus(dir, w.warn, func(s *results.Status) error {
+	err := results.ScanStatus(dir, w.Warn, func(s *results.Status) error {
 		if s.Variable != variable || s.Interval <= 0 {
 			return nil
 		}
