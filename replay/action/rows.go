@@ -69,9 +69,8 @@ func (r *Runner) record(row results.Action, ran bool) {
 		return
 	}
 	r.rows = append(r.rows, row)
-	rows := sortedRows(r.rows)
 	r.mu.Unlock()
-	r.write(rows)
+	r.write()
 }
 
 // printEnd prints how an action's step ended.
@@ -109,16 +108,24 @@ func (r *Runner) close(bound time.Duration) []results.Action {
 		r.printf("action %d on %s: %s %s", row.Action, where(row), row.Kind, row.ErrorMessage)
 	}
 	if len(left) > 0 {
-		r.write(rows)
+		r.write()
 	}
 	return rows
 }
 
-// write hands rows to Env.Record.
-func (r *Runner) write(rows []results.Action) {
+// write hands the rows recorded so far to Env.Record. The writes are
+// serialized and each takes its snapshot once it holds the turn, so the
+// last write is always of every row: two actions ending together must not
+// leave the older snapshot on disk.
+func (r *Runner) write() {
 	if r.env.Record == nil {
 		return
 	}
+	r.writing.Lock()
+	defer r.writing.Unlock()
+	r.mu.Lock()
+	rows := sortedRows(r.rows)
+	r.mu.Unlock()
 	if err := r.env.Record(rows); err != nil {
 		r.env.logf("write actions: %v", err)
 	}

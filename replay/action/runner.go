@@ -22,8 +22,9 @@ type Runner struct {
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
 
-	mu   sync.Mutex
-	rows []results.Action
+	writing sync.Mutex // one Env.Record at a time
+	mu      sync.Mutex
+	rows    []results.Action
 	// running are the targets being acted on, each with its row as it
 	// started; closed is set once Stop gave up waiting for them: rows
 	// recorded after it are dropped (the run's results are closed).

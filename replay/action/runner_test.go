@@ -69,6 +69,21 @@ func (r *recorder) env() Env {
 	}
 }
 
+// waitRows waits until the last rows recorded are n, failing the test
+// after a minute rather than hanging the suite.
+func (r *recorder) waitRows(t *testing.T, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		r.mu.Lock()
+		got := len(r.rows)
+		r.mu.Unlock()
+		if got == n {
+			return
+		}
+	}
+	t.Fatalf("the rows recorded last are not %d after a minute", n)
+}
+
 // The runner records every action's rows: done, failed (a rolling change
 // stops there), skipped (never reached), and unstopped (still running
 // past its bound once stopped).
@@ -84,15 +99,7 @@ func TestRunner(t *testing.T) {
 		fakeAction(4, 0, fakeJob{ignores: true, started: started, release: release}, 1),
 	}, start, time.Time{})
 	<-started
-	for {
-		rec.mu.Lock()
-		n := len(rec.rows)
-		rec.mu.Unlock()
-		if n == 3 { // 1, and both steps of 2
-			break
-		}
-		time.Sleep(time.Millisecond)
-	}
+	rec.waitRows(t, 3) // 1, and both steps of 2
 	rows := r.Stop()
 	want := []struct {
 		action, step int32
@@ -154,15 +161,7 @@ func TestRunnerAllAtOnce(t *testing.T) {
 		{Spec: Spec{Text: "g", Target: AllEndpoints, Kind: groupKind, Job: groupJob{fakeJob{err: errors.New("no")}}}, Number: 2, Targets: []Target{{Endpoint: 0}, {Endpoint: 1}}},
 	}
 	r := Start(context.Background(), rec.env(), acts, time.Now(), time.Time{})
-	for {
-		rec.mu.Lock()
-		n := len(rec.rows)
-		rec.mu.Unlock()
-		if n == 4 {
-			break
-		}
-		time.Sleep(time.Millisecond)
-	}
+	rec.waitRows(t, 4)
 	rows := r.Stop()
 	want := []string{"1.1 ok site 0 a", "1.2 ok site 1 b", "2.1 failed site 0 a", "2.2 failed site 1 b"}
 	for i, w := range want {
