@@ -122,6 +122,10 @@ type ScenarioComparison struct {
 	// ratio itself (its interval above 1 too), with the bootstrap its
 	// interval's low end; an improvement is below 1/Bound likewise.
 	Bound float64 `json:"bound,omitempty"`
+	// Detectable is the smallest slowdown (0.08: 8%) the rule would have
+	// called a regression with these intervals (detectable.go): what a
+	// "no change" rules out. 0 when unknown.
+	Detectable float64 `json:"detectable,omitempty"`
 	// Noise is the scenario's A/A noise with these rounds (1 ± Noise holds
 	// the ratio of unchanged sides at the confidence), from NoiseSource:
 	// "calibration", or "default floor" for a single round.

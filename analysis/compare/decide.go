@@ -33,6 +33,7 @@ import (
 // threshold is too noisy to judge.
 func (j *Judge) decide(sc *ScenarioComparison, up, noise float64) string {
 	sc.Bound = up
+	sc.Detectable = detectable(sc, up)
 	if noise >= 0 {
 		sc.Noise = noise
 	}

@@ -35,6 +35,7 @@ var comparePage = template.Must(template.New("compare").Funcs(template.FuncMap{
 		return map[string]string{"rows_examined": "rows examined", "lookups": "index lookups", "pages": "page requests",
 			"compared": "join buffer comparisons", "rows_changed": "rows changed"}[name]
 	},
+	"verdictText": func(s compare.ScenarioComparison) string { return verdictText(&s) },
 	"verdictClass": func(v string) string {
 		switch v {
 		case compare.Regression, compare.WrongResults:

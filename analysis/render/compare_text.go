@@ -55,7 +55,11 @@ func summaryLine(c *compare.Comparison) string {
 	}
 	out := strings.Join(parts, ", ")
 	if c.Overall != nil {
-		out += fmt.Sprintf("; all scenarios: %s (%.2f)", c.Overall.Verdict, c.Overall.Median.Ratio)
+		out += fmt.Sprintf("; all scenarios: %s (%.2f", c.Overall.Verdict, c.Overall.Median.Ratio)
+		if c.Overall.Verdict == compare.NoChange && c.Overall.Detectable > 0 {
+			out += "; none as large as " + detectablePct(c.Overall.Detectable)
+		}
+		out += ")"
 	}
 	if c.Methods != nil {
 		out = "methods (the runs differ by their actions): " + compare.MethodText(c.Methods) +
@@ -191,11 +195,47 @@ func writeSummaryLines(w io.Writer, rows []compare.ScenarioComparison) {
 			execs = fmt.Sprintf("%d/%d", s.BaseExecutions, s.CandidateExecutions)
 		}
 		b50, c50 := p50s(&s)
-		t.add(s.Scenario, s.Verdict, ratioText(s.Median), b50+"→"+c50, workCell(s.Work), rounds, execs, shortMethod(s.Method))
+		t.add(s.Scenario, verdictText(&s), ratioText(s.Median), b50+"→"+c50, workCell(s.Work), rounds, execs, shortMethod(s.Method))
 	}
 	fitColumns(t, textWidth, "method", "rounds", "executions", "p50 ms")
 	t.write(w, false)
+	writeDetectableNote(w, rows, false)
 	fmt.Fprintln(w)
+}
+
+// verdictText is a scenario's verdict as the tables print it: a "no
+// change" with the smallest slowdown it could have seen, "no change <8%"
+// (compare.ScenarioComparison.Detectable).
+func verdictText(s *compare.ScenarioComparison) string {
+	if s.Verdict == compare.NoChange && s.Detectable > 0 {
+		return fmt.Sprintf("%s <%s", s.Verdict, detectablePct(s.Detectable))
+	}
+	return s.Verdict
+}
+
+// detectablePct prints a detectable change: whole percents, with one
+// decimal under 10%.
+func detectablePct(f float64) string {
+	if f < 0.1 {
+		return fmt.Sprintf("%.1f%%", f*100)
+	}
+	return fmt.Sprintf("%.0f%%", f*100)
+}
+
+// writeDetectableNote explains "no change <N%" under a table that
+// printed one.
+func writeDetectableNote(w io.Writer, rows []compare.ScenarioComparison, md bool) {
+	for _, s := range rows {
+		if s.Verdict == compare.NoChange && s.Detectable > 0 {
+			if md {
+				fmt.Fprintln(w)
+			}
+			para(w, md, "no change <N%: no slowdown of N% or more; N is the smallest slowdown the scenario's median "+
+				"interval would have called a regression (one of that size is caught about half the time; "+
+				"docs/compare.md, \"What a verdict can see\").")
+			return
+		}
+	}
 }
 
 // fitColumns leaves out of t the columns named in drop, in that order,
@@ -291,12 +331,13 @@ func writeVerdictTable(w io.Writer, rows []compare.ScenarioComparison, md bool) 
 		t.add(verdictCells(&s, md)...)
 	}
 	t.write(w, md)
+	writeDetectableNote(w, rows, md)
 	fmt.Fprintln(w)
 }
 
 // verdictCells are the cells of a scenario's line of the verdict table.
 func verdictCells(s *compare.ScenarioComparison, md bool) []string {
-	verdict := s.Verdict
+	verdict := verdictText(s)
 	if md && (verdict == compare.Regression || verdict == compare.WrongResults) {
 		verdict = "**" + verdict + "**"
 	}

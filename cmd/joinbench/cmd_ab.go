@@ -76,6 +76,11 @@ t interval over the log ratios of paired rounds (see compare --help), so
 verdicts include the variation between rounds, not only between
 executions.
 
+Every "no change" says the smallest slowdown it could have called:
+"no change <12%" rules out a slowdown of 12% or more on that scenario.
+What ab can see at a given --time, --rounds and --threads is in
+docs/compare.md, "What a verdict can see" and "How many rounds, how long".
+
 Both servers must hold the same data (joinbench prepare with the same
 --tables, --table-size and --seed on each): ab compares what prepare
 recorded on each and refuses different data before any round

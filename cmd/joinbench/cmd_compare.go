@@ -189,7 +189,9 @@ several:
              between runs, so a latency change counts only beyond
              --noise-floor (50%), or a calibrated scenario's own noise
 Every verdict line says which, with the rounds and successful executions
-of each side.
+of each side. A "no change" says the smallest slowdown its interval would
+have called a regression ("no change <56%": nothing of 56% or more);
+docs/compare.md, "What a verdict can see".
 
 Verdicts, the first that holds (the figures are the flags' defaults):
 ` + compare.RuleHelp(compare.Options{}, 74) + `
