@@ -48,16 +48,18 @@ var damages = []damage{
 	}},
 }
 
-// zeroPages zeroes the pages from 4 (past the primary key's root) on, up to 64
-// of them, keeping the file's size.
+// zeroPages zeroes every page from 4 on (past the primary key's root),
+// keeping the file's size. Every page past it, not a range: the server
+// counts rows through whichever index it finds smallest, and each index's
+// pages, built after the load, may lie anywhere in the file: a damage
+// that spared one index let the count read clean pages (1 run in 40).
 func zeroPages(t *testing.T, path string) {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	end := min(len(b), (4+64)*innodbPage)
-	clear(b[4*innodbPage : end])
+	clear(b[min(len(b), 4*innodbPage):])
 	if err := os.WriteFile(path, b, 0o640); err != nil {
 		t.Fatal(err)
 	}
