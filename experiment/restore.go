@@ -68,6 +68,17 @@ func restore(ctx context.Context, e *env) (*Page, error) {
 		for i, mem := range e.o.UseMemory {
 			results[i].useMemory = mem
 			r, err := e.restoreUnderLoad(ctx, named.Cluster, others, fmt.Sprintf("use-memory-%s-%d", mem, rep+1), mem)
+			if ctx.Err() != nil {
+				// Interrupted: the restores made so far are paged, this
+				// one is not (the restore says what it left).
+				p := restorePage(e.o, results)
+				if err != nil {
+					// What the cut restore left (a node stopped, a backup
+					// kept) must reach the user under --quiet too.
+					p.Notes = append(p.Notes, fmt.Sprintf("the restore with --use-memory %s was interrupted: %v", mem, err))
+				}
+				return p, nil
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -126,6 +137,7 @@ func restorePage(o Options, results []restoreResult) *Page {
 		}}
 	var parts []string
 	for _, res := range results {
+		p.Tally.Judged += len(res.restores)
 		if len(res.restores) == 0 {
 			continue
 		}

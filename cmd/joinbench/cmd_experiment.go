@@ -105,5 +105,7 @@ func (c *experimentCmd) Run(ctx context.Context, cl *cli) error {
 		return err
 	}
 	fmt.Fprintf(log, "page: %v\n", paths)
-	return nil
+	// Nothing judged is no answer: the page says why, the exit status
+	// too (130 when it was interrupted, as every command).
+	return page.Err()
 }

@@ -79,6 +79,10 @@ func (s *Server) SetBufferPool(ctx context.Context, size int64) (was, now int64,
 		return 0, 0, fmt.Errorf("%s: %w", s.Name, err)
 	}
 	if _, err := db.ExecContext(ctx, fmt.Sprintf("SET GLOBAL innodb_buffer_pool_size = %d", size)); err != nil {
+		if ctx.Err() != nil {
+			// Interrupted (or out of time), not refused.
+			return was, was, fmt.Errorf("%s: SET GLOBAL innodb_buffer_pool_size: %w", s.Name, err)
+		}
 		return was, was, usage.Errorf("%s: the server refused innodb_buffer_pool_size = %s: %v", s.Name, FormatSize(size), err)
 	}
 	// Servers that resize in the background say so in this status
