@@ -65,7 +65,7 @@ func Lessons() []Lesson {
 			Summary: "the same table rebuilt by TOI, by RSU node after node and by pt-online-schema-change (when installed): stall, throughput in the action's window, flow control"},
 		{Name: "chunked-dml", run: chunkedDML, unit: "methods", plan: func(Options) int { return 2 },
 			Summary: "one large DELETE against the same DELETE in chunks of 5000 rows: stall, throughput in the action's window, flow control"},
-		{Name: "hot-vs-uniform", run: hotVsUniform, unit: "pairs of runs (uniform, hot)", plan: func(o Options) int { return len(o.WritePercents) * repetitions(o) },
+		{Name: "hot-vs-uniform", run: hotVsUniform, unit: "pairs of runs", plan: func(o Options) int { return len(o.WritePercents) * repetitions(o) },
 			Summary: "point reads and writes by primary key, hot (a fifth of the rows gets 80% of the accesses) against uniform, at each --write-percent"},
 		{Name: "recovery", Cluster: true, run: recovery, unit: "crashes", plan: func(Options) int { return len(recoveryCrashes) },
 			Summary: "one node crashed, then all three: time to the first writable node, to 2 of 3 Synced, to all Synced, and IST or SST per joiner"},

@@ -52,7 +52,7 @@ func TestHotUniformInterruptedWritesItsPage(t *testing.T) {
 	if err != nil {
 		t.Fatalf("interrupted lesson: %v\n%s", err, log.log.String())
 	}
-	if want := (Tally{Unit: "pairs of runs (uniform, hot)", Planned: 4, Judged: 1, Interrupted: true}); p.Tally != want {
+	if want := (Tally{Unit: "pairs of runs", Planned: 4, Judged: 1, Interrupted: true}); p.Tally != want {
 		t.Errorf("tally %+v, want %+v", p.Tally, want)
 	}
 	if !strings.HasPrefix(p.Verdict, "none: interrupted after 1 of 4 pairs") {

@@ -124,11 +124,11 @@ func TestInterruptedHotUniformPage(t *testing.T) {
 		{writePercent: 0, uniform: []float64{100, 110}, hot: []float64{200, 220}},
 		{writePercent: 10},
 	})
-	p.settle(Tally{Unit: "pairs of runs (uniform, hot)", Planned: 6, Judged: p.Tally.Judged, Interrupted: true})
+	p.settle(Tally{Unit: "pairs of runs", Planned: 6, Judged: p.Tally.Judged, Interrupted: true})
 	if len(p.Table.Rows) != 1 || p.Table.Rows[0][0] != "0%" {
 		t.Errorf("rows %q, want the 0%% mix alone", p.Table.Rows)
 	}
-	if want := "none: interrupted after 2 of 6 pairs of runs (uniform, hot)"; !strings.HasPrefix(p.Verdict, want) {
+	if want := "none: interrupted after 2 of 6 pairs of runs"; !strings.HasPrefix(p.Verdict, want) {
 		t.Errorf("verdict %q, want %q", p.Verdict, want)
 	}
 	if notes := strings.Join(p.Notes, "\n"); !strings.Contains(notes, "not measured: 10% and 50% writes") {
