@@ -111,10 +111,15 @@ func Run(ctx context.Context, name string, tgt *server.Target, o Options) (*Page
 	if err != nil {
 		// Interrupted before the lesson had figures to page: the page
 		// still says so, and names the runs it made.
-		p = &Page{Title: name + ": interrupted", What: fmt.Sprintf("The lesson %s was interrupted before it had measured anything it could judge.", name),
-			Notes: []string{fmt.Sprintf("it stopped at: %v", err)}}
+		if !slices.Contains(e.cut, err.Error()) {
+			e.interrupted(ctx, err)
+		}
+		p = &Page{Title: name + ": interrupted", What: fmt.Sprintf("The lesson %s was interrupted before it had measured anything it could judge.", name)}
 	}
 	p.Lesson, p.Runs = name, e.runs
+	for _, c := range e.cut {
+		p.Notes = append(p.Notes, "when it was interrupted: "+c)
+	}
 	p.settle(Tally{Unit: l.unit, Planned: l.plan(o), Judged: p.Tally.Judged, Interrupted: ctx.Err() != nil})
 	return p, nil
 }

@@ -72,7 +72,7 @@ measure:
 			var pair [2]float64
 			for i, dist := range []string{"uniform", hotDistribution} {
 				out, err := e.run(ctx, fmt.Sprintf("w%d-%s-%d", wp, dist, k+1), workload{scenarios: scs, distribution: dist}, e.o.Window)
-				if ctx.Err() != nil {
+				if e.interrupted(ctx, err) {
 					break measure
 				}
 				if err != nil {

@@ -49,14 +49,14 @@ func compareMethods(ctx context.Context, e *env, methods []method) ([]methodCost
 	for _, m := range methods {
 		if m.before != nil {
 			if err := m.before(ctx); err != nil {
-				if ctx.Err() != nil {
+				if e.interrupted(ctx, err) {
 					break
 				}
 				return nil, err
 			}
 		}
 		out, err := e.run(ctx, m.name, methodWorkload, e.o.Window+e.o.ActionTime, fmt.Sprintf("%s@%s", e.o.Window, m.action))
-		if ctx.Err() != nil {
+		if e.interrupted(ctx, err) {
 			// Interrupted: the method's run (or its table's filling) was
 			// cut, and is not paged; those before it are.
 			break

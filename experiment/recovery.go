@@ -28,7 +28,7 @@ func recovery(ctx context.Context, e *env) (*Page, error) {
 			on = e.o.Node
 		}
 		out, err := e.run(ctx, c.name, slowWorkload, d, fmt.Sprintf("%s@%s: crash", w, on))
-		if ctx.Err() != nil {
+		if e.interrupted(ctx, err) {
 			// Interrupted: this crash's timeline stops where the lesson
 			// did, and is not paged as a recovery.
 			break

@@ -68,16 +68,10 @@ func restore(ctx context.Context, e *env) (*Page, error) {
 		for i, mem := range e.o.UseMemory {
 			results[i].useMemory = mem
 			r, err := e.restoreUnderLoad(ctx, named.Cluster, others, fmt.Sprintf("use-memory-%s-%d", mem, rep+1), mem)
-			if ctx.Err() != nil {
-				// Interrupted: the restores made so far are paged, this
-				// one is not (the restore says what it left).
-				p := restorePage(e.o, results)
-				if err != nil {
-					// What the cut restore left (a node stopped, a backup
-					// kept) must reach the user under --quiet too.
-					p.Notes = append(p.Notes, fmt.Sprintf("the restore with --use-memory %s was interrupted: %v", mem, err))
-				}
-				return p, nil
+			if e.interrupted(ctx, err) {
+				// The restores made so far are paged, this one is not;
+				// what it left (a node stopped, a backup kept) is noted.
+				return restorePage(e.o, results), nil
 			}
 			if err != nil {
 				return nil, err
@@ -102,6 +96,10 @@ func (e *env) restoreUnderLoad(ctx context.Context, c *sandbox.Cluster, others [
 	var err error
 	select {
 	case err = <-done:
+		if ctx.Err() != nil {
+			// The run ended because the lesson was interrupted.
+			return r, ctx.Err()
+		}
 		if err == nil {
 			err = errors.New("the write run ended before the restore started")
 		}

@@ -51,7 +51,9 @@ func slowNode(ctx context.Context, e *env) (*Page, error) {
 	}
 	d := w + time.Duration(reps-1)*period + slowMeasure + w + 2*time.Second
 	out, err := e.run(ctx, "slow", slowWorkload, d, actions...)
-	if err != nil {
+	// Interrupted, the run still holds the windows that ended before:
+	// they are judged, the one cut is not (judgedWindows).
+	if (err != nil && !e.interrupted(ctx, err)) || out == nil {
 		return nil, err
 	}
 	wins, err := report.ActionWindows(out.Dir, report.QuietOptions{Settle: settle, Lead: slowMeasure}, func(err error) { e.logf("warning: %v", err) })

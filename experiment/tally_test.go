@@ -2,11 +2,15 @@ package experiment
 
 import (
 	"bytes"
+	"context"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/joinbench/joinbench/analysis/report"
+	"github.com/joinbench/joinbench/internal/server"
 	"github.com/joinbench/joinbench/results"
 )
 
@@ -146,5 +150,43 @@ func TestEveryLessonHasATally(t *testing.T) {
 		} else if n := l.plan(o); n < 1 {
 			t.Errorf("%s plans %d %s", l.Name, n, l.unit)
 		}
+	}
+}
+
+// A lesson interrupted before it measured anything (here before its
+// tables were read) still has a page: none judged, interrupted, and the
+// command fails. No server is reached: the context is over already.
+func TestRunInterruptedBeforeAnythingPagesNone(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	tgt := server.New([]server.Endpoint{{Name: "nowhere", DSN: "root@tcp(127.0.0.1:1)/jb"}}, "jb", nil)
+	o := Options{Out: t.TempDir(), Threads: 1, TableSize: 10, Window: time.Second, Repetitions: 3, WritePercents: []int{0, 50}}
+	p, err := Run(ctx, "hot-vs-uniform", tgt, o)
+	if err != nil {
+		t.Fatalf("interrupted lesson: %v", err)
+	}
+	if want := "none: interrupted before any of the 6 pairs of runs was judged"; p.Verdict != want {
+		t.Errorf("verdict %q, want %q", p.Verdict, want)
+	}
+	if p.Err() == nil || !p.Tally.Interrupted {
+		t.Errorf("tally %+v, error %v: want interrupted and an error", p.Tally, p.Err())
+	}
+}
+
+// What a step cut by the interruption said beyond it (a node left down)
+// is kept for the page; the interruption itself, or any error of a lesson
+// not interrupted, is not.
+func TestInterruptedKeepsWhatTheStepSaid(t *testing.T) {
+	e := &env{}
+	if e.interrupted(context.Background(), errors.New("boom")) || len(e.cut) != 0 {
+		t.Errorf("a lesson not interrupted read as one: %q", e.cut)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if !e.interrupted(ctx, fmt.Errorf("prepare: %w", context.Canceled)) || len(e.cut) != 0 {
+		t.Errorf("the interruption itself noted: %q", e.cut)
+	}
+	if !e.interrupted(ctx, errors.New("the run left node3 down")) || len(e.cut) != 1 {
+		t.Errorf("what the step said was lost: %q", e.cut)
 	}
 }
