@@ -72,3 +72,33 @@ func TestHotUniformInterruptedWritesItsPage(t *testing.T) {
 		t.Errorf("write: %v, %v", paths, err)
 	}
 }
+
+// chunked-dml interrupted as its second method's run starts, on the test
+// server at a tiny size: the page holds the first method, its tally 1
+// of 2 and interrupted, and no verdict.
+func TestChunkedDMLInterruptedWritesItsPage(t *testing.T) {
+	dsn := testdb.Fresh(t, "experiment_chunked_interrupt")
+	cfg, err := mysql.ParseDSN(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tgt := server.New([]server.Endpoint{server.NewEndpoint("test", cfg)}, cfg.DBName, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	log := &cancelOn{mark: "run chunked 5000:", cancel: cancel}
+	o := Options{Out: t.TempDir(), Threads: 1, TableSize: 200, Seed: 1, Window: time.Second, Repetitions: 1,
+		Rows: 1000, ActionTime: time.Second, Log: log}
+	p, err := Run(ctx, "chunked-dml", tgt, o)
+	if err != nil {
+		t.Fatalf("interrupted lesson: %v\n%s", err, log.log.String())
+	}
+	if want := (Tally{Unit: "methods", Planned: 2, Judged: 1, Interrupted: true}); p.Tally != want {
+		t.Errorf("tally %+v, want %+v", p.Tally, want)
+	}
+	if !strings.HasPrefix(p.Verdict, "none: interrupted after 1 of 2 methods") {
+		t.Errorf("verdict %q", p.Verdict)
+	}
+	if len(p.Table.Rows) != 1 || p.Table.Rows[0][0] != "single" {
+		t.Errorf("rows %q, want the single DELETE alone", p.Table.Rows)
+	}
+}
