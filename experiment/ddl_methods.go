@@ -40,6 +40,21 @@ func numbersFrom1(n int64) string {
 // ptOSC is pt-online-schema-change's command name.
 const ptOSC = "pt-online-schema-change"
 
+// ptOSCInstalled says whether pt-online-schema-change can be run: the
+// lesson measures it only then.
+func ptOSCInstalled() bool {
+	_, err := exec.LookPath(ptOSC)
+	return err == nil
+}
+
+// ddlMethodNames are the methods the lesson measures, in order.
+func ddlMethodNames() []string {
+	if ptOSCInstalled() {
+		return []string{"TOI", "RSU", "pt-osc"}
+	}
+	return []string{"TOI", "RSU"}
+}
+
 // ddlMethods rebuilds big by TOI, by RSU on every node in turn, and by
 // pt-online-schema-change when it is installed.
 func ddlMethods(ctx context.Context, e *env) (*Page, error) {
@@ -49,7 +64,7 @@ func ddlMethods(ctx context.Context, e *env) (*Page, error) {
 		{name: "RSU", action: "all: rsu: " + alter},
 	}
 	var notes []string
-	if _, err := exec.LookPath(ptOSC); err == nil {
+	if ptOSCInstalled() {
 		methods = append(methods, method{name: "pt-osc",
 			action: "node2: exec: " + ptOSC + " --alter ENGINE=InnoDB h={host},P={port},u={user},D={database},t=" + bigTable + " --execute"})
 	} else {

@@ -6,7 +6,10 @@
 // verdict in words, as text, markdown and HTML.
 //
 // One file per lesson; the page, its rendering and the interval of a
-// change across repetitions are shared.
+// change across repetitions are shared, and so is the tally (tally.go):
+// how many windows (runs, restores) each page judged of how many its
+// lesson planned, and the one rule by which a lesson cut short (Ctrl-C,
+// SIGTERM) pages what it measured without a verdict.
 //
 // It must not measure anything itself from executions (analysis/report
 // does), nor parse flags or print the command's usage (cmd does), nor

@@ -50,25 +50,32 @@ type Lesson struct {
 	// Cluster: the lesson needs a Galera cluster sandbox.
 	Cluster bool
 	run     func(ctx context.Context, e *env) (*Page, error)
+	// unit is what the lesson judges, in the plural, and plan how many
+	// of them it sets out to judge with the options: its page's tally.
+	unit string
+	plan func(o Options) int
 }
 
 // Lessons are the experiments, in the order the help lists them.
 func Lessons() []Lesson {
 	return []Lesson{
-		{Name: "slow-node", Cluster: true, run: slowNode,
+		{Name: "slow-node", Cluster: true, run: slowNode, unit: "windows", plan: repetitions,
 			Summary: "a node made --percent slower on --resource for a window, against the quiet window before it: throughput per node and cluster, flow control per node"},
-		{Name: "ddl-methods", Cluster: true, run: ddlMethods,
+		{Name: "ddl-methods", Cluster: true, run: ddlMethods, unit: "methods", plan: func(Options) int { return len(ddlMethodNames()) },
 			Summary: "the same table rebuilt by TOI, by RSU node after node and by pt-online-schema-change (when installed): stall, throughput in the action's window, flow control"},
-		{Name: "chunked-dml", run: chunkedDML,
+		{Name: "chunked-dml", run: chunkedDML, unit: "methods", plan: func(Options) int { return 2 },
 			Summary: "one large DELETE against the same DELETE in chunks of 5000 rows: stall, throughput in the action's window, flow control"},
-		{Name: "hot-vs-uniform", run: hotVsUniform,
+		{Name: "hot-vs-uniform", run: hotVsUniform, unit: "pairs of runs", plan: func(o Options) int { return len(o.WritePercents) * repetitions(o) },
 			Summary: "point reads and writes by primary key, hot (a fifth of the rows gets 80% of the accesses) against uniform, at each --write-percent"},
-		{Name: "recovery", Cluster: true, run: recovery,
+		{Name: "recovery", Cluster: true, run: recovery, unit: "crashes", plan: func(Options) int { return len(recoveryCrashes) },
 			Summary: "one node crashed, then all three: time to the first writable node, to 2 of 3 Synced, to all Synced, and IST or SST per joiner"},
-		{Name: "restore", Cluster: true, run: restore,
+		{Name: "restore", Cluster: true, run: restore, unit: "restores", plan: func(o Options) int { return len(o.UseMemory) * repetitions(o) },
 			Summary: "--node restored from a backup taken under a write load, once per --use-memory: the redo apply's time and its share of the whole restore, IST or SST"},
 	}
 }
+
+// repetitions is how many times a lesson repeats each of its windows.
+func repetitions(o Options) int { return max(o.Repetitions, 1) }
 
 // LessonNames are the lessons' names, for the command's enum.
 func LessonNames() []string {
@@ -98,9 +105,21 @@ func Run(ctx context.Context, name string, tgt *server.Target, o Options) (*Page
 	}
 	e := &env{tgt: tgt, o: o, lesson: name, stamp: time.Now().UTC().Format("20060102-150405")}
 	p, err := l.run(ctx, e)
-	if err != nil {
+	if err != nil && ctx.Err() == nil {
 		return nil, fmt.Errorf("experiment %s: %w", name, err)
 	}
+	if err != nil {
+		// Interrupted before the lesson had figures to page: the page
+		// still says so, and names the runs it made.
+		if !slices.Contains(e.cut, err.Error()) {
+			e.interrupted(ctx, err)
+		}
+		p = &Page{Title: name + ": interrupted", What: fmt.Sprintf("The lesson %s was interrupted before it had measured anything it could judge.", name)}
+	}
 	p.Lesson, p.Runs = name, e.runs
+	for _, c := range e.cut {
+		p.Notes = append(p.Notes, "when it was interrupted: "+c)
+	}
+	p.settle(Tally{Unit: l.unit, Planned: l.plan(o), Judged: p.Tally.Judged, Interrupted: ctx.Err() != nil})
 	return p, nil
 }

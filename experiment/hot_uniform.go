@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/joinbench/joinbench/internal/usage"
 )
@@ -55,30 +56,39 @@ func hotVsUniform(ctx context.Context, e *env) (*Page, error) {
 	if err := e.prepare(ctx); err != nil {
 		return nil, err
 	}
+	// Each mix is measured pair by pair, uniform then hot: an interrupted
+	// lesson keeps the pairs it finished, and the run it was in the middle
+	// of counts for neither side.
 	var mixes []mixResult
+measure:
 	for _, wp := range e.o.WritePercents {
 		scs, err := mixScenarios(wp)
 		if err != nil {
 			return nil, err
 		}
-		m := mixResult{writePercent: wp}
-		for k := range max(e.o.Repetitions, 1) {
-			for _, dist := range []string{"uniform", hotDistribution} {
+		mixes = append(mixes, mixResult{writePercent: wp})
+		m := &mixes[len(mixes)-1]
+		for k := range repetitions(e.o) {
+			var pair [2]float64
+			for i, dist := range []string{"uniform", hotDistribution} {
 				out, err := e.run(ctx, fmt.Sprintf("w%d-%s-%d", wp, dist, k+1), workload{scenarios: scs, distribution: dist}, e.o.Window)
+				if e.interrupted(ctx, err) {
+					break measure
+				}
 				if err != nil {
 					return nil, err
 				}
-				if dist == "uniform" {
-					m.uniform = append(m.uniform, out.Summary.QPS)
-				} else {
-					m.hot = append(m.hot, out.Summary.QPS)
-				}
+				pair[i] = out.Summary.QPS
 			}
+			m.uniform, m.hot = append(m.uniform, pair[0]), append(m.hot, pair[1])
 		}
-		mixes = append(mixes, m)
 	}
 	p := hotUniformPage(e.o, mixes)
-	if note := e.poolNote(ctx); note != "" {
+	// Read also when the lesson was interrupted: the page says what it
+	// measured on.
+	pool, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	if note := e.poolNote(pool); note != "" {
 		p.Notes = append(p.Notes, note)
 	}
 	return p, nil
@@ -90,16 +100,32 @@ func hotUniformPage(o Options, mixes []mixResult) *Page {
 		What: fmt.Sprintf("point_select and point_update by primary key on main1 (%d rows), %d threads, %s per run, each mix uniform then hot, %d time(s) in turn.",
 			o.TableSize, o.Threads, o.Window, max(o.Repetitions, 1)),
 		Table: Table{Header: []string{"writes", "uniform (exec/s)", "hot (exec/s)", "hot vs uniform [95% CI]"}}}
-	var parts []string
+	var measured []mixResult
+	var unmeasured []string
 	for _, m := range mixes {
+		p.Tally.Judged += len(m.uniform)
+		if len(m.uniform) > 0 {
+			measured = append(measured, m)
+		} else {
+			unmeasured = append(unmeasured, fmt.Sprintf("%d%%", m.writePercent))
+		}
+	}
+	for _, wp := range o.WritePercents[min(len(mixes), len(o.WritePercents)):] {
+		unmeasured = append(unmeasured, fmt.Sprintf("%d%%", wp))
+	}
+	var parts []string
+	for _, m := range measured {
 		c := changeOf(m.uniform, m.hot)
 		p.Table.Rows = append(p.Table.Rows, []string{fmt.Sprintf("%d%%", m.writePercent),
 			fmt.Sprintf("%.0f", mean(m.uniform)), fmt.Sprintf("%.0f", mean(m.hot)), c.String()})
 		parts = append(parts, fmt.Sprintf("%s at %d%% writes", c, m.writePercent))
 	}
 	p.Verdict = "hot against uniform: " + strings.Join(parts, ", ")
-	if n := len(mixes); n > 1 {
-		first, last := changeOf(mixes[0].uniform, mixes[0].hot), changeOf(mixes[n-1].uniform, mixes[n-1].hot)
+	if len(measured) == 0 {
+		p.Verdict = "no pair of runs was measured"
+	}
+	if n := len(measured); n > 1 {
+		first, last := changeOf(measured[0].uniform, measured[0].hot), changeOf(measured[n-1].uniform, measured[n-1].hot)
 		switch {
 		case first.N > 0 && last.N > 0 && last.Mean < first.Mean:
 			p.Verdict += "; the gap shrinks as writes grow"
@@ -110,6 +136,9 @@ func hotUniformPage(o Options, mixes []mixResult) *Page {
 	p.Notes = []string{
 		"hot: the hotspot distribution, a fifth of the ids gets 80% of the lookups and updates; uniform: every id alike.",
 		"the lesson is about a working set larger than the buffer pool: give the sandbox a pool smaller than main1 with --buffer-pool-size (set for the command, then set back).",
+	}
+	if len(unmeasured) > 0 {
+		p.Notes = append(p.Notes, fmt.Sprintf("not measured: %s writes (the lesson ended before them).", joinStrings(unmeasured)))
 	}
 	return p
 }

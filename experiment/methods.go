@@ -49,10 +49,18 @@ func compareMethods(ctx context.Context, e *env, methods []method) ([]methodCost
 	for _, m := range methods {
 		if m.before != nil {
 			if err := m.before(ctx); err != nil {
+				if e.interrupted(ctx, err) {
+					break
+				}
 				return nil, err
 			}
 		}
 		out, err := e.run(ctx, m.name, methodWorkload, e.o.Window+e.o.ActionTime, fmt.Sprintf("%s@%s", e.o.Window, m.action))
+		if e.interrupted(ctx, err) {
+			// Interrupted: the method's run (or its table's filling) was
+			// cut, and is not paged; those before it are.
+			break
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -113,7 +121,8 @@ func costOf(name string, out *replay.Outcome, e *env) (methodCost, error) {
 func methodsPage(title, what string, costs []methodCost) *Page {
 	p := &Page{Title: title, What: what,
 		Table: Table{Header: []string{"method", "outcome", "action (s)", "longest stall, a node (ms)", "longest stall, cluster (ms)",
-			"before (exec/s)", "during (exec/s)", "throughput in window", "flow control, worst node", "peak extra disk MB"}}}
+			"before (exec/s)", "during (exec/s)", "throughput in window", "flow control, worst node", "peak extra disk MB"}},
+		Tally: Tally{Judged: len(costs)}}
 	for _, c := range costs {
 		fc, node := worstPaused(c.paused)
 		fcCell := "n/a"

@@ -13,6 +13,9 @@ type Page struct {
 	Lesson  string `json:"lesson"`
 	Title   string `json:"title"`
 	Verdict string `json:"verdict"`
+	// Tally is how many of the lesson's windows (or runs, restores) were
+	// judged of how many it planned; the verdict is settled by it.
+	Tally Tally `json:"tally"`
 	// What says what was run, in a sentence or two.
 	What  string `json:"what"`
 	Table Table  `json:"table"`
@@ -52,7 +55,7 @@ func (p *Page) WriteText(w io.Writer) error {
 		}
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(&b, "\nverdict: %s\n", p.Verdict)
+	fmt.Fprintf(&b, "\n%s\nverdict: %s\n", p.Tally, p.Verdict)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -60,7 +63,7 @@ func (p *Page) WriteText(w io.Writer) error {
 // WriteMarkdown writes the page as markdown.
 func (p *Page) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s\n\n%s\n\n**Verdict:** %s\n\n", p.Title, p.What, p.Verdict)
+	fmt.Fprintf(&b, "# %s\n\n%s\n\n**Verdict:** %s\n\n%s.\n\n", p.Title, p.What, p.Verdict, p.Tally)
 	cell := func(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 	b.WriteString("|")
 	for _, h := range p.Table.Header {

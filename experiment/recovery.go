@@ -22,8 +22,17 @@ func recovery(ctx context.Context, e *env) (*Page, error) {
 	d := w + max(e.o.ActionTime, recoveryTime)
 	var crashes []stall.Recovery
 	outcomes := map[string]string{}
-	for _, c := range []struct{ name, on string }{{"crash-one", e.o.Node}, {"crash-all", "all"}} {
-		out, err := e.run(ctx, c.name, slowWorkload, d, fmt.Sprintf("%s@%s: crash", w, c.on))
+	for _, c := range recoveryCrashes {
+		on := c.on
+		if on == "" {
+			on = e.o.Node
+		}
+		out, err := e.run(ctx, c.name, slowWorkload, d, fmt.Sprintf("%s@%s: crash", w, on))
+		if e.interrupted(ctx, err) {
+			// Interrupted: this crash's timeline stops where the lesson
+			// did, and is not paged as a recovery.
+			break
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -39,6 +48,10 @@ func recovery(ctx context.Context, e *env) (*Page, error) {
 	}
 	return recoveryPage(e.o, e.tgt.Sandbox.Nodes, crashes, outcomes), nil
 }
+
+// recoveryCrashes are the lesson's crashes, each in its own run: --node
+// alone (on empty), then every node.
+var recoveryCrashes = []struct{ name, on string }{{"crash-one", ""}, {"crash-all", "all"}}
 
 // recoveryTime is the least a crash is given to recover in.
 const recoveryTime = 90 * time.Second
@@ -63,6 +76,7 @@ func recoveryPage(o Options, size int, crashes []stall.Recovery, outcomes map[st
 		p.Verdict = "no crash was recorded (see the runs' recovery.parquet)"
 		return p
 	}
+	p.Tally.Judged = len(crashes)
 	var parts []string
 	for _, c := range crashes {
 		p.Table.Rows = append(p.Table.Rows, []string{c.Spec, "", "", seconds(c.WritableSeconds), seconds(c.MinimalHASeconds), seconds(c.AllSyncedSeconds), ""})

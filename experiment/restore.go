@@ -68,6 +68,11 @@ func restore(ctx context.Context, e *env) (*Page, error) {
 		for i, mem := range e.o.UseMemory {
 			results[i].useMemory = mem
 			r, err := e.restoreUnderLoad(ctx, named.Cluster, others, fmt.Sprintf("use-memory-%s-%d", mem, rep+1), mem)
+			if e.interrupted(ctx, err) {
+				// The restores made so far are paged, this one is not;
+				// what it left (a node stopped, a backup kept) is noted.
+				return restorePage(e.o, results), nil
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -91,6 +96,10 @@ func (e *env) restoreUnderLoad(ctx context.Context, c *sandbox.Cluster, others [
 	var err error
 	select {
 	case err = <-done:
+		if ctx.Err() != nil {
+			// The run ended because the lesson was interrupted.
+			return r, ctx.Err()
+		}
 		if err == nil {
 			err = errors.New("the write run ended before the restore started")
 		}
@@ -126,6 +135,7 @@ func restorePage(o Options, results []restoreResult) *Page {
 		}}
 	var parts []string
 	for _, res := range results {
+		p.Tally.Judged += len(res.restores)
 		if len(res.restores) == 0 {
 			continue
 		}

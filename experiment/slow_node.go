@@ -51,7 +51,9 @@ func slowNode(ctx context.Context, e *env) (*Page, error) {
 	}
 	d := w + time.Duration(reps-1)*period + slowMeasure + w + 2*time.Second
 	out, err := e.run(ctx, "slow", slowWorkload, d, actions...)
-	if err != nil {
+	// Interrupted, the run still holds the windows that ended before:
+	// they are judged, the one cut is not (judgedWindows).
+	if (err != nil && !e.interrupted(ctx, err)) || out == nil {
 		return nil, err
 	}
 	wins, err := report.ActionWindows(out.Dir, report.QuietOptions{Settle: settle, Lead: slowMeasure}, func(err error) { e.logf("warning: %v", err) })
@@ -76,16 +78,21 @@ func slowNodePage(o Options, wins []report.ActionWindow, info *results.Run) *Pag
 		p.Verdict = "no throttled window was measured: the action did not run (see the run's actions.parquet)"
 		return p
 	}
-	// Every column and the verdict come from the same windows: those whose
-	// quiet stretch had traffic. A window without it (the workload started
-	// late on a busy machine) cannot be judged, and is named, not averaged.
+	// Every column and the verdict come from the same windows: those
+	// whose throttle ran to its end and whose quiet stretch had traffic. A
+	// window without it (the workload started late on a busy machine), or
+	// cut short (the lesson interrupted), cannot be judged, and is named,
+	// not averaged.
 	judged, skipped := judgedWindows(wins)
-	p.Notes = append(p.Notes, fmt.Sprintf("windows judged: %d of %d.", len(judged), len(wins)))
-	if len(skipped) > 0 {
-		p.Notes = append(p.Notes, fmt.Sprintf("not judged: repetition %s, whose quiet stretch had no successful execution (the workload had not started, or stalled): run the lesson again, or with a longer --warmup.", joinInts(skipped)))
+	p.Tally.Judged = len(judged)
+	if len(skipped.quiet) > 0 {
+		p.Notes = append(p.Notes, fmt.Sprintf("not judged: repetition %s, whose quiet stretch had no successful execution (the workload had not started, or stalled): run the lesson again, or with a longer --warmup.", joinInts(skipped.quiet)))
+	}
+	if len(skipped.cut) > 0 {
+		p.Notes = append(p.Notes, fmt.Sprintf("not judged: repetition %s, whose throttle did not run to its end (%s).", joinInts(skipped.cut), skipped.outcome))
 	}
 	if len(judged) == 0 {
-		p.Verdict = fmt.Sprintf("no window could be judged: none of the %d quiet stretch(es) before the throttle had traffic", len(wins))
+		p.Verdict = fmt.Sprintf("no window could be judged: none of the %d throttled window(s) ran to its end after a quiet stretch with traffic", len(wins))
 		return p
 	}
 	wins = judged
@@ -124,15 +131,29 @@ func slowNodePage(o Options, wins []report.ActionWindow, info *results.Run) *Pag
 	return p
 }
 
-// judgedWindows splits the windows into those whose quiet stretch had
-// successful executions on the cluster as a whole (the last endpoint,
-// "(all)") and the repetitions (from 1) of those that had none.
-func judgedWindows(wins []report.ActionWindow) (judged []report.ActionWindow, skipped []int) {
+// skippedWindows are the repetitions (from 1) of the windows that were
+// not judged, by why.
+type skippedWindows struct {
+	// quiet: no successful execution in the quiet stretch before.
+	quiet []int
+	// cut: the throttle did not end as planned (outcome: the last one
+	// seen, e.g. cancelled when the lesson was interrupted).
+	cut     []int
+	outcome string
+}
+
+// judgedWindows splits the windows into those whose throttle ran to its
+// end (outcome ok) after a quiet stretch with successful executions on
+// the cluster as a whole (the last endpoint, "(all)"), and the others.
+func judgedWindows(wins []report.ActionWindow) (judged []report.ActionWindow, skipped skippedWindows) {
 	for k, w := range wins {
-		if n := len(w.Baseline); n > 0 && w.Baseline[n-1] > 0 {
+		switch n := len(w.Baseline); {
+		case w.Outcome != results.ActionOK:
+			skipped.cut, skipped.outcome = append(skipped.cut, k+1), w.Outcome
+		case n > 0 && w.Baseline[n-1] > 0:
 			judged = append(judged, w)
-		} else {
-			skipped = append(skipped, k+1)
+		default:
+			skipped.quiet = append(skipped.quiet, k+1)
 		}
 	}
 	return judged, skipped
@@ -144,6 +165,11 @@ func joinInts(xs []int) string {
 	for i, x := range xs {
 		s[i] = strconv.Itoa(x)
 	}
+	return joinStrings(s)
+}
+
+// joinStrings is a, b and c.
+func joinStrings(s []string) string {
 	if len(s) < 2 {
 		return strings.Join(s, "")
 	}

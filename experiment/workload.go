@@ -3,6 +3,7 @@ package experiment
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"time"
@@ -24,6 +25,24 @@ type env struct {
 	lesson string
 	stamp  string
 	runs   []string
+	// cut are what the step the lesson was interrupted in said beyond
+	// the interruption itself (a node left down, a backup kept): the
+	// page's notes, since the step's error is not the command's.
+	cut []string
+}
+
+// interrupted says whether the lesson was stopped (Ctrl-C, SIGTERM)
+// during the step that returned err: the lesson then stops, the step is
+// not judged, and what err says beyond the interruption is kept for the
+// page.
+func (e *env) interrupted(ctx context.Context, err error) bool {
+	if ctx.Err() == nil {
+		return false
+	}
+	if err != nil && !errors.Is(err, context.Canceled) {
+		e.cut = append(e.cut, err.Error())
+	}
+	return true
 }
 
 // workload is what a run's threads execute.

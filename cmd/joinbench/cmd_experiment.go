@@ -64,6 +64,12 @@ Lessons:
                   repetition: the prepare (redo apply) and the whole restore
                   timed, the redo's share of it, IST or SST.
 
+Every page says how many windows (pairs of runs, crashes, restores,
+methods) were judged of how many were planned. Ctrl-C or SIGTERM stops the
+lesson, sets back what it changed, writes the page of what was measured,
+marked interrupted and without a verdict, and exits 130; a lesson that
+judged nothing exits 1.
+
 See docs/experiments.md for how to read each page.
 
 Examples:
@@ -105,5 +111,7 @@ func (c *experimentCmd) Run(ctx context.Context, cl *cli) error {
 		return err
 	}
 	fmt.Fprintf(log, "page: %v\n", paths)
-	return nil
+	// Nothing judged is no answer: the page says why, the exit status
+	// too (130 when it was interrupted, as every command).
+	return page.Err()
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"os/signal"
 	"reflect"
 	"sync/atomic"
@@ -163,7 +164,12 @@ func exitCode(err error) int {
 		return 0
 	}
 	var ec exitCoder
-	if errors.As(err, &ec) {
+	// A child process's *exec.ExitError has an ExitCode too (-1 when a
+	// signal killed it, which os.Exit makes 255): it is the child's
+	// status, never joinbench's, and a code no shell reads as ours
+	// (above 125) is a plain failure.
+	var child *exec.ExitError
+	if errors.As(err, &ec) && !errors.As(err, &child) && ec.ExitCode() >= 0 && ec.ExitCode() <= 125 {
 		if msg := err.Error(); msg != "" {
 			fmt.Fprintln(os.Stderr, "joinbench:", msg)
 		}

@@ -79,6 +79,10 @@ func (s *Server) SetBufferPool(ctx context.Context, size int64) (was, now int64,
 		return 0, 0, fmt.Errorf("%s: %w", s.Name, err)
 	}
 	if _, err := db.ExecContext(ctx, fmt.Sprintf("SET GLOBAL innodb_buffer_pool_size = %d", size)); err != nil {
+		if ctx.Err() != nil {
+			// Interrupted (or out of time), not refused.
+			return was, was, fmt.Errorf("%s: SET GLOBAL innodb_buffer_pool_size: %w", s.Name, err)
+		}
 		return was, was, usage.Errorf("%s: the server refused innodb_buffer_pool_size = %s: %v", s.Name, FormatSize(size), err)
 	}
 	// Servers that resize in the background say so in this status
@@ -94,6 +98,9 @@ func (s *Server) SetBufferPool(ctx context.Context, size int64) (was, now int64,
 		}
 		select {
 		case <-ctx.Done():
+			if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				return was, 0, fmt.Errorf("%s: interrupted while the buffer pool was resized (%s): %w", s.Name, status, ctx.Err())
+			}
 			return was, 0, fmt.Errorf("%s: the buffer pool resize did not end within %s: %s", s.Name, resizeWait, status)
 		case <-time.After(100 * time.Millisecond):
 		}
@@ -157,7 +164,16 @@ func (n *Named) SetBufferPool(ctx context.Context, size string, log io.Writer) (
 		if err != nil {
 			return nil, errors.Join(err, restore())
 		}
+		before := was
 		was, now, err := s.SetBufferPool(ctx, bytes)
+		if err != nil && !usage.Is(err) {
+			// Interrupted, or out of time, once the SET may have reached
+			// the server (only a refusal is sure to have changed
+			// nothing): set back like the others; the entry stays in the
+			// ledger for the next command when that fails too.
+			done = append(done, resized{s, before, noted})
+			return nil, errors.Join(err, restore())
+		}
 		if err != nil {
 			return nil, errors.Join(err, noted(), restore())
 		}

@@ -114,20 +114,7 @@ func (c *Cluster) RestoreNode(ctx context.Context, name string, opts RestoreOpti
 		return r, err
 	}
 	run := func(ctx context.Context, step string, args ...string) error {
-		out, err := os.OpenFile(logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-		if err != nil {
-			return err
-		}
-		defer out.Close()
-		cmd := exec.CommandContext(ctx, tool, args...)
-		cmd.Stdout, cmd.Stderr = out, out
-		// A killed joinbench takes its backup tool with it.
-		cmd.SysProcAttr = &syscall.SysProcAttr{}
-		stopWithParent(cmd.SysProcAttr)
-		if err := cmd.Run(); err != nil {
-			return fmt.Errorf("%s: %s %s: %w: %s", step, filepath.Base(tool), args[1], err, lastLines(readTail(logFile), 5))
-		}
-		return nil
+		return runBackupTool(ctx, tool, logFile, step, args...)
 	}
 
 	fmt.Fprintf(c.log, "%s: backup of %s\n", n.Name, from.Name)
@@ -195,6 +182,52 @@ func (c *Cluster) RestoreNode(ctx context.Context, name string, opts RestoreOpti
 		return r, err
 	}
 	return r, downDone()
+}
+
+// runBackupTool runs one step of a restore (backup, prepare, restore)
+// with mariabackup, its output appended to logFile. A failure is one line
+// naming the step, how the tool ended (killed by a signal, or its exit
+// status) and the end of its log; a step stopped because ctx ended says
+// so and wraps ctx's error, so that the command reads as interrupted.
+func runBackupTool(ctx context.Context, tool, logFile, step string, args ...string) error {
+	out, err := os.OpenFile(logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	defer out.Close()
+	// The log holds the steps before this one: only this step's lines
+	// go into its error.
+	from := fileSize(logFile)
+	cmd := exec.CommandContext(ctx, tool, args...)
+	cmd.Stdout, cmd.Stderr = out, out
+	// A killed joinbench takes its backup tool with it.
+	cmd.SysProcAttr = &syscall.SysProcAttr{}
+	stopWithParent(cmd.SysProcAttr)
+	err = cmd.Run()
+	if err == nil {
+		return nil
+	}
+	what := filepath.Base(tool) + " " + backupStep(args)
+	if ctx.Err() != nil {
+		return fmt.Errorf("%s: %s stopped: %w", step, what, context.Cause(ctx))
+	}
+	msg := fmt.Sprintf("%s: %s %s", step, what, childEnd(err))
+	if tail := lastLines(readTailFrom(logFile, from), 5); tail != "" {
+		msg += "; its log ends: " + tail
+	}
+	return errors.New(msg)
+}
+
+// backupStep is the mode among mariabackup's arguments (--backup,
+// --prepare, --move-back), which names what it was doing.
+func backupStep(args []string) string {
+	for _, a := range args {
+		switch a {
+		case "--backup", "--prepare", "--move-back", "--copy-back":
+			return a
+		}
+	}
+	return strings.Join(args, " ")
 }
 
 // useMemorySize is what mariabackup --use-memory takes: bytes, or a
