@@ -55,6 +55,7 @@ func (w *worker) exec(p *prepared, q string, args []any) (n int64, sum string, e
 			sink = h
 		}
 		n, err = w.wire.Exec(p.wire, w.wargs, sink)
+		w.warnings = w.wire.Warnings()
 		if err == nil && h != nil {
 			sum = h.Sum()
 		}

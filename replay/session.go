@@ -358,6 +358,7 @@ func completeRun(dir *results.RunDir, run *results.Run, res *Result, runErr erro
 	run.Executions, run.Errors, run.CutAtEnd = res.Summary.Executions, res.Summary.Errors, res.Summary.CutAtEnd
 	run.Unanswered = res.Summary.Unanswered
 	run.ExecPaths = res.Paths
+	run.WarningsCounted = results.WarningsCounted(res.Paths)
 	run.Work, run.Machine = res.Work, res.Machine
 	run.ClientCPUSeconds, run.ClientCPUPerQueryUs = res.Summary.ClientCPUSeconds, res.Summary.ClientCPUPerQueryUs
 	if runErr != nil {

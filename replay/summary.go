@@ -122,6 +122,7 @@ func (a *Accumulator) Add(r *results.Execution) {
 		e.IntendedStart = *r.IntendedStart
 	}
 	e.LatencyNs, e.Rows, e.ErrorCode, e.Retries, e.CommitErrorCode = r.LatencyNs, r.Rows, r.ErrorCode, r.Retries, r.CommitErrorCode
+	e.Warnings = r.Warnings
 	m.Add(&e)
 }
 

@@ -96,6 +96,10 @@ type worker struct {
 	// takes the driver path (see execPath).
 	wire  *wire.Conn
 	wargs []any
+	// warnings is the warning count of the statement exec ran last: its
+	// reply's on the direct path, 0 through the driver, which does not
+	// give it (results.Run.WarningsCounted says which).
+	warnings uint16
 	// sampling is the sampling state of each scenario (worksample.go), nil
 	// when work is not sampled; statusCost what reading the session
 	// counters moves them by on this connection (statusOK: measured),
@@ -370,11 +374,12 @@ func (w *worker) statement(ctx context.Context, ph *phase, s *scenState, si int,
 
 // execution is what one statement's execution, retries included, gave.
 type execution struct {
-	rows    int64
-	sum     string
-	err     error
-	kind    errKind
-	retries int32
+	rows     int64
+	sum      string
+	err      error
+	kind     errKind
+	retries  int32
+	warnings uint16
 }
 
 // execute runs st, retrying deadlocks and lock wait timeouts up to the
@@ -384,6 +389,7 @@ func (w *worker) execute(ctx context.Context, st *Statement, inTrx *bool) execut
 	var x execution
 	for {
 		x.rows, x.sum, x.err = w.do(st)
+		x.warnings = w.warnings
 		x.kind = classify(ctx, x.err, e.cfg.RetryErrors)
 		if x.kind != errRetry || int(x.retries) >= e.cfg.MaxRetries {
 			return x
@@ -465,6 +471,7 @@ func (w *worker) record(ph *phase, s *scenState, si int, seq int32, start time.T
 		PlanHash:     s.plan(w.ep.idx, si),
 		Checksum:     x.sum,
 		Node:         w.node,
+		Warnings:     int32(x.warnings),
 	}
 	if ph.pacer != nil {
 		is := start.Add(-lag)
@@ -574,6 +581,7 @@ func (w *worker) do(st *Statement) (n int64, sum string, err error) {
 	// event, one scenario per run when measuring overhead): the last
 	// lookup is kept, and comparing a string with itself is one pointer
 	// comparison.
+	w.warnings = 0 // set by the direct path only
 	p := w.lastStmt
 	if p == nil || st.SQL != w.lastSQL {
 		var ok bool

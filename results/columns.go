@@ -34,6 +34,9 @@ type ExecutionColumns struct {
 	// CommitErrorCode the error of the COMMIT that ended its event, on the
 	// event's last statement (0 when none, and in files written before).
 	Retries, CommitErrorCode []int32
+	// Warnings are each statement's warning count (0 when none, when not
+	// counted, and in files written before; see Run.WarningsCounted).
+	Warnings []int32
 	// Checksum ("" when null) and Params are only read when
 	// ColumnScan.Checksums asks for them, and are nil when no row of the
 	// group has a checksum; Params are only meant for rows with one. The
@@ -89,7 +92,7 @@ func (c *ExecutionColumns) reset() {
 		s.Values, s.Index = s.Values[:0], s.Index[:0]
 	}
 	c.StartNs, c.IntendedStartNs, c.LatencyNs, c.Rows = c.StartNs[:0], c.IntendedStartNs[:0], c.LatencyNs[:0], c.Rows[:0]
-	c.ErrorCode, c.Retries, c.CommitErrorCode = c.ErrorCode[:0], c.Retries[:0], c.CommitErrorCode[:0]
+	c.ErrorCode, c.Retries, c.CommitErrorCode, c.Warnings = c.ErrorCode[:0], c.Retries[:0], c.CommitErrorCode[:0], c.Warnings[:0]
 	c.Checksum, c.Params = nil, nil
 	c.Cut = c.Cut[:0]
 	c.Segment = nil
@@ -104,8 +107,8 @@ func (c *ExecutionColumns) reset() {
 // the retries, which only count.
 var columnFields = executionSchema.project(
 	[]string{"Scenario", "TemplateHash", "Start", "IntendedStart", "LatencyNs", "Rows", "ErrorCode", "PlanHash",
-		"Params", "Checksum", "CutAtEnd", "ClientHost", "Segment", "Retries", "CommitErrorCode"},
-	[]string{"ClientHost", "Segment", "Retries"})
+		"Params", "Checksum", "CutAtEnd", "ClientHost", "Segment", "Retries", "CommitErrorCode", "Warnings"},
+	[]string{"ClientHost", "Segment", "Retries", "Warnings"})
 
 // errByRows sends a row group to the row reader: its layout is not the one
 // the column reader decodes (another encoding or type), or the caller
@@ -118,7 +121,7 @@ type columnFile struct {
 	pf   *parquet.File
 	// leaf column index of each column read, -1 when the file lacks it
 	// (an optional column added after the file was written)
-	scenario, template, start, intended, latency, rows, code, plan, checksum, cut, client, segment, retries, commit int
+	scenario, template, start, intended, latency, rows, code, plan, checksum, cut, client, segment, retries, commit, warnings int
 	// params is the leaf column of the parameters' list, -1 unless it is
 	// a list of required strings (the layout joinbench writes)
 	params int
@@ -180,7 +183,7 @@ func openColumnFile(path string, warn func(error)) (cf *columnFile, closeFn func
 		scenario: col("Scenario"), template: col("TemplateHash"), start: col("Start"), intended: col("IntendedStart"),
 		latency: col("LatencyNs"), rows: col("Rows"), code: col("ErrorCode"), plan: col("PlanHash"), checksum: col("Checksum"),
 		cut: col("CutAtEnd"), client: col("ClientHost"), segment: col("Segment"), retries: col("Retries"),
-		commit: col("CommitErrorCode")}
+		commit: col("CommitErrorCode"), warnings: col("Warnings")}
 	ok = true
 	return cf, func() { f.Close() }
 }
@@ -285,6 +288,11 @@ func (cf *columnFile) readGroup(g int, opt ColumnScan, c *ExecutionColumns) (err
 	} else if err := readNumbers(chunks[cf.commit], parquet.Int32, (*encoding.Values).Int32, true, &c.CommitErrorCode); err != nil {
 		return err
 	}
+	if cf.warnings < 0 || cf.allNull(g, cf.warnings) { // no statement had warnings
+		c.Warnings = fillInt32(c.Warnings, n, 0)
+	} else if err := readNumbers(chunks[cf.warnings], parquet.Int32, (*encoding.Values).Int32, true, &c.Warnings); err != nil {
+		return err
+	}
 	if opt.Clients {
 		if cf.segment < 0 {
 			c.Segment = fillInt32(c.Segment, n, 0)
@@ -293,7 +301,8 @@ func (cf *columnFile) readGroup(g int, opt ColumnScan, c *ExecutionColumns) (err
 		}
 	}
 	lens := []int{len(c.Scenario.Index), len(c.TemplateHash.Index), len(c.PlanHash.Index), len(c.ClientHost.Index),
-		len(c.StartNs), len(c.IntendedStartNs), len(c.LatencyNs), len(c.Rows), len(c.ErrorCode), len(c.Retries), len(c.CommitErrorCode)}
+		len(c.StartNs), len(c.IntendedStartNs), len(c.LatencyNs), len(c.Rows), len(c.ErrorCode), len(c.Retries), len(c.CommitErrorCode),
+		len(c.Warnings)}
 	if opt.Clients {
 		lens = append(lens, len(c.Segment))
 	}
@@ -369,6 +378,7 @@ func (cf *columnFile) readGroupRows(g int, c *ExecutionColumns, opt ColumnScan) 
 			c.ErrorCode = append(c.ErrorCode, e.ErrorCode)
 			c.Retries = append(c.Retries, e.Retries)
 			c.CommitErrorCode = append(c.CommitErrorCode, e.CommitErrorCode)
+			c.Warnings = append(c.Warnings, e.Warnings)
 			if checksums {
 				c.Checksum = append(c.Checksum, strings.Clone(e.Checksum))
 				c.Params = append(c.Params, cloneStrings(e.Params))

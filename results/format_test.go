@@ -126,7 +126,7 @@ func TestReadsFilesOfEarlierBuilds(t *testing.T) {
 // testdata/format-1 was written: optional, at the end, so that files of
 // either build read with the other's schema.
 var addedSinceFormat1 = map[string][]string{
-	"executions-h-0.parquet": {"commit_error_code", "node"},
+	"executions-h-0.parquet": {"commit_error_code", "node", "warnings"},
 	"status-h-0.parquet":     {"value"},
 	"actions.parquet":        {"writable_time", "synced_time", "state_transfer"},
 }

@@ -22,9 +22,10 @@ import (
 // a client of the build before left still read.
 
 // executionJournal is the executions journal, executions-<host>-<n>.rows.
-// Layout 3 added the commit error code and the node.
+// Layout 3 added the commit error code and the node, layout 4 the
+// warning count.
 var executionJournal = &journalKind[Execution]{
-	magics:     []string{"JBROWS1\n", "JBROWS2\n", "JBROWS3\n"},
+	magics:     []string{"JBROWS1\n", "JBROWS2\n", "JBROWS3\n", "JBROWS4\n"},
 	framesV1:   1,
 	newEncoder: func() rowEncoder[Execution] { return newExecutionEncoder() },
 	newDecoder: func(layout int) rowDecoder[Execution] {
@@ -33,7 +34,7 @@ var executionJournal = &journalKind[Execution]{
 }
 
 // executionLayout is the layout executions are written in.
-const executionLayout = 3
+const executionLayout = 4
 
 // The dictionary fields of an execution, in their order within it.
 const (
@@ -58,7 +59,7 @@ const (
 // dictionary fields (jRun to jPlan), its start as the difference from the
 // previous row's in the frame, its intended start as the difference from
 // its start, its numbers, error message, checksum, parameters, commit
-// error code and node.
+// error code, node and warning count.
 type executionEncoder struct {
 	strs stringNumbers
 }
@@ -109,6 +110,7 @@ func (e *executionEncoder) appendRows(b []byte, rows []Execution) []byte {
 		}
 		b = binary.AppendVarint(b, int64(r.CommitErrorCode))
 		b = e.strs.append(b, jNode, r.Node)
+		b = binary.AppendVarint(b, int64(r.Warnings))
 	}
 	return b
 }
@@ -353,6 +355,9 @@ func (jd *executionDecoder) decodeRows(p []byte, n int, dst []Execution) ([]Exec
 		if jd.layout >= 3 {
 			r.CommitErrorCode = int32(d.varint())
 			r.Node = d.str(&jd.strs)
+		}
+		if jd.layout >= 4 {
+			r.Warnings = int32(d.varint())
 		}
 		r.CutAtEnd = flags&jCut != 0
 		if d.bad {

@@ -56,6 +56,12 @@ type Execution struct {
 	// node, else hostname:port. Behind a proxy it tells the nodes apart.
 	// Null when the server was not asked, and in files written before.
 	Node string `parquet:"node,dict,optional"`
+	// Warnings is the server's warning count for the statement (what SHOW
+	// WARNINGS would list), as its reply carried it: counted only on the
+	// direct exec path (Run.WarningsCounted says whether a run counted
+	// them). 0 (null) when it had none, when not counted, and in files
+	// written before.
+	Warnings int32 `parquet:"warnings,optional"`
 }
 
 // Plan is one row of plans.parquet: a distinct plan of a scenario.
@@ -148,6 +154,12 @@ type Run struct {
 	// ExecPaths say, per endpoint in the order of Endpoints, how its
 	// workers executed statements; written at the end of the run.
 	ExecPaths []EndpointPath `json:"exec_paths,omitempty"`
+	// WarningsCounted: every statement of the run went by the direct exec
+	// path, whose replies carry the warning count, so that Execution.
+	// Warnings is 0 only for a statement without warnings. False when some
+	// went through the driver, which does not give the count, and in runs
+	// written before.
+	WarningsCounted bool `json:"warnings_counted,omitempty"`
 	// ClientCPUSeconds is the CPU time this client process used over the
 	// measured phase, and ClientCPUPerQueryUs that per execution: each run
 	// states what it cost the client, so that a client-bound run shows.
@@ -219,6 +231,22 @@ type EndpointPath struct {
 	// through the driver all the same (an argument the direct path does not
 	// send); Reasons says which.
 	DriverStatements int64 `json:"driver_statements,omitempty"`
+}
+
+// WarningsCounted reports whether a run whose endpoints executed as paths
+// say counted every statement's warnings: each went by the direct path
+// (some statement at least), none through the driver.
+func WarningsCounted(paths []EndpointPath) bool {
+	direct := false
+	for _, p := range paths {
+		switch {
+		case p.DriverConnections > 0 || p.DriverStatements > 0:
+			return false
+		case p.DirectConnections > 0:
+			direct = true
+		}
+	}
+	return direct
 }
 
 // Paths of EndpointPath.

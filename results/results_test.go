@@ -204,7 +204,7 @@ func TestExecutionsRoundTripManyRowGroups(t *testing.T) {
 	for _, c := range pf.Schema().Columns() {
 		cols = append(cols, strings.Join(c, "."))
 	}
-	wantCols := "run_id scenario template_hash endpoint client_host thread event statement_seq start_time intended_start latency_ns rows error_code sql_state error_message retries plan_hash params.list.element result_checksum segment cut_at_end commit_error_code node"
+	wantCols := "run_id scenario template_hash endpoint client_host thread event statement_seq start_time intended_start latency_ns rows error_code sql_state error_message retries plan_hash params.list.element result_checksum segment cut_at_end commit_error_code node warnings"
 	if strings.Join(cols, " ") != wantCols {
 		t.Errorf("columns:\n got %s\nwant %s", strings.Join(cols, " "), wantCols)
 	}

@@ -126,6 +126,7 @@ func mergeSegments(dir string, run *Run, segs []*Run, warn Warner) *Run {
 	merged.Executions, merged.Errors, merged.CutAtEnd, merged.Unanswered, merged.Interrupted = 0, 0, 0, 0, false
 	merged.ExecPaths, merged.ClientCPUSeconds = nil, 0
 	merged.Work, merged.Machine = nil, nil
+	merged.WarningsCounted = len(segs) > 0
 	var hosts []string
 	have := map[int]bool{}
 	for _, s := range segs {
@@ -154,6 +155,7 @@ func mergeSegments(dir string, run *Run, segs []*Run, warn Warner) *Run {
 		}
 		merged.Interrupted = merged.Interrupted || s.Interrupted
 		merged.ExecPaths = append(merged.ExecPaths, s.ExecPaths...)
+		merged.WarningsCounted = merged.WarningsCounted && s.WarningsCounted
 	}
 	merged.ClientHost = strings.Join(hosts, ",")
 	if merged.ClientCPUPerQueryUs = 0; merged.Executions > 0 {

@@ -60,6 +60,9 @@ type Side struct {
 	// measured nothing, and the comparison fails (a gate must not pass on
 	// "insufficient data").
 	NoSuccess bool `json:"no_success,omitempty"`
+	// WarningsCounted: every run of the side counted the warnings of
+	// each statement (results.Run.WarningsCounted).
+	WarningsCounted bool `json:"warnings_counted,omitempty"`
 }
 
 // ErrorRates compares the failed fraction of executions.
@@ -89,21 +92,24 @@ type ChecksumCheck struct {
 
 // ScenarioComparison is the verdict on one scenario.
 type ScenarioComparison struct {
-	Scenario         string           `json:"scenario"`
-	Verdict          string           `json:"verdict"`
-	Reasons          []string         `json:"reasons,omitempty"`
-	Base             *metrics.Summary `json:"base,omitempty"`
-	Candidate        *metrics.Summary `json:"candidate,omitempty"`
-	Median           *stats.Interval  `json:"median,omitempty"`
-	P95              *stats.Interval  `json:"p95,omitempty"`
-	P99              *stats.Interval  `json:"p99,omitempty"`
-	Errors           *ErrorRates      `json:"errors,omitempty"`
-	PlanChanged      bool             `json:"plan_changed"`
-	BasePlans        []string         `json:"base_plans,omitempty"`
-	CandidatePlans   []string         `json:"candidate_plans,omitempty"`
-	PlanDiff         string           `json:"plan_diff,omitempty"`
-	Checksums        ChecksumCheck    `json:"checksums"`
-	StatementChanged bool             `json:"statement_changed,omitempty"`
+	Scenario  string           `json:"scenario"`
+	Verdict   string           `json:"verdict"`
+	Reasons   []string         `json:"reasons,omitempty"`
+	Base      *metrics.Summary `json:"base,omitempty"`
+	Candidate *metrics.Summary `json:"candidate,omitempty"`
+	Median    *stats.Interval  `json:"median,omitempty"`
+	P95       *stats.Interval  `json:"p95,omitempty"`
+	P99       *stats.Interval  `json:"p99,omitempty"`
+	Errors    *ErrorRates      `json:"errors,omitempty"`
+	// Warnings compares how often each side answered with warnings, when
+	// both counted them and either gave some (warnings.go).
+	Warnings         *WarningRates `json:"warnings,omitempty"`
+	PlanChanged      bool          `json:"plan_changed"`
+	BasePlans        []string      `json:"base_plans,omitempty"`
+	CandidatePlans   []string      `json:"candidate_plans,omitempty"`
+	PlanDiff         string        `json:"plan_diff,omitempty"`
+	Checksums        ChecksumCheck `json:"checksums"`
+	StatementChanged bool          `json:"statement_changed,omitempty"`
 	// Unmeasured names the side (results.SideBase or SideCandidate) with
 	// no successful execution of a scenario the other side measured: it
 	// is missing from that side's files, or every execution of it failed.

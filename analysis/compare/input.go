@@ -52,6 +52,9 @@ type Observed struct {
 	// Limit is the row count of the LIMIT that ends its statement (0:
 	// none).
 	Limit int64
+	// WarningsCounted: every run of the side counted each statement's
+	// warnings (results.Run.WarningsCounted), so Metrics.Warned holds.
+	WarningsCounted bool
 }
 
 // ResultSum is a result checksum (hashed; 0 when it varied within the

@@ -62,6 +62,7 @@ func (j *Judge) judge(in Scenario) (sc ScenarioComparison) {
 	comparePlans(&sc, b, c)
 	latency := j.latencyVerdict(&sc, in)
 	j.verdict(&sc, er, latency, limit)
+	j.compareWarnings(&sc, b, c)
 	return sc
 }
 

@@ -22,6 +22,9 @@ type Execution struct {
 	// CommitErrorCode is the error of the COMMIT that ended its event, on
 	// the event's last statement; 0 when there was none.
 	CommitErrorCode int32
+	// Warnings is the server's warning count for it (0 when none or not
+	// counted: results.Run.WarningsCounted).
+	Warnings int32
 }
 
 // IsConflict reports whether a COMMIT that failed with code was refused
@@ -67,6 +70,9 @@ type Metrics struct {
 	// those of them a cluster's certification refused (IsConflict). Their
 	// statements succeeded: they are not Errors.
 	FailedCommits, Conflicts int64
+	// Warned are the executions the server answered with warnings (a
+	// warning count above 0), failed ones included.
+	Warned int64
 
 	// Set by Close.
 	Latencies  Latencies
@@ -92,6 +98,9 @@ func (m *Metrics) Add(e *Execution) {
 		from = e.IntendedStart.UnixNano()
 	}
 	m.add(from, e.LatencyNs, e.Rows, e.ErrorCode, e.Retries, e.CommitErrorCode)
+	if e.Warnings > 0 {
+		m.Warned++
+	}
 }
 
 // AddUnixNano is Add of an execution given by its fields, times as Unix
@@ -153,6 +162,7 @@ func (m *Metrics) Merge(o *Metrics) {
 	m.Retries += o.Retries
 	m.FailedCommits += o.FailedCommits
 	m.Conflicts += o.Conflicts
+	m.Warned += o.Warned
 	m.Rows += o.Rows
 	for code, n := range o.ErrorCodes {
 		if m.ErrorCodes == nil {

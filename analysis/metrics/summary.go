@@ -16,15 +16,17 @@ type Summary struct {
 	// timeout (run --ignore-errors); Conflicts the events whose COMMIT a
 	// cluster's certification refused, FailedCommits those whose COMMIT
 	// failed for any reason (conflicts included). See Metrics.
-	Retries       int64   `json:"retries"`
-	Conflicts     int64   `json:"conflicts"`
-	FailedCommits int64   `json:"failed_commits"`
-	MeanMs        float64 `json:"mean_ms"`
-	P50Ms         float64 `json:"p50_ms"`
-	P95Ms         float64 `json:"p95_ms"`
-	P99Ms         float64 `json:"p99_ms"`
-	MaxMs         float64 `json:"max_ms"`
-	QPS           float64 `json:"queries_per_second"`
+	Retries       int64 `json:"retries"`
+	Conflicts     int64 `json:"conflicts"`
+	FailedCommits int64 `json:"failed_commits"`
+	// Warned are the executions answered with warnings (Metrics.Warned).
+	Warned int64   `json:"warned,omitempty"`
+	MeanMs float64 `json:"mean_ms"`
+	P50Ms  float64 `json:"p50_ms"`
+	P95Ms  float64 `json:"p95_ms"`
+	P99Ms  float64 `json:"p99_ms"`
+	MaxMs  float64 `json:"max_ms"`
+	QPS    float64 `json:"queries_per_second"`
 	// CutAtEnd counts the statements still running when a run or round
 	// ended (in neither Executions nor Errors), and CutRanMs is the longest
 	// time one of them had run: a lower bound of its latency. Metrics
@@ -37,7 +39,7 @@ type Summary struct {
 func SummaryOf(m *Metrics) Summary {
 	l := m.Latencies
 	s := Summary{Executions: m.Executions, Errors: m.Errors, Retries: m.Retries, Conflicts: m.Conflicts, FailedCommits: m.FailedCommits,
-		MeanMs: Milliseconds(l.Mean), P50Ms: Milliseconds(l.P50), P95Ms: Milliseconds(l.P95), P99Ms: Milliseconds(l.P99),
+		Warned: m.Warned, MeanMs: Milliseconds(l.Mean), P50Ms: Milliseconds(l.P50), P95Ms: Milliseconds(l.P95), P99Ms: Milliseconds(l.P99),
 		MaxMs: Milliseconds(l.Max), QPS: m.Throughput}
 	if m.Executions > 0 {
 		s.ErrorRate = float64(m.Errors) / float64(m.Executions)

@@ -61,6 +61,9 @@ func summaryLine(c *compare.Comparison) string {
 		}
 		out += ")"
 	}
+	if n := c.WarningsChanged(); n > 0 {
+		out += fmt.Sprintf("; warnings differ in %d scenario(s) (not a verdict)", n)
+	}
 	if c.Methods != nil {
 		out = "methods (the runs differ by their actions): " + compare.MethodText(c.Methods) +
 			"; whole-run latency, for information only: " + out

@@ -286,6 +286,9 @@ func (r *runAcc) addColumns(c *results.ExecutionColumns) error {
 		for _, i := range rows {
 			start, lat, code := c.StartNs[i], c.LatencyNs[i], c.ErrorCode[i]
 			a.m.AddUnixNano(start, c.IntendedStartNs[i], lat, c.Rows[i], code, c.Retries[i], c.CommitErrorCode[i])
+			if c.Warnings[i] > 0 {
+				a.m.Warned++
+			}
 			failed := code != 0
 			if !failed {
 				if pi := c.PlanHash.Index[i]; pi >= 0 {

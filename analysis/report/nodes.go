@@ -31,6 +31,7 @@ func (a nodeAcc) add(e *results.Execution) {
 	}
 	var x metrics.Execution
 	x.Start, x.LatencyNs, x.Rows, x.ErrorCode, x.Retries, x.CommitErrorCode = e.Start, e.LatencyNs, e.Rows, e.ErrorCode, e.Retries, e.CommitErrorCode
+	x.Warnings = e.Warnings
 	if e.IntendedStart != nil {
 		x.IntendedStart = *e.IntendedStart
 	}

@@ -27,6 +27,8 @@ type Side struct {
 	// notReached are the scenarios its events never reached, with those
 	// ahead of them that stalled (cut.go).
 	notReached map[string][]string
+	// warningsCounted: every run of it counted statements' warnings.
+	warningsCounted bool
 }
 
 // Activity is what a side read as one round did: every statement it
@@ -123,9 +125,10 @@ func ScenarioInput(name string, base, cand *Side, examples map[uint64][]string, 
 // observed is what one side holds of a scenario, as the rule takes it.
 func observed(name string, side *Side) compare.Observed {
 	o := compare.Observed{
-		Listed:   side.info != nil && slices.Contains(side.info.Scenarios, name),
-		PlanText: func(hash string) string { return side.cat.text(name, hash) },
-		Limit:    side.cat.limits[name],
+		Listed:          side.info != nil && slices.Contains(side.info.Scenarios, name),
+		WarningsCounted: side.warningsCounted,
+		PlanText:        func(hash string) string { return side.cat.text(name, hash) },
+		Limit:           side.cat.limits[name],
 	}
 	if a := side.acc.scenarios[name]; a != nil {
 		o.Metrics, o.Plans, o.Templates, o.Checksums = &a.m, a.plans, a.templates, a.checks.sums
@@ -276,11 +279,16 @@ func readSide(name string, dirs []string, side *compare.Side, w warner) (*Side, 
 		return nil, &NoExecutionsError{Side: name, Dirs: dirs, Failed: failed, Cut: acc.cut.describe()}
 	}
 	side.NoSuccess = succeeded == 0
+	side.WarningsCounted = len(infos) == len(dirs)
+	for _, info := range infos {
+		side.WarningsCounted = side.WarningsCounted && info.WarningsCounted
+	}
 	if len(empty) > 0 {
 		w.Warn(fmt.Errorf("%s: no readable executions in %s: a round that recorded nothing counts for no scenario",
 			name, strings.Join(empty, ", ")))
 	}
-	sd := &Side{acc: acc, cat: newPlanCatalog(first, plans), writes: writes, info: first, infos: infos, work: samples}
+	sd := &Side{acc: acc, cat: newPlanCatalog(first, plans), writes: writes, info: first, infos: infos, work: samples,
+		warningsCounted: side.WarningsCounted}
 	if first != nil {
 		sd.notReached = stalledAhead(first.Scenarios, func(name string) bool { return acc.scenarios[name] != nil }, acc.cut)
 	}

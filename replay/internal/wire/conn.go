@@ -105,7 +105,14 @@ type Conn struct {
 	textBuf  [][]byte
 	long     []byte
 	moreCols []column // the columns of a procedure's second and later results
+	// warnings is the warning count the last statement's reply ended with.
+	warnings uint16
 }
+
+// Warnings is the number of warnings the server reported for the last
+// statement Exec ran (SHOW WARNINGS would list them): the count its final
+// OK or EOF packet carries. 0 after an error.
+func (c *Conn) Warnings() uint16 { return c.warnings }
 
 // NewConn returns a Conn on a connected, authenticated socket.
 func NewConn(rw io.ReadWriter, caps Caps) *Conn {

@@ -122,13 +122,14 @@ func Supported(v any) bool {
 
 // Exec executes s with args (each Supported) and reads its whole reply. n
 // is the number of rows a result set returned, or the rows a statement
-// without one affected. With a sink, every row of every result set is
+// without one affected; Warnings is then the server's warning count. With a sink, every row of every result set is
 // decoded and handed to it. A server error is returned as a
 // *mysql.MySQLError; any other error leaves the connection unusable.
 func (c *Conn) Exec(s *Stmt, args []any, sink RowSink) (n int64, err error) {
 	if len(args) != s.params {
 		return 0, protocolErrorf("statement takes %d arguments, got %d", s.params, len(args))
 	}
+	c.warnings = 0
 	if err := c.sendExecute(s, args); err != nil {
 		s.sentTypes = nil
 		return 0, err
@@ -230,7 +231,8 @@ func (c *Conn) readResult(s *Stmt, sink RowSink, first bool) (n int64, status ui
 	case hdrError:
 		return 0, 0, serverError(p)
 	case hdrOK:
-		affected, status, err := okPacket(p)
+		affected, status, warnings, err := okPacket(p)
+		c.warnings = warnings
 		return int64(affected), status, err
 	}
 	cols, k := readLenEnc(p)
@@ -294,12 +296,15 @@ func (c *Conn) readResult(s *Stmt, sink RowSink, first bool) (n int64, status ui
 			return n, 0, serverError(p)
 		case len(p) > 0 && p[0] == hdrEOF:
 			if c.caps.DeprecateEOF {
-				_, status, err := okPacket(p)
+				_, status, warnings, err := okPacket(p)
+				c.warnings = warnings
 				return n, status, err
 			}
 			if len(p) < 5 {
 				return n, 0, protocolErrorf("short EOF packet")
 			}
+			// 0xfe, warnings 2, status 2
+			c.warnings = binary.LittleEndian.Uint16(p[1:])
 			return n, binary.LittleEndian.Uint16(p[3:]), nil
 		case len(p) == 0:
 			return n, 0, protocolErrorf("empty packet in result set")
@@ -309,19 +314,23 @@ func (c *Conn) readResult(s *Stmt, sink RowSink, first bool) (n int64, status ui
 	}
 }
 
-// okPacket reads rows affected and the status of an OK packet (header 0x00,
-// or 0xfe when it ends a result set).
-func okPacket(p []byte) (affected uint64, status uint16, err error) {
+// okPacket reads rows affected, the status and the warning count of an OK
+// packet (header 0x00, or 0xfe when it ends a result set): header, rows
+// affected and last insert id (length-encoded), status 2, warnings 2.
+func okPacket(p []byte) (affected uint64, status, warnings uint16, err error) {
 	affected, k := readLenEnc(p[1:])
 	if k == 0 {
-		return 0, 0, protocolErrorf("malformed OK packet")
+		return 0, 0, 0, protocolErrorf("malformed OK packet")
 	}
 	_, k2 := readLenEnc(p[1+k:]) // last insert id
 	pos := 1 + k + k2
 	if k2 == 0 || len(p) < pos+2 {
-		return 0, 0, protocolErrorf("malformed OK packet")
+		return 0, 0, 0, protocolErrorf("malformed OK packet")
 	}
-	return affected, binary.LittleEndian.Uint16(p[pos:]), nil
+	if len(p) >= pos+4 {
+		warnings = binary.LittleEndian.Uint16(p[pos+2:])
+	}
+	return affected, binary.LittleEndian.Uint16(p[pos:]), warnings, nil
 }
 
 // serverError converts an error packet, as the driver does.

@@ -465,7 +465,7 @@ func FuzzDecodeRow(f *testing.F) {
 		c := NewConn(nil, Caps{})
 		_, _ = c.decodeRow(p, cols)
 		_, _ = parseColumn(p)
-		_, _, _ = okPacket(append([]byte{0}, p...))
+		_, _, _, _ = okPacket(append([]byte{0}, p...))
 	})
 }
 
@@ -527,5 +527,43 @@ func TestCachedMetadataAfterAProcedureCall(t *testing.T) {
 	want := [][]string{{"5"}, {"abc"}, {"6"}, {"de"}}
 	if fmt.Sprint(sink.rows) != fmt.Sprint(want) {
 		t.Errorf("rows %q, want %q", sink.rows, want)
+	}
+}
+
+// The warning count comes from the packet that ends the reply: an OK
+// packet, an EOF packet (warnings before the status) or the OK packet
+// that ends a result set; an error leaves none.
+func TestWarnings(t *testing.T) {
+	withWarnings := func(p []byte, at int, n uint16) []byte {
+		p = bytes.Clone(p)
+		binary.LittleEndian.PutUint16(p[at:], n)
+		return p
+	}
+	for _, caps := range []Caps{{}, {DeprecateEOF: true}} {
+		c, f := newFake(t, caps)
+		s := &Stmt{id: 1, columns: 1}
+		end := withWarnings(eofPkt(0), 1, 2)
+		if caps.DeprecateEOF {
+			end = withWarnings(okEOFPkt(0), 5, 2)
+		}
+		header := [][]byte{{1}, colDef("a")}
+		if !caps.DeprecateEOF {
+			header = append(header, eofPkt(0))
+		}
+		f.replies <- append(append(header, row(1)), end)
+		if n, err := c.Exec(s, nil, nil); err != nil || n != 1 || c.Warnings() != 2 {
+			t.Errorf("%+v: result set: %d rows, %d warnings, %v; want 1 row, 2 warnings", caps, n, c.Warnings(), err)
+		}
+		<-f.got
+		f.replies <- [][]byte{withWarnings(okPkt(3, 0), 5, 7)}
+		if n, err := c.Exec(s, nil, nil); err != nil || n != 3 || c.Warnings() != 7 {
+			t.Errorf("%+v: OK packet: %d rows, %d warnings, %v; want 3 rows, 7 warnings", caps, n, c.Warnings(), err)
+		}
+		<-f.got
+		f.replies <- [][]byte{errPkt(1146, "42S02", "no table")}
+		if _, err := c.Exec(s, nil, nil); err == nil || c.Warnings() != 0 {
+			t.Errorf("%+v: an error: %d warnings, %v; want 0 and the error", caps, c.Warnings(), err)
+		}
+		<-f.got
 	}
 }
