@@ -79,6 +79,19 @@ func (n *Named) busy() map[string]bool {
 // dropped. What it cannot undo safely is a user error saying the command
 // to run. It returns how many things it undid.
 func (n *Named) Repair(ctx context.Context, log io.Writer) (int, error) {
+	return n.repair(ctx, log, false)
+}
+
+// RepairToStop is Repair before the sandbox is stopped: what outlives its
+// servers is undone (limits lifted, orphan servers stopped, a schema
+// change tool stopped and its triggers and copy dropped, folders
+// removed), while what a server forgets as it stops (a global variable,
+// its buffer pool) is only crossed out, and servers left down stay down.
+func (n *Named) RepairToStop(ctx context.Context, log io.Writer) (int, error) {
+	return n.repair(ctx, log, true)
+}
+
+func (n *Named) repair(ctx context.Context, log io.Writer, toStop bool) (int, error) {
 	if log == nil {
 		log = io.Discard
 	}
@@ -132,6 +145,15 @@ func (n *Named) Repair(ctx context.Context, log io.Writer) (int, error) {
 		errs = append(errs, s.StopOrphans(ctx))
 		s.log = old
 		undone += len(pids)
+	}
+	if toStop {
+		for _, kind := range []string{ChangeNodeDown, ChangeGlobal, ChangeBufferPool} {
+			for _, e := range byKind[kind] {
+				say(e, "nothing to undo, the sandbox being stopped")
+				errs = append(errs, l.Remove(e.ID))
+			}
+			delete(byKind, kind)
+		}
 	}
 	if down := byKind[ChangeNodeDown]; len(down) > 0 {
 		if err := n.bringBack(ctx, down, log); err != nil {

@@ -85,3 +85,43 @@ func (l *waitLog) String() string {
 	defer l.mu.Unlock()
 	return l.b.String()
 }
+
+// Before a sandbox stops, what outlives its servers is undone (a scratch
+// folder removed here), while what a stop undoes by itself (a global
+// variable, a buffer pool) or makes moot (a server left down) is only
+// crossed out: nothing is started to be stopped again. The sandbox has
+// no server: starting one would fail the repair.
+func TestRepairToStopStartsNothing(t *testing.T) {
+	n := &Named{Name: "stopping", Dir: t.TempDir()}
+	gone := ledger.Self()
+	gone.Start++
+	scratch := filepath.Join(n.Dir, "restore-node1")
+	if err := os.Mkdir(scratch, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range []ledger.Entry{
+		{Kind: ChangeNodeDown, What: "node1 killed"},
+		{Kind: ChangeGlobal, What: "a lesson's setting", Undo: map[string]string{"name": "x", "value": "1"}},
+		{Kind: ChangeBufferPool, What: "a buffer pool", Undo: map[string]string{"bytes": "134217728"}},
+		{Kind: ChangeScratch, What: "restore folder", Undo: map[string]string{"path": scratch}},
+	} {
+		e.Owner = gone
+		if _, err := n.Ledger().Add(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var log strings.Builder
+	k, err := n.RepairToStop(context.Background(), &log)
+	if err != nil || k != 4 {
+		t.Fatalf("RepairToStop: %d, %v\n%s", k, err, log.String())
+	}
+	if _, err := os.Stat(scratch); !os.IsNotExist(err) {
+		t.Errorf("scratch folder still there: %v", err)
+	}
+	if strings.Count(log.String(), "nothing to undo, the sandbox being stopped") != 3 {
+		t.Errorf("log:\n%s", log.String())
+	}
+	if es, _ := n.Ledger().Entries(); len(es) != 0 {
+		t.Errorf("entries left: %+v", es)
+	}
+}
