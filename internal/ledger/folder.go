@@ -25,7 +25,7 @@ func (l *Folder) Where() string { return "the ledger " + l.dir }
 
 // Add writes e, owned by this process, before the change it describes is
 // made. done removes it: call it once the change is undone (calling it
-// twice is harmless). On a nil ledger (a server with none) it does
+// twice is harmless). On a nil *Folder (a server with none) it does
 // nothing.
 func (l *Folder) Add(e Entry) (done func() error, err error) {
 	if l == nil {

@@ -14,9 +14,11 @@ import (
 	"github.com/joinbench/joinbench/internal/sqllex"
 )
 
-// The kinds of change joinbench notes in a sandbox's ledger before it
-// makes them (package ledger), and Repair undoes when the process that
-// made them is gone.
+// The kinds of change joinbench notes in a ledger before it makes them
+// (package ledger), and Repair undoes when the process that made them is
+// gone: a sandbox's ledger, or for a global variable and an online schema
+// change, the table ledger of a server reached by its address (undone by
+// internal/server's RepairServer with UndoStatements and StopHelper).
 const (
 	// ChangeCgroup: a server moved into a cgroup of its own and limited
 	// (a slow action). Undo: "group", the group; "from", where it was.
