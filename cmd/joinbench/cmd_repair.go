@@ -25,7 +25,7 @@ type repairCmd struct {
 	Socket     string   `env:"JOINBENCH_SOCKET" group:"Server" type:"path" placeholder:"PATH" help:"Unix socket file, instead of TCP."`
 	loginFlags `embed:"" group:"Server"`
 
-	Sandbox    string `env:"JOINBENCH_SANDBOX" group:"Server" placeholder:"NAME" help:"Repair the named sandbox NAME instead, as 'joinbench sandbox repair --name NAME' does."`
+	Sandbox    string `env:"JOINBENCH_SANDBOX" group:"Server" placeholder:"NAME" help:"Repair the named sandbox NAME, as 'joinbench sandbox repair --name NAME' does (with a server flag too: the sandbox's nodes behind a proxy, and the proxy's server)."`
 	SandboxDir string `env:"JOINBENCH_SANDBOX_DIR" group:"Server" type:"path" placeholder:"DIR" help:"Where named sandboxes live (default $XDG_STATE_HOME/joinbench/sandboxes or ~/.local/state/joinbench/sandboxes)."`
 
 	List  bool     `help:"List what the ledger holds, who left it and whether it is left over; undo nothing. Exit 1 when something is left over."`
@@ -64,16 +64,23 @@ func (c *repairCmd) Run(ctx context.Context, cl *cli) error {
 		return err
 	}
 	switch {
-	case c.Sandbox != "" && names:
-		return usage.Errorf("--sandbox and --dsn, --host, --port, --socket or --defaults-file both name a server: give one")
-	case c.Sandbox != "" && len(c.Force) > 0:
-		return usage.Errorf("--force undoes an entry another machine left on a server: a sandbox's entries are all this machine's, and repair undoes those left over")
-	case c.Sandbox != "" && c.List:
-		return listSandboxLeftovers(c.SandboxDir, c.Sandbox)
-	case c.Sandbox != "":
-		return repairSandbox(ctx, cl, c.SandboxDir, c.Sandbox)
-	case !names:
+	case c.Sandbox == "" && !names:
 		return usage.Errorf("no server named: give --dsn, --host, --port, --socket or --sandbox")
+	case !names && len(c.Force) > 0:
+		return usage.Errorf("--force undoes an entry another machine left on a server named by --dsn, --host or --socket: a sandbox's entries are all this machine's, and repair undoes those left over")
+	}
+	// A sandbox and a server together are a proxy's nodes and the proxy,
+	// as for every other command: both are seen to.
+	var sandboxErr error
+	if c.Sandbox != "" {
+		if c.List {
+			sandboxErr = listSandboxLeftovers(c.SandboxDir, c.Sandbox)
+		} else {
+			sandboxErr = repairSandbox(ctx, cl, c.SandboxDir, c.Sandbox)
+		}
+		if !names || !isLeftoversFound(sandboxErr) && sandboxErr != nil {
+			return sandboxErr
+		}
 	}
 	tgt, err := server.ConnectExisting(ctx, o, server.SandboxOptions{})
 	if err != nil {
@@ -81,7 +88,10 @@ func (c *repairCmd) Run(ctx context.Context, cl *cli) error {
 	}
 	defer tgt.Close()
 	if c.List {
-		return listServerLedgers(ctx, tgt.Endpoints)
+		if err := listServerLedgers(ctx, tgt.Endpoints); err != nil {
+			return err
+		}
+		return sandboxErr
 	}
 	log := logWriter(cl)
 	for _, ep := range tgt.Endpoints {
@@ -94,6 +104,11 @@ func (c *repairCmd) Run(ctx context.Context, cl *cli) error {
 		}
 	}
 	return nil
+}
+
+func isLeftoversFound(err error) bool {
+	_, ok := err.(leftoversFound)
+	return ok
 }
 
 // listSandboxLeftovers prints what killed joinbench processes left on a

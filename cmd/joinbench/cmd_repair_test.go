@@ -72,7 +72,6 @@ func TestRepairFlagsNameOneServer(t *testing.T) {
 		want string
 	}{
 		{[]string{"repair"}, "no server named"},
-		{[]string{"repair", "--sandbox", "x", "--host", "db1"}, "--sandbox and --dsn"},
 		{[]string{"repair", "--sandbox", "x", "--force", "id"}, "--force"},
 	} {
 		code, _, stderr := runCapturedAll(t, c.args...)
