@@ -14,6 +14,7 @@ import (
 	"github.com/joinbench/joinbench/internal/ledger"
 	"github.com/joinbench/joinbench/internal/server/sandbox"
 	"github.com/joinbench/joinbench/internal/testdb"
+	"github.com/joinbench/joinbench/internal/usage"
 )
 
 // ledgerServer is a fresh database on the test server, its endpoint and a
@@ -256,5 +257,35 @@ func TestRepairServerNamesAnotherMachinesEntry(t *testing.T) {
 	}
 	if _, err := RepairServer(context.Background(), ep, &log, []string{"no-such-entry"}); err == nil || !strings.Contains(err.Error(), "no-such-entry") {
 		t.Fatalf("--force of no entry: %v", err)
+	}
+}
+
+// What cannot be undone is refused as a user error (exit 2) naming the
+// command to run, or the row to delete for a change joinbench cannot
+// undo on such a server, and its entry is kept.
+func TestRepairServerRefusesWithTheCommand(t *testing.T) {
+	_, ep, _ := ledgerServer(t, "repair_refuse")
+	gone := deadOwner()
+	if _, err := ep.Ledger().Add(ledger.Entry{Kind: sandbox.ChangeGlobal, What: "a variable the server does not have",
+		Undo: map[string]string{"name": "no_such_variable_jb", "value": "1"}, Owner: gone}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := RepairServer(context.Background(), ep, nil, nil)
+	if err == nil || !usage.Is(err) || !strings.Contains(err.Error(), RepairCommand(ep)) {
+		t.Fatalf("repair of a change the server refuses to undo: %v, want a user error naming %q", err, RepairCommand(ep))
+	}
+	es, _ := ep.TableLedger().Entries()
+	if len(es) != 1 {
+		t.Fatalf("entries after a failed undo: %+v", es)
+	}
+	if err := ep.TableLedger().Remove(es[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ep.Ledger().Add(ledger.Entry{Kind: sandbox.ChangeCgroup, What: "a cgroup limit", Owner: gone}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = RepairServer(context.Background(), ep, nil, nil)
+	if err == nil || !usage.Is(err) || !strings.Contains(err.Error(), "DELETE FROM") {
+		t.Fatalf("repair of a kind joinbench cannot undo here: %v, want a user error naming the row to delete", err)
 	}
 }
