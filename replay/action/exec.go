@@ -95,6 +95,15 @@ func (j execJob) Do(ctx context.Context, at Site, out *Outcome) error {
 				_ = done()
 			}
 		}()
+		if lerr != nil {
+			// A change that cannot be noted is not made: the tool is
+			// stopped at once, before it has created anything.
+			stopNow, cancel := context.WithCancel(ctx)
+			cancel()
+			_ = waitCommand(stopNow, cmd, fam)
+			out.Output = printed.String()
+			return fmt.Errorf("stopped before it changed anything: %w", lerr)
+		}
 	}
 	err = waitCommand(ctx, cmd, fam)
 	out.Output = printed.String()

@@ -3,10 +3,14 @@ package action
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/go-sql-driver/mysql"
 
 	"github.com/joinbench/joinbench/internal/ledger"
 	"github.com/joinbench/joinbench/internal/server"
@@ -71,5 +75,32 @@ func TestExecNotesAnOnlineSchemaChangeOnTheServer(t *testing.T) {
 	var n int
 	if err := db.QueryRow("SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = '_big_new'").Scan(&n); err != nil || n != 0 {
 		t.Fatalf("the copy is still there (%d, %v)", n, err)
+	}
+}
+
+// A pt-online-schema-change that cannot be noted first (the ledger table
+// cannot be written) is stopped at once: the action fails, having changed
+// nothing.
+func TestExecStopsAnOnlineSchemaChangeItCannotNote(t *testing.T) {
+	marker := filepath.Join(t.TempDir(), "ran")
+	sp, err := Parse("0s@1: exec: sleep 30 && touch " + marker + "; : pt-online-schema-change D=x,t=big")
+	if err != nil {
+		t.Fatal(err)
+	}
+	unwritable := ledger.OpenTable("a server that cannot be reached", func() (*sql.DB, error) {
+		return nil, errors.New("cannot be reached")
+	})
+	db, err := sql.Open("mysql", "root@tcp(127.0.0.1:1)/x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	at := Site{Target: Target{Conn: &mysql.Config{Net: "tcp", Addr: "127.0.0.1:1"}, Ledger: unwritable}, DB: db}
+	err = sp.Job.Do(context.Background(), at, &Outcome{})
+	if err == nil || !strings.Contains(err.Error(), "stopped before it changed anything") || !strings.Contains(err.Error(), "cannot be reached") {
+		t.Fatalf("Do: %v, want it stopped, naming why", err)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("the command ran to its end")
 	}
 }
