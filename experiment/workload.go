@@ -203,12 +203,8 @@ func (e *env) setGlobal(ctx context.Context, name, value string) (func(), error)
 			return nil, fmt.Errorf("%s: %w", ep.Name, err)
 		}
 		// Noted before it is set: a lesson that is killed leaves the
-		// next command on the sandbox the value to set back.
-		var led *ledger.Ledger
-		if ep.Process != nil {
-			led = ep.Process.Ledger()
-		}
-		done, err := led.Add(ledger.Entry{Kind: sandbox.ChangeGlobal, Node: ep.Node,
+		// next command on the server the value to set back.
+		done, err := ep.Ledger().Add(ledger.Entry{Kind: sandbox.ChangeGlobal, Node: ep.Node,
 			What: fmt.Sprintf("%s: %s = %s for experiment %s, was %s", ep.Name, name, value, e.lesson, old),
 			Undo: map[string]string{"name": name, "value": old}})
 		if err != nil {

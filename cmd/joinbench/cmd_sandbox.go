@@ -15,7 +15,7 @@ import (
 // sandboxCmd manages long-lived named sandbox servers.
 type sandboxCmd struct {
 	Start  sandboxStartCmd  `cmd:"" help:"Start a named sandbox server (or reuse the running one) and print its DSN."`
-	Stop   sandboxStopCmd   `cmd:"" help:"Shut a named sandbox down cleanly and remove its data (unless --keep)."`
+	Stop   sandboxStopCmd   `cmd:"" help:"Undo what a killed joinbench left that outlives the servers (limits, orphan servers, triggers), then shut a named sandbox down cleanly and remove its data (unless --keep)."`
 	Status sandboxStatusCmd `cmd:"" help:"Show a named sandbox and what a killed joinbench left on it; exit 1 when it is not running or has leftovers."`
 	Repair sandboxRepairCmd `cmd:"" help:"Undo what a killed joinbench left on a named sandbox: limits, settings, triggers, orphan servers, servers left down."`
 	List   sandboxListCmd   `cmd:"" help:"List the named sandboxes."`
@@ -123,6 +123,16 @@ func (c *sandboxStopCmd) Run(ctx context.Context, cl *cli) error {
 	}
 	log := logWriter(cl)
 	sb.SetLog(log)
+	// What a killed joinbench left that outlives the servers (a limit, an
+	// orphan server, triggers) is undone before they stop. When it cannot
+	// be, a sandbox whose data goes with it is stopped anyway; a kept one
+	// is not, so that the command it names can still be run.
+	if _, err := sb.RepairToStop(ctx, os.Stderr); err != nil {
+		if c.Keep {
+			return err
+		}
+		fmt.Fprintf(os.Stderr, "sandbox %s: %v; stopped anyway, its data being removed\n", c.Name, err)
+	}
 	if err := sb.Stop(ctx); err != nil {
 		return fmt.Errorf("sandbox %s: %w", c.Name, err)
 	}
@@ -190,19 +200,23 @@ func (c *sandboxStatusCmd) Run(ctx context.Context) error {
 		return sandboxNotRunning{sb, k}
 	}
 	if len(left) > 0 {
-		return sandboxLeftovers(len(left))
+		return leftoversFound{len(left), "joinbench sandbox repair --name " + sb.Name}
 	}
 	return nil
 }
 
-// sandboxLeftovers exits 1, as a stopped sandbox does: it is not as it
-// should be, and sandbox repair makes it so.
-type sandboxLeftovers int
-
-func (e sandboxLeftovers) Error() string {
-	return fmt.Sprintf("%d leftover(s) of a killed joinbench: run 'joinbench sandbox repair'", int(e))
+// leftoversFound exits 1, as a stopped sandbox does: the sandbox or
+// server is not as it should be, and repair, the command it names, makes
+// it so.
+type leftoversFound struct {
+	n      int
+	repair string
 }
-func (e sandboxLeftovers) ExitCode() int { return 1 }
+
+func (e leftoversFound) Error() string {
+	return fmt.Sprintf("%d leftover(s) of a killed joinbench: run '%s'", e.n, e.repair)
+}
+func (e leftoversFound) ExitCode() int { return 1 }
 
 type sandboxRepairCmd struct {
 	sandboxName
@@ -219,11 +233,20 @@ time), one line each: limits lifted, orphan servers on a node's data folder
 or port stopped, servers left down started again (a whole cluster
 bootstrapped from its most advanced node), settings set back, triggers and
 copies dropped, folders removed. Every command given --sandbox does the
-same first; sandbox status lists what is left.`
+same first, and sandbox stop what outlives the servers; sandbox status
+lists what is left. Two repairs at once take turns (a lock file in the
+ledger folder): the second finds nothing left. On a server named by
+--dsn, see 'joinbench repair'.`
 }
 
 func (c *sandboxRepairCmd) Run(ctx context.Context, cl *cli) error {
-	sb, err := sandbox.Open(c.SandboxDir, c.Name)
+	return repairSandbox(ctx, cl, c.SandboxDir, c.Name)
+}
+
+// repairSandbox undoes what a killed joinbench left on the named sandbox,
+// saying so when there was nothing.
+func repairSandbox(ctx context.Context, cl *cli, dir, name string) error {
+	sb, err := sandbox.Open(dir, name)
 	if err != nil {
 		return err
 	}

@@ -40,6 +40,7 @@ type cli struct {
 	Run        runCmd        `cmd:"" help:"Replay scenarios concurrently; record every execution's timing and every plan in Parquet."`
 	Warmup     warmupCmd     `cmd:"" help:"Read every table and index of the prepared tables into the buffer pool; report how much fits."`
 	Cleanup    cleanupCmd    `cmd:"" help:"Drop the tables prepare creates (and nothing else)."`
+	Repair     repairCmd     `cmd:"" help:"Undo what a killed joinbench left on a server or sandbox (settings, pt-osc triggers and copies), or list it (--list); every command on a server does so first."`
 	Snapshot   snapshotCmd   `cmd:"" help:"List and remove the dataset snapshots prepare --snapshot saves and restores."`
 	Report     reportCmd     `cmd:"" help:"Summarise runs: latency percentiles, throughput over time, plans (text, markdown, json, html)."`
 	Compare    compareCmd    `cmd:"" help:"Compare a candidate run with a base run: regressions, plan changes, wrong results; exit 1 on regression."`

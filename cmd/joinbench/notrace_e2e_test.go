@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/joinbench/joinbench/internal/ledger"
 	"github.com/joinbench/joinbench/internal/server/sandbox"
 	"github.com/joinbench/joinbench/internal/testdb"
 	"github.com/joinbench/joinbench/internal/throttle"
@@ -234,6 +235,47 @@ func TestLessonFlagsCheckedBeforeTouching(t *testing.T) {
 		if err := db.QueryRow("SELECT COUNT(*) FROM information_schema.tables WHERE table_name = 'main1'").Scan(&n); err != nil || n != 0 {
 			t.Fatalf("experiment %v touched the server: main1 exists (%d, %v)", args, n, err)
 		}
+	}
+}
+
+// A pt-online-schema-change a killed joinbench left on a sandbox (its
+// triggers and copy, which the server keeps on disk) is dropped by
+// sandbox stop before the server stops: a kept sandbox started again has
+// none of them.
+func TestSandboxStopRepairsFirst(t *testing.T) {
+	root, dir := startNamed(t, "stopper")
+	db := sandboxDB(t, root, "stopper")
+	stmts := []string{"CREATE TABLE joinbench.big (id INT PRIMARY KEY)", "CREATE TABLE joinbench._big_new (id INT PRIMARY KEY)"}
+	for _, op := range []string{"ins", "upd", "del"} {
+		event := map[string]string{"ins": "INSERT", "upd": "UPDATE", "del": "DELETE"}[op]
+		stmts = append(stmts, "CREATE TRIGGER joinbench.pt_osc_joinbench_big_"+op+" AFTER "+event+" ON joinbench.big FOR EACH ROW SET @x = 1")
+	}
+	for _, q := range stmts {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	gone := ledger.Self()
+	gone.Start++ // this pid at another start time: a dead joinbench's
+	if _, err := sandbox.LedgerOf(dir).Add(ledger.Entry{Kind: sandbox.ChangeOnlineSchemaChange, What: "pt-online-schema-change on joinbench.big",
+		Undo: map[string]string{"database": "joinbench", "table": "big"}, Owner: gone}); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCapturedAll(t, "sandbox", "stop", "--name", "stopper", "--sandbox-dir", root, "--keep")
+	if code != 0 || !strings.Contains(errOut, "triggers and copy dropped") {
+		t.Fatalf("stop: exit %d\n%s%s", code, out, errOut)
+	}
+	if f := ledgerFiles(dir); len(f) != 0 {
+		t.Errorf("ledger after stop: %v", f)
+	}
+	if code, out := runCaptured(t, "sandbox", "start", "--name", "stopper", "--sandbox-dir", root, "-q"); code != 0 {
+		t.Fatalf("start again: exit %d\n%s", code, out)
+	}
+	db = sandboxDB(t, root, "stopper")
+	var n int
+	if err := db.QueryRow(`SELECT (SELECT COUNT(*) FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = 'joinbench')
+		+ (SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'joinbench' AND TABLE_NAME = '_big_new')`).Scan(&n); err != nil || n != 0 {
+		t.Fatalf("%d triggers and copies after stop and start (%v)", n, err)
 	}
 }
 

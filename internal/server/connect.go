@@ -28,7 +28,8 @@ type SandboxOptions struct {
 // named sandbox is a proxy in front of the sandbox's nodes: statements go
 // to the server, and the nodes are the target's Nodes. A missing database
 // is created on a sandbox, and on a named server only with
-// o.CreateDatabase. Progress goes to log.
+// o.CreateDatabase. What a killed joinbench left on the servers is undone
+// first (sandbox.Named.Repair, RepairServer). Progress goes to log.
 func Connect(ctx context.Context, o Options, sb SandboxOptions, log io.Writer) (*Target, error) {
 	names, err := o.NamesServer()
 	if err != nil {
@@ -58,6 +59,14 @@ func Connect(ctx context.Context, o Options, sb SandboxOptions, log io.Writer) (
 	}
 	if err := Check(ctx, r.Endpoints, o.CreateDatabase, log); err != nil {
 		return nil, err
+	}
+	// What a killed joinbench left on the server, as its ledger table
+	// notes it, is undone first (RepairServer), each in a line on stderr
+	// also under --quiet, as on a sandbox.
+	for _, ep := range r.Endpoints {
+		if _, err := RepairServer(ctx, ep, os.Stderr, nil); err != nil {
+			return nil, err
+		}
 	}
 	t := New(r.Endpoints, r.Database, nil)
 	t.Nodes, t.Sandbox = nodes, info

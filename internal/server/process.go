@@ -26,8 +26,8 @@ type Process interface {
 	// returning how each server came back (sandbox.Named.Crash).
 	Crash(ctx context.Context, down time.Duration, all bool) ([]Recovery, error)
 	// Ledger is where a change to the server is noted before it is made
-	// (package ledger): the sandbox's.
-	Ledger() *ledger.Ledger
+	// (package ledger): the sandbox's folder.
+	Ledger() ledger.Ledger
 	// Running reports whether the server runs.
 	Running() bool
 }
@@ -62,7 +62,7 @@ func (p *sandboxProcess) PID() int {
 
 func (p *sandboxProcess) DataDir() string { return p.s.DataDir }
 
-func (p *sandboxProcess) Ledger() *ledger.Ledger { return p.sb.Ledger() }
+func (p *sandboxProcess) Ledger() ledger.Ledger { return p.sb.Ledger() }
 
 func (p *sandboxProcess) Running() bool {
 	p.mu.Lock()

@@ -83,15 +83,11 @@ func (j execJob) Do(ctx context.Context, at Site, out *Outcome) error {
 		// ended first, or joinbench was killed) leaves its triggers and
 		// its copy of the table. Noted once it started (a process group
 		// to stop), long before its perl has created them.
-		var led *ledger.Ledger
-		if at.Process != nil {
-			led = at.Process.Ledger()
-		}
 		start := ""
 		if o, err := ledger.OwnerOf(fam.pgid); err == nil {
 			start = strconv.FormatUint(o.Start, 10)
 		}
-		done, lerr := led.Add(ledger.Entry{Kind: sandbox.ChangeOnlineSchemaChange, Node: at.Node,
+		done, lerr := ledger.Record(at.Ledger, ledger.Entry{Kind: sandbox.ChangeOnlineSchemaChange, Node: at.Node,
 			What: fmt.Sprintf("pt-online-schema-change on %s.%s (its triggers and _%s_new)", db, table, table),
 			Undo: map[string]string{"database": db, "table": table, "pgid": strconv.Itoa(fam.pgid), "start": start}})
 		defer func() {
@@ -99,6 +95,15 @@ func (j execJob) Do(ctx context.Context, at Site, out *Outcome) error {
 				_ = done()
 			}
 		}()
+		if lerr != nil {
+			// A change that cannot be noted is not made: the tool is
+			// stopped at once, before it has created anything.
+			stopNow, cancel := context.WithCancel(ctx)
+			cancel()
+			_ = waitCommand(stopNow, cmd, fam)
+			out.Output = printed.String()
+			return fmt.Errorf("stopped before it changed anything: %w", lerr)
+		}
 	}
 	err = waitCommand(ctx, cmd, fam)
 	out.Output = printed.String()

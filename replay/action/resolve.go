@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
+	"github.com/joinbench/joinbench/internal/ledger"
 	"github.com/joinbench/joinbench/internal/server"
 	"github.com/joinbench/joinbench/internal/usage"
 )
@@ -26,6 +27,10 @@ type Target struct {
 	// kinds); Conn its connection settings (exec).
 	Process server.Process
 	Conn    *mysql.Config
+	// Ledger is where a change an action makes through SQL is noted
+	// first: the sandbox's folder, or a table on a server reached by its
+	// address (server.Endpoint.Ledger).
+	Ledger ledger.Ledger
 }
 
 // Resolve resolves each spec's target against the endpoints: a sandbox
@@ -42,7 +47,7 @@ func Resolve(specs []Spec, eps []server.Endpoint) ([]Action, error) {
 			return nil, err
 		}
 		for _, j := range idx {
-			t := Target{Endpoint: j, Node: eps[j].Node, Process: eps[j].Process}
+			t := Target{Endpoint: j, Node: eps[j].Node, Process: eps[j].Process, Ledger: eps[j].Ledger()}
 			if sp.Kind.Process && t.Process == nil {
 				return nil, usage.Errorf("--action %q: %s needs a server joinbench controls: a named sandbox or a node of a cluster sandbox (--sandbox NAME)", sp.Text, sp.Kind.Name)
 			}

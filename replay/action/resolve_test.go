@@ -59,8 +59,8 @@ func (p fakeProcess) Restart(context.Context, time.Duration) error {
 func (p fakeProcess) Crash(context.Context, time.Duration, bool) ([]server.Recovery, error) {
 	return nil, errors.New("fake")
 }
-func (p fakeProcess) Ledger() *ledger.Ledger { return nil }
-func (p fakeProcess) Running() bool          { return false }
+func (p fakeProcess) Ledger() ledger.Ledger { return nil }
+func (p fakeProcess) Running() bool         { return false }
 
 // A slow action this machine could not inject is refused before the run,
 // in one line: here the node's data is on no disk (/proc), so no I/O

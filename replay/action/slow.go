@@ -85,7 +85,7 @@ func (j slowJob) Do(ctx context.Context, at Site, out *Outcome) error {
 		// Noted before the server is moved: a killed run's limit is lifted
 		// by the next command on the sandbox.
 		Record: func(group, from string) (func() error, error) {
-			return led.Add(ledger.Entry{Kind: sandbox.ChangeCgroup, Node: at.Node,
+			return ledger.Record(led, ledger.Entry{Kind: sandbox.ChangeCgroup, Node: at.Node,
 				What: fmt.Sprintf("%s in cgroup %s, its %s limited", at.Node, group, what),
 				Undo: map[string]string{"group": group, "from": from}})
 		},

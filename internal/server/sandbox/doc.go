@@ -29,7 +29,8 @@
 //
 // Every change made to a sandbox is noted first in its ledger (ledger.go,
 // package ledger), so that what a killed joinbench left can be undone by
-// the next command (repair.go); its servers are found by their data
+// the next command (repair.go, one repair at a time: the ledger folder's
+// lock), and before the sandbox stops; its servers are found by their data
 // folder and port as well as by their pid, and a server its state does
 // not name is stopped rather than joined by a second one (orphan.go).
 //

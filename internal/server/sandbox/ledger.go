@@ -14,9 +14,11 @@ import (
 	"github.com/joinbench/joinbench/internal/sqllex"
 )
 
-// The kinds of change joinbench notes in a sandbox's ledger before it
-// makes them (package ledger), and Repair undoes when the process that
-// made them is gone.
+// The kinds of change joinbench notes in a ledger before it makes them
+// (package ledger), and Repair undoes when the process that made them is
+// gone: a sandbox's ledger, or for a global variable and an online schema
+// change, the table ledger of a server reached by its address (undone by
+// internal/server's RepairServer with UndoStatements and StopHelper).
 const (
 	// ChangeCgroup: a server moved into a cgroup of its own and limited
 	// (a slow action). Undo: "group", the group; "from", where it was.
@@ -41,10 +43,25 @@ const (
 )
 
 // Ledger is the sandbox's ledger of changes not yet undone, in its folder.
-func (n *Named) Ledger() *ledger.Ledger { return LedgerOf(n.Dir) }
+func (n *Named) Ledger() *ledger.Folder { return LedgerOf(n.Dir) }
 
 // LedgerOf is the ledger of the sandbox whose folder is dir.
-func LedgerOf(dir string) *ledger.Ledger { return ledger.Open(filepath.Join(dir, "ledger")) }
+func LedgerOf(dir string) *ledger.Folder { return ledger.Open(filepath.Join(dir, "ledger")) }
+
+// UndoStatements are the statements that undo a change made through SQL,
+// run on the server it was made on, and how to say it is undone: a global
+// variable set back, an online schema change's triggers and copy dropped.
+// ok is false for a change of another kind. A sandbox's repair and a
+// server's (internal/server) share them.
+func UndoStatements(e ledger.Entry) (stmts []string, how string, ok bool) {
+	switch e.Kind {
+	case ChangeGlobal:
+		return []string{SetGlobalSQL(e.Undo["name"], e.Undo["value"])}, "set back to " + e.Undo["value"], true
+	case ChangeOnlineSchemaChange:
+		return OnlineSchemaChangeLeftovers(e.Undo["database"], e.Undo["table"]), "triggers and copy dropped", true
+	}
+	return nil, "", false
+}
 
 // OnlineSchemaChangeLeftovers are the statements that drop what
 // pt-online-schema-change leaves when it is stopped before it can clean

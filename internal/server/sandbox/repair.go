@@ -79,10 +79,31 @@ func (n *Named) busy() map[string]bool {
 // dropped. What it cannot undo safely is a user error saying the command
 // to run. It returns how many things it undid.
 func (n *Named) Repair(ctx context.Context, log io.Writer) (int, error) {
+	return n.repair(ctx, log, false)
+}
+
+// RepairToStop is Repair before the sandbox is stopped: what outlives its
+// servers is undone (limits lifted, orphan servers stopped, a schema
+// change tool stopped and its triggers and copy dropped, folders
+// removed), while what a server forgets as it stops (a global variable,
+// its buffer pool) is only crossed out, and servers left down stay down.
+func (n *Named) RepairToStop(ctx context.Context, log io.Writer) (int, error) {
+	return n.repair(ctx, log, true)
+}
+
+func (n *Named) repair(ctx context.Context, log io.Writer, toStop bool) (int, error) {
 	if log == nil {
 		log = io.Discard
 	}
 	l := n.Ledger()
+	// One repair at a time: two commands starting together would both
+	// start node3 again. The second finds nothing left once it holds the
+	// lock. It waits as long as bringing a cluster back may take.
+	unlock, err := l.Lock(ctx, RepairLockWait, log)
+	if err != nil {
+		return 0, err
+	}
+	defer unlock()
 	entries, err := l.Leftovers()
 	if err != nil {
 		return 0, usage.Errorf("sandbox %s: %v: remove the file, then 'joinbench sandbox repair --name %s'", n.Name, err, n.Name)
@@ -107,7 +128,7 @@ func (n *Named) Repair(ctx context.Context, log io.Writer) (int, error) {
 		errs = append(errs, l.Remove(e.ID))
 	}
 	for _, e := range byKind[ChangeOnlineSchemaChange] {
-		stopHelper(ctx, e)
+		StopHelper(ctx, e)
 	}
 	// Orphans: a server no state names is stopped, never joined.
 	busy := n.busy()
@@ -124,6 +145,15 @@ func (n *Named) Repair(ctx context.Context, log io.Writer) (int, error) {
 		errs = append(errs, s.StopOrphans(ctx))
 		s.log = old
 		undone += len(pids)
+	}
+	if toStop {
+		for _, kind := range []string{ChangeNodeDown, ChangeGlobal, ChangeBufferPool} {
+			for _, e := range byKind[kind] {
+				say(e, "nothing to undo, the sandbox being stopped")
+				errs = append(errs, l.Remove(e.ID))
+			}
+			delete(byKind, kind)
+		}
 	}
 	if down := byKind[ChangeNodeDown]; len(down) > 0 {
 		if err := n.bringBack(ctx, down, log); err != nil {
@@ -143,7 +173,8 @@ func (n *Named) Repair(ctx context.Context, log io.Writer) (int, error) {
 		say(e, "removed")
 		errs = append(errs, l.Remove(e.ID))
 	}
-	sqlUndo := func(e ledger.Entry, how string, stmts ...string) {
+	sqlUndo := func(e ledger.Entry) {
+		stmts, how, _ := UndoStatements(e)
 		s := n.server(e.Node)
 		if s == nil || !s.Running() {
 			errs = append(errs, usage.Errorf("sandbox %s: %s cannot be undone while %s is not running: run 'joinbench sandbox start --name %s', then 'joinbench sandbox repair --name %s'",
@@ -158,13 +189,13 @@ func (n *Named) Repair(ctx context.Context, log io.Writer) (int, error) {
 		errs = append(errs, l.Remove(e.ID))
 	}
 	for _, e := range byKind[ChangeGlobal] {
-		sqlUndo(e, "set back to "+e.Undo["value"], SetGlobalSQL(e.Undo["name"], e.Undo["value"]))
+		sqlUndo(e)
 	}
 	for _, e := range byKind[ChangeBufferPool] {
 		b, err := strconv.ParseInt(e.Undo["bytes"], 10, 64)
 		s := n.server(e.Node)
 		if err != nil || s == nil || !s.Running() {
-			sqlUndo(e, "") // says why it cannot
+			sqlUndo(e) // says why it cannot
 			continue
 		}
 		if _, _, err := s.SetBufferPool(ctx, b); err != nil {
@@ -175,7 +206,7 @@ func (n *Named) Repair(ctx context.Context, log io.Writer) (int, error) {
 		errs = append(errs, l.Remove(e.ID))
 	}
 	for _, e := range byKind[ChangeOnlineSchemaChange] {
-		sqlUndo(e, "triggers and copy dropped", OnlineSchemaChangeLeftovers(e.Undo["database"], e.Undo["table"])...)
+		sqlUndo(e)
 	}
 	return undone, errors.Join(errs...)
 }
@@ -190,10 +221,14 @@ func (n *Named) server(name string) *Server {
 	return nil
 }
 
-// stopHelper stops the process group an entry names (a schema change
-// tool a killed joinbench started), when it still runs: its triggers are
-// dropped after.
-func stopHelper(ctx context.Context, e ledger.Entry) {
+// RepairLockWait bounds how long a repair waits for another to finish:
+// as long as that one may take to bring a cluster back.
+const RepairLockWait = CrashRecoveryTimeout + time.Minute
+
+// StopHelper stops the process group an entry names (a schema change
+// tool a killed joinbench started on this machine), when it still runs:
+// its triggers are dropped after, or it would make them again.
+func StopHelper(ctx context.Context, e ledger.Entry) {
 	pgid, _ := strconv.Atoi(e.Undo["pgid"])
 	start, _ := strconv.ParseUint(e.Undo["start"], 10, 64)
 	if pgid <= 0 || !(ledger.Owner{PID: pgid, Start: start}).Alive() {
