@@ -23,6 +23,9 @@ const lockFile = "lock"
 // lockPoll is how often a waiting repair tries the lock again.
 const lockPoll = 100 * time.Millisecond
 
+// lockQuiet is how long a repair waits for the lock before it says so.
+const lockQuiet = time.Second
+
 // Lock holds the folder's lock file (flock, exclusive). Each call opens
 // the file anew, so two goroutines of one process exclude each other too.
 func (l *Folder) Lock(ctx context.Context, wait time.Duration, log io.Writer) (func(), error) {
@@ -34,7 +37,8 @@ func (l *Folder) Lock(ctx context.Context, wait time.Duration, log io.Writer) (f
 	if err != nil {
 		return nil, fmt.Errorf("ledger: %w", err)
 	}
-	deadline := time.Now().Add(wait)
+	start := time.Now()
+	deadline := start.Add(wait)
 	said := false
 	for {
 		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
@@ -46,7 +50,10 @@ func (l *Folder) Lock(ctx context.Context, wait time.Duration, log io.Writer) (f
 			return nil, fmt.Errorf("ledger: lock %s: %w", p, err)
 		}
 		holder := lockHolder(p)
-		if !said && log != nil {
+		// Said once the wait is noticeable: two connections of one
+		// command to one sandbox (ab with the same server on both sides)
+		// meet here for the moment the first takes to find nothing.
+		if !said && log != nil && time.Since(start) >= lockQuiet {
 			fmt.Fprintf(log, "waiting up to %s for %s, repairing what a killed joinbench left (%s)\n", wait, holder, l.dir)
 			said = true
 		}

@@ -163,7 +163,10 @@ func (t *Table) Lock(ctx context.Context, wait time.Duration, log io.Writer) (fu
 	// Lock names are at most 64 characters (MySQL 5.7 and later refuse
 	// longer ones).
 	const name = "LEFT(CONCAT('" + TableName + ".', DATABASE()), 64)"
-	got, err := getLock(ctx, conn, name, 0)
+	// A first wait of a second goes unsaid: two connections of one command
+	// to one server (ab with the same server on both sides) meet here for
+	// the moment the first takes to find nothing (lockQuiet).
+	got, err := getLock(ctx, conn, name, lockQuiet)
 	if err == nil && !got {
 		holder := lockHolderOn(ctx, conn, name)
 		if log != nil {
