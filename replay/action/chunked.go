@@ -15,6 +15,7 @@ import (
 var chunkedKind = &Kind{
 	Name:   "chunked",
 	Syntax: "chunked SIZE [pk|limit]: DELETE or UPDATE",
+	Doc:    "the same single-table statement in chunks, each its own transaction (autocommit): `pk` (default) by ranges of SIZE values of the table's one-column integer primary key, between the smallest and largest key the statement's condition selects; `limit` appends `LIMIT SIZE` and repeats until a chunk changes fewer rows. A statement with its own `LIMIT` or `ORDER BY`, or on several tables, is refused",
 	Parse:  parseChunked,
 }
 

@@ -16,6 +16,7 @@ import (
 var crashKind = &Kind{
 	Name:      "crash",
 	Syntax:    "crash [DURATION]",
+	Doc:       "kills the node's server with SIGKILL, waits DURATION and recovers as an operator does; on `all`, every node at once. Each node's row says when it was writable and Synced again and whether it came back by bootstrap, IST or SST. See [Crash and recovery](#crash-and-recovery)",
 	Note:      "on all: every node at once",
 	Process:   true,
 	AllAtOnce: true,

@@ -23,6 +23,7 @@ import (
 var execKind = &Kind{
 	Name:      "exec",
 	Syntax:    "exec: COMMAND",
+	Doc:       "runs `sh -c COMMAND`, `{host}`, `{port}`, `{user}`, `{database}` and `{socket}` replaced by the endpoint's, `MYSQL_PWD`, `MYSQL_HOST` and `MYSQL_TCP_PORT` set; its output (last 64 KiB) is kept in `actions.parquet`. The action lasts as long as the command and every process it started; when the run ends first, they get SIGTERM, then SIGKILL 10 s later. Processes are found by their process group and, on Linux, by a mark (`JOINBENCH_ACTION`) in the environment they inherit, so one that escapes the group (`setsid`, a daemon's double fork) ends with the run too; one that clears its environment (`env -i`, a service manager starting the work) cannot be found and may outlive the run. For `pt-online-schema-change` (Debian: `percona-toolkit`), gh-ost, a script",
 	Note:      "{host} {port} {user} {database} {socket} replaced",
 	StopBound: execKillAfter,
 	Parse: func(a Args) (Job, error) {

@@ -16,6 +16,9 @@ type Kind struct {
 	Syntax string
 	// Note, when set, follows the syntax in that list: a few words.
 	Note string
+	// Doc is what it does, for users: its row in docs/workflow.md's table
+	// of kinds (DocTable; markdown).
+	Doc string
 	// Rolling kinds may run on every endpoint in turn (target "all").
 	Rolling bool
 	// AllAtOnce kinds take target "all" as every endpoint at once, in one

@@ -1,6 +1,7 @@
 package action
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -62,4 +63,16 @@ func orList(items []string) string {
 		return strings.Join(items, "")
 	}
 	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
+}
+
+// DocTable is docs/workflow.md's table of kinds, from each kind's Syntax
+// and Doc: a new kind's row is written by its own file.
+func DocTable() string {
+	cell := func(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+	var b strings.Builder
+	b.WriteString("| kind | what it does |\n|---|---|\n")
+	for _, k := range kinds {
+		fmt.Fprintf(&b, "| `%s` | %s |\n", cell(k.Syntax), cell(k.Doc))
+	}
+	return b.String()
 }

@@ -1,6 +1,7 @@
 package action
 
 import (
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,15 +33,41 @@ func TestKinds(t *testing.T) {
 	}
 }
 
-// docs/workflow.md describes every kind in its table of kinds.
-func TestWorkflowDocListsEveryKind(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "workflow.md"))
+// docs/workflow.md's table of kinds is DocTable's, between its markers:
+// a new kind's row comes from its own file (go test -run TestWorkflowDoc
+// -update rewrites the table).
+func TestWorkflowDocTable(t *testing.T) {
+	p := filepath.Join("..", "..", "docs", "workflow.md")
+	b, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
 	}
+	const begin, end = "<!-- action kinds: generated from each kind's Doc; go test ./replay/action -run TestWorkflowDocTable -update -->\n", "<!-- end of action kinds -->"
+	doc := string(b)
+	i, j := strings.Index(doc, begin), strings.Index(doc, end)
+	if i < 0 || j < i {
+		t.Fatalf("%s: no markers %q ... %q around the table of kinds", p, begin, end)
+	}
+	want := doc[:i+len(begin)] + DocTable() + doc[j:]
+	if want == doc {
+		return
+	}
+	if *update {
+		if err := os.WriteFile(p, []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("%s: the table of kinds is not DocTable's (go test -run TestWorkflowDocTable -update rewrites it)", p)
+}
+
+// Every kind says what it does.
+func TestKindsHaveDocs(t *testing.T) {
 	for _, k := range Kinds() {
-		if !strings.Contains(string(b), "\n| `"+k.Name+" ") && !strings.Contains(string(b), "\n| `"+k.Name+":") {
-			t.Errorf("docs/workflow.md has no row for the %s kind in its table of kinds", k.Name)
+		if len(k.Doc) < 20 || strings.Contains(k.Doc, "\n") {
+			t.Errorf("kind %s: Doc %q: a sentence at least, on one line (a table row)", k.Name, k.Doc)
 		}
 	}
 }
+
+var update = flag.Bool("update", false, "rewrite docs/workflow.md's table of kinds")

@@ -16,6 +16,7 @@ import (
 var lockKind = &Kind{
 	Name:   "lock",
 	Syntax: "lock DURATION: TABLE,...",
+	Doc:    "holds `LOCK TABLES ... WRITE` for DURATION: on a Galera node the applier waits for the lock, its receive queue grows and flow control throttles the cluster (a slow node). Taking the lock waits at most 10 s (`lock_wait_timeout`), then the action fails with error 1205: when the node's own clients write the table, the pending lock stops the appliers while the local transactions holding the table wait in commit order behind them, and every node stalls until the wait ends (with the server's default, a year). Lock a table the node's clients do not write, or use `pause`",
 	Parse: func(a Args) (Job, error) {
 		d, err := a.Duration("how long the lock is held", false)
 		if err != nil {

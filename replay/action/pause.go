@@ -13,6 +13,7 @@ import (
 var pauseKind = &Kind{
 	Name:    "pause",
 	Syntax:  "pause DURATION",
+	Doc:     "sends the node's server SIGSTOP, and SIGCONT after DURATION (a frozen node)",
 	Process: true,
 	Parse: func(a Args) (Job, error) {
 		d, err := a.Duration("how long the server stays stopped", false)

@@ -14,6 +14,7 @@ import (
 var restartKind = &Kind{
 	Name:      "restart",
 	Syntax:    "restart [DURATION]",
+	Doc:       "stops the node's server cleanly, starts it again after DURATION and waits until it has rejoined (Synced)",
 	Process:   true,
 	StopBound: server.RestartStartTimeout,
 	Parse: func(a Args) (Job, error) {

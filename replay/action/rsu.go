@@ -13,6 +13,7 @@ import (
 var rsuKind = &Kind{
 	Name:    "rsu",
 	Syntax:  "rsu: STATEMENT",
+	Doc:     "runs it with `wsrep_OSU_method = RSU`: the node desyncs, applies it alone, catches up; the action ends once the node is Synced again. On `all`, node after node, as an operator does a rolling change (one row per node in `actions.parquet`). The statement waits at most 30 s for its metadata lock (`lock_wait_timeout`): the node's own open transactions on the table cannot commit while it is desynced, so on a table its clients write an RSU change waits for ever otherwise",
 	Rolling: true,
 	Parse: func(a Args) (Job, error) {
 		q, err := statementArg(a)

@@ -19,6 +19,7 @@ import (
 var slowKind = &Kind{
 	Name:    "slow",
 	Syntax:  "slow PERCENT cpu|io for DURATION",
+	Doc:     "makes the node's server PERCENT slower on CPU or on disk for DURATION (`for` may be left out; `slow 21% io for 60s`): its rate is measured, unthrottled, for 5 s, then held at (100 - PERCENT)% of it by a cgroup limit, which is lifted after DURATION, when the run ends first, or on Ctrl-C. `0%` limits nothing and measures alike: a control. See [A slower node](#a-slower-node)",
 	Note:    "after measuring its rate for 5s",
 	Process: true,
 	Parse:   parseSlow,

@@ -9,6 +9,7 @@ import (
 var sqlKind = &Kind{
 	Name:   "sql",
 	Syntax: "sql: STATEMENT",
+	Doc:    "runs the statement on a connection of its own, as the session's `wsrep_OSU_method` says: on Galera, TOI (total order isolation), the default, which every node executes at the same point of the cluster's order",
 	Note:   "TOI on Galera",
 	Parse: func(a Args) (Job, error) {
 		q, err := statementArg(a)
