@@ -3,6 +3,7 @@ package experiment
 import (
 	"fmt"
 	"html/template"
+	"math"
 	"slices"
 	"strings"
 
@@ -103,7 +104,7 @@ func dosePage(o Options, tws []throttledWindow, info *results.Run) *Page {
 	p.Notes = append(p.Notes, []string{
 		"cluster slowdown: 1 minus the throttled window's successful executions per second on the whole cluster over the quiet window's before it, as the geometric mean over the percentage's judged windows with its 95% t interval (one window: its value alone). Every column of a row comes from the same windows.",
 		"node's own slowdown: 1 minus the node's own " + resource + " rate while limited over its rate measured just before (the slow action's measurement), over the same windows; (set): a window lacked that measurement, the percentage set stands in, without an interval.",
-		"tracks the node: the cluster's interval overlaps the node's (the reference's claim: if one node is 21% slower, the entire cluster is 21% slower); less or more: the whole interval lies below or above the node's. The control (0%) should change nothing: its interval holds zero.",
+		"tracks the node: the cluster's interval overlaps the node's and lies wholly above zero (the reference's claim: if one node is 21% slower, the entire cluster is 21% slower); less or more: the whole interval lies below or above the node's; cannot tell: it overlaps the node's but holds zero too. The control (0%) should change nothing: its interval holds zero.",
 		"A/A noise: the two halves of each quiet window compared as the throttled window is, the outer end of that change's 95% interval (3% at least).",
 	}...)
 	if o.Resource == "io" {
@@ -152,10 +153,13 @@ func slowdownText(c Change) string {
 		return "no traffic"
 	}
 	if c.N == 1 {
-		return fmt.Sprintf("%.0f%%", -100*c.Mean)
+		return fmt.Sprintf("%s%%", pctNum(-c.Mean))
 	}
-	return fmt.Sprintf("%.0f%% [%.0f, %.0f]", -100*c.Mean, -100*c.High, -100*c.Low)
+	return fmt.Sprintf("%s%% [%s, %s]", pctNum(-c.Mean), pctNum(-c.High), pctNum(-c.Low))
 }
+
+// pctNum is a fraction in whole percent, never "-0".
+func pctNum(f float64) string { return fmt.Sprintf("%.0f", math.Round(100*f)+0) }
 
 // How a row's cluster slowdown stands to the node's, from the intervals.
 const (
@@ -163,6 +167,7 @@ const (
 	lessThan   = "less than the node"
 	moreThan   = "more than the node"
 	noInterval = "one window: no interval"
+	tooWide    = "cannot tell: the interval holds 0 too"
 	controlOK  = "control: no change"
 	controlBad = "control: changed by itself"
 )
@@ -183,6 +188,10 @@ func tracking(r doseRow) string {
 		return lessThan
 	case c.High < r.node.Low:
 		return moreThan
+	case c.High >= 0:
+		// Overlapping the node's, but holding no slowdown at all too:
+		// an interval that wide says nothing either way.
+		return tooWide
 	}
 	return tracks
 }
@@ -205,8 +214,10 @@ func doseVerdict(rows []doseRow) string {
 	}
 	var s string
 	switch {
+	case len(by[lessThan]) == 0 && len(by[moreThan]) == 0 && len(by[tracks]) == 0:
+		s = "no verdict: at no percentage is the cluster's interval narrow enough to tell"
 	case len(by[lessThan]) == 0 && len(by[moreThan]) == 0:
-		s = fmt.Sprintf("the cluster's slowdown tracks the node's at every percentage judged, as the reference claims (each interval overlaps the node's): %s", joinStrings(by[tracks]))
+		s = fmt.Sprintf("the cluster's slowdown tracks the node's, as the reference claims (its interval overlaps the node's and lies above no slowdown) at %s", joinStrings(by[tracks]))
 	default:
 		var parts []string
 		if len(by[lessThan]) > 0 {
@@ -219,6 +230,9 @@ func doseVerdict(rows []doseRow) string {
 		if len(by[tracks]) > 0 {
 			s += "; it tracks it at " + joinStrings(by[tracks])
 		}
+	}
+	if len(by[tooWide]) > 0 {
+		s += "; cannot tell at " + joinStrings(by[tooWide]) + ": the cluster's interval holds both no slowdown and the node's (more --repetitions narrow it)"
 	}
 	if len(by[noInterval]) > 0 {
 		s += "; not judged, one window only: " + joinStrings(by[noInterval])

@@ -137,4 +137,20 @@ func TestDoseVerdictNeedsIntervals(t *testing.T) {
 	if !strings.Contains(drift.Verdict, "the control changed by itself") || !strings.HasPrefix(drift.Verdict, "the cluster's slowdown tracks the node's") {
 		t.Errorf("verdict %q", drift.Verdict)
 	}
+	// Two windows far apart: an interval that holds the node's slowdown
+	// and no slowdown at all does not say the cluster tracks the node.
+	wide := dosePage(Options{Node: "node3", Percents: []float64{20}, Resource: "io", Repetitions: 2},
+		doseWindows(20, 0.8, 0.8, -0.3, 0.3), clusterRun)
+	if got := wide.Table.Rows[0][8]; got != tooWide {
+		t.Errorf("a wide interval reads %q, want %q", got, tooWide)
+	}
+	if !strings.HasPrefix(wide.Verdict, "no verdict: at no percentage is the cluster's interval narrow enough") || !strings.Contains(wide.Verdict, "cannot tell at 20%") {
+		t.Errorf("verdict %q", wide.Verdict)
+	}
+}
+
+func TestSlowdownTextNeverMinusZero(t *testing.T) {
+	if got := slowdownText(Change{Mean: 0.001, Low: -0.2, High: 0.3, N: 3}); got != "0% [-30, 20]" {
+		t.Errorf("slowdown %q", got)
+	}
 }
