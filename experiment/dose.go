@@ -120,24 +120,25 @@ func doseRowOf(pct float64, tws []throttledWindow, info *results.Run) (doseRow, 
 	for i, tw := range tws {
 		wins[i] = tw.win
 	}
-	judged, skipped := judgedWindows(wins, info)
-	row := doseRow{percent: pct, judged: len(judged)}
+	idx, skipped := judgedIndices(wins, info)
+	row := doseRow{percent: pct, judged: len(idx)}
 	notes := skipped.notes(fmt.Sprintf("the %s%% window", fmtPercent(pct)))
-	if len(judged) == 0 {
+	if len(idx) == 0 {
 		return row, notes
 	}
-	row.cluster = figuresOf(judged, slices.Index(judged[0].Endpoints, stall.AllEndpoints))
+	// Every figure of the row from the judged windows alone.
+	judged := make([]report.ActionWindow, len(idx))
 	var ones, ratios []float64
 	row.measured = true
-	for _, tw := range tws {
-		if !slices.ContainsFunc(judged, func(w report.ActionWindow) bool { return w.Action == tw.win.Action }) {
-			continue
-		}
+	for i, k := range idx {
+		tw := tws[k]
+		judged[i] = tw.win
 		row.measured = row.measured && tw.nodeRatio > 0
 		ones, ratios = append(ones, 1), append(ratios, tw.nodeRatio)
 		worst, _ := worstPaused(tw.win.PausedDuring)
-		row.paused += worst / float64(len(judged))
+		row.paused += worst / float64(len(idx))
 	}
+	row.cluster = figuresOf(judged, slices.Index(judged[0].Endpoints, stall.AllEndpoints))
 	if row.measured {
 		row.node = changeOf(ones, ratios)
 	} else {

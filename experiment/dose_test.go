@@ -83,7 +83,7 @@ func TestDosePage(t *testing.T) {
 	tws = append(tws, doseWindows(0, 1.0, 1.0, -0.01, 0, 0.01)...)
 	tws = append(tws, doseWindows(20, 0.8, 0.8, -0.02, 0, 0.02)...)
 	tws = append(tws, doseWindows(40, 0.9, 0.6, -0.01, 0, 0.01)...) // the cluster kept far more than the node
-	late := throttledWindow{percent: 20, win: window(100, 10, 0.1), nodeRatio: 0.8}
+	late := throttledWindow{percent: 20, win: window(100, 10, 0.9), nodeRatio: 0.1}
 	late.win.Baseline[2] = 0 // node3 had no quiet traffic: refused, not averaged
 	tws = append(tws, late)
 	p := dosePage(o, tws, clusterRun)
@@ -96,7 +96,7 @@ func TestDosePage(t *testing.T) {
 	}
 	want := [][]string{
 		{"0%", "3 of 3", "300", "300", "", "", "", "", controlOK},
-		{"20%", "3 of 4", "300", "240", "20% [", "20% [", "", "", tracks},
+		{"20%", "3 of 4", "300", "240", "20% [", "20% [", "", "10%", tracks},
 		{"40%", "3 of 3", "300", "270", "10% [", "40% [", "", "", lessThan},
 	}
 	for i, w := range want {

@@ -215,6 +215,15 @@ func (s skippedWindows) notes(what string) []string {
 // one with: kept, its change would leave the window out while its means
 // held it.
 func judgedWindows(wins []report.ActionWindow, info *results.Run) (judged []report.ActionWindow, skipped skippedWindows) {
+	idx, skipped := judgedIndices(wins, info)
+	for _, k := range idx {
+		judged = append(judged, wins[k])
+	}
+	return judged, skipped
+}
+
+// judgedIndices is judgedWindows by index into wins.
+func judgedIndices(wins []report.ActionWindow, info *results.Run) (judged []int, skipped skippedWindows) {
 	for k, w := range wins {
 		if w.Outcome != results.ActionOK {
 			skipped.cut, skipped.outcome = append(skipped.cut, k+1), w.Outcome
@@ -238,7 +247,7 @@ func judgedWindows(wins []report.ActionWindow, info *results.Run) (judged []repo
 			skipped.quiet, skipped.quietOn = append(skipped.quiet, k+1), append(skipped.quietOn, silent)
 			continue
 		}
-		judged = append(judged, w)
+		judged = append(judged, k)
 	}
 	return judged, skipped
 }
