@@ -35,12 +35,6 @@ func check(name string, tgt *server.Target, o Options) error {
 	switch name {
 	case "slow-node":
 		nodeUsed = true
-		if o.Window < minSlowWindow {
-			// The quiet stretch before the first throttle starts a second
-			// after the workload's first success and ends one window
-			// after it: shorter, it would hold next to nothing.
-			return usage.Errorf("--window %s: slow-node needs %s at least (its quiet stretch starts a second after the workload's first execution)", o.Window, minSlowWindow)
-		}
 		if len(o.Percents) == 0 {
 			return usage.Errorf("--percent: give at least one percentage, e.g. 20 or 0,10,21,40")
 		}
@@ -54,6 +48,12 @@ func check(name string, tgt *server.Target, o Options) error {
 		}
 		if o.Resource != "io" && o.Resource != "cpu" {
 			return usage.Errorf("--resource %q: io or cpu", o.Resource)
+		}
+		if o.Window < minSlowWindow {
+			// The quiet stretch before the first throttle starts a second
+			// after the workload's first success and ends one window
+			// after it: shorter, it would hold next to nothing.
+			return usage.Errorf("--window %s: slow-node needs %s at least (its quiet stretch starts a second after the workload's first execution)", o.Window, minSlowWindow)
 		}
 	case "hot-vs-uniform":
 		if len(o.WritePercents) == 0 {

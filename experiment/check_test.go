@@ -30,6 +30,8 @@ func TestCheckRefusesBeforeTouching(t *testing.T) {
 		{"slow-node", func(o *Options) { o.Percents = []float64{0, 10, 10} }, "--percent 10: given twice"},
 		{"slow-node", func(o *Options) { o.Percents = nil }, "--percent: give at least one"},
 		{"slow-node", func(o *Options) { o.Window = time.Second }, "--window 1s"},
+		// Each mistake is named, whatever other flag is off too.
+		{"slow-node", func(o *Options) { o.Window, o.Percents = time.Second, []float64{150} }, "--percent 150"},
 		{"slow-node", func(o *Options) { o.Node = "node9" }, "--node node9"},
 		{"recovery", func(o *Options) { o.Node = "node9" }, "--node node9"},
 		{"hot-vs-uniform", func(o *Options) { o.Repetitions = 0 }, "--repetitions 0"},

@@ -199,7 +199,7 @@ type skippedWindows struct {
 func (s skippedWindows) notes(what string) []string {
 	var notes []string
 	for k, n := range s.quiet {
-		notes = append(notes, fmt.Sprintf("not judged: %s %d, whose quiet stretch had no successful execution on %s (the workload had not started there, or stalled): run the lesson again, or with a longer --warmup.",
+		notes = append(notes, fmt.Sprintf("not judged: %s %d, whose quiet stretch (or a half of it) had no successful execution on %s (the workload had not started there, or stalled): run the lesson again, or with a longer --warmup.",
 			what, n, joinStrings(s.quietOn[k])))
 	}
 	if len(s.cut) > 0 {
@@ -210,7 +210,8 @@ func (s skippedWindows) notes(what string) []string {
 
 // judgedWindows splits the windows into those whose throttle ran to its
 // end (outcome ok) after a quiet stretch with successful executions on
-// every endpoint and on the cluster as a whole, and the others. An
+// every endpoint and on the cluster as a whole, in each of its halves,
+// and the others. An
 // endpoint without quiet traffic has no rate to compare its throttled
 // one with: kept, its change would leave the window out while its means
 // held it.
@@ -231,7 +232,7 @@ func judgedIndices(wins []report.ActionWindow, info *results.Run) (judged []int,
 		}
 		var silent []string
 		for i, ep := range w.Endpoints {
-			if i < len(w.Baseline) && w.Baseline[i] > 0 {
+			if quietTraffic(w, i) {
 				continue
 			}
 			name := "the cluster"
@@ -250,6 +251,16 @@ func judgedIndices(wins []report.ActionWindow, info *results.Run) (judged []int,
 		judged = append(judged, k)
 	}
 	return judged, skipped
+}
+
+// quietTraffic says whether endpoint i of w had successful executions in
+// its quiet stretch, in each half of it: the A/A noise compares the
+// halves, and a half without traffic would leave the window out of it
+// while the other columns held it.
+func quietTraffic(w report.ActionWindow, i int) bool {
+	return i < len(w.Baseline) && w.Baseline[i] > 0 &&
+		i < len(w.QuietHalves[0]) && w.QuietHalves[0][i] > 0 &&
+		i < len(w.QuietHalves[1]) && w.QuietHalves[1][i] > 0
 }
 
 // joinInts is 1, 3 and 4.
