@@ -49,6 +49,9 @@ func slowNode(ctx context.Context, e *env) (*Page, error) {
 	plan := slowPlan(e.o.Percents, repetitions(e.o))
 	var actions []string
 	for k, pct := range plan {
+		// From the workload's first success (env.run times the actions
+		// from it): the first quiet stretch is a window long however late
+		// the workload starts.
 		at := w + time.Duration(k)*period
 		actions = append(actions, fmt.Sprintf("%s@%s: slow %s%% %s for %s", at, e.o.Node, fmtPercent(pct), e.o.Resource, w))
 	}
