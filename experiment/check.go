@@ -4,11 +4,15 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/joinbench/joinbench/internal/server"
 	"github.com/joinbench/joinbench/internal/server/sandbox"
 	"github.com/joinbench/joinbench/internal/usage"
 )
+
+// minSlowWindow is slow-node's shortest window.
+const minSlowWindow = 2 * time.Second
 
 // check refuses, before anything on the sandbox is touched (main1
 // dropped and loaded again, a setting changed), options the lesson could
@@ -31,11 +35,25 @@ func check(name string, tgt *server.Target, o Options) error {
 	switch name {
 	case "slow-node":
 		nodeUsed = true
-		if o.Percent < 0 || o.Percent >= 100 {
-			return usage.Errorf("--percent %s: give a percentage from 0 to less than 100", strconv.FormatFloat(o.Percent, 'f', -1, 64))
+		if len(o.Percents) == 0 {
+			return usage.Errorf("--percent: give at least one percentage, e.g. 20 or 0,10,21,40")
+		}
+		for i, p := range o.Percents {
+			if p < 0 || p >= 100 {
+				return usage.Errorf("--percent %s: give percentages from 0 to less than 100", strconv.FormatFloat(p, 'f', -1, 64))
+			}
+			if slices.Contains(o.Percents[:i], p) {
+				return usage.Errorf("--percent %s: given twice; give each percentage once (--repetitions repeats them)", strconv.FormatFloat(p, 'f', -1, 64))
+			}
 		}
 		if o.Resource != "io" && o.Resource != "cpu" {
 			return usage.Errorf("--resource %q: io or cpu", o.Resource)
+		}
+		if o.Window < minSlowWindow {
+			// The quiet stretch before the first throttle starts a second
+			// after the workload's first success and ends one window
+			// after it: shorter, it would hold next to nothing.
+			return usage.Errorf("--window %s: slow-node needs %s at least (its quiet stretch starts a second after the workload's first execution)", o.Window, minSlowWindow)
 		}
 	case "hot-vs-uniform":
 		if len(o.WritePercents) == 0 {

@@ -13,7 +13,7 @@ import (
 // touched, naming the flag as typed.
 func TestCheckRefusesBeforeTouching(t *testing.T) {
 	tgt := &server.Target{Endpoints: []server.Endpoint{{Node: "node1"}, {Node: "node2"}, {Node: "node3"}}}
-	good := Options{Repetitions: 1, Threads: 1, TableSize: 10, Window: time.Second, Percent: 20, Resource: "io", Node: "node3",
+	good := Options{Repetitions: 1, Threads: 1, TableSize: 10, Window: 2 * time.Second, Percents: []float64{20}, Resource: "io", Node: "node3",
 		WritePercents: []int{0}, Rows: 10, ActionTime: time.Second, UseMemory: []string{"100M"}}
 	for _, l := range LessonNames() {
 		if err := check(l, tgt, good); err != nil {
@@ -25,7 +25,13 @@ func TestCheckRefusesBeforeTouching(t *testing.T) {
 		change func(*Options)
 		want   string
 	}{
-		{"slow-node", func(o *Options) { o.Percent = 150 }, "--percent 150"},
+		{"slow-node", func(o *Options) { o.Percents = []float64{150} }, "--percent 150"},
+		{"slow-node", func(o *Options) { o.Percents = []float64{0, 10, -5} }, "--percent -5"},
+		{"slow-node", func(o *Options) { o.Percents = []float64{0, 10, 10} }, "--percent 10: given twice"},
+		{"slow-node", func(o *Options) { o.Percents = nil }, "--percent: give at least one"},
+		{"slow-node", func(o *Options) { o.Window = time.Second }, "--window 1s"},
+		// Each mistake is named, whatever other flag is off too.
+		{"slow-node", func(o *Options) { o.Window, o.Percents = time.Second, []float64{150} }, "--percent 150"},
 		{"slow-node", func(o *Options) { o.Node = "node9" }, "--node node9"},
 		{"recovery", func(o *Options) { o.Node = "node9" }, "--node node9"},
 		{"hot-vs-uniform", func(o *Options) { o.Repetitions = 0 }, "--repetitions 0"},

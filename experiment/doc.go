@@ -5,8 +5,10 @@
 // (report.ActionWindows), and writes one page: the lesson's table and a
 // verdict in words, as text, markdown and HTML.
 //
-// One file per lesson; the page, its rendering and the interval of a
-// change across repetitions are shared, and so is the tally (tally.go):
+// One file per lesson (slow-node's dose response, at several
+// percentages, in dose.go); the page, its rendering (figures drawn with
+// analysis/render/plot) and the interval of a change across repetitions
+// are shared, and so is the tally (tally.go):
 // how many windows (runs, restores) each page judged of how many its
 // lesson planned, and the one rule by which a lesson cut short (Ctrl-C,
 // SIGTERM) pages what it measured without a verdict.

@@ -23,8 +23,9 @@ type Options struct {
 	Warmup      time.Duration // unmeasured, before each run
 	Window      time.Duration // each quiet window, and each slow-node throttle
 	Repetitions int           // of each action, each with its own quiet window
-	// slow-node: how much slower, on which resource, which node.
-	Percent  float64
+	// slow-node: how much slower, on which resource, which node; several
+	// percentages make a dose response.
+	Percents []float64
 	Resource string
 	Node     string
 	// hot-vs-uniform: the shares of writes to measure at.
@@ -59,8 +60,8 @@ type Lesson struct {
 // Lessons are the experiments, in the order the help lists them.
 func Lessons() []Lesson {
 	return []Lesson{
-		{Name: "slow-node", Cluster: true, run: slowNode, unit: "windows", plan: repetitions,
-			Summary: "a node made --percent slower on --resource for a window, against the quiet window before it: throughput per node and cluster, flow control per node"},
+		{Name: "slow-node", Cluster: true, run: slowNode, unit: "windows", plan: func(o Options) int { return max(len(o.Percents), 1) * repetitions(o) },
+			Summary: "a node made --percent slower on --resource for a window, against the quiet window before it: throughput per node and cluster, flow control per node; several percentages: the cluster's slowdown against the node's"},
 		{Name: "ddl-methods", Cluster: true, run: ddlMethods, unit: "methods", plan: func(Options) int { return len(ddlMethodNames()) },
 			Summary: "the same table rebuilt by TOI, by RSU node after node and by pt-online-schema-change (when installed): stall, throughput in the action's window, flow control"},
 		{Name: "chunked-dml", run: chunkedDML, unit: "methods", plan: func(Options) int { return 2 },

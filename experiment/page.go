@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"fmt"
+	"html/template"
 	"io"
 	"os"
 	"path/filepath"
@@ -19,10 +20,19 @@ type Page struct {
 	// What says what was run, in a sentence or two.
 	What  string `json:"what"`
 	Table Table  `json:"table"`
+	// Figures are pictures of the table, drawn on the HTML page.
+	Figures []Figure `json:"figures,omitempty"`
 	// Notes are how to read the table, and what the lesson could not do.
 	Notes []string `json:"notes,omitempty"`
 	// Runs are the run folders the figures come from.
 	Runs []string `json:"runs"`
+}
+
+// Figure is an SVG picture of a page's figures with its caption: the
+// HTML page draws it, the markdown names it.
+type Figure struct {
+	Caption string        `json:"caption"`
+	SVG     template.HTML `json:"-"`
 }
 
 // Table is a header and rows of cells, already formatted.
@@ -84,6 +94,9 @@ func (p *Page) WriteMarkdown(w io.Writer) error {
 			b.WriteString(" " + cell(c) + " |")
 		}
 		b.WriteString("\n")
+	}
+	for _, f := range p.Figures {
+		fmt.Fprintf(&b, "\nA plot is on the HTML page: %s\n", f.Caption)
 	}
 	if len(p.Notes) > 0 {
 		b.WriteString("\n")

@@ -31,7 +31,7 @@ func rendered(t *testing.T, p *Page) (text, md, html string) {
 }
 
 // slowNodeOptions are slow-node's, five repetitions planned.
-var slowNodeOptions = Options{Node: "node3", Percent: 50, Resource: "io", Threads: 6, Window: 5 * time.Second, Repetitions: 5}
+var slowNodeOptions = Options{Node: "node3", Percents: []float64{50}, Resource: "io", Threads: 6, Window: 5 * time.Second, Repetitions: 5}
 
 // settled is the slow-node page of wins as Run finishes it.
 func settled(wins []report.ActionWindow, interrupted bool) *Page {

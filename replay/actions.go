@@ -17,12 +17,13 @@ type ActionSink interface {
 func (s runDirSink) WriteActions(rows []results.Action) error { return s.d.WriteActions(rows) }
 
 // startActions starts the run's actions (package action) timed from the
-// measured phase's start, and stopped at its deadline; nil without any.
+// measured phase's start (or from its first successful execution, with
+// ActionsFromWorkload), and stopped at its deadline; nil without any.
 func (e *engine) startActions(ctx context.Context, start, deadline time.Time) *action.Runner {
 	if len(e.cfg.Actions) == 0 {
 		return nil
 	}
-	return action.Start(ctx, e.actionEnv(), e.cfg.Actions, start, deadline)
+	return action.StartFrom(ctx, e.actionEnv(), e.cfg.Actions, start, e.origin, deadline)
 }
 
 // actionEnv is what the engine gives actions: its endpoints' pools (its

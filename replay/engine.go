@@ -125,6 +125,9 @@ type Config struct {
 	// Actions run at their offsets into the measured phase (package
 	// action).
 	Actions []action.Action
+	// ActionsFromWorkload times the actions from the measured phase's
+	// first successful execution instead of from its start.
+	ActionsFromWorkload bool
 	// Nodes, when the endpoints are a proxy's, are the servers behind it:
 	// actions run on them (their targets index Nodes) and their status is
 	// sampled on each directly. Nil: actions and status on the endpoints.
@@ -243,6 +246,9 @@ type engine struct {
 	seenCommitErr sync.Map // error codes of COMMIT already logged
 
 	stalls *stallRecorder // nil without actions; guarded by mu
+	// origin is set by the writer at the first successful execution of
+	// the measured phase, when the actions are timed from it; else nil.
+	origin *action.Origin
 
 	sampling *sampling // nil when work is not sampled
 	live     *Live     // nil without Config.Watch (live.go)

@@ -43,6 +43,11 @@ type Options struct {
 	// executed at offsets into the measured phase.
 	Actions     []string
 	ActionFiles []string
+	// ActionsFromWorkload times the actions from the measured phase's
+	// first successful execution rather than from its start: a workload
+	// that starts late (connecting on a busy machine) shifts them with it,
+	// so the quiet stretch before the first action is never emptied.
+	ActionsFromWorkload bool
 
 	Out         string // results folder: the run is written to Out/run=<id>/
 	RunID       string // default: the start time and a random suffix

@@ -342,6 +342,7 @@ func (s *Session) engineConfig(runID, host string, fl flavor.Flavor, eps []Endpo
 		// over several clients, segment 1 performs them, once (every
 		// segment checked them, so that a mistake stops each one).
 		cfg.Actions = s.actions
+		cfg.ActionsFromWorkload = o.ActionsFromWorkload
 	}
 	if cfg.Explain != ExplainOff {
 		cfg.Explainer = NewExplainer(fl)

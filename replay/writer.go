@@ -69,6 +69,11 @@ func (e *engine) write(ew ExecutionWriter) error {
 			if r.CutAtEnd {
 				continue
 			}
+			if e.origin != nil && r.ErrorCode == 0 {
+				// The workload's measured start: the end of its first
+				// success (a row is written once it is over).
+				e.origin.Set(r.Start.Add(time.Duration(r.LatencyNs)))
+			}
 			if e.stalls != nil {
 				e.stalls.add(r)
 			}

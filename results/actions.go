@@ -45,7 +45,9 @@ type Action struct {
 	Node     string `parquet:"node,dict,optional"` // the sandbox node name, when the endpoint is one
 	// What is the statement, command or fault, as executed.
 	What string `parquet:"what"`
-	// Planned is the measured phase's start plus the action's offset.
+	// Planned is the measured phase's start plus the action's offset (its
+	// first successful execution's end, for a run whose actions are timed
+	// from the workload: replay.Options.ActionsFromWorkload).
 	Planned time.Time `parquet:"planned_time,timestamp(nanosecond)"`
 	Start   time.Time `parquet:"start_time,timestamp(nanosecond)"`
 	End     time.Time `parquet:"end_time,timestamp(nanosecond)"`

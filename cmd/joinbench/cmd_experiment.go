@@ -24,7 +24,7 @@ type experimentCmd struct {
 	Window      time.Duration `default:"10s" group:"Load" help:"Length of each quiet window before an action (and of a slow-node throttle, and of a hot-vs-uniform run)."`
 	Repetitions int           `default:"5" group:"Load" help:"Repetitions of each slow-node throttle, of each hot-vs-uniform pair and of each restore, for the interval of the change (restore: the range)."`
 
-	Percent      float64       `default:"20" group:"slow-node" help:"How much slower the node is made, in percent of its own rate (0: an A/A check of the lesson)."`
+	Percent      []float64     `default:"20" group:"slow-node" placeholder:"PCT,..." help:"How much slower the node is made, in percent of its own rate (0: an A/A check of the lesson); several, e.g. 0,10,21,40: the dose response, the cluster's slowdown against the node's at each."`
 	Resource     string        `default:"io" enum:"io,cpu" group:"slow-node" help:"What is throttled: io (disk) or cpu."`
 	Node         string        `default:"node3" group:"slow-node" help:"The node made slower (slow-node), crashed alone (recovery), or restored (restore)."`
 	WritePercent []int         `default:"0,10,50" group:"hot-vs-uniform" placeholder:"PCT,..." help:"Shares of writes (point_update among point_select) to measure hot against uniform at."`
@@ -48,7 +48,14 @@ Lessons:
                   --repetitions times: throughput per node and for the cluster
                   against the quiet window before each throttle (with its 95%
                   interval and the A/A noise of the quiet windows), flow control
-                  per node.
+                  per node. With several --percent values (0,10,21,40) the
+                  throttles of every value are interleaved in rounds, and the
+                  page gives, per value, the cluster's slowdown against the
+                  node's own, with intervals, as a table and a plot beside
+                  the line cluster = node, and whether the one tracks the
+                  other. Windows are timed from the workload's first
+                  execution; one without quiet traffic on every node is
+                  named and left out of every column.
   ddl-methods     the table big rebuilt by TOI, by RSU node after node, and by
                   pt-online-schema-change when installed, each in its own run:
                   longest stall, throughput in the action's window, flow control.
@@ -76,6 +83,7 @@ Examples:
   joinbench sandbox start --name g --galera 3 --buffer-pool-size 128M
   joinbench experiment slow-node --sandbox g --percent 20 --resource io --node node3
   joinbench experiment slow-node --sandbox g --percent 0      # the A/A check
+  joinbench experiment slow-node --sandbox g --percent 0,10,21,40 --repetitions 3
   joinbench experiment ddl-methods --sandbox g --rows 200000
   joinbench experiment hot-vs-uniform --sandbox g --table-size 300000 --buffer-pool-size 32M
   joinbench experiment restore --sandbox g --use-memory 100M,2G --repetitions 2`
@@ -93,7 +101,7 @@ func (c *experimentCmd) Run(ctx context.Context, cl *cli) error {
 	defer tgt.Close()
 	o := experiment.Options{
 		Out: c.Out, Threads: c.Threads, TableSize: c.TableSize, Seed: c.Seed, Warmup: c.Warmup, Window: c.Window,
-		Repetitions: c.Repetitions, Percent: c.Percent, Resource: c.Resource, Node: c.Node, WritePercents: c.WritePercent,
+		Repetitions: c.Repetitions, Percents: c.Percent, Resource: c.Resource, Node: c.Node, WritePercents: c.WritePercent,
 		Rows: c.Rows, ActionTime: c.ActionTime, UseMemory: c.UseMemory, SandboxDir: c.SandboxDir, ToolVersion: version, Log: log,
 	}
 	if !cl.Quiet {

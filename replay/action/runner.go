@@ -18,9 +18,12 @@ type Runner struct {
 	actions []Action
 	env     Env
 	start   time.Time
-	ctx     context.Context
-	cancel  context.CancelFunc
-	wg      sync.WaitGroup
+	// origin, when set, is what the actions are timed from instead of
+	// start: the workload's measured start (StartFrom).
+	origin *Origin
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
 
 	writing sync.Mutex // one Env.Record at a time
 	mu      sync.Mutex
@@ -47,11 +50,21 @@ type running struct {
 // does (a node paused, or desynced by an RSU change that waits for the
 // workers' own metadata locks), so the actions must not wait for them.
 func Start(ctx context.Context, env Env, actions []Action, start, deadline time.Time) *Runner {
+	return StartFrom(ctx, env, actions, start, nil, deadline)
+}
+
+// StartFrom is Start with the actions timed from origin once it is set
+// (the workload's first successful execution) rather than from start: a
+// workload that starts late on a busy machine shifts them with it, so
+// that the quiet stretch before an action keeps its length. No action
+// runs before origin is set; one whose wait the deadline or Stop ends is
+// recorded as skipped, planned from start. A nil origin is Start.
+func StartFrom(ctx context.Context, env Env, actions []Action, start time.Time, origin *Origin, deadline time.Time) *Runner {
 	if len(actions) == 0 {
 		return nil
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	r := &Runner{actions: actions, env: env, start: start, ctx: ctx, cancel: cancel, running: map[*running]bool{}}
+	r := &Runner{actions: actions, env: env, start: start, origin: origin, ctx: ctx, cancel: cancel, running: map[*running]bool{}}
 	for i := range actions {
 		a := &actions[i]
 		r.wg.Add(1)
@@ -137,7 +150,14 @@ func (r *Runner) stopBound() time.Duration {
 // run waits for an action's offset, then acts on its targets in turn.
 func (r *Runner) run(a *Action) {
 	planned := r.start.Add(a.Offset)
-	if wait(r.ctx, time.Until(planned)) != nil {
+	if r.origin != nil {
+		select {
+		case <-r.origin.set:
+			planned = r.origin.at.Add(a.Offset)
+		case <-r.ctx.Done():
+		}
+	}
+	if r.ctx.Err() != nil || wait(r.ctx, time.Until(planned)) != nil {
 		for i, tg := range a.Targets {
 			r.record(r.row(a, i, tg, planned), false)
 		}

@@ -110,7 +110,28 @@ func slowOutput(j slowJob, res throttle.Result) string {
 	} else {
 		fmt.Fprintf(&b, "target: %s (%.0f%%)\n", res.Target.Format(j.resource), 100*(1-j.fraction))
 	}
-	fmt.Fprintf(&b, "during (%.1fs): %s (%.0f%% of before)\n", res.Lifted.Sub(res.Limited).Seconds(),
+	fmt.Fprintf(&b, "during (%.1fs): %s ("+ofBefore+")\n", res.Lifted.Sub(res.Limited).Seconds(),
 		res.During.Format(j.resource), 100*res.Ratio(j.resource))
 	return b.String()
+}
+
+// ofBefore is how a slow action's output states the node's own rate while
+// limited against its rate before; SlowRatio reads it back.
+const ofBefore = "%.1f%% of before"
+
+// SlowRatio is the node's own rate while a slow action limited it, as a
+// fraction of its rate before (what the action's output says); false when
+// the output has none (the limit was never set).
+func SlowRatio(output string) (float64, bool) {
+	for _, line := range strings.Split(output, "\n") {
+		if !strings.HasPrefix(line, "during (") {
+			continue
+		}
+		open := strings.LastIndex(line, "(")
+		var pct float64
+		if _, err := fmt.Sscanf(line[open:], "(%f%% of before)", &pct); err == nil {
+			return pct / 100, true
+		}
+	}
+	return 0, false
 }
