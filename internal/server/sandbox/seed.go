@@ -188,7 +188,10 @@ func copyDataDir(from, to string) error {
 		dst := filepath.Join(to, rel)
 		switch {
 		case d.IsDir():
-			return os.Mkdir(dst, info.Mode().Perm())
+			if err := os.Mkdir(dst, info.Mode().Perm()); err != nil {
+				return err
+			}
+			return os.Chmod(dst, info.Mode().Perm()) // whatever the umask
 		case info.Mode().IsRegular():
 			return copyFile(p, dst, info.Mode().Perm())
 		}
@@ -207,6 +210,10 @@ func copyFile(from, to string, perm fs.FileMode) error {
 		return err
 	}
 	if _, err := io.Copy(dst, src); err != nil {
+		dst.Close()
+		return err
+	}
+	if err := dst.Chmod(perm); err != nil { // whatever the umask
 		dst.Close()
 		return err
 	}

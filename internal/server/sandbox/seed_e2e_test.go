@@ -1,0 +1,118 @@
+//go:build e2e
+
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The line a joiner's Galera logs when its view is installed: whether it
+// needs a state transfer (SST or IST) to catch up with the cluster.
+const (
+	noTransferNeeded = "state transfer needed: no"
+	transferNeeded   = "state transfer needed: yes"
+)
+
+// TestSeededClusterJoinsWithoutTransfer starts a new 3-node cluster and
+// checks that node2 and node3 joined from their copies of node1's data
+// with no state transfer, as their Galera logs state it; then that the
+// kept cluster, stopped and started again, is whole with its data.
+func TestSeededClusterJoinsWithoutTransfer(t *testing.T) {
+	b := galeraBinary(t)
+	ctx := context.Background()
+	root := t.TempDir()
+	noStrayServers(t, root)
+	var progress bytes.Buffer
+	cfg := ClusterConfig{
+		Config: Config{Binary: b, BufferPoolSize: "64M", Database: "jb", StartTimeout: 3 * time.Minute, Log: &progress},
+		Nodes:  3,
+	}
+	c, _, err := StartCluster(ctx, root, "seeded", cfg)
+	t.Log(progress.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Stop(context.Background()) })
+	allSynced(t, c, 3)
+	if !strings.Contains(progress.String(), "copied to node2, node3, which join with no state transfer") {
+		t.Error("the start's progress does not say the joiners start from a copy of node1's data")
+	}
+	for _, n := range c.Nodes[1:] {
+		log, err := os.ReadFile(n.ErrorLog)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(log, []byte(noTransferNeeded)) || bytes.Contains(log, []byte(transferNeeded)) || bytes.Contains(log, []byte("SST started on joiner")) {
+			t.Errorf("%s did not join without a state transfer: its log says:\n%s", n.Name, transferLines(n.ErrorLog))
+		}
+	}
+	// The database made on node1 before the copy is on every node, and
+	// they replicate.
+	execOn(t, c.Nodes[2], "CREATE TABLE kept (id INT PRIMARY KEY)")
+	execOn(t, c.Nodes[2], "INSERT INTO kept VALUES (1), (2)")
+	if got := syncedRead(t, c.Nodes[1], "SELECT COUNT(*) FROM kept"); got != "2" {
+		t.Errorf("node2 reads %s rows of the table written on node3", got)
+	}
+	// Each node is itself: its own name, and state transfers by
+	// mariabackup for its later joins.
+	for _, n := range c.Nodes {
+		if got := syncedRead(t, n, "SELECT CONCAT(@@wsrep_node_name, ' ', @@wsrep_sst_method)"); got != n.Name+" "+SSTMethod {
+			t.Errorf("%s says it is %q", n.Name, got)
+		}
+	}
+
+	// Stopped with its data (sandbox stop --keep) and started again: the
+	// kept cluster's own path.
+	if err := c.Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	progress.Reset()
+	c, running, err := StartCluster(ctx, root, "seeded", ClusterConfig{Config: cfg.Config})
+	if err != nil || running {
+		t.Fatalf("start of the kept cluster: %v (running %v)\n%s", err, running, progress.String())
+	}
+	t.Cleanup(func() { _ = c.Stop(context.Background()) })
+	if strings.Contains(progress.String(), "copied to") {
+		t.Errorf("the kept cluster was seeded again:\n%s", progress.String())
+	}
+	allSynced(t, c, 3)
+	if got := syncedRead(t, c.Nodes[0], "SELECT COUNT(*) FROM kept"); got != "2" {
+		t.Errorf("after the restart node1 reads %s rows", got)
+	}
+}
+
+// TestClusterJoinByTransfer checks the other start of a new cluster, kept
+// for benchmarks and where no copy can be made: the joiner receives the
+// data by a full state transfer.
+func TestClusterJoinByTransfer(t *testing.T) {
+	b := galeraBinary(t)
+	ctx := context.Background()
+	root := t.TempDir()
+	noStrayServers(t, root)
+	cfg := ClusterConfig{
+		Config:         Config{Binary: b, BufferPoolSize: "64M", Database: "jb", StartTimeout: 3 * time.Minute, Log: testLog{t}},
+		Nodes:          2,
+		JoinByTransfer: true,
+	}
+	c, _, err := StartCluster(ctx, root, "transfer", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Stop(context.Background()) })
+	allSynced(t, c, 2)
+	log, err := os.ReadFile(c.Nodes[1].ErrorLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(log, []byte(transferNeeded)) || !bytes.Contains(log, []byte("SST started on joiner")) {
+		t.Errorf("node2 joined without a state transfer: its log says:\n%s", transferLines(c.Nodes[1].ErrorLog))
+	}
+	if got := syncedRead(t, c.Nodes[1], "SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = 'jb'"); got != "1" {
+		t.Errorf("node2 has %s databases jb", got)
+	}
+}
