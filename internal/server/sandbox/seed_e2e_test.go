@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -58,11 +59,16 @@ func TestSeededClusterJoinsWithoutTransfer(t *testing.T) {
 	if got := syncedRead(t, c.Nodes[1], "SELECT COUNT(*) FROM kept"); got != "2" {
 		t.Errorf("node2 reads %s rows of the table written on node3", got)
 	}
-	// Each node is itself: its own name, and state transfers by
-	// mariabackup for its later joins.
+	// Each node is itself, with the settings of every sandbox: its own
+	// name, state transfers by mariabackup for its later joins, and the
+	// 1 GiB redo log (the copies carried a small one).
 	for _, n := range c.Nodes {
-		if got := syncedRead(t, n, "SELECT CONCAT(@@wsrep_node_name, ' ', @@wsrep_sst_method)"); got != n.Name+" "+SSTMethod {
-			t.Errorf("%s says it is %q", n.Name, got)
+		want := n.Name + " " + SSTMethod + " 1073741824"
+		if got := syncedRead(t, n, "SELECT CONCAT_WS(' ', @@wsrep_node_name, @@wsrep_sst_method, @@innodb_log_file_size)"); got != want {
+			t.Errorf("%s says %q, want %q", n.Name, got, want)
+		}
+		if st, err := os.Stat(filepath.Join(n.DataDir, "ib_logfile0")); err != nil || st.Size() != 1<<30 {
+			t.Errorf("%s's redo log: %v, %v; want 1 GiB", n.Name, st, err)
 		}
 	}
 
