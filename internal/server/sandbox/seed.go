@@ -14,10 +14,10 @@ import (
 
 // A new cluster is seeded: node1's data is made once (initialised,
 // bootstrapped, root and the database created), node1 is shut down
-// cleanly, and each other node gets a copy of its data directory with
-// node1's Galera position in its grastate.dat. The cluster then starts as
-// a kept one does: node1 bootstraps from its data, and the others, holding
-// the same write-sets, join with no state transfer. A full transfer per
+// cleanly, and each other node gets a copy of its data directory. node1
+// bootstraps the cluster again from its data, and the others, holding the
+// same data, join one at a time with no state transfer, each copy's
+// grastate.dat giving the cluster's position (seededPosition). A full transfer per
 // joiner (the other way, ClusterConfig.JoinByTransfer) costs each a
 // mariabackup copy and the fixed wait of its script, about 10 s.
 //
@@ -103,15 +103,17 @@ func (c *Cluster) startSeeded(ctx context.Context, cfg ClusterConfig) error {
 		return fmt.Errorf("sandbox %s: save state: %w", c.Name, err)
 	}
 	for _, n := range joiners {
-		pos, err := c.seededPosition(ctx, g)
+		pos, atCluster, err := seededPosition(ctx, boot, g)
 		if err != nil {
 			return fmt.Errorf("sandbox %s: %w", c.Name, err)
 		}
 		if err := saveGrastate(n.DataDir, pos); err != nil {
 			return fmt.Errorf("sandbox %s: %s: %w", c.Name, n.Name, err)
 		}
-		if pos != seed {
+		if atCluster {
 			fmt.Fprintf(c.log, "%s: its copy stands at the cluster's position %s: only configuration changes came after %s\n", n.Name, pos, seed)
+		} else {
+			fmt.Fprintf(c.log, "%s: the cluster was written to since the copy: it joins at %s and receives what it misses\n", n.Name, pos)
 		}
 		if err := c.startNode(ctx, n, cfg, false); err != nil {
 			return fmt.Errorf("sandbox %s: %s did not join the cluster: %w", c.Name, n.Name, err)
@@ -124,43 +126,36 @@ func (c *Cluster) startSeeded(ctx context.Context, cfg ClusterConfig) error {
 }
 
 // seededPosition is the Galera position (uuid:seqno) a copy of the seed's
-// data, made at position seed, joins the running nodes with.
+// data, made at position seed, joins the cluster bootstrapped from it by
+// boot with; cluster says whether it is the cluster's current position.
 //
-// Galera gives a seqno to every configuration change (node1's bootstrap,
+// Galera gives a seqno to every configuration change (boot's bootstrap,
 // each join), and a joiner whose position is behind the one before its
 // own join receives the gap by incremental transfer, which mariabackup's
 // script makes a matter of seconds. A configuration change carries no
-// data (each node records its view in mysql.wsrep_cluster itself), so
-// while no write-set was replicated since the seed, a copy holds all the
-// cluster's data at its last committed position, and is given it: the
-// join then needs no transfer at all. Should anything have been written
-// (no running node replicated a write-set since its start, and node1
-// started after the copy), the copy keeps the seed's position and
-// receives what it misses.
-func (c *Cluster) seededPosition(ctx context.Context, seed graState) (string, error) {
-	pos := fmt.Sprintf("%s:%d", seed.UUID, seed.Seqno)
-	var last int64 = -1
-	for _, n := range c.Nodes {
-		if !n.Running() {
-			continue
-		}
-		vars, err := n.status(ctx, "wsrep_local_state_uuid", "wsrep_last_committed", "wsrep_replicated")
-		if err != nil {
-			return "", fmt.Errorf("%s: %w", n.Name, err)
-		}
-		committed, err1 := strconv.ParseInt(vars["wsrep_last_committed"], 10, 64)
-		replicated, err2 := strconv.ParseInt(vars["wsrep_replicated"], 10, 64)
-		if err1 != nil || err2 != nil || vars["wsrep_local_state_uuid"] != seed.UUID || replicated != 0 {
-			return pos, nil
-		}
-		if last < 0 || committed < last {
-			last = committed
-		}
+// data (each node records its view in mysql.wsrep_cluster itself), so a
+// copy holds all the cluster's data at boot's last committed position as
+// long as every seqno since the seed was a configuration change: there
+// were wsrep_cluster_conf_id of them (the views since the bootstrap's, the
+// first). The count is read before the position, so that a write-set
+// committed meanwhile makes the two disagree. Then the copy keeps the
+// seed's position and receives what it misses by incremental transfer.
+func seededPosition(ctx context.Context, boot *Node, seed graState) (pos string, cluster bool, err error) {
+	pos = fmt.Sprintf("%s:%d", seed.UUID, seed.Seqno)
+	views, err := boot.status(ctx, "wsrep_local_state_uuid", "wsrep_cluster_conf_id")
+	if err != nil {
+		return "", false, fmt.Errorf("%s: %w", boot.Name, err)
 	}
-	if last < seed.Seqno {
-		return pos, nil
+	last, err := boot.status(ctx, "wsrep_last_committed")
+	if err != nil {
+		return "", false, fmt.Errorf("%s: %w", boot.Name, err)
 	}
-	return fmt.Sprintf("%s:%d", seed.UUID, last), nil
+	confID, err1 := strconv.ParseInt(views["wsrep_cluster_conf_id"], 10, 64)
+	committed, err2 := strconv.ParseInt(last["wsrep_last_committed"], 10, 64)
+	if err1 != nil || err2 != nil || views["wsrep_local_state_uuid"] != seed.UUID || committed != seed.Seqno+confID {
+		return pos, false, nil
+	}
+	return fmt.Sprintf("%s:%d", seed.UUID, committed), true, nil
 }
 
 // copyDataDir copies a stopped server's data directory from into the

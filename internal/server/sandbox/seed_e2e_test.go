@@ -7,6 +7,8 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -44,6 +46,9 @@ func TestSeededClusterJoinsWithoutTransfer(t *testing.T) {
 		t.Error("the start's progress does not say the joiners start from a copy of node1's data")
 	}
 	for _, n := range c.Nodes[1:] {
+		if !strings.Contains(progress.String(), n.Name+": its copy stands at the cluster's position") {
+			t.Errorf("the start's progress does not say %s's copy was given the cluster's position", n.Name)
+		}
 		log, err := os.ReadFile(n.ErrorLog)
 		if err != nil {
 			t.Fatal(err)
@@ -52,9 +57,24 @@ func TestSeededClusterJoinsWithoutTransfer(t *testing.T) {
 			t.Errorf("%s did not join without a state transfer: its log says:\n%s", n.Name, transferLines(n.ErrorLog))
 		}
 	}
+	// The copies' position holds while only configuration changes
+	// followed the seed, and no longer once a write-set did.
+	m := regexp.MustCompile(`node1's data \(position ([0-9a-f-]{36}):(\d+)\)`).FindStringSubmatch(progress.String())
+	if m == nil {
+		t.Fatal("the start's progress does not say the seed's position")
+	}
+	seqno, _ := strconv.ParseInt(m[2], 10, 64)
+	seed := graState{UUID: m[1], Seqno: seqno}
+	if pos, atCluster, err := seededPosition(ctx, c.Nodes[0], seed); err != nil || !atCluster {
+		t.Errorf("after the joins, a copy of the seed would join at %s (the cluster's position: %v, %v)", pos, atCluster, err)
+	}
 	// The database made on node1 before the copy is on every node, and
 	// they replicate.
 	execOn(t, c.Nodes[2], "CREATE TABLE kept (id INT PRIMARY KEY)")
+	syncedRead(t, c.Nodes[0], "SELECT 1")
+	if pos, atCluster, err := seededPosition(ctx, c.Nodes[0], seed); err != nil || atCluster || pos != m[1]+":"+m[2] {
+		t.Errorf("after a write, a copy of the seed would join at %s (the cluster's position: %v, %v), want the seed's", pos, atCluster, err)
+	}
 	execOn(t, c.Nodes[2], "INSERT INTO kept VALUES (1), (2)")
 	if got := syncedRead(t, c.Nodes[1], "SELECT COUNT(*) FROM kept"); got != "2" {
 		t.Errorf("node2 reads %s rows of the table written on node3", got)
