@@ -131,10 +131,11 @@ func (c *Cluster) Running() bool {
 // bootstraps node1 on a fresh data directory, and the other nodes start
 // from a copy of its data, joining with no state transfer (seed.go); with
 // cfg.JoinByTransfer they join one at a time, each receiving the data by a
-// full state transfer. Each node starts within cfg.StartTimeout. A kept cluster (stopped with its data) bootstraps again
-// from the node that left last, or from the one with the most recent
-// write-set (see bootstrapNode); the others rejoin, by incremental transfer
-// when the bootstrap node still holds what they missed. Nodes of a
+// full state transfer. Each node starts within cfg.StartTimeout. A kept
+// cluster (stopped with its data) bootstraps again from the node that left
+// last, or from the one with the most recent write-set (see
+// bootstrapNode); the others rejoin, by incremental transfer when the
+// bootstrap node still holds what they missed. Nodes of a
 // partially running cluster rejoin it. On failure no node started here is
 // left running, and a cluster that never started leaves no directory.
 func StartCluster(ctx context.Context, rootDir, name string, cfg ClusterConfig) (c *Cluster, running bool, err error) {
