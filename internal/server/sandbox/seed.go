@@ -63,7 +63,7 @@ func (c *Cluster) canSeed(cfg ClusterConfig) bool {
 }
 
 // startSeeded starts a new cluster by seeding its joiners with node1's
-// data (see above). The nodes are stopped when it returns an error.
+// data (see above). On an error, StartCluster stops the nodes it started.
 func (c *Cluster) startSeeded(ctx context.Context, cfg ClusterConfig) error {
 	boot, joiners := c.Nodes[0], c.Nodes[1:]
 	fmt.Fprintf(c.log, "cluster %s is new: %s's data is made once and copied to %s, which join with no state transfer\n",
