@@ -38,7 +38,10 @@ type sandboxStartCmd struct {
 	StartTimeout   time.Duration `default:"2m" help:"Give up when initialisation plus start-up take longer (for a cluster: each node's start, state transfer included)."`
 	Galera         int           `placeholder:"N" help:"Start a MariaDB Galera cluster of N nodes on 127.0.0.1 instead of one server (needs galera-4, mariadb-backup and socat)."`
 	GaleraProvider string        `type:"path" placeholder:"PATH" help:"The Galera library, libgalera_smm.so (default: where galera-4 installs it)."`
-	NodeOption     []string      `sep:"none" placeholder:"NODE:OPTION" help:"A server option of one node of a cluster, e.g. node3:innodb_flush_log_at_trx_commit=1 or node2:innodb-buffer-pool-size=256M (repeatable): written last in that node's my.cnf, so that it wins, and kept when the cluster is started again."`
+	// GaleraJoinByTransfer is for bench/galera_start.sh alone, which times
+	// a new cluster's start both ways.
+	GaleraJoinByTransfer bool     `hidden:"" help:"Have the nodes of a new cluster join by a full state transfer each, rather than start from a copy of node1's data (for benchmarks of the two starts)."`
+	NodeOption           []string `sep:"none" placeholder:"NODE:OPTION" help:"A server option of one node of a cluster, e.g. node3:innodb_flush_log_at_trx_commit=1 or node2:innodb-buffer-pool-size=256M (repeatable): written last in that node's my.cnf, so that it wins, and kept when the cluster is started again."`
 }
 
 func (c *sandboxStartCmd) Help() string {
@@ -57,9 +60,10 @@ sandbox prints its DSN again; starting a stopped one that was kept
 With --galera N the sandbox is a MariaDB Galera cluster of N such servers
 (nodes), each on its own free ports (client, group communication,
 incremental and snapshot state transfer), with its options in
-NAME/nodeI/my.cnf. node1 bootstraps the cluster, then the others join one at
-a time, each receiving the data by a mariabackup state transfer, each
-within --start-timeout; a DSN per node is printed, one a line. A kept
+NAME/nodeI/my.cnf. node1's data is made once (the database created),
+then each other node starts from a copy of it, so that node1 bootstraps
+the cluster and the others join with no state transfer, each within
+--start-timeout; a DSN per node is printed, one a line. A kept
 cluster starts again from the node that left last (grastate.dat
 safe_to_bootstrap), or from the one holding the most recent write-set
 (mariadbd --wsrep-recover) when none left cleanly; the other nodes rejoin
@@ -93,9 +97,10 @@ func (c *sandboxStartCmd) Run(ctx context.Context, cl *cli) error {
 			StartTimeout:   c.StartTimeout,
 			Log:            log,
 		},
-		Nodes:       c.Galera,
-		Provider:    c.GaleraProvider,
-		NodeOptions: c.NodeOption,
+		Nodes:          c.Galera,
+		Provider:       c.GaleraProvider,
+		NodeOptions:    c.NodeOption,
+		JoinByTransfer: c.GaleraJoinByTransfer,
 	})
 	if err != nil {
 		return err

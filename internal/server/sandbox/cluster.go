@@ -33,6 +33,10 @@ type ClusterConfig struct {
 	// an option with or without its leading --): "node3:innodb_flush_log_at_trx_commit=1".
 	// A node given none keeps those it had.
 	NodeOptions []string
+	// JoinByTransfer has the nodes of a new cluster join as they did
+	// before seeding (seed.go): each receives node1's data by a full state
+	// transfer. For benchmarks of the two starts (bench/galera_start.sh).
+	JoinByTransfer bool
 }
 
 // MaxNodes bounds a cluster sandbox: each node is a full server on one
@@ -124,12 +128,14 @@ func (c *Cluster) Running() bool {
 
 // StartCluster starts the cluster called name under root, or returns it
 // when every node already runs (running is then true). A new cluster
-// bootstraps node1 on a fresh data directory, then the other nodes join one
-// at a time, each receiving the data by state transfer, each within
-// cfg.StartTimeout. A kept cluster (stopped with its data) bootstraps again
-// from the node that left last, or from the one with the most recent
-// write-set (see bootstrapNode); the others rejoin, by incremental transfer
-// when the bootstrap node still holds what they missed. Nodes of a
+// bootstraps node1 on a fresh data directory, and the other nodes start
+// from a copy of its data, joining with no state transfer (seed.go); with
+// cfg.JoinByTransfer they join one at a time, each receiving the data by a
+// full state transfer. Each node starts within cfg.StartTimeout. A kept
+// cluster (stopped with its data) bootstraps again from the node that left
+// last, or from the one with the most recent write-set (see
+// bootstrapNode); the others rejoin, by incremental transfer when the
+// bootstrap node still holds what they missed. Nodes of a
 // partially running cluster rejoin it. On failure no node started here is
 // left running, and a cluster that never started leaves no directory.
 func StartCluster(ctx context.Context, rootDir, name string, cfg ClusterConfig) (c *Cluster, running bool, err error) {
@@ -268,7 +274,14 @@ func (c *Cluster) start(ctx context.Context, cfg ClusterConfig, running []*Node)
 		if err != nil {
 			return fmt.Errorf("sandbox %s: %w", c.Name, err)
 		}
+		if !hasData && c.canSeed(cfg) {
+			return c.startSeeded(ctx, cfg)
+		}
 		if !hasData {
+			if len(c.Nodes) > 1 {
+				fmt.Fprintf(c.log, "cluster %s is new: %s bootstraps it, then %s join one at a time by a full state transfer (%s)\n",
+					c.Name, boot.Name, nodeNames(c.Nodes[1:]), c.SST)
+			}
 			if err := boot.initialise(ctx); err != nil {
 				return err
 			}
@@ -284,6 +297,12 @@ func (c *Cluster) start(ctx context.Context, cfg ClusterConfig, running []*Node)
 			return fmt.Errorf("sandbox %s: save state: %w", c.Name, err)
 		}
 	}
+	return c.join(ctx, cfg)
+}
+
+// join starts, one at a time, every node not running, each joining the
+// running ones.
+func (c *Cluster) join(ctx context.Context, cfg ClusterConfig) error {
 	for _, n := range c.Nodes {
 		if n.Running() {
 			continue
@@ -299,11 +318,12 @@ func (c *Cluster) start(ctx context.Context, cfg ClusterConfig, running []*Node)
 }
 
 // startNode starts n, bootstrapping a new primary component or joining the
-// running nodes, and waits until it is Synced. A port taken meanwhile by
+// running nodes, and waits until it is Synced. extra are server options
+// for this start only, after the option file's. A port taken meanwhile by
 // another process gets the node new ports (three tries). When a joiner
 // fails, the errors its donors logged meanwhile (a failed state transfer
 // is reported on both sides) follow its own.
-func (c *Cluster) startNode(ctx context.Context, n *Node, cfg ClusterConfig, bootstrap bool) error {
+func (c *Cluster) startNode(ctx context.Context, n *Node, cfg ClusterConfig, bootstrap bool, extra ...string) error {
 	ctx, cancel := context.WithTimeout(ctx, cfg.StartTimeout)
 	defer cancel()
 	donorLogs := map[*Node]int64{}
@@ -329,6 +349,7 @@ func (c *Cluster) startNode(ctx context.Context, n *Node, cfg ClusterConfig, boo
 		if n.startPosition != "" {
 			n.Args = append(n.Args, "--wsrep-start-position="+n.startPosition)
 		}
+		n.Args = append(n.Args, extra...)
 		logStart := fileSize(n.ErrorLog)
 		n.abortWithin = abortWithin
 		err := n.launch(ctx, cfg.Detach)

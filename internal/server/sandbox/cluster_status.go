@@ -68,6 +68,12 @@ func (n *Node) Status(ctx context.Context) NodeStatus {
 }
 
 func (n *Node) wsrepStatus(ctx context.Context) (map[string]string, error) {
+	return n.status(ctx, "wsrep_local_state_comment", "wsrep_cluster_size", "wsrep_cluster_status", "wsrep_ready")
+}
+
+// status reads the node's global status variables names (lower case),
+// keyed by their lower-case names.
+func (n *Node) status(ctx context.Context, names ...string) (map[string]string, error) {
 	conn, err := mysql.NewConnector(n.socketConfig())
 	if err != nil {
 		return nil, err
@@ -76,7 +82,7 @@ func (n *Node) wsrepStatus(ctx context.Context) (map[string]string, error) {
 	defer db.Close()
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	rows, err := db.QueryContext(ctx, "SHOW GLOBAL STATUS WHERE Variable_name IN ('wsrep_local_state_comment', 'wsrep_cluster_size', 'wsrep_cluster_status', 'wsrep_ready')")
+	rows, err := db.QueryContext(ctx, "SHOW GLOBAL STATUS WHERE Variable_name IN ('"+strings.Join(names, "', '")+"')")
 	if err != nil {
 		return nil, err
 	}

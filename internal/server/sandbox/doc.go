@@ -12,6 +12,8 @@
 // servers on 127.0.0.1, each on its own ports and with its own option file,
 // bootstrapped, joined and stopped in the order Galera needs, and started
 // again from the node that holds the cluster's latest state (grastate.go).
+// A new cluster's nodes start from a copy of node1's data, so that they
+// join with no state transfer (seed.go).
 //
 // Named (named.go) is a named sandbox of either kind, its servers in a
 // list: a single server is the one-server case, so that what commands do

@@ -198,7 +198,7 @@ func saveGrastate(datadir, pos string) error {
 	uuid, seqno, _ := strings.Cut(pos, ":")
 	body := fmt.Sprintf("# GALERA saved state\nversion: 2.1\nuuid:    %s\nseqno:   %s\nsafe_to_bootstrap: 0\n", uuid, seqno)
 	if err := os.WriteFile(filepath.Join(datadir, grastateFile), []byte(body), 0o644); err != nil {
-		return fmt.Errorf("write the backup's Galera position: %w", err)
+		return fmt.Errorf("write the Galera position %s: %w", pos, err)
 	}
 	return nil
 }
