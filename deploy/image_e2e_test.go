@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -89,6 +90,7 @@ func podman(t *testing.T, args ...string) string {
 		args = append([]string{"run"}, append(ulimits(), args[1:]...)...)
 	}
 	cmd := exec.Command("podman", args...)
+	cmd.Env = podmanEnv(t)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -126,4 +128,30 @@ func randomSuffix(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return hex.EncodeToString(b)
+}
+
+// podmanEnv is this process's environment, with CONTAINERS_CONF naming a
+// configuration of runc and the cgroupfs manager on a host whose cgroups
+// are not a pure v2 hierarchy (v1, or hybrid: v1 controllers beside an
+// empty v2 one), where crun, podman's default runtime on Debian, refuses
+// to start a container ("cgroups in hybrid mode not supported") and the
+// systemd manager may not be there. A CONTAINERS_CONF of the user's own
+// is kept.
+func podmanEnv(t *testing.T) []string {
+	t.Helper()
+	env := os.Environ()
+	if os.Getenv("CONTAINERS_CONF") != "" {
+		return env
+	}
+	if _, err := os.Stat("/sys/fs/cgroup/cgroup.controllers"); err == nil {
+		return env // pure v2: the defaults work
+	}
+	if _, err := exec.LookPath("runc"); err != nil {
+		testdb.Skipf(t, "this host's cgroups are v1 or hybrid, where crun cannot start a container, and runc is not installed (scripts/install-deps.sh image installs it)")
+	}
+	conf := filepath.Join(t.TempDir(), "containers.conf")
+	if err := os.WriteFile(conf, []byte("[engine]\nruntime = \"runc\"\ncgroup_manager = \"cgroupfs\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return append(env, "CONTAINERS_CONF="+conf)
 }

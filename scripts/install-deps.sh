@@ -7,9 +7,10 @@
 #            sandboxes (sandbox start --galera N)
 #   browser  chromium, in which a test checks the HTML report
 #   cc       gcc, so that the tests run under the race detector
-#   image    buildah (make image), podman (to run the image) and skopeo
-#            (to inspect the archive and copy it to a registry), and the
-#            CA certificates the image takes from the host
+#   image    buildah (make image), podman (to run the image), runc (the
+#            runtime that starts containers on hosts with v1 or hybrid
+#            cgroups) and skopeo (to inspect the archive and copy it to a
+#            registry), and the CA certificates the image takes from the host
 #   man      man-db, in which a test renders the man page
 #   shells   zsh and fish, in which tests run the completion scripts (bash
 #            is there already)
@@ -40,6 +41,9 @@ for want in "$@"; do
 		have buildah || missing+=(buildah)
 		have podman || missing+=(podman)
 		have skopeo || missing+=(skopeo)
+		# crun, podman's default runtime, refuses hosts whose cgroups are v1
+		# or hybrid; the image test runs runc there (deploy/image_e2e_test.go)
+		have runc || missing+=(runc)
 		[[ -e /etc/ssl/certs/ca-certificates.crt ]] || missing+=(ca-certificates)
 		;;
 	man) have man || missing+=(man-db) ;;
