@@ -10,21 +10,24 @@
 # sandbox is started (bench/lib.sh). DB
 # (default jbbench_agree) is created and prepared with SIZE rows per table
 # (default 10000). THREADS (2), TIME (10 seconds per tool and scenario) and
-# SCENARIOS set the load.
+# SCENARIOS set the load; ROUNDS (3) rounds per scenario, alternating
+# which tool runs first, give each ratio and their median. PREPARED=1
+# skips the prepare of a database prepared before.
 set -euo pipefail
 
 DB=${DB:-jbbench_agree}
 THREADS=${THREADS:-2}
 TIME=${TIME:-10}
 SIZE=${SIZE:-10000}
+ROUNDS=${ROUNDS:-3}
 SCENARIOS=${SCENARIOS:-simple_inner_pk simple_left_index_GB multilevel_inner_pk semi_join_exists_pk}
 
 . "$(dirname "$0")/lib.sh"
 dsn=$(bench_dsn)
 
-"$bin" prepare --dsn "$dsn" --create-database --table-size "$SIZE" --recreate -q
+[[ "${PREPARED:-0}" == 1 ]] || "$bin" prepare --dsn "$dsn" --create-database --table-size "$SIZE" --recreate -q
 
-printf "%-28s %14s %14s %8s\n" scenario "joinbench ms" "sysbench ms" ratio
+printf "%-28s %5s %14s %14s %8s\n" scenario round "joinbench ms" "sysbench ms" ratio
 for s in $SCENARIOS; do
 	"$bin" show "$s" --table-size "$SIZE" >"$work/$s.show"
 	python3 - "$work/$s.show" >"$work/$s.lua" <<'PY'
@@ -73,12 +76,38 @@ function thread_done()
   con:disconnect()
 end""")
 PY
-	jb=$("$bin" run --dsn "$dsn" -s "$s" --table-size "$SIZE" --threads "$THREADS" --time "${TIME}s" --skip-trx \
-		--explain off --report-interval 0 --out "$work/results" --json 2>"$work/$s.err" |
-		python3 -c 'import json,sys; print(json.load(sys.stdin)["scenarios"][0]["mean_ms"])') || { cat "$work/$s.err" >&2; exit 1; }
-	sysbench "$work/$s.lua" --db-driver=mysql --mysql-host="$HOST" --mysql-port="$PORT" --mysql-user="$USER" \
-		--mysql-password="$PASSWORD" --mysql-db="$DB" --db-ps-mode=auto --threads="$THREADS" --time="$TIME" \
-		--report-interval=0 run >"$work/$s.sb"
-	sb=$(awk '/avg:/ { print $2; exit }' "$work/$s.sb")
-	python3 -c 'import sys; s, jb, sb = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]); print(f"{s:<28} {jb:14.3f} {sb:14.3f} {jb/sb:8.3f}")' "$s" "$jb" "$sb"
+	jb_run() {
+		"$bin" run --dsn "$dsn" -s "$s" --table-size "$SIZE" --threads "$THREADS" --time "${TIME}s" --skip-trx \
+			--explain off --report-interval 0 --out "$work/results" --json 2>"$work/$s.err" |
+			python3 -c 'import json,sys; print(json.load(sys.stdin)["scenarios"][0]["mean_ms"])' || { cat "$work/$s.err" >&2; exit 1; }
+	}
+	sb_run() {
+		sysbench "$work/$s.lua" --db-driver=mysql --mysql-host="$HOST" --mysql-port="$PORT" --mysql-user="$USER" \
+			--mysql-password="$PASSWORD" --mysql-db="$DB" --db-ps-mode=auto --threads="$THREADS" --time="$TIME" \
+			--report-interval=0 run >"$work/$s.sb"
+		awk '/avg:/ { print $2; exit }' "$work/$s.sb"
+	}
+	# Rounds alternate which tool runs first, so that neither always
+	# finds the server as the other left it.
+	for ((r = 1; r <= ROUNDS; r++)); do
+		if ((r % 2)); then
+			jb=$(jb_run)
+			sb=$(sb_run)
+		else
+			sb=$(sb_run)
+			jb=$(jb_run)
+		fi
+		python3 -c 'import sys; s, r, jb, sb = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4]); print(f"{s:<28} {r:>5} {jb:14.3f} {sb:14.3f} {jb/sb:8.3f}")' "$s" "$r" "$jb" "$sb" | tee -a "$work/ratios"
+	done
 done
+echo
+python3 - "$work/ratios" <<'PY'
+import statistics, sys
+by = {}
+for line in open(sys.argv[1]):
+    f = line.split()
+    by.setdefault(f[0], []).append(float(f[-1]))
+print(f"{'scenario':<28} {'median ratio':>12}  range (rounds)")
+for s, r in by.items():
+    print(f"{s:<28} {statistics.median(r):12.3f}  {min(r):.3f}-{max(r):.3f} ({len(r)})")
+PY
