@@ -118,16 +118,7 @@ func compareChecksums(b, c map[uint64]ResultSum, limit int64, examples map[uint6
 // errorRates compares the failed fractions of the two sides' executions.
 func (j *Judge) errorRates(b, c *metrics.Metrics) *ErrorRates {
 	er := &ErrorRates{}
-	if b.Executions > 0 {
-		er.Base = float64(b.Errors) / float64(b.Executions)
-	}
-	if c.Executions > 0 {
-		er.Candidate = float64(c.Errors) / float64(c.Executions)
-	}
-	er.PValue = stats.TwoProportionP(b.Errors, b.Executions, c.Errors, c.Executions)
-	sig := er.PValue < 1-j.opt.Confidence
-	er.Increased = sig && er.Candidate-er.Base >= ErrorRateStep
-	er.Decreased = sig && er.Base-er.Candidate >= ErrorRateStep
+	er.Base, er.Candidate, er.PValue, er.Increased, er.Decreased = j.proportions(b.Errors, b.Executions, c.Errors, c.Executions)
 	for code := range c.ErrorCodes {
 		if b.ErrorCodes[code] == 0 {
 			er.NewCodes = append(er.NewCodes, code)
@@ -135,6 +126,23 @@ func (j *Judge) errorRates(b, c *metrics.Metrics) *ErrorRates {
 	}
 	slices.Sort(er.NewCodes)
 	return er
+}
+
+// proportions compares the fractions bk/bn and ck/cn of the two sides
+// (0 for an empty side): each fraction, the two-proportion p-value, and
+// whether the candidate's is significantly (at the confidence) at least
+// ErrorRateStep above, or below, the base's. Error and warning rates are
+// both compared so.
+func (j *Judge) proportions(bk, bn, ck, cn int64) (base, cand, p float64, above, below bool) {
+	if bn > 0 {
+		base = float64(bk) / float64(bn)
+	}
+	if cn > 0 {
+		cand = float64(ck) / float64(cn)
+	}
+	p = stats.TwoProportionP(bk, bn, ck, cn)
+	sig := p < 1-j.opt.Confidence
+	return base, cand, p, sig && cand-base >= ErrorRateStep, sig && base-cand >= ErrorRateStep
 }
 
 // latencyVerdict judges the latency, or says the data is insufficient:

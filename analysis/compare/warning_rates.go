@@ -2,8 +2,6 @@ package compare
 
 import (
 	"fmt"
-
-	"github.com/joinbench/joinbench/analysis/stats"
 )
 
 // Warnings are reported beside the verdicts, as pt-upgrade reports them:
@@ -40,25 +38,17 @@ func (j *Judge) compareWarnings(sc *ScenarioComparison, b, c *Observed) {
 	}
 	bm, cm := b.Metrics, c.Metrics
 	w := &WarningRates{}
-	if bm.Executions > 0 {
-		w.Base = float64(bm.Warned) / float64(bm.Executions)
-	}
-	if cm.Executions > 0 {
-		w.Candidate = float64(cm.Warned) / float64(cm.Executions)
-	}
-	w.PValue = stats.TwoProportionP(bm.Warned, bm.Executions, cm.Warned, cm.Executions)
-	sig := w.PValue < 1-j.opt.Confidence
-	w.More = sig && w.Candidate-w.Base >= ErrorRateStep
-	w.Fewer = sig && w.Base-w.Candidate >= ErrorRateStep
+	w.Base, w.Candidate, w.PValue, w.More, w.Fewer = j.proportions(bm.Warned, bm.Executions, cm.Warned, cm.Executions)
 	sc.Warnings = w
 	if w.Changed() {
 		sc.Reasons = append(sc.Reasons, fmt.Sprintf("warnings: %s of executions answered with warnings on the base, %s on the candidate "+
-			"(SHOW WARNINGS after the statement lists them; said, not a verdict)", pctText(w.Base), pctText(w.Candidate)))
+			"(SHOW WARNINGS after the statement lists them; said, not a verdict)", PercentText(w.Base), PercentText(w.Candidate)))
 	}
 }
 
-// pctText prints a fraction as a percentage, with a decimal under 10%.
-func pctText(f float64) string {
+// PercentText prints a fraction as a percentage, whole, with one decimal
+// under 10%: "0.5%", "56%".
+func PercentText(f float64) string {
 	if f < 0.1 {
 		return fmt.Sprintf("%.1f%%", f*100)
 	}

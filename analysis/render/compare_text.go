@@ -57,7 +57,7 @@ func summaryLine(c *compare.Comparison) string {
 	if c.Overall != nil {
 		out += fmt.Sprintf("; all scenarios: %s (%.2f", c.Overall.Verdict, c.Overall.Median.Ratio)
 		if c.Overall.Verdict == compare.NoChange && c.Overall.Detectable > 0 {
-			out += "; none as large as " + detectablePct(c.Overall.Detectable)
+			out += "; none as large as " + compare.PercentText(c.Overall.Detectable)
 		}
 		out += ")"
 	}
@@ -211,18 +211,9 @@ func writeSummaryLines(w io.Writer, rows []compare.ScenarioComparison) {
 // (compare.ScenarioComparison.Detectable).
 func verdictText(s *compare.ScenarioComparison) string {
 	if s.Verdict == compare.NoChange && s.Detectable > 0 {
-		return fmt.Sprintf("%s <%s", s.Verdict, detectablePct(s.Detectable))
+		return fmt.Sprintf("%s <%s", s.Verdict, compare.PercentText(s.Detectable))
 	}
 	return s.Verdict
-}
-
-// detectablePct prints a detectable change: whole percents, with one
-// decimal under 10%.
-func detectablePct(f float64) string {
-	if f < 0.1 {
-		return fmt.Sprintf("%.1f%%", f*100)
-	}
-	return fmt.Sprintf("%.0f%%", f*100)
 }
 
 // writeDetectableNote explains "no change <N%" under a table that
