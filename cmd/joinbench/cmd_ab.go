@@ -83,6 +83,9 @@ Every "no change" says the smallest slowdown it could have called:
 "no change <12%" rules out a slowdown of 12% or more on that scenario.
 What ab can see at a given --time, --rounds and --threads is in
 docs/compare.md, "What a verdict can see" and "How many rounds, how long".
+To see it on your own setup: --candidate-slow 20% (the candidate omitted:
+the base's server, every answer held back 20% of its server's time)
+should be called a regression.
 
 Both servers must hold the same data (joinbench prepare with the same
 --tables, --table-size and --seed on each): ab compares what prepare
@@ -109,6 +112,7 @@ Examples:
   joinbench ab --base m1011 --candidate m114 --tags inner,left,right,derived,semi_anti \
       --threads 2 --format markdown -o comment.md
   joinbench ab --base m1011 --calibrate noise.json --rounds 20
+  joinbench ab --base m1011 --candidate-slow 20%
   joinbench ab --base 127.0.0.1:3306 --candidate 127.0.0.1:3307 --noise-file noise.json
   joinbench ab --base m1011 --candidate m114 --all --threads 16 --interleave rounds --rounds 10`
 }
