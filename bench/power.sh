@@ -87,8 +87,10 @@ fi
 workload=(--tags "$TAGS" --threads "$THREADS" --tables "$TABLES" --table-size "$SIZE" --database "$DB")
 schedule=(--interleave "$INTERLEAVE" ${ROUNDS:+--rounds "$ROUNDS"} ${TIME:+--time "$TIME"})
 load() { cut -d' ' -f1-3 /proc/loadavg; }
-echo "power: $REPS A/A comparisons on sandbox $name ($(nproc) CPUs); workload --tags $TAGS, $THREADS threads," \
-	"$TABLES x $SIZE rows; ab --interleave $INTERLEAVE ${ROUNDS:+--rounds $ROUNDS }${TIME:+--time $TIME}; factors $FACTORS" >&2
+what="$REPS A/A comparisons" factors="; factors $FACTORS"
+[[ -z $HELD ]] || what="$REPS comparisons per --candidate-slow of $HELD (%)" factors=""
+echo "power: $what on sandbox $name ($(nproc) CPUs); workload --tags $TAGS, $THREADS threads," \
+	"$TABLES x $SIZE rows; ab --interleave $INTERLEAVE ${ROUNDS:+--rounds $ROUNDS }${TIME:+--time $TIME}$factors" >&2
 
 # judge REP BASE CAND: compares base with each scaled copy of cand.
 judge() {
