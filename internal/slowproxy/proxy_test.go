@@ -139,8 +139,11 @@ func TestExtraZeroForwardsAsIs(t *testing.T) {
 	if got, _ := ask(t, c, r, 1, 50000); len(got) != 50000 {
 		t.Fatalf("answer came as %d bytes", len(got))
 	}
-	if s := p.Stats(); s.Held != 0 {
-		t.Errorf("held %v at extra 0", s.Held)
+	// The same path as a slowed side, holding nothing on purpose (what
+	// it takes to pass the bytes on is not asserted: a busy machine makes
+	// it longer).
+	if s := p.Stats(); s.Answers != 2 {
+		t.Errorf("counted %d answers (the greeting and one), want 2", s.Answers)
 	}
 }
 
