@@ -22,6 +22,18 @@
 # statements in the same time; read the curve as the power of the test
 # for the effect injected (bench/power/main.go says more).
 #
+# HELD (e.g. "0 20") measures with a real slower candidate instead: for
+# each repetition, one joinbench ab per value, in turn, with
+# --candidate-slow VALUE% (the candidate is the same server with each
+# answer held back VALUE% of the server's time by a proxy; the base goes
+# through the same kind of proxy, holding nothing, so 0 is an A/A through
+# the proxies). It prints, per value, how often the overall row is a
+# regression and the share of scenarios called one, with the same
+# intervals, and the slowdown the proxy measured it gave. A slowdown
+# given this way reaches every statement of every scenario, as the
+# injection does, but on a live server: the candidate also runs fewer
+# statements in the time, and its noise is its own.
+#
 # Server: SANDBOX names a running named sandbox (SANDBOX_DIR); else a
 # throwaway one is started (BUFFER_POOL, default 256M) and removed at the
 # end. DB (jbbench_power) is prepared on it with TABLES (1) x SIZE (10000)
@@ -44,6 +56,7 @@ TIME=${TIME:-}
 THRESHOLD=${THRESHOLD:-10%}
 SINGLE=${SINGLE:-0}
 SINGLE_TIME=${SINGLE_TIME:-25s}
+HELD=${HELD:-}
 
 work=$(mktemp -d)
 bin=$work/joinbench
@@ -74,8 +87,10 @@ fi
 workload=(--tags "$TAGS" --threads "$THREADS" --tables "$TABLES" --table-size "$SIZE" --database "$DB")
 schedule=(--interleave "$INTERLEAVE" ${ROUNDS:+--rounds "$ROUNDS"} ${TIME:+--time "$TIME"})
 load() { cut -d' ' -f1-3 /proc/loadavg; }
-echo "power: $REPS A/A comparisons on sandbox $name ($(nproc) CPUs); workload --tags $TAGS, $THREADS threads," \
-	"$TABLES x $SIZE rows; ab --interleave $INTERLEAVE ${ROUNDS:+--rounds $ROUNDS }${TIME:+--time $TIME}; factors $FACTORS" >&2
+what="$REPS A/A comparisons" factors="; factors $FACTORS"
+[[ -z $HELD ]] || what="$REPS comparisons per --candidate-slow of $HELD (%)" factors=""
+echo "power: $what on sandbox $name ($(nproc) CPUs); workload --tags $TAGS, $THREADS threads," \
+	"$TABLES x $SIZE rows; ab --interleave $INTERLEAVE ${ROUNDS:+--rounds $ROUNDS }${TIME:+--time $TIME}$factors" >&2
 
 # judge REP BASE CAND: compares base with each scaled copy of cand.
 judge() {
@@ -88,6 +103,57 @@ judge() {
 		((code <= 1)) || { echo "$rep x$f: compare failed with exit $code" >&2; exit 1; }
 	done
 }
+
+if [[ -n $HELD ]]; then
+	for ((i = 1; i <= REPS; i++)); do
+		for h in $HELD; do
+			rep=held$h-$i
+			l0=$(load)
+			t0=$(date +%s)
+			code=0
+			"$bin" ab --base "$name" --candidate-slow "$h%" "${workload[@]}" "${schedule[@]}" \
+				--out "$OUT/$rep" --run-id "$rep" --threshold "$THRESHOLD" -f json -o "$OUT/$rep.json" 2>"$OUT/$rep.log" >/dev/null || code=$?
+			((code <= 1)) || { cat "$OUT/$rep.log" >&2; echo "$rep: ab failed with exit $code" >&2; exit 1; }
+			echo "$rep: $(($(date +%s) - t0))s, load $l0 (at the start), $(load) (at the end); $(grep -o 'held back [0-9.]*% of its server.s time' "$OUT/$rep.log" || echo 'nothing held back')" >&2
+		done
+	done
+	python3 - "$OUT" "$REPS" $HELD <<'PY'
+import json, math, re, statistics, sys
+out, reps, held = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+
+def wilson(k, n, z=1.96):
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (max(0.0, c - h), min(1.0, c + h))
+
+print(f"{'held back':>9} {'overall regression':>26} {'scenarios called a regression':>34} {'overall ratio (median, range)':>30} {'given (median)':>15}")
+for h in held:
+    over = scen = nscen = 0
+    ratios, given = [], []
+    for i in range(1, reps + 1):
+        c = json.load(open(f"{out}/held{h}-{i}.json"))
+        o = c.get("overall") or {}
+        over += o.get("verdict") == "regression"
+        if (o.get("median") or {}).get("ratio"):
+            ratios.append(o["median"]["ratio"])
+        for s in c["scenarios"]:
+            nscen += 1
+            scen += s["verdict"] == "regression"
+        m = re.search(r"held back ([0-9.]+)% of its server", open(f"{out}/held{h}-{i}.log").read())
+        if m:
+            given.append(float(m.group(1)))
+    lo, hi = wilson(over, reps)
+    slo, shi = wilson(scen, nscen)
+    r = f"{statistics.median(ratios):.3f} ({min(ratios):.3f}-{max(ratios):.3f})" if ratios else "-"
+    g = f"{statistics.median(given):.1f}%" if given else "0%"
+    print(f"{h + '%':>9} {over:>3}/{reps:<3} [{100*lo:3.0f}%, {100*hi:3.0f}%] {' ':6} {scen:>4}/{nscen:<5} {100*scen/max(nscen,1):5.1f}% [{100*slo:.1f}%, {100*shi:.1f}%] {r:>30} {g:>15}")
+PY
+	exit 0
+fi
 
 for ((i = 1; i <= REPS; i++)); do
 	rep=aa-$i

@@ -40,6 +40,10 @@ type Replicate struct {
 	// Slice is the length of each round of a run in lockstep; 0 when
 	// the run is one round.
 	Slice Duration `json:"slice,omitempty"`
+	// HeldBack is, on the candidate of an ab --candidate-slow, the share of
+	// its server's time a proxy held each answer back by: a candidate made
+	// slower on purpose, by that much on every statement. 0 otherwise.
+	HeldBack float64 `json:"held_back,omitempty"`
 }
 
 // SliceOf is the round (from 1) of a statement started at startNs (Unix

@@ -36,6 +36,10 @@ func AANote(base, cand *results.Run) string {
 // settings, the data, the indexes.
 func aaDifferences(base, cand *results.Run) []string {
 	var out []string
+	if hb, hc := heldBack(base), heldBack(cand); hb != hc {
+		out = append(out, fmt.Sprintf("the candidate's answers were held back %s of their server's time on purpose, the base's %s (ab --candidate-slow)",
+			PercentText(hc), PercentText(hb)))
+	}
 	var vars []string
 	for _, k := range slices.Sorted(maps.Keys(base.ServerVars)) {
 		if v, ok := cand.ServerVars[k]; ok && v != base.ServerVars[k] {
@@ -65,4 +69,13 @@ func aaDifferences(base, cand *results.Run) []string {
 		out = append(out, "the indexes of "+strings.Join(t, ", ")+" differ")
 	}
 	return out
+}
+
+// heldBack is the share of its server's time a run's answers were held
+// back by (ab --candidate-slow), 0 when none.
+func heldBack(r *results.Run) float64 {
+	if r.Replicate == nil {
+		return 0
+	}
+	return r.Replicate.HeldBack
 }

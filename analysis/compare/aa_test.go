@@ -40,6 +40,8 @@ func TestAANote(t *testing.T) {
 	dropped.Dataset.Contents["level1"] = results.TableContents{Rows: 300, Checksum: "9876a", Indexes: "b"}
 	older := run("127.0.0.1:3306", "h", "10.11.6")
 	older.Dataset.Contents = nil
+	held := run("127.0.0.1:3306", "h", "10.11.6")
+	held.Replicate = &results.Replicate{Side: results.SideCandidate, HeldBack: 0.2}
 	for name, c := range map[string]struct {
 		cand *results.Run
 		want string
@@ -48,6 +50,7 @@ func TestAANote(t *testing.T) {
 		"a setting changed":         {setting, "settings differ (join_cache_level 2 vs 8)"},
 		"an index dropped":          {dropped, "the indexes of level1 differ"},
 		"no digest":                 {older, "not digested on both sides"},
+		"held back on purpose":      {held, "the candidate's answers were held back 20% of their server's time on purpose"},
 	} {
 		n := AANote(run("127.0.0.1:3306", "h", "10.11.6"), c.cand)
 		if !strings.Contains(n, "not as an A/A comparison") || !strings.Contains(n, c.want) || strings.Contains(n, "an A/A comparison, where") {

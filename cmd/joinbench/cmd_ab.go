@@ -24,15 +24,18 @@ type abCmd struct {
 	// (user, password, TLS, sandbox folder) apply to both servers.
 	runFlags `embed:""`
 
-	Base       []string `required:"" sep:"none" group:"A/B" placeholder:"SERVER" help:"Base server: a named sandbox, HOST:PORT, a socket path or a DSN (repeat DSNs for several endpoints)."`
-	Candidate  []string `sep:"none" group:"A/B" placeholder:"SERVER" help:"Candidate server, as --base (default: the base, with --calibrate)."`
-	Rounds     int      `group:"A/B" help:"Rounds per side (default 12 slices with --interleave statements, 6 rounds with rounds)."`
-	Interleave string   `default:"statements" enum:"statements,rounds" group:"A/B" help:"statements: one run on each server at once, the two taking turns statement by statement, each --time slice a round; rounds: each round a run of its own on one server, alternating base, candidate, candidate, base, ..."`
+	Base          []string `required:"" sep:"none" group:"A/B" placeholder:"SERVER" help:"Base server: a named sandbox, HOST:PORT, a socket path or a DSN (repeat DSNs for several endpoints)."`
+	Candidate     []string `sep:"none" group:"A/B" placeholder:"SERVER" help:"Candidate server, as --base (default: the base, with --calibrate)."`
+	Rounds        int      `group:"A/B" help:"Rounds per side (default 12 slices with --interleave statements, 6 rounds with rounds)."`
+	CandidateSlow string   `group:"A/B" placeholder:"PERCENT" help:"Make the candidate PERCENT slower on every statement (e.g. 20%): a proxy in this process holds each of its answers back by PERCENT of the time its server took; the base's connections go through the same kind of proxy, holding nothing. With --candidate omitted the candidate is the base's server: what ab catches on your setup (docs/compare.md, \"What a verdict can see\")."`
+	Interleave    string   `default:"statements" enum:"statements,rounds" group:"A/B" help:"statements: one run on each server at once, the two taking turns statement by statement, each --time slice a round; rounds: each round a run of its own on one server, alternating base, candidate, candidate, base, ..."`
 
 	verdictFlags `embed:"" group:"Verdicts"`
 	Format       string `short:"f" enum:"text,markdown,json,html" default:"text" group:"Verdicts" help:"Output format of the comparison: text, markdown, json or html (the compare view, one self-contained page)."`
 	Output       string `short:"o" type:"path" placeholder:"FILE" group:"Verdicts" help:"Write the comparison to FILE instead of standard output."`
 	JSON         bool   `hidden:"" aliasof:"format=json" help:"Print the comparison as JSON: --format json."`
+
+	slow *slowCandidate // --candidate-slow, nil without it
 }
 
 func (a *abCmd) Help() string {
@@ -80,6 +83,9 @@ Every "no change" says the smallest slowdown it could have called:
 "no change <12%" rules out a slowdown of 12% or more on that scenario.
 What ab can see at a given --time, --rounds and --threads is in
 docs/compare.md, "What a verdict can see" and "How many rounds, how long".
+To see it on your own setup: --candidate-slow 20% (the candidate omitted:
+the base's server, every answer held back 20% of its server's time)
+should be called a regression.
 
 Both servers must hold the same data (joinbench prepare with the same
 --tables, --table-size and --seed on each): ab compares what prepare
@@ -106,6 +112,7 @@ Examples:
   joinbench ab --base m1011 --candidate m114 --tags inner,left,right,derived,semi_anti \
       --threads 2 --format markdown -o comment.md
   joinbench ab --base m1011 --calibrate noise.json --rounds 20
+  joinbench ab --base m1011 --candidate-slow 20%
   joinbench ab --base 127.0.0.1:3306 --candidate 127.0.0.1:3307 --noise-file noise.json
   joinbench ab --base m1011 --candidate m114 --all --threads 16 --interleave rounds --rounds 10`
 }
@@ -133,11 +140,18 @@ func (a *abCmd) Run(ctx context.Context, cl *cli, kctx *kong.Context) error {
 	if err := a.checkData(ctx, servers, opt); err != nil {
 		return metrics.close(ctx, err)
 	}
-	if servers[0].same(servers[1]) && a.Calibrate == "" {
+	switch {
+	case a.slow != nil && servers[0].same(servers[1]):
+		fmt.Fprintf(e.Log, "ab: the candidate is the base's server (%s) with every answer held back %s: how large a slowdown this setup's verdicts catch\n",
+			servers[0].label, pctLabel(a.slow.extra))
+	case servers[0].same(servers[1]) && a.Calibrate == "":
 		fmt.Fprintf(e.Log, "ab: the base and the candidate are the same server (%s): an A/A test, where nothing differs between the sides "+
 			"but the noise of this setup (--calibrate records it)\n", servers[0].label)
 	}
 	res, err := e.Run(ctx)
+	if a.slow != nil {
+		a.slow.report(e.Log)
+	}
 	var se *ab.ServerError
 	if errors.As(err, &se) {
 		return metrics.close(ctx, serverFailed{err})
@@ -160,8 +174,8 @@ func (a *abCmd) servers() ([2]abServer, error) {
 		if cand, err = parseServer("--candidate", a.Candidate); err != nil {
 			return [2]abServer{}, err
 		}
-	} else if a.Calibrate == "" {
-		return [2]abServer{}, usage.Errorf("--candidate is missing (only --calibrate runs every round on the base)")
+	} else if a.Calibrate == "" && a.slow == nil {
+		return [2]abServer{}, usage.Errorf("--candidate is missing (only --calibrate, or --candidate-slow, runs every round on the base)")
 	}
 	return [2]abServer{base, cand}, nil
 }
@@ -180,7 +194,7 @@ func (a *abCmd) experiment(cl *cli, servers [2]abServer) (*ab.Experiment, error)
 	}
 	return &ab.Experiment{
 		Series: a.RunID, Out: a.Out, Interleave: ab.Interleave(a.Interleave), Rounds: a.Rounds, Workload: o,
-		Labels: [2]string{servers[0].label, servers[1].label}, RunOn: a.runOn(servers), Log: logWriter(cl),
+		Labels: a.labels(servers), RunOn: a.runOn(servers), Log: logWriter(cl), HeldBack: a.slow.share(),
 	}, nil
 }
 
@@ -189,6 +203,9 @@ func (a *abCmd) experiment(cl *cli, servers [2]abServer) (*ab.Experiment, error)
 func (a *abCmd) runOn(servers [2]abServer) ab.RunFunc {
 	return func(ctx context.Context, side ab.Side, o replay.Options) (string, error) {
 		cf := a.sideFlags(servers[side])
+		if a.slow != nil {
+			cf.via = a.slow.route(side)
+		}
 		var dir string
 		err := runOnce(ctx, &cf, o, o.Log, func(out *replay.Outcome, _ io.Writer) error {
 			dir = out.Dir
@@ -196,6 +213,15 @@ func (a *abCmd) runOn(servers [2]abServer) ab.RunFunc {
 		})
 		return dir, err
 	}
+}
+
+// labels name the two sides' servers, the candidate's slowdown said.
+func (a *abCmd) labels(servers [2]abServer) [2]string {
+	l := [2]string{servers[0].label, servers[1].label}
+	if a.slow != nil {
+		l[1] = a.slow.label(l[1])
+	}
+	return l
 }
 
 // sideFlags are the connection flags of the server s.
@@ -258,6 +284,15 @@ func (a *abCmd) check(kctx *kong.Context) error {
 	}
 	if a.Rounds < 1 || a.Rounds > report.MaxRounds {
 		return usage.Errorf("--rounds must be 1 to %d, got %d", report.MaxRounds, a.Rounds)
+	}
+	if a.CandidateSlow != "" {
+		if a.Calibrate != "" {
+			return usage.Errorf("--candidate-slow does not go with --calibrate: calibration measures a setup where nothing differs")
+		}
+		var err error
+		if a.slow, err = parseSlowPercent(a.CandidateSlow); err != nil {
+			return err
+		}
 	}
 	if a.Calibrate != "" && a.Rounds < 2 {
 		return usage.Errorf("--calibrate needs at least 2 rounds per side, got --rounds %d", a.Rounds)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -55,6 +56,9 @@ func TestABUsageErrors(t *testing.T) {
 		{"ab", "--base", "a", "--candidate", "b", "--events", "100"}, // rounds of statements in lockstep are slices of --time
 		{"ab", "--base", "a", "--candidate", "b", "--rate", "50"},
 		{"ab", "--base", "a", "--candidate", "b", "--interleave", "sometimes"},
+		{"ab", "--base", "a", "--candidate-slow", "fast"},                         // not a percentage
+		{"ab", "--base", "a", "--candidate-slow", "-5%"},                          // below 0
+		{"ab", "--base", "a", "--candidate-slow", "20%", "--calibrate", "n.json"}, // calibration wants nothing different
 	} {
 		if code, _ := runCaptured(t, append(args, "-q")...); code != 2 {
 			t.Errorf("joinbench %s: exit %d, want 2", strings.Join(args, " "), code)
@@ -210,5 +214,49 @@ func TestABLockstep(t *testing.T) {
 	// just before the deadline that the other's starts just after.
 	if d := execs[0] - execs[1]; execs[0] == 0 || d < -8 || d > 8 {
 		t.Errorf("executions base %d, candidate %d: want the same, within an event per thread at each end", execs[0], execs[1])
+	}
+}
+
+// TestABCandidateSlow runs ab with --candidate-slow and the candidate
+// omitted: both sides on the test server, each through a proxy of its
+// own, the candidate's holding every answer back. What is checked is the
+// mechanism (the holding recorded and said, the note naming it), not how
+// slow the candidate measured.
+func TestABCandidateSlow(t *testing.T) {
+	dsn := testdb.Fresh(t, "cmd_ab_held")
+	if code, _ := runCaptured(t, "prepare", "--dsn", dsn, "--table-size", "200", "-q"); code != 0 {
+		t.Fatalf("prepare: exit %d", code)
+	}
+	out := t.TempDir()
+	jsonOut := filepath.Join(out, "ab.json")
+	code, _, stderr := runCapturedAll(t, "ab", "--base", dsn, "--candidate-slow", "50%", "-s", "simple_inner_pk",
+		"--table-size", "200", "--threads", "1", "--time", "1s", "--rounds", "2", "--warmup", "200ms", "--run-id", "held",
+		"--out", out, "--format", "json", "-o", jsonOut)
+	b, err := os.ReadFile(jsonOut)
+	if err != nil {
+		t.Fatalf("ab: exit %d, %v\n%s", code, err, stderr)
+	}
+	var c compare.Comparison
+	if err := json.Unmarshal(b, &c); err != nil {
+		t.Fatalf("%v\n%s", err, b)
+	}
+	for i, side := range []string{results.SideBase, results.SideCandidate} {
+		info := results.ReadRunInfo(filepath.Join(out, "ab=held", "side="+side, "run=held-"+side), func(err error) { t.Error(err) })
+		if info == nil || info.Replicate == nil || info.Replicate.HeldBack != []float64{0, 0.5}[i] || info.Executions == 0 {
+			t.Fatalf("%s: run.json %+v", side, info)
+		}
+	}
+	notes := strings.Join(c.Notes, "\n")
+	if strings.Contains(notes, "an A/A comparison, where") || !strings.Contains(notes, "held back 50% of their server's time on purpose") {
+		t.Errorf("notes %q: want the holding back named, and no A/A", c.Notes)
+	}
+	// The proxy never delivers early, so it held at least what it was asked.
+	var realised float64
+	i := strings.Index(stderr, "were held back ")
+	if i < 0 {
+		t.Fatalf("ab said %q: want the share held back", stderr)
+	}
+	if _, err := fmt.Sscanf(stderr[i:], "were held back %f%%", &realised); err != nil || realised < 50 {
+		t.Errorf("ab said %q: want the share held back, at least 50%%", stderr[i:])
 	}
 }

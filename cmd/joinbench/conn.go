@@ -31,6 +31,10 @@ type connFlags struct {
 	BufferPoolSize string `env:"JOINBENCH_BUFFER_POOL_SIZE" group:"Sandbox" default:"1G" help:"innodb_buffer_pool_size of a throwaway sandbox; given with --sandbox NAME, set on its servers for this command (SET GLOBAL, an online resize) and set back after it; refused with a server named otherwise."`
 	Keep           bool   `group:"Sandbox" help:"Keep a throwaway sandbox's data directory when the command ends."`
 
+	// via, when set, reroutes the connected target's endpoints (ab's
+	// --candidate-slow puts a proxy in front of each); not a flag.
+	via func(*server.Target) error
+
 	// bufferPoolGiven is whether --buffer-pool-size was given (on the
 	// command line or in the environment) rather than defaulted: its
 	// default sizes a throwaway sandbox only.
@@ -100,11 +104,19 @@ func (c *connFlags) connect(ctx context.Context, log io.Writer) (*server.Target,
 	if c.bufferPoolGiven {
 		bufferPool = c.BufferPoolSize
 	}
-	return server.Connect(ctx, c.options(), server.SandboxOptions{
+	tgt, err := server.Connect(ctx, c.options(), server.SandboxOptions{
 		Name:           c.Sandbox,
 		Dir:            c.SandboxDir,
 		ServerBinary:   c.ServerBinary,
 		BufferPoolSize: bufferPool,
 		Keep:           c.Keep,
 	}, log)
+	if err != nil || c.via == nil {
+		return tgt, err
+	}
+	if err := c.via(tgt); err != nil {
+		tgt.Close()
+		return nil, err
+	}
+	return tgt, nil
 }

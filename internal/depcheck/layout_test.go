@@ -29,7 +29,7 @@ var arrows = map[string][]string{
 	"work":    {"explain", "internal/flavor", "results"},
 	// The analysis reads result files: never the engine, nor a server.
 	"analysis": {"explain", "internal/flavor", "results", "work"},
-	"bench":    {"results"},
+	"bench":    {"analysis/stats", "results"},
 	"deploy":   {}, // its tests only: the image and manifests
 	// promexport serves a run's live state (replay.Live).
 	"internal": {"internal", "replay"},

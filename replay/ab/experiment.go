@@ -106,6 +106,10 @@ type Experiment struct {
 	// Labels name the base and candidate servers in messages; they never
 	// hold a password.
 	Labels [2]string
+	// HeldBack is the share of its server's time each of the candidate's
+	// answers is held back by (ab --candidate-slow), recorded in its runs'
+	// replicate; RunOn does the holding.
+	HeldBack float64
 	// RunOn makes each run.
 	RunOn RunFunc
 	// Log gets the experiment's progress lines; nil means none.
@@ -171,6 +175,14 @@ type experiment struct {
 	// leave every round empty. The later rounds of both sides then run
 	// without warm-up, alike.
 	noWarmup bool
+}
+
+// heldBack is what side's runs record of the holding back of answers.
+func (x *experiment) heldBack(side Side) float64 {
+	if side == Candidate {
+		return x.HeldBack
+	}
+	return 0
 }
 
 // runOptions are the options of a run of side with run id id: the

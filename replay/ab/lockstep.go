@@ -19,7 +19,7 @@ func lockstepRunID(series string, side Side) string {
 // lockstepReplicate is what run.json records of side's run in lockstep:
 // it holds every round of the side, one per slice.
 func (x *experiment) lockstepReplicate(side Side) results.Replicate {
-	return results.Replicate{Series: x.series, Side: side.Name(), Rounds: x.Rounds, Slice: results.Duration(x.roundTime())}
+	return results.Replicate{Series: x.series, Side: side.Name(), Rounds: x.Rounds, Slice: results.Duration(x.roundTime()), HeldBack: x.heldBack(side)}
 }
 
 // runLockstep runs the workload once on each side, for Rounds slices of

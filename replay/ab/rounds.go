@@ -40,7 +40,7 @@ func roundRunID(series string, side Side, k int) string {
 
 // replicate is what run.json records of the round in slot.
 func (x *experiment) replicate(sl slot) results.Replicate {
-	return results.Replicate{Series: x.series, Side: sl.side.Name(), Round: sl.round, Order: sl.order, Rounds: x.Rounds}
+	return results.Replicate{Series: x.series, Side: sl.side.Name(), Round: sl.round, Order: sl.order, Rounds: x.Rounds, HeldBack: x.heldBack(sl.side)}
 }
 
 // runRounds runs the rounds of both sides, each a run of its own, in
