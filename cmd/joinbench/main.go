@@ -64,7 +64,10 @@ runs, replayed concurrently against a server, and every execution's timing and
 every scenario's EXPLAIN plan are written to Parquet for report and compare.`
 
 func main() {
-	os.Exit(run(os.Args[1:]))
+	stop := profileFromEnv()
+	code := run(os.Args[1:])
+	stop()
+	os.Exit(code)
 }
 
 // cliVars are the values the flags' help interpolates: the version, and
