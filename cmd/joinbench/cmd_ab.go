@@ -160,6 +160,9 @@ func (a *abCmd) Run(ctx context.Context, cl *cli, kctx *kong.Context) error {
 		return metrics.close(ctx, err)
 	}
 	fmt.Fprintf(e.Log, "ab: compare again with: joinbench compare %s %s\n", res.SideDir(ab.Base), res.SideDir(ab.Candidate))
+	if a.slow != nil {
+		a.judged = func(c *compare.Comparison) { a.slow.caught(e.Log, c) }
+	}
 	return metrics.close(ctx, a.compareOrCalibrate(cl, res.Runs[ab.Base], res.Runs[ab.Candidate], opt, a.Format, a.Output))
 }
 

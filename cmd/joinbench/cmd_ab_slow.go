@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/joinbench/joinbench/analysis/compare"
 	"github.com/joinbench/joinbench/internal/server"
 	"github.com/joinbench/joinbench/internal/slowproxy"
 	"github.com/joinbench/joinbench/internal/usage"
@@ -99,6 +100,25 @@ func (s *slowCandidate) report(w io.Writer) {
 	}
 	fmt.Fprintf(w, "ab: --candidate-slow %s: the candidate's answers were held back %.1f%% of its server's time, over %d answers; the base's went through the same kind of proxy, held back by nothing\n",
 		pctLabel(s.extra), 100*all.Realised(), all.Answers)
+}
+
+// caught says whether the comparison called the candidate's known
+// slowdown: the overall row first, then how many scenarios did.
+func (s *slowCandidate) caught(w io.Writer, c *compare.Comparison) {
+	if s.extra == 0 {
+		return
+	}
+	called := c.Counts[compare.Regression]
+	what := "no overall row (a single round a side)"
+	if o := c.Overall; o != nil && o.Median != nil {
+		verdict := "missed it"
+		if o.Verdict == compare.Regression {
+			verdict = "caught it"
+		}
+		what = fmt.Sprintf("the overall row %s (%s: %.2f [%.2f, %.2f])", verdict, o.Verdict, o.Median.Ratio, o.Median.Low, o.Median.High)
+	}
+	fmt.Fprintf(w, "ab: --candidate-slow %s: %s; %d of %d scenario(s) called a regression (each line's \"no change <N%%\" says how far it could see)\n",
+		pctLabel(s.extra), what, called, len(c.Scenarios))
 }
 
 func pctLabel(f float64) string { return strconv.FormatFloat(100*f, 'f', -1, 64) + "%" }

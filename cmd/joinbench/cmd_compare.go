@@ -47,6 +47,10 @@ type verdictFlags struct {
 	AllowMissing bool `help:"Accept scenarios measured on one side only (the corpus changed between the runs): by default a scenario missing on a side, or whose executions there all failed, fails the comparison. A side without any readable execution always fails."`
 	// AllowDifferentData: without it runs on different data are refused.
 	AllowDifferentData bool `help:"Compare runs made on different data (another --tables, --table-size, --seed, ... given to prepare, or other row counts), with a warning: by default they are refused, as the difference would come from the data, not from the server."`
+
+	// judged, when set, is given the comparison once it is written (ab
+	// --candidate-slow says whether its known slowdown was caught).
+	judged func(*compare.Comparison)
 }
 
 func (f *verdictFlags) check() error {
@@ -146,6 +150,9 @@ func (f *verdictFlags) compareOrCalibrate(cl *cli, base, cand []string, opt comp
 	}
 	if err := writeOut(out, func(w io.Writer) error { return render.Comparison(w, cmp, format) }); err != nil {
 		return err
+	}
+	if f.judged != nil {
+		f.judged(cmp)
 	}
 	if f.Calibrate == "" && cmp.Failed() {
 		return comparisonFailed{reasons: cmp.Failures}
