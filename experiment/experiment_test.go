@@ -285,3 +285,42 @@ func TestRestorePageSharesAndVerdict(t *testing.T) {
 		t.Errorf("verdict %q", none.Verdict)
 	}
 }
+
+// A verdict names no method "most" or "least" on figures that all read 0
+// (or alike): a page of a DELETE that grew no tablespace by a printed
+// 0.1 MB said "single took the most extra disk (0.0 MB at its peak)".
+func TestMethodsVerdictNamesNoMostOfZeros(t *testing.T) {
+	page, zero := int64(16_384), int64(0)
+	costs := []methodCost{
+		{name: "single", outcome: "ok", before: 400, during: 400, diskBytes: &page},
+		{name: "chunked 5000", outcome: "ok", before: 400, during: 400, diskBytes: &zero},
+	}
+	p := methodsPage("t", "w", costs)
+	if p.Table.Rows[0][9] != "0.0" {
+		t.Fatalf("disk cell %q, want 0.0", p.Table.Rows[0][9])
+	}
+	want := "no method stalled the workload (longest stretch without a write on a node: 0 ms for each); the methods kept the same throughput while they ran (+0%)"
+	if p.Verdict != want {
+		t.Errorf("verdict\n got %q\nwant %q", p.Verdict, want)
+	}
+	for _, bad := range []string{"most", "least"} {
+		if strings.Contains(p.Verdict, bad) {
+			t.Errorf("verdict %q names a %q of figures that read alike", p.Verdict, bad)
+		}
+	}
+	// Figures that read alike but not 0 name no winner either.
+	mb := int64(48_000_000)
+	alike := methodsPage("t", "w", []methodCost{
+		{name: "TOI", outcome: "ok", stallNode: 300, before: 400, during: 300, diskBytes: &mb},
+		{name: "RSU", outcome: "ok", stallNode: 300.2, before: 400, during: 300, diskBytes: &mb},
+	})
+	want = "the methods stalled the workload alike (longest stretch without a write on a node: 300 ms for each); the methods kept the same throughput while they ran (-25%); TOI and RSU took the same extra disk (48.0 MB at its peak each)"
+	if alike.Verdict != want {
+		t.Errorf("verdict\n got %q\nwant %q", alike.Verdict, want)
+	}
+	// Without traffic before any action there is no throughput to name.
+	quiet := methodsPage("t", "w", []methodCost{{name: "TOI", outcome: "ok", stallNode: 300}, {name: "RSU", outcome: "ok", stallNode: 100}})
+	if want := "RSU stalled the workload least (longest stretch without a write on a node: 100 ms; TOI 300 ms)"; quiet.Verdict != want {
+		t.Errorf("verdict\n got %q\nwant %q", quiet.Verdict, want)
+	}
+}
