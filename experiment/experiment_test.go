@@ -36,7 +36,7 @@ func window(before, during float64, fc float64) report.ActionWindow {
 
 func TestSlowNodePageShowsTheDropAndFlowControl(t *testing.T) {
 	o := Options{Node: "node3", Percents: []float64{20}, Resource: "io", Threads: 6, Window: 10 * time.Second}
-	p := slowNodePage(o, []report.ActionWindow{window(100, 80, 0.3), window(100, 82, 0.32), window(100, 79, 0.31)}, clusterRun)
+	p := slowNodePage(o, []report.ActionWindow{window(100, 80, 0.3), window(100, 82, 0.32), window(100, 79, 0.31)}, clusterRun, nil)
 	if got := p.Table.Header; len(got) != 8 || got[3] != "change [95% CI]" {
 		t.Fatalf("header %q", got)
 	}
@@ -63,7 +63,7 @@ func TestSlowNodePageShowsTheDropAndFlowControl(t *testing.T) {
 
 func TestSlowNodeAtZeroIsNoDrop(t *testing.T) {
 	o := Options{Node: "node3", Percents: []float64{0}, Resource: "io"}
-	p := slowNodePage(o, []report.ActionWindow{window(100, 99, 0), window(100, 101, 0), window(100, 100, 0)}, clusterRun)
+	p := slowNodePage(o, []report.ActionWindow{window(100, 99, 0), window(100, 101, 0), window(100, 100, 0)}, clusterRun, nil)
 	if !strings.Contains(p.Verdict, "no drop (A/A noise") || !strings.Contains(p.Verdict, "no flow control") {
 		t.Errorf("verdict %q, want no drop and no flow control", p.Verdict)
 	}
@@ -74,7 +74,7 @@ func TestSlowNodeAtZeroIsNoDrop(t *testing.T) {
 // only of the change: the table cannot contradict its verdict.
 func TestSlowNodeWindowWithoutQuietTrafficIsNamed(t *testing.T) {
 	o := Options{Node: "node3", Percents: []float64{50}, Resource: "io", Window: 5 * time.Second}
-	p := slowNodePage(o, []report.ActionWindow{window(0, 300, 0.3), window(100, 50, 0.3), window(100, 52, 0.3)}, clusterRun)
+	p := slowNodePage(o, []report.ActionWindow{window(0, 300, 0.3), window(100, 50, 0.3), window(100, 52, 0.3)}, clusterRun, nil)
 	cluster := p.Table.Rows[3]
 	if cluster[1] != "300" || cluster[2] != "153" {
 		t.Errorf("cluster row %q: want the means of the two judged windows (300 before, 153 throttled)", cluster)
@@ -89,14 +89,14 @@ func TestSlowNodeWindowWithoutQuietTrafficIsNamed(t *testing.T) {
 	if !strings.Contains(p.Verdict, "over 2 window(s), a drop") {
 		t.Errorf("verdict %q", p.Verdict)
 	}
-	none := slowNodePage(o, []report.ActionWindow{window(0, 300, 0.3)}, clusterRun)
+	none := slowNodePage(o, []report.ActionWindow{window(0, 300, 0.3)}, clusterRun, nil)
 	if !strings.HasPrefix(none.Verdict, "no window could be judged") || len(none.Table.Rows) != 0 {
 		t.Errorf("no judged window: verdict %q, %d rows", none.Verdict, len(none.Table.Rows))
 	}
 }
 
 func TestSlowNodeWithoutWindowSaysSo(t *testing.T) {
-	p := slowNodePage(Options{Node: "node3", Resource: "cpu"}, nil, clusterRun)
+	p := slowNodePage(Options{Node: "node3", Resource: "cpu"}, nil, clusterRun, nil)
 	if !strings.Contains(p.Verdict, "no throttled window") {
 		t.Errorf("verdict %q", p.Verdict)
 	}

@@ -33,6 +33,10 @@ type methodCost struct {
 	// reached during the action (pt-osc's copy of the table); nil when
 	// not sampled.
 	diskBytes *int64
+	// series and window are the run's figure and the action's window
+	// (with its quiet window) the row was measured in; nil when not read.
+	series *runSeries
+	window *report.ActionWindow
 }
 
 // methodWorkload reads and writes main1 on every node while the action
@@ -98,6 +102,9 @@ func costOf(name string, out *replay.Outcome, e *env) (methodCost, error) {
 	if err != nil {
 		return c, err
 	}
+	if len(rep.Runs) > 0 {
+		c.series = runSeriesOf(&rep.Runs[0])
+	}
 	for _, r := range rep.Runs {
 		for _, a := range r.Actions {
 			for _, ep := range a.Endpoints {
@@ -112,6 +119,7 @@ func costOf(name string, out *replay.Outcome, e *env) (methodCost, error) {
 		return c, err
 	}
 	w := wins[0]
+	c.window = &w
 	last := len(w.Endpoints) - 1 // "(all)"
 	c.before, c.during, c.paused = w.Baseline[last], w.During[last], w.PausedDuring
 	return c, nil
@@ -138,6 +146,12 @@ func methodsPage(title, what string, costs []methodCost) *Page {
 			stall.EndpointCost{PeakExtraDiskBytes: c.diskBytes}.DiskText()})
 	}
 	p.Verdict = methodsVerdict(costs)
+	for _, c := range costs {
+		if c.series != nil && c.window != nil {
+			p.Figures = append(p.Figures, runFigure(c.name, c.series, windowShades([]report.ActionWindow{*c.window}, nil,
+				func(int) string { return c.name + " (" + c.outcome + ")" })))
+		}
+	}
 	p.Notes = []string{
 		"each method ran in its own run, after a quiet window of the same workload: throughput in window is the cluster's successful executions per second while the action ran (a second at least) against that quiet window.",
 		"longest stall: the longest stretch without a successful write during the action, on the worst node with clients and on the cluster as a whole (no node writing).",
