@@ -277,7 +277,7 @@ func doseRunFigure(o Options, tws []throttledWindow, info *results.Run, series *
 		wins[i] = tw.win
 	}
 	idx, _ := judgedIndices(wins, info)
-	return runFigure("the run", series, windowShades(wins, judgedMask(len(wins), idx), func(i int) string {
+	return runFigure("The run", series, windowShades(wins, judgedMask(len(wins), idx), func(i int) string {
 		return fmt.Sprintf("throttle %d: %s %s%% slower on %s", i+1, o.Node, fmtPercent(tws[i].percent), resourceName(o.Resource))
 	}))
 }

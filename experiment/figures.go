@@ -125,9 +125,10 @@ func bands(shades []shadedWindow, start time.Time) []plot.Band {
 	return out
 }
 
-// runFigure draws a run: each node's executions per second over time,
-// and beneath it, on the same time axis, the fraction of the time flow
-// control paused each node, with the windows shaded.
+// runFigure draws a run (named title: "the run", a method): each node's
+// executions per second over time, and beneath it, on the same time
+// axis, the fraction of the time flow control paused each node, with the
+// windows shaded.
 func runFigure(title string, s *runSeries, shades []shadedWindow) Figure {
 	bs := bands(shades, s.start)
 	var q, fc []plot.Series
@@ -150,7 +151,7 @@ func runFigure(title string, s *runSeries, shades []shadedWindow) Figure {
 	span := [2]float64{math.Min(lo, 0), hi}
 	svg := plot.Chart{Title: title + ": executions per second per node", XLabel: "seconds from the run's start", XUnit: "s", YLabel: "executions/s",
 		Series: q, Bands: bs, XSpan: span, W: 900, H: 250}.SVG()
-	caption := "Each node's executions per second over the run"
+	caption := title + ": each node's executions per second over the run"
 	if len(fc) > 0 {
 		svg += plot.Chart{Title: "flow control: the fraction of each interval every node was paused", XLabel: "seconds from the run's start", XUnit: "s",
 			YLabel: "paused", Series: fc, Bands: bs, XSpan: span, W: 900, H: 190}.SVG()

@@ -128,7 +128,7 @@ func slowNodePage(o Options, wins []report.ActionWindow, info *results.Run, seri
 		judged = append(judged, wins[k])
 	}
 	if series != nil {
-		p.Figures = append(p.Figures, runFigure("the run", series, windowShades(wins, judgedMask(len(wins), idx), func(i int) string {
+		p.Figures = append(p.Figures, runFigure("The run", series, windowShades(wins, judgedMask(len(wins), idx), func(i int) string {
 			return fmt.Sprintf("repetition %d: %s %s%% slower on %s", i+1, o.Node, pct, resource)
 		})))
 	}
