@@ -47,7 +47,8 @@ func writeSlowRun(t *testing.T, parent string, outcome2 string) string {
 	if err := w.Write(execs); err != nil {
 		t.Fatal(err)
 	}
-	var status []results.Status
+	// A sample of the warmup, before the measured phase: not drawn.
+	status := []results.Status{{Endpoint: eps[0], Time: t0.Add(-2 * time.Second), Interval: 1, Variable: pausedVariable, Delta: 900_000_000}}
 	for s := 1; s <= 40; s++ {
 		for _, ep := range eps {
 			var paused int64
@@ -131,6 +132,11 @@ func TestSlowNodeFigureShadesTheJudgedWindows(t *testing.T) {
 	}
 	if !strings.Contains(svg, "flow control: the fraction of each interval every node was paused") {
 		t.Error("no flow control chart")
+	}
+	for _, n := range series.nodes {
+		if len(n.x) == 0 || n.x[0] < 0 || len(n.pausedX) == 0 || n.pausedX[0] < 0 {
+			t.Errorf("%s's lines start at %v and %v: before the run's measured phase", n.name, n.x[:min(1, len(n.x))], n.pausedX[:min(1, len(n.pausedX))])
+		}
 	}
 	// node3's line dips in the throttled window: the series are the run's.
 	n3 := series.nodes[2]
