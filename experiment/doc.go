@@ -3,7 +3,16 @@
 // sandbox, makes its runs with their actions spaced apart by quiet
 // windows, measures every action against the quiet window before it
 // (report.ActionWindows), and writes one page: the lesson's table and a
-// verdict in words, as text, markdown and HTML.
+// verdict in words, as text, markdown and HTML, the HTML page with the
+// lesson's runs as pictures beside the table.
+//
+// The pictures are drawn from what the table is: a run's throughput per
+// node and flow control, as analysis/report reads them, with the windows
+// the table judged shaded (figures.go, for slow-node, ddl-methods and
+// chunked-dml); the recovery's timelines (recovery_figure.go), the
+// restores' phases (restore_figure.go) and hot against uniform
+// (hot_uniform_figure.go), each in a file of its own beside its lesson's,
+// which hooks it in a line.
 //
 // One file per lesson (slow-node's dose response, at several
 // percentages, in dose.go); the page, its rendering (figures drawn with

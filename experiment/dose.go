@@ -60,8 +60,9 @@ type doseRow struct {
 // the cluster's slowdown with its interval against the node's own, as a
 // table and a plot beside the line the reference's claim predicts
 // (cluster slowdown = node slowdown), and whether the one tracks the
-// other, judged from the intervals.
-func dosePage(o Options, tws []throttledWindow, info *results.Run) *Page {
+// other, judged from the intervals; then the run's figure (none when
+// series is nil) with the windows shaded that the table judged.
+func dosePage(o Options, tws []throttledWindow, info *results.Run, series *runSeries) *Page {
 	resource := resourceName(o.Resource)
 	var pcts []string
 	for _, pct := range o.Percents {
@@ -100,6 +101,9 @@ func dosePage(o Options, tws []throttledWindow, info *results.Run) *Page {
 	p.Verdict = doseVerdict(rows)
 	if len(rows) > 0 {
 		p.Figures = append(p.Figures, doseFigure(o, rows))
+	}
+	if series != nil {
+		p.Figures = append(p.Figures, doseRunFigure(o, tws, info, series))
 	}
 	p.Notes = append(p.Notes, []string{
 		"cluster slowdown: 1 minus the throttled window's successful executions per second on the whole cluster over the quiet window's before it, as the geometric mean over the percentage's judged windows with its 95% t interval (one window: its value alone). Every column of a row comes from the same windows.",
@@ -262,4 +266,18 @@ func doseFigure(o Options, rows []doseRow) Figure {
 		Diagonal: "the reference's claim: cluster = node", Points: pts}.SVG()
 	return Figure{Caption: "Each point a percentage set (the hollow one the 0% control), its whiskers the 95% intervals; the dashed line is what the reference's claim predicts.",
 		SVG: template.HTML(svg)}
+}
+
+// doseRunFigure is the run's figure with each throttle's windows shaded,
+// named by its percentage; a window is judged as its row judges it
+// (judgedIndices looks at each window alone).
+func doseRunFigure(o Options, tws []throttledWindow, info *results.Run, series *runSeries) Figure {
+	wins := make([]report.ActionWindow, len(tws))
+	for i, tw := range tws {
+		wins[i] = tw.win
+	}
+	idx, _ := judgedIndices(wins, info)
+	return runFigure("The run", series, windowShades(wins, judgedMask(len(wins), idx), func(i int) string {
+		return fmt.Sprintf("throttle %d: %s %s%% slower on %s", i+1, o.Node, fmtPercent(tws[i].percent), resourceName(o.Resource))
+	}))
 }

@@ -18,7 +18,7 @@ func TestWindowWithoutQuietTrafficOnANodeIsRefused(t *testing.T) {
 	late := window(100, 300, 0.3)
 	late.Baseline[0] = 0 // node1: nothing before
 	late.Baseline[3] = 200
-	p := slowNodePage(slowNodeOptions, []report.ActionWindow{late, window(100, 50, 0.3), window(100, 52, 0.3)}, clusterRun)
+	p := slowNodePage(slowNodeOptions, []report.ActionWindow{late, window(100, 50, 0.3), window(100, 52, 0.3)}, clusterRun, nil)
 	if p.Tally.Judged != 2 {
 		t.Errorf("%d windows judged, want 2", p.Tally.Judged)
 	}
@@ -39,7 +39,7 @@ func TestWindowWithoutQuietTrafficOnANodeIsRefused(t *testing.T) {
 func TestWindowWithAnEmptyQuietHalfIsRefused(t *testing.T) {
 	stalled := window(100, 50, 0.3)
 	stalled.QuietHalves[0][1] = 0 // node2: nothing in the first half
-	p := slowNodePage(slowNodeOptions, []report.ActionWindow{stalled, window(100, 50, 0.3), window(100, 52, 0.3)}, clusterRun)
+	p := slowNodePage(slowNodeOptions, []report.ActionWindow{stalled, window(100, 50, 0.3), window(100, 52, 0.3)}, clusterRun, nil)
 	if p.Tally.Judged != 2 {
 		t.Errorf("%d windows judged, want 2", p.Tally.Judged)
 	}
@@ -101,7 +101,7 @@ func TestDosePage(t *testing.T) {
 	late := throttledWindow{percent: 20, win: window(100, 10, 0.9), nodeRatio: 0.1}
 	late.win.Baseline[2] = 0 // node3 had no quiet traffic: refused, not averaged
 	tws = append(tws, late)
-	p := dosePage(o, tws, clusterRun)
+	p := dosePage(o, tws, clusterRun, nil)
 	p.Lesson = "slow-node"
 	if p.Tally.Judged != 9 {
 		t.Errorf("%d windows judged, want 9", p.Tally.Judged)
@@ -143,19 +143,19 @@ func TestDosePage(t *testing.T) {
 // estimates; a control that moved by itself is named.
 func TestDoseVerdictNeedsIntervals(t *testing.T) {
 	o := Options{Node: "node3", Percents: []float64{0, 20}, Resource: "io", Repetitions: 1}
-	p := dosePage(o, append(doseWindows(0, 1, 1, 0), doseWindows(20, 0.5, 0.8, 0)...), clusterRun)
+	p := dosePage(o, append(doseWindows(0, 1, 1, 0), doseWindows(20, 0.5, 0.8, 0)...), clusterRun, nil)
 	if !strings.HasPrefix(p.Verdict, "no percentage above 0 has two or more judged windows") {
 		t.Errorf("verdict %q", p.Verdict)
 	}
 	drift := dosePage(Options{Node: "node3", Percents: []float64{0, 20}, Resource: "io", Repetitions: 3},
-		append(doseWindows(0, 0.85, 1, -0.01, 0, 0.01), doseWindows(20, 0.8, 0.8, -0.01, 0, 0.01)...), clusterRun)
+		append(doseWindows(0, 0.85, 1, -0.01, 0, 0.01), doseWindows(20, 0.8, 0.8, -0.01, 0, 0.01)...), clusterRun, nil)
 	if !strings.Contains(drift.Verdict, "the control changed by itself") || !strings.HasPrefix(drift.Verdict, "the cluster's slowdown tracks the node's") {
 		t.Errorf("verdict %q", drift.Verdict)
 	}
 	// Two windows far apart: an interval that holds the node's slowdown
 	// and no slowdown at all does not say the cluster tracks the node.
 	wide := dosePage(Options{Node: "node3", Percents: []float64{20}, Resource: "io", Repetitions: 2},
-		doseWindows(20, 0.8, 0.8, -0.3, 0.3), clusterRun)
+		doseWindows(20, 0.8, 0.8, -0.3, 0.3), clusterRun, nil)
 	if got := wide.Table.Rows[0][8]; got != tooWide {
 		t.Errorf("a wide interval reads %q, want %q", got, tooWide)
 	}

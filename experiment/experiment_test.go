@@ -36,7 +36,7 @@ func window(before, during float64, fc float64) report.ActionWindow {
 
 func TestSlowNodePageShowsTheDropAndFlowControl(t *testing.T) {
 	o := Options{Node: "node3", Percents: []float64{20}, Resource: "io", Threads: 6, Window: 10 * time.Second}
-	p := slowNodePage(o, []report.ActionWindow{window(100, 80, 0.3), window(100, 82, 0.32), window(100, 79, 0.31)}, clusterRun)
+	p := slowNodePage(o, []report.ActionWindow{window(100, 80, 0.3), window(100, 82, 0.32), window(100, 79, 0.31)}, clusterRun, nil)
 	if got := p.Table.Header; len(got) != 8 || got[3] != "change [95% CI]" {
 		t.Fatalf("header %q", got)
 	}
@@ -63,7 +63,7 @@ func TestSlowNodePageShowsTheDropAndFlowControl(t *testing.T) {
 
 func TestSlowNodeAtZeroIsNoDrop(t *testing.T) {
 	o := Options{Node: "node3", Percents: []float64{0}, Resource: "io"}
-	p := slowNodePage(o, []report.ActionWindow{window(100, 99, 0), window(100, 101, 0), window(100, 100, 0)}, clusterRun)
+	p := slowNodePage(o, []report.ActionWindow{window(100, 99, 0), window(100, 101, 0), window(100, 100, 0)}, clusterRun, nil)
 	if !strings.Contains(p.Verdict, "no drop (A/A noise") || !strings.Contains(p.Verdict, "no flow control") {
 		t.Errorf("verdict %q, want no drop and no flow control", p.Verdict)
 	}
@@ -74,7 +74,7 @@ func TestSlowNodeAtZeroIsNoDrop(t *testing.T) {
 // only of the change: the table cannot contradict its verdict.
 func TestSlowNodeWindowWithoutQuietTrafficIsNamed(t *testing.T) {
 	o := Options{Node: "node3", Percents: []float64{50}, Resource: "io", Window: 5 * time.Second}
-	p := slowNodePage(o, []report.ActionWindow{window(0, 300, 0.3), window(100, 50, 0.3), window(100, 52, 0.3)}, clusterRun)
+	p := slowNodePage(o, []report.ActionWindow{window(0, 300, 0.3), window(100, 50, 0.3), window(100, 52, 0.3)}, clusterRun, nil)
 	cluster := p.Table.Rows[3]
 	if cluster[1] != "300" || cluster[2] != "153" {
 		t.Errorf("cluster row %q: want the means of the two judged windows (300 before, 153 throttled)", cluster)
@@ -89,14 +89,14 @@ func TestSlowNodeWindowWithoutQuietTrafficIsNamed(t *testing.T) {
 	if !strings.Contains(p.Verdict, "over 2 window(s), a drop") {
 		t.Errorf("verdict %q", p.Verdict)
 	}
-	none := slowNodePage(o, []report.ActionWindow{window(0, 300, 0.3)}, clusterRun)
+	none := slowNodePage(o, []report.ActionWindow{window(0, 300, 0.3)}, clusterRun, nil)
 	if !strings.HasPrefix(none.Verdict, "no window could be judged") || len(none.Table.Rows) != 0 {
 		t.Errorf("no judged window: verdict %q, %d rows", none.Verdict, len(none.Table.Rows))
 	}
 }
 
 func TestSlowNodeWithoutWindowSaysSo(t *testing.T) {
-	p := slowNodePage(Options{Node: "node3", Resource: "cpu"}, nil, clusterRun)
+	p := slowNodePage(Options{Node: "node3", Resource: "cpu"}, nil, clusterRun, nil)
 	if !strings.Contains(p.Verdict, "no throttled window") {
 		t.Errorf("verdict %q", p.Verdict)
 	}
@@ -283,5 +283,44 @@ func TestRestorePageSharesAndVerdict(t *testing.T) {
 	}
 	if none := restorePage(Options{}, nil); none.Verdict != "no restore was made" {
 		t.Errorf("verdict %q", none.Verdict)
+	}
+}
+
+// A verdict names no method "most" or "least" on figures that all read 0
+// (or alike): a page of a DELETE that grew no tablespace by a printed
+// 0.1 MB said "single took the most extra disk (0.0 MB at its peak)".
+func TestMethodsVerdictNamesNoMostOfZeros(t *testing.T) {
+	page, zero := int64(16_384), int64(0)
+	costs := []methodCost{
+		{name: "single", outcome: "ok", before: 400, during: 400, diskBytes: &page},
+		{name: "chunked 5000", outcome: "ok", before: 400, during: 400, diskBytes: &zero},
+	}
+	p := methodsPage("t", "w", costs)
+	if p.Table.Rows[0][9] != "0.0" {
+		t.Fatalf("disk cell %q, want 0.0", p.Table.Rows[0][9])
+	}
+	want := "no method stalled the workload (longest stretch without a write on a node: 0 ms for each); the methods kept the same throughput while they ran (+0%)"
+	if p.Verdict != want {
+		t.Errorf("verdict\n got %q\nwant %q", p.Verdict, want)
+	}
+	for _, bad := range []string{"most", "least"} {
+		if strings.Contains(p.Verdict, bad) {
+			t.Errorf("verdict %q names a %q of figures that read alike", p.Verdict, bad)
+		}
+	}
+	// Figures that read alike but not 0 name no winner either.
+	mb := int64(48_000_000)
+	alike := methodsPage("t", "w", []methodCost{
+		{name: "TOI", outcome: "ok", stallNode: 300, before: 400, during: 300, diskBytes: &mb},
+		{name: "RSU", outcome: "ok", stallNode: 300.2, before: 400, during: 300, diskBytes: &mb},
+	})
+	want = "the methods stalled the workload alike (longest stretch without a write on a node: 300 ms for each); the methods kept the same throughput while they ran (-25%); TOI and RSU took the same extra disk (48.0 MB at its peak each)"
+	if alike.Verdict != want {
+		t.Errorf("verdict\n got %q\nwant %q", alike.Verdict, want)
+	}
+	// Without traffic before any action there is no throughput to name.
+	quiet := methodsPage("t", "w", []methodCost{{name: "TOI", outcome: "ok", stallNode: 300}, {name: "RSU", outcome: "ok", stallNode: 100}})
+	if want := "RSU stalled the workload least (longest stretch without a write on a node: 100 ms; TOI 300 ms)"; quiet.Verdict != want {
+		t.Errorf("verdict\n got %q\nwant %q", quiet.Verdict, want)
 	}
 }

@@ -120,6 +120,7 @@ func hotUniformPage(o Options, mixes []mixResult) *Page {
 			fmt.Sprintf("%.0f", mean(m.uniform)), fmt.Sprintf("%.0f", mean(m.hot)), c.String()})
 		parts = append(parts, fmt.Sprintf("%s at %d%% writes", c, m.writePercent))
 	}
+	p.Figures = append(p.Figures, hotUniformFigure(measured)...) // hot_uniform_figure.go
 	p.Verdict = "hot against uniform: " + strings.Join(parts, ", ")
 	if len(measured) == 0 {
 		p.Verdict = "no pair of runs was measured"

@@ -33,6 +33,10 @@ type methodCost struct {
 	// reached during the action (pt-osc's copy of the table); nil when
 	// not sampled.
 	diskBytes *int64
+	// series and window are the run's figure and the action's window
+	// (with its quiet window) the row was measured in; nil when not read.
+	series *runSeries
+	window *report.ActionWindow
 }
 
 // methodWorkload reads and writes main1 on every node while the action
@@ -98,6 +102,9 @@ func costOf(name string, out *replay.Outcome, e *env) (methodCost, error) {
 	if err != nil {
 		return c, err
 	}
+	if len(rep.Runs) > 0 {
+		c.series = runSeriesOf(&rep.Runs[0])
+	}
 	for _, r := range rep.Runs {
 		for _, a := range r.Actions {
 			for _, ep := range a.Endpoints {
@@ -112,6 +119,7 @@ func costOf(name string, out *replay.Outcome, e *env) (methodCost, error) {
 		return c, err
 	}
 	w := wins[0]
+	c.window = &w
 	last := len(w.Endpoints) - 1 // "(all)"
 	c.before, c.during, c.paused = w.Baseline[last], w.During[last], w.PausedDuring
 	return c, nil
@@ -138,6 +146,12 @@ func methodsPage(title, what string, costs []methodCost) *Page {
 			stall.EndpointCost{PeakExtraDiskBytes: c.diskBytes}.DiskText()})
 	}
 	p.Verdict = methodsVerdict(costs)
+	for _, c := range costs {
+		if c.series != nil && c.window != nil {
+			p.Figures = append(p.Figures, runFigure(c.name, c.series, windowShades([]report.ActionWindow{*c.window}, nil,
+				func(int) string { return c.name + " (" + c.outcome + ")" })))
+		}
+	}
 	p.Notes = []string{
 		"each method ran in its own run, after a quiet window of the same workload: throughput in window is the cluster's successful executions per second while the action ran (a second at least) against that quiet window.",
 		"longest stall: the longest stretch without a successful write during the action, on the worst node with clients and on the cluster as a whole (no node writing).",
@@ -166,8 +180,11 @@ func worstPaused(paused map[string]float64) (float64, string) {
 	return math.Max(worst, 0), node
 }
 
-// methodsVerdict names the method that stalled the workload least and
-// the one that kept most of its throughput.
+// methodsVerdict names the method that stalled the workload least, the
+// one that kept most of its throughput and the one that took the most
+// extra disk. A figure is compared as the table prints it: a method is
+// named above the others only where its printed figure differs from
+// theirs, and none is named "most" when every figure reads 0.
 func methodsVerdict(costs []methodCost) string {
 	var ran []methodCost
 	var failed []string
@@ -181,47 +198,135 @@ func methodsVerdict(costs []methodCost) string {
 	if len(ran) == 0 {
 		return "no method completed: " + strings.Join(failed, ", ")
 	}
-	least, kept := ran[0], ran[0]
-	for _, c := range ran[1:] {
-		if c.stallNode < least.stallNode {
-			least = c
+	s := stallClause(ran)
+	if kept := throughputClause(ran, s.least); kept != "" {
+		s.text += kept
+	}
+	if disk := diskClause(ran); disk != "" {
+		s.text += "; " + disk
+	}
+	if len(failed) > 0 {
+		s.text += "; did not complete: " + strings.Join(failed, ", ")
+	}
+	return s.text
+}
+
+// stallMs is a method's longest stall on a node as the table prints it.
+func stallMs(c methodCost) string { return fmt.Sprintf("%.0f", c.stallNode) }
+
+// stallVerdict is the verdict's first clause and the method it names as
+// the one that stalled least (none when it names none).
+type stallVerdict struct {
+	text  string
+	least *methodCost
+}
+
+// stallClause names the method with the shortest longest stall on a
+// node, with the others'; when every method's reads alike (0 ms: none
+// stalled) it names none.
+func stallClause(ran []methodCost) stallVerdict {
+	least := 0
+	for i, c := range ran {
+		if c.stallNode < ran[least].stallNode {
+			least = i
 		}
-		if c.before > 0 && kept.before > 0 && c.during/c.before > kept.during/kept.before {
-			kept = c
-		}
+	}
+	alike := true
+	for _, c := range ran {
+		alike = alike && stallMs(c) == stallMs(ran[least])
+	}
+	switch {
+	case alike && stallMs(ran[least]) == "0":
+		return stallVerdict{text: "no method stalled the workload (longest stretch without a write on a node: 0 ms for each)"}
+	case alike && len(ran) > 1:
+		return stallVerdict{text: fmt.Sprintf("the methods stalled the workload alike (longest stretch without a write on a node: %s ms for each)", stallMs(ran[least]))}
 	}
 	var others []string
-	for _, c := range ran {
-		if c.name != least.name {
-			others = append(others, fmt.Sprintf("%s %.0f ms", c.name, c.stallNode))
+	for i, c := range ran {
+		if i != least {
+			others = append(others, fmt.Sprintf("%s %s ms", c.name, stallMs(c)))
 		}
 	}
-	s := fmt.Sprintf("%s stalled the workload least (longest stretch without a write on a node: %.0f ms", least.name, least.stallNode)
+	s := fmt.Sprintf("%s stalled the workload least (longest stretch without a write on a node: %s ms", ran[least].name, stallMs(ran[least]))
 	if len(others) > 0 {
 		s += "; " + strings.Join(others, ", ")
 	}
-	s += ")"
-	if kept.name == least.name {
-		s += fmt.Sprintf(" and kept the most throughput while it ran (%s)", changeCell(kept.before, kept.during))
-	} else {
-		s += fmt.Sprintf("; %s kept the most throughput while it ran (%s against %s)", kept.name,
+	return stallVerdict{text: s + ")", least: &ran[least]}
+}
+
+// throughputClause names the method that kept the most throughput in its
+// window, after least (the method named for its stall, or nil); nothing
+// when no method had a rate to compare with, and "alike" when every
+// method's change reads the same.
+func throughputClause(ran []methodCost, least *methodCost) string {
+	var with []methodCost
+	for _, c := range ran {
+		if c.before > 0 {
+			with = append(with, c)
+		}
+	}
+	if len(with) == 0 {
+		return ""
+	}
+	kept := with[0]
+	alike := true
+	for _, c := range with[1:] {
+		if c.during/c.before > kept.during/kept.before {
+			kept = c
+		}
+	}
+	for _, c := range with {
+		alike = alike && changeCell(c.before, c.during) == changeCell(kept.before, kept.during)
+	}
+	switch {
+	case len(with) == 1 && len(ran) > 1:
+		return fmt.Sprintf("; throughput while it ran: %s %s (the others had no traffic before theirs to compare with)", kept.name, changeCell(kept.before, kept.during))
+	case alike && len(with) > 1:
+		return fmt.Sprintf("; the methods kept the same throughput while they ran (%s)", changeCell(kept.before, kept.during))
+	case least != nil && kept.name == least.name:
+		return fmt.Sprintf(" and kept the most throughput while it ran (%s)", changeCell(kept.before, kept.during))
+	case least != nil && least.before > 0:
+		return fmt.Sprintf("; %s kept the most throughput while it ran (%s against %s)", kept.name,
 			changeCell(kept.before, kept.during), changeCell(least.before, least.during))
 	}
-	if most := mostDisk(ran); most != nil {
-		s += fmt.Sprintf("; %s took the most extra disk (%s MB at its peak)", most.name, stall.EndpointCost{PeakExtraDiskBytes: most.diskBytes}.DiskText())
+	return fmt.Sprintf("; %s kept the most throughput while it ran (%s)", kept.name, changeCell(kept.before, kept.during))
+}
+
+// diskText is a method's peak extra disk as the table prints it.
+func diskText(c methodCost) string {
+	return stall.EndpointCost{PeakExtraDiskBytes: c.diskBytes}.DiskText()
+}
+
+// diskClause names the method whose action grew the tablespaces most;
+// nothing when none grew them by what the table prints as more than 0
+// (or none was sampled), and every method when they read alike.
+func diskClause(ran []methodCost) string {
+	most := mostDisk(ran)
+	if most == nil {
+		return ""
 	}
-	if len(failed) > 0 {
-		s += "; did not complete: " + strings.Join(failed, ", ")
+	var tied []string
+	for _, c := range ran {
+		if c.diskBytes != nil && diskText(c) == diskText(*most) {
+			tied = append(tied, c.name)
+		}
 	}
-	return s
+	if len(tied) > 1 {
+		return fmt.Sprintf("%s took the same extra disk (%s MB at its peak each)", joinStrings(tied), diskText(*most))
+	}
+	return fmt.Sprintf("%s took the most extra disk (%s MB at its peak)", most.name, diskText(*most))
 }
 
 // mostDisk is the method whose action grew the tablespaces most, nil when
-// none grew them (or none was sampled).
+// none grew them by what the table prints as more than 0 (or none was
+// sampled).
 func mostDisk(costs []methodCost) *methodCost {
 	var most *methodCost
 	for i, c := range costs {
-		if c.diskBytes != nil && *c.diskBytes > 0 && (most == nil || *c.diskBytes > *most.diskBytes) {
+		if c.diskBytes == nil || *c.diskBytes <= 0 || diskText(c) == diskText(methodCost{diskBytes: new(int64)}) {
+			continue
+		}
+		if most == nil || *c.diskBytes > *most.diskBytes {
 			most = &costs[i]
 		}
 	}

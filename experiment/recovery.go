@@ -77,6 +77,7 @@ func recoveryPage(o Options, size int, crashes []stall.Recovery, outcomes map[st
 		return p
 	}
 	p.Tally.Judged = len(crashes)
+	p.Figures = append(p.Figures, recoveryFigure(crashes))
 	var parts []string
 	for _, c := range crashes {
 		p.Table.Rows = append(p.Table.Rows, []string{c.Spec, "", "", seconds(c.WritableSeconds), seconds(c.MinimalHASeconds), seconds(c.AllSyncedSeconds), ""})

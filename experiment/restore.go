@@ -162,6 +162,7 @@ func restorePage(o Options, results []restoreResult) *Page {
 		return p
 	}
 	p.Verdict = "redo apply was " + strings.Join(parts, " and ") + restoreConclusion(results)
+	p.Figures = append(p.Figures, restoreFigure(results)...) // restore_figure.go
 	return p
 }
 

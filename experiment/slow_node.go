@@ -58,7 +58,7 @@ func slowNode(ctx context.Context, e *env) (*Page, error) {
 	d := w + time.Duration(len(plan)-1)*period + slowMeasure + w + 2*time.Second
 	out, err := e.run(ctx, "slow", slowWorkload, d, actions...)
 	// Interrupted, the run still holds the windows that ended before:
-	// they are judged, the one cut is not (judgedWindows).
+	// they are judged, the one cut is not (judgedIndices).
 	if (err != nil && !e.interrupted(ctx, err)) || out == nil {
 		return nil, err
 	}
@@ -67,14 +67,15 @@ func slowNode(ctx context.Context, e *env) (*Page, error) {
 	if err != nil {
 		return nil, err
 	}
+	series := readRunSeries(out.Dir, warn)
 	if len(e.o.Percents) == 1 {
-		return slowNodePage(e.o, wins, out.Run), nil
+		return slowNodePage(e.o, wins, out.Run, series), nil
 	}
 	rows, err := results.ReadActions(out.Dir, warn)
 	if err != nil {
 		return nil, err
 	}
-	return dosePage(e.o, throttledWindows(plan, wins, rows), out.Run), nil
+	return dosePage(e.o, throttledWindows(plan, wins, rows), out.Run, series), nil
 }
 
 // slowPlan is the percentage of each throttle in the order they run:
@@ -100,8 +101,9 @@ func onePercent(o Options) string {
 }
 
 // slowNodePage is the lesson's table and verdict from the action windows
-// of its run (one per repetition) at one percentage.
-func slowNodePage(o Options, wins []report.ActionWindow, info *results.Run) *Page {
+// of its run (one per repetition) at one percentage, and the run's
+// figure (none when series is nil) with the same windows shaded.
+func slowNodePage(o Options, wins []report.ActionWindow, info *results.Run, series *runSeries) *Page {
 	resource := resourceName(o.Resource)
 	pct := onePercent(o)
 	p := &Page{
@@ -120,7 +122,16 @@ func slowNodePage(o Options, wins []report.ActionWindow, info *results.Run) *Pag
 	// on every endpoint. A window without it (the workload started late
 	// on a busy machine), or cut short (the lesson interrupted), cannot be
 	// judged, and is named, not averaged.
-	judged, skipped := judgedWindows(wins, info)
+	idx, skipped := judgedIndices(wins, info)
+	var judged []report.ActionWindow
+	for _, k := range idx {
+		judged = append(judged, wins[k])
+	}
+	if series != nil {
+		p.Figures = append(p.Figures, runFigure("The run", series, windowShades(wins, judgedMask(len(wins), idx), func(i int) string {
+			return fmt.Sprintf("repetition %d: %s %s%% slower on %s", i+1, o.Node, pct, resource)
+		})))
+	}
 	p.Tally.Judged = len(judged)
 	p.Notes = append(p.Notes, skipped.notes("repetition")...)
 	if len(judged) == 0 {
@@ -173,7 +184,7 @@ type figures struct {
 }
 
 // figuresOf computes endpoint i's figures over wins, which must all be
-// judged (judgedWindows): every one had traffic before, so the change
+// judged (judgedIndices): every one had traffic before, so the change
 // leaves none out that the means hold.
 func figuresOf(wins []report.ActionWindow, i int) figures {
 	var before, during, h1, h2 []float64
@@ -211,22 +222,13 @@ func (s skippedWindows) notes(what string) []string {
 	return notes
 }
 
-// judgedWindows splits the windows into those whose throttle ran to its
+// judgedIndices splits the windows into those whose throttle ran to its
 // end (outcome ok) after a quiet stretch with successful executions on
-// every endpoint and on the cluster as a whole, in each of its halves,
-// and the others. An
+// every endpoint and on the cluster as a whole, in each of its halves
+// (their indices into wins), and the others. An
 // endpoint without quiet traffic has no rate to compare its throttled
 // one with: kept, its change would leave the window out while its means
 // held it.
-func judgedWindows(wins []report.ActionWindow, info *results.Run) (judged []report.ActionWindow, skipped skippedWindows) {
-	idx, skipped := judgedIndices(wins, info)
-	for _, k := range idx {
-		judged = append(judged, wins[k])
-	}
-	return judged, skipped
-}
-
-// judgedIndices is judgedWindows by index into wins.
 func judgedIndices(wins []report.ActionWindow, info *results.Run) (judged []int, skipped skippedWindows) {
 	for k, w := range wins {
 		if w.Outcome != results.ActionOK {

@@ -35,7 +35,7 @@ var slowNodeOptions = Options{Node: "node3", Percents: []float64{50}, Resource: 
 
 // settled is the slow-node page of wins as Run finishes it.
 func settled(wins []report.ActionWindow, interrupted bool) *Page {
-	p := slowNodePage(slowNodeOptions, wins, clusterRun)
+	p := slowNodePage(slowNodeOptions, wins, clusterRun, nil)
 	p.Lesson = "slow-node"
 	p.settle(Tally{Unit: "windows", Planned: 5, Judged: p.Tally.Judged, Interrupted: interrupted})
 	return p

@@ -28,10 +28,14 @@ type Recovery struct {
 // NodeRecovery is how one killed node came back, in seconds after the
 // crash.
 type NodeRecovery struct {
-	Node            string   `json:"node"`
-	Method          string   `json:"method,omitempty"` // bootstrap, ist, sst or none
-	WritableSeconds *float64 `json:"writable_s"`
-	SyncedSeconds   *float64 `json:"synced_s"`
+	Node   string `json:"node"`
+	Method string `json:"method,omitempty"` // bootstrap, ist, sst or none
+	// StartedSeconds is when it was started again, its position
+	// recovered; TransferStartSeconds when its state transfer began.
+	StartedSeconds       *float64 `json:"started_s,omitempty"`
+	TransferStartSeconds *float64 `json:"transfer_start_s,omitempty"`
+	WritableSeconds      *float64 `json:"writable_s"`
+	SyncedSeconds        *float64 `json:"synced_s"`
 	// TransferSeconds is how long its state transfer took; Writesets
 	// and Bytes what it carried (see recovery.parquet).
 	TransferSeconds *float64 `json:"transfer_s,omitempty"`
@@ -49,7 +53,8 @@ func Recoveries(rows []results.Recovery) []Recovery {
 				WritableSeconds: after(r.CrashTime, r.FirstWritableTime), MinimalHASeconds: after(r.CrashTime, r.MinimalHATime),
 				AllSyncedSeconds: after(r.CrashTime, r.AllSyncedTime)})
 		}
-		n := NodeRecovery{Node: cmp.Or(r.Node, r.Endpoint), Method: r.Method, WritableSeconds: after(r.CrashTime, r.WritableTime),
+		n := NodeRecovery{Node: cmp.Or(r.Node, r.Endpoint), Method: r.Method, StartedSeconds: after(r.CrashTime, r.StartedTime),
+			TransferStartSeconds: after(r.CrashTime, r.TransferStartTime), WritableSeconds: after(r.CrashTime, r.WritableTime),
 			SyncedSeconds: after(r.CrashTime, r.SyncedTime), Writesets: r.TransferWritesets, Bytes: r.TransferBytes}
 		if !r.TransferStartTime.IsZero() {
 			n.TransferSeconds = after(r.TransferStartTime, r.TransferEndTime)

@@ -38,8 +38,9 @@ func (c *experimentCmd) Help() string {
 cluster for slow-node, ddl-methods, recovery and restore: joinbench sandbox start
 --name g --galera 3): its tables are prepared when missing, every action gets
 a quiet window of the same workload before it and is measured against that
-window, and the lesson's page (its table and a verdict in words) is written to
-DIR/LESSON.md and DIR/LESSON.html, its table printed. The runs are kept in
+window, and the lesson's page (its table and a verdict in words; the HTML page
+with its runs as pictures beside the table) is written to DIR/LESSON.md and
+DIR/LESSON.html, its table printed. The runs are kept in
 DIR/run=<id>/ for report and compare. Without --sandbox it refuses: the
 lessons throttle, crash and restart the nodes of a sandbox it does not start.
 

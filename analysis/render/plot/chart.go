@@ -28,6 +28,9 @@ type Tick struct {
 type Band struct {
 	X0, X1 float64
 	Label  string
+	// Class is added to the band's class ("band quiet"): bands of
+	// different meaning are styled apart by the page.
+	Class string
 }
 
 // Chart is a small SVG chart. Pointing at a line chart shows the values
@@ -46,6 +49,10 @@ type Chart struct {
 	Series []Series
 	W, H   float64 // 520 by 230 when 0
 	Bands  []Band  // drawn behind the data
+	// XSpan, when its end is above its start, is held by the x axis
+	// whatever the data's range: charts drawn one beneath the other
+	// share their x axis.
+	XSpan [2]float64
 }
 
 // The margins of the plotting area; the top one grows by titleLine for
@@ -149,6 +156,9 @@ func (c Chart) frame(top float64) (frame, bool) {
 	if !any || math.IsInf(f.xlo, 0) {
 		return f, false
 	}
+	if c.XSpan[1] > c.XSpan[0] && !c.LogX {
+		f.xlo, f.xhi = math.Min(f.xlo, c.XSpan[0]), math.Max(f.xhi, c.XSpan[1])
+	}
 	switch {
 	case c.XTicks != nil: // the caller's ticks: the data's range
 		if f.xhi == f.xlo {
@@ -224,8 +234,12 @@ func (f frame) bands(b *strings.Builder, bands []Band) {
 		if x1 < x0 {
 			continue
 		}
-		fmt.Fprintf(b, `<rect x="%.1f" y="%g" width="%.1f" height="%g" class="band"><title>%s</title></rect>`,
-			f.x(x0), f.top, math.Max(f.x(x1)-f.x(x0), 2), f.ph, html.EscapeString(bd.Label))
+		class := "band"
+		if bd.Class != "" {
+			class += " " + bd.Class
+		}
+		fmt.Fprintf(b, `<rect x="%.1f" y="%g" width="%.1f" height="%g" class="%s"><title>%s</title></rect>`,
+			f.x(x0), f.top, math.Max(f.x(x1)-f.x(x0), 2), f.ph, html.EscapeString(class), html.EscapeString(bd.Label))
 	}
 }
 

@@ -1,0 +1,74 @@
+package experiment
+
+import (
+	"cmp"
+	"fmt"
+	"html/template"
+	"time"
+
+	"github.com/joinbench/joinbench/analysis/render/plot"
+	"github.com/joinbench/joinbench/internal/server/sandbox"
+)
+
+// The phases of a restore, in the order they run.
+const (
+	restoreBackup  = "backup (not counted)"
+	restorePrepare = "prepare: redo apply"
+	restoreCopy    = "copy into the data directory"
+	restoreJoin    = "start and join until Synced"
+)
+
+var restoreKinds = []plot.SpanKind{{Name: restoreBackup, Color: "#cbd5e0"}, {Name: restorePrepare, Color: "#c53030"},
+	{Name: restoreCopy, Color: "#2b6cb0"}, {Name: restoreJoin, Color: "#2f855a"}}
+
+// restoreBars are a bar per restore, labelled by its --use-memory value
+// and repetition: its phases stacked as they ran, in seconds from the
+// backup's start.
+func restoreBars(results []restoreResult) []plot.Bar {
+	var out []plot.Bar
+	for _, res := range results {
+		for k, r := range res.restores {
+			mem := cmp.Or(res.useMemory, r.UseMemory, "default")
+			bar := plot.Bar{Label: fmt.Sprintf("%s #%d", mem, k+1), Note: cmp.Or(r.Join.Transfer, "")}
+			origin := r.BackupStart
+			if origin.IsZero() {
+				origin = r.PrepareStart
+			}
+			for _, ph := range restorePhases(r) {
+				if ph.from.IsZero() || ph.to.Before(ph.from) {
+					continue
+				}
+				a, b := ph.from.Sub(origin).Seconds(), ph.to.Sub(origin).Seconds()
+				bar.Spans = append(bar.Spans, plot.Span{From: a, To: b, Kind: ph.kind,
+					Title: fmt.Sprintf("--use-memory %s, restore %d: %s, %.1f s", mem, k+1, ph.kind, b-a)})
+			}
+			out = append(out, bar)
+		}
+	}
+	return out
+}
+
+type restorePhase struct {
+	kind     string
+	from, to time.Time
+}
+
+// restorePhases are a restore's phases in order; a phase not reached has
+// a zero end.
+func restorePhases(r sandbox.Restore) []restorePhase {
+	return []restorePhase{{restoreBackup, r.BackupStart, r.BackupEnd}, {restorePrepare, r.PrepareStart, r.PrepareEnd},
+		{restoreCopy, r.CopyStart, r.CopyEnd}, {restoreJoin, r.CopyEnd, r.Join.Synced}}
+}
+
+// restoreFigure draws the restores' phases, a bar per restore.
+func restoreFigure(results []restoreResult) []Figure {
+	bars := restoreBars(results)
+	if len(bars) == 0 {
+		return nil
+	}
+	svg := plot.Spans{Title: "each restore's phases, in seconds from the backup's start", XLabel: "seconds", XUnit: "s",
+		Kinds: restoreKinds, Bars: bars, W: 900}.SVG()
+	return []Figure{{Caption: "A bar per restore, by --use-memory value and repetition, its phases as they ran: the backup (taken before the restore and not counted in it), " +
+		"the prepare (the redo apply, what --use-memory bounds), the copy into the node's data directory, then the node's start and join until Synced (IST or SST, written after the bar).",
+		SVG: template.HTML(svg)}}
+}
