@@ -328,7 +328,7 @@ func parseAll(files []*File, lazyKinds bool) []parsed {
 				if i >= len(files) {
 					return
 				}
-				s, errs := parsePartial(files[i].Path, []byte(files[i].Source), lazyKinds)
+				s, errs := parsePartial(files[i].Path, files[i].Source, lazyKinds)
 				out[i] = parsed{s, errs}
 			}
 		})
