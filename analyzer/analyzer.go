@@ -216,15 +216,15 @@ func AnalyzeFile(path, src string, opts *Options) []Diagnostic {
 	return analyzeFile(nil, path, src, opts)
 }
 
-func analyzeFile(p *parser.Parser, path, src string, opts *Options) []Diagnostic {
+func analyzeFile(w *scratch, path, src string, opts *Options) []Diagnostic {
 	if isScenario(src) {
 		sc, errs := corpus.ParseFileAll(path, []byte(src))
 		if len(errs) > 0 {
 			return loadFindings(errs, src)
 		}
-		return analyze(p, path, src, sc, opts)
+		return analyze(w, path, src, sc, opts)
 	}
-	return analyze(p, path, src, corpus.ParsePlain(path, src), opts)
+	return analyze(w, path, src, corpus.ParsePlain(path, src), opts)
 }
 
 // ReadScenario reads a scenario with the corpus parser, or a file without a
@@ -255,12 +255,27 @@ func isScenario(src string) bool {
 	return false
 }
 
-// analyze lints one file, parsing with p (nil: a parser of its own).
-func analyze(p *parser.Parser, path, src string, sc *corpus.Scenario, opts *Options) []Diagnostic {
+// scratch is what a worker linting file after file reuses: its parser,
+// and the token buffer of the file it finished.
+type scratch struct {
+	p    *parser.Parser
+	toks []Token
+}
+
+// analyze lints one file, parsing with w's parser and keeping its tokens
+// in w's buffer (nil: its own).
+func analyze(w *scratch, path, src string, sc *corpus.Scenario, opts *Options) []Diagnostic {
 	if opts == nil {
 		opts = &Options{}
 	}
-	u := newUnitWith(p, path, src, sc, opts.Schema, opts)
+	var u *unit
+	if w != nil {
+		u = newUnitBuf(w.p, w.toks, path, src, sc, opts.Schema, opts)
+		// The findings hold no token: the buffer serves the next file.
+		defer func() { w.toks = u.toks[:0] }()
+	} else {
+		u = newUnit(path, src, sc, opts.Schema, opts)
+	}
 	var diags []Diagnostic
 	// One Pass serves every rule in turn: rules only read it (a Pass per
 	// rule was a tenth of lint's allocations).

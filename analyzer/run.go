@@ -43,7 +43,7 @@ func AnalyzeAll(ctx context.Context, files []File, opts *Options) ([]Diagnostic,
 	g, ctx := errgroup.WithContext(ctx)
 	for w := 0; w < min(runtime.GOMAXPROCS(0), len(files)); w++ {
 		g.Go(func() error {
-			p := parser.New() // the worker's, reused file after file
+			w := &scratch{p: parser.New()} // the worker's, reused file after file
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= len(files) {
@@ -56,7 +56,7 @@ func AnalyzeAll(ctx context.Context, files []File, opts *Options) ([]Diagnostic,
 				if o == nil {
 					o = opts
 				}
-				results[i] = files[i].analyze(p, o)
+				results[i] = files[i].analyze(w, o)
 			}
 		})
 	}
@@ -71,12 +71,12 @@ func AnalyzeAll(ctx context.Context, files []File, opts *Options) ([]Diagnostic,
 	return out, nil
 }
 
-func (f *File) analyze(p *parser.Parser, opts *Options) []Diagnostic {
+func (f *File) analyze(w *scratch, opts *Options) []Diagnostic {
 	switch {
 	case f.Err != nil:
 		return loadFindings(append([]*corpus.Error{f.Err}, f.More...), f.Source)
 	case f.Scenario != nil:
-		return analyze(p, f.Scenario.Path, f.Scenario.Source, f.Scenario, opts)
+		return analyze(w, f.Scenario.Path, f.Scenario.Source, f.Scenario, opts)
 	}
-	return analyzeFile(p, f.Path, f.Source, opts)
+	return analyzeFile(w, f.Path, f.Source, opts)
 }

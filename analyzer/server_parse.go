@@ -105,7 +105,7 @@ func AskServer(ctx context.Context, srv ServerParser, files []File, base *Option
 		for _, st := range r.stmts {
 			o.serverParse[st.text] = verdicts[index[st.text]]
 		}
-		again[r.f.path()] = r.f.analyze(p, &o)
+		again[r.f.path()] = r.f.analyze(&scratch{p: p}, &o)
 	}
 	out := diags[:0:0]
 	for _, d := range diags {

@@ -13,7 +13,7 @@ import (
 func TestTokenizeDashCommentControlCharacters(t *testing.T) {
 	for _, c := range []string{"\f", "\v", "\x01", "\x7f"} {
 		src := "SELECT 1 --" + c + "x\nFROM t"
-		toks, comments := tokenize(src, 0, len(src))
+		toks, comments := tokenize(src, 0, len(src), nil)
 		if len(comments) != 1 || len(toks) != 4 {
 			t.Errorf("%q: %d tokens, comments %v; want 4 tokens and 1 comment", src, len(toks), comments)
 		}
@@ -24,7 +24,7 @@ func TestTokenizeDashCommentControlCharacters(t *testing.T) {
 // SQL parser): its words are tokens, not a comment.
 func TestTokenizeExecutableComment(t *testing.T) {
 	src := "SELECT /*!50100 STRAIGHT_JOIN */ a FROM t /*M x */"
-	toks, comments := tokenize(src, 0, len(src))
+	toks, comments := tokenize(src, 0, len(src), nil)
 	var words []string
 	for _, tok := range toks {
 		words = append(words, tok.Text)
@@ -51,5 +51,34 @@ func TestNoCommentsInsideHints(t *testing.T) {
 	}
 	if len(u.comments) != 0 {
 		t.Errorf("comments %v, want none", u.comments)
+	}
+}
+
+// A word's Word is strings.ToUpper of its text, ASCII or not, however
+// the upper case is made (once per text), and a reused buffer gives the
+// tokens a new one gives.
+func TestTokenWordsUpperCased(t *testing.T) {
+	src := "select Größe, ǆx, naïve_Col, `q`, /*+ bka(tAb) */ x FROM t1 JOIN ŧ2 ON ŧ2.ĸ = t1.a"
+	var buf []Token
+	for range 2 {
+		toks, _ := tokenize(src, 0, len(src), buf)
+		fresh, _ := tokenize(src, 0, len(src), nil)
+		if len(toks) != len(fresh) {
+			t.Fatalf("%d tokens with a reused buffer, %d with none", len(toks), len(fresh))
+		}
+		for i, tok := range toks {
+			if tok != fresh[i] {
+				t.Errorf("token %d: %+v with a reused buffer, %+v with none", i, tok, fresh[i])
+			}
+			if tok.Kind == TokIdent && !tok.Quoted && tok.Word != strings.ToUpper(tok.Text) {
+				t.Errorf("token %q: Word %q, want %q", tok.Text, tok.Word, strings.ToUpper(tok.Text))
+			}
+		}
+		buf = toks[:0]
+	}
+	for _, h := range tokenizeHint(src, Token{Kind: TokHint, Start: strings.Index(src, "/*+"), End: strings.Index(src, "*/") + 2}) {
+		if h.Kind == TokIdent && h.Word != strings.ToUpper(h.Text) {
+			t.Errorf("hint token %q: Word %q", h.Text, h.Word)
+		}
 	}
 }

@@ -58,6 +58,12 @@ func newUnit(path, src string, sc *corpus.Scenario, schema *ddl.Schema, opts *Op
 // newUnitWith is newUnit parsing with p, a parser the caller owns and
 // does not use again until it is done with the unit (nil: a new one).
 func newUnitWith(p *parser.Parser, path, src string, sc *corpus.Scenario, schema *ddl.Schema, opts *Options) *unit {
+	return newUnitBuf(p, nil, path, src, sc, schema, opts)
+}
+
+// newUnitBuf is newUnitWith keeping the tokens in buf (a token buffer of
+// a unit the caller is done with, or nil).
+func newUnitBuf(p *parser.Parser, buf []Token, path, src string, sc *corpus.Scenario, schema *ddl.Schema, opts *Options) *unit {
 	u := &unit{path: path, src: src, sc: sc, schema: schema, opts: opts, rules: opts.rules(), lines: sqllex.NewLines(src)}
 	if sc != nil {
 		u.body = sc.BodyOffset
@@ -66,7 +72,7 @@ func newUnitWith(p *parser.Parser, path, src string, sc *corpus.Scenario, schema
 		}
 	}
 	u.comments = headerComments(src, u.body)
-	toks, comments := tokenize(src, u.body, len(src))
+	toks, comments := tokenize(src, u.body, len(src), buf)
 	u.toks = toks
 	u.comments = append(u.comments, comments...)
 	for i := range u.toks {

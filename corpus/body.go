@@ -20,6 +20,8 @@ func (p *parser) body() {
 	s := p.s
 	headerErrs := len(p.errs)
 	b := &bodyScan{p: p, s: s, src: s.Source, used: make([]bool, len(s.Params)), stmtStart: -1, lastSig: -1}
+	b.text.src = s.Source
+	b.classText.off = p.lazyKinds
 	sc := sqllex.NewScanner(b.src, s.BodyOffset)
 	for {
 		t := sc.Next()
@@ -58,8 +60,8 @@ type bodyScan struct {
 	used []bool // by parameter index
 
 	parts      []part
-	text       strings.Builder
-	classText  strings.Builder
+	text       srcText
+	classText  classText
 	stmtStart  int // offset of the statement's first significant token; -1 before it
 	lastSig    int // end of its last significant token
 	sawContent bool
@@ -71,26 +73,26 @@ func (b *bodyScan) token(t sqllex.Token) {
 	switch t.Kind {
 	case sqllex.EOF, sqllex.LineComment:
 	case sqllex.Space:
-		b.both(t.Text(src))
+		b.both(t)
 	case sqllex.BlockComment:
-		b.text.WriteByte(' ')
-		b.classText.WriteByte(' ')
+		b.text.writeByte(' ')
+		b.classText.writeByte(' ')
 	case sqllex.Placeholder:
 		if err := b.use(t, false); err != nil {
 			p.fail(err)
-			b.classText.WriteByte('?')
+			b.classText.writeByte('?')
 		} else if prm := s.Uses[len(s.Uses)-1].Param; prm.Kind == KindTable {
 			b.classText.WriteString(sqllex.QuoteIdent(prm.Name))
 		} else {
-			b.classText.WriteByte('?')
+			b.classText.writeByte('?')
 		}
 	case sqllex.Hint:
 		b.mark(t)
 		b.hint(t)
-		b.classText.WriteByte(' ')
+		b.classText.writeByte(' ')
 	case sqllex.ExecStart, sqllex.ExecEnd:
-		b.text.WriteString(t.Text(src))
-		b.classText.WriteByte(' ')
+		b.text.writeSrc(t.Start, t.End)
+		b.classText.writeByte(' ')
 		b.mark(t)
 	case sqllex.Punct:
 		switch src[t.Start] {
@@ -100,22 +102,23 @@ func (b *bodyScan) token(t sqllex.Token) {
 		case '?':
 			p.fail(s.errorf(t.Start, "a bare ? is not allowed: declare a parameter and write {{name}}"))
 		}
-		b.both(t.Text(src))
+		b.both(t)
 		b.mark(t)
 	case sqllex.String, sqllex.QuotedIdent:
 		p.fail(s.quotedPlaceholder(t))
-		b.both(t.Text(src))
+		b.both(t)
 		b.mark(t)
 	default:
-		b.both(t.Text(src))
+		b.both(t)
 		b.mark(t)
 	}
 }
 
-// both writes text to the SQL sent and to the text classified.
-func (b *bodyScan) both(text string) {
-	b.text.WriteString(text)
-	b.classText.WriteString(text)
+// both writes the token's text to the SQL sent and to the text
+// classified.
+func (b *bodyScan) both(t sqllex.Token) {
+	b.text.writeSrc(t.Start, t.End)
+	b.classText.WriteString(t.Text(b.src))
 }
 
 // flush ends the current literal part of the SQL sent.
@@ -136,7 +139,7 @@ func (b *bodyScan) endStmt() {
 		s.stmts = append(s.stmts, stmtParts{parts: b.parts})
 		var kind StmtKind
 		if b.p.lazyKinds {
-			s.classTexts = append(s.classTexts, b.classText.String())
+			s.kindsPending = true
 		} else {
 			kind = classifyText(b.classText.String())
 		}
@@ -188,7 +191,7 @@ func (b *bodyScan) use(t sqllex.Token, inHint bool) error {
 func (b *bodyScan) hint(h sqllex.Token) {
 	p, s := b.p, b.s
 	hs := sqllex.NewHintScanner(b.src, h)
-	b.text.WriteString("/*+")
+	b.text.writeSrc(h.Start, h.Start+len("/*+")) // a hint without placeholders stays a slice of the file
 	for t := hs.Next(); t.Kind != sqllex.EOF; t = hs.Next() {
 		p.fail(s.quotedPlaceholder(t))
 		if err := hs.Err(); err != nil {
@@ -199,10 +202,10 @@ func (b *bodyScan) hint(h sqllex.Token) {
 			p.fail(b.use(t, true))
 			continue
 		}
-		b.text.WriteString(t.Text(b.src))
+		b.text.writeSrc(t.Start, t.End)
 	}
 	if !h.Unterminated {
-		b.text.WriteString("*/")
+		b.text.writeSrc(h.End-len("*/"), h.End)
 	}
 }
 
@@ -247,3 +250,83 @@ func trimParts(parts []part) {
 		parts[l].text = strings.TrimRight(parts[l].text, " \t\r\n")
 	}
 }
+
+// srcText is the SQL sent of a statement as body builds it: mostly runs
+// of the file's text, so a part whose pieces follow each other in the
+// file is that slice of Source (no copy); anything else (a comment
+// dropped, a hint rebuilt) is copied into a builder.
+type srcText struct {
+	src        string
+	start, end int // src[start:end], while not spilled
+	spilled    bool
+	b          strings.Builder
+}
+
+// writeSrc appends src[start:end].
+func (t *srcText) writeSrc(start, end int) {
+	if !t.spilled {
+		switch {
+		case t.start == t.end:
+			t.start, t.end = start, end
+			return
+		case start == t.end:
+			t.end = end
+			return
+		}
+		t.spill()
+	}
+	t.b.WriteString(t.src[start:end])
+}
+
+func (t *srcText) writeByte(c byte) {
+	if !t.spilled {
+		t.spill()
+	}
+	t.b.WriteByte(c)
+}
+
+func (t *srcText) spill() {
+	t.spilled = true
+	t.b.WriteString(t.src[t.start:t.end])
+}
+
+func (t *srcText) Len() int {
+	if t.spilled {
+		return t.b.Len()
+	}
+	return t.end - t.start
+}
+
+func (t *srcText) String() string {
+	if t.spilled {
+		return t.b.String()
+	}
+	return t.src[t.start:t.end]
+}
+
+func (t *srcText) Reset() {
+	t.start, t.end, t.spilled = 0, 0, false
+	t.b.Reset()
+}
+
+// classText is the text of a statement classifyText parses, as body
+// builds it; off (the loader's kinds left to Classify) writes nothing.
+type classText struct {
+	off bool
+	b   strings.Builder
+}
+
+func (t *classText) WriteString(s string) {
+	if !t.off {
+		t.b.WriteString(s)
+	}
+}
+
+func (t *classText) writeByte(c byte) {
+	if !t.off {
+		t.b.WriteByte(c)
+	}
+}
+
+func (t *classText) String() string { return t.b.String() }
+func (t *classText) Reset()         { t.b.Reset() }

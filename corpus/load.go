@@ -225,9 +225,9 @@ func readAll(paths []string) ([]string, error) {
 	var wg sync.WaitGroup
 	for w := 0; w < min(runtime.GOMAXPROCS(0), len(paths)); w++ {
 		wg.Go(func() {
+			var buf []byte // the worker's scratch, reused file after file
 			for i := int(next.Add(1) - 1); i < len(paths); i = int(next.Add(1) - 1) {
-				b, err := os.ReadFile(paths[i])
-				srcs[i], errs[i] = string(b), err
+				srcs[i], buf, errs[i] = readFile(paths[i], buf)
 			}
 		})
 	}
@@ -271,11 +271,11 @@ func (r *reader) read(p string) error {
 		return nil
 	}
 	r.seen[key] = true
-	src, err := os.ReadFile(p)
+	src, _, err := readFile(p, nil)
 	if err != nil {
 		return err
 	}
-	r.add(p, string(src))
+	r.add(p, src)
 	return nil
 }
 
@@ -328,7 +328,7 @@ func parseAll(files []*File, lazyKinds bool) []parsed {
 				if i >= len(files) {
 					return
 				}
-				s, errs := parsePartial(files[i].Path, []byte(files[i].Source), lazyKinds)
+				s, errs := parsePartial(files[i].Path, files[i].Source, lazyKinds)
 				out[i] = parsed{s, errs}
 			}
 		})

@@ -40,7 +40,7 @@ type stmtParts struct {
 // scenario's name is the file name without .sql and its family the name of
 // the folder holding it. Errors carry path:line:col and are usage errors.
 func ParseFile(filePath string, src []byte) (*Scenario, error) {
-	p := parseFile(filePath, src, false)
+	p := parseFile(filePath, string(src), false)
 	if len(p.errs) > 0 {
 		return nil, p.errs[0]
 	}
@@ -54,7 +54,7 @@ func ParseFile(filePath string, src []byte) (*Scenario, error) {
 // declaration is wrong; an unused parameter when the body has a mistake).
 // The first is the one ParseFile returns.
 func ParseFileAll(filePath string, src []byte) (*Scenario, []*Error) {
-	s, errs := parsePartial(filePath, src, false)
+	s, errs := parsePartial(filePath, string(src), false)
 	if len(errs) > 0 {
 		return nil, errs
 	}
@@ -65,7 +65,7 @@ func ParseFileAll(filePath string, src []byte) (*Scenario, []*Error) {
 // read even when the file has mistakes (the parameters declared right,
 // for the loader to check their lists too), leaving the statements'
 // kinds to Scenario.Classify when lazyKinds.
-func parsePartial(filePath string, src []byte, lazyKinds bool) (*Scenario, []*Error) {
+func parsePartial(filePath, src string, lazyKinds bool) (*Scenario, []*Error) {
 	p := parseFile(filePath, src, lazyKinds)
 	if len(p.errs) == 0 {
 		return p.s, nil
@@ -77,10 +77,10 @@ func parsePartial(filePath string, src []byte, lazyKinds bool) (*Scenario, []*Er
 	return p.s, out
 }
 
-func parseFile(filePath string, src []byte, lazyKinds bool) *parser {
+func parseFile(filePath, src string, lazyKinds bool) *parser {
 	p := &parser{lazyKinds: lazyKinds, s: &Scenario{
 		Path:   filePath,
-		Source: string(src),
+		Source: src,
 		Name:   strings.TrimSuffix(path.Base(filepath.ToSlash(filePath)), ".sql"),
 		Family: familyOf(filePath),
 	}}

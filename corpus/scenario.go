@@ -28,12 +28,12 @@ type Scenario struct {
 	// scenario: it has no header and its placeholders declare nothing.
 	Plain bool
 
-	// classTexts are the statements' texts as classifyText parses them,
-	// kept when the loader left classifying to Classify.
-	classTexts []string
-	nameOff    int                   // byte offset of the `-- scenario:` value in Source; 0 without one
-	stmts      []stmtParts           // the statements cut at placeholder uses
-	lists      map[string]*ValueList // the corpus's user lists, for list(name)
+	// kindsPending says the loader left classifying the statements to
+	// Classify.
+	kindsPending bool
+	nameOff      int                   // byte offset of the `-- scenario:` value in Source; 0 without one
+	stmts        []stmtParts           // the statements cut at placeholder uses
+	lists        map[string]*ValueList // the corpus's user lists, for list(name)
 }
 
 // Span is a byte range [Start, End) in a scenario's Source.
@@ -86,10 +86,22 @@ type Use struct {
 // kinds); it does nothing for a scenario loaded otherwise. Writes calls
 // it. Not for concurrent use on one scenario.
 func (s *Scenario) Classify() {
-	for i, text := range s.classTexts {
-		s.Statements[i].Kind = classifyText(text)
+	if !s.kindsPending {
+		return
 	}
-	s.classTexts = nil
+	s.kindsPending = false
+	// The body is read again, classifying this time: building the texts
+	// to classify for every file of a lint whose kinds are never asked
+	// for cost more than reading a few bodies twice.
+	p := &parser{s: &Scenario{Path: s.Path, Source: s.Source, Name: s.Name, Family: s.Family,
+		Params: s.Params, BodyOffset: s.BodyOffset, Body: s.Body}}
+	p.body()
+	if len(p.s.Statements) != len(s.Statements) {
+		return // not the body it was: a scenario changed since loading
+	}
+	for i, st := range p.s.Statements {
+		s.Statements[i].Kind = st.Kind
+	}
 }
 
 // Param returns the declared parameter with that name, or nil.
