@@ -149,15 +149,15 @@ func (e *env) hotRegime(ctx context.Context) (reg regime, undo func() error, err
 		if err != nil {
 			return reg, undo, err
 		}
-		restore, err := named.SetBufferPool(ctx, sandbox.FormatSize(size), e.o.Log)
-		if err != nil {
-			return reg, undo, err
-		}
-		undos = append(undos, restore)
 		reg.poolAsked = fmt.Sprintf("--pool-share %s of the clustered index", fmtPercent(o.PoolShare))
 		if o.BufferPool != "" {
 			reg.poolAsked = "--buffer-pool-size " + o.BufferPool
 		}
+		restore, err := named.SetBufferPoolFor(ctx, sandbox.FormatSize(size), reg.poolAsked, e.o.Log)
+		if err != nil {
+			return reg, undo, err
+		}
+		undos = append(undos, restore)
 	}
 	pool, err := e.readVar(ctx, e.tgt.Endpoints[0], "innodb_buffer_pool_size")
 	if err != nil {

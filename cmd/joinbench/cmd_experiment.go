@@ -67,8 +67,9 @@ Lessons:
                   against uniform at each --write-percent, --repetitions
                   pairs each, on main1 of 1,000,000 rows by default, in a
                   regime where a buffer-pool miss is a disk read: the
-                  sandbox's server restarted with --flush-method (O_DIRECT:
-                  no page cache between InnoDB and its disk), its buffer pool
+                  sandbox's server run with --flush-method (O_DIRECT: no
+                  page cache between InnoDB and its disk; restarted with it
+                  when it runs with another), its buffer pool
                   --pool-share of main1's clustered index (the hot fifth
                   fits, the whole does not), its reads held at --read-iops;
                   all set back after, also after a kill (by the next
