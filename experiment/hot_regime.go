@@ -33,19 +33,6 @@ import (
 //     limit on the disk of its data (throttle.Cap, the slow action's
 //     machinery): a disk of a given speed, whatever this machine's own.
 
-// DefaultReadIOPS is hot-vs-uniform's read cap: a disk that serves a
-// point select's miss in a millisecond or so, slow enough against the
-// server's CPU that the misses decide its rate.
-const DefaultReadIOPS = 1500
-
-// DefaultPoolShare is hot-vs-uniform's buffer pool as a share of main1's
-// clustered index: more than twice the hot fifth, half the whole.
-const DefaultPoolShare = 0.5
-
-// DefaultFlushMethod is the innodb_flush_method hot-vs-uniform runs its
-// server with.
-const DefaultFlushMethod = "O_DIRECT"
-
 // minPool is the smallest buffer pool the lesson sets.
 const minPool = 16 << 20
 
