@@ -298,6 +298,7 @@ func TestCheckRegime(t *testing.T) {
 		{Options{ReadIOPS: -1}, "--read-iops -1"},
 		{Options{PoolShare: 2}, "--pool-share 2"},
 		{Options{BufferPool: "lots"}, "--buffer-pool-size"},
+		{Options{FlushMethod: "O_DIRCT"}, "--flush-method"},
 		{Options{}, ""},
 	} {
 		err := checkRegime(tgt, tc.o)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/joinbench/joinbench/internal/ledger"
@@ -33,6 +34,11 @@ import (
 //     limit on the disk of its data (throttle.Cap, the slow action's
 //     machinery): a disk of a given speed, whatever this machine's own.
 
+// flushMethods are the values of innodb_flush_method that MariaDB and
+// MySQL both take on Linux: one outside them would keep the server from
+// starting again.
+var flushMethods = []string{"fsync", "O_DSYNC", "littlesync", "nosync", "O_DIRECT", "O_DIRECT_NO_FSYNC"}
+
 // minPool is the smallest buffer pool the lesson sets.
 const minPool = 16 << 20
 
@@ -57,6 +63,9 @@ func checkRegime(tgt *server.Target, o Options) error {
 		return usage.Errorf("--read-iops %d: give 0 (no cap) or more", o.ReadIOPS)
 	case o.PoolShare < 0 || o.PoolShare > 1:
 		return usage.Errorf("--pool-share %v: give a share of main1's clustered index from 0 (the pool left as it is) to 1", o.PoolShare)
+	}
+	if o.FlushMethod != "" && !slices.ContainsFunc(flushMethods, func(m string) bool { return strings.EqualFold(m, o.FlushMethod) }) {
+		return usage.Errorf("--flush-method %q: one of %s, or '' to leave it as it is", o.FlushMethod, strings.Join(flushMethods, ", "))
 	}
 	if o.BufferPool != "" {
 		if _, err := sandbox.ParseSize(o.BufferPool); err != nil {

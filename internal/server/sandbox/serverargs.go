@@ -38,9 +38,11 @@ func (n *Named) RestartWith(ctx context.Context, s *Server, extra []string, why 
 	}
 	s.Args = append(slices.Clone(old), extra...)
 	if err := n.Restart(ctx, s, 0); err != nil {
-		// Started again as it was, when it can be: the entry stays for
-		// the next command when it cannot.
-		back := n.runWith(context.WithoutCancel(ctx), s, old)
+		// Started again as it was (a server the option kept from starting
+		// too), when it can be: the entry stays for the next command when
+		// it cannot.
+		s.Args = old
+		back := n.Restart(context.WithoutCancel(ctx), s, 0)
 		if back == nil {
 			back = done()
 		}
