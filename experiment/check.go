@@ -64,6 +64,9 @@ func check(name string, tgt *server.Target, o Options) error {
 				return err
 			}
 		}
+		if err := checkRegime(tgt, o); err != nil {
+			return err
+		}
 	case "ddl-methods", "chunked-dml":
 		if o.Rows < 2 {
 			return usage.Errorf("--rows %d: give 2 rows or more", o.Rows)

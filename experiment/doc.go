@@ -25,5 +25,8 @@
 // It must not measure anything itself from executions (analysis/report
 // does), nor parse flags or print the command's usage (cmd does), nor
 // start or stop sandboxes: it works on the target it is given (restore
-// rebuilds a node of that sandbox, as a crash action restarts one).
+// rebuilds a node of that sandbox, as a crash action restarts one, and
+// hot-vs-uniform restarts its server with the flush method it measures
+// with, sizes its buffer pool and caps its reads, each noted in the
+// sandbox's ledger and undone after: hot_regime.go).
 package experiment

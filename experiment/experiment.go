@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -28,8 +29,16 @@ type Options struct {
 	Percents []float64
 	Resource string
 	Node     string
-	// hot-vs-uniform: the shares of writes to measure at.
+	// hot-vs-uniform: the shares of writes to measure at, and the regime
+	// it measures in (hot_regime.go): the server's innodb_flush_method
+	// ("": left as it is), its reads capped at ReadIOPS operations a
+	// second (0: no cap), its buffer pool BufferPool when given, else
+	// PoolShare of main1's clustered index (0: left as it is).
 	WritePercents []int
+	FlushMethod   string
+	ReadIOPS      int64
+	PoolShare     float64
+	BufferPool    string
 	// ddl-methods and chunked-dml: rows of the table they change, and the
 	// longest an action is given.
 	Rows       int64
@@ -55,7 +64,18 @@ type Lesson struct {
 	// of them it sets out to judge with the options: its page's tally.
 	unit string
 	plan func(o Options) int
+	// tableSize is the rows of main1 when --table-size is not given
+	// (0: DefaultTableSize).
+	tableSize int64
 }
+
+// DefaultTableSize is the rows of main1 of a lesson that sets no size of
+// its own.
+const DefaultTableSize = 20000
+
+// HotTableSize is hot-vs-uniform's main1: its clustered index (~400 MiB)
+// several times the buffer pool the lesson gives it, its hot fifth not.
+const HotTableSize = 1000000
 
 // Lessons are the experiments, in the order the help lists them.
 func Lessons() []Lesson {
@@ -66,8 +86,8 @@ func Lessons() []Lesson {
 			Summary: "the same table rebuilt by TOI, by RSU node after node and by pt-online-schema-change (when installed): stall, throughput in the action's window, flow control"},
 		{Name: "chunked-dml", run: chunkedDML, unit: "methods", plan: func(Options) int { return 2 },
 			Summary: "one large DELETE against the same DELETE in chunks of 5000 rows: stall, throughput in the action's window, flow control"},
-		{Name: "hot-vs-uniform", run: hotVsUniform, unit: "pairs of runs", plan: func(o Options) int { return len(o.WritePercents) * repetitions(o) },
-			Summary: "point reads and writes by primary key, hot (a fifth of the rows gets 80% of the accesses) against uniform, at each --write-percent"},
+		{Name: "hot-vs-uniform", run: hotVsUniform, unit: "pairs of runs", plan: func(o Options) int { return len(o.WritePercents) * repetitions(o) }, tableSize: HotTableSize,
+			Summary: "point reads and writes by primary key, hot (a fifth of the rows gets 80% of the accesses) against uniform, at each --write-percent, on a server whose buffer-pool misses are disk reads at --read-iops"},
 		{Name: "recovery", Cluster: true, run: recovery, unit: "crashes", plan: func(Options) int { return len(recoveryCrashes) },
 			Summary: "one node crashed, then all three: time to the first writable node, to 2 of 3 Synced, to all Synced, and IST or SST per joiner"},
 		{Name: "restore", Cluster: true, run: restore, unit: "restores", plan: func(o Options) int { return len(o.UseMemory) * repetitions(o) },
@@ -95,6 +115,9 @@ func Run(ctx context.Context, name string, tgt *server.Target, o Options) (*Page
 		return nil, usage.Errorf("no lesson %q: one of %s", name, strings.Join(LessonNames(), ", "))
 	}
 	l := Lessons()[i]
+	if o.TableSize == 0 {
+		o.TableSize = cmp.Or(l.tableSize, DefaultTableSize)
+	}
 	if err := check(name, tgt, o); err != nil {
 		return nil, err
 	}

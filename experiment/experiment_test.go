@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -9,7 +10,9 @@ import (
 
 	"github.com/joinbench/joinbench/analysis/report"
 	"github.com/joinbench/joinbench/analysis/stall"
+	"github.com/joinbench/joinbench/internal/server"
 	"github.com/joinbench/joinbench/internal/server/sandbox"
+	"github.com/joinbench/joinbench/internal/usage"
 	"github.com/joinbench/joinbench/results"
 )
 
@@ -166,6 +169,161 @@ func TestHotUniformPage(t *testing.T) {
 	}
 	if !strings.Contains(p.Verdict, "the gap shrinks as writes grow") {
 		t.Errorf("verdict %q", p.Verdict)
+	}
+	checkHotVerdictAgrees(t, p)
+}
+
+// The verdict of hot-vs-uniform agrees with its table whatever the
+// figures: it quotes every row's change, says which way each interval
+// points as the interval does, and names the trend the table's last
+// column and the intervals of the lowest and highest shares give.
+func TestHotUniformVerdictAgreesWithTable(t *testing.T) {
+	reps := func(base float64, ratios ...float64) (u, h []float64) {
+		for i, r := range ratios {
+			b := base + float64(i)
+			u, h = append(u, b), append(h, b*r)
+		}
+		return u, h
+	}
+	mix := func(wp int, ratios ...float64) mixResult {
+		u, h := reps(1000, ratios...)
+		return mixResult{writePercent: wp, uniform: u, hot: h}
+	}
+	for name, tc := range map[string]struct {
+		mixes []mixResult
+		trend string // in the verdict
+		last  string // the table's last cell of the last row
+	}{
+		"shrinks":  {[]mixResult{mix(0, 3.5, 3.6, 3.4), mix(10, 2.5, 2.6, 2.4), mix(50, 1.3, 1.35, 1.25)}, "the gap shrinks as writes grow", "smaller"},
+		"overlaps": {[]mixResult{mix(0, 3.5, 2, 5), mix(50, 3, 4, 2.5)}, "no clear change of the gap", "no clear change"},
+		"grows":    {[]mixResult{mix(0, 1.1, 1.12, 1.09), mix(50, 2, 2.1, 1.9)}, "the gap grows as writes grow", "larger"},
+		// Given out of order, judged from the lowest share to the highest.
+		"unordered":      {[]mixResult{mix(50, 1.3, 1.35, 1.25), mix(0, 3.5, 3.6, 3.4)}, "the gap shrinks as writes grow", "smaller"},
+		"one repetition": {[]mixResult{mix(0, 3), mix(50, 1.2)}, "cannot be judged from one repetition", "no interval"},
+		"zero held":      {[]mixResult{mix(0, 0.9, 1.2, 1.05), mix(50, 0.95, 1.1, 1)}, "no clear change of the gap", "no clear change"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			o := Options{TableSize: 1000, Threads: 2, Window: time.Second, Repetitions: len(tc.mixes[0].uniform)}
+			for _, m := range tc.mixes {
+				o.WritePercents = append(o.WritePercents, m.writePercent)
+			}
+			p := hotUniformPage(o, tc.mixes)
+			if !strings.Contains(p.Verdict, tc.trend) {
+				t.Errorf("verdict %q lacks %q", p.Verdict, tc.trend)
+			}
+			if got := p.Table.Rows[len(p.Table.Rows)-1][4]; got != tc.last {
+				t.Errorf("last row's trend %q, want %q", got, tc.last)
+			}
+			checkHotVerdictAgrees(t, p)
+		})
+	}
+}
+
+// checkHotVerdictAgrees checks the verdict against the page's table: the
+// rows in increasing share, each one's change quoted with the side its
+// interval shows, and the trend between the first and last rows as
+// their intervals give it.
+func checkHotVerdictAgrees(t *testing.T, p *Page) {
+	t.Helper()
+	var changes []Change
+	prev := -1
+	for _, row := range p.Table.Rows {
+		var wp int
+		if _, err := fmt.Sscanf(row[0], "%d%%", &wp); err != nil || wp <= prev {
+			t.Fatalf("rows not in increasing share of writes: %q", p.Table.Rows)
+		}
+		prev = wp
+		c := parseChange(t, row[3])
+		changes = append(changes, c)
+		side := "no difference shown"
+		switch {
+		case c.N < 2:
+			side = "one repetition"
+		case c.Low > 0:
+			side = "hot faster"
+		case c.High < 0:
+			side = "hot slower"
+		}
+		if want := fmt.Sprintf("%s at %d%% writes (%s", row[3], wp, side); !strings.Contains(p.Verdict, want) {
+			t.Errorf("verdict %q does not say %q", p.Verdict, want)
+		}
+	}
+	if len(changes) < 2 {
+		return
+	}
+	first, last := changes[0], changes[len(changes)-1]
+	want := "no clear change of the gap"
+	switch {
+	case first.N < 2 || last.N < 2:
+		want = "cannot be judged"
+	case last.High < first.Low:
+		want = "the gap shrinks"
+	case last.Low > first.High:
+		want = "the gap grows"
+	}
+	if !strings.Contains(p.Verdict, want) {
+		t.Errorf("verdict %q, whose table's first and last changes are %q and %q, lacks %q", p.Verdict, p.Table.Rows[0][3], p.Table.Rows[len(p.Table.Rows)-1][3], want)
+	}
+}
+
+// parseChange reads a change as Change.String writes it: "+91% [-6,
+// +290]", or "+91%" alone (one repetition).
+func parseChange(t *testing.T, s string) Change {
+	t.Helper()
+	var c Change
+	if n, _ := fmt.Sscanf(s, "%f%% [%f, %f]", &c.Mean, &c.Low, &c.High); n == 3 {
+		c.Mean, c.Low, c.High, c.N = c.Mean/100, c.Low/100, c.High/100, 2
+		return c
+	}
+	if _, err := fmt.Sscanf(s, "%f%%", &c.Mean); err != nil {
+		t.Fatalf("change %q: %v", s, err)
+	}
+	c.Mean /= 100
+	c.Low, c.High, c.N = c.Mean, c.Mean, 1
+	return c
+}
+
+// The regime needs a named sandbox's servers, and sizes in range: refused
+// before anything is loaded; with every part of it turned off, any
+// server will do.
+func TestCheckRegime(t *testing.T) {
+	tgt := server.New([]server.Endpoint{{Name: "db:3306"}}, "j", nil)
+	for _, tc := range []struct {
+		o    Options
+		want string
+	}{
+		{Options{FlushMethod: "O_DIRECT"}, "named sandbox"},
+		{Options{ReadIOPS: 1500}, "named sandbox"},
+		{Options{PoolShare: 0.5}, "named sandbox"},
+		{Options{ReadIOPS: -1}, "--read-iops -1"},
+		{Options{PoolShare: 2}, "--pool-share 2"},
+		{Options{BufferPool: "lots"}, "--buffer-pool-size"},
+		{Options{FlushMethod: "O_DIRCT"}, "--flush-method"},
+		{Options{}, ""},
+	} {
+		err := checkRegime(tgt, tc.o)
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want) || !usage.Is(err)) {
+			t.Errorf("%+v: %v, want %q", tc.o, err, tc.want)
+		}
+	}
+}
+
+// The lesson sizes the pool against the clustered index: a share of it
+// in whole MiB, 16 MiB at least; --buffer-pool-size wins; 0 leaves it.
+func TestPoolSize(t *testing.T) {
+	for _, tc := range []struct {
+		o    Options
+		want int64
+	}{
+		{Options{PoolShare: 0.5}, 200 << 20},
+		{Options{PoolShare: 0.5, BufferPool: "192M"}, 192 << 20},
+		{Options{PoolShare: 0.01}, 16 << 20},
+		{Options{}, 0},
+	} {
+		e := &env{o: tc.o}
+		if got := e.poolSize(401<<20 + 12345); got != tc.want {
+			t.Errorf("%+v: %d, want %d", tc.o, got, tc.want)
+		}
 	}
 }
 

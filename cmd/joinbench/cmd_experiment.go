@@ -18,7 +18,7 @@ type experimentCmd struct {
 
 	Out         string        `default:"./results" type:"path" group:"Output" placeholder:"DIR" help:"Results folder: the lesson's runs go to DIR/run=<id>/, its page to DIR/LESSON.md and DIR/LESSON.html."`
 	Threads     int           `short:"t" default:"6" group:"Load" help:"Worker threads of every run, spread round-robin over the nodes."`
-	TableSize   int64         `default:"20000" group:"Load" help:"Rows of main1, the table the workload reads and writes (prepared when the server does not hold it already)."`
+	TableSize   int64         `group:"Load" help:"Rows of main1, the table the workload reads and writes (prepared when the server does not hold it already); default 20000, hot-vs-uniform 1000000 (a clustered index of ~400 MiB, twice its buffer pool)."`
 	Seed        uint64        `default:"1" group:"Load" help:"Seed of the rows and of the parameter values."`
 	Warmup      time.Duration `default:"5s" group:"Load" help:"Unmeasured workload before each run's measured phase."`
 	Window      time.Duration `default:"10s" group:"Load" help:"Length of each quiet window before an action (and of a slow-node throttle, and of a hot-vs-uniform run)."`
@@ -27,7 +27,10 @@ type experimentCmd struct {
 	Percent      []float64     `default:"20" group:"slow-node" placeholder:"PCT,..." help:"How much slower the node is made, in percent of its own rate (0: an A/A check of the lesson); several, e.g. 0,10,21,40: the dose response, the cluster's slowdown against the node's at each."`
 	Resource     string        `default:"io" enum:"io,cpu" group:"slow-node" help:"What is throttled: io (disk) or cpu."`
 	Node         string        `default:"node3" group:"slow-node" help:"The node made slower (slow-node), crashed alone (recovery), or restored (restore)."`
-	WritePercent []int         `default:"0,10,50" group:"hot-vs-uniform" placeholder:"PCT,..." help:"Shares of writes (point_update among point_select) to measure hot against uniform at."`
+	WritePercent []int         `default:"0,10,50" group:"hot-vs-uniform" placeholder:"PCT,..." help:"Shares of writes (point_update among point_select) to measure hot against uniform at (50: the reference's 50/50 mix)."`
+	ReadIOPS     int64         `name:"read-iops" default:"500" group:"hot-vs-uniform" placeholder:"N" help:"The server's disk reads held at N a second for the lesson (a cgroup limit, as the slow action's, lifted after): a disk of a given speed, so that a buffer-pool miss costs what it costs on a node whose data is far larger than its memory; 500 keeps the uniform runs waiting for the disk even when the machine's CPU is busy. 0: no cap."`
+	FlushMethod  string        `default:"O_DIRECT" group:"hot-vs-uniform" placeholder:"METHOD" help:"innodb_flush_method the server runs the lesson with: a single-server sandbox is restarted with it, then with its own options again (noted in its ledger first). O_DIRECT: a miss is a disk read, not one the page cache serves. Empty: left as it is."`
+	PoolShare    float64       `default:"0.5" group:"hot-vs-uniform" placeholder:"SHARE" help:"The buffer pool for the lesson, as a share of main1's clustered index (all a point select by id reads): 0.5 holds the hot fifth, not the whole; set online and set back after. --buffer-pool-size, when given, wins. 0: left as it is."`
 	Rows         int64         `default:"100000" group:"ddl-methods and chunked-dml" help:"Rows of the table big, which the schema change and the DELETEs work on."`
 	ActionTime   time.Duration `default:"30s" group:"ddl-methods and chunked-dml" help:"How long each action is given (the run lasts --window plus this; recovery: 90s at least): an action still running then is stopped."`
 	UseMemory    []string      `default:"100M,2G" group:"restore" placeholder:"SIZE" help:"mariabackup --prepare --use-memory values: --node is restored once per value and repetition."`
@@ -62,8 +65,18 @@ Lessons:
                   longest stall, throughput in the action's window, flow control.
   chunked-dml     half of big deleted by one DELETE and in chunks of 5000 rows.
   hot-vs-uniform  point_select and point_update by primary key, hot (hotspot)
-                  against uniform at each --write-percent; give --buffer-pool-size
-                  smaller than main1 for the lesson's point.
+                  against uniform at each --write-percent, --repetitions
+                  pairs each, on main1 of 1,000,000 rows by default, in a
+                  regime where a buffer-pool miss is a disk read: the
+                  sandbox's server run with --flush-method (O_DIRECT: no
+                  page cache between InnoDB and its disk; restarted with it
+                  when it runs with another), its buffer pool
+                  --pool-share of main1's clustered index (the hot fifth
+                  fits, the whole does not), its reads held at --read-iops;
+                  all set back after, also after a kill (by the next
+                  command). The page gives hot against uniform per share
+                  with its interval and whether the gap shrinks as writes
+                  grow.
   recovery        --node crashed (SIGKILL), then every node, each in its own
                   run: time to the first writable node, 2 of 3 Synced, all
                   Synced, IST or SST per node.
@@ -86,7 +99,9 @@ Examples:
   joinbench experiment slow-node --sandbox g --percent 0      # the A/A check
   joinbench experiment slow-node --sandbox g --percent 0,10,21,40 --repetitions 3
   joinbench experiment ddl-methods --sandbox g --rows 200000
-  joinbench experiment hot-vs-uniform --sandbox g --table-size 300000 --buffer-pool-size 32M
+  joinbench sandbox start --name s
+  joinbench experiment hot-vs-uniform --sandbox s
+  joinbench experiment hot-vs-uniform --sandbox s --read-iops 0   # the disk as it is
   joinbench experiment restore --sandbox g --use-memory 100M,2G --repetitions 2`
 }
 
@@ -95,6 +110,13 @@ func (c *experimentCmd) Run(ctx context.Context, cl *cli) error {
 		return usage.Errorf("experiment needs a running sandbox: start one (joinbench sandbox start --name g --galera 3) and give --sandbox g")
 	}
 	log := logWriter(cl)
+	bufferPool := ""
+	if c.Lesson == "hot-vs-uniform" && c.bufferPoolGiven {
+		// The lesson sizes the pool itself, once its server runs with the
+		// flush method it restarts it with (a restart would undo a size
+		// set now).
+		bufferPool, c.bufferPoolGiven = c.BufferPoolSize, false
+	}
 	tgt, err := c.connect(ctx, log)
 	if err != nil {
 		return err
@@ -103,6 +125,7 @@ func (c *experimentCmd) Run(ctx context.Context, cl *cli) error {
 	o := experiment.Options{
 		Out: c.Out, Threads: c.Threads, TableSize: c.TableSize, Seed: c.Seed, Warmup: c.Warmup, Window: c.Window,
 		Repetitions: c.Repetitions, Percents: c.Percent, Resource: c.Resource, Node: c.Node, WritePercents: c.WritePercent,
+		FlushMethod: c.FlushMethod, ReadIOPS: c.ReadIOPS, PoolShare: c.PoolShare, BufferPool: bufferPool,
 		Rows: c.Rows, ActionTime: c.ActionTime, UseMemory: c.UseMemory, SandboxDir: c.SandboxDir, ToolVersion: version, Log: log,
 	}
 	if !cl.Quiet {

@@ -30,6 +30,12 @@ type Process interface {
 	Ledger() ledger.Ledger
 	// Running reports whether the server runs.
 	Running() bool
+	// RestartWith restarts the server with extra options after its own,
+	// for one command (a setting it reads only when it starts), noted in
+	// the ledger first so that a killed command's is undone by the next
+	// (sandbox.Named.RestartWith); restore restarts it with its options
+	// before. A cluster's node is refused: its options are its my.cnf's.
+	RestartWith(ctx context.Context, extra []string, why string) (restore func(context.Context) error, err error)
 }
 
 // Recovery is how a server came back after a crash.
@@ -88,4 +94,18 @@ func (p *sandboxProcess) Restart(ctx context.Context, down time.Duration) error 
 		return fmt.Errorf("not restarted: the run ended while another fault on the sandbox was being recovered (%w)", err)
 	}
 	return p.sb.Restart(ctx, p.s, down)
+}
+
+func (p *sandboxProcess) RestartWith(ctx context.Context, extra []string, why string) (func(context.Context) error, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	restore, err := p.sb.RestartWith(ctx, p.s, extra, why)
+	if err != nil {
+		return nil, err
+	}
+	return func(ctx context.Context) error {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		return restore(ctx)
+	}, nil
 }

@@ -11,6 +11,10 @@
 // next loses more than the cap takes away), so the limit is adjusted every
 // second until the rate measured under it is the target (control.go).
 //
+// Cap (cap.go) is the other kind of limit: a process's disk reads held
+// at a fixed number of operations a second until it is lifted, a disk of
+// a given speed whatever the machine's own, in a group of the same name.
+//
 // A caller that may be killed while a limit holds notes the group before
 // it is made (Spec.Record); Release undoes such a group later.
 //

@@ -61,6 +61,9 @@ func (p fakeProcess) Crash(context.Context, time.Duration, bool) ([]server.Recov
 }
 func (p fakeProcess) Ledger() ledger.Ledger { return nil }
 func (p fakeProcess) Running() bool         { return false }
+func (p fakeProcess) RestartWith(context.Context, []string, string) (func(context.Context) error, error) {
+	return nil, errors.New("fake")
+}
 
 // A slow action this machine could not inject is refused before the run,
 // in one line: here the node's data is on no disk (/proc), so no I/O

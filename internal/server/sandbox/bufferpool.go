@@ -131,9 +131,15 @@ func (s *Server) bufferPool(ctx context.Context) (int64, error) {
 // server that refuses is a user error, and those already resized get
 // their size back.
 func (n *Named) SetBufferPool(ctx context.Context, size string, log io.Writer) (restore func() error, err error) {
+	return n.SetBufferPoolFor(ctx, size, "--buffer-pool-size", log)
+}
+
+// SetBufferPoolFor is SetBufferPool, its messages naming why the pool is
+// resized (the flag that asked for it).
+func (n *Named) SetBufferPoolFor(ctx context.Context, size, why string, log io.Writer) (restore func() error, err error) {
 	bytes, err := ParseSize(size)
 	if err != nil {
-		return nil, usage.Errorf("--buffer-pool-size: %v", err)
+		return nil, usage.Errorf("%s: %v", why, err)
 	}
 	type resized struct {
 		s    *Server
@@ -178,7 +184,7 @@ func (n *Named) SetBufferPool(ctx context.Context, size string, log io.Writer) (
 			return nil, errors.Join(err, noted(), restore())
 		}
 		done = append(done, resized{s, was, noted})
-		msg := fmt.Sprintf("%s: innodb_buffer_pool_size %s -> %s for this command (--buffer-pool-size)", s.Name, FormatSize(was), FormatSize(now))
+		msg := fmt.Sprintf("%s: innodb_buffer_pool_size %s -> %s for this command (%s)", s.Name, FormatSize(was), FormatSize(now), why)
 		if now != bytes {
 			msg += fmt.Sprintf("; the server rounded %s to %s", size, FormatSize(now))
 		}

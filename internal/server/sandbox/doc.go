@@ -25,7 +25,9 @@
 // joiner's log, its state transfer (crash.go, transfer.go); and the
 // rebuild of a node from a mariabackup backup, its redo apply timed on its
 // own (restore.go). So is
-// resizing a running server's buffer pool for one command (bufferpool.go).
+// resizing a running server's buffer pool for one command (bufferpool.go),
+// and restarting a single server with options of one command's own, a
+// setting it reads only at start (serverargs.go).
 // A cluster node may have options of its own, kept across starts
 // (nodeoptions.go).
 //

@@ -40,6 +40,11 @@ const (
 	ChangeNodeDown = "node-down"
 	// ChangeScratch: a folder a restore works in. Undo: "path", removed.
 	ChangeScratch = "scratch"
+	// ChangeServerArgs: a single server restarted with options of one
+	// command's own (a lesson's innodb_flush_method). Undo: "args", the
+	// options it ran with before (a JSON list), with which it is
+	// restarted.
+	ChangeServerArgs = "server-args"
 )
 
 // Ledger is the sandbox's ledger of changes not yet undone, in its folder.

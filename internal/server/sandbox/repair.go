@@ -76,7 +76,8 @@ func (n *Named) busy() map[string]bool {
 // crash, restart or restore left down started again (a restore's node
 // rebuilt by a full state transfer), scratch folders removed, settings
 // and buffer pools set back, an online schema change's triggers and copy
-// dropped. What it cannot undo safely is a user error saying the command
+// dropped, a server restarted with options of a command's own given
+// its options before again. What it cannot undo safely is a user error saying the command
 // to run. It returns how many things it undid.
 func (n *Named) Repair(ctx context.Context, log io.Writer) (int, error) {
 	return n.repair(ctx, log, false)
@@ -147,13 +148,23 @@ func (n *Named) repair(ctx context.Context, log io.Writer, toStop bool) (int, er
 		undone += len(pids)
 	}
 	if toStop {
-		for _, kind := range []string{ChangeNodeDown, ChangeGlobal, ChangeBufferPool} {
+		for _, kind := range []string{ChangeNodeDown, ChangeGlobal, ChangeBufferPool, ChangeServerArgs} {
 			for _, e := range byKind[kind] {
 				say(e, "nothing to undo, the sandbox being stopped")
 				errs = append(errs, l.Remove(e.ID))
 			}
 			delete(byKind, kind)
 		}
+	}
+	// Options before the servers left down are started: they start with
+	// the options they had before the killed command.
+	for _, e := range byKind[ChangeServerArgs] {
+		if err := n.undoServerArgs(ctx, e); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		say(e, "given its options before again")
+		errs = append(errs, l.Remove(e.ID))
 	}
 	if down := byKind[ChangeNodeDown]; len(down) > 0 {
 		if err := n.bringBack(ctx, down, log); err != nil {
