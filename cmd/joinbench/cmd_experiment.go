@@ -24,13 +24,16 @@ type experimentCmd struct {
 	Window      time.Duration `default:"10s" group:"Load" help:"Length of each quiet window before an action (and of a slow-node throttle, and of a hot-vs-uniform run)."`
 	Repetitions int           `default:"5" group:"Load" help:"Repetitions of each slow-node throttle, of each hot-vs-uniform pair and of each restore, for the interval of the change (restore: the range)."`
 
-	Percent      []float64     `default:"20" group:"slow-node" placeholder:"PCT,..." help:"How much slower the node is made, in percent of its own rate (0: an A/A check of the lesson); several, e.g. 0,10,21,40: the dose response, the cluster's slowdown against the node's at each."`
-	Resource     string        `default:"io" enum:"io,cpu" group:"slow-node" help:"What is throttled: io (disk) or cpu."`
-	Node         string        `default:"node3" group:"slow-node" help:"The node made slower (slow-node), crashed alone (recovery), or restored (restore)."`
-	WritePercent []int         `default:"0,10,50" group:"hot-vs-uniform" placeholder:"PCT,..." help:"Shares of writes (point_update among point_select) to measure hot against uniform at."`
-	Rows         int64         `default:"100000" group:"ddl-methods and chunked-dml" help:"Rows of the table big, which the schema change and the DELETEs work on."`
-	ActionTime   time.Duration `default:"30s" group:"ddl-methods and chunked-dml" help:"How long each action is given (the run lasts --window plus this; recovery: 90s at least): an action still running then is stopped."`
-	UseMemory    []string      `default:"100M,2G" group:"restore" placeholder:"SIZE" help:"mariabackup --prepare --use-memory values: --node is restored once per value and repetition."`
+	Percent        []float64     `default:"20" group:"slow-node" placeholder:"PCT,..." help:"How much slower the node is made, in percent of its own rate (0: an A/A check of the lesson); several, e.g. 0,10,21,40: the dose response, the cluster's slowdown against the node's at each."`
+	Resource       string        `default:"io" enum:"io,cpu" group:"slow-node" help:"What is throttled: io (disk) or cpu."`
+	Node           string        `default:"node3" group:"slow-node" help:"The node made slower (slow-node), crashed alone (recovery), or restored (restore)."`
+	WritePercent   []int         `default:"0,10,50" group:"hot-vs-uniform" placeholder:"PCT,..." help:"Shares of writes (point_update among point_select) to measure hot against uniform at."`
+	Rows           int64         `default:"100000" group:"ddl-methods and chunked-dml" help:"Rows of the table big, which the schema change and the DELETEs work on."`
+	ActionTime     time.Duration `default:"30s" group:"ddl-methods and chunked-dml" help:"How long each action is given (the run lasts --window plus this; recovery: 90s at least): an action still running then is stopped."`
+	UseMemory      []string      `default:"100M,2G" group:"restore" placeholder:"SIZE" help:"mariabackup --prepare --use-memory values: --node is restored once per value and repetition."`
+	BackupThrottle int           `group:"restore" placeholder:"IOPS" help:"mariabackup --backup --throttle: the backup's copy limited to IOPS operations of 1 MB a second, so that it lasts and the redo written meanwhile accumulates (0: unthrottled)."`
+	BackupWriters  int           `group:"restore" placeholder:"N" help:"Threads rewriting the lesson's own table restore_burst (20000 rows of 4000 bytes) in chunks of 1000 rows on the backed-up node while the backup runs: the redo the prepare applies (0: none)."`
+	OneBackup      bool          `group:"restore" help:"One backup per repetition, prepared with every --use-memory value (on copies, the order rotating), the last restored: the values compared on the same redo."`
 }
 
 func (c *experimentCmd) Help() string {
@@ -68,8 +71,14 @@ Lessons:
                   Synced, IST or SST per node.
   restore         --node rebuilt from a mariabackup backup taken under a write
                   load on the other nodes, once per --use-memory value and
-                  repetition: the prepare (redo apply) and the whole restore
-                  timed, the redo's share of it, IST or SST.
+                  repetition: the backup, prepare (redo apply), copy and join
+                  timed, the redo's share of the restore, IST or SST. With
+                  --backup-throttle and --backup-writers the backup lasts
+                  under heavy writes and its redo outgrows --use-memory (the
+                  starved prepare); with --one-backup every value prepares
+                  the same backup. Each restore starts a --window after
+                  the workload's first execution; one whose window had no
+                  traffic is named and not judged.
 
 Every page says how many windows (pairs of runs, crashes, restores,
 methods) were judged of how many were planned. Ctrl-C or SIGTERM stops the
@@ -86,7 +95,8 @@ Examples:
   joinbench experiment slow-node --sandbox g --percent 0,10,21,40 --repetitions 3
   joinbench experiment ddl-methods --sandbox g --rows 200000
   joinbench experiment hot-vs-uniform --sandbox g --table-size 300000 --buffer-pool-size 32M
-  joinbench experiment restore --sandbox g --use-memory 100M,2G --repetitions 2`
+  joinbench experiment restore --sandbox g --use-memory 100M,2G --repetitions 2
+  joinbench experiment restore --sandbox g --use-memory 32M,100M,512M,2G --backup-throttle 2 --backup-writers 3 --one-backup`
 }
 
 func (c *experimentCmd) Run(ctx context.Context, cl *cli) error {
@@ -102,7 +112,7 @@ func (c *experimentCmd) Run(ctx context.Context, cl *cli) error {
 	o := experiment.Options{
 		Out: c.Out, Threads: c.Threads, TableSize: c.TableSize, Seed: c.Seed, Warmup: c.Warmup, Window: c.Window,
 		Repetitions: c.Repetitions, Percents: c.Percent, Resource: c.Resource, Node: c.Node, WritePercents: c.WritePercent,
-		Rows: c.Rows, ActionTime: c.ActionTime, UseMemory: c.UseMemory, SandboxDir: c.SandboxDir, ToolVersion: version, Log: log,
+		Rows: c.Rows, ActionTime: c.ActionTime, UseMemory: c.UseMemory, BackupThrottle: c.BackupThrottle, BackupWriters: c.BackupWriters, OneBackup: c.OneBackup, SandboxDir: c.SandboxDir, ToolVersion: version, Log: log,
 	}
 	if !cl.Quiet {
 		o.Progress = os.Stderr
