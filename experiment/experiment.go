@@ -48,6 +48,9 @@ type Options struct {
 	// --use-memory value (on copies, in an order that rotates), the last
 	// restored: the values compared on the same redo.
 	OneBackup bool
+	// PrepareDirect: the prepares read pages with O_DIRECT, past the
+	// operating system's cache.
+	PrepareDirect bool
 
 	ToolVersion string
 	Log         io.Writer // what is being done, one line each

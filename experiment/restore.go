@@ -220,7 +220,7 @@ func (e *env) restoreUnderLoad(ctx context.Context, c *sandbox.Cluster, others [
 		return r, 0, fmt.Errorf("run %s: %w", name, err)
 	}
 	e.logf("restore %s with --use-memory %s (quiet window from %s)", e.o.Node, mem, quiet[0].Format("15:04:05.000"))
-	opts := sandbox.RestoreOptions{From: others[0].Node, UseMemory: mem, AlsoPrepare: also, Throttle: e.o.BackupThrottle}
+	opts := sandbox.RestoreOptions{From: others[0].Node, UseMemory: mem, AlsoPrepare: also, Throttle: e.o.BackupThrottle, PrepareDirect: e.o.PrepareDirect}
 	if e.o.BackupWriters > 0 {
 		opts.DuringBackup = func(ctx context.Context) { e.backupWrites(ctx, others[0], name) }
 	}
@@ -395,12 +395,17 @@ func restorePage(o Options, results []restoreResult) *Page {
 	return p
 }
 
-// oneBackupText says how --one-backup shares a backup among the values.
+// oneBackupText says how --one-backup shares a backup among the values,
+// and whether the prepares read past the operating system's cache.
 func oneBackupText(o Options) string {
-	if !o.OneBackup {
-		return ""
+	s := ""
+	if o.PrepareDirect {
+		s = " The prepares read pages with O_DIRECT (--innodb-flush-method), past the operating system's cache, as on a server whose data is far larger than its memory: a page evicted from --use-memory is read from disk again."
 	}
-	return " One backup per repetition, prepared with every value (each on a copy of it but the last, in an order that rotates from one repetition to the next), the last restored: " +
+	if !o.OneBackup {
+		return s
+	}
+	return s + " One backup per repetition, prepared with every value (each on a copy of it but the last, in an order that rotates from one repetition to the next), the last restored: " +
 		"every value applies the same redo, and its row's copy and join are the repetition's one restore."
 }
 

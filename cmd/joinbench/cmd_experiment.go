@@ -34,6 +34,7 @@ type experimentCmd struct {
 	BackupThrottle int           `group:"restore" placeholder:"IOPS" help:"mariabackup --backup --throttle: the backup's copy limited to IOPS operations of 1 MB a second, so that it lasts and the redo written meanwhile accumulates (0: unthrottled)."`
 	BackupWriters  int           `group:"restore" placeholder:"N" help:"Threads rewriting the lesson's own table restore_burst (20000 rows of 4000 bytes) in chunks of 1000 rows on the backed-up node while the backup runs: the redo the prepare applies (0: none)."`
 	OneBackup      bool          `group:"restore" help:"One backup per repetition, prepared with every --use-memory value (on copies, the order rotating), the last restored: the values compared on the same redo."`
+	PrepareDirect  bool          `group:"restore" help:"The prepares read pages with O_DIRECT (mariabackup --innodb-flush-method), past the operating system's cache, as on a server whose data is far larger than its memory."`
 }
 
 func (c *experimentCmd) Help() string {
@@ -96,7 +97,7 @@ Examples:
   joinbench experiment ddl-methods --sandbox g --rows 200000
   joinbench experiment hot-vs-uniform --sandbox g --table-size 300000 --buffer-pool-size 32M
   joinbench experiment restore --sandbox g --use-memory 100M,2G --repetitions 2
-  joinbench experiment restore --sandbox g --use-memory 32M,100M,512M,2G --backup-throttle 2 --backup-writers 3 --one-backup`
+  joinbench experiment restore --sandbox g --use-memory 32M,100M,512M,2G --backup-throttle 2 --backup-writers 3 --one-backup --prepare-direct`
 }
 
 func (c *experimentCmd) Run(ctx context.Context, cl *cli) error {
@@ -112,7 +113,7 @@ func (c *experimentCmd) Run(ctx context.Context, cl *cli) error {
 	o := experiment.Options{
 		Out: c.Out, Threads: c.Threads, TableSize: c.TableSize, Seed: c.Seed, Warmup: c.Warmup, Window: c.Window,
 		Repetitions: c.Repetitions, Percents: c.Percent, Resource: c.Resource, Node: c.Node, WritePercents: c.WritePercent,
-		Rows: c.Rows, ActionTime: c.ActionTime, UseMemory: c.UseMemory, BackupThrottle: c.BackupThrottle, BackupWriters: c.BackupWriters, OneBackup: c.OneBackup, SandboxDir: c.SandboxDir, ToolVersion: version, Log: log,
+		Rows: c.Rows, ActionTime: c.ActionTime, UseMemory: c.UseMemory, BackupThrottle: c.BackupThrottle, BackupWriters: c.BackupWriters, OneBackup: c.OneBackup, PrepareDirect: c.PrepareDirect, SandboxDir: c.SandboxDir, ToolVersion: version, Log: log,
 	}
 	if !cl.Quiet {
 		o.Progress = os.Stderr

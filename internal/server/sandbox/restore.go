@@ -34,6 +34,11 @@ type RestoreOptions struct {
 	// that the backup lasts and the redo written meanwhile accumulates
 	// for the prepare to apply; 0: unthrottled.
 	Throttle int
+	// PrepareDirect gives the prepares --innodb-flush-method=O_DIRECT:
+	// their page reads bypass the operating system's cache, as when the
+	// data is far larger than the machine's memory, so that a page
+	// evicted from --use-memory costs a disk read again.
+	PrepareDirect bool
 	// AlsoPrepare are more --use-memory values whose prepares are timed
 	// on copies of the same backup, one after the other, before the
 	// prepare of the backup restored (with UseMemory): the same redo
@@ -50,8 +55,10 @@ type RestoreOptions struct {
 // restored node's data directory and its join.
 type Restore struct {
 	Node, From, UseMemory string
-	// Throttle is the backup's --throttle (0: none).
-	Throttle int
+	// Throttle is the backup's --throttle (0: none); PrepareDirect the
+	// prepares' O_DIRECT (RestoreOptions.PrepareDirect).
+	Throttle      int
+	PrepareDirect bool
 	// BackupStart, BackupEnd: mariabackup --backup of From, while it
 	// served its clients.
 	BackupStart, BackupEnd time.Time
@@ -150,7 +157,7 @@ func (r Restore) RedoShare() float64 {
 // started on the backup's Galera position so that it joins by IST when a
 // donor still holds the write-sets since, by SST otherwise.
 func (c *Cluster) RestoreNode(ctx context.Context, name string, opts RestoreOptions) (Restore, error) {
-	r := Restore{Node: name, UseMemory: opts.UseMemory, Throttle: opts.Throttle}
+	r := Restore{Node: name, UseMemory: opts.UseMemory, Throttle: opts.Throttle, PrepareDirect: opts.PrepareDirect}
 	for _, m := range append([]string{opts.UseMemory}, opts.AlsoPrepare...) {
 		if err := CheckUseMemory(m); err != nil {
 			return r, err
@@ -220,6 +227,9 @@ func (c *Cluster) RestoreNode(ctx context.Context, name string, opts RestoreOpti
 		args := []string{"--no-defaults", "--prepare", "--no-version-check", "--target-dir=" + dir}
 		if mem != "" {
 			args = append(args, "--use-memory="+mem)
+		}
+		if opts.PrepareDirect {
+			args = append(args, "--innodb-flush-method=O_DIRECT")
 		}
 		p := Prepare{UseMemory: mem}
 		from := fileSize(logFile)

@@ -168,6 +168,9 @@ func TestRestoreThrottlesTheBackup(t *testing.T) {
 		}
 		for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
 			has := strings.Contains(line, "--throttle=")
+			if strings.Contains(line, "O_DIRECT") {
+				t.Errorf("%q: O_DIRECT not asked for", line)
+			}
 			switch {
 			case strings.Contains(line, "--backup") && throttle > 0:
 				if !strings.Contains(line, fmt.Sprintf("--throttle=%d", throttle)) {
@@ -228,7 +231,7 @@ func TestRestoreAlsoPreparesCopies(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := restoreCluster(t, serverPath)
-	r, err := c.RestoreNode(context.Background(), "node2", RestoreOptions{UseMemory: "2G", AlsoPrepare: []string{"32M"}})
+	r, err := c.RestoreNode(context.Background(), "node2", RestoreOptions{UseMemory: "2G", AlsoPrepare: []string{"32M"}, PrepareDirect: true})
 	if err == nil || !strings.HasPrefix(err.Error(), "prepare:") {
 		t.Fatalf("%v, want the fake's kill in the 2G prepare", err)
 	}
@@ -248,6 +251,11 @@ func TestRestoreAlsoPreparesCopies(t *testing.T) {
 	if len(prepares) != 2 || !strings.Contains(prepares[0], "--use-memory=32M") || !strings.Contains(prepares[0], "/copy") ||
 		!strings.Contains(prepares[1], "--use-memory=2G") || !strings.Contains(prepares[1], "/backup") {
 		t.Errorf("prepares %q, want 32M on the copy, then 2G on the backup", prepares)
+	}
+	for _, p := range prepares {
+		if !strings.Contains(p, "--innodb-flush-method=O_DIRECT") {
+			t.Errorf("prepare %q without O_DIRECT", p)
+		}
 	}
 	if _, err := c.RestoreNode(context.Background(), "node2", RestoreOptions{AlsoPrepare: []string{"lots"}}); err == nil || !usage.Is(err) {
 		t.Errorf("a bad AlsoPrepare value: %v, want a usage error", err)
