@@ -122,8 +122,7 @@ func (e *env) restoreOneBackup(ctx context.Context, c *sandbox.Cluster, others [
 	values := e.o.UseMemory
 	index := func(mem string) int { return slices.Index(values, mem) }
 	for rep := range max(e.o.Repetitions, 1) {
-		order := append(slices.Clone(values[rep%len(values):]), values[:rep%len(values)]...)
-		main, also := order[len(order)-1], order[:len(order)-1]
+		main, also := oneBackupOrder(values, rep)
 		name := fmt.Sprintf("one-backup-%d", rep+1)
 		r, quiet, err := e.restoreUnderLoad(ctx, c, others, name, main, also)
 		if e.interrupted(ctx, err) {
@@ -148,6 +147,13 @@ func (e *env) restoreOneBackup(ctx context.Context, c *sandbox.Cluster, others [
 		results[index(main)].restores = append(results[index(main)].restores, r)
 	}
 	return restorePage(e.o, results), nil
+}
+
+// oneBackupOrder is repetition rep's order of the values, rotated by
+// rep: the values prepared on copies, in turn, then the one restored.
+func oneBackupOrder(values []string, rep int) (main string, also []string) {
+	order := append(slices.Clone(values[rep%len(values):]), values[:rep%len(values)]...)
+	return order[len(order)-1], order[:len(order)-1]
 }
 
 // errRunEnded is a write run that ended before its quiet window did.

@@ -120,3 +120,15 @@ func TestRestorePageNamesRefusedRestores(t *testing.T) {
 		t.Errorf("verdict %q, %d rows", none.Verdict, len(none.Table.Rows))
 	}
 }
+
+// With --one-backup the order rotates: each value is in turn the first
+// prepared and the one restored.
+func TestOneBackupOrderRotates(t *testing.T) {
+	values := []string{"32M", "100M", "512M", "2G"}
+	for rep, want := range []string{"2G|32M,100M,512M", "32M|100M,512M,2G", "100M|512M,2G,32M", "512M|2G,32M,100M", "2G|32M,100M,512M"} {
+		main, also := oneBackupOrder(values, rep)
+		if got := main + "|" + strings.Join(also, ","); got != want {
+			t.Errorf("repetition %d: %s, want %s", rep+1, got, want)
+		}
+	}
+}
