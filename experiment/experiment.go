@@ -47,6 +47,19 @@ type Options struct {
 	// named sandbox lives (to reach its nodes' data directories).
 	UseMemory  []string
 	SandboxDir string
+	// restore: the backup's mariabackup --throttle (I/O operations of
+	// 1 MB a second, 0: none) and the threads that rewrite main1 on the
+	// backed-up node while it runs: a long backup under heavy writes,
+	// whose redo outgrows --use-memory (the starved prepare).
+	BackupThrottle int
+	BackupWriters  int
+	// OneBackup: one backup per repetition, prepared with every
+	// --use-memory value (on copies, in an order that rotates), the last
+	// restored: the values compared on the same redo.
+	OneBackup bool
+	// PrepareDirect: the prepares read pages with O_DIRECT, past the
+	// operating system's cache.
+	PrepareDirect bool
 
 	ToolVersion string
 	Log         io.Writer // what is being done, one line each

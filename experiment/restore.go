@@ -7,11 +7,16 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/joinbench/joinbench/internal/server"
 	"github.com/joinbench/joinbench/internal/server/sandbox"
 	"github.com/joinbench/joinbench/internal/usage"
+	"github.com/joinbench/joinbench/replay"
+	"github.com/joinbench/joinbench/replay/action"
+	"github.com/joinbench/joinbench/results"
 )
 
 // restoreWorkload writes main1 on the nodes not restored: the backup is
@@ -26,6 +31,9 @@ const restoreRunLimit = 30 * time.Minute
 type restoreResult struct {
 	useMemory string
 	restores  []sandbox.Restore
+	// refused are the restores made but not judged, each named with why:
+	// their quiet window held no successful execution of the workload.
+	refused []string
 }
 
 // restore rebuilds Node from a backup of another node once per
@@ -39,6 +47,9 @@ func restore(ctx context.Context, e *env) (*Page, error) {
 		if err := sandbox.CheckUseMemory(m); err != nil {
 			return nil, err
 		}
+	}
+	if e.o.BackupThrottle < 0 || e.o.BackupWriters < 0 {
+		return nil, usage.Errorf("--backup-throttle and --backup-writers take 0 or more")
 	}
 	if len(e.tgt.Nodes) > 0 {
 		return nil, usage.Errorf("restore puts its load on the nodes not restored: give --sandbox without --dsn")
@@ -63,11 +74,23 @@ func restore(ctx context.Context, e *env) (*Page, error) {
 	if err := e.prepare(ctx); err != nil {
 		return nil, err
 	}
+	if e.o.BackupWriters > 0 {
+		if err := e.fillBurst(ctx); err != nil {
+			return nil, err
+		}
+	}
 	results := make([]restoreResult, len(e.o.UseMemory))
+	for i, mem := range e.o.UseMemory {
+		results[i].useMemory = mem
+	}
+	if e.o.OneBackup {
+		return e.restoreOneBackup(ctx, named.Cluster, others, results)
+	}
 	for rep := range max(e.o.Repetitions, 1) {
 		for i, mem := range e.o.UseMemory {
 			results[i].useMemory = mem
-			r, err := e.restoreUnderLoad(ctx, named.Cluster, others, fmt.Sprintf("use-memory-%s-%d", mem, rep+1), mem)
+			name := fmt.Sprintf("use-memory-%s-%d", mem, rep+1)
+			r, quiet, err := e.restoreUnderLoad(ctx, named.Cluster, others, name, mem, nil)
 			if e.interrupted(ctx, err) {
 				// The restores made so far are paged, this one is not;
 				// what it left (a node stopped, a backup kept) is noted.
@@ -76,81 +99,291 @@ func restore(ctx context.Context, e *env) (*Page, error) {
 			if err != nil {
 				return nil, err
 			}
+			if quiet == 0 {
+				// Not kept silently: the page names it, the tally counts
+				// it out.
+				e.logf("restore %s: its quiet window had no successful execution: not judged", name)
+				results[i].refused = append(results[i].refused, name)
+				continue
+			}
 			results[i].restores = append(results[i].restores, r)
 		}
 	}
 	return restorePage(e.o, results), nil
 }
 
+// restoreOneBackup is restore with one backup per repetition, prepared
+// with every --use-memory value: each value but the last of the
+// repetition's order on a copy, the last on the backup that is restored.
+// The order rotates from one repetition to the next, so that each value
+// is in turn the first prepared and the one restored. Every value's row
+// holds its own prepare with the repetition's copy and join.
+func (e *env) restoreOneBackup(ctx context.Context, c *sandbox.Cluster, others []server.Endpoint, results []restoreResult) (*Page, error) {
+	values := e.o.UseMemory
+	index := func(mem string) int { return slices.Index(values, mem) }
+	for rep := range max(e.o.Repetitions, 1) {
+		main, also := oneBackupOrder(values, rep)
+		name := fmt.Sprintf("one-backup-%d", rep+1)
+		r, quiet, err := e.restoreUnderLoad(ctx, c, others, name, main, also)
+		if e.interrupted(ctx, err) {
+			return restorePage(e.o, results), nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if quiet == 0 {
+			e.logf("restore %s: its quiet window had no successful execution: not judged", name)
+			for i := range results {
+				results[i].refused = append(results[i].refused, name+" ("+results[i].useMemory+")")
+			}
+			continue
+		}
+		for _, p := range r.Also {
+			if i := index(p.UseMemory); i >= 0 {
+				results[i].restores = append(results[i].restores, r.WithPrepare(p))
+			}
+		}
+		r.Also = nil
+		results[index(main)].restores = append(results[index(main)].restores, r)
+	}
+	return restorePage(e.o, results), nil
+}
+
+// oneBackupOrder is repetition rep's order of the values, rotated by
+// rep: the values prepared on copies, in turn, then the one restored.
+func oneBackupOrder(values []string, rep int) (main string, also []string) {
+	order := append(slices.Clone(values[rep%len(values):]), values[:rep%len(values)]...)
+	return order[len(order)-1], order[:len(order)-1]
+}
+
+// errRunEnded is a write run that ended before its quiet window did.
+var errRunEnded = errors.New("the write run ended before the restore started")
+
+// quietWindow waits for the workload's measured start (origin: its first
+// successful execution) and then window, and returns that quiet window. It
+// is timed from the workload, not from the run's launch: a run that
+// starts late on a busy machine shifts it, and cannot leave it empty.
+// ended closes when the run ends; before the window's end that is
+// errRunEnded.
+func quietWindow(ctx context.Context, origin *action.Origin, ended <-chan struct{}, window time.Duration) ([2]time.Time, error) {
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-ended:
+			cancel()
+		case <-wctx.Done():
+		}
+	}()
+	at, err := origin.Wait(wctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return [2]time.Time{}, ctx.Err()
+		}
+		return [2]time.Time{}, errRunEnded
+	}
+	end := at.Add(window)
+	t := time.NewTimer(time.Until(end))
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return [2]time.Time{at, end}, nil
+	case <-ended:
+		return [2]time.Time{}, errRunEnded
+	case <-ctx.Done():
+		return [2]time.Time{}, ctx.Err()
+	}
+}
+
 // restoreUnderLoad runs the write workload on others and, after a quiet
-// window, restores the node; the run is stopped once the node is Synced.
-func (e *env) restoreUnderLoad(ctx context.Context, c *sandbox.Cluster, others []server.Endpoint, name, mem string) (sandbox.Restore, error) {
+// window timed from the workload's measured start, restores the node; the
+// run is stopped once the node is Synced. It returns the restore and the
+// successful executions of its quiet window, read from the run's results
+// (0: a window without traffic, or results that could not be read).
+func (e *env) restoreUnderLoad(ctx context.Context, c *sandbox.Cluster, others []server.Endpoint, name, mem string, also []string) (sandbox.Restore, int64, error) {
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
-	done := make(chan error, 1)
+	origin := action.NewOrigin()
+	var out *replay.Outcome
+	var runErr error
+	ended := make(chan struct{})
 	go func() {
-		_, err := e.runOn(runCtx, others, nil, name, restoreWorkload, restoreRunLimit)
-		done <- err
+		defer close(ended)
+		out, runErr = e.runFrom(runCtx, others, nil, origin, name, restoreWorkload, restoreRunLimit)
 	}()
 	var r sandbox.Restore
-	var err error
-	select {
-	case err = <-done:
+	quiet, err := quietWindow(ctx, origin, ended, e.o.Window)
+	if err != nil {
+		stop()
+		<-ended
 		if ctx.Err() != nil {
 			// The run ended because the lesson was interrupted.
-			return r, ctx.Err()
+			return r, 0, ctx.Err()
 		}
-		if err == nil {
-			err = errors.New("the write run ended before the restore started")
+		if runErr != nil {
+			err = fmt.Errorf("%w: %w", err, runErr)
 		}
-		return r, fmt.Errorf("run %s: %w", name, err)
-	case <-ctx.Done():
-		return r, ctx.Err()
-	case <-time.After(e.o.Warmup + e.o.Window):
+		return r, 0, fmt.Errorf("run %s: %w", name, err)
 	}
-	e.logf("restore %s with --use-memory %s", e.o.Node, mem)
-	r, err = c.RestoreNode(ctx, e.o.Node, sandbox.RestoreOptions{UseMemory: mem})
+	e.logf("restore %s with --use-memory %s (quiet window from %s)", e.o.Node, mem, quiet[0].Format("15:04:05.000"))
+	opts := sandbox.RestoreOptions{From: others[0].Node, UseMemory: mem, AlsoPrepare: also, Throttle: e.o.BackupThrottle, PrepareDirect: e.o.PrepareDirect}
+	if e.o.BackupWriters > 0 {
+		opts.DuringBackup = func(ctx context.Context) { e.backupWrites(ctx, others[0], name) }
+	}
+	r, err = c.RestoreNode(ctx, e.o.Node, opts)
 	stop()
-	if runErr := <-done; runErr != nil && ctx.Err() == nil && !errors.Is(runErr, context.Canceled) {
+	<-ended
+	if runErr != nil && ctx.Err() == nil && !errors.Is(runErr, context.Canceled) {
 		e.logf("warning: run %s: %v", name, runErr)
 	}
 	if err != nil {
-		return r, fmt.Errorf("restore %s: %w", e.o.Node, err)
+		return r, 0, fmt.Errorf("restore %s: %w", e.o.Node, err)
 	}
-	return r, nil
+	if out == nil {
+		return r, 0, nil
+	}
+	n, err := quietExecutions(out.Dir, quiet)
+	if err != nil {
+		e.logf("warning: run %s: %v", name, err)
+	}
+	return r, n, nil
+}
+
+// quietExecutions counts the successful executions of the run in dir
+// that ended inside the quiet window w.
+func quietExecutions(dir string, w [2]time.Time) (int64, error) {
+	from, to := w[0].UnixNano(), w[1].UnixNano()
+	var n int64
+	_, err := results.ScanExecutionColumns(dir, nil, results.ColumnScan{SkipTemplates: true, SkipRows: true}, func(c *results.ExecutionColumns) error {
+		for i := range c.Len {
+			if end := c.StartNs[i] + c.LatencyNs[i]; c.ErrorCode[i] == 0 && end >= from && end < to {
+				n++
+			}
+		}
+		return nil
+	})
+	return n, err
+}
+
+// burstTable is the restore lesson's own table, rewritten during the
+// backup (the workload's main1 is left as it was): burstRows rows of a
+// 4000-byte value, three or four to a page.
+const (
+	burstTable = "restore_burst"
+	burstRows  = 20000
+	burstWidth = 4000
+)
+
+// backupChunk is how many rows of burstTable one statement of the
+// backup's write burst rewrites.
+const backupChunk = 1000
+
+// backupWriteSQL rewrites a chunk of burstTable by primary key: every byte
+// of each row's value changes, so that each row logs its old value (undo)
+// and its new one (redo), about 8 kB, and the redo reaches many pages.
+var backupWriteSQL = fmt.Sprintf("UPDATE %s SET n = n + 1, pad = REPEAT(CHAR(65 + (n + 1) %% 26), %d) WHERE id BETWEEN ? AND ?", burstTable, burstWidth)
+
+// fillBurst (re)creates burstTable, once per lesson, before the first
+// run.
+func (e *env) fillBurst(ctx context.Context) error {
+	e.logf("filling %s with %d rows of %d bytes (the backup's writes)", burstTable, burstRows, burstWidth)
+	stmts := []string{"DROP TABLE IF EXISTS " + burstTable,
+		"CREATE TABLE " + burstTable + fmt.Sprintf(" (id INT PRIMARY KEY, n INT NOT NULL DEFAULT 0, pad VARCHAR(%d) NOT NULL)", burstWidth)}
+	// In chunks: one write-set of the whole table would stall the cluster.
+	for lo := int64(1); lo <= burstRows; lo += 2000 {
+		stmts = append(stmts, fmt.Sprintf("INSERT INTO %s (id, pad) SELECT n, REPEAT('A', %d) FROM (%s) s WHERE n BETWEEN %d AND %d",
+			burstTable, burstWidth, numbersFrom1(burstRows), lo, min(lo+1999, burstRows)))
+	}
+	return e.exec(ctx, burstTable, stmts...)
+}
+
+// backupWrites rewrites burstTable chunk after chunk on ep, BackupWriters
+// threads each on its own stretch of ids, until ctx ends with the backup:
+// the redo the prepare will apply. A statement that fails (a conflict) is
+// left, the next goes on.
+func (e *env) backupWrites(ctx context.Context, ep server.Endpoint, name string) {
+	db, err := ep.OpenDB()
+	if err != nil {
+		e.logf("warning: run %s: the backup's writes: %v", name, err)
+		return
+	}
+	defer db.Close()
+	threads := e.o.BackupWriters
+	size := int64(burstRows)
+	var wg sync.WaitGroup
+	var chunks, failed atomic.Int64
+	for w := range threads {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			lo := 1 + int64(w)*size/int64(threads)
+			for ctx.Err() == nil {
+				if _, err := db.ExecContext(ctx, backupWriteSQL, lo, lo+backupChunk-1); err != nil {
+					failed.Add(1)
+				} else {
+					chunks.Add(1)
+				}
+				if lo += backupChunk; lo > size {
+					lo = 1
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	e.logf("run %s: %d threads rewrote %d chunks of %d rows of %s during the backup (%d statements failed or were cut)",
+		name, threads, chunks.Load(), backupChunk, burstTable, failed.Load())
 }
 
 // restorePage is the lesson's table (one row per --use-memory value, the
-// repetitions' mean with their range) and verdict.
+// repetitions' mean with their range) and verdict. Its columns, in order:
+// the value; the backup's size and time; the redo to apply; the prepare's
+// time and the redo applied per second; the copy's and the join's time;
+// the whole restore's time and the redo's share of it; how many prepares
+// needed several batches; how the node joined.
 func restorePage(o Options, results []restoreResult) *Page {
+	how := "a mariabackup backup of a running node"
+	if o.BackupThrottle > 0 || o.BackupWriters > 0 {
+		how = fmt.Sprintf("a mariabackup backup of a running node (its copy throttled to %d I/O operations a second, %d threads rewriting the lesson's table %s, %d rows of %d bytes, in chunks of %d rows on it meanwhile)",
+			o.BackupThrottle, o.BackupWriters, burstTable, burstRows, burstWidth, backupChunk)
+	}
 	p := &Page{Title: "restore: a node rebuilt from a backup taken under load",
-		What: fmt.Sprintf("A write workload on the other nodes (%d threads); %s rebuilt as an operator does it: a mariabackup backup of a running node, "+
-			"--prepare (the redo apply) with each --use-memory, the node stopped and the backup moved into its data directory, then started on the backup's position to join. %d repetition(s) per value.",
-			o.Threads, o.Node, max(o.Repetitions, 1)),
-		Table: Table{Header: []string{"--use-memory", "backup (MB)", "redo to apply (MB)", "prepare, redo apply (s)", "redo applied (MB/s)", "whole restore (s)", "redo share", "joined by"}},
+		What: fmt.Sprintf("A write workload on the other nodes (%d threads); %s rebuilt as an operator does it: %s, "+
+			"--prepare (the redo apply) with each --use-memory, the node stopped and the backup moved into its data directory, then started on the backup's position to join. "+
+			"Each restore starts after a quiet window of %s timed from the workload's first successful execution. %d repetition(s) per value.%s",
+			o.Threads, o.Node, how, o.Window, max(o.Repetitions, 1), oneBackupText(o)),
+		Table: Table{Header: []string{"--use-memory", "backup (MB)", "backup (s)", "redo applied (MB)", "prepare, redo apply (s)", "redo applied (MB/s)",
+			"copy (s)", "join (s)", "whole restore (s)", "redo share", "prepare batches", "joined by"}},
 		Notes: []string{
 			"whole restore: from the start of the prepare to the node Synced (prepare, copy into the data directory, start and join); the backup is taken before and not counted.",
 			"with several repetitions a cell is the mean, its range in brackets; redo applied per second is over all of the value's restores. Memory is judged by that rate, not the prepare's time: each backup gathers its own amount of redo.",
-			"the redo to apply is what the nodes wrote during the backup: it grows with the write rate and the backup's length, and so with the data size; the join is an IST of the write-sets since the backup while a donor still holds them, a full SST otherwise.",
+			"redo applied: what the prepare scanned, from the checkpoint its recovery started at (its log says which) to the backup's end; it is what the backed-up node had not checkpointed when the backup began plus what the nodes wrote during the backup, so it grows with the write rate and the backup's length, and so with the data size. The join is an IST of the write-sets since the backup while a donor still holds them, a full SST otherwise.",
+			"--use-memory is the buffer pool of the prepare, which is InnoDB's crash recovery run on the backup: recovery keeps the redo it parses in buffer-pool blocks and, when the redo to apply outgrows them (about a third of the pool), " +
+				"turns to several batches, logging \"Multi-batch recovery needed\" (MariaDB's documentation: mariadb-backup --use-memory, and the InnoDB redo log page, on sizing the redo log). prepare batches: the batches its log reports (\"To recover:\" lines), 1 when the redo fitted.",
 		}}
 	var parts []string
 	for _, res := range results {
 		p.Tally.Judged += len(res.restores)
+		for _, name := range res.refused {
+			p.Notes = append(p.Notes, fmt.Sprintf("not judged: restore %s, whose quiet window had no successful execution of the workload (a restore is judged only against a workload that was running)", name))
+		}
 		if len(res.restores) == 0 {
 			continue
 		}
-		var backup, redo, prep, whole, shares []float64
+		var backup, backupSecs, redo, prep, copySecs, join, whole, shares, batches []float64
 		var joined []string
 		for _, r := range res.restores {
-			backup, redo = append(backup, float64(r.BackupBytes)/1e6), append(redo, float64(r.RedoBytes)/1e6)
-			prep, whole, shares = append(prep, r.PrepareSeconds()), append(whole, r.RestoreSeconds()), append(shares, r.RedoShare())
+			backup, backupSecs, redo = append(backup, float64(r.BackupBytes)/1e6), append(backupSecs, r.BackupSeconds()), append(redo, float64(r.PrepareRedo())/1e6)
+			prep, copySecs, join = append(prep, r.PrepareSeconds()), append(copySecs, r.CopySeconds()), append(join, r.JoinSeconds())
+			whole, shares = append(whole, r.RestoreSeconds()), append(shares, r.RedoShare())
+			batches = append(batches, float64(r.Batches))
 			if t := cmp.Or(r.Join.Transfer, "unknown"); !slices.Contains(joined, t) {
 				joined = append(joined, t)
 			}
 		}
 		mem := cmp.Or(res.useMemory, "default")
-		p.Table.Rows = append(p.Table.Rows, []string{mem, spread(backup, "%.0f"), spread(redo, "%.1f"), spread(prep, "%.1f"), fmt.Sprintf("%.1f", applyRate(res)), spread(whole, "%.1f"),
-			shareSpread(shares), strings.Join(joined, ", ")})
+		p.Table.Rows = append(p.Table.Rows, []string{mem, spread(backup, "%.0f"), spread(backupSecs, "%.0f"), spread(redo, "%.1f"), spread(prep, "%.1f"),
+			fmt.Sprintf("%.1f", applyRate(res)), spread(copySecs, "%.1f"), spread(join, "%.1f"), spread(whole, "%.1f"),
+			shareSpread(shares), spread(batches, "%.0f"), strings.Join(joined, ", ")})
 		if len(parts) == 0 {
 			parts = append(parts, fmt.Sprintf("%s of the restore with %s", share(mean(shares)), mem))
 		} else {
@@ -159,11 +392,28 @@ func restorePage(o Options, results []restoreResult) *Page {
 	}
 	if len(parts) == 0 {
 		p.Verdict = "no restore was made"
+		if p.Tally.Judged == 0 && slices.ContainsFunc(results, func(r restoreResult) bool { return len(r.refused) > 0 }) {
+			p.Verdict = "no restore had a quiet window with traffic"
+		}
 		return p
 	}
 	p.Verdict = "redo apply was " + strings.Join(parts, " and ") + restoreConclusion(results)
 	p.Figures = append(p.Figures, restoreFigure(results)...) // restore_figure.go
 	return p
+}
+
+// oneBackupText says how --one-backup shares a backup among the values,
+// and whether the prepares read past the operating system's cache.
+func oneBackupText(o Options) string {
+	s := ""
+	if o.PrepareDirect {
+		s = " The prepares read pages with O_DIRECT (--innodb-flush-method), past the operating system's cache, as on a server whose data is far larger than its memory: a page evicted from --use-memory is read from disk again."
+	}
+	if !o.OneBackup {
+		return s
+	}
+	return s + " One backup per repetition, prepared with every value (each on a copy of it but the last, in an order that rotates from one repetition to the next), the last restored: " +
+		"every value applies the same redo, and its row's copy and join are the repetition's one restore."
 }
 
 // restoreConclusion says what dominated the restores, and whether more
@@ -208,7 +458,7 @@ func restoreConclusion(results []restoreResult) string {
 func applyRate(res restoreResult) float64 {
 	var redo, secs float64
 	for _, r := range res.restores {
-		redo, secs = redo+float64(r.RedoBytes)/1e6, secs+r.PrepareSeconds()
+		redo, secs = redo+float64(r.PrepareRedo())/1e6, secs+r.PrepareSeconds()
 	}
 	if secs <= 0 {
 		return 0

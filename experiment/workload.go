@@ -14,6 +14,7 @@ import (
 	"github.com/joinbench/joinbench/internal/server"
 	"github.com/joinbench/joinbench/internal/server/sandbox"
 	"github.com/joinbench/joinbench/replay"
+	"github.com/joinbench/joinbench/replay/action"
 	"github.com/joinbench/joinbench/results"
 )
 
@@ -64,6 +65,17 @@ func (e *env) run(ctx context.Context, name string, w workload, d time.Duration,
 // runOn is run with its clients on endpoints only (nodes: the servers
 // behind them when they are a proxy's).
 func (e *env) runOn(ctx context.Context, endpoints, nodes []server.Endpoint, name string, w workload, d time.Duration, actions ...string) (*replay.Outcome, error) {
+	out, err := e.runFrom(ctx, endpoints, nodes, nil, name, w, d, actions...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// runFrom is runOn with origin (when not nil) set at the workload's
+// measured start, for the lesson to time its own steps from; it returns
+// the outcome of a run that ended with an error too.
+func (e *env) runFrom(ctx context.Context, endpoints, nodes []server.Endpoint, origin *action.Origin, name string, w workload, d time.Duration, actions ...string) (*replay.Outcome, error) {
 	o := replay.Options{
 		RunOptions: results.RunOptions{
 			Scenario: w.scenarios, Threads: e.o.Threads, Time: results.Duration(d), Warmup: results.Duration(e.o.Warmup),
@@ -74,7 +86,7 @@ func (e *env) runOn(ctx context.Context, endpoints, nodes []server.Endpoint, nam
 		// Timed from the workload's first success: a late start on a busy
 		// machine must shift the actions, not eat the quiet stretch before
 		// the first (report.ActionWindows starts it after that success).
-		Actions: actions, ActionsFromWorkload: true, Out: e.o.Out, RunID: fmt.Sprintf("%s-%s-%s", e.lesson, e.stamp, name), ToolVersion: e.o.ToolVersion,
+		Actions: actions, ActionsFromWorkload: true, Origin: origin, Out: e.o.Out, RunID: fmt.Sprintf("%s-%s-%s", e.lesson, e.stamp, name), ToolVersion: e.o.ToolVersion,
 		ReportInterval: time.Second, Log: e.o.Log, Progress: e.o.Progress,
 	}
 	e.logf("run %s: %s for %s%s", name, w.scenarios, d, actionList(actions))
@@ -90,10 +102,7 @@ func (e *env) runOn(ctx context.Context, endpoints, nodes []server.Endpoint, nam
 	if out != nil {
 		e.runs = append(e.runs, filepath.Clean(out.Dir))
 	}
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	return out, err
 }
 
 func actionList(actions []string) string {

@@ -23,7 +23,11 @@ func (e *engine) startActions(ctx context.Context, start, deadline time.Time) *a
 	if len(e.cfg.Actions) == 0 {
 		return nil
 	}
-	return action.StartFrom(ctx, e.actionEnv(), e.cfg.Actions, start, e.origin, deadline)
+	var origin *action.Origin
+	if e.cfg.ActionsFromWorkload {
+		origin = e.origin
+	}
+	return action.StartFrom(ctx, e.actionEnv(), e.cfg.Actions, start, origin, deadline)
 }
 
 // actionEnv is what the engine gives actions: its endpoints' pools (its

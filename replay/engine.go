@@ -128,6 +128,9 @@ type Config struct {
 	// ActionsFromWorkload times the actions from the measured phase's
 	// first successful execution instead of from its start.
 	ActionsFromWorkload bool
+	// Origin is Options.Origin: set at the measured phase's first
+	// successful execution when not nil.
+	Origin *action.Origin
 	// Nodes, when the endpoints are a proxy's, are the servers behind it:
 	// actions run on them (their targets index Nodes) and their status is
 	// sampled on each directly. Nil: actions and status on the endpoints.
@@ -247,7 +250,8 @@ type engine struct {
 
 	stalls *stallRecorder // nil without actions; guarded by mu
 	// origin is set by the writer at the first successful execution of
-	// the measured phase, when the actions are timed from it; else nil.
+	// the measured phase, when the actions are timed from it or the
+	// caller gave one (Config.Origin); else nil.
 	origin *action.Origin
 
 	sampling *sampling // nil when work is not sampled

@@ -29,7 +29,10 @@ func (e *engine) measure(lt *lifetimes) *measurement {
 	e.liveMeasured(m.phase)
 	m.cpuMark = time.AfterFunc(time.Until(m.phase.start), func() { m.cpu.markStart(); m.machine.mark() })
 	e.stalls = e.newStallRecorder(m.phase.start)
-	if e.cfg.ActionsFromWorkload && len(e.cfg.Actions) > 0 {
+	switch {
+	case e.cfg.Origin != nil:
+		e.origin = e.cfg.Origin
+	case e.cfg.ActionsFromWorkload && len(e.cfg.Actions) > 0:
 		e.origin = action.NewOrigin()
 	}
 	m.actions = e.startActions(lt.run, m.phase.start, m.phase.deadline)

@@ -13,6 +13,7 @@ import (
 	"github.com/joinbench/joinbench/ddl"
 	"github.com/joinbench/joinbench/internal/segment"
 	"github.com/joinbench/joinbench/internal/usage"
+	"github.com/joinbench/joinbench/replay/action"
 	"github.com/joinbench/joinbench/results"
 )
 
@@ -48,6 +49,12 @@ type Options struct {
 	// that starts late (connecting on a busy machine) shifts them with it,
 	// so the quiet stretch before the first action is never emptied.
 	ActionsFromWorkload bool
+	// Origin, when not nil, is set by the engine at the measured phase's
+	// first successful execution (the workload's measured start), for a
+	// caller that times something of its own from it, as the restore
+	// lesson times its quiet window; with ActionsFromWorkload the run's
+	// actions are timed from it too.
+	Origin *action.Origin
 
 	Out         string // results folder: the run is written to Out/run=<id>/
 	RunID       string // default: the start time and a random suffix

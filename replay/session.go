@@ -344,6 +344,7 @@ func (s *Session) engineConfig(runID, host string, fl flavor.Flavor, eps []Endpo
 		cfg.Actions = s.actions
 		cfg.ActionsFromWorkload = o.ActionsFromWorkload
 	}
+	cfg.Origin = o.Origin
 	if cfg.Explain != ExplainOff {
 		cfg.Explainer = NewExplainer(fl)
 	}

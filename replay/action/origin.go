@@ -1,6 +1,7 @@
 package action
 
 import (
+	"context"
 	"sync"
 	"time"
 )
@@ -23,4 +24,16 @@ func (o *Origin) Set(t time.Time) {
 		o.at = t
 		close(o.set)
 	})
+}
+
+// Wait returns the origin once it is set, or ctx's error if ctx ends
+// first: what a caller outside the run (the restore lesson) times its own
+// quiet window from.
+func (o *Origin) Wait(ctx context.Context) (time.Time, error) {
+	select {
+	case <-o.set:
+		return o.at, nil
+	case <-ctx.Done():
+		return time.Time{}, context.Cause(ctx)
+	}
 }

@@ -38,3 +38,20 @@ func TestActionsTimedFromTheirOrigin(t *testing.T) {
 		t.Errorf("rows %+v, want one skipped, planned from the phase's start", rows)
 	}
 }
+
+// Wait returns the first origin set, and ctx's error when ctx ends before
+// one is.
+func TestOriginWait(t *testing.T) {
+	o := NewOrigin()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := o.Wait(ctx); err == nil {
+		t.Error("Wait on an unset origin with an ended ctx returned no error")
+	}
+	at := time.Now()
+	go func() { o.Set(at); o.Set(at.Add(time.Hour)) }()
+	got, err := o.Wait(context.Background())
+	if err != nil || !got.Equal(at) {
+		t.Errorf("Wait = %s, %v; want %s", got, err, at)
+	}
+}

@@ -23,8 +23,10 @@
 // (restart.go) and a crash, SIGKILL then the recovery an operator makes,
 // noting when each server was writable and Synced again and, from a
 // joiner's log, its state transfer (crash.go, transfer.go); and the
-// rebuild of a node from a mariabackup backup, its redo apply timed on its
-// own (restore.go). So is
+// rebuild of a node from a mariabackup backup (throttled when asked, with
+// a load of the caller's beside it), its redo apply timed on its own, with
+// other memories on copies of the same backup too, and what its log says
+// of its batches (restore.go). So is
 // resizing a running server's buffer pool for one command (bufferpool.go),
 // and restarting a single server with options of one command's own, a
 // setting it reads only at start (serverargs.go).

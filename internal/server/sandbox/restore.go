@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -28,6 +29,25 @@ type RestoreOptions struct {
 	// memory the redo apply may use for pages; empty: mariabackup's own
 	// default.
 	UseMemory string
+	// Throttle is mariabackup --backup's --throttle: the data files'
+	// copy limited to that many I/O operations (of 1 MB) a second, so
+	// that the backup lasts and the redo written meanwhile accumulates
+	// for the prepare to apply; 0: unthrottled.
+	Throttle int
+	// PrepareDirect gives the prepares --innodb-flush-method=O_DIRECT:
+	// their page reads bypass the operating system's cache, as when the
+	// data is far larger than the machine's memory, so that a page
+	// evicted from --use-memory costs a disk read again.
+	PrepareDirect bool
+	// AlsoPrepare are more --use-memory values whose prepares are timed
+	// on copies of the same backup, one after the other, before the
+	// prepare of the backup restored (with UseMemory): the same redo
+	// applied with each memory (Restore.Also).
+	AlsoPrepare []string
+	// DuringBackup, when set, runs beside the backup (the restore lesson's
+	// write burst on the backed-up node); its ctx ends with the backup,
+	// and the backup's end waits for it to return.
+	DuringBackup func(ctx context.Context)
 }
 
 // Restore is what RestoreNode did and when: the backup of a running node,
@@ -35,6 +55,10 @@ type RestoreOptions struct {
 // restored node's data directory and its join.
 type Restore struct {
 	Node, From, UseMemory string
+	// Throttle is the backup's --throttle (0: none); PrepareDirect the
+	// prepares' O_DIRECT (RestoreOptions.PrepareDirect).
+	Throttle      int
+	PrepareDirect bool
 	// BackupStart, BackupEnd: mariabackup --backup of From, while it
 	// served its clients.
 	BackupStart, BackupEnd time.Time
@@ -52,14 +76,71 @@ type Restore struct {
 	BackupBytes, RedoBytes int64
 	// Position is the backup's Galera position (uuid:seqno).
 	Position string
+	// MultiBatch: the prepare said "Multi-batch recovery needed": the
+	// redo it parsed did not fit the memory given (--use-memory), so it
+	// applied it in several batches, reading the log again for each.
+	MultiBatch bool
+	// Batches is how many batches the prepare applied the redo in (its
+	// "To recover:" lines; 0 when its log does not say).
+	Batches int
+	// PrepareRedoBytes is the redo the prepare scanned: from the
+	// checkpoint its recovery started at to the backup's last_lsn, more
+	// than RedoBytes when the backed-up node's checkpoint lagged; 0 when
+	// its log does not say.
+	PrepareRedoBytes int64
+	// Also are the prepares of RestoreOptions.AlsoPrepare, each on a copy
+	// of this backup, made before this restore's own.
+	Also []Prepare
 }
+
+// BackupSeconds is the backup's time (before the restore proper).
+func (r Restore) BackupSeconds() float64 { return r.BackupEnd.Sub(r.BackupStart).Seconds() }
+
+// CopySeconds is the time from the node's stop to the backup in its
+// data directory.
+func (r Restore) CopySeconds() float64 { return r.CopyEnd.Sub(r.CopyStart).Seconds() }
+
+// JoinSeconds is the time from the backup in place to the node Synced:
+// its start and the state transfer of what it missed.
+func (r Restore) JoinSeconds() float64 { return r.Join.Synced.Sub(r.CopyEnd).Seconds() }
+
+// Prepare is one mariabackup --prepare of a backup: its --use-memory,
+// its time and what its log said.
+type Prepare struct {
+	UseMemory  string
+	Start, End time.Time
+	// MultiBatch, Batches and RedoBytes are as Restore's MultiBatch,
+	// Batches and PrepareRedoBytes.
+	MultiBatch bool
+	Batches    int
+	RedoBytes  int64
+}
+
+// Seconds is the prepare's time.
+func (p Prepare) Seconds() float64 { return p.End.Sub(p.Start).Seconds() }
+
+// WithPrepare is r as if its prepare had been p: its --use-memory,
+// times and batches (the copy and the join stay r's).
+func (r Restore) WithPrepare(p Prepare) Restore {
+	r.UseMemory, r.PrepareStart, r.PrepareEnd = p.UseMemory, p.Start, p.End
+	r.MultiBatch, r.Batches, r.PrepareRedoBytes = p.MultiBatch, p.Batches, p.RedoBytes
+	r.Also = nil
+	return r
+}
+
+// PrepareRedo is the redo the prepare applied: what its log says it
+// scanned, else what the backup holds past its checkpoint (RedoBytes).
+func (r Restore) PrepareRedo() int64 { return cmp.Or(r.PrepareRedoBytes, r.RedoBytes) }
 
 // PrepareSeconds is the redo apply's time.
 func (r Restore) PrepareSeconds() float64 { return r.PrepareEnd.Sub(r.PrepareStart).Seconds() }
 
 // RestoreSeconds is the restore's whole time: the prepare, the copy and
-// the join until Synced (the backup is taken before, and not counted).
-func (r Restore) RestoreSeconds() float64 { return r.Join.Synced.Sub(r.PrepareStart).Seconds() }
+// the join until Synced (the backup is taken before, and not counted),
+// the sum of the three.
+func (r Restore) RestoreSeconds() float64 {
+	return r.PrepareSeconds() + r.CopySeconds() + r.JoinSeconds()
+}
 
 // RedoShare is the share of the restore's time spent applying redo.
 func (r Restore) RedoShare() float64 {
@@ -76,9 +157,14 @@ func (r Restore) RedoShare() float64 {
 // started on the backup's Galera position so that it joins by IST when a
 // donor still holds the write-sets since, by SST otherwise.
 func (c *Cluster) RestoreNode(ctx context.Context, name string, opts RestoreOptions) (Restore, error) {
-	r := Restore{Node: name, UseMemory: opts.UseMemory}
-	if err := CheckUseMemory(opts.UseMemory); err != nil {
-		return r, err
+	r := Restore{Node: name, UseMemory: opts.UseMemory, Throttle: opts.Throttle, PrepareDirect: opts.PrepareDirect}
+	for _, m := range append([]string{opts.UseMemory}, opts.AlsoPrepare...) {
+		if err := CheckUseMemory(m); err != nil {
+			return r, err
+		}
+	}
+	if opts.Throttle < 0 {
+		return r, usage.Errorf("--throttle %d: give a number of I/O operations per second, or 0 for none", opts.Throttle)
 	}
 	n, from, err := c.restorePair(name, opts.From)
 	if err != nil {
@@ -117,10 +203,16 @@ func (c *Cluster) RestoreNode(ctx context.Context, name string, opts RestoreOpti
 		return runBackupTool(ctx, tool, logFile, step, args...)
 	}
 
-	fmt.Fprintf(c.log, "%s: backup of %s\n", n.Name, from.Name)
+	backup := []string{"--defaults-file=" + from.OptionFile, "--backup", "--galera-info", "--no-version-check",
+		"--user=root", "--socket=" + from.Socket, "--target-dir=" + target}
+	if opts.Throttle > 0 {
+		backup = append(backup, fmt.Sprintf("--throttle=%d", opts.Throttle))
+		fmt.Fprintf(c.log, "%s: backup of %s, its copy throttled to %d I/O operations a second\n", n.Name, from.Name, opts.Throttle)
+	} else {
+		fmt.Fprintf(c.log, "%s: backup of %s\n", n.Name, from.Name)
+	}
 	r.BackupStart = time.Now()
-	if err := run(ctx, "backup", "--defaults-file="+from.OptionFile, "--backup", "--galera-info", "--no-version-check",
-		"--user=root", "--socket="+from.Socket, "--target-dir="+target); err != nil {
+	if err := runBeside(ctx, opts.DuringBackup, func() error { return run(ctx, "backup", backup...) }); err != nil {
 		return r, err
 	}
 	r.BackupEnd = time.Now()
@@ -130,16 +222,56 @@ func (c *Cluster) RestoreNode(ctx context.Context, name string, opts RestoreOpti
 		return r, err
 	}
 
-	fmt.Fprintf(c.log, "%s: prepare (redo apply) with --use-memory=%s\n", n.Name, cmp.Or(opts.UseMemory, "default"))
-	prepare := []string{"--prepare", "--no-version-check", "--target-dir=" + target}
-	if opts.UseMemory != "" {
-		prepare = append(prepare, "--use-memory="+opts.UseMemory)
+	prepare := func(dir, mem string) (Prepare, error) {
+		fmt.Fprintf(c.log, "%s: prepare (redo apply) with --use-memory=%s\n", n.Name, cmp.Or(mem, "default"))
+		args := []string{"--no-defaults", "--prepare", "--no-version-check", "--target-dir=" + dir}
+		if mem != "" {
+			args = append(args, "--use-memory="+mem)
+		}
+		if opts.PrepareDirect {
+			args = append(args, "--innodb-flush-method=O_DIRECT")
+		}
+		p := Prepare{UseMemory: mem}
+		from := fileSize(logFile)
+		p.Start = time.Now()
+		if err := run(ctx, "prepare", args...); err != nil {
+			return p, err
+		}
+		p.End = time.Now()
+		pf := readPrepareLog(logFile, from)
+		p.MultiBatch, p.Batches = pf.multiBatch, pf.batches
+		if last := lsnOf(filepath.Join(dir, "xtrabackup_checkpoints"), "last_lsn"); pf.fromLSN > 0 && last > pf.fromLSN {
+			p.RedoBytes = last - pf.fromLSN
+		}
+		return p, nil
 	}
-	r.PrepareStart = time.Now()
-	if err := run(ctx, "prepare", append([]string{"--no-defaults"}, prepare...)...); err != nil {
+	for _, mem := range opts.AlsoPrepare {
+		// On a copy: a prepared backup cannot be prepared again.
+		dir := filepath.Join(work, "copy")
+		if err := os.RemoveAll(dir); err != nil {
+			return r, err
+		}
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			return r, err
+		}
+		if err := copyDataDir(target, dir); err != nil {
+			return r, fmt.Errorf("copy of the backup for --use-memory=%s: %w", mem, err)
+		}
+		p, err := prepare(dir, mem)
+		if err != nil {
+			return r, err
+		}
+		r.Also = append(r.Also, p)
+		if err := os.RemoveAll(dir); err != nil {
+			return r, err
+		}
+	}
+	p, err := prepare(target, opts.UseMemory)
+	if err != nil {
 		return r, err
 	}
-	r.PrepareEnd = time.Now()
+	r.PrepareStart, r.PrepareEnd = p.Start, p.End
+	r.MultiBatch, r.Batches, r.PrepareRedoBytes = p.MultiBatch, p.Batches, p.RedoBytes
 
 	fmt.Fprintf(c.log, "%s: stopping it and moving the backup into its data directory\n", n.Name)
 	r.CopyStart = time.Now()
@@ -182,6 +314,22 @@ func (c *Cluster) RestoreNode(ctx context.Context, name string, opts RestoreOpti
 		return r, err
 	}
 	return r, downDone()
+}
+
+// runBeside runs step with beside (when not nil) running meanwhile in a
+// goroutine of its own, whose ctx ends when step returns; it returns once
+// both are done.
+func runBeside(ctx context.Context, beside func(context.Context), step func() error) error {
+	if beside == nil {
+		return step()
+	}
+	bctx, stop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { defer close(done); beside(bctx) }()
+	err := step()
+	stop()
+	<-done
+	return err
 }
 
 // runBackupTool runs one step of a restore (backup, prepare, restore)
@@ -320,20 +468,69 @@ func galeraInfo(p string) (string, error) {
 // redoToApply reads from xtrabackup_checkpoints how much redo the backup
 // copied past its checkpoint: what the prepare applies. 0 when unknown.
 func redoToApply(p string) int64 {
+	return max(0, lsnOf(p, "last_lsn")-lsnOf(p, "to_lsn"))
+}
+
+// lsnOf is the value of key in xtrabackup_checkpoints p; 0 when unknown.
+func lsnOf(p, key string) int64 {
 	f, err := os.Open(p)
 	if err != nil {
 		return 0
 	}
 	defer f.Close()
-	lsn := map[string]int64{}
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		k, v, ok := strings.Cut(sc.Text(), "=")
-		if ok {
-			lsn[strings.TrimSpace(k)], _ = strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+		if k, v, ok := strings.Cut(sc.Text(), "="); ok && strings.TrimSpace(k) == key {
+			n, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			return n
 		}
 	}
-	return max(0, lsn["last_lsn"]-lsn["to_lsn"])
+	return 0
+}
+
+// multiBatchLine is what InnoDB's recovery (and so mariabackup
+// --prepare) logs when the redo it parses outgrows its memory and it
+// turns to applying it in batches.
+const multiBatchLine = "Multi-batch recovery needed"
+
+// recoveryStart is the line InnoDB's recovery starts with, naming the
+// checkpoint it scans the redo from.
+var recoveryStart = regexp.MustCompile(`Starting crash recovery from checkpoint LSN=([0-9]+)`)
+
+// prepareLog is what the prepare's log says of its redo apply.
+type prepareLog struct {
+	multiBatch bool
+	batches    int   // "To recover:" lines, one per batch
+	fromLSN    int64 // the checkpoint its recovery started at
+}
+
+// readPrepareLog reads the lines of p written after offset (the
+// prepare's own).
+func readPrepareLog(p string, offset int64) prepareLog {
+	var pl prepareLog
+	f, err := os.Open(p)
+	if err != nil {
+		return pl
+	}
+	defer f.Close()
+	if _, err := f.Seek(offset, io.SeekStart); err != nil {
+		return pl
+	}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.Contains(line, multiBatchLine):
+			pl.multiBatch = true
+		case strings.Contains(line, "InnoDB: To recover:"):
+			pl.batches++
+		}
+		if m := recoveryStart.FindStringSubmatch(line); m != nil && pl.fromLSN == 0 {
+			pl.fromLSN, _ = strconv.ParseInt(m[1], 10, 64)
+		}
+	}
+	return pl
 }
 
 // emptyDir removes what dir holds, keeping dir.
