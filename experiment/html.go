@@ -20,8 +20,12 @@ svg .al{font-size:10px;fill:#4a5568}svg .lg{font-size:10px;fill:#2d3748}svg .gri
 <p>{{.What}}</p>
 <p class="verdict"><strong>Verdict:</strong> {{.Verdict}}</p>
 <p class="tally{{if .Tally.Partial}} partial{{end}}">{{.Tally}}.</p>
+{{if .Table.Header}}<table><thead><tr>{{range .Table.Header}}<th>{{.}}</th>{{end}}</tr></thead>
+<tbody>{{range .Table.Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>{{end}}</tbody></table>{{end}}
+{{range .Sections}}<h2>{{.Title}}</h2>{{if .Text}}<p>{{.Text}}</p>{{end}}
 <table><thead><tr>{{range .Table.Header}}<th>{{.}}</th>{{end}}</tr></thead>
 <tbody>{{range .Table.Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>{{end}}</tbody></table>
+{{if .Notes}}<ul>{{range .Notes}}<li>{{.}}</li>{{end}}</ul>{{end}}{{end}}
 {{range .Figures}}<figure>{{.SVG}}<figcaption>{{.Caption}}</figcaption></figure>{{end}}
 {{if .Notes}}<ul>{{range .Notes}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{if .Runs}}<p>Runs (open each with <code>joinbench report</code>):</p><ul>{{range .Runs}}<li><code>{{.}}</code></li>{{end}}</ul>{{end}}

@@ -71,7 +71,7 @@ func restore(ctx context.Context, e *env) (*Page, error) {
 			if e.interrupted(ctx, err) {
 				// The restores made so far are paged, this one is not;
 				// what it left (a node stopped, a backup kept) is noted.
-				return restorePage(e.o, results), nil
+				return e.restoreDone(results), nil
 			}
 			if err != nil {
 				return nil, err
@@ -79,7 +79,7 @@ func restore(ctx context.Context, e *env) (*Page, error) {
 			results[i].restores = append(results[i].restores, r)
 		}
 	}
-	return restorePage(e.o, results), nil
+	return e.restoreDone(results), nil
 }
 
 // restoreUnderLoad runs the write workload on others and, after a quiet
@@ -109,7 +109,9 @@ func (e *env) restoreUnderLoad(ctx context.Context, c *sandbox.Cluster, others [
 	case <-time.After(e.o.Warmup + e.o.Window):
 	}
 	e.logf("restore %s with --use-memory %s", e.o.Node, mem)
+	mark := e.redoMark(ctx, others)
 	r, err = c.RestoreNode(ctx, e.o.Node, sandbox.RestoreOptions{UseMemory: mem})
+	e.noteRedo(ctx, others, mark, r)
 	stop()
 	if runErr := <-done; runErr != nil && ctx.Err() == nil && !errors.Is(runErr, context.Canceled) {
 		e.logf("warning: run %s: %v", name, runErr)

@@ -31,6 +31,11 @@ type experimentCmd struct {
 	Rows         int64         `default:"100000" group:"ddl-methods and chunked-dml" help:"Rows of the table big, which the schema change and the DELETEs work on."`
 	ActionTime   time.Duration `default:"30s" group:"ddl-methods and chunked-dml" help:"How long each action is given (the run lasts --window plus this; recovery: 90s at least): an action still running then is stopped."`
 	UseMemory    []string      `default:"100M,2G" group:"restore" placeholder:"SIZE" help:"mariabackup --prepare --use-memory values: --node is restored once per value and repetition."`
+
+	ProjectSize      string `group:"restore" placeholder:"SIZE" help:"Project the recovery of a node of this data size from the measured rates (10T, 500G; K, M, G, T are powers of 1024): each phase, the one that dominates, 2 of 3 against all Synced, what more --use-memory saves."`
+	ProjectWriteRate string `group:"restore" placeholder:"RATE" help:"The write rate of the projection, in redo bytes per second (30MB/s: the growth of Innodb_lsn_current per second); default: the rate measured."`
+	Validate         string `group:"restore" type:"path" placeholder:"FILE" help:"The restore-phases.json of a restore lesson at another dataset size (or its folder): the larger's phases are predicted from the smaller's rates and the error per phase paged; beyond 30% the page says the projection missed."`
+	RatesFrom        string `group:"restore" type:"path" placeholder:"FILE" help:"Project (and --validate) from the restore-phases.json of an earlier restore lesson (or its folder) without running the lesson: no --sandbox."`
 }
 
 func (c *experimentCmd) Help() string {
@@ -69,7 +74,16 @@ Lessons:
   restore         --node rebuilt from a mariabackup backup taken under a write
                   load on the other nodes, once per --use-memory value and
                   repetition: the prepare (redo apply) and the whole restore
-                  timed, the redo's share of it, IST or SST.
+                  timed, the redo's share of it, IST or SST. Its phases go to
+                  DIR/restore-phases.json. --project-size (and
+                  --project-write-rate) project from its rates the recovery
+                  of a node of that size: each phase, the one that dominates,
+                  2 of 3 against all Synced, what more --use-memory saves.
+                  --validate FILE (the phases of another dataset size)
+                  predicts the larger's phases from the smaller's rates and
+                  pages the error per phase, saying so beyond 30%.
+                  --rates-from FILE projects from earlier phases without
+                  running the lesson (no --sandbox).
 
 Every page says how many windows (pairs of runs, crashes, restores,
 methods) were judged of how many were planned. Ctrl-C or SIGTERM stops the
@@ -86,10 +100,14 @@ Examples:
   joinbench experiment slow-node --sandbox g --percent 0,10,21,40 --repetitions 3
   joinbench experiment ddl-methods --sandbox g --rows 200000
   joinbench experiment hot-vs-uniform --sandbox g --table-size 300000 --buffer-pool-size 32M
-  joinbench experiment restore --sandbox g --use-memory 100M,2G --repetitions 2`
+  joinbench experiment restore --sandbox g --use-memory 100M,2G --repetitions 2
+  joinbench experiment restore --rates-from results/restore-phases.json --project-size 10T --project-write-rate 30MB/s`
 }
 
 func (c *experimentCmd) Run(ctx context.Context, cl *cli) error {
+	if c.RatesFrom != "" {
+		return c.project(cl)
+	}
 	if c.Sandbox == "" {
 		return usage.Errorf("experiment needs a running sandbox: start one (joinbench sandbox start --name g --galera 3) and give --sandbox g")
 	}
@@ -104,6 +122,7 @@ func (c *experimentCmd) Run(ctx context.Context, cl *cli) error {
 		Repetitions: c.Repetitions, Percents: c.Percent, Resource: c.Resource, Node: c.Node, WritePercents: c.WritePercent,
 		Rows: c.Rows, ActionTime: c.ActionTime, UseMemory: c.UseMemory, SandboxDir: c.SandboxDir, ToolVersion: version, Log: log,
 	}
+	c.projection(&o)
 	if !cl.Quiet {
 		o.Progress = os.Stderr
 	}
@@ -122,4 +141,35 @@ func (c *experimentCmd) Run(ctx context.Context, cl *cli) error {
 	// Nothing judged is no answer: the page says why, the exit status
 	// too (130 when it was interrupted, as every command).
 	return page.Err()
+}
+
+// projection passes the restore's projection flags on.
+func (c *experimentCmd) projection(o *experiment.Options) {
+	o.ProjectSize, o.ProjectWriteRate, o.Validate, o.RatesFrom = c.ProjectSize, c.ProjectWriteRate, c.Validate, c.RatesFrom
+}
+
+// project pages the restore's projection from measured phases
+// (--rates-from), with no sandbox.
+func (c *experimentCmd) project(cl *cli) error {
+	if c.Lesson != "restore" {
+		return usage.Errorf("--rates-from: only the restore lesson projects a recovery")
+	}
+	if c.Sandbox != "" || len(c.DSN) > 0 {
+		return usage.Errorf("--rates-from projects from measured phases without running the lesson: give it without --sandbox or --dsn")
+	}
+	o := experiment.Options{Out: c.Out, ToolVersion: version}
+	c.projection(&o)
+	page, err := experiment.ProjectRestore(o)
+	if err != nil {
+		return err
+	}
+	paths, err := page.Write(c.Out)
+	if err != nil {
+		return err
+	}
+	if err := page.WriteText(os.Stdout); err != nil {
+		return err
+	}
+	fmt.Fprintf(logWriter(cl), "page: %v\n", paths)
+	return nil
 }
