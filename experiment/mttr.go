@@ -769,8 +769,8 @@ func validation(a, b restorePhases) (Section, string, string) {
 	}
 	rs, rl := ratesOf(small), ratesOf(large)
 	s := Section{Title: fmt.Sprintf("Validation: the %s restore(s) predicted from the %s one(s)", bytesText(rl.DataBytes), bytesText(rs.DataBytes)),
-		Table: Table{Header: []string{"--use-memory", "phase", "measured", "predicted", "error"}}}
-	var missed []string
+		Table: Table{Header: []string{"--use-memory", "phase", "measured", "its repetitions", "predicted", "error"}}}
+	var missed, inNoise []string
 	worst := 0.0
 	for _, a := range rl.Apply {
 		ar, ok := applyOf(rs, a.UseMemory)
@@ -778,30 +778,42 @@ func validation(a, b restorePhases) (Section, string, string) {
 			continue
 		}
 		got := meanPhases(large, a.UseMemory)
+		reps := phaseValues(large, a.UseMemory)
 		pred := rs.Project(got.size, got.write, ar)
 		mem := cmp.Or(a.UseMemory, "default")
-		for _, c := range []struct {
+		for i, c := range []struct {
 			name       string
 			meas, pred float64
 		}{{"backup", got.backup, pred.Backup}, {"prepare (redo apply)", got.prepare, pred.Prepare}, {"copy into the data directory", got.copy, pred.Copy},
 			{"start", got.start, pred.Start}, {"join (IST catch-up)", got.join, pred.Join}, {"MTTR", got.total(), pred.Total}} {
 			e := relError(c.pred, c.meas)
-			s.Table.Rows = append(s.Table.Rows, []string{mem, c.name, durationText(c.meas), durationText(c.pred), errorText(e)})
+			lo, hi := slices.Min(reps[i]), slices.Max(reps[i])
+			rng := durationText(lo)
+			if len(reps[i]) > 1 {
+				rng = fmt.Sprintf("%s – %s", durationText(lo), durationText(hi))
+			}
+			s.Table.Rows = append(s.Table.Rows, []string{mem, c.name, durationText(c.meas), rng, durationText(c.pred), errorText(e)})
 			if math.Abs(e) > maxValidationError {
 				missed = append(missed, fmt.Sprintf("%s with %s (%s)", c.name, mem, errorText(e)))
+				if len(reps[i]) > 1 && c.pred >= lo && c.pred <= hi {
+					inNoise = append(inNoise, fmt.Sprintf("%s with %s", c.name, mem))
+				}
 			}
 			if c.name == "MTTR" {
 				worst = max(worst, math.Abs(e))
 			}
 		}
 	}
-	s.Notes = []string{fmt.Sprintf("the sizes are %.1fx apart; each phase of the larger is predicted from the smaller's rates at the larger's own size and write rate (%s/s against %s/s), as a projection would be given them; error = predicted / measured − 1.",
+	s.Notes = []string{fmt.Sprintf("the sizes are %.1fx apart; each phase of the larger is predicted from the smaller's rates at the larger's own size and write rate (%s/s against %s/s), as a projection would be given them; error = predicted / measured − 1; its repetitions: the larger's restores' range, the noise a miss is to be read against.",
 		ratio(rl.DataBytes, rs.DataBytes), bytesText(rl.WriteRate), bytesText(rs.WriteRate))}
 	if len(s.Table.Rows) == 0 {
 		return s, "validation: the two measurements share no --use-memory value", "validation: no --use-memory value measured at both sizes"
 	}
 	if len(missed) > 0 {
 		m := fmt.Sprintf("the validation missed by more than %.0f%%: %s; the projection of those phases is not to be trusted at a larger scale", 100*maxValidationError, strings.Join(missed, ", "))
+		if len(inNoise) > 0 {
+			m += fmt.Sprintf(" (of them, %s fell within the larger's own repetitions: there the measurement's noise is as large as the miss)", strings.Join(inNoise, ", "))
+		}
 		return s, m, fmt.Sprintf("validated from %s to %s: %s", bytesText(rs.DataBytes), bytesText(rl.DataBytes), m)
 	}
 	return s, "", fmt.Sprintf("validated from %s to %s: every phase predicted within %.0f%% (MTTR within %.0f%%)", bytesText(rs.DataBytes), bytesText(rl.DataBytes), 100*maxValidationError, 100*worst)
@@ -848,6 +860,23 @@ func meanPhases(f restorePhases, mem string) phaseMeans {
 	m.write = ratio(written, writtenS)
 	m.size, m.backup, m.prepare, m.copy, m.start, m.join = m.size/n, m.backup/n, m.prepare/n, m.copy/n, m.start/n, m.join/n
 	return m
+}
+
+// phaseValues are a --use-memory value's restores' phases, each phase's
+// values in the order of validation's rows (backup, prepare, copy, start,
+// join, MTTR).
+func phaseValues(f restorePhases, mem string) [6][]float64 {
+	var v [6][]float64
+	for _, r := range f.Restores {
+		if r.UseMemory != mem {
+			continue
+		}
+		for i, x := range []float64{r.BackupSeconds, r.PrepareSeconds, r.CopySeconds, r.StartSeconds, r.JoinSeconds,
+			r.BackupSeconds + r.PrepareSeconds + r.CopySeconds + r.StartSeconds + r.JoinSeconds} {
+			v[i] = append(v[i], x)
+		}
+	}
+	return v
 }
 
 // relError is predicted / measured − 1; 0 when both are 0, +Inf when
