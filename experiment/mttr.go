@@ -348,6 +348,8 @@ type Rates struct {
 	Join float64
 	// Restores is how many restores the rates are the mean of.
 	Restores int
+	// applied is each --use-memory's redo applied and prepare seconds.
+	applied map[string][2]float64
 }
 
 // ratesOf are the rates of f's restores: each rate is the sum of its
@@ -356,6 +358,7 @@ func ratesOf(f restorePhases) Rates {
 	var r Rates
 	var data, backup, copyS, written, writtenS, start, age, join float64
 	apply := map[string][2]float64{}
+	r.applied = map[string][2]float64{}
 	var order []string
 	for _, m := range f.Restores {
 		r.Restores++
@@ -381,6 +384,7 @@ func ratesOf(f restorePhases) Rates {
 	r.Backup, r.Copy, r.StartSeconds, r.JoinSeconds, r.StartRedo = ratio(data, backup), ratio(data, copyS), start/n, join/n, age/n
 	for _, mem := range order {
 		a := ApplyRate{UseMemory: mem, BytesPerSec: ratio(apply[mem][0], apply[mem][1])}
+		r.applied[mem] = apply[mem]
 		r.Apply = append(r.Apply, a)
 		r.Join = max(r.Join, a.BytesPerSec)
 	}
@@ -667,7 +671,9 @@ func ratesTable(r Rates) Table {
 		{"joiner's apply rj (the fastest ra)", rateText(r.Join)},
 	}}
 	for _, a := range r.Apply {
-		t.Rows = append(t.Rows, []string{"redo apply ra, --use-memory " + cmp.Or(a.UseMemory, "default"), rateText(a.BytesPerSec)})
+		got := r.applied[a.UseMemory]
+		t.Rows = append(t.Rows, []string{"redo apply ra, --use-memory " + cmp.Or(a.UseMemory, "default"),
+			fmt.Sprintf("%s (%s in %s)", rateText(a.BytesPerSec), bytesText(got[0]), durationText(got[1]))})
 	}
 	t.Rows = append(t.Rows, []string{"restores", strconv.Itoa(r.Restores)})
 	return t
@@ -779,7 +785,11 @@ func validation(a, b restorePhases) (Section, string, string) {
 		}
 		got := meanPhases(large, a.UseMemory)
 		reps := phaseValues(large, a.UseMemory)
-		pred := rs.Project(got.size, got.write, ar)
+		// The larger's size, write rate and the redo its backups
+		// started with are its scenario; the rates are the smaller's.
+		at := rs
+		at.StartRedo = got.startRedo
+		pred := at.Project(got.size, got.write, ar)
 		mem := cmp.Or(a.UseMemory, "default")
 		for i, c := range []struct {
 			name       string
@@ -804,8 +814,8 @@ func validation(a, b restorePhases) (Section, string, string) {
 			}
 		}
 	}
-	s.Notes = []string{fmt.Sprintf("the sizes are %.1fx apart; each phase of the larger is predicted from the smaller's rates at the larger's own size and write rate (%s/s against %s/s), as a projection would be given them; error = predicted / measured − 1; its repetitions: the larger's restores' range, the noise a miss is to be read against.",
-		ratio(rl.DataBytes, rs.DataBytes), bytesText(rl.WriteRate), bytesText(rs.WriteRate))}
+	s.Notes = []string{fmt.Sprintf("the sizes are %.1fx apart; each phase of the larger is predicted from the smaller's rates at the larger's own size, write rate (%s/s against %s/s) and redo its backups started with (%s against %s), as a projection would be given them; error = predicted / measured − 1; its repetitions: the larger's restores' range, the noise a miss is to be read against.",
+		ratio(rl.DataBytes, rs.DataBytes), bytesText(rl.WriteRate), bytesText(rs.WriteRate), bytesText(rl.StartRedo), bytesText(rs.StartRedo))}
 	if len(s.Table.Rows) == 0 {
 		return s, "validation: the two measurements share no --use-memory value", "validation: no --use-memory value measured at both sizes"
 	}
@@ -829,7 +839,7 @@ func applyOf(r Rates, mem string) (ApplyRate, bool) {
 }
 
 // phaseMeans are a --use-memory value's restores, averaged.
-type phaseMeans struct{ size, write, backup, prepare, copy, start, join float64 }
+type phaseMeans struct{ size, write, startRedo, backup, prepare, copy, start, join float64 }
 
 func (m phaseMeans) total() float64 { return m.backup + m.prepare + m.copy + m.start + m.join }
 
@@ -848,6 +858,7 @@ func meanPhases(f restorePhases, mem string) phaseMeans {
 		} else {
 			written, writtenS = written+float64(r.RedoBytes), writtenS+r.BackupSeconds
 		}
+		m.startRedo += r.startRedo()
 		m.backup += r.BackupSeconds
 		m.prepare += r.PrepareSeconds
 		m.copy += r.CopySeconds
@@ -858,7 +869,7 @@ func meanPhases(f restorePhases, mem string) phaseMeans {
 		return m
 	}
 	m.write = ratio(written, writtenS)
-	m.size, m.backup, m.prepare, m.copy, m.start, m.join = m.size/n, m.backup/n, m.prepare/n, m.copy/n, m.start/n, m.join/n
+	m.size, m.startRedo, m.backup, m.prepare, m.copy, m.start, m.join = m.size/n, m.startRedo/n, m.backup/n, m.prepare/n, m.copy/n, m.start/n, m.join/n
 	return m
 }
 
