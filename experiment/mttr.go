@@ -662,7 +662,7 @@ func addProjection(p *Page, f restorePhases, po ProjectionOptions) {
 func ratesTable(r Rates) Table {
 	t := Table{Header: []string{"measured rate", "value"}, Rows: [][]string{
 		{"data (backup size)", bytesText(r.DataBytes)},
-		{"write rate W0 (redo per second of backup)", bytesText(r.WriteRate) + "/s"},
+		{"write rate W0 (a serving node's redo per second)", bytesText(r.WriteRate) + "/s"},
 		{"backup rb", bytesText(r.Backup) + "/s"},
 		{"copy into the data directory rc", bytesText(r.Copy) + "/s"},
 		{"redo a backup starts with A (constant)", bytesText(r.StartRedo)},
