@@ -489,13 +489,14 @@ type Saving struct {
 	From, To       string
 	Seconds, Share float64 // of the whole rebuild with From
 	Faster         float64 // To's apply rate over From's
+	Prepare        float64 // the prepare's seconds saved
 }
 
 // Savings compares each --use-memory after the first to the first.
 func Savings(ps []Projection) []Saving {
 	var out []Saving
 	for _, p := range ps[min(1, len(ps)):] {
-		s := Saving{From: ps[0].UseMemory, To: p.UseMemory, Seconds: ps[0].Total - p.Total, Faster: ratio(p.applyRate, ps[0].applyRate)}
+		s := Saving{From: ps[0].UseMemory, To: p.UseMemory, Seconds: ps[0].Total - p.Total, Faster: ratio(p.applyRate, ps[0].applyRate), Prepare: ps[0].Prepare - p.Prepare}
 		if ps[0].Total > 0 && !math.IsInf(ps[0].Total, 1) {
 			s.Share = s.Seconds / ps[0].Total
 		}
@@ -716,6 +717,7 @@ func projection(r Rates, size, write float64, measuredW bool) (Section, string) 
 		}
 		s.Table.Rows = append(s.Table.Rows, row)
 	}
+	add("until the join begins", func(p Projection) string { return durationText(p.Backup + p.Gap) })
 	add("MTTR (one node, all Synced)", func(p Projection) string { return durationText(p.Total) })
 	add("dominant phase", func(p Projection) string { return dominantText(p) })
 	add("redo to apply", func(p Projection) string { return bytesText(p.Redo) })
@@ -732,14 +734,16 @@ func projection(r Rates, size, write float64, measuredW bool) (Section, string) 
 		bytesText(size), bytesText(write)+"/s", durationText(first.Total), cmp.Or(first.UseMemory, "default"), dominantText(first),
 		durationText(HAOf(first)[1].MinimalHA), durationText(HAOf(first)[1].AllSynced))
 	if math.IsInf(first.Join, 1) {
-		v += fmt.Sprintf("; the joiner (%s) applies slower than the cluster writes: it never catches up unless flow control holds the cluster to its pace", rateText(r.Join))
+		v = fmt.Sprintf("projected at %s under %s: one node's rebuild never ends (--use-memory %s): the backup, prepare, copy and start take %s (the prepare %s), then the joiner (%s) applies slower than the cluster writes and never catches up unless flow control holds the cluster to its pace",
+			bytesText(size), bytesText(write)+"/s", cmp.Or(first.UseMemory, "default"), durationText(first.Backup+first.Gap), durationText(first.Prepare), rateText(r.Join))
 	}
 	for _, sv := range Savings(ps) {
 		to, from := cmp.Or(sv.To, "default"), cmp.Or(sv.From, "default")
 		var line string
 		switch {
 		case math.IsNaN(sv.Seconds) || math.IsInf(sv.Seconds, 0):
-			line = fmt.Sprintf("--use-memory %s instead of %s: the redo apply measured %.2fx as fast; the rebuild's time cannot be compared (the join never ends with one of them)", to, from, sv.Faster)
+			line = fmt.Sprintf("--use-memory %s instead of %s: the redo apply measured %.2fx as fast, the prepare %s %s; the rebuild's end cannot be compared (the joiner never catches up with one of them)",
+				to, from, sv.Faster, durationText(math.Abs(sv.Prepare)), map[bool]string{true: "shorter", false: "longer"}[sv.Prepare >= 0])
 		case sv.Seconds < 0:
 			line = fmt.Sprintf("--use-memory %s instead of %s: the redo apply measured %.2fx as fast, the rebuild %s longer: more memory saves nothing at the measured rates", to, from, sv.Faster, durationText(-sv.Seconds))
 		default:

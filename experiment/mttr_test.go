@@ -233,7 +233,7 @@ func TestSavings(t *testing.T) {
 		t.Fatalf("savings: %+v", s)
 	}
 	// The redo is 100 GB: 10,000 s with 100M, 2,500 s with 2G.
-	if !near(s[0].Seconds, 7500) || !near(s[0].Share, 7500/ps[0].Total) {
+	if !near(s[0].Seconds, 7500) || !near(s[0].Prepare, 7500) || !near(s[0].Share, 7500/ps[0].Total) {
 		t.Errorf("saving %v s (%v), want 7500 s", s[0].Seconds, s[0].Share)
 	}
 	// A slower larger budget saves a negative time, said as such.
@@ -269,6 +269,16 @@ func TestProjectionSection(t *testing.T) {
 	for _, want := range []string{"projected at 10.0 TiB under 30.0 MiB/s", "dominates", "2 of 3 Synced after", "--use-memory 2G instead of 100M"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("verdict %q lacks %q", v, want)
+		}
+	}
+	// A joiner slower than the writes: the rebuild never ends, the time
+	// until the join is given, and the memory's saving is the prepare's.
+	slow := r
+	slow.Join = 1e6
+	_, v = projection(slow, 10<<40, 30<<20, false)
+	for _, want := range []string{"one node's rebuild never ends", "never catches up", "the prepare", "cannot be compared"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("a slow joiner: %q lacks %q", v, want)
 		}
 	}
 	// The write rate measured stands in when none is given, and says so.
