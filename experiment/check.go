@@ -31,6 +31,9 @@ func check(name string, tgt *server.Target, o Options) error {
 	case o.Warmup < 0:
 		return usage.Errorf("--warmup %s: give 0 or a positive duration", o.Warmup)
 	}
+	if err := checkProjection(name, o); err != nil {
+		return err
+	}
 	nodeUsed := false
 	switch name {
 	case "slow-node":

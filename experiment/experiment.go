@@ -60,6 +60,11 @@ type Options struct {
 	// PrepareDirect: the prepares read pages with O_DIRECT, past the
 	// operating system's cache.
 	PrepareDirect bool
+	// restore's MTTR model (mttr.go): the size and write rate to project
+	// the recovery at (10T, 30MB/s), the phases of another dataset size
+	// to validate the model against, and the phases to project from
+	// instead of running the lesson.
+	ProjectSize, ProjectWriteRate, Validate, RatesFrom string
 
 	ToolVersion string
 	Log         io.Writer // what is being done, one line each

@@ -23,8 +23,12 @@ svg .band{fill:#f6ad55;fill-opacity:.25}svg .band.quiet{fill:#63b3ed;fill-opacit
 <p>{{.What}}</p>
 <p class="verdict"><strong>Verdict:</strong> {{.Verdict}}</p>
 <p class="tally{{if .Tally.Partial}} partial{{end}}">{{.Tally}}.</p>
+{{if .Table.Header}}<table><thead><tr>{{range .Table.Header}}<th>{{.}}</th>{{end}}</tr></thead>
+<tbody>{{range .Table.Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>{{end}}</tbody></table>{{end}}
+{{range .Sections}}<h2>{{.Title}}</h2>{{if .Text}}<p>{{.Text}}</p>{{end}}
 <table><thead><tr>{{range .Table.Header}}<th>{{.}}</th>{{end}}</tr></thead>
 <tbody>{{range .Table.Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>{{end}}</tbody></table>
+{{if .Notes}}<ul>{{range .Notes}}<li>{{.}}</li>{{end}}</ul>{{end}}{{end}}
 {{if .Figures}}<div class="figures">{{range .Figures}}<figure>{{.SVG}}<figcaption>{{.Caption}}</figcaption></figure>{{end}}</div>{{end}}
 {{if .Notes}}<ul>{{range .Notes}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{if .Runs}}<p>Runs (open each with <code>joinbench report</code>):</p><ul>{{range .Runs}}<li><code>{{.}}</code></li>{{end}}</ul>{{end}}

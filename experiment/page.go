@@ -22,6 +22,9 @@ type Page struct {
 	Table Table  `json:"table"`
 	// Figures are pictures of the table, drawn on the HTML page.
 	Figures []Figure `json:"figures,omitempty"`
+	// Sections are further tables after the lesson's, each with its
+	// title, a paragraph and its notes (the restore's projection).
+	Sections []Section `json:"sections,omitempty"`
 	// Notes are how to read the table, and what the lesson could not do.
 	Notes []string `json:"notes,omitempty"`
 	// Runs are the run folders the figures come from.
@@ -35,6 +38,14 @@ type Figure struct {
 	SVG     template.HTML `json:"-"`
 }
 
+// Section is a table of its own on a page, after the lesson's.
+type Section struct {
+	Title string   `json:"title"`
+	Text  string   `json:"text,omitempty"`
+	Table Table    `json:"table"`
+	Notes []string `json:"notes,omitempty"`
+}
+
 // Table is a header and rows of cells, already formatted.
 type Table struct {
 	Header []string   `json:"header"`
@@ -43,15 +54,36 @@ type Table struct {
 
 // WriteText writes the table aligned, then the verdict.
 func (p *Page) WriteText(w io.Writer) error {
-	widths := make([]int, len(p.Table.Header))
-	for _, row := range append([][]string{p.Table.Header}, p.Table.Rows...) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n\n", p.Title)
+	writeTextTable(&b, p.Table)
+	for _, s := range p.Sections {
+		fmt.Fprintf(&b, "\n%s\n\n", s.Title)
+		if s.Text != "" {
+			fmt.Fprintf(&b, "%s\n\n", s.Text)
+		}
+		writeTextTable(&b, s.Table)
+		for _, n := range s.Notes {
+			fmt.Fprintf(&b, "- %s\n", n)
+		}
+	}
+	fmt.Fprintf(&b, "\n%s\nverdict: %s\n", p.Tally, p.Verdict)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeTextTable writes t aligned, the first column to the left.
+func writeTextTable(b *strings.Builder, t Table) {
+	if len(t.Header) == 0 {
+		return
+	}
+	widths := make([]int, len(t.Header))
+	for _, row := range append([][]string{t.Header}, t.Rows...) {
 		for i, c := range row[:min(len(row), len(widths))] {
 			widths[i] = max(widths[i], len([]rune(c)))
 		}
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n\n", p.Title)
-	for _, row := range append([][]string{p.Table.Header}, p.Table.Rows...) {
+	for _, row := range append([][]string{t.Header}, t.Rows...) {
 		for i, c := range row[:min(len(row), len(widths))] {
 			if i > 0 {
 				b.WriteString("  ")
@@ -65,35 +97,25 @@ func (p *Page) WriteText(w io.Writer) error {
 		}
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(&b, "\n%s\nverdict: %s\n", p.Tally, p.Verdict)
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
 // WriteMarkdown writes the page as markdown.
 func (p *Page) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n\n%s\n\n**Verdict:** %s\n\n%s.\n\n", p.Title, p.What, p.Verdict, p.Tally)
-	cell := func(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
-	b.WriteString("|")
-	for _, h := range p.Table.Header {
-		b.WriteString(" " + cell(h) + " |")
-	}
-	b.WriteString("\n|")
-	for i := range p.Table.Header {
-		if i == 0 {
-			b.WriteString("---|")
-		} else {
-			b.WriteString("--:|")
+	writeMarkdownTable(&b, p.Table)
+	for _, sec := range p.Sections {
+		fmt.Fprintf(&b, "\n## %s\n\n", sec.Title)
+		if sec.Text != "" {
+			fmt.Fprintf(&b, "%s\n\n", sec.Text)
 		}
-	}
-	b.WriteString("\n")
-	for _, row := range p.Table.Rows {
-		b.WriteString("|")
-		for _, c := range row {
-			b.WriteString(" " + cell(c) + " |")
+		writeMarkdownTable(&b, sec.Table)
+		if len(sec.Notes) > 0 {
+			b.WriteString("\n")
+			for _, n := range sec.Notes {
+				fmt.Fprintf(&b, "- %s\n", n)
+			}
 		}
-		b.WriteString("\n")
 	}
 	for _, f := range p.Figures {
 		fmt.Fprintf(&b, "\nA plot is on the HTML page: %s\n", f.Caption)
@@ -112,6 +134,34 @@ func (p *Page) WriteMarkdown(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeMarkdownTable writes t, the first column to the left.
+func writeMarkdownTable(b *strings.Builder, t Table) {
+	if len(t.Header) == 0 {
+		return
+	}
+	cell := func(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+	b.WriteString("|")
+	for _, h := range t.Header {
+		b.WriteString(" " + cell(h) + " |")
+	}
+	b.WriteString("\n|")
+	for i := range t.Header {
+		if i == 0 {
+			b.WriteString("---|")
+		} else {
+			b.WriteString("--:|")
+		}
+	}
+	b.WriteString("\n")
+	for _, row := range t.Rows {
+		b.WriteString("|")
+		for _, c := range row {
+			b.WriteString(" " + cell(c) + " |")
+		}
+		b.WriteString("\n")
+	}
 }
 
 // Write writes the page into dir as LESSON.md and LESSON.html, and

@@ -136,7 +136,7 @@ func TestLessonPagesInChromium(t *testing.T) {
 			// and the recovery's phases, the forest's rows.
 			want := map[string][3]uint8{"slow-node": {0x2b, 0x6c, 0xb0}, "slow-node-dose": {0x2b, 0x6c, 0xb0}, "ddl-methods": {0xdd, 0x6b, 0x20},
 				"chunked-dml": {0x2f, 0x85, 0x5a}, "hot-vs-uniform": {0x2b, 0x6c, 0xb0}, "recovery": {0xc5, 0x30, 0x30}, "restore": {0xc5, 0x30, 0x30}}[p.Lesson]
-			if n := near(img, want); n < 30 {
+			if n := pixelsNear(img, want); n < 30 {
 				t.Errorf("the screenshot has %d pixels of the pictures' colour #%02x%02x%02x: not drawn", n, want[0], want[1], want[2])
 			}
 		})
@@ -157,8 +157,8 @@ func decodePNG(t *testing.T, path string) image.Image {
 	return img
 }
 
-// near counts the pixels of img within a small distance of the colour c.
-func near(img image.Image, c [3]uint8) int {
+// pixelsNear counts the pixels of img within a small distance of the colour c.
+func pixelsNear(img image.Image, c [3]uint8) int {
 	n := 0
 	b := img.Bounds()
 	for y := b.Min.Y; y < b.Max.Y; y++ {

@@ -94,7 +94,7 @@ func restore(ctx context.Context, e *env) (*Page, error) {
 			if e.interrupted(ctx, err) {
 				// The restores made so far are paged, this one is not;
 				// what it left (a node stopped, a backup kept) is noted.
-				return restorePage(e.o, results), nil
+				return e.restoreDone(results), nil
 			}
 			if err != nil {
 				return nil, err
@@ -109,7 +109,7 @@ func restore(ctx context.Context, e *env) (*Page, error) {
 			results[i].restores = append(results[i].restores, r)
 		}
 	}
-	return restorePage(e.o, results), nil
+	return e.restoreDone(results), nil
 }
 
 // restoreOneBackup is restore with one backup per repetition, prepared
@@ -126,7 +126,7 @@ func (e *env) restoreOneBackup(ctx context.Context, c *sandbox.Cluster, others [
 		name := fmt.Sprintf("one-backup-%d", rep+1)
 		r, quiet, err := e.restoreUnderLoad(ctx, c, others, name, main, also)
 		if e.interrupted(ctx, err) {
-			return restorePage(e.o, results), nil
+			return e.restoreDone(results), nil
 		}
 		if err != nil {
 			return nil, err
@@ -146,7 +146,7 @@ func (e *env) restoreOneBackup(ctx context.Context, c *sandbox.Cluster, others [
 		r.Also = nil
 		results[index(main)].restores = append(results[index(main)].restores, r)
 	}
-	return restorePage(e.o, results), nil
+	return e.restoreDone(results), nil
 }
 
 // oneBackupOrder is repetition rep's order of the values, rotated by
@@ -230,7 +230,9 @@ func (e *env) restoreUnderLoad(ctx context.Context, c *sandbox.Cluster, others [
 	if e.o.BackupWriters > 0 {
 		opts.DuringBackup = func(ctx context.Context) { e.backupWrites(ctx, others[0], name) }
 	}
+	mark := e.redoMark(ctx, others)
 	r, err = c.RestoreNode(ctx, e.o.Node, opts)
+	e.noteRedo(ctx, others, mark, r)
 	stop()
 	<-ended
 	if runErr != nil && ctx.Err() == nil && !errors.Is(runErr, context.Canceled) {

@@ -34,7 +34,7 @@ func restoreBars(results []restoreResult) []plot.Bar {
 			if origin.IsZero() {
 				origin = r.PrepareStart
 			}
-			for _, ph := range restorePhases(r) {
+			for _, ph := range phaseBars(r) {
 				if ph.from.IsZero() || ph.to.Before(ph.from) {
 					continue
 				}
@@ -53,9 +53,9 @@ type restorePhase struct {
 	from, to time.Time
 }
 
-// restorePhases are a restore's phases in order; a phase not reached has
+// phaseBars are a restore's phases in order; a phase not reached has
 // a zero end.
-func restorePhases(r sandbox.Restore) []restorePhase {
+func phaseBars(r sandbox.Restore) []restorePhase {
 	return []restorePhase{{restoreBackup, r.BackupStart, r.BackupEnd}, {restorePrepare, r.PrepareStart, r.PrepareEnd},
 		{restoreCopy, r.CopyStart, r.CopyEnd}, {restoreJoin, r.CopyEnd, r.Join.Synced}}
 }

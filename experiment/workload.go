@@ -30,6 +30,9 @@ type env struct {
 	// the interruption itself (a node left down, a backup kept): the
 	// page's notes, since the step's error is not the command's.
 	cut []string
+	// redo is what restore measured of the cluster's redo around each
+	// restore, by the restore's backup start (mttr.go).
+	redo map[time.Time]redoWritten
 }
 
 // interrupted says whether the lesson was stopped (Ctrl-C, SIGTERM)

@@ -38,6 +38,11 @@ type experimentCmd struct {
 	BackupWriters  int           `group:"restore" placeholder:"N" help:"Threads rewriting the lesson's own table restore_burst (20000 rows of 4000 bytes) in chunks of 1000 rows on the backed-up node while the backup runs: the redo the prepare applies (0: none)."`
 	OneBackup      bool          `group:"restore" help:"One backup per repetition, prepared with every --use-memory value (on copies, the order rotating), the last restored: the values compared on the same redo."`
 	PrepareDirect  bool          `group:"restore" help:"The prepares read pages with O_DIRECT (mariabackup --innodb-flush-method), past the operating system's cache, as on a server whose data is far larger than its memory."`
+
+	ProjectSize      string `group:"restore" placeholder:"SIZE" help:"Project the recovery of a node of this data size from the measured rates (10T, 500G; K, M, G, T are powers of 1024): each phase, the one that dominates, 2 of 3 against all Synced, what more --use-memory saves."`
+	ProjectWriteRate string `group:"restore" placeholder:"RATE" help:"The write rate of the projection, in redo bytes per second (30MB/s: the growth of Innodb_lsn_current per second); default: the rate measured."`
+	Validate         string `group:"restore" type:"path" placeholder:"FILE" help:"The restore-phases.json of a restore lesson at another dataset size (or its folder): the larger's phases are predicted from the smaller's rates and the error per phase paged; beyond 30% the page says the projection missed."`
+	RatesFrom        string `group:"restore" type:"path" placeholder:"FILE" help:"Project (and --validate) from the restore-phases.json of an earlier restore lesson (or its folder) without running the lesson: no --sandbox."`
 }
 
 func (c *experimentCmd) Help() string {
@@ -94,6 +99,15 @@ Lessons:
                   the same backup. Each restore starts a --window after
                   the workload's first execution; one whose window had no
                   traffic is named and not judged.
+                  DIR/restore-phases.json gets its phases. --project-size
+                  (and --project-write-rate) project from its rates the
+                  recovery of a node of that size: each phase, the one that
+                  dominates, 2 of 3 against all Synced, what more
+                  --use-memory saves. --validate FILE (the phases of
+                  another dataset size) predicts the larger's phases from
+                  the smaller's rates and pages the error per phase, saying
+                  so beyond 30%. --rates-from FILE projects from earlier
+                  phases without running the lesson (no --sandbox).
 
 Every page says how many windows (pairs of runs, crashes, restores,
 methods) were judged of how many were planned. Ctrl-C or SIGTERM stops the
@@ -113,10 +127,14 @@ Examples:
   joinbench experiment hot-vs-uniform --sandbox s
   joinbench experiment hot-vs-uniform --sandbox s --read-iops 0   # the disk as it is
   joinbench experiment restore --sandbox g --use-memory 100M,2G --repetitions 2
-  joinbench experiment restore --sandbox g --use-memory 32M,100M,512M,2G --backup-throttle 2 --backup-writers 3 --one-backup --prepare-direct`
+  joinbench experiment restore --sandbox g --use-memory 32M,100M,512M,2G --backup-throttle 2 --backup-writers 3 --one-backup --prepare-direct
+  joinbench experiment restore --rates-from results/restore-phases.json --project-size 10T --project-write-rate 30MB/s`
 }
 
 func (c *experimentCmd) Run(ctx context.Context, cl *cli) error {
+	if c.RatesFrom != "" {
+		return c.project(cl)
+	}
 	if c.Sandbox == "" {
 		return usage.Errorf("experiment needs a running sandbox: start one (joinbench sandbox start --name g --galera 3) and give --sandbox g")
 	}
@@ -139,6 +157,7 @@ func (c *experimentCmd) Run(ctx context.Context, cl *cli) error {
 		FlushMethod: c.FlushMethod, ReadIOPS: c.ReadIOPS, PoolShare: c.PoolShare, BufferPool: bufferPool,
 		Rows: c.Rows, ActionTime: c.ActionTime, UseMemory: c.UseMemory, BackupThrottle: c.BackupThrottle, BackupWriters: c.BackupWriters, OneBackup: c.OneBackup, PrepareDirect: c.PrepareDirect, SandboxDir: c.SandboxDir, ToolVersion: version, Log: log,
 	}
+	c.projection(&o)
 	if !cl.Quiet {
 		o.Progress = os.Stderr
 	}
@@ -157,4 +176,35 @@ func (c *experimentCmd) Run(ctx context.Context, cl *cli) error {
 	// Nothing judged is no answer: the page says why, the exit status
 	// too (130 when it was interrupted, as every command).
 	return page.Err()
+}
+
+// projection passes the restore's projection flags on.
+func (c *experimentCmd) projection(o *experiment.Options) {
+	o.ProjectSize, o.ProjectWriteRate, o.Validate, o.RatesFrom = c.ProjectSize, c.ProjectWriteRate, c.Validate, c.RatesFrom
+}
+
+// project pages the restore's projection from measured phases
+// (--rates-from), with no sandbox.
+func (c *experimentCmd) project(cl *cli) error {
+	if c.Lesson != "restore" {
+		return usage.Errorf("--rates-from: only the restore lesson projects a recovery")
+	}
+	if c.Sandbox != "" || len(c.DSN) > 0 {
+		return usage.Errorf("--rates-from projects from measured phases without running the lesson: give it without --sandbox or --dsn")
+	}
+	o := experiment.Options{Out: c.Out, ToolVersion: version}
+	c.projection(&o)
+	page, err := experiment.ProjectRestore(o)
+	if err != nil {
+		return err
+	}
+	paths, err := page.Write(c.Out)
+	if err != nil {
+		return err
+	}
+	if err := page.WriteText(os.Stdout); err != nil {
+		return err
+	}
+	fmt.Fprintf(logWriter(cl), "page: %v\n", paths)
+	return nil
 }
