@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -165,14 +166,9 @@ func (c *experimentCmd) Run(ctx context.Context, cl *cli) error {
 	if err != nil {
 		return err
 	}
-	paths, err := page.Write(c.Out)
-	if err != nil {
+	if err := c.show(page, log); err != nil {
 		return err
 	}
-	if err := page.WriteText(os.Stdout); err != nil {
-		return err
-	}
-	fmt.Fprintf(log, "page: %v\n", paths)
 	// Nothing judged is no answer: the page says why, the exit status
 	// too (130 when it was interrupted, as every command).
 	return page.Err()
@@ -198,6 +194,12 @@ func (c *experimentCmd) project(cl *cli) error {
 	if err != nil {
 		return err
 	}
+	return c.show(page, logWriter(cl))
+}
+
+// show writes the page's files into --out, prints it as text and says
+// where its files are.
+func (c *experimentCmd) show(page *experiment.Page, log io.Writer) error {
 	paths, err := page.Write(c.Out)
 	if err != nil {
 		return err
@@ -205,6 +207,6 @@ func (c *experimentCmd) project(cl *cli) error {
 	if err := page.WriteText(os.Stdout); err != nil {
 		return err
 	}
-	fmt.Fprintf(logWriter(cl), "page: %v\n", paths)
+	fmt.Fprintf(log, "page: %v\n", paths)
 	return nil
 }
