@@ -18,7 +18,7 @@ import (
 	"github.com/joinbench/joinbench/analysis/report"
 	"github.com/joinbench/joinbench/analysis/stall"
 	"github.com/joinbench/joinbench/internal/server/sandbox"
-	"github.com/joinbench/joinbench/internal/testdb"
+	"github.com/joinbench/joinbench/internal/testbrowser"
 	"github.com/joinbench/joinbench/results"
 )
 
@@ -75,21 +75,8 @@ func lessonPages(t *testing.T) []*Page {
 // page's script counts them) and draw them (its screenshot holds the
 // pictures' colours).
 func TestLessonPagesInChromium(t *testing.T) {
-	chromium := ""
-	for _, c := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(c); err == nil {
-			chromium = p
-			break
-		}
-	}
-	if chromium == "" {
-		testdb.Skipf(t, "chromium is not installed: the lesson pages were not checked in a browser (apt-get install chromium)")
-	}
-	args := func(extra ...string) []string {
-		return append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-			"--disable-component-update", "--disable-sync", "--no-first-run", "--user-data-dir=" + t.TempDir(),
-			"--enable-logging=stderr", "--v=0"}, extra...)
-	}
+	chromium := testbrowser.Chromium(t, "the lesson pages")
+	args := func(extra ...string) []string { return testbrowser.Args(t, extra...) }
 	out := t.TempDir()
 	for _, p := range lessonPages(t) {
 		t.Run(p.Lesson, func(t *testing.T) {

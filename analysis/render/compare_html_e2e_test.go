@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/joinbench/joinbench/analysis/internal/fixture"
-	"github.com/joinbench/joinbench/internal/testdb"
+	"github.com/joinbench/joinbench/internal/testbrowser"
 	"github.com/joinbench/joinbench/results"
 )
 
@@ -60,21 +60,8 @@ func TestCompareHTMLInChromium(t *testing.T) {
 	if p := os.Getenv("JOINBENCH_KEEP_HTML"); p != "" {
 		_ = os.WriteFile(p, page.Bytes(), 0o644)
 	}
-	chromium := ""
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			chromium = p
-			break
-		}
-	}
-	if chromium == "" {
-		testdb.Skipf(t, "chromium is not installed: the compare view was not checked in a browser (apt-get install chromium)")
-	}
-	args := func(extra ...string) []string {
-		return append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-			"--disable-component-update", "--disable-sync", "--no-first-run", "--user-data-dir=" + t.TempDir(),
-			"--enable-logging=stderr", "--v=0"}, extra...)
-	}
+	chromium := testbrowser.Chromium(t, "the compare view")
+	args := func(extra ...string) []string { return testbrowser.Args(t, extra...) }
 	var stderr bytes.Buffer
 	cmd := exec.Command(chromium, args("--dump-dom", "file://"+out)...)
 	cmd.Stderr = &stderr

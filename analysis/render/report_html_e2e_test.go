@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/joinbench/joinbench/analysis/report"
-	"github.com/joinbench/joinbench/internal/testdb"
+	"github.com/joinbench/joinbench/internal/testbrowser"
 )
 
 // TestHTMLInChromium loads the HTML report in headless Chromium: the
@@ -49,21 +49,8 @@ func TestHTMLInChromium(t *testing.T) {
 		_ = os.WriteFile(os.Getenv("JOINBENCH_KEEP_HTML"), page.Bytes(), 0o644)
 	}
 
-	chromium := ""
-	for _, c := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(c); err == nil {
-			chromium = p
-			break
-		}
-	}
-	if chromium == "" {
-		testdb.Skipf(t, "chromium is not installed: the HTML report was not checked in a browser (apt-get install chromium)")
-	}
-	args := func(extra ...string) []string {
-		return append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-			"--disable-component-update", "--disable-sync", "--no-first-run", "--user-data-dir=" + t.TempDir(),
-			"--enable-logging=stderr", "--v=0"}, extra...)
-	}
+	chromium := testbrowser.Chromium(t, "the HTML report")
+	args := func(extra ...string) []string { return testbrowser.Args(t, extra...) }
 	var stderr bytes.Buffer
 	cmd := exec.Command(chromium, args("--dump-dom", "file://"+out)...)
 	cmd.Stderr = &stderr
