@@ -104,6 +104,7 @@ func (p *Proxy) Close() error {
 	for c := range p.conns {
 		c.Close()
 	}
+	p.conns = nil // a connection made meanwhile is closed by track
 	p.mu.Unlock()
 	p.wg.Wait()
 	if errors.Is(err, net.ErrClosed) {
