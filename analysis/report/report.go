@@ -230,7 +230,7 @@ func buildRun(dir string, opt Options) (*RunReport, error) {
 	rr.Total = metrics.SummaryOf(&total)
 	rr.addCut(acc.cut)
 	rr.addNotReached(acc.cut, acc.scenarios)
-	rr.Timeline = acc.overall.points()
+	rr.Timeline = acc.overall().points()
 	counters, err := readCounters(dir, w.Warn)
 	if err != nil {
 		return nil, err
