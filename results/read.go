@@ -8,14 +8,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/joinbench/joinbench/internal/parallel"
 	"github.com/joinbench/joinbench/internal/usage"
 )
 
@@ -221,22 +220,7 @@ func CountExecutions(dir, clientHost string) (int64, error) {
 	// Footers are read on every core: a report checks its runs' counts
 	// before it scans them, and a run of 10M executions has 600 files.
 	var n atomic.Int64
-	next := make(chan string)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(paths)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for p := range next {
-				n.Add(fileRows(p))
-			}
-		}()
-	}
-	for _, p := range paths {
-		next <- p
-	}
-	close(next)
-	wg.Wait()
+	parallel.Each(len(paths), func(i int) { n.Add(fileRows(paths[i])) })
 	return n.Load(), nil
 }
 

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/joinbench/joinbench/analysis/internal/parallel"
+	"github.com/joinbench/joinbench/internal/parallel"
 	"github.com/joinbench/joinbench/analysis/internal/warn"
 	"github.com/joinbench/joinbench/analysis/metrics"
 	"github.com/joinbench/joinbench/analysis/stall"
