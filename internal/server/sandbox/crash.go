@@ -43,8 +43,10 @@ type Recovery struct {
 	// its error log states them (the end of an incremental one to the
 	// second); zero when it had none. TransferWritesets is how many
 	// write-sets an incremental transfer carried; TransferBytes the
-	// size of the data a full copy left (its data directory but the
-	// write-set cache), 0 for an incremental one, which no log sizes.
+	// size of the data a full copy left (its data directory but what the
+	// server makes at its start: the write-set cache, the redo log and
+	// the temporary tablespace), 0 for an incremental one, which no log
+	// sizes.
 	TransferStart, TransferEnd       time.Time
 	TransferWritesets, TransferBytes int64
 	// ClusterSize is how many nodes the cluster has, 1 for a single
@@ -261,7 +263,7 @@ func (c *Cluster) relaunch(ctx context.Context, n *Node, bootstrap bool, rec *Re
 			rec.TransferStart, rec.TransferEnd, rec.TransferWritesets = f.start, f.end, f.writesets
 		}
 		if rec.Transfer == TransferSST {
-			rec.TransferBytes = dataBytes(n.DataDir)
+			rec.TransferBytes = transferredBytes(n.DataDir)
 		}
 	}
 	fmt.Fprintf(c.log, "%s: writable %.1fs and Synced %.1fs after its start (%s)\n", n.Name,
