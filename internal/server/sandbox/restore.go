@@ -333,6 +333,10 @@ func (c *Cluster) RestoreNode(ctx context.Context, name string, opts RestoreOpti
 	if err := c.relaunch(start, n, false, &r.Join); err != nil {
 		return r, err
 	}
+	if !onPosition && r.Join.Transfer != TransferSST {
+		_ = downDone()
+		return r, fmt.Errorf("%s, started with its Galera position cleared, joined by %s, not by a full state transfer (log: %s)", n.Name, r.Join.Transfer, n.ErrorLog)
+	}
 	if err := downDone(); err != nil || !rejoinSST {
 		return r, err
 	}

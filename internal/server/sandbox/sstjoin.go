@@ -52,26 +52,29 @@ func joinPlan(joins []string) (onPosition, rejoinSST bool) {
 }
 
 // SSTJoin is the restore's join by a full state transfer, when it made
-// one: the rejoin of Joins ist,sst, else its own join when that was an
-// SST (Joins sst, or a write-set cache that no longer held the gap).
+// and timed one: the rejoin of Joins ist,sst, else its own join when that
+// was an SST (Joins sst, or a write-set cache that no longer held the
+// gap).
 func (r Restore) SSTJoin() (Recovery, bool) {
-	if r.Rejoin.Transfer == TransferSST {
-		return r.Rejoin, true
-	}
-	if r.Join.Transfer == TransferSST {
-		return r.Join, true
+	for _, j := range []Recovery{r.Rejoin, r.Join} {
+		if j.Transfer == TransferSST && j.timed() {
+			return j, true
+		}
 	}
 	return Recovery{}, false
 }
 
 // ISTJoin is the restore's join on the backup's position, when it was
-// not a full state transfer.
+// timed and not a full state transfer.
 func (r Restore) ISTJoin() (Recovery, bool) {
-	if r.Join.Synced.IsZero() || r.Join.Transfer == TransferSST {
+	if !r.Join.timed() || r.Join.Transfer == TransferSST {
 		return Recovery{}, false
 	}
 	return r.Join, true
 }
+
+// timed: the join was started and Synced.
+func (rec Recovery) timed() bool { return !rec.Started.IsZero() && !rec.Synced.IsZero() }
 
 // JoinSeconds of a join: from its start (the node launched) to Synced.
 func (rec Recovery) JoinSeconds() float64 {
