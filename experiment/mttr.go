@@ -513,7 +513,7 @@ func catchUp(behind, w, rj float64) float64 {
 // SSTPhases are the phases of the rebuild whose join is an SST.
 func (p Projection) SSTPhases() []Phase {
 	return []Phase{{"backup", p.Backup}, {"prepare (redo apply)", p.Prepare}, {"copy into the data directory", p.Copy},
-		{"join by SST (start, full copy, catch-up)", p.SSTJoin}}
+		{"join by SST", p.SSTJoin}}
 }
 
 // SSTDominant is the longest phase of the rebuild whose join is an SST.

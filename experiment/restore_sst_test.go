@@ -141,7 +141,7 @@ func TestProjectSST(t *testing.T) {
 	if !p.HasSST || !near(p.SSTTransfer, x) || !near(p.SSTJoin, wantJoin) || !near(p.SSTTotal, p.Backup+p.Prepare+p.Copy+wantJoin) {
 		t.Errorf("SST: %+v, want join %v", p, wantJoin)
 	}
-	if d := p.SSTDominant(); d.Name != "join by SST (start, full copy, catch-up)" {
+	if d := p.SSTDominant(); d.Name != "join by SST" {
 		t.Errorf("dominant %s", d.Name)
 	}
 	// No writes: the fixed part and the copy.
@@ -149,7 +149,7 @@ func TestProjectSST(t *testing.T) {
 		t.Errorf("no writes: %v", q.SSTJoin)
 	}
 	// A joiner no faster than the writes never catches up after the copy.
-	if q := r.Project(size, 40e6, r.Apply[0]); !math.IsInf(q.SSTJoin, 1) || !math.IsInf(q.SSTTotal, 1) || sstDominantText(q) != "join by SST (start, full copy, catch-up) (never ends)" {
+	if q := r.Project(size, 40e6, r.Apply[0]); !math.IsInf(q.SSTJoin, 1) || !math.IsInf(q.SSTTotal, 1) || sstDominantText(q) != "join by SST (never ends)" {
 		t.Errorf("W = rj: %v", q.SSTJoin)
 	}
 	// A slow SST behind a fast backup: the SST's copy dominates; a fast
