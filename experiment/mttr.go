@@ -45,9 +45,10 @@ import (
 // --use-memory, A the redo the backup starts with (the checkpoint age
 // measured), J0 the measured join (the state transfer's own cost, with
 // the few writes it brought), rj the joiner's apply rate, taken as the
-// fastest redo apply measured; rs the SST's data over its transfer's
-// time, F the rest of the SST join measured (the node's start before
-// the transfer, its end until Synced). MTTRText states it for the pages.
+// fastest redo apply measured; rs the SST's data over the time its donor
+// streamed it, F the rest of the SST join measured (the start, the SST
+// script's fixed wait, the joiner's prepare and move, its end until
+// Synced). MTTRText states it for the pages.
 
 // restorePhasesFile is the restore lesson's measurements, beside its page.
 const restorePhasesFile = "restore-phases.json"
@@ -95,9 +96,13 @@ type measuredRestore struct {
 	// SSTSeconds is the restore's join by a full state transfer (--join
 	// sst): from the node's start, its Galera position cleared, to
 	// Synced; SSTTransferSeconds the transfer itself, as the joiner's
-	// log bounds it; SSTBytes the data it left. 0: no SST join.
+	// log bounds it; SSTStreamSeconds the donor's streaming of its
+	// backup, as the donor's log bounds it (after the SST script's fixed
+	// wait; 0 when it does not say); SSTBytes the data it left. 0: no
+	// SST join.
 	SSTSeconds         float64 `json:"sst_seconds,omitempty"`
 	SSTTransferSeconds float64 `json:"sst_transfer_seconds,omitempty"`
+	SSTStreamSeconds   float64 `json:"sst_stream_seconds,omitempty"`
 	SSTBytes           int64   `json:"sst_bytes,omitempty"`
 }
 
@@ -188,9 +193,18 @@ func measure(r sandbox.Restore, w redoWritten) measuredRestore {
 	m.GapSeconds = max(0, join.Sub(r.BackupEnd).Seconds())
 	m.WrittenBytes, m.WrittenSeconds, m.CheckpointAge = w.bytes, w.seconds, w.age
 	if sst, ok := r.SSTJoin(); ok {
-		m.SSTSeconds, m.SSTTransferSeconds, m.SSTBytes = sst.JoinSeconds(), sst.TransferSeconds(), sst.TransferBytes
+		m.SSTSeconds, m.SSTTransferSeconds, m.SSTStreamSeconds, m.SSTBytes = sst.JoinSeconds(), sst.TransferSeconds(), sst.StreamSeconds(), sst.TransferBytes
 	}
 	return m
+}
+
+// sstScaled is the part of the SST join that scales with the data: the
+// donor's streaming of its backup, or without it the whole transfer.
+func (m measuredRestore) sstScaled() float64 {
+	if m.SSTStreamSeconds > 0 {
+		return m.SSTStreamSeconds
+	}
+	return m.SSTTransferSeconds
 }
 
 // WriteRate is the write rate the restore was measured under, in redo
@@ -369,10 +383,11 @@ type Rates struct {
 	// mean of: those that were not a full state transfer.
 	ISTJoins int
 	// SST is a full state transfer's rate: the data the SST joins left
-	// over their transfers' seconds (the donor's backup streamed, the
-	// joiner's prepare and move, as its log bounds them); SSTFixed the
-	// rest of an SST join, the node's start before the transfer and its
-	// end after it until Synced (a constant, not scaled); SSTBytes and
+	// over the seconds their donors streamed it (as the donors' logs
+	// bound it; without them, the transfers' as the joiners' logs do);
+	// SSTFixed the rest of an SST join: the node's start, the SST
+	// script's set-up and fixed wait, the joiner's prepare and move, its
+	// end until Synced (a constant, not scaled); SSTBytes and
 	// SSTSeconds the sums the rate is of; SSTJoins how many SST joins
 	// were measured (0: none, no SST projected).
 	SST, SSTFixed        float64
@@ -406,8 +421,9 @@ func ratesOf(f restorePhases) Rates {
 		}
 		if m.SSTSeconds > 0 && m.SSTBytes > 0 {
 			r.SSTJoins++
-			r.SSTBytes, r.SSTSeconds = r.SSTBytes+float64(m.SSTBytes), r.SSTSeconds+m.SSTTransferSeconds
-			r.SSTFixed += max(0, m.SSTSeconds-m.SSTTransferSeconds)
+			secs := m.sstScaled()
+			r.SSTBytes, r.SSTSeconds = r.SSTBytes+float64(m.SSTBytes), r.SSTSeconds+secs
+			r.SSTFixed += max(0, m.SSTSeconds-secs)
 		}
 		if m.WrittenSeconds > 0 {
 			written, writtenS = written+float64(m.WrittenBytes), writtenS+m.WrittenSeconds
@@ -597,7 +613,7 @@ const MTTRText = "MTTR = backup + prepare + copy + start + join, with backup = S
 	"rj the joiner's apply rate, taken as the fastest redo apply measured. " +
 	"The join is an IST while a donor's write-set cache holds the W × G written since the backup; smaller, it is an SST, a full copy: " +
 	"SST join = F + X + W × X / (rj − W) where X = S / rs, and MTTR(SST) = backup + prepare + copy + SST join; " +
-	"rs the SST's data over its transfer's time and F the rest of the SST join (the node's start before the transfer, its end until Synced), both measured by --join sst."
+	"rs the SST's data over the time its donor streamed it and F the rest of the SST join (the node's start, the SST script's set-up and fixed wait, the joiner's prepare and move, its end until Synced), both measured by --join sst."
 
 // MTTRAssumptions are what the model takes to scale linearly, and what not.
 var MTTRAssumptions = []string{
@@ -606,7 +622,7 @@ var MTTRAssumptions = []string{
 	"not scaled: the node's start (a far larger buffer pool or a long crash recovery lengthens it), the join's own cost J0, and the redo a backup starts with A (the checkpoint age, at most the redo log's size: give your server's Innodb_checkpoint_age if it differs much).",
 	"rj is not measured: the joins measured brought few writes, their time is the state transfer's own cost; the joiner is taken to apply the writes since the backup as fast as the prepare applied redo at best.",
 	"the join is an IST only while a donor's write-set cache (gcache.size) holds every write since the backup: it must hold W × G; smaller, the join is an SST, a full copy. A joiner that applies slower than the cluster writes (rj ≤ W) never catches up without flow control holding the cluster to its pace.",
-	"the SST: its rate rs at the measured bytes per second (the donor's backup streamed to the joiner, the joiner's prepare and move, one disk to another here); its fixed costs (the SST script's set-up and waits, the start) are in the transfer's time too, so a small measured SST understates rs and overstates the SST at scale; the writes made during the copy are caught up at rj as the IST's are; F not scaled.",
+	"the SST: its rate rs at the measured bytes per second of the donor's stream (its backup sent to the joiner, one disk to another on the same machine here: a network is slower); its fixed costs (the start, the SST script's set-up and its fixed wait before it streams) in F, not scaled, nor the joiner's prepare and move, which are short when few writes come during the copy; the writes made during the copy are caught up at rj as the IST's are.",
 	"W is the redo written per second (the growth of Innodb_lsn_current, or Innodb_os_log_written, per second); the measured W0 is a serving node's over each restore.",
 }
 
@@ -763,7 +779,7 @@ func ratesTable(r Rates) Table {
 		t.Rows[6][1] = "not measured (every join was an SST)"
 	}
 	if r.SSTJoins > 0 {
-		t.Rows = append(t.Rows, []string{"SST rs (data sent over its transfer's time)", fmt.Sprintf("%s (%s in %s, %d SST join(s))", rateText(r.SST), bytesText(r.SSTBytes), durationText(r.SSTSeconds), r.SSTJoins)},
+		t.Rows = append(t.Rows, []string{"SST rs (data sent over its stream's time)", fmt.Sprintf("%s (%s in %s, %d SST join(s))", rateText(r.SST), bytesText(r.SSTBytes), durationText(r.SSTSeconds), r.SSTJoins)},
 			[]string{"SST join's rest F (constant)", durationText(r.SSTFixed)})
 	} else {
 		t.Rows = append(t.Rows, []string{"SST rs", "not measured (no restore here joined by SST: run the lesson with --join ist,sst)"})

@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -31,12 +32,13 @@ func sstJoins(restores []sandbox.Restore) []sandbox.Recovery {
 	return out
 }
 
-// sstRate is the data the joins' full copies left per second of their
-// transfers, in MB; 0 when none was timed.
+// sstRate is the data the joins' full copies left per second their
+// donors streamed it (of their transfers, when a donor's log did not
+// say), in MB; 0 when none was timed.
 func sstRate(joins []sandbox.Recovery) float64 {
 	var bytes, secs float64
 	for _, j := range joins {
-		bytes, secs = bytes+float64(j.TransferBytes), secs+j.TransferSeconds()
+		bytes, secs = bytes+float64(j.TransferBytes), secs+cmp.Or(j.StreamSeconds(), j.TransferSeconds())
 	}
 	if secs <= 0 {
 		return 0
@@ -87,7 +89,7 @@ func addSST(p *Page, o Options, results []restoreResult) {
 	}
 	p.Notes = append(p.Notes, "SST join: the node's join by a full state transfer, from its start with its Galera position cleared to Synced (a donor's backup streamed to it by mariabackup, prepared and moved in, then the writes made meanwhile); "+
 		"SST sent: the data the copy left (the node's data directory but what its server makes at its start: the redo log, the temporary tablespace, the write-set cache); "+
-		"SST MB/s: that over the transfer's time as the joiner's log bounds it (SST started to SST completed), fixed costs of the SST script included, so a small SST understates the rate of a large one.")
+		"SST MB/s: that over the time the donor streamed it, as the donor's log bounds it (from the end of its SST script's fixed wait to its end; without it, the joiner's transfer, SST started to SST completed, fixed costs included).")
 	if v := sstVerdict(results, all); v != "" && p.Verdict != "" {
 		p.Verdict += "; " + v
 	}

@@ -192,7 +192,7 @@ func TestProjectionSectionSST(t *testing.T) {
 	for _, row := range ratesTable(r).Rows {
 		rates[row[0]] = row[1]
 	}
-	if got := rates["SST rs (data sent over its transfer's time)"]; got != "95.4 MiB/s (1.9 GiB in 20.0 s, 2 SST join(s))" {
+	if got := rates["SST rs (data sent over its stream's time)"]; got != "95.4 MiB/s (1.9 GiB in 20.0 s, 2 SST join(s))" {
 		t.Errorf("SST rate %q", got)
 	}
 	if got := rates["SST join's rest F (constant)"]; got != "12.0 s" {
@@ -229,5 +229,23 @@ func TestValidationSST(t *testing.T) {
 	}
 	if _, missed, _ := validation(sstPhases(1e9, 1), large); !strings.Contains(missed, "join by SST (-4") {
 		t.Errorf("an SST off by half: %q", missed)
+	}
+}
+
+// Where the donor's log bounds its stream, the SST's rate is over the
+// stream, and the rest of the join (its fixed wait too) is F.
+func TestSSTRateFromTheStream(t *testing.T) {
+	r := sstRestore("2G", 80e6)
+	r.Rejoin.StreamStart, r.Rejoin.StreamEnd = r.Rejoin.TransferStart.Add(10*time.Second), r.Rejoin.TransferStart.Add(14*time.Second)
+	if got := sstRate([]sandbox.Recovery{r.Rejoin}); got != 20 {
+		t.Errorf("page rate %v MB/s, want 80 MB over the 4 s stream", got)
+	}
+	m := measure(r, redoWritten{})
+	if m.SSTStreamSeconds != 4 || m.SSTTransferSeconds != 16 {
+		t.Errorf("measure: %+v", m)
+	}
+	rates := ratesOf(restorePhases{Restores: []measuredRestore{m}})
+	if !near(rates.SST, 20e6) || !near(rates.SSTFixed, 17) {
+		t.Errorf("rs %v, F %v; want 20 MB/s and the join's 21 s but the 4 s stream", rates.SST, rates.SSTFixed)
 	}
 }

@@ -52,8 +52,8 @@ func (c *sandboxRestoreCmd) Run(ctx context.Context, cl *cli) error {
 		r.BackupEnd.Sub(r.BackupStart).Seconds(), r.RestoreSeconds(), r.PrepareSeconds(), 100*r.RedoShare(),
 		r.CopyEnd.Sub(r.CopyStart).Seconds(), r.Join.Synced.Sub(r.CopyEnd).Seconds(), r.Join.Transfer)
 	if sst, ok := r.SSTJoin(); ok && r.Rejoin.Transfer != "" {
-		fmt.Printf("rejoin by SST %.1fs from its start to Synced: %.1f MB in a transfer of %.1fs (%.1f MB/s)\n", sst.JoinSeconds(),
-			float64(sst.TransferBytes)/1e6, sst.TransferSeconds(), float64(sst.TransferBytes)/1e6/max(sst.TransferSeconds(), 1e-9))
+		fmt.Printf("rejoin by SST %.1fs from its start to Synced: %.1f MB in a transfer of %.1fs, streamed by its donor in %.1fs\n", sst.JoinSeconds(),
+			float64(sst.TransferBytes)/1e6, sst.TransferSeconds(), sst.StreamSeconds())
 	}
 	return nil
 }
@@ -80,6 +80,7 @@ type restoreJSON struct {
 	// left.
 	SSTJoinSeconds     float64 `json:"sst_join_s,omitempty"`
 	SSTTransferSeconds float64 `json:"sst_transfer_s,omitempty"`
+	SSTStreamSeconds   float64 `json:"sst_stream_s,omitempty"`
 	SSTBytes           int64   `json:"sst_bytes,omitempty"`
 }
 
@@ -90,7 +91,7 @@ func restoreJSONOf(r sandbox.Restore) restoreJSON {
 		JoinSeconds: r.Join.Synced.Sub(r.CopyEnd).Seconds(), RestoreSeconds: r.RestoreSeconds(), RedoShare: r.RedoShare(),
 		Method: r.Join.Transfer}
 	if sst, ok := r.SSTJoin(); ok {
-		j.SSTJoinSeconds, j.SSTTransferSeconds, j.SSTBytes = sst.JoinSeconds(), sst.TransferSeconds(), sst.TransferBytes
+		j.SSTJoinSeconds, j.SSTTransferSeconds, j.SSTStreamSeconds, j.SSTBytes = sst.JoinSeconds(), sst.TransferSeconds(), sst.StreamSeconds(), sst.TransferBytes
 	}
 	return j
 }

@@ -211,13 +211,15 @@ func TestExperimentRestoreJoins(t *testing.T) {
 			Transfer    string  `json:"transfer"`
 			SSTSeconds  float64 `json:"sst_seconds"`
 			SSTTransfer float64 `json:"sst_transfer_seconds"`
+			SSTStream   float64 `json:"sst_stream_seconds"`
 			SSTBytes    int64   `json:"sst_bytes"`
 		} `json:"restores"`
 	}
 	if err := json.Unmarshal(b, &f); err != nil {
 		t.Fatal(err)
 	}
-	if len(f.Restores) != 1 || f.Restores[0].SSTSeconds <= 0 || f.Restores[0].SSTBytes <= 0 || f.Restores[0].SSTTransfer > f.Restores[0].SSTSeconds+1 {
+	if len(f.Restores) != 1 || f.Restores[0].SSTSeconds <= 0 || f.Restores[0].SSTBytes <= 0 || f.Restores[0].SSTTransfer > f.Restores[0].SSTSeconds+1 ||
+		f.Restores[0].SSTStream <= 0 || f.Restores[0].SSTStream > f.Restores[0].SSTTransfer+1 {
 		t.Errorf("phases: %s", b)
 	}
 	html, err := os.ReadFile(filepath.Join(outDir, "restore.html"))

@@ -49,6 +49,11 @@ type Recovery struct {
 	// sizes.
 	TransferStart, TransferEnd       time.Time
 	TransferWritesets, TransferBytes int64
+	// StreamStart and StreamEnd bound a full transfer's data streamed by
+	// its donor, as the donor's log states them: from the end of the SST
+	// script's fixed wait before it streams to the donor's end; zero
+	// when its log does not say.
+	StreamStart, StreamEnd time.Time
 	// ClusterSize is how many nodes the cluster has, 1 for a single
 	// server: what "2 of N Synced" counts against.
 	ClusterSize int
@@ -264,6 +269,7 @@ func (c *Cluster) relaunch(ctx context.Context, n *Node, bootstrap bool, rec *Re
 		}
 		if rec.Transfer == TransferSST {
 			rec.TransferBytes = transferredBytes(n.DataDir)
+			rec.StreamStart, rec.StreamEnd = c.donorStream(n.Name, log, rec.TransferStart)
 		}
 	}
 	fmt.Fprintf(c.log, "%s: writable %.1fs and Synced %.1fs after its start (%s)\n", n.Name,

@@ -124,7 +124,8 @@ func TestGaleraCrash(t *testing.T) {
 	}
 	checkOrder(t, rec)
 	if rec.Transfer != TransferSST || rec.TransferBytes <= 0 || rec.TransferStart.IsZero() || rec.TransferEnd.Before(rec.TransferStart) ||
-		rec.TransferStart.Before(rec.Started.Truncate(time.Second)) || rec.TransferSeconds() > rec.JoinSeconds()+1 {
+		rec.TransferStart.Before(rec.Started.Truncate(time.Second)) || rec.TransferSeconds() > rec.JoinSeconds()+1 ||
+		rec.StreamStart.IsZero() || rec.StreamSeconds() > rec.TransferSeconds()+1 {
 		t.Errorf("node3's rejoin by SST: %+v\nits log of the state transfer:\n%s", rec, transferLines(c.Nodes[2].ErrorLog))
 	}
 	allSynced(t, c, 3)

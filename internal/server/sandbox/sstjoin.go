@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -91,6 +92,76 @@ func (rec Recovery) TransferSeconds() float64 {
 		return 0
 	}
 	return rec.TransferEnd.Sub(rec.TransferStart).Seconds()
+}
+
+// StreamSeconds is the time a full transfer's donor streamed its data, as
+// its log bounds it; 0 when it does not say.
+func (rec Recovery) StreamSeconds() float64 {
+	if rec.StreamStart.IsZero() || rec.StreamEnd.Before(rec.StreamStart) {
+		return 0
+	}
+	return rec.StreamEnd.Sub(rec.StreamStart).Seconds()
+}
+
+var (
+	// The joiner's log names the donor the group chose for it.
+	donorSelected = regexp.MustCompile(`Member \S+ \((\S+)\) requested state transfer from .*Selected \S+ \(([^)]+)\)\(\w+\) as donor`)
+	// The donor's SST script stamps its lines with milliseconds: it
+	// sleeps a fixed time before it streams, then streams its backup.
+	donorStreaming = regexp.MustCompile(`Streaming the backup to joiner at \S+ \((\d{8} \d{2}:\d{2}:\d{2}\.\d{3})\)`)
+	donorDone      = regexp.MustCompile(`SST completed on donor \((\d{8} \d{2}:\d{2}:\d{2}\.\d{3})\)`)
+)
+
+// donorOf is the donor the joiner's log (since its start) says was
+// chosen for its last state transfer; empty when it does not say.
+func donorOf(log, joiner string) string {
+	donor := ""
+	for _, m := range donorSelected.FindAllStringSubmatch(log, -1) {
+		if m[1] == joiner {
+			donor = m[2]
+		}
+	}
+	return donor
+}
+
+// streamOf reads from a donor's log the first backup it streamed to a
+// joiner from not long before from on: when it began streaming (after
+// its fixed wait) and when its part of the transfer ended; zero when
+// its log does not say.
+func streamOf(log string, from time.Time) (start, end time.Time) {
+	// The joiner's log dates its transfer's start; the donor's script
+	// starts about then, its stream some seconds later.
+	from = from.Add(-5 * time.Second)
+	for _, m := range donorStreaming.FindAllStringSubmatchIndex(log, -1) {
+		at := parseLogTime("20060102 15:04:05.000", log[m[2]:m[3]])
+		if at.IsZero() || at.Before(from) {
+			continue
+		}
+		d := donorDone.FindStringSubmatch(log[m[1]:])
+		if d == nil {
+			return time.Time{}, time.Time{}
+		}
+		if done := parseLogTime("20060102 15:04:05.000", d[1]); !done.Before(at) {
+			return at, done
+		}
+		return time.Time{}, time.Time{}
+	}
+	return time.Time{}, time.Time{}
+}
+
+// donorStream bounds the data streamed to joiner by its full transfer,
+// from the log of the donor its own log (since its start) names.
+func (c *Cluster) donorStream(joiner, log string, transferStart time.Time) (start, end time.Time) {
+	name := donorOf(log, joiner)
+	if name == "" || transferStart.IsZero() {
+		return time.Time{}, time.Time{}
+	}
+	for _, d := range c.Nodes {
+		if d.Name == name {
+			return streamOf(readFrom(d.ErrorLog, 0), transferStart)
+		}
+	}
+	return time.Time{}, time.Time{}
 }
 
 // RejoinBySST stops node name of the running cluster cleanly and starts

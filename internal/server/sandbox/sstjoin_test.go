@@ -123,3 +123,55 @@ func TestRejoinBySSTRefuses(t *testing.T) {
 		t.Errorf("no donor: %v", err)
 	}
 }
+
+// The joiner's log names its donor; the donor's log bounds the backup it
+// streamed after its fixed wait: the first stream from about the
+// transfer's start on, not an earlier one.
+func TestDonorStream(t *testing.T) {
+	joiner := "2026-12-07 22:55:59 0 [Note] WSREP: Member 0.0 (node3) requested state transfer from '*any*'. Selected 2.0 (node2)(SYNCED) as donor.\n" +
+		"2026-12-07 22:56:57 0 [Note] WSREP: Member 0.0 (node3) requested state transfer from '*any*'. Selected 1.0 (node1)(SYNCED) as donor.\n" +
+		"2026-12-07 22:56:58 0 [Note] WSREP: Member 1.0 (node2) requested state transfer from '*any*'. Selected 0.0 (node3)(SYNCED) as donor.\n"
+	if got := donorOf(joiner, "node3"); got != "node1" {
+		t.Errorf("donor of node3: %q, want node1 (its last)", got)
+	}
+	if got := donorOf("no such line", "node3"); got != "" {
+		t.Errorf("no donor named: %q", got)
+	}
+	donor := "WSREP_SST: [INFO] Sleeping before data transfer for SST (20261207 22:56:06.846)\n" +
+		"WSREP_SST: [INFO] Streaming the backup to joiner at 127.0.0.1:42759 (20261207 22:56:16.903)\n" +
+		"WSREP_SST: [INFO] mariabackup SST completed on donor (20261207 22:56:27.408)\n" +
+		"WSREP_SST: [INFO] mariabackup SST started on donor (20261207 22:56:57.885)\n" +
+		"WSREP_SST: [INFO] Sleeping before data transfer for SST (20261207 22:56:58.501)\n" +
+		"WSREP_SST: [INFO] Streaming the backup to joiner at 127.0.0.1:42759 (20261207 22:57:08.513)\n" +
+		"WSREP_SST: [INFO] Total time on donor: 0 seconds (20261207 22:57:17.972)\n" +
+		"WSREP_SST: [INFO] mariabackup SST completed on donor (20261207 22:57:17.988)\n"
+	from := parseLogTime("20060102 15:04:05.000", "20261207 22:56:56.835")
+	start, end := streamOf(donor, from)
+	want := parseLogTime("20060102 15:04:05.000", "20261207 22:57:08.513")
+	if !start.Equal(want) || end.Sub(start) != 9475*time.Millisecond {
+		t.Errorf("stream %v to %v, want from %v for 9.475 s", start, end, want)
+	}
+	if rec := (Recovery{StreamStart: start, StreamEnd: end}); rec.StreamSeconds() != 9.475 {
+		t.Errorf("stream seconds %v", rec.StreamSeconds())
+	}
+	// A stream not ended yet in the log, or none since: nothing.
+	if s, e := streamOf(donor[:strings.LastIndex(donor, "WSREP_SST: [INFO] mariabackup SST completed")], from); !s.IsZero() || !e.IsZero() {
+		t.Errorf("an unfinished stream: %v, %v", s, e)
+	}
+	if s, _ := streamOf(donor, from.Add(time.Hour)); !s.IsZero() {
+		t.Errorf("no stream since: %v", s)
+	}
+	// Through the cluster: the donor's own log is read.
+	dir := t.TempDir()
+	c := &Cluster{}
+	for _, name := range []string{"node1", "node2", "node3"} {
+		n := &Node{Server: Server{Name: name, ErrorLog: filepath.Join(dir, name+".log")}}
+		c.Nodes = append(c.Nodes, n)
+	}
+	if err := os.WriteFile(c.Nodes[0].ErrorLog, []byte(donor), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if s, e := c.donorStream("node3", joiner, from); !s.Equal(start) || !e.Equal(end) {
+		t.Errorf("donorStream %v, %v", s, e)
+	}
+}
