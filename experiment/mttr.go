@@ -69,7 +69,10 @@ type restorePhases struct {
 type measuredRestore struct {
 	UseMemory   string `json:"use_memory"`
 	BackupBytes int64  `json:"backup_bytes"`
-	RedoBytes   int64  `json:"redo_bytes"`
+	// RedoBytes is the redo the prepare applied (Restore.PrepareRedo:
+	// from the checkpoint its recovery started at, as its log says, to
+	// the backup's end), the R of the model.
+	RedoBytes int64 `json:"redo_bytes"`
 	// BackupSeconds: mariabackup --backup; PrepareSeconds: --prepare (the
 	// redo apply); CopySeconds: the node stopped and the backup moved
 	// into its data directory; StartSeconds: from there to the start of
@@ -176,7 +179,7 @@ func (e *env) noteRedo(ctx context.Context, serving []server.Endpoint, m redoMar
 
 // measure turns a restore's times into its phases.
 func measure(r sandbox.Restore, w redoWritten) measuredRestore {
-	m := measuredRestore{UseMemory: r.UseMemory, BackupBytes: r.BackupBytes, RedoBytes: r.RedoBytes,
+	m := measuredRestore{UseMemory: r.UseMemory, BackupBytes: r.BackupBytes, RedoBytes: r.PrepareRedo(),
 		BackupSeconds: r.BackupEnd.Sub(r.BackupStart).Seconds(), PrepareSeconds: r.PrepareSeconds(),
 		CopySeconds: r.CopyEnd.Sub(r.CopyStart).Seconds(), Transfer: r.Join.Transfer, TransferWritesets: r.Join.TransferWritesets}
 	// The join starts with the state transfer, as the joiner's log dates

@@ -249,3 +249,18 @@ func TestSSTRateFromTheStream(t *testing.T) {
 		t.Errorf("rs %v, F %v; want 20 MB/s and the join's 21 s but the 4 s stream", rates.SST, rates.SSTFixed)
 	}
 }
+
+// The redo the model's apply rate is of is what the prepare applied (its
+// log's), not the backup's last_lsn − to_lsn, which a checkpoint made
+// during a long backup shrinks.
+func TestMeasureTakesThePreparesRedo(t *testing.T) {
+	r := sstRestore("2G", 80e6)
+	r.RedoBytes, r.PrepareRedoBytes = 74, 2e9
+	if m := measure(r, redoWritten{}); m.RedoBytes != 2e9 {
+		t.Errorf("redo %d, want the prepare's 2 GB", m.RedoBytes)
+	}
+	r.PrepareRedoBytes = 0
+	if m := measure(r, redoWritten{}); m.RedoBytes != 74 {
+		t.Errorf("redo %d, want the backup's when the log does not say", m.RedoBytes)
+	}
+}
