@@ -92,6 +92,9 @@ func check(name string, tgt *server.Target, o Options) error {
 				return err
 			}
 		}
+		if err := sandbox.CheckJoins(o.Joins); err != nil {
+			return err
+		}
 	}
 	if nodeUsed {
 		var nodes []string

@@ -230,6 +230,7 @@ func (e *env) restoreUnderLoad(ctx context.Context, c *sandbox.Cluster, others [
 	if e.o.BackupWriters > 0 {
 		opts.DuringBackup = func(ctx context.Context) { e.backupWrites(ctx, others[0], name) }
 	}
+	opts.Joins = e.o.Joins
 	mark := e.redoMark(ctx, others)
 	r, err = c.RestoreNode(ctx, e.o.Node, opts)
 	e.noteRedo(ctx, others, mark, r)
@@ -400,6 +401,7 @@ func restorePage(o Options, results []restoreResult) *Page {
 		return p
 	}
 	p.Verdict = "redo apply was " + strings.Join(parts, " and ") + restoreConclusion(results)
+	addSST(p, o, results)                                    // restore_sst.go
 	p.Figures = append(p.Figures, restoreFigure(results)...) // restore_figure.go
 	return p
 }

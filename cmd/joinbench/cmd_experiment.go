@@ -39,6 +39,7 @@ type experimentCmd struct {
 	BackupWriters  int           `group:"restore" placeholder:"N" help:"Threads rewriting the lesson's own table restore_burst (20000 rows of 4000 bytes) in chunks of 1000 rows on the backed-up node while the backup runs: the redo the prepare applies (0: none)."`
 	OneBackup      bool          `group:"restore" help:"One backup per repetition, prepared with every --use-memory value (on copies, the order rotating), the last restored: the values compared on the same redo."`
 	PrepareDirect  bool          `group:"restore" help:"The prepares read pages with O_DIRECT (mariabackup --innodb-flush-method), past the operating system's cache, as on a server whose data is far larger than its memory."`
+	Join           []string      `default:"ist" group:"restore" placeholder:"JOIN" help:"How each restored node joins: ist, on the backup's position (an IST while a donor's write-set cache holds the writes since the backup); sst, with its Galera position cleared, so that a donor sends it a full copy (the join a cache too small for the gap leaves); ist,sst, the first, then, once Synced, a timed rejoin by SST: both joins of the same node, and the SST's rate for the MTTR model."`
 
 	ProjectSize      string `group:"restore" placeholder:"SIZE" help:"Project the recovery of a node of this data size from the measured rates (10T, 500G; K, M, G, T are powers of 1024): each phase, the one that dominates, 2 of 3 against all Synced, what more --use-memory saves."`
 	ProjectWriteRate string `group:"restore" placeholder:"RATE" help:"The write rate of the projection, in redo bytes per second (30MB/s: the growth of Innodb_lsn_current per second); default: the rate measured."`
@@ -97,14 +98,19 @@ Lessons:
                   --backup-throttle and --backup-writers the backup lasts
                   under heavy writes and its redo outgrows --use-memory (the
                   starved prepare); with --one-backup every value prepares
-                  the same backup. Each restore starts a --window after
+                  the same backup. --join ist,sst times the same node's
+                  join by a full state transfer too (restarted with its
+                  Galera position cleared), its seconds, size and MB/s
+                  next to the IST's. Each restore starts a --window after
                   the workload's first execution; one whose window had no
                   traffic is named and not judged.
                   DIR/restore-phases.json gets its phases. --project-size
                   (and --project-write-rate) project from its rates the
                   recovery of a node of that size: each phase, the one that
                   dominates, 2 of 3 against all Synced, what more
-                  --use-memory saves. --validate FILE (the phases of
+                  --use-memory saves, and, when an SST was measured, the
+                  join and the rebuild had the join been an SST.
+                  --validate FILE (the phases of
                   another dataset size) predicts the larger's phases from
                   the smaller's rates and pages the error per phase, saying
                   so beyond 30%. --rates-from FILE projects from earlier
@@ -129,6 +135,7 @@ Examples:
   joinbench experiment hot-vs-uniform --sandbox s --read-iops 0   # the disk as it is
   joinbench experiment restore --sandbox g --use-memory 100M,2G --repetitions 2
   joinbench experiment restore --sandbox g --use-memory 32M,100M,512M,2G --backup-throttle 2 --backup-writers 3 --one-backup --prepare-direct
+  joinbench experiment restore --sandbox g --use-memory 2G --join ist,sst --table-size 300000
   joinbench experiment restore --rates-from results/restore-phases.json --project-size 10T --project-write-rate 30MB/s`
 }
 
@@ -156,7 +163,7 @@ func (c *experimentCmd) Run(ctx context.Context, cl *cli) error {
 		Out: c.Out, Threads: c.Threads, TableSize: c.TableSize, Seed: c.Seed, Warmup: c.Warmup, Window: c.Window,
 		Repetitions: c.Repetitions, Percents: c.Percent, Resource: c.Resource, Node: c.Node, WritePercents: c.WritePercent,
 		FlushMethod: c.FlushMethod, ReadIOPS: c.ReadIOPS, PoolShare: c.PoolShare, BufferPool: bufferPool,
-		Rows: c.Rows, ActionTime: c.ActionTime, UseMemory: c.UseMemory, BackupThrottle: c.BackupThrottle, BackupWriters: c.BackupWriters, OneBackup: c.OneBackup, PrepareDirect: c.PrepareDirect, SandboxDir: c.SandboxDir, ToolVersion: version, Log: log,
+		Rows: c.Rows, ActionTime: c.ActionTime, UseMemory: c.UseMemory, BackupThrottle: c.BackupThrottle, BackupWriters: c.BackupWriters, OneBackup: c.OneBackup, PrepareDirect: c.PrepareDirect, Joins: c.Join, SandboxDir: c.SandboxDir, ToolVersion: version, Log: log,
 	}
 	c.projection(&o)
 	if !cl.Quiet {

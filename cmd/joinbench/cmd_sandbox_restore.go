@@ -14,11 +14,12 @@ import (
 
 type sandboxRestoreCmd struct {
 	sandboxName
-	Node      string `required:"" placeholder:"NODE" help:"The node to rebuild (node3)."`
-	From      string `placeholder:"NODE" help:"The node to back up (default: the first other running node)."`
-	UseMemory string `placeholder:"SIZE" help:"mariabackup --prepare --use-memory: the memory the redo apply may use (100M, 2G; default mariabackup's own)."`
-	Format    string `short:"f" enum:"text,json" default:"text" help:"Output format: text, or json (what was done and when)."`
-	JSON      bool   `hidden:"" aliasof:"format=json" help:"Print what was done and when as JSON: --format json."`
+	Node      string   `required:"" placeholder:"NODE" help:"The node to rebuild (node3)."`
+	From      string   `placeholder:"NODE" help:"The node to back up (default: the first other running node)."`
+	UseMemory string   `placeholder:"SIZE" help:"mariabackup --prepare --use-memory: the memory the redo apply may use (100M, 2G; default mariabackup's own)."`
+	Join      []string `default:"ist" placeholder:"JOIN" help:"How the node joins: ist, on the backup's position (an IST while a donor's write-set cache holds the writes since); sst, with its Galera position cleared (a full copy); ist,sst, the first, then, once Synced, a timed rejoin by SST."`
+	Format    string   `short:"f" enum:"text,json" default:"text" help:"Output format: text, or json (what was done and when)."`
+	JSON      bool     `hidden:"" aliasof:"format=json" help:"Print what was done and when as JSON: --format json."`
 }
 
 func (c *sandboxRestoreCmd) Run(ctx context.Context, cl *cli) error {
@@ -33,7 +34,7 @@ func (c *sandboxRestoreCmd) Run(ctx context.Context, cl *cli) error {
 	if _, err := sb.Repair(ctx, os.Stderr); err != nil {
 		return err
 	}
-	r, err := sb.Cluster.RestoreNode(ctx, c.Node, sandbox.RestoreOptions{From: c.From, UseMemory: c.UseMemory})
+	r, err := sb.Cluster.RestoreNode(ctx, c.Node, sandbox.RestoreOptions{From: c.From, UseMemory: c.UseMemory, Joins: c.Join})
 	if err != nil {
 		if usage.Is(err) {
 			return usage.Errorf("sandbox %s: %v", c.Name, err)
@@ -50,6 +51,10 @@ func (c *sandboxRestoreCmd) Run(ctx context.Context, cl *cli) error {
 	fmt.Printf("backup %.1fs (not counted); restore %.1fs: prepare (redo apply) %.1fs = %.0f%%, copy %.1fs, join until Synced %.1fs (%s)\n",
 		r.BackupEnd.Sub(r.BackupStart).Seconds(), r.RestoreSeconds(), r.PrepareSeconds(), 100*r.RedoShare(),
 		r.CopyEnd.Sub(r.CopyStart).Seconds(), r.Join.Synced.Sub(r.CopyEnd).Seconds(), r.Join.Transfer)
+	if sst, ok := r.SSTJoin(); ok && r.Rejoin.Transfer != "" {
+		fmt.Printf("rejoin by SST %.1fs from its start to Synced: %.1f MB in a transfer of %.1fs, streamed by its donor in %.1fs\n", sst.JoinSeconds(),
+			float64(sst.TransferBytes)/1e6, sst.TransferSeconds(), sst.StreamSeconds())
+	}
 	return nil
 }
 
@@ -70,12 +75,23 @@ type restoreJSON struct {
 	RestoreSeconds float64   `json:"restore_s"`
 	RedoShare      float64   `json:"redo_share"`
 	Method         string    `json:"method"`
+	// The join by SST (--join sst or ist,sst): from the node's start to
+	// Synced, its transfer as the joiner's log bounds it, the data it
+	// left.
+	SSTJoinSeconds     float64 `json:"sst_join_s,omitempty"`
+	SSTTransferSeconds float64 `json:"sst_transfer_s,omitempty"`
+	SSTStreamSeconds   float64 `json:"sst_stream_s,omitempty"`
+	SSTBytes           int64   `json:"sst_bytes,omitempty"`
 }
 
 func restoreJSONOf(r sandbox.Restore) restoreJSON {
-	return restoreJSON{Node: r.Node, From: r.From, UseMemory: r.UseMemory, BackupBytes: r.BackupBytes, RedoBytes: r.RedoBytes,
+	j := restoreJSON{Node: r.Node, From: r.From, UseMemory: r.UseMemory, BackupBytes: r.BackupBytes, RedoBytes: r.RedoBytes,
 		Position: r.Position, BackupStart: r.BackupStart, BackupSeconds: r.BackupEnd.Sub(r.BackupStart).Seconds(),
 		PrepareSeconds: r.PrepareSeconds(), CopySeconds: r.CopyEnd.Sub(r.CopyStart).Seconds(),
 		JoinSeconds: r.Join.Synced.Sub(r.CopyEnd).Seconds(), RestoreSeconds: r.RestoreSeconds(), RedoShare: r.RedoShare(),
 		Method: r.Join.Transfer}
+	if sst, ok := r.SSTJoin(); ok {
+		j.SSTJoinSeconds, j.SSTTransferSeconds, j.SSTStreamSeconds, j.SSTBytes = sst.JoinSeconds(), sst.TransferSeconds(), sst.StreamSeconds(), sst.TransferBytes
+	}
+	return j
 }
