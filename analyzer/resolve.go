@@ -115,6 +115,10 @@ type joinCond struct {
 type resolver struct {
 	u *unit
 	r *Resolution
+	// vis is the visitor expr hands to Accept, reused rather than one
+	// allocated per expression (expr saves and restores it around the
+	// expressions of a subquery, which it visits while in use).
+	vis exprVisitor
 }
 
 func resolve(u *unit) *Resolution {
@@ -283,6 +287,9 @@ func (rv *resolver) selectStmt(s *ast.SelectStmt, parent *scope) []outCol {
 	}
 	var out []outCol
 	if s.Fields != nil {
+		// a column and a name per field (more for a *): made once
+		out = make([]outCol, 0, len(s.Fields.Fields))
+		sc.aliases = make([]string, 0, len(s.Fields.Fields))
 		for _, f := range s.Fields.Fields {
 			if f.WildCard != nil {
 				out = append(out, rv.wildcard(sc, f)...)
@@ -499,7 +506,10 @@ func (rv *resolver) expr(sc *scope, e ast.ExprNode, allowAlias bool) {
 	if e == nil {
 		return
 	}
-	e.Accept(&exprVisitor{rv: rv, sc: sc, alias: allowAlias})
+	saved := rv.vis
+	rv.vis = exprVisitor{rv: rv, sc: sc, alias: allowAlias}
+	e.Accept(&rv.vis)
+	rv.vis = saved
 }
 
 type exprVisitor struct {
@@ -561,7 +571,8 @@ func (rv *resolver) columnName(sc *scope, cn *ast.ColumnName, off int, allowAlia
 		}
 	}
 	for s := sc; s != nil; s = s.parent {
-		var found []*ColRef
+		var buf [4]*ColRef // room for the usual one, without an allocation
+		found := buf[:0]
 		opaque := false
 		for _, src := range s.sources {
 			if ref := src.column(col); ref != nil {
