@@ -256,10 +256,11 @@ func isScenario(src string) bool {
 }
 
 // scratch is what a worker linting file after file reuses: its parser,
-// and the token buffer of the file it finished.
+// and the token and depth buffers of the file it finished.
 type scratch struct {
-	p    *parser.Parser
-	toks []Token
+	p     *parser.Parser
+	toks  []Token
+	depth []int
 }
 
 // analyze lints one file, parsing with w's parser and keeping its tokens
@@ -270,9 +271,10 @@ func analyze(w *scratch, path, src string, sc *corpus.Scenario, opts *Options) [
 	}
 	var u *unit
 	if w != nil {
-		u = newUnitBuf(w.p, w.toks, path, src, sc, opts.Schema, opts)
-		// The findings hold no token: the buffer serves the next file.
-		defer func() { w.toks = u.toks[:0] }()
+		u = newUnitBuf(w.p, w.toks, w.depth, path, src, sc, opts.Schema, opts)
+		// The findings hold no token nor depth: the buffers serve the
+		// next file.
+		defer func() { w.toks, w.depth = u.toks[:0], u.depth[:0] }()
 	} else {
 		u = newUnit(path, src, sc, opts.Schema, opts)
 	}

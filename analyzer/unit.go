@@ -23,6 +23,7 @@ type unit struct {
 	sc       *corpus.Scenario // nil for a plain SQL file
 	body     int              // offset of the statement text in src
 	toks     []Token          // tokens of the statement text, offsets in src
+	depth    []int            // each token's parenthesis depth
 	comments []Comment        // every comment in src, header included
 	lines    *sqllex.Lines    // line starts, for positions
 
@@ -58,12 +59,12 @@ func newUnit(path, src string, sc *corpus.Scenario, schema *ddl.Schema, opts *Op
 // newUnitWith is newUnit parsing with p, a parser the caller owns and
 // does not use again until it is done with the unit (nil: a new one).
 func newUnitWith(p *parser.Parser, path, src string, sc *corpus.Scenario, schema *ddl.Schema, opts *Options) *unit {
-	return newUnitBuf(p, nil, path, src, sc, schema, opts)
+	return newUnitBuf(p, nil, nil, path, src, sc, schema, opts)
 }
 
-// newUnitBuf is newUnitWith keeping the tokens in buf (a token buffer of
-// a unit the caller is done with, or nil).
-func newUnitBuf(p *parser.Parser, buf []Token, path, src string, sc *corpus.Scenario, schema *ddl.Schema, opts *Options) *unit {
+// newUnitBuf is newUnitWith keeping the tokens and their depths in buf
+// and depthBuf (the buffers of a unit the caller is done with, or nil).
+func newUnitBuf(p *parser.Parser, buf []Token, depthBuf []int, path, src string, sc *corpus.Scenario, schema *ddl.Schema, opts *Options) *unit {
 	u := &unit{path: path, src: src, sc: sc, schema: schema, opts: opts, rules: opts.rules(), lines: sqllex.NewLines(src)}
 	if sc != nil {
 		u.body = sc.BodyOffset
@@ -82,6 +83,7 @@ func newUnitBuf(p *parser.Parser, buf []Token, path, src string, sc *corpus.Scen
 			}
 		}
 	}
+	u.depth = tokenDepths(u.toks, depthBuf)
 	u.refs, u.joins = scanFrom(u)
 	u.buildText()
 	if p == nil {
