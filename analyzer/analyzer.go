@@ -256,11 +256,24 @@ func isScenario(src string) bool {
 }
 
 // scratch is what a worker linting file after file reuses: its parser,
-// and the token and depth buffers of the file it finished.
+// the token and depth buffers of the file it finished, and the rules of
+// the options it last saw (files of a folder share their options).
 type scratch struct {
 	p     *parser.Parser
 	toks  []Token
 	depth []int
+
+	rulesFor *Options
+	rules    []*Analyzer
+}
+
+// rulesOf returns o.rules(), worked out again only when o changes (the
+// rules are read, never changed, by the units that share them).
+func (w *scratch) rulesOf(o *Options) []*Analyzer {
+	if w.rules == nil || w.rulesFor != o {
+		w.rulesFor, w.rules = o, o.rules()
+	}
+	return w.rules
 }
 
 // analyze lints one file, parsing with w's parser and keeping its tokens
@@ -269,15 +282,13 @@ func analyze(w *scratch, path, src string, sc *corpus.Scenario, opts *Options) [
 	if opts == nil {
 		opts = &Options{}
 	}
-	var u *unit
-	if w != nil {
-		u = newUnitBuf(w.p, w.toks, w.depth, path, src, sc, opts.Schema, opts)
-		// The findings hold no token nor depth: the buffers serve the
-		// next file.
-		defer func() { w.toks, w.depth = u.toks[:0], u.depth[:0] }()
-	} else {
-		u = newUnit(path, src, sc, opts.Schema, opts)
+	if w == nil {
+		w = &scratch{}
 	}
+	u := newUnitIn(w, path, src, sc, opts.Schema, opts)
+	// The findings hold no token nor depth: the buffers serve the next
+	// file.
+	defer func() { w.toks, w.depth = u.toks[:0], u.depth[:0] }()
 	var diags []Diagnostic
 	// One Pass serves every rule in turn: rules only read it (a Pass per
 	// rule was a tenth of lint's allocations).

@@ -59,13 +59,13 @@ func newUnit(path, src string, sc *corpus.Scenario, schema *ddl.Schema, opts *Op
 // newUnitWith is newUnit parsing with p, a parser the caller owns and
 // does not use again until it is done with the unit (nil: a new one).
 func newUnitWith(p *parser.Parser, path, src string, sc *corpus.Scenario, schema *ddl.Schema, opts *Options) *unit {
-	return newUnitBuf(p, nil, nil, path, src, sc, schema, opts)
+	return newUnitIn(&scratch{p: p}, path, src, sc, schema, opts)
 }
 
-// newUnitBuf is newUnitWith keeping the tokens and their depths in buf
-// and depthBuf (the buffers of a unit the caller is done with, or nil).
-func newUnitBuf(p *parser.Parser, buf []Token, depthBuf []int, path, src string, sc *corpus.Scenario, schema *ddl.Schema, opts *Options) *unit {
-	u := &unit{path: path, src: src, sc: sc, schema: schema, opts: opts, rules: opts.rules(), lines: sqllex.NewLines(src)}
+// newUnitIn is newUnit with w's parser (nil: a new one) and buffers,
+// which the caller does not use again until it is done with the unit.
+func newUnitIn(w *scratch, path, src string, sc *corpus.Scenario, schema *ddl.Schema, opts *Options) *unit {
+	u := &unit{path: path, src: src, sc: sc, schema: schema, opts: opts, rules: w.rulesOf(opts), lines: sqllex.NewLines(src)}
 	if sc != nil {
 		u.body = sc.BodyOffset
 		if u.body < 0 || u.body > len(src) {
@@ -73,7 +73,7 @@ func newUnitBuf(p *parser.Parser, buf []Token, depthBuf []int, path, src string,
 		}
 	}
 	u.comments = headerComments(src, u.body)
-	toks, comments := tokenize(src, u.body, len(src), buf)
+	toks, comments := tokenize(src, u.body, len(src), w.toks)
 	u.toks = toks
 	u.comments = append(u.comments, comments...)
 	for i := range u.toks {
@@ -83,9 +83,10 @@ func newUnitBuf(p *parser.Parser, buf []Token, depthBuf []int, path, src string,
 			}
 		}
 	}
-	u.depth = tokenDepths(u.toks, depthBuf)
+	u.depth = tokenDepths(u.toks, w.depth)
 	u.refs, u.joins = scanFrom(u)
 	u.buildText()
+	p := w.p
 	if p == nil {
 		p = parser.New()
 	}
