@@ -7,10 +7,12 @@ import (
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser"
+	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"github.com/joinbench/joinbench/corpus"
 	"github.com/joinbench/joinbench/ddl"
 	"github.com/joinbench/joinbench/internal/flavor"
+	"github.com/joinbench/joinbench/internal/sqllex"
 )
 
 // Severity of a finding. A rule's default can be changed per corpus in its
@@ -262,6 +264,12 @@ type scratch struct {
 	p     *parser.Parser
 	toks  []Token
 	depth []int
+	// lines, segs and cols serve each file in turn too: positions and
+	// offsets in the findings are numbers, and no finding keeps the
+	// resolution's map.
+	lines sqllex.Lines
+	segs  []segment
+	cols  map[*ast.ColumnNameExpr]*ColRef
 
 	rulesFor *Options
 	rules    []*Analyzer
@@ -288,7 +296,12 @@ func analyze(w *scratch, path, src string, sc *corpus.Scenario, opts *Options) [
 	u := newUnitIn(w, path, src, sc, opts.Schema, opts)
 	// The findings hold no token nor depth: the buffers serve the next
 	// file.
-	defer func() { w.toks, w.depth = u.toks[:0], u.depth[:0] }()
+	defer func() {
+		w.toks, w.depth, w.segs = u.toks[:0], u.depth[:0], u.segs[:0]
+		if u.res != nil {
+			w.cols = u.res.Cols
+		}
+	}()
 	var diags []Diagnostic
 	// One Pass serves every rule in turn: rules only read it (a Pass per
 	// rule was a tenth of lint's allocations).

@@ -121,8 +121,9 @@ type resolver struct {
 	vis exprVisitor
 }
 
-func resolve(u *unit) *Resolution {
-	rv := &resolver{u: u, r: &Resolution{Cols: map[*ast.ColumnNameExpr]*ColRef{}}}
+// resolve binds the unit's column references into cols (empty).
+func resolve(u *unit, cols map[*ast.ColumnNameExpr]*ColRef) *Resolution {
+	rv := &resolver{u: u, r: &Resolution{Cols: cols}}
 	for _, st := range u.stmts {
 		rv.stmt(st)
 	}

@@ -65,7 +65,8 @@ func newUnitWith(p *parser.Parser, path, src string, sc *corpus.Scenario, schema
 // newUnitIn is newUnit with w's parser (nil: a new one) and buffers,
 // which the caller does not use again until it is done with the unit.
 func newUnitIn(w *scratch, path, src string, sc *corpus.Scenario, schema *ddl.Schema, opts *Options) *unit {
-	u := &unit{path: path, src: src, sc: sc, schema: schema, opts: opts, rules: w.rulesOf(opts), lines: sqllex.NewLines(src)}
+	w.lines.Reset(src)
+	u := &unit{path: path, src: src, sc: sc, schema: schema, opts: opts, rules: w.rulesOf(opts), lines: &w.lines, segs: w.segs[:0]}
 	if sc != nil {
 		u.body = sc.BodyOffset
 		if u.body < 0 || u.body > len(src) {
@@ -93,7 +94,14 @@ func newUnitIn(w *scratch, path, src string, sc *corpus.Scenario, schema *ddl.Sc
 	u.parse(p)
 	u.hints = parseHints(u)
 	if u.stmts != nil {
-		u.res = resolve(u)
+		cols := w.cols
+		if cols == nil {
+			cols = map[*ast.ColumnNameExpr]*ColRef{}
+		} else {
+			clear(cols)
+		}
+		w.cols = nil // the unit's until the caller is done with it
+		u.res = resolve(u, cols)
 	}
 	return u
 }
