@@ -3,6 +3,7 @@ package analyzer
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -270,6 +271,10 @@ type scratch struct {
 	lines sqllex.Lines
 	segs  []segment
 	cols  map[*ast.ColumnNameExpr]*ColRef
+	// pass and diags serve each file's rules: the findings a file keeps
+	// are copied out of diags (most files keep none).
+	pass  Pass
+	diags []Diagnostic
 
 	rulesFor *Options
 	rules    []*Analyzer
@@ -302,10 +307,11 @@ func analyze(w *scratch, path, src string, sc *corpus.Scenario, opts *Options) [
 			w.cols = u.res.Cols
 		}
 	}()
-	var diags []Diagnostic
+	diags := w.diags[:0]
 	// One Pass serves every rule in turn: rules only read it (a Pass per
 	// rule was a tenth of lint's allocations).
-	pass := newPass(u, nil, &diags, nil)
+	pass := &w.pass
+	pass.init(u, nil, &diags, nil)
 	for _, a := range u.rules {
 		sev := opts.severity(a)
 		if sev == Off && a != LintIgnore {
@@ -326,7 +332,11 @@ func analyze(w *scratch, path, src string, sc *corpus.Scenario, opts *Options) [
 	}
 	diags = applySuppressions(u, diags, opts, false)
 	sortDiagnostics(diags)
-	return diags
+	w.diags = diags[:0]
+	if len(diags) == 0 {
+		return nil
+	}
+	return slices.Clone(diags)
 }
 
 // runRule runs a rule and turns a panic (a bug, never an input problem

@@ -72,7 +72,14 @@ type Pass struct {
 }
 
 func newPass(u *unit, a *Analyzer, diags *[]Diagnostic, plan *Plan) *Pass {
-	p := &Pass{
+	p := &Pass{}
+	p.init(u, a, diags, plan)
+	return p
+}
+
+// init makes p the Pass of u (a Pass reused from a file done with).
+func (p *Pass) init(u *unit, a *Analyzer, diags *[]Diagnostic, plan *Plan) {
+	*p = Pass{
 		Analyzer: a, Path: u.path, Source: u.src, Scenario: u.sc, Body: u.body,
 		Tokens: u.toks, Comments: u.comments, Depths: u.depth, Stmts: u.stmts, SyntaxError: u.parseErr,
 		TableRefs: u.refs, Joins: u.joins, Hints: u.hints, Names: u.res,
@@ -82,7 +89,6 @@ func newPass(u *unit, a *Analyzer, diags *[]Diagnostic, plan *Plan) *Pass {
 		p.Flavor = u.opts.Flavor
 	}
 	p.Flavor = p.Flavor.Or(flavor.MySQL)
-	return p
 }
 
 // Inspect returns what a rule sees of one file, for the tools that act on
