@@ -33,16 +33,12 @@ func runPreservedSideOnFilter(p *analyzer.Pass) {
 		if oj.Join.On == nil || len(oj.Preserved) == 0 {
 			continue
 		}
-		preserved := map[*analyzer.Source]bool{}
-		for _, s := range oj.Preserved {
-			preserved[s] = true
-		}
 		cs := analyzer.Conjuncts(oj.Join.On.Expr)
 		if len(cs) < 2 {
 			continue // the whole ON on one side is a different mistake (a cross join in effect)
 		}
 		for _, c := range cs {
-			if !onlyReads(p.Names, c, preserved) {
+			if !onlyReads(p.Names, c, oj.Preserved) {
 				continue
 			}
 			start, end := condSpan(p.Tokens, p.Depths, p.SourceOffset(startOf(c)))
@@ -122,7 +118,7 @@ func startOf(e ast.ExprNode) int {
 
 // onlyReads reports whether e reads at least one column, all of them of
 // the given sources, and holds no subquery.
-func onlyReads(names *analyzer.Resolution, e ast.ExprNode, srcs map[*analyzer.Source]bool) bool {
+func onlyReads(names *analyzer.Resolution, e ast.ExprNode, srcs []*analyzer.Source) bool {
 	n, ok := 0, true
 	e.Accept(&visitFunc{f: func(x ast.Node) {
 		switch c := x.(type) {
@@ -130,7 +126,7 @@ func onlyReads(names *analyzer.Resolution, e ast.ExprNode, srcs map[*analyzer.So
 			ok = false
 		case *ast.ColumnNameExpr:
 			ref := names.Cols[c]
-			if ref == nil || !srcs[ref.Source] {
+			if ref == nil || !slices.Contains(srcs, ref.Source) {
 				ok = false
 			}
 			n++
