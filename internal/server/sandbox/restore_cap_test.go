@@ -2,13 +2,16 @@ package sandbox
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/joinbench/joinbench/internal/ledger"
 	"github.com/joinbench/joinbench/internal/testdb"
 	"github.com/joinbench/joinbench/internal/throttle"
 	"github.com/joinbench/joinbench/internal/usage"
@@ -183,5 +186,59 @@ func TestRestoreRefusesABadPrepareCap(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(c.Dir, "restore-node2")); !os.IsNotExist(err) {
 		t.Errorf("a backup was begun: %v", err)
+	}
+}
+
+// A prepare whose joinbench was killed while it was capped leaves its
+// group noted in the ledger (its prepare died with it): the next repair
+// removes the group and the note.
+func TestRepairLiftsAKilledPreparesCap(t *testing.T) {
+	dir := t.TempDir()
+	if err := throttle.Check(throttle.IO, dir); err != nil {
+		testdb.Skipf(t, "%v", err)
+	}
+	c := restoreCluster(t, filepath.Join(dir, "mariadbd"))
+	child := exec.Command("sleep", "30")
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = child.Process.Kill(); _ = child.Wait() })
+	capped, err := c.capPrepare("node2", child.Process.Pid, dir, 250)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The joinbench that set it is gone (another start time for this
+	// pid), and its prepare with it.
+	files, _ := filepath.Glob(filepath.Join(c.Dir, "ledger", "*.json"))
+	if len(files) != 1 {
+		t.Fatalf("ledger %v, want the cap noted", files)
+	}
+	var e ledger.Entry
+	b, err := os.ReadFile(files[0])
+	if err == nil {
+		err = json.Unmarshal(b, &e)
+	}
+	if err != nil || e.Kind != ChangeCgroup || e.Undo["group"] != capped.Group {
+		t.Fatalf("the note %+v (%v), want the group %s", e, err, capped.Group)
+	}
+	e.Owner.Start++
+	if b, err = json.Marshal(e); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(files[0], b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_ = child.Process.Kill()
+	_ = child.Wait()
+	n := &Named{Name: "g", Dir: c.Dir}
+	var log strings.Builder
+	if k, err := n.Repair(context.Background(), &log); err != nil || k != 1 || !strings.Contains(log.String(), "limit lifted") {
+		t.Fatalf("repair: %d, %v\n%s", k, err, log.String())
+	}
+	if _, err := os.Stat(capped.Group); !os.IsNotExist(err) {
+		t.Errorf("the group %s is left after the repair (%v)", capped.Group, err)
+	}
+	if left, _ := LedgerOf(c.Dir).Entries(); len(left) != 0 {
+		t.Errorf("ledger after the repair: %+v", left)
 	}
 }
