@@ -280,6 +280,13 @@ func (c *Cluster) RestoreNode(ctx context.Context, name string, opts RestoreOpti
 				}, nil
 			}
 		}
+		if direct {
+			// The backup (or its copy) was just written and may still be
+			// in the page cache, dirty: an O_DIRECT read of a page waits
+			// for its writeback first. Written out before the prepare is
+			// timed, its time is its own, not the copy's.
+			syscall.Sync()
+		}
 		from := fileSize(logFile)
 		p.Start = time.Now()
 		if err := runBackupTool(ctx, tool, logFile, "prepare", hold, args...); err != nil {
