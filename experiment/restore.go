@@ -368,7 +368,8 @@ func (e *env) backupWrites(ctx context.Context, ep server.Endpoint, name string)
 // the value; the backup's size and time; the redo to apply; the prepare's
 // time and the redo applied per second; the copy's and the join's time;
 // the whole restore's time and the redo's share of it; how many prepares
-// needed several batches; how the node joined.
+// needed several batches; how the node joined; with a read cap on the
+// prepares, what they read from the disk and how many reads a second.
 func restorePage(o Options, results []restoreResult) *Page {
 	how := "a mariabackup backup of a running node"
 	if o.BackupThrottle > 0 || o.BackupWriters > 0 {
