@@ -373,8 +373,12 @@ func (e *env) backupWrites(ctx context.Context, ep server.Endpoint, name string)
 func restorePage(o Options, results []restoreResult) *Page {
 	how := "a mariabackup backup of a running node"
 	if o.BackupThrottle > 0 || o.BackupWriters > 0 {
-		how = fmt.Sprintf("a mariabackup backup of a running node (its copy throttled to %d I/O operations a second, %d threads rewriting the lesson's table %s, %d rows of %d bytes, in chunks of %d rows on it meanwhile)",
-			o.BackupThrottle, o.BackupWriters, burstTable, burstRows, burstWidth, backupChunk)
+		copied := "its copy unthrottled"
+		if o.BackupThrottle > 0 {
+			copied = fmt.Sprintf("its copy throttled to %d I/O operations a second", o.BackupThrottle)
+		}
+		how = fmt.Sprintf("a mariabackup backup of a running node (%s, %d threads rewriting the lesson's table %s, %d rows of %d bytes, in chunks of %d rows on it meanwhile)",
+			copied, o.BackupWriters, burstTable, burstRows, burstWidth, backupChunk)
 	}
 	p := &Page{Title: "restore: a node rebuilt from a backup taken under load",
 		What: fmt.Sprintf("A write workload on the other nodes (%d threads); %s rebuilt as an operator does it: %s, "+
