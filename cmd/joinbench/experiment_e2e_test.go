@@ -199,7 +199,7 @@ func TestExperimentRestoreCapsThePrepare(t *testing.T) {
 	args := []string{"experiment", "restore", "--sandbox", "x", "--sandbox-dir", sbDir, "--out", outDir,
 		"--use-memory", "32M,2G", "--one-backup", "--backup-writers", "1", "--node", "node3", "--repetitions", "1", "--window", "2s", "--warmup", "1s",
 		"--threads", "2", "--table-size", "5000"}
-	if code, _, stderr := runCapturedAll(t, append(args, "--prepare-read-iops", "-1")...); code != 2 || !strings.Contains(stderr, "--prepare-read-iops -1") {
+	if code, _, stderr := runCapturedAll(t, append(args, "--prepare-read-iops=-1")...); code != 2 || !strings.Contains(stderr, "--prepare-read-iops -1") {
 		t.Errorf("--prepare-read-iops -1: exit %d, %q; want 2 naming it", code, stderr)
 	}
 	code, stdout, stderr := runCapturedAll(t, append(args, "--prepare-read-iops", "500")...)
