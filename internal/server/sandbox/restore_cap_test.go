@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/joinbench/joinbench/internal/ledger"
 	"github.com/joinbench/joinbench/internal/testdb"
@@ -25,7 +26,8 @@ func TestRunBackupToolHeld(t *testing.T) {
 	dir := t.TempDir()
 	ran := filepath.Join(dir, "ran")
 	tool := filepath.Join(dir, "mariadb-backup")
-	script := "#!/bin/sh\necho $$ > " + ran + "\nfor a in \"$@\"; do [ \"$a\" = --fail ] && exit 3; [ \"$a\" = --sleep ] && exec sleep 30; done\nexit 0\n"
+	// The pid is written whole before the file appears.
+	script := "#!/bin/sh\necho $$ > " + ran + ".tmp && mv " + ran + ".tmp " + ran + "\nfor a in \"$@\"; do [ \"$a\" = --fail ] && exit 3; [ \"$a\" = --sleep ] && exec sleep 30; done\nexit 0\n"
 	if err := os.WriteFile(tool, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -42,11 +44,12 @@ func TestRunBackupToolHeld(t *testing.T) {
 			t.Cleanup(cancel)
 			go func() {
 				// Stopped once it runs.
-				for {
+				for ctx.Err() == nil {
 					if _, err := os.Stat(ran); err == nil {
 						cancel()
 						return
 					}
+					time.Sleep(time.Millisecond)
 				}
 			}()
 			return ctx
