@@ -7,7 +7,7 @@ require (
 	github.com/HdrHistogram/hdrhistogram-go v1.4.0
 	github.com/alecthomas/kong v1.17.0
 	github.com/go-sql-driver/mysql v1.10.1
-	github.com/klauspost/compress v1.17.9
+	github.com/klauspost/compress v1.20.5
 	github.com/parquet-go/parquet-go v0.32.0
 	github.com/pingcap/tidb/pkg/parser v0.0.0-20260418072757-ce92298d1124
 	github.com/prometheus/client_golang v1.20.5

@@ -3,14 +3,17 @@ package analyzer
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser"
+	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"github.com/joinbench/joinbench/corpus"
 	"github.com/joinbench/joinbench/ddl"
 	"github.com/joinbench/joinbench/internal/flavor"
+	"github.com/joinbench/joinbench/internal/sqllex"
 )
 
 // Severity of a finding. A rule's default can be changed per corpus in its
@@ -256,10 +259,34 @@ func isScenario(src string) bool {
 }
 
 // scratch is what a worker linting file after file reuses: its parser,
-// and the token buffer of the file it finished.
+// the token and depth buffers of the file it finished, and the rules of
+// the options it last saw (files of a folder share their options).
 type scratch struct {
-	p    *parser.Parser
-	toks []Token
+	p     *parser.Parser
+	toks  []Token
+	depth []int
+	// lines, segs and cols serve each file in turn too: positions and
+	// offsets in the findings are numbers, and no finding keeps the
+	// resolution's map.
+	lines sqllex.Lines
+	segs  []segment
+	cols  map[*ast.ColumnNameExpr]*ColRef
+	// pass and diags serve each file's rules: the findings a file keeps
+	// are copied out of diags (most files keep none).
+	pass  Pass
+	diags []Diagnostic
+
+	rulesFor *Options
+	rules    []*Analyzer
+}
+
+// rulesOf returns o.rules(), worked out again only when o changes (the
+// rules are read, never changed, by the units that share them).
+func (w *scratch) rulesOf(o *Options) []*Analyzer {
+	if w.rules == nil || w.rulesFor != o {
+		w.rulesFor, w.rules = o, o.rules()
+	}
+	return w.rules
 }
 
 // analyze lints one file, parsing with w's parser and keeping its tokens
@@ -268,18 +295,23 @@ func analyze(w *scratch, path, src string, sc *corpus.Scenario, opts *Options) [
 	if opts == nil {
 		opts = &Options{}
 	}
-	var u *unit
-	if w != nil {
-		u = newUnitBuf(w.p, w.toks, path, src, sc, opts.Schema, opts)
-		// The findings hold no token: the buffer serves the next file.
-		defer func() { w.toks = u.toks[:0] }()
-	} else {
-		u = newUnit(path, src, sc, opts.Schema, opts)
+	if w == nil {
+		w = &scratch{}
 	}
-	var diags []Diagnostic
+	u := newUnitIn(w, path, src, sc, opts.Schema, opts)
+	// The findings hold no token nor depth: the buffers serve the next
+	// file.
+	defer func() {
+		w.toks, w.depth, w.segs = u.toks[:0], u.depth[:0], u.segs[:0]
+		if u.res != nil {
+			w.cols = u.res.Cols
+		}
+	}()
+	diags := w.diags[:0]
 	// One Pass serves every rule in turn: rules only read it (a Pass per
 	// rule was a tenth of lint's allocations).
-	pass := newPass(u, nil, &diags, nil)
+	pass := &w.pass
+	pass.init(u, nil, &diags, nil)
 	for _, a := range u.rules {
 		sev := opts.severity(a)
 		if sev == Off && a != LintIgnore {
@@ -300,7 +332,11 @@ func analyze(w *scratch, path, src string, sc *corpus.Scenario, opts *Options) [
 	}
 	diags = applySuppressions(u, diags, opts, false)
 	sortDiagnostics(diags)
-	return diags
+	w.diags = diags[:0]
+	if len(diags) == 0 {
+		return nil
+	}
+	return slices.Clone(diags)
 }
 
 // runRule runs a rule and turns a panic (a bug, never an input problem

@@ -80,10 +80,13 @@ type fromParser struct {
 	ok    bool
 }
 
-// scanFrom finds every query block's table references.
-func scanFrom(u *unit) (refs []*TableRef, joins []*JoinSpan) {
-	toks := u.toks
-	depth := make([]int, len(toks))
+// tokenDepths returns each token's parenthesis depth, in buf[:0] (a
+// caller's buffer of a file done with, or nil).
+func tokenDepths(toks []Token, buf []int) []int {
+	if cap(buf) < len(toks) {
+		buf = make([]int, 0, len(toks))
+	}
+	depth := buf[:len(toks)]
 	d := 0
 	for i, t := range toks {
 		if t.Punct(")") {
@@ -94,6 +97,12 @@ func scanFrom(u *unit) (refs []*TableRef, joins []*JoinSpan) {
 			d++
 		}
 	}
+	return depth
+}
+
+// scanFrom finds every query block's table references.
+func scanFrom(u *unit) (refs []*TableRef, joins []*JoinSpan) {
+	toks, depth := u.toks, u.depth
 	for i, t := range toks {
 		var from int = -1
 		switch {

@@ -35,6 +35,9 @@ type Pass struct {
 	// Comments are every comment of the file, header included.
 	Tokens   []Token
 	Comments []Comment
+	// Depths are the tokens' parenthesis depths: Depths[i] is how many
+	// brackets are open around Tokens[i] (a bracket is outside itself).
+	Depths []int
 	// Stmts are the statements as the SQL parser read them, placeholders
 	// substituted (tables by a table of their family, values by ?) and,
 	// where the parser lacks the flavour's syntax, that syntax rewritten
@@ -69,9 +72,16 @@ type Pass struct {
 }
 
 func newPass(u *unit, a *Analyzer, diags *[]Diagnostic, plan *Plan) *Pass {
-	p := &Pass{
+	p := &Pass{}
+	p.init(u, a, diags, plan)
+	return p
+}
+
+// init makes p the Pass of u (a Pass reused from a file done with).
+func (p *Pass) init(u *unit, a *Analyzer, diags *[]Diagnostic, plan *Plan) {
+	*p = Pass{
 		Analyzer: a, Path: u.path, Source: u.src, Scenario: u.sc, Body: u.body,
-		Tokens: u.toks, Comments: u.comments, Stmts: u.stmts, SyntaxError: u.parseErr,
+		Tokens: u.toks, Comments: u.comments, Depths: u.depth, Stmts: u.stmts, SyntaxError: u.parseErr,
 		TableRefs: u.refs, Joins: u.joins, Hints: u.hints, Names: u.res,
 		Schema: u.schema, Plan: plan, u: u, diags: diags,
 	}
@@ -79,7 +89,6 @@ func newPass(u *unit, a *Analyzer, diags *[]Diagnostic, plan *Plan) *Pass {
 		p.Flavor = u.opts.Flavor
 	}
 	p.Flavor = p.Flavor.Or(flavor.MySQL)
-	return p
 }
 
 // Inspect returns what a rule sees of one file, for the tools that act on

@@ -115,10 +115,17 @@ type joinCond struct {
 type resolver struct {
 	u *unit
 	r *Resolution
+	// vis is the visitor expr hands to Accept, reused rather than one
+	// allocated per expression (expr saves and restores it around the
+	// expressions of a subquery, which it visits while in use).
+	vis exprVisitor
+	// refs is the block newColRef allocates from.
+	refs []ColRef
 }
 
-func resolve(u *unit) *Resolution {
-	rv := &resolver{u: u, r: &Resolution{Cols: map[*ast.ColumnNameExpr]*ColRef{}}}
+// resolve binds the unit's column references into cols (empty).
+func resolve(u *unit, cols map[*ast.ColumnNameExpr]*ColRef) *Resolution {
+	rv := &resolver{u: u, r: &Resolution{Cols: cols}}
 	for _, st := range u.stmts {
 		rv.stmt(st)
 	}
@@ -137,7 +144,7 @@ func (rv *resolver) stmt(st ast.StmtNode) {
 		rv.r.dml = append(rv.r.dml, s)
 		sc := &scope{}
 		if s.TableRefs != nil {
-			rv.join(sc, s.TableRefs.TableRefs, nil)
+			rv.join(sc, s.TableRefs.TableRefs, nil, nil)
 		}
 		for _, a := range s.List {
 			rv.assignTarget(sc, a)
@@ -149,14 +156,14 @@ func (rv *resolver) stmt(st ast.StmtNode) {
 		rv.r.dml = append(rv.r.dml, s)
 		sc := &scope{}
 		if s.TableRefs != nil {
-			rv.join(sc, s.TableRefs.TableRefs, nil)
+			rv.join(sc, s.TableRefs.TableRefs, nil, nil)
 		}
 		rv.expr(sc, s.Where, false)
 		rv.orderBy(sc, s.Order)
 	case *ast.InsertStmt:
 		sc := &scope{}
 		if s.Table != nil {
-			rv.join(sc, s.Table.TableRefs, nil)
+			rv.join(sc, s.Table.TableRefs, nil, nil)
 		}
 		for _, c := range s.Columns {
 			rv.columnName(sc, c, rv.findIdent(c.Name.O, 0), false)
@@ -279,10 +286,13 @@ func (rv *resolver) selectStmt(s *ast.SelectStmt, parent *scope) []outCol {
 	rv.ctes(sc, s.With)
 	rv.r.Blocks = append(rv.r.Blocks, &selectBlock{Stmt: s, scope: sc})
 	if s.From != nil {
-		rv.join(sc, s.From.TableRefs, s)
+		rv.join(sc, s.From.TableRefs, s, nil)
 	}
 	var out []outCol
 	if s.Fields != nil {
+		// a column and a name per field (more for a *): made once
+		out = make([]outCol, 0, len(s.Fields.Fields))
+		sc.aliases = make([]string, 0, len(s.Fields.Fields))
 		for _, f := range s.Fields.Fields {
 			if f.WildCard != nil {
 				out = append(out, rv.wildcard(sc, f)...)
@@ -376,15 +386,19 @@ func (sc *scope) cte(name string) (cols []outCol, recursing, ok bool) {
 	return nil, false, false
 }
 
-// join adds the sources of a FROM clause to sc and returns them.
-func (rv *resolver) join(sc *scope, n ast.ResultSetNode, block *ast.SelectStmt) []*Source {
+// join adds the sources of a FROM clause to sc and appends them to out:
+// one slice for the clause, each join's sides slices of it (capped at
+// their ends, so that appends never reach into them).
+func (rv *resolver) join(sc *scope, n ast.ResultSetNode, block *ast.SelectStmt, out []*Source) []*Source {
 	switch x := n.(type) {
 	case *ast.Join:
-		left := rv.join(sc, x.Left, block)
-		var right []*Source
+		start := len(out)
+		out = rv.join(sc, x.Left, block, out)
+		mid := len(out)
 		if x.Right != nil {
-			right = rv.join(sc, x.Right, block)
+			out = rv.join(sc, x.Right, block, out)
 		}
+		left, right := out[start:mid:mid], out[mid:len(out):len(out)]
 		if x.Using != nil || x.NaturalJoin {
 			if sc.using == nil {
 				sc.using = map[string]bool{}
@@ -403,19 +417,19 @@ func (rv *resolver) join(sc *scope, n ast.ResultSetNode, block *ast.SelectStmt) 
 		case ast.RightJoin:
 			rv.r.Outer = append(rv.r.Outer, &OuterJoin{Join: x, Optional: left, Preserved: right, Block: block})
 		}
-		return append(left, right...)
+		return out
 	case *ast.TableSource:
 		src := rv.tableSource(sc, x)
 		sc.sources = append(sc.sources, src)
 		rv.r.sources = append(rv.r.sources, src)
-		return []*Source{src}
+		return append(out, src)
 	case *ast.SelectStmt, *ast.SetOprStmt:
 		cols := rv.query(x, nil)
 		src := &Source{derived: cols, isDerived: true, opaque: anyUnknown(cols)}
 		sc.sources = append(sc.sources, src)
-		return []*Source{src}
+		return append(out, src)
 	}
-	return nil
+	return out
 }
 
 func (rv *resolver) tableSource(sc *scope, ts *ast.TableSource) *Source {
@@ -452,7 +466,7 @@ func (rv *resolver) tableSource(sc *scope, ts *ast.TableSource) *Source {
 	case *ast.Join:
 		// a parenthesized join used as one source
 		inner := &scope{parent: sc.parent}
-		srcs := rv.join(inner, s, nil)
+		srcs := rv.join(inner, s, nil, nil)
 		sc.sources = append(sc.sources, srcs[:max(0, len(srcs)-1)]...)
 		if len(srcs) > 0 {
 			return srcs[len(srcs)-1]
@@ -499,7 +513,10 @@ func (rv *resolver) expr(sc *scope, e ast.ExprNode, allowAlias bool) {
 	if e == nil {
 		return
 	}
-	e.Accept(&exprVisitor{rv: rv, sc: sc, alias: allowAlias})
+	saved := rv.vis
+	rv.vis = exprVisitor{rv: rv, sc: sc, alias: allowAlias}
+	e.Accept(&rv.vis)
+	rv.vis = saved
 }
 
 type exprVisitor struct {
@@ -533,7 +550,7 @@ func (rv *resolver) columnName(sc *scope, cn *ast.ColumnName, off int, allowAlia
 			if src == nil {
 				continue
 			}
-			if ref := src.column(col); ref != nil {
+			if ref := rv.column(src, col); ref != nil {
 				return ref
 			}
 			if src.opaque {
@@ -561,10 +578,11 @@ func (rv *resolver) columnName(sc *scope, cn *ast.ColumnName, off int, allowAlia
 		}
 	}
 	for s := sc; s != nil; s = s.parent {
-		var found []*ColRef
+		var buf [4]*ColRef // room for the usual one, without an allocation
+		found := buf[:0]
 		opaque := false
 		for _, src := range s.sources {
-			if ref := src.column(col); ref != nil {
+			if ref := rv.column(src, col); ref != nil {
 				found = append(found, ref)
 			}
 			opaque = opaque || src.opaque
@@ -594,23 +612,36 @@ func (rv *resolver) columnName(sc *scope, cn *ast.ColumnName, off int, allowAlia
 	return nil
 }
 
-func (s *Source) column(name string) *ColRef {
+// column returns the reference to s's column name, or nil.
+func (rv *resolver) column(s *Source, name string) *ColRef {
 	if s.table != nil {
 		if c := s.table.Column(name); c != nil {
-			return &ColRef{Source: s, Col: c, Tab: s.table}
+			return rv.newColRef(ColRef{Source: s, Col: c, Tab: s.table})
 		}
 		return nil
 	}
 	for _, c := range s.derived {
 		if !c.unknown && strings.EqualFold(c.name, name) {
-			ref := &ColRef{Source: s}
+			ref := ColRef{Source: s}
 			if c.base != nil {
 				ref.Col, ref.Tab = c.base.Col, c.base.Tab
 			}
-			return ref
+			return rv.newColRef(ref)
 		}
 	}
 	return nil
+}
+
+// newColRef returns a copy of r allocated with others: a file makes a
+// ColRef per column reference, and one allocation per 16 of them is
+// cheaper than one each. (A full block is left to the references into
+// it, never grown in place.)
+func (rv *resolver) newColRef(r ColRef) *ColRef {
+	if len(rv.refs) == cap(rv.refs) {
+		rv.refs = make([]ColRef, 0, 16)
+	}
+	rv.refs = append(rv.refs, r)
+	return &rv.refs[len(rv.refs)-1]
 }
 
 func (s *Source) columnNames() []string {

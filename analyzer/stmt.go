@@ -39,17 +39,21 @@ func (u *unit) stmtOffsets() []int {
 }
 
 // conjuncts splits e on top-level AND.
-func Conjuncts(e ast.ExprNode) []ast.ExprNode {
+func Conjuncts(e ast.ExprNode) []ast.ExprNode { return appendConjuncts(nil, e) }
+
+// appendConjuncts appends the conjuncts of e to out: one slice for the
+// whole tree, not one per AND.
+func appendConjuncts(out []ast.ExprNode, e ast.ExprNode) []ast.ExprNode {
 	if e == nil {
-		return nil
+		return out
 	}
 	if p, ok := e.(*ast.ParenthesesExpr); ok {
-		return Conjuncts(p.Expr)
+		return appendConjuncts(out, p.Expr)
 	}
 	if b, ok := e.(*ast.BinaryOperationExpr); ok && b.Op == opcode.LogicAnd {
-		return append(Conjuncts(b.L), Conjuncts(b.R)...)
+		return appendConjuncts(appendConjuncts(out, b.L), b.R)
 	}
-	return []ast.ExprNode{e}
+	return append(out, e)
 }
 
 func Unparen(e ast.ExprNode) ast.ExprNode {

@@ -73,7 +73,9 @@ func tokenize(src string, from, to int, buf []Token) ([]Token, []Comment) {
 // headerComments returns the comments of src[:end] (a scenario's
 // header), without building tokens nobody reads.
 func headerComments(src string, end int) []Comment {
-	var out []Comment
+	// A header is a comment a line, and the body seldom has one: room
+	// for them all at once, rather than growing the slice line by line.
+	out := make([]Comment, 0, strings.Count(src[:end], "\n")+2)
 	s := sqllex.NewScanner(src[:end], 0)
 	for t := s.NextNonSpace(); t.Kind != sqllex.EOF; t = s.NextNonSpace() {
 		if t.Kind == sqllex.LineComment || t.Kind == sqllex.BlockComment {

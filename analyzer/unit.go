@@ -23,6 +23,7 @@ type unit struct {
 	sc       *corpus.Scenario // nil for a plain SQL file
 	body     int              // offset of the statement text in src
 	toks     []Token          // tokens of the statement text, offsets in src
+	depth    []int            // each token's parenthesis depth
 	comments []Comment        // every comment in src, header included
 	lines    *sqllex.Lines    // line starts, for positions
 
@@ -58,13 +59,14 @@ func newUnit(path, src string, sc *corpus.Scenario, schema *ddl.Schema, opts *Op
 // newUnitWith is newUnit parsing with p, a parser the caller owns and
 // does not use again until it is done with the unit (nil: a new one).
 func newUnitWith(p *parser.Parser, path, src string, sc *corpus.Scenario, schema *ddl.Schema, opts *Options) *unit {
-	return newUnitBuf(p, nil, path, src, sc, schema, opts)
+	return newUnitIn(&scratch{p: p}, path, src, sc, schema, opts)
 }
 
-// newUnitBuf is newUnitWith keeping the tokens in buf (a token buffer of
-// a unit the caller is done with, or nil).
-func newUnitBuf(p *parser.Parser, buf []Token, path, src string, sc *corpus.Scenario, schema *ddl.Schema, opts *Options) *unit {
-	u := &unit{path: path, src: src, sc: sc, schema: schema, opts: opts, rules: opts.rules(), lines: sqllex.NewLines(src)}
+// newUnitIn is newUnit with w's parser (nil: a new one) and buffers,
+// which the caller does not use again until it is done with the unit.
+func newUnitIn(w *scratch, path, src string, sc *corpus.Scenario, schema *ddl.Schema, opts *Options) *unit {
+	w.lines.Reset(src)
+	u := &unit{path: path, src: src, sc: sc, schema: schema, opts: opts, rules: w.rulesOf(opts), lines: &w.lines, segs: w.segs[:0]}
 	if sc != nil {
 		u.body = sc.BodyOffset
 		if u.body < 0 || u.body > len(src) {
@@ -72,7 +74,7 @@ func newUnitBuf(p *parser.Parser, buf []Token, path, src string, sc *corpus.Scen
 		}
 	}
 	u.comments = headerComments(src, u.body)
-	toks, comments := tokenize(src, u.body, len(src), buf)
+	toks, comments := tokenize(src, u.body, len(src), w.toks)
 	u.toks = toks
 	u.comments = append(u.comments, comments...)
 	for i := range u.toks {
@@ -82,15 +84,24 @@ func newUnitBuf(p *parser.Parser, buf []Token, path, src string, sc *corpus.Scen
 			}
 		}
 	}
+	u.depth = tokenDepths(u.toks, w.depth)
 	u.refs, u.joins = scanFrom(u)
 	u.buildText()
+	p := w.p
 	if p == nil {
 		p = parser.New()
 	}
 	u.parse(p)
 	u.hints = parseHints(u)
 	if u.stmts != nil {
-		u.res = resolve(u)
+		cols := w.cols
+		if cols == nil {
+			cols = map[*ast.ColumnNameExpr]*ColRef{}
+		} else {
+			clear(cols)
+		}
+		w.cols = nil // the unit's until the caller is done with it
+		u.res = resolve(u, cols)
 	}
 	return u
 }

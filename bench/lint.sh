@@ -6,12 +6,14 @@
 #
 # Each run is timed by /usr/bin/time (wall, user and system CPU); RUNS
 # (10) runs, after one warm-up, and the median with the minimum and
-# maximum are printed. OTHER names a second joinbench binary (say, a
-# build of main) to run in the same rounds, alternating with this
-# build, so both see the same machine; the script also checks that both
-# print the same JSON findings. FORMAT (json) is lint's --format.
-# The machine these run on is shared: compare medians, and user CPU
-# (less noisy than wall) across builds, not single runs.
+# maximum are printed, of user+system CPU too. OTHER names a second
+# joinbench binary (say, a build of main) to run in the same rounds,
+# alternating with this build, so both see the same machine; the script
+# also checks that both print the same JSON findings, and gives the
+# median (min-max) of the rounds' ratios of this build's CPU and wall to
+# the other's. FORMAT (json) is lint's --format. The machine these run
+# on is shared: compare medians, and CPU (less noisy than wall) across
+# builds, not single runs.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -52,14 +54,27 @@ lint_run() {
 	((rc <= 1)) || { echo "lint failed (exit $rc)" >&2; exit 2; }
 }
 
-# summary FILE: median (min-max) of each column.
+# med: the median (min-max) of the array a[1..n], as awk code for the
+# summaries below.
+med='function med(a, n,   i, j, t) {
+	for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+	return sprintf("%.3f (%.3f-%.3f)", n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2, a[1], a[n])
+}'
+
+# summary FILE: median (min-max) of each column, and of user+system CPU.
 summary() {
-	awk '{ w[NR] = $1; u[NR] = $2; s[NR] = $3 }
-	function med(a, n,   i, j, t) {
-		for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-		return sprintf("%.3f (%.3f-%.3f)", n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2, a[1], a[n])
-	}
-	END { n = NR; printf "wall %s  user %s  sys %s  runs %d\n", med(w, n), med(u, n), med(s, n), n }' "$1"
+	awk "$med"'
+	{ w[NR] = $1; u[NR] = $2; s[NR] = $3; c[NR] = $2 + $3 }
+	END { n = NR; printf "wall %s  user %s  sys %s  cpu %s  runs %d\n", med(w, n), med(u, n), med(s, n), med(c, n), n }' "$1"
+}
+
+# ratios A B: median (min-max) of the per-round ratios of A's user+system
+# CPU, and wall, to B's (the rounds ran one after the other, so each
+# pair saw the same machine).
+ratios() {
+	paste -d' ' "$1" "$2" | awk "$med"'
+	{ c[NR] = ($2 + $3) / ($5 + $6); w[NR] = $1 / $4 }
+	END { printf "cpu %s  wall %s  rounds %d\n", med(c, NR), med(w, NR), NR }'
 }
 
 for b in "${!builds[@]}"; do # warm-up: the page cache, and the equality check
@@ -89,3 +104,6 @@ for b in "${!builds[@]}"; do
 	echo "  $FILES files: $(summary "$work/all$b.times")"
 	echo "  one file:    $(summary "$work/one$b.times")"
 done
+if ((${#builds[@]} == 2)); then
+	echo "this/other, per round, $FILES files: $(ratios "$work/all0.times" "$work/all1.times")"
+fi

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/joinbench/joinbench/internal/sqllex"
 	"github.com/joinbench/joinbench/internal/suggest"
 )
 
@@ -104,6 +103,10 @@ type parser struct {
 	// mistake: their uses are not mistakes of their own.
 	badParams map[string]bool
 	lazyKinds bool // leave the statements' kinds to Scenario.Classify
+	// line and lineStart are the header line being read: its number
+	// (from 1) and where it starts, for the positions of parameters
+	// without counting the lines before each again.
+	line, lineStart int
 }
 
 // fail records a mistake and reading goes on: a mistake of one header
@@ -139,7 +142,8 @@ func (p *parser) header() {
 	src := p.s.Source
 	off := 0
 	seen := map[string]bool{}
-	for off < len(src) {
+	for p.line = 1; off < len(src); p.line++ {
+		p.lineStart = off
 		end := strings.IndexByte(src[off:], '\n')
 		next := len(src)
 		if end < 0 {
@@ -256,8 +260,7 @@ func (p *parser) param(i, end int) error {
 	if s.Param(name) != nil {
 		return s.errorf(i, "parameter %q is declared twice", name)
 	}
-	line, col := sqllex.Position(src, i)
-	prm := &Param{Name: name, Line: line, Col: col, off: i}
+	prm := &Param{Name: name, Line: p.line, Col: i - p.lineStart + 1, off: i}
 	k := skipBlanks(src, j, end)
 	if k >= end || src[k] != ':' {
 		return s.errorf(k, "expected `:` after parameter name %q", name)

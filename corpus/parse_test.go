@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/joinbench/joinbench/ddl"
+	"github.com/joinbench/joinbench/internal/sqllex"
 	"github.com/joinbench/joinbench/internal/usage"
 )
 
@@ -333,5 +334,26 @@ func TestParseFileAllReportsEveryMistake(t *testing.T) {
 	_, errs = ParseFileAll("u.sql", []byte("-- param a: int(1, 2)\n-- param b: int(1, 2)\nSELECT 1;\n"))
 	if len(errs) != 2 || errs[0].Line != 1 || errs[1].Line != 2 {
 		t.Errorf("unused parameters: %v", errs)
+	}
+}
+
+// TestParamPositions: a parameter's line and column are those of its
+// name in the file, whatever the lines before it (blank, CRLF, indented,
+// comments).
+func TestParamPositions(t *testing.T) {
+	src := "-- scenario: pos\r\n\r\n--   a comment\n  -- param m: table(main)\n\n--\tparam s: enum(level1.record_status)\r\n" +
+		"SELECT m.id FROM {{m}} AS m WHERE m.record_status = {{s}};\n"
+	sc, err := ParseFile("corpus/pos.sql", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range sc.Params {
+		line, col := sqllex.Position(src, strings.Index(src, "param "+p.Name)+len("param "))
+		if p.Line != line || p.Col != col {
+			t.Errorf("param %s at %d:%d; want %d:%d", p.Name, p.Line, p.Col, line, col)
+		}
+	}
+	if len(sc.Params) != 2 {
+		t.Fatalf("params %v", sc.Params)
 	}
 }

@@ -135,6 +135,17 @@ func (t *Table) Index(name string) *Index {
 	return nil
 }
 
+// IndexLedBy returns the first index whose first column is col, or nil:
+// IndexesLedBy's first, without making the list.
+func (t *Table) IndexLedBy(col string) *Index {
+	for _, ix := range t.Indexes {
+		if len(ix.Columns) > 0 && strings.EqualFold(ix.Columns[0], col) {
+			return ix
+		}
+	}
+	return nil
+}
+
 // IndexesLedBy returns the indexes whose first column is col.
 func (t *Table) IndexesLedBy(col string) []*Index {
 	var out []*Index

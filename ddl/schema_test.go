@@ -104,6 +104,12 @@ func TestBuiltinSchemaShape(t *testing.T) {
 	if len(l.IndexesLedBy("continent")) != 2 {
 		t.Errorf("indexes led by continent = %d, want 2", len(l.IndexesLedBy("continent")))
 	}
+	for _, c := range l.Columns {
+		all, first := l.IndexesLedBy(strings.ToUpper(c.Name)), l.IndexLedBy(strings.ToUpper(c.Name))
+		if len(all) > 0 && first != all[0] || len(all) == 0 && first != nil {
+			t.Errorf("IndexLedBy(%s) = %v; IndexesLedBy %v", c.Name, first, all)
+		}
+	}
 }
 
 func TestBuiltinSchemaOptions(t *testing.T) {

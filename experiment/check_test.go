@@ -14,7 +14,7 @@ import (
 func TestCheckRefusesBeforeTouching(t *testing.T) {
 	tgt := &server.Target{Endpoints: []server.Endpoint{{Node: "node1"}, {Node: "node2"}, {Node: "node3"}}}
 	good := Options{Repetitions: 1, Threads: 1, TableSize: 10, Window: 2 * time.Second, Percents: []float64{20}, Resource: "io", Node: "node3",
-		WritePercents: []int{0}, Rows: 10, ActionTime: time.Second, UseMemory: []string{"100M"}}
+		WritePercents: []int{0}, Rows: 10, ActionTime: time.Second, UseMemory: []string{"100M"}, Joins: []string{"ist", "sst"}}
 	for _, l := range LessonNames() {
 		if err := check(l, tgt, good); err != nil {
 			t.Errorf("%s: %v", l, err)
@@ -38,6 +38,8 @@ func TestCheckRefusesBeforeTouching(t *testing.T) {
 		{"hot-vs-uniform", func(o *Options) { o.WritePercents = []int{120} }, "--write-percent 120"},
 		{"restore", func(o *Options) { o.UseMemory = []string{"lots"} }, "lots"},
 		{"restore", func(o *Options) { o.PrepareReadIOPS = -5 }, "--prepare-read-iops -5"},
+		{"restore", func(o *Options) { o.Joins = []string{"ist", "rsync"} }, `--join "rsync"`},
+		{"restore", func(o *Options) { o.Joins = []string{"sst", "sst"} }, "--join sst: given twice"},
 	} {
 		o := good
 		c.change(&o)

@@ -15,7 +15,8 @@
 // which hooks it in a line.
 //
 // One file per lesson (slow-node's dose response, at several
-// percentages, in dose.go); the page, its rendering (figures drawn with
+// percentages, in dose.go; restore's MTTR model in mttr.go and its join
+// by SST against IST in restore_sst.go); the page, its rendering (figures drawn with
 // analysis/render/plot) and the interval of a change across repetitions
 // are shared, and so is the tally (tally.go):
 // how many windows (runs, restores) each page judged of how many its

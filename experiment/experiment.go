@@ -65,6 +65,11 @@ type Options struct {
 	// disk of a given speed, where a page --use-memory misses is a read
 	// at a fixed budget. 0: no cap.
 	PrepareReadIOPS int64
+	// Joins: how each restored node joins (sandbox.JoinIST, JoinSST):
+	// ist on the backup's position; sst with its position cleared, a
+	// full state transfer; ist,sst the one, then a timed rejoin by the
+	// other (restore_sst.go). Empty: ist.
+	Joins []string
 	// restore's MTTR model (mttr.go): the size and write rate to project
 	// the recovery at (10T, 30MB/s), the phases of another dataset size
 	// to validate the model against, and the phases to project from

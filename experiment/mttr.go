@@ -34,11 +34,21 @@ import (
 //	join     Tj = J0 + W × G / (rj − W),  G = Tp + Tc + Ts
 //	MTTR        = Tb + Tp + Tc + Ts + Tj
 //
+// The join is an IST while a donor's write-set cache holds the W × G
+// written since the backup; smaller, it is an SST, a full copy, whose
+// rate the lesson measures with --join sst (restore_sst.go):
+//
+//	SST join Tsj = F + X + W × X / (rj − W),  X = S / rs
+//	MTTR(SST)    = Tb + Tp + Tc + Tsj
+//
 // S is the data size, W the write rate in redo bytes per second, m the
 // --use-memory, A the redo the backup starts with (the checkpoint age
 // measured), J0 the measured join (the state transfer's own cost, with
 // the few writes it brought), rj the joiner's apply rate, taken as the
-// fastest redo apply measured. MTTRText states it for the pages.
+// fastest redo apply measured; rs the SST's data over the time its donor
+// streamed it, F the rest of the SST join measured (the start, the SST
+// script's fixed wait, the joiner's prepare and move, its end until
+// Synced). MTTRText states it for the pages.
 
 // restorePhasesFile is the restore lesson's measurements, beside its page.
 const restorePhasesFile = "restore-phases.json"
@@ -59,7 +69,10 @@ type restorePhases struct {
 type measuredRestore struct {
 	UseMemory   string `json:"use_memory"`
 	BackupBytes int64  `json:"backup_bytes"`
-	RedoBytes   int64  `json:"redo_bytes"`
+	// RedoBytes is the redo the prepare applied (Restore.PrepareRedo:
+	// from the checkpoint its recovery started at, as its log says, to
+	// the backup's end), the R of the model.
+	RedoBytes int64 `json:"redo_bytes"`
 	// BackupSeconds: mariabackup --backup; PrepareSeconds: --prepare (the
 	// redo apply); CopySeconds: the node stopped and the backup moved
 	// into its data directory; StartSeconds: from there to the start of
@@ -88,6 +101,17 @@ type measuredRestore struct {
 	// under it: its PrepareSeconds are on a disk of that speed.
 	PrepareReadIOPS int64 `json:"prepare_read_iops,omitempty"`
 	PrepareReadOps  int64 `json:"prepare_read_ops,omitempty"`
+	// SSTSeconds is the restore's join by a full state transfer (--join
+	// sst): from the node's start, its Galera position cleared, to
+	// Synced; SSTTransferSeconds the transfer itself, as the joiner's
+	// log bounds it; SSTStreamSeconds the donor's streaming of its
+	// backup, as the donor's log bounds it (after the SST script's fixed
+	// wait; 0 when it does not say); SSTBytes the data it left. 0: no
+	// SST join.
+	SSTSeconds         float64 `json:"sst_seconds,omitempty"`
+	SSTTransferSeconds float64 `json:"sst_transfer_seconds,omitempty"`
+	SSTStreamSeconds   float64 `json:"sst_stream_seconds,omitempty"`
+	SSTBytes           int64   `json:"sst_bytes,omitempty"`
 }
 
 // redoWritten is a serving node's redo around one restore.
@@ -160,7 +184,7 @@ func (e *env) noteRedo(ctx context.Context, serving []server.Endpoint, m redoMar
 
 // measure turns a restore's times into its phases.
 func measure(r sandbox.Restore, w redoWritten) measuredRestore {
-	m := measuredRestore{UseMemory: r.UseMemory, BackupBytes: r.BackupBytes, RedoBytes: r.RedoBytes,
+	m := measuredRestore{UseMemory: r.UseMemory, BackupBytes: r.BackupBytes, RedoBytes: r.PrepareRedo(),
 		BackupSeconds: r.BackupEnd.Sub(r.BackupStart).Seconds(), PrepareSeconds: r.PrepareSeconds(),
 		CopySeconds: r.CopyEnd.Sub(r.CopyStart).Seconds(), Transfer: r.Join.Transfer, TransferWritesets: r.Join.TransferWritesets}
 	// The join starts with the state transfer, as the joiner's log dates
@@ -177,7 +201,19 @@ func measure(r sandbox.Restore, w redoWritten) measuredRestore {
 	m.GapSeconds = max(0, join.Sub(r.BackupEnd).Seconds())
 	m.WrittenBytes, m.WrittenSeconds, m.CheckpointAge = w.bytes, w.seconds, w.age
 	m.PrepareReadIOPS, m.PrepareReadOps = r.PrepareReadIOPS, r.PrepareReadOps
+	if sst, ok := r.SSTJoin(); ok {
+		m.SSTSeconds, m.SSTTransferSeconds, m.SSTStreamSeconds, m.SSTBytes = sst.JoinSeconds(), sst.TransferSeconds(), sst.StreamSeconds(), sst.TransferBytes
+	}
 	return m
+}
+
+// sstScaled is the part of the SST join that scales with the data: the
+// donor's streaming of its backup, or without it the whole transfer.
+func (m measuredRestore) sstScaled() float64 {
+	if m.SSTStreamSeconds > 0 {
+		return m.SSTStreamSeconds
+	}
+	return m.SSTTransferSeconds
 }
 
 // WriteRate is the write rate the restore was measured under, in redo
@@ -352,6 +388,20 @@ type Rates struct {
 	// Join is the joiner's apply rate of the writes since the backup,
 	// in redo bytes per second: the fastest redo apply measured.
 	Join float64
+	// ISTJoins is how many of the restores' joins JoinSeconds is the
+	// mean of: those that were not a full state transfer.
+	ISTJoins int
+	// SST is a full state transfer's rate: the data the SST joins left
+	// over the seconds their donors streamed it (as the donors' logs
+	// bound it; without them, the transfers' as the joiners' logs do);
+	// SSTFixed the rest of an SST join: the node's start, the SST
+	// script's set-up and fixed wait, the joiner's prepare and move, its
+	// end until Synced (a constant, not scaled); SSTBytes and
+	// SSTSeconds the sums the rate is of; SSTJoins how many SST joins
+	// were measured (0: none, no SST projected).
+	SST, SSTFixed        float64
+	SSTBytes, SSTSeconds float64
+	SSTJoins             int
 	// Restores is how many restores the rates are the mean of.
 	Restores int
 	// applied is each --use-memory's redo applied and prepare seconds.
@@ -373,7 +423,17 @@ func ratesOf(f restorePhases) Rates {
 		copyS += m.CopySeconds
 		start += m.StartSeconds
 		age += m.startRedo()
-		join += m.JoinSeconds
+		// J0 is an IST's own cost: a join that was a full copy is not.
+		if m.Transfer != sandbox.TransferSST {
+			join += m.JoinSeconds
+			r.ISTJoins++
+		}
+		if m.SSTSeconds > 0 && m.SSTBytes > 0 {
+			r.SSTJoins++
+			secs := m.sstScaled()
+			r.SSTBytes, r.SSTSeconds = r.SSTBytes+float64(m.SSTBytes), r.SSTSeconds+secs
+			r.SSTFixed += max(0, m.SSTSeconds-secs)
+		}
 		if m.WrittenSeconds > 0 {
 			written, writtenS = written+float64(m.WrittenBytes), writtenS+m.WrittenSeconds
 		} else {
@@ -387,7 +447,13 @@ func ratesOf(f restorePhases) Rates {
 	}
 	n := float64(r.Restores)
 	r.DataBytes, r.WriteRate = data/n, ratio(written, writtenS)
-	r.Backup, r.Copy, r.StartSeconds, r.JoinSeconds, r.StartRedo = ratio(data, backup), ratio(data, copyS), start/n, join/n, age/n
+	r.Backup, r.Copy, r.StartSeconds, r.StartRedo = ratio(data, backup), ratio(data, copyS), start/n, age/n
+	if r.ISTJoins > 0 {
+		r.JoinSeconds = join / float64(r.ISTJoins)
+	}
+	if r.SSTJoins > 0 {
+		r.SST, r.SSTFixed = ratio(r.SSTBytes, r.SSTSeconds), r.SSTFixed/float64(r.SSTJoins)
+	}
 	for _, mem := range order {
 		a := ApplyRate{UseMemory: mem, BytesPerSec: ratio(apply[mem][0], apply[mem][1])}
 		r.applied[mem] = apply[mem]
@@ -417,7 +483,14 @@ type Projection struct {
 	Redo                                      float64 // redo to apply, bytes
 	Gap                                       float64 // seconds of writes the join brings
 	GCache                                    float64 // bytes a donor must hold for an IST
-	applyRate                                 float64
+	// SSTTransfer, SSTJoin and SSTTotal are the same rebuild had its join
+	// been a full state transfer (the write-set cache smaller than
+	// GCache): the copy X = S / rs, the join F + X + W × X / (rj − W)
+	// (+Inf: never caught up), and backup, prepare, copy and that join;
+	// all 0 when no SST was measured (HasSST false).
+	SSTTransfer, SSTJoin, SSTTotal float64
+	HasSST                         bool
+	applyRate                      float64
 }
 
 // Project is the model: one node rebuilt at size bytes under write redo
@@ -440,7 +513,37 @@ func (r Rates) Project(size, write float64, a ApplyRate) Projection {
 		p.Join = math.Inf(1)
 	}
 	p.Total = p.Backup + p.Prepare + p.Copy + p.Start + p.Join
+	if r.SSTJoins > 0 {
+		p.HasSST = true
+		p.SSTTransfer = timeOf(size, r.SST)
+		p.SSTJoin = r.SSTFixed + p.SSTTransfer + catchUp(write*p.SSTTransfer, write, r.Join)
+		p.SSTTotal = p.Backup + p.Prepare + p.Copy + p.SSTJoin
+	}
 	return p
+}
+
+// catchUp is the time a joiner applying rj takes to catch up with writes
+// behind, while the cluster goes on writing w: behind / (rj − w); +Inf
+// when it never does, 0 with nothing behind or an instant apply.
+func catchUp(behind, w, rj float64) float64 {
+	switch {
+	case behind == 0 || math.IsInf(rj, 1):
+		return 0
+	case rj > w:
+		return behind / (rj - w)
+	}
+	return math.Inf(1)
+}
+
+// SSTPhases are the phases of the rebuild whose join is an SST.
+func (p Projection) SSTPhases() []Phase {
+	return []Phase{{"backup", p.Backup}, {"prepare (redo apply)", p.Prepare}, {"copy into the data directory", p.Copy},
+		{"join by SST", p.SSTJoin}}
+}
+
+// SSTDominant is the longest phase of the rebuild whose join is an SST.
+func (p Projection) SSTDominant() Phase {
+	return slices.MaxFunc(p.SSTPhases(), func(a, b Phase) int { return cmp.Compare(a.Seconds, b.Seconds) })
 }
 
 // timeOf is amount over rate: 0 for nothing, +Inf at no rate.
@@ -516,7 +619,10 @@ const MTTRText = "MTTR = backup + prepare + copy + start + join, with backup = S
 	"start = the measured start, join = J0 + W × G / (rj − W) where G = prepare + copy + start; " +
 	"S the data size, W the write rate (redo bytes per second), rb, rc and ra the backup's, the copy's and the redo apply's measured rates, " +
 	"A the redo a backup starts with (the checkpoint age measured), J0 the join measured (the state transfer's own cost), " +
-	"rj the joiner's apply rate, taken as the fastest redo apply measured."
+	"rj the joiner's apply rate, taken as the fastest redo apply measured. " +
+	"The join is an IST while a donor's write-set cache holds the W × G written since the backup; smaller, it is an SST, a full copy: " +
+	"SST join = F + X + W × X / (rj − W) where X = S / rs, and MTTR(SST) = backup + prepare + copy + SST join; " +
+	"rs the SST's data over the time its donor streamed it and F the rest of the SST join (the node's start, the SST script's set-up and fixed wait, the joiner's prepare and move, its end until Synced), both measured by --join sst."
 
 // MTTRAssumptions are what the model takes to scale linearly, and what not.
 var MTTRAssumptions = []string{
@@ -524,7 +630,8 @@ var MTTRAssumptions = []string{
 	"not linear: the redo apply is buffer-pool bound: once the redo touches more pages than --use-memory holds, it slows down; rates measured with redo that fit the memory overstate the apply at a scale where it does not (measure with more redo than memory, or read the savings below as a floor).",
 	"not scaled: the node's start (a far larger buffer pool or a long crash recovery lengthens it), the join's own cost J0, and the redo a backup starts with A (the checkpoint age, at most the redo log's size: give your server's Innodb_checkpoint_age if it differs much).",
 	"rj is not measured: the joins measured brought few writes, their time is the state transfer's own cost; the joiner is taken to apply the writes since the backup as fast as the prepare applied redo at best.",
-	"the join is an IST only while a donor's write-set cache (gcache.size) holds every write since the backup: it must hold W × G; smaller, the join is an SST, a full copy, not modelled here. A joiner that applies slower than the cluster writes (rj ≤ W) never catches up without flow control holding the cluster to its pace.",
+	"the join is an IST only while a donor's write-set cache (gcache.size) holds every write since the backup: it must hold W × G; smaller, the join is an SST, a full copy. A joiner that applies slower than the cluster writes (rj ≤ W) never catches up without flow control holding the cluster to its pace.",
+	"the SST: its rate rs at the measured bytes per second of the donor's stream (its backup sent to the joiner, one disk to another on the same machine here: a network is slower); its fixed costs (the start, the SST script's set-up and its fixed wait before it streams) in F, not scaled, nor the joiner's prepare and move, which are short when few writes come during the copy; the writes made during the copy are caught up at rj as the IST's are.",
 	"W is the redo written per second (the growth of Innodb_lsn_current, or Innodb_os_log_written, per second); the measured W0 is a serving node's over each restore.",
 }
 
@@ -703,6 +810,15 @@ func ratesTable(r Rates) Table {
 		{"join J0 (constant)", durationText(r.JoinSeconds)},
 		{"joiner's apply rj (the fastest ra)", rateText(r.Join)},
 	}}
+	if r.ISTJoins == 0 {
+		t.Rows[6][1] = "not measured (every join was an SST)"
+	}
+	if r.SSTJoins > 0 {
+		t.Rows = append(t.Rows, []string{"SST rs (data sent over its stream's time)", fmt.Sprintf("%s (%s in %s, %d SST join(s))", rateText(r.SST), bytesText(r.SSTBytes), durationText(r.SSTSeconds), r.SSTJoins)},
+			[]string{"SST join's rest F (constant)", durationText(r.SSTFixed)})
+	} else {
+		t.Rows = append(t.Rows, []string{"SST rs", "not measured (no restore here joined by SST: run the lesson with --join ist,sst)"})
+	}
 	for _, a := range r.Apply {
 		got := r.applied[a.UseMemory]
 		t.Rows = append(t.Rows, []string{"redo apply ra, --use-memory " + cmp.Or(a.UseMemory, "default"),
@@ -758,9 +874,18 @@ func projection(r Rates, size, write float64, measuredW bool) (Section, string) 
 		add(fmt.Sprintf("%d lost: 2 of 3 Synced", lost), func(p Projection) string { return durationText(HAOf(p)[lost-1].MinimalHA) })
 		add(fmt.Sprintf("%d lost: all Synced", lost), func(p Projection) string { return durationText(HAOf(p)[lost-1].AllSynced) })
 	}
+	if r.SSTJoins > 0 {
+		add("join if an SST (gcache < W × G)", func(p Projection) string { return durationText(p.SSTJoin) })
+		add("MTTR if the join is an SST", func(p Projection) string { return durationText(p.SSTTotal) })
+		add("dominant phase then", func(p Projection) string { return sstDominantText(p) })
+		add("rebuilt by SST alone (no backup)", func(p Projection) string { return durationText(p.SSTJoin) })
+	}
 	s.Notes = append(s.Notes,
 		"1 lost: the two left stay Synced (2 of 3 throughout), the cluster has no spare until the rebuild is Synced; 2 lost: the survivor serves alone, the two are rebuilt one after the other, each from a fresh backup of a Synced node.",
 		"the backup is counted: a node lost is rebuilt from a backup taken then (the lesson's own whole restore starts at the prepare).")
+	if r.SSTJoins == 0 {
+		s.Notes = append(s.Notes, "SST not projected: no restore here joined by SST (run the lesson with --join ist,sst to measure one).")
+	}
 	first := ps[0]
 	v := fmt.Sprintf("projected at %s under %s: one node rebuilt in %s (--use-memory %s), %s dominates; with two nodes lost 2 of 3 Synced after %s, all after %s",
 		bytesText(size), bytesText(write)+"/s", durationText(first.Total), cmp.Or(first.UseMemory, "default"), dominantText(first),
@@ -768,6 +893,11 @@ func projection(r Rates, size, write float64, measuredW bool) (Section, string) 
 	if math.IsInf(first.Join, 1) {
 		v = fmt.Sprintf("projected at %s under %s: one node's rebuild never ends (--use-memory %s): the backup, prepare, copy and start take %s (the prepare %s), then the joiner (%s) applies slower than the cluster writes and never catches up unless flow control holds the cluster to its pace",
 			bytesText(size), bytesText(write)+"/s", cmp.Or(first.UseMemory, "default"), durationText(first.Backup+first.Gap), durationText(first.Prepare), rateText(r.Join))
+	}
+	if first.HasSST {
+		line := sstText(first)
+		s.Notes = append(s.Notes, line)
+		v += "; " + line
 	}
 	for _, sv := range Savings(ps) {
 		to, from := cmp.Or(sv.To, "default"), cmp.Or(sv.From, "default")
@@ -785,6 +915,28 @@ func projection(r Rates, size, write float64, measuredW bool) (Section, string) 
 		v += "; " + line
 	}
 	return s, v
+}
+
+// sstText says what the rebuild p takes when its join is an SST, and
+// what dominates it then.
+func sstText(p Projection) string {
+	mem := cmp.Or(p.UseMemory, "default")
+	if math.IsInf(p.SSTJoin, 1) {
+		return fmt.Sprintf("if the write-set cache cannot cover the gap (less than %s), the join is an SST: its copy takes %s, then the joiner never catches up with the writes made meanwhile (rj ≤ W)",
+			bytesText(p.GCache), durationText(p.SSTTransfer))
+	}
+	return fmt.Sprintf("if the write-set cache cannot cover the gap (less than %s), the join is an SST: %s (its copy %s), the rebuild %s (--use-memory %s), %s dominates; a node rebuilt by SST alone, without the backup, takes %s",
+		bytesText(p.GCache), durationText(p.SSTJoin), durationText(p.SSTTransfer), durationText(p.SSTTotal), mem, sstDominantText(p), durationText(p.SSTJoin))
+}
+
+// sstDominantText names the longest phase of the rebuild by SST and its
+// share.
+func sstDominantText(p Projection) string {
+	d := p.SSTDominant()
+	if math.IsInf(p.SSTTotal, 1) {
+		return d.Name + " (never ends)"
+	}
+	return fmt.Sprintf("%s (%s)", d.Name, share(ratio(d.Seconds, p.SSTTotal)))
 }
 
 // dominantText names the longest phase and its share of the rebuild.
@@ -850,9 +1002,28 @@ func validation(a, b restorePhases) (Section, string, string) {
 			}
 		}
 	}
+	shared := len(s.Table.Rows) > 0
+	if rs.SSTJoins > 0 && rl.SSTJoins > 0 && len(rs.Apply) > 0 {
+		// The SST join, which no --use-memory bounds: the larger's
+		// mean, predicted at its own size and write rate.
+		size, write, secs := sstMeans(large)
+		pred := rs.Project(size, write, rs.Apply[0]).SSTJoin
+		e := relError(pred, mean(secs))
+		rng := durationText(slices.Min(secs))
+		if len(secs) > 1 {
+			rng = fmt.Sprintf("%s – %s", durationText(slices.Min(secs)), durationText(slices.Max(secs)))
+		}
+		s.Table.Rows = append(s.Table.Rows, []string{"any", "join by SST", durationText(mean(secs)), rng, durationText(pred), errorText(e)})
+		if math.Abs(e) > maxValidationError {
+			missed = append(missed, fmt.Sprintf("join by SST (%s)", errorText(e)))
+			if len(secs) > 1 && pred >= slices.Min(secs) && pred <= slices.Max(secs) {
+				inNoise = append(inNoise, "join by SST")
+			}
+		}
+	}
 	s.Notes = []string{fmt.Sprintf("the sizes are %.1fx apart; each phase of the larger is predicted from the smaller's rates at the larger's own size, write rate (%s/s against %s/s) and redo its backups started with (%s against %s), as a projection would be given them; error = predicted / measured − 1; its repetitions: the larger's restores' range, the noise a miss is to be read against.",
 		ratio(rl.DataBytes, rs.DataBytes), bytesText(rl.WriteRate), bytesText(rs.WriteRate), bytesText(rl.StartRedo), bytesText(rs.StartRedo))}
-	if len(s.Table.Rows) == 0 {
+	if !shared {
 		return s, "validation: the two measurements share no --use-memory value", "validation: no --use-memory value measured at both sizes"
 	}
 	if len(missed) > 0 {
@@ -863,6 +1034,28 @@ func validation(a, b restorePhases) (Section, string, string) {
 		return s, m, fmt.Sprintf("validated from %s to %s: %s", bytesText(rs.DataBytes), bytesText(rl.DataBytes), m)
 	}
 	return s, "", fmt.Sprintf("validated from %s to %s: every phase predicted within %.0f%% (MTTR within %.0f%%)", bytesText(rs.DataBytes), bytesText(rl.DataBytes), 100*maxValidationError, 100*worst)
+}
+
+// sstMeans are the data size and write rate of f's restores that joined
+// by SST, and their SST joins' seconds.
+func sstMeans(f restorePhases) (size, write float64, secs []float64) {
+	var written, writtenS float64
+	for _, r := range f.Restores {
+		if r.SSTSeconds <= 0 || r.SSTBytes <= 0 {
+			continue
+		}
+		size += float64(r.BackupBytes)
+		written, writtenS = written+float64(r.WrittenBytes), writtenS+r.WrittenSeconds
+		secs = append(secs, r.SSTSeconds)
+	}
+	if len(secs) == 0 {
+		return 0, 0, nil
+	}
+	if writtenS == 0 {
+		// No serving node's redo measured: the write rate of them all.
+		return size / float64(len(secs)), ratesOf(f).WriteRate, secs
+	}
+	return size / float64(len(secs)), ratio(written, writtenS), secs
 }
 
 func applyOf(r Rates, mem string) (ApplyRate, bool) {

@@ -237,6 +237,7 @@ func (e *env) restoreUnderLoad(ctx context.Context, c *sandbox.Cluster, others [
 	if e.o.BackupWriters > 0 {
 		opts.DuringBackup = func(ctx context.Context) { e.backupWrites(ctx, others[0], name) }
 	}
+	opts.Joins = e.o.Joins
 	mark := e.redoMark(ctx, others)
 	r, err = c.RestoreNode(ctx, e.o.Node, opts)
 	e.noteRedo(ctx, others, mark, r)
@@ -444,6 +445,7 @@ func restorePage(o Options, results []restoreResult) *Page {
 	if capped {
 		p.Verdict += fmt.Sprintf("; the prepares read from a disk held at %d reads a second, with O_DIRECT", o.PrepareReadIOPS)
 	}
+	addSST(p, o, results)                                    // restore_sst.go
 	p.Figures = append(p.Figures, restoreFigure(results)...) // restore_figure.go
 	return p
 }

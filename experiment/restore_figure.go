@@ -16,10 +16,11 @@ const (
 	restorePrepare = "prepare: redo apply"
 	restoreCopy    = "copy into the data directory"
 	restoreJoin    = "start and join until Synced"
+	restoreRejoin  = "rejoin by SST until Synced (--join ist,sst)"
 )
 
 var restoreKinds = []plot.SpanKind{{Name: restoreBackup, Color: "#cbd5e0"}, {Name: restorePrepare, Color: "#c53030"},
-	{Name: restoreCopy, Color: "#2b6cb0"}, {Name: restoreJoin, Color: "#2f855a"}}
+	{Name: restoreCopy, Color: "#2b6cb0"}, {Name: restoreJoin, Color: "#2f855a"}, {Name: restoreRejoin, Color: "#d69e2e"}}
 
 // restoreBars are a bar per restore, labelled by its --use-memory value
 // and repetition: its phases stacked as they ran, in seconds from the
@@ -29,7 +30,11 @@ func restoreBars(results []restoreResult) []plot.Bar {
 	for _, res := range results {
 		for k, r := range res.restores {
 			mem := cmp.Or(res.useMemory, r.UseMemory, "default")
-			bar := plot.Bar{Label: fmt.Sprintf("%s #%d", mem, k+1), Note: cmp.Or(r.Join.Transfer, "")}
+			note := r.Join.Transfer
+			if r.Rejoin.Transfer != "" {
+				note += ", then " + r.Rejoin.Transfer
+			}
+			bar := plot.Bar{Label: fmt.Sprintf("%s #%d", mem, k+1), Note: note}
 			origin := r.BackupStart
 			if origin.IsZero() {
 				origin = r.PrepareStart
@@ -57,7 +62,7 @@ type restorePhase struct {
 // a zero end.
 func phaseBars(r sandbox.Restore) []restorePhase {
 	return []restorePhase{{restoreBackup, r.BackupStart, r.BackupEnd}, {restorePrepare, r.PrepareStart, r.PrepareEnd},
-		{restoreCopy, r.CopyStart, r.CopyEnd}, {restoreJoin, r.CopyEnd, r.Join.Synced}}
+		{restoreCopy, r.CopyStart, r.CopyEnd}, {restoreJoin, r.CopyEnd, r.Join.Synced}, {restoreRejoin, r.Rejoin.Started, r.Rejoin.Synced}}
 }
 
 // restoreFigure draws the restores' phases, a bar per restore.
@@ -69,7 +74,7 @@ func restoreFigure(results []restoreResult) []Figure {
 	svg := plot.Spans{Title: "each restore's phases, in seconds from the backup's start", XLabel: "seconds", XUnit: "s",
 		Kinds: restoreKinds, Bars: bars, W: 900}.SVG()
 	return append(restoreShareFigure(results), Figure{Caption: "A bar per restore, by --use-memory value and repetition, its phases as they ran: the backup (taken before the restore and not counted in it), " +
-		"the prepare (the redo apply, what --use-memory bounds), the copy into the node's data directory, then the node's start and join until Synced (IST or SST, written after the bar).",
+		"the prepare (the redo apply, what --use-memory bounds), the copy into the node's data directory, then the node's start and join until Synced (IST or SST, written after the bar), and with --join ist,sst its rejoin by SST from its start again with its position cleared (after its stop) until Synced.",
 		SVG: template.HTML(svg)})
 }
 

@@ -6,13 +6,13 @@ import (
 	"io"
 	"os"
 	"reflect"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/joinbench/joinbench/internal/parallel"
 )
 
 // RowRef is where one row of a run's executions is: its file, row group
@@ -55,22 +55,9 @@ func ReadExecutionsAt(refs []RowRef, fields ExecutionFields, warn Warner) []*Exe
 	// Files are read on every core; their warnings are given in file
 	// order once all are read, from this goroutine.
 	warnings := make([][]error, len(files))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(files)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := range next {
-				readFileAt(refs, files[k], fields.cols, out, func(err error) { warnings[k] = append(warnings[k], err) })
-			}
-		}()
-	}
-	for k := range files {
-		next <- k
-	}
-	close(next)
-	wg.Wait()
+	parallel.Each(len(files), func(k int) {
+		readFileAt(refs, files[k], fields.cols, out, func(err error) { warnings[k] = append(warnings[k], err) })
+	})
 	for _, ws := range warnings {
 		for _, err := range ws {
 			warn.warn(err)

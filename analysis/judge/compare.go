@@ -4,7 +4,7 @@ import (
 	"errors"
 
 	"github.com/joinbench/joinbench/analysis/compare"
-	"github.com/joinbench/joinbench/analysis/internal/parallel"
+	"github.com/joinbench/joinbench/internal/parallel"
 	"github.com/joinbench/joinbench/analysis/internal/warn"
 	"github.com/joinbench/joinbench/analysis/report"
 )

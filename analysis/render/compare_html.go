@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/joinbench/joinbench/analysis/compare"
 	"github.com/joinbench/joinbench/analysis/render/plot"
@@ -23,29 +24,32 @@ import (
 //go:embed compare.html.tmpl
 var compareTemplate string
 
-var comparePage = template.Must(template.New("compare").Funcs(template.FuncMap{
-	"ratio":  ratioText,
-	"ms":     formatMs,
-	"side":   sideText,
-	"join":   strings.Join,
-	"work":   workCell,
-	"count":  work.FormatCount,
-	"wratio": compare.RatioText,
-	"figure": func(name string) string {
-		return map[string]string{"rows_examined": "rows examined", "lookups": "index lookups", "pages": "page requests",
-			"compared": "join buffer comparisons", "rows_changed": "rows changed"}[name]
-	},
-	"verdictText": func(s compare.ScenarioComparison) string { return verdictText(&s) },
-	"verdictClass": func(v string) string {
-		switch v {
-		case compare.Regression, compare.WrongResults:
-			return "bad"
-		case compare.Improvement:
-			return "good"
-		}
-		return ""
-	},
-}).Parse(compareTemplate))
+// comparePage is parsed on first use, as pageTmpl is.
+var comparePage = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("compare").Funcs(template.FuncMap{
+		"ratio":  ratioText,
+		"ms":     formatMs,
+		"side":   sideText,
+		"join":   strings.Join,
+		"work":   workCell,
+		"count":  work.FormatCount,
+		"wratio": compare.RatioText,
+		"figure": func(name string) string {
+			return map[string]string{"rows_examined": "rows examined", "lookups": "index lookups", "pages": "page requests",
+				"compared": "join buffer comparisons", "rows_changed": "rows changed"}[name]
+		},
+		"verdictText": func(s compare.ScenarioComparison) string { return verdictText(&s) },
+		"verdictClass": func(v string) string {
+			switch v {
+			case compare.Regression, compare.WrongResults:
+				return "bad"
+			case compare.Improvement:
+				return "good"
+			}
+			return ""
+		},
+	}).Parse(compareTemplate))
+})
 
 // htmlComparison is a comparison with its charts drawn.
 type htmlComparison struct {
@@ -119,7 +123,7 @@ func writeCompareHTML(w io.Writer, c *compare.Comparison) error {
 	if hc.Pick == "" && len(hc.Details) > 0 {
 		hc.Pick = hc.Details[0].ID
 	}
-	return comparePage.Execute(w, hc)
+	return comparePage().Execute(w, hc)
 }
 
 // bandOf is the bound a latency change must pass, and what it is: the

@@ -9,6 +9,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/joinbench/joinbench/analysis/render/plot"
@@ -18,25 +19,29 @@ import (
 //go:embed report.html.tmpl
 var htmlTemplate string
 
-var pageTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
-	"ms":  formatMs,
-	"pct": fpct,
-	"qps": func(v float64) string { return fmt.Sprintf("%.1f", v) },
-	"ts":  func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
-	"dur": func(a, b time.Time) string { return b.Sub(a).Round(time.Millisecond).String() },
-	"bar": func(v, maxv float64) template.CSS {
-		if maxv <= 0 || v <= 0 {
-			return "width:0"
-		}
-		// log scale over three decades below the largest p99
-		f := 1 + math.Log10(v/maxv)/3
-		return template.CSS(fmt.Sprintf("width:%.1f%%", math.Max(f, 0.01)*100))
-	},
-	"join":  strings.Join,
-	"minus": func(a, b int64) int64 { return a - b },
-	// at is where t falls in the run, in seconds from its start.
-	"at": func(t, origin time.Time) string { return fmt.Sprintf("%.3f s", t.Sub(origin).Seconds()) },
-}).Parse(htmlTemplate))
+// pageTmpl is parsed on first use, not when joinbench starts: every
+// command (a lint of one file too) paid for parsing it.
+var pageTmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Funcs(template.FuncMap{
+		"ms":  formatMs,
+		"pct": fpct,
+		"qps": func(v float64) string { return fmt.Sprintf("%.1f", v) },
+		"ts":  func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+		"dur": func(a, b time.Time) string { return b.Sub(a).Round(time.Millisecond).String() },
+		"bar": func(v, maxv float64) template.CSS {
+			if maxv <= 0 || v <= 0 {
+				return "width:0"
+			}
+			// log scale over three decades below the largest p99
+			f := 1 + math.Log10(v/maxv)/3
+			return template.CSS(fmt.Sprintf("width:%.1f%%", math.Max(f, 0.01)*100))
+		},
+		"join":  strings.Join,
+		"minus": func(a, b int64) int64 { return a - b },
+		// at is where t falls in the run, in seconds from its start.
+		"at": func(t, origin time.Time) string { return fmt.Sprintf("%.3f s", t.Sub(origin).Seconds()) },
+	}).Parse(htmlTemplate))
+})
 
 // htmlScenario is a scenario with its charts rendered.
 type htmlScenario struct {
@@ -77,7 +82,7 @@ func writeHTML(w io.Writer, r *report.Report) error {
 	for i := range r.Runs {
 		runs = append(runs, htmlRunOf(&r.Runs[i], len(r.Runs) > 1))
 	}
-	return pageTmpl.Execute(w, struct {
+	return pageTmpl().Execute(w, struct {
 		Runs      []htmlRun
 		Generated string
 	}{runs, "joinbench report"})

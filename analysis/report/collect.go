@@ -217,7 +217,6 @@ func ms(ns int64) float64 { return metrics.Milliseconds(time.Duration(ns)) }
 type runAcc struct {
 	scenarios map[string]*scenarioAcc
 	cut       cutTallies // statements cut at the end (cut.go), in no scenarioAcc
-	overall   *timeline
 	files     int
 	// onChecksum, when set, sees every successful row with a result
 	// checksum after it is accumulated (compare uses it to spot checksum
@@ -239,7 +238,7 @@ type runAcc struct {
 }
 
 func newRunAcc(checks bool) *runAcc {
-	return &runAcc{scenarios: map[string]*scenarioAcc{}, overall: newTimeline(), checks: checks, timelines: !checks}
+	return &runAcc{scenarios: map[string]*scenarioAcc{}, checks: checks, timelines: !checks}
 }
 
 // maxPairs bounds the scenario × plan (or template) counters of a row
@@ -310,7 +309,6 @@ func (r *runAcc) addColumns(c *results.ExecutionColumns) error {
 				li := logHistIndex(lat)
 				retries := c.Retries[i]
 				a.tl.addIndex(start, li, failed, retries) // paced runs: latency already measured from the intended start
-				r.overall.addIndex(start, li, failed, retries)
 				if lat > a.slow.floor {
 					// the strings of a group are its pages': keep a copy
 					a.slow.offer(slowRow{latency: lat, start: start, code: code,
@@ -335,6 +333,18 @@ func (r *runAcc) addColumns(c *results.ExecutionColumns) error {
 		}
 	}
 	return nil
+}
+
+// overall is the run's timeline: every scenario's merged. Merging the
+// scenarios' at the end gives the buckets and the width that adding each
+// row to a run timeline as well would (timeSeries.merge), for a tenth of
+// the report's CPU less: one bucket update a row instead of two.
+func (r *runAcc) overall() *timeline {
+	t := newTimeline()
+	for _, a := range r.scenarios {
+		t.timeSeries.merge(a.tl.timeSeries.clone())
+	}
+	return t
 }
 
 // scenario returns the accumulator of the scenario named name, made when

@@ -113,7 +113,6 @@ func (r *runAcc) merge(p *runAcc) {
 		a.slow.merge(&pa.slow)
 		a.firstErr.merge(pa.firstErr)
 	}
-	r.overall.timeSeries.merge(&p.overall.timeSeries)
 	r.cut.merge(p.cut)
 }
 
@@ -144,6 +143,18 @@ func (s *timeSeries[B]) merge(o *timeSeries[B]) {
 	for len(s.buckets) > maxBuckets {
 		s.coarsen()
 	}
+}
+
+// clone is a copy of s whose buckets are its own (merge takes o's).
+func (s *timeSeries[B]) clone() *timeSeries[B] {
+	c := newSeries(s.newFn, s.mergeFn)
+	c.width = s.width
+	for k, b := range s.buckets {
+		nb := s.newFn()
+		s.mergeFn(nb, b)
+		c.buckets[k] = nb
+	}
+	return &c
 }
 
 // addInOrder accumulates what depends on the order of rows, one row group

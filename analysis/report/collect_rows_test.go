@@ -52,7 +52,6 @@ func (r *runAcc) addRow(e *execution, ref results.RowRef) {
 		a.templates[e.TemplateHash] = true
 	}
 	a.tl.add(e.Start, e.LatencyNs, failed, 0)
-	r.overall.add(e.Start, e.LatencyNs, e.ErrorCode != 0, 0)
 	if r.timelines {
 		if e.LatencyNs > a.slow.floor {
 			a.slow.offer(slowRow{latency: e.LatencyNs, start: e.Start.UnixNano(), code: e.ErrorCode, plan: e.PlanHash, ref: ref})

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/joinbench/joinbench/analysis/internal/parallel"
+	"github.com/joinbench/joinbench/internal/parallel"
 	"github.com/joinbench/joinbench/analysis/internal/warn"
 	"github.com/joinbench/joinbench/analysis/metrics"
 	"github.com/joinbench/joinbench/analysis/stall"
@@ -230,7 +230,7 @@ func buildRun(dir string, opt Options) (*RunReport, error) {
 	rr.Total = metrics.SummaryOf(&total)
 	rr.addCut(acc.cut)
 	rr.addNotReached(acc.cut, acc.scenarios)
-	rr.Timeline = acc.overall.points()
+	rr.Timeline = acc.overall().points()
 	counters, err := readCounters(dir, w.Warn)
 	if err != nil {
 		return nil, err

@@ -234,6 +234,10 @@ func (o *Options) configure(files []analyzer.File, base *analyzer.Options, detec
 	}
 	flavorSet, galeraSet := o.Flavor != "" || detected, o.Galera || detected
 	var finder ConfigFinder
+	// Files of one config share its options (nothing changes them once
+	// made), rather than a copy each: the analysis works out what it
+	// needs of them once per options, not once per file.
+	byConfig := map[*Config]*analyzer.Options{}
 	for i := range files {
 		cfg := fixed
 		if cfg == nil && !files[i].Builtin {
@@ -242,8 +246,13 @@ func (o *Options) configure(files []analyzer.File, base *analyzer.Options, detec
 				return usage.Wrap(err)
 			}
 		}
-		files[i].Options = cfg.Apply(*base, flavorSet, galeraSet)
-		sel.apply(files[i].Options)
+		opts, ok := byConfig[cfg]
+		if !ok {
+			opts = cfg.Apply(*base, flavorSet, galeraSet)
+			sel.apply(opts)
+			byConfig[cfg] = opts
+		}
+		files[i].Options = opts
 	}
 	return nil
 }

@@ -80,10 +80,7 @@ func leadIndex(ref *analyzer.ColRef) *ddl.Index {
 	if ref == nil || ref.Col == nil || ref.Tab == nil {
 		return nil
 	}
-	if ix := ref.Tab.IndexesLedBy(ref.Col.Name); len(ix) > 0 {
-		return ix[0]
-	}
-	return nil
+	return ref.Tab.IndexLedBy(ref.Col.Name)
 }
 
 func checkJoinTypes(p *analyzer.Pass, l, r *ast.ColumnNameExpr) {

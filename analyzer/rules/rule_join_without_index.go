@@ -34,7 +34,7 @@ var JoinWithoutIndex = &analyzer.Analyzer{
 				if lr == nil || rr == nil || lr.Source == rr.Source || lr.Col == nil || rr.Col == nil {
 					continue // unresolved, same table, or a computed derived column
 				}
-				if len(lr.Tab.IndexesLedBy(lr.Col.Name)) > 0 || len(rr.Tab.IndexesLedBy(rr.Col.Name)) > 0 {
+				if lr.Tab.IndexLedBy(lr.Col.Name) != nil || rr.Tab.IndexLedBy(rr.Col.Name) != nil {
 					continue
 				}
 				p.Reportf(p.SourceOffset(l.OriginTextPosition()),

@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"slices"
+
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/opcode"
 	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
@@ -39,22 +41,24 @@ func runPlaceholderType(p *analyzer.Pass) {
 			p.Reportf(p.Offset(prm.Line, prm.Col), "%s parameter %s: %s", prm.Kind, prm.Name, msg)
 		}
 	}
-	tablePos := map[int]bool{}
+	// The offsets below are few (a file's placeholders): slices, not
+	// maps, hold them.
+	var tablePos []int
 	for _, r := range p.TableRefs {
 		if r.NameTok != nil && r.NameTok.Kind == analyzer.TokPlaceholder {
-			tablePos[r.NameTok.Start] = true
+			tablePos = append(tablePos, r.NameTok.Start)
 		}
 	}
 	// A table parameter qualifying a column ({{m}}.id, UPDATE {{m}} SET
 	// {{m}}.x = ...) names its table, as the table's name would: valid
 	// where the table has no alias (the resolver checks that).
-	qualifier := map[int]bool{}
+	var qualifier []int
 	toks := p.Tokens
 	for i := 0; i+2 < len(toks); i++ {
 		t, dot, next := toks[i], toks[i+1], toks[i+2]
 		if t.Kind == analyzer.TokPlaceholder && dot.Punct(".") && dot.Start == t.End && next.Start == dot.End &&
 			(next.Kind == analyzer.TokIdent || next.Punct("*")) {
-			qualifier[t.Start] = true
+			qualifier = append(qualifier, t.Start)
 		}
 	}
 	// Undeclared, unused and in-hint value placeholders are errors of the
@@ -64,18 +68,23 @@ func runPlaceholderType(p *analyzer.Pass) {
 		prm := sc.Param(name)
 		switch {
 		case prm == nil:
-		case prm.Kind == corpus.KindTable && !tablePos[start] && !qualifier[start] && !p.InHint(start):
+		case prm.Kind == corpus.KindTable && !slices.Contains(tablePos, start) && !slices.Contains(qualifier, start) && !p.InHint(start):
 			p.Reportf(start, "table parameter {{%s}} used where a value goes", name)
-		case prm.Kind != corpus.KindTable && tablePos[start]:
+		case prm.Kind != corpus.KindTable && slices.Contains(tablePos, start):
 			p.Reportf(start, "%s parameter {{%s}} used where a table goes: declare it as table(FAMILY)", prm.Kind, name)
 		}
 	}
 	if p.Names == nil {
 		return
 	}
-	markers := map[int]string{}
-	for _, use := range sc.Uses {
-		markers[use.Start] = analyzer.UseName(p.Source, use)
+	// marker is the name of the placeholder whose use starts at off.
+	marker := func(off int) string {
+		for _, use := range sc.Uses {
+			if use.Start == off {
+				return analyzer.UseName(p.Source, use)
+			}
+		}
+		return ""
 	}
 	check := func(colExpr ast.ExprNode, val ast.ExprNode, what string) {
 		cn, ok := colExpr.(*ast.ColumnNameExpr)
@@ -88,7 +97,7 @@ func runPlaceholderType(p *analyzer.Pass) {
 		}
 		ref := p.Names.Cols[cn]
 		off := p.SourceOffset(pm.Offset)
-		prm := sc.Param(markers[off])
+		prm := sc.Param(marker(off))
 		if ref == nil || ref.Col == nil || prm == nil {
 			return
 		}

@@ -33,19 +33,15 @@ func runPreservedSideOnFilter(p *analyzer.Pass) {
 		if oj.Join.On == nil || len(oj.Preserved) == 0 {
 			continue
 		}
-		preserved := map[*analyzer.Source]bool{}
-		for _, s := range oj.Preserved {
-			preserved[s] = true
-		}
 		cs := analyzer.Conjuncts(oj.Join.On.Expr)
 		if len(cs) < 2 {
 			continue // the whole ON on one side is a different mistake (a cross join in effect)
 		}
 		for _, c := range cs {
-			if !onlyReads(p.Names, c, preserved) {
+			if !onlyReads(p.Names, c, oj.Preserved) {
 				continue
 			}
-			start, end := condSpan(p.Tokens, p.SourceOffset(startOf(c)))
+			start, end := condSpan(p.Tokens, p.Depths, p.SourceOffset(startOf(c)))
 			if start < 0 {
 				continue
 			}
@@ -65,7 +61,7 @@ func runPreservedSideOnFilter(p *analyzer.Pass) {
 			d := analyzer.Diagnostic{Offset: start, EndOffset: end,
 				Message: "ON condition " + shorten(cond) + " reads only " + what + " of the " + joinKind(oj) +
 					": it filters no row of " + side + ", it only puts NULLs in the optional side's columns; if the rows were meant to be filtered, move it to WHERE"}
-			if edits, ok := moveToWhere(p.Tokens, start, end, cond); ok {
+			if edits, ok := moveToWhere(p.Tokens, p.Depths, start, end, cond); ok {
 				d.Fixes = []analyzer.SuggestedFix{{Message: "move the condition to WHERE (changes the results)", Edits: edits, Unsafe: true}}
 			}
 			p.Report(d)
@@ -122,7 +118,7 @@ func startOf(e ast.ExprNode) int {
 
 // onlyReads reports whether e reads at least one column, all of them of
 // the given sources, and holds no subquery.
-func onlyReads(names *analyzer.Resolution, e ast.ExprNode, srcs map[*analyzer.Source]bool) bool {
+func onlyReads(names *analyzer.Resolution, e ast.ExprNode, srcs []*analyzer.Source) bool {
 	n, ok := 0, true
 	e.Accept(&visitFunc{f: func(x ast.Node) {
 		switch c := x.(type) {
@@ -130,7 +126,7 @@ func onlyReads(names *analyzer.Resolution, e ast.ExprNode, srcs map[*analyzer.So
 			ok = false
 		case *ast.ColumnNameExpr:
 			ref := names.Cols[c]
-			if ref == nil || !srcs[ref.Source] {
+			if ref == nil || !slices.Contains(srcs, ref.Source) {
 				ok = false
 			}
 			n++
@@ -139,27 +135,10 @@ func onlyReads(names *analyzer.Resolution, e ast.ExprNode, srcs map[*analyzer.So
 	return ok && n > 0
 }
 
-// tokDepths returns each token's parenthesis depth.
-func tokDepths(toks []analyzer.Token) []int {
-	depth := make([]int, len(toks))
-	d := 0
-	for i, t := range toks {
-		if t.Punct(")") {
-			d--
-		}
-		depth[i] = d
-		if t.Punct("(") {
-			d++
-		}
-	}
-	return depth
-}
-
 // condSpan returns the source span of the ON conjunct whose first token
 // is at off (parentheses around it included): up to the AND, or the
 // clause keyword, that ends it.
-func condSpan(toks []analyzer.Token, off int) (int, int) {
-	depth := tokDepths(toks)
+func condSpan(toks []analyzer.Token, depth []int, off int) (int, int) {
 	i := 0
 	for i < len(toks) && toks[i].Start < off {
 		i++
@@ -187,8 +166,7 @@ func condSpan(toks []analyzer.Token, off int) (int, int) {
 // (with its AND) from its ON clause and add it to the WHERE clause of its
 // query block, or false when the block's clauses are not plain enough to
 // edit safely.
-func moveToWhere(toks []analyzer.Token, start, end int, cond string) ([]analyzer.TextEdit, bool) {
-	depth := tokDepths(toks)
+func moveToWhere(toks []analyzer.Token, depth []int, start, end int, cond string) ([]analyzer.TextEdit, bool) {
 	i, j := -1, -1
 	for k, t := range toks {
 		if t.Start == start {

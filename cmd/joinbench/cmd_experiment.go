@@ -40,6 +40,7 @@ type experimentCmd struct {
 	OneBackup       bool          `group:"restore" help:"One backup per repetition, prepared with every --use-memory value (on copies, the order rotating), the last restored: the values compared on the same redo."`
 	PrepareDirect   bool          `group:"restore" help:"The prepares read pages with O_DIRECT (mariabackup --innodb-flush-method), past the operating system's cache, as on a server whose data is far larger than its memory."`
 	PrepareReadIOPS int64         `name:"prepare-read-iops" group:"restore" placeholder:"N" help:"Each prepare's disk reads held at N a second (a cgroup limit on the prepare alone, noted in the sandbox's ledger, lifted when it ends; implies --prepare-direct): a disk of a given speed, where every page --use-memory misses is a read at a fixed budget, as on a node whose data is far larger than its memory. 0: no cap."`
+	Join            []string      `default:"ist" group:"restore" placeholder:"JOIN" help:"How each restored node joins: ist, on the backup's position (an IST while a donor's write-set cache holds the writes since the backup); sst, with its Galera position cleared, so that a donor sends it a full copy (the join a cache too small for the gap leaves); ist,sst, the first, then, once Synced, a timed rejoin by SST: both joins of the same node, and the SST's rate for the MTTR model."`
 
 	ProjectSize      string `group:"restore" placeholder:"SIZE" help:"Project the recovery of a node of this data size from the measured rates (10T, 500G; K, M, G, T are powers of 1024): each phase, the one that dominates, 2 of 3 against all Synced, what more --use-memory saves."`
 	ProjectWriteRate string `group:"restore" placeholder:"RATE" help:"The write rate of the projection, in redo bytes per second (30MB/s: the growth of Innodb_lsn_current per second); default: the rate measured."`
@@ -100,7 +101,10 @@ Lessons:
                   starved prepare); with --one-backup every value prepares
                   the same backup; with --prepare-read-iops the prepares
                   read from a disk of that many reads a second, so that
-                  a page --use-memory misses costs a read. Each restore
+                  a page --use-memory misses costs a read. --join ist,sst
+                  times the same node's join by a full state transfer too
+                  (restarted with its Galera position cleared), its
+                  seconds, size and MB/s next to the IST's. Each restore
                   starts a --window after
                   the workload's first execution; one whose window had no
                   traffic is named and not judged.
@@ -108,7 +112,9 @@ Lessons:
                   (and --project-write-rate) project from its rates the
                   recovery of a node of that size: each phase, the one that
                   dominates, 2 of 3 against all Synced, what more
-                  --use-memory saves. --validate FILE (the phases of
+                  --use-memory saves, and, when an SST was measured, the
+                  join and the rebuild had the join been an SST.
+                  --validate FILE (the phases of
                   another dataset size) predicts the larger's phases from
                   the smaller's rates and pages the error per phase, saying
                   so beyond 30%. --rates-from FILE projects from earlier
@@ -134,6 +140,7 @@ Examples:
   joinbench experiment restore --sandbox g --use-memory 100M,2G --repetitions 2
   joinbench experiment restore --sandbox g --use-memory 32M,100M,512M,2G --backup-throttle 2 --backup-writers 3 --one-backup --prepare-direct
   joinbench experiment restore --sandbox g --use-memory 32M,2G --backup-throttle 2 --backup-writers 3 --one-backup --prepare-read-iops 250
+  joinbench experiment restore --sandbox g --use-memory 2G --join ist,sst --table-size 300000
   joinbench experiment restore --rates-from results/restore-phases.json --project-size 10T --project-write-rate 30MB/s`
 }
 
@@ -161,7 +168,7 @@ func (c *experimentCmd) Run(ctx context.Context, cl *cli) error {
 		Out: c.Out, Threads: c.Threads, TableSize: c.TableSize, Seed: c.Seed, Warmup: c.Warmup, Window: c.Window,
 		Repetitions: c.Repetitions, Percents: c.Percent, Resource: c.Resource, Node: c.Node, WritePercents: c.WritePercent,
 		FlushMethod: c.FlushMethod, ReadIOPS: c.ReadIOPS, PoolShare: c.PoolShare, BufferPool: bufferPool,
-		Rows: c.Rows, ActionTime: c.ActionTime, UseMemory: c.UseMemory, BackupThrottle: c.BackupThrottle, BackupWriters: c.BackupWriters, OneBackup: c.OneBackup, PrepareDirect: c.PrepareDirect, PrepareReadIOPS: c.PrepareReadIOPS, SandboxDir: c.SandboxDir, ToolVersion: version, Log: log,
+		Rows: c.Rows, ActionTime: c.ActionTime, UseMemory: c.UseMemory, BackupThrottle: c.BackupThrottle, BackupWriters: c.BackupWriters, OneBackup: c.OneBackup, PrepareDirect: c.PrepareDirect, PrepareReadIOPS: c.PrepareReadIOPS, Joins: c.Join, SandboxDir: c.SandboxDir, ToolVersion: version, Log: log,
 	}
 	c.projection(&o)
 	if !cl.Quiet {

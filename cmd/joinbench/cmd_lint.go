@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"github.com/joinbench/joinbench/analyzer/lint"
@@ -128,6 +129,21 @@ type lintFindings struct{}
 func (lintFindings) Error() string { return "" }
 func (lintFindings) ExitCode() int { return 1 }
 
+// lintGCPercent is the garbage collector's target for a lint: a heap
+// four times what is live (Go's default is twice). A lint is a short batch
+// whose live heap is mostly the corpus it keeps until every file is
+// analysed, so each collection rescans that corpus for little garbage
+// freed: on 10,000 files, 300 took 0.91 of the CPU of the default for 164
+// MB of peak RSS against 107 (bench/README.md, "Lint of 10,000 files").
+const lintGCPercent = 300
+
+// lintGC sets lintGCPercent, unless the user set GOGC.
+func lintGC() {
+	if _, set := os.LookupEnv("GOGC"); !set {
+		debug.SetGCPercent(lintGCPercent)
+	}
+}
+
 // Run lints the files the flags name, or explains or lists the rules.
 func (c *lintCmd) Run(ctx context.Context, cl *cli) error {
 	switch {
@@ -143,6 +159,7 @@ func (c *lintCmd) Run(ctx context.Context, cl *cli) error {
 	if err != nil {
 		return err
 	}
+	lintGC()
 	files, err := lint.ReadFiles(lint.Sources{Paths: c.Paths, Corpus: c.Corpus, Override: c.Override, NoBuiltin: c.NoBuiltin})
 	if err != nil {
 		return err

@@ -58,7 +58,7 @@ type runFlags struct {
 	QueryTimeout   time.Duration `default:"0s" group:"Load" help:"Stop a statement running longer than this with KILL QUERY from another connection; it is recorded as an error (0 = none)."`
 	Seed           uint64        `default:"1" group:"Load" help:"Seed of the parameter values: the same seed replays the same values."`
 	Distribution   string        `default:"uniform" enum:"uniform,gaussian,pareto,zipf,hotspot" group:"Load" help:"Default distribution of the parameters that declare none: uniform, gaussian, pareto, zipf or hotspot (20% of the values get 80% of the draws)."`
-	Action         []string      `sep:"none" group:"Actions" placeholder:"OFFSET@ENDPOINT: KIND ..." help:"At OFFSET into the measured phase, on ENDPOINT (a sandbox node name such as node2, a number from 1, host:port, or all: a rolling rsu, a crash of every node at once), run: ${action_kinds}. Repeatable; recorded in actions.parquet."`
+	Action         []string      `sep:"none" group:"Actions" placeholder:"OFFSET@ENDPOINT: KIND ..." help:"At OFFSET into the measured phase, on ENDPOINT (a sandbox node name such as node2, a number from 1, host:port, or all: a rolling rsu, a crash of every node at once), run: $${action_kinds}. Repeatable; recorded in actions.parquet."`
 	ActionsFile    []string      `type:"existingfile" group:"Actions" placeholder:"FILE" help:"Read --action specs from FILE, one per line (# comments). Repeatable."`
 	Tables         int           `default:"1" group:"Schema" help:"Number of main tables that table(main) parameters choose from (as given to prepare)."`
 	TableSize      int64         `default:"10000" group:"Schema" help:"Rows per table (as given to prepare): id parameters draw in 1..SIZE."`

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -230,5 +231,59 @@ func TestExperimentRestoreCapsThePrepare(t *testing.T) {
 		if err != nil || !strings.Contains(string(b), "held at 500 reads a second (--prepare-read-iops") {
 			t.Errorf("%s does not say the cap (%v)", f, err)
 		}
+	}
+}
+
+// TestExperimentRestoreJoins restores node3 of a real 3-node cluster
+// with --join ist,sst: its join on the backup's position, then its
+// rejoin with its position cleared, recognised as an SST; the page shows
+// both, the phases file holds the SST's seconds and bytes, and a
+// projection from it gives the join had it been an SST (the figures
+// themselves depend on the machine).
+func TestExperimentRestoreJoins(t *testing.T) {
+	needGalera(t)
+	dir := t.TempDir()
+	sbDir := filepath.Join(dir, "sandboxes")
+	startCluster(t, "x", sbDir, "64M")
+	outDir := filepath.Join(dir, "out")
+	code, stdout, stderr := runCapturedAll(t, "experiment", "restore", "--sandbox", "x", "--sandbox-dir", sbDir, "--out", outDir,
+		"--use-memory", "100M", "--join", "ist,sst", "--node", "node3", "--repetitions", "1", "--window", "2s", "--warmup", "1s",
+		"--threads", "2", "--table-size", "5000", "-q")
+	if code != 0 {
+		t.Fatalf("experiment restore --join ist,sst: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	for _, want := range []string{"SST join (s)", "SST (MB/s)", "joined by SST (a full copy of "} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("the page lacks %q:\n%s", want, stdout)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(outDir, "restore-phases.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct {
+		Restores []struct {
+			Transfer    string  `json:"transfer"`
+			SSTSeconds  float64 `json:"sst_seconds"`
+			SSTTransfer float64 `json:"sst_transfer_seconds"`
+			SSTStream   float64 `json:"sst_stream_seconds"`
+			SSTBytes    int64   `json:"sst_bytes"`
+		} `json:"restores"`
+	}
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Restores) != 1 || f.Restores[0].SSTSeconds <= 0 || f.Restores[0].SSTBytes <= 0 || f.Restores[0].SSTTransfer > f.Restores[0].SSTSeconds+1 ||
+		f.Restores[0].SSTStream <= 0 || f.Restores[0].SSTStream > f.Restores[0].SSTTransfer+1 {
+		t.Errorf("phases: %s", b)
+	}
+	html, err := os.ReadFile(filepath.Join(outDir, "restore.html"))
+	if err != nil || !strings.Contains(string(html), "SST join (s)") || !strings.Contains(string(html), "rejoin by SST") {
+		t.Errorf("restore.html lacks the SST join: %v", err)
+	}
+	code, stdout, stderr = runCapturedAll(t, "experiment", "restore", "--rates-from", outDir, "--out", filepath.Join(dir, "projection"),
+		"--project-size", "10T", "--project-write-rate", "30MB/s")
+	if code != 0 || !strings.Contains(stdout, "the join is an SST: ") || !strings.Contains(stdout, "MTTR if the join is an SST") {
+		t.Errorf("projection: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 }

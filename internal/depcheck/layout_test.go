@@ -25,10 +25,10 @@ var arrows = map[string][]string{
 	// The engine links two small reducers of the analysis, so that the
 	// live summary and report agree to the digit; nothing else of it.
 	"replay":  {"analysis/metrics", "analysis/stall", "corpus", "ddl", "explain", "internal", "results", "work"},
-	"results": {"internal/flavor", "internal/usage"},
+	"results": {"internal/flavor", "internal/parallel", "internal/usage"},
 	"work":    {"explain", "internal/flavor", "results"},
 	// The analysis reads result files: never the engine, nor a server.
-	"analysis": {"explain", "internal/flavor", "results", "work"},
+	"analysis": {"explain", "internal/flavor", "internal/parallel", "results", "work"},
 	"bench":    {"analysis/stats", "results"},
 	"deploy":   {}, // its tests only: the image and manifests
 	// promexport serves a run's live state (replay.Live).

@@ -26,13 +26,23 @@ type Lines struct {
 
 // NewLines indexes the lines of src.
 func NewLines(src string) *Lines {
-	l := &Lines{starts: make([]int, 1, 1+len(src)/32), size: len(src)}
+	l := &Lines{}
+	l.Reset(src)
+	return l
+}
+
+// Reset indexes the lines of src in place of the text l indexed, reusing
+// its memory (a caller going through many texts makes one Lines).
+func (l *Lines) Reset(src string) {
+	if n := 1 + len(src)/32; cap(l.starts) < n {
+		l.starts = make([]int, 0, n)
+	}
+	l.starts, l.size = append(l.starts[:0], 0), len(src)
 	for i := 0; i < len(src); i++ {
 		if src[i] == '\n' {
 			l.starts = append(l.starts, i+1)
 		}
 	}
-	return l
 }
 
 // Position returns the 1-based line and byte column of off, as the

@@ -43,10 +43,17 @@ type Recovery struct {
 	// its error log states them (the end of an incremental one to the
 	// second); zero when it had none. TransferWritesets is how many
 	// write-sets an incremental transfer carried; TransferBytes the
-	// size of the data a full copy left (its data directory but the
-	// write-set cache), 0 for an incremental one, which no log sizes.
+	// size of the data a full copy left (its data directory but what the
+	// server makes at its start: the write-set cache, the redo log and
+	// the temporary tablespace), 0 for an incremental one, which no log
+	// sizes.
 	TransferStart, TransferEnd       time.Time
 	TransferWritesets, TransferBytes int64
+	// StreamStart and StreamEnd bound a full transfer's data streamed by
+	// its donor, as the donor's log states them: from the end of the SST
+	// script's fixed wait before it streams to the donor's end; zero
+	// when its log does not say.
+	StreamStart, StreamEnd time.Time
 	// ClusterSize is how many nodes the cluster has, 1 for a single
 	// server: what "2 of N Synced" counts against.
 	ClusterSize int
@@ -261,7 +268,8 @@ func (c *Cluster) relaunch(ctx context.Context, n *Node, bootstrap bool, rec *Re
 			rec.TransferStart, rec.TransferEnd, rec.TransferWritesets = f.start, f.end, f.writesets
 		}
 		if rec.Transfer == TransferSST {
-			rec.TransferBytes = dataBytes(n.DataDir)
+			rec.TransferBytes = transferredBytes(n.DataDir)
+			rec.StreamStart, rec.StreamEnd = c.donorStream(n.Name, log, rec.TransferStart)
 		}
 	}
 	fmt.Fprintf(c.log, "%s: writable %.1fs and Synced %.1fs after its start (%s)\n", n.Name,

@@ -59,6 +59,11 @@ type RestoreOptions struct {
 	// write burst on the backed-up node); its ctx ends with the backup,
 	// and the backup's end waits for it to return.
 	DuringBackup func(ctx context.Context)
+	// Joins say how the restored node joins (JoinIST, JoinSST): ist (or
+	// none) on the backup's position; sst with its position cleared, a
+	// full state transfer; ist,sst the first, then, once Synced, the node
+	// stopped and rejoined by the second, timed (Restore.Rejoin).
+	Joins []string
 }
 
 // Restore is what RestoreNode did and when: the backup of a running node,
@@ -86,7 +91,12 @@ type Restore struct {
 	CopyStart, CopyEnd time.Time
 	// Join is the node's start on the backup's position until Synced;
 	// Join.Transfer says how it got what it missed since the backup.
+	// With Joins sst it started with its position cleared instead.
 	Join Recovery
+	// Rejoin, with Joins ist,sst, is the node's second join, once Join
+	// was Synced: stopped and started with its Galera position cleared,
+	// by a full state transfer (RejoinBySST); zero otherwise.
+	Rejoin Recovery
 	// BackupBytes is the size of the backup; RedoBytes the redo it held
 	// to apply (last_lsn - to_lsn of xtrabackup_checkpoints).
 	BackupBytes, RedoBytes int64
@@ -191,6 +201,9 @@ func (c *Cluster) RestoreNode(ctx context.Context, name string, opts RestoreOpti
 		return r, usage.Errorf("--throttle %d: give a number of I/O operations per second, or 0 for none", opts.Throttle)
 	}
 	if err := CheckPrepareReadIOPS(opts.PrepareReadIOPS, c.Dir); err != nil {
+		return r, err
+	}
+	if err := CheckJoins(opts.Joins); err != nil {
 		return r, err
 	}
 	n, from, err := c.restorePair(name, opts.From)
@@ -356,20 +369,35 @@ func (c *Cluster) RestoreNode(ctx context.Context, name string, opts RestoreOpti
 		return r, moved(err)
 	}
 	// The backup's position as the node's saved state: without it the
-	// provider starts from nothing and asks for a full copy.
-	if err := saveGrastate(n.DataDir, r.Position); err != nil {
+	// provider starts from nothing and asks for a full copy, which is
+	// what Joins sst asks for.
+	onPosition, rejoinSST := joinPlan(opts.Joins)
+	pos := r.Position
+	if !onPosition {
+		pos = ""
+		fmt.Fprintf(c.log, "%s: its Galera position cleared: it joins by a full state transfer\n", n.Name)
+	}
+	if err := saveGrastate(n.DataDir, cmp.Or(pos, zeroUUID+":-1")); err != nil {
 		return r, moved(err)
 	}
 	r.CopyEnd = time.Now()
 
 	start, cancel := context.WithTimeout(context.WithoutCancel(ctx), CrashRecoveryTimeout)
 	defer cancel()
-	r.Join = Recovery{Node: n.Name, ClusterSize: len(c.Nodes), Killed: r.CopyStart, Position: r.Position}
-	n.startPosition = r.Position
+	r.Join = Recovery{Node: n.Name, ClusterSize: len(c.Nodes), Killed: r.CopyStart, Position: pos}
+	n.startPosition = pos
 	if err := c.relaunch(start, n, false, &r.Join); err != nil {
 		return r, err
 	}
-	return r, downDone()
+	if !onPosition && r.Join.Transfer != TransferSST {
+		_ = downDone()
+		return r, fmt.Errorf("%s, started with its Galera position cleared, joined by %s, not by a full state transfer (log: %s)", n.Name, r.Join.Transfer, n.ErrorLog)
+	}
+	if err := downDone(); err != nil || !rejoinSST {
+		return r, err
+	}
+	r.Rejoin, err = c.rejoinBySST(ctx, n)
+	return r, err
 }
 
 // runBeside runs step with beside (when not nil) running meanwhile in a

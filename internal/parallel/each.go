@@ -1,5 +1,5 @@
-// Package parallel runs independent pieces of work of the analysis on
-// every core.
+// Package parallel runs independent pieces of work on every core: the
+// files of a run read, the scenarios of a report or a comparison judged.
 package parallel
 
 import (
