@@ -92,6 +92,9 @@ func check(name string, tgt *server.Target, o Options) error {
 				return err
 			}
 		}
+		if o.PrepareReadIOPS < 0 {
+			return usage.Errorf("--prepare-read-iops %d: give 0 (no cap) or more", o.PrepareReadIOPS)
+		}
 		if err := sandbox.CheckJoins(o.Joins); err != nil {
 			return err
 		}

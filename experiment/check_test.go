@@ -37,6 +37,7 @@ func TestCheckRefusesBeforeTouching(t *testing.T) {
 		{"hot-vs-uniform", func(o *Options) { o.Repetitions = 0 }, "--repetitions 0"},
 		{"hot-vs-uniform", func(o *Options) { o.WritePercents = []int{120} }, "--write-percent 120"},
 		{"restore", func(o *Options) { o.UseMemory = []string{"lots"} }, "lots"},
+		{"restore", func(o *Options) { o.PrepareReadIOPS = -5 }, "--prepare-read-iops -5"},
 		{"restore", func(o *Options) { o.Joins = []string{"ist", "rsync"} }, `--join "rsync"`},
 		{"restore", func(o *Options) { o.Joins = []string{"sst", "sst"} }, "--join sst: given twice"},
 	} {

@@ -60,6 +60,11 @@ type Options struct {
 	// PrepareDirect: the prepares read pages with O_DIRECT, past the
 	// operating system's cache.
 	PrepareDirect bool
+	// PrepareReadIOPS: each prepare's disk reads held at that many a
+	// second (a cgroup limit, lifted when it ends; implies O_DIRECT): a
+	// disk of a given speed, where a page --use-memory misses is a read
+	// at a fixed budget. 0: no cap.
+	PrepareReadIOPS int64
 	// Joins: how each restored node joins (sandbox.JoinIST, JoinSST):
 	// ist on the backup's position; sst with its position cleared, a
 	// full state transfer; ist,sst the one, then a timed rejoin by the

@@ -271,8 +271,11 @@ func TestRestoreFigureStacksThePhases(t *testing.T) {
 	if len(bars[1].Spans) != 3 {
 		t.Errorf("a restore that never joined has %d spans, want the three it ran", len(bars[1].Spans))
 	}
+	// Two values: their share against --use-memory first, then the bars;
+	// one value has no line to draw.
 	p := restorePage(Options{Node: "node3"}, res)
-	if len(p.Figures) != 1 || len(restorePage(Options{}, nil).Figures) != 0 {
+	if len(p.Figures) != 2 || !strings.Contains(string(p.Figures[0].SVG), "redo share") || strings.Count(string(p.Figures[1].SVG), `<g class="bar">`) != 3 ||
+		len(restorePage(Options{}, nil).Figures) != 0 || len(restorePage(Options{Node: "node3"}, res[1:]).Figures) != 1 {
 		t.Errorf("restore page figures: %d", len(p.Figures))
 	}
 }

@@ -96,6 +96,11 @@ type measuredRestore struct {
 	WrittenBytes   int64   `json:"written_bytes,omitempty"`
 	WrittenSeconds float64 `json:"written_seconds,omitempty"`
 	CheckpointAge  int64   `json:"checkpoint_age,omitempty"`
+	// PrepareReadIOPS is the cap the prepare's disk reads were held at
+	// (--prepare-read-iops; 0: none), and PrepareReadOps what it read
+	// under it: its PrepareSeconds are on a disk of that speed.
+	PrepareReadIOPS int64 `json:"prepare_read_iops,omitempty"`
+	PrepareReadOps  int64 `json:"prepare_read_ops,omitempty"`
 	// SSTSeconds is the restore's join by a full state transfer (--join
 	// sst): from the node's start, its Galera position cleared, to
 	// Synced; SSTTransferSeconds the transfer itself, as the joiner's
@@ -195,6 +200,7 @@ func measure(r sandbox.Restore, w redoWritten) measuredRestore {
 	m.JoinSeconds = max(0, r.Join.Synced.Sub(join).Seconds())
 	m.GapSeconds = max(0, join.Sub(r.BackupEnd).Seconds())
 	m.WrittenBytes, m.WrittenSeconds, m.CheckpointAge = w.bytes, w.seconds, w.age
+	m.PrepareReadIOPS, m.PrepareReadOps = r.PrepareReadIOPS, r.PrepareReadOps
 	if sst, ok := r.SSTJoin(); ok {
 		m.SSTSeconds, m.SSTTransferSeconds, m.SSTStreamSeconds, m.SSTBytes = sst.JoinSeconds(), sst.TransferSeconds(), sst.StreamSeconds(), sst.TransferBytes
 	}
@@ -743,7 +749,11 @@ func addProjection(p *Page, f restorePhases, po ProjectionOptions) {
 		return
 	}
 	rates := ratesOf(f)
-	p.Sections = append(p.Sections, Section{Title: "The MTTR model", Text: MTTRText, Notes: MTTRAssumptions, Table: ratesTable(rates)})
+	notes := MTTRAssumptions
+	if c := cappedNote(f); c != "" {
+		notes = append(slices.Clone(notes), c)
+	}
+	p.Sections = append(p.Sections, Section{Title: "The MTTR model", Text: MTTRText, Notes: notes, Table: ratesTable(rates)})
 	var verdicts []string
 	if po.Validate != nil {
 		s, missed, v := validation(f, *po.Validate)
@@ -764,6 +774,28 @@ func addProjection(p *Page, f restorePhases, po ProjectionOptions) {
 	} else {
 		p.Verdict += ". " + strings.Join(verdicts, "; ")
 	}
+}
+
+// cappedNote says, when the prepares of f were measured with their reads
+// capped (--prepare-read-iops), what the redo apply rates then are.
+func cappedNote(f restorePhases) string {
+	var caps []int64
+	for _, r := range f.Restores {
+		if r.PrepareReadIOPS > 0 && !slices.Contains(caps, r.PrepareReadIOPS) {
+			caps = append(caps, r.PrepareReadIOPS)
+		}
+	}
+	if len(caps) == 0 {
+		return ""
+	}
+	slices.Sort(caps)
+	var s []string
+	for _, c := range caps {
+		s = append(s, strconv.FormatInt(c, 10))
+	}
+	return fmt.Sprintf("the prepares were measured with their disk reads held at %s a second (--prepare-read-iops): each redo apply rate ra is the apply on a disk of that speed, "+
+		"and projects a node whose disk has that budget; rj, the fastest ra, is then a joiner on such a disk too (a joiner applies write-sets to its buffer pool and may read less than a starved prepare: rj is a floor).",
+		strings.Join(s, " and "))
 }
 
 // ratesTable is the measured rates the projection uses.

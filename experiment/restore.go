@@ -62,6 +62,11 @@ func restore(ctx context.Context, e *env) (*Page, error) {
 		return nil, usage.Errorf("restore needs a Galera cluster sandbox")
 	}
 	named.SetLog(e.o.Log)
+	// Before main1 is loaded: a cap this machine cannot set is refused
+	// first.
+	if err := sandbox.CheckPrepareReadIOPS(e.o.PrepareReadIOPS, named.Dir); err != nil {
+		return nil, err
+	}
 	var others []server.Endpoint
 	for _, ep := range e.tgt.Endpoints {
 		if ep.Node != e.o.Node {
@@ -78,6 +83,7 @@ func restore(ctx context.Context, e *env) (*Page, error) {
 		if err := e.fillBurst(ctx); err != nil {
 			return nil, err
 		}
+		defer e.dropBurst(ctx, others[0])
 	}
 	results := make([]restoreResult, len(e.o.UseMemory))
 	for i, mem := range e.o.UseMemory {
@@ -226,7 +232,8 @@ func (e *env) restoreUnderLoad(ctx context.Context, c *sandbox.Cluster, others [
 		return r, 0, fmt.Errorf("run %s: %w", name, err)
 	}
 	e.logf("restore %s with --use-memory %s (quiet window from %s)", e.o.Node, mem, quiet[0].Format("15:04:05.000"))
-	opts := sandbox.RestoreOptions{From: others[0].Node, UseMemory: mem, AlsoPrepare: also, Throttle: e.o.BackupThrottle, PrepareDirect: e.o.PrepareDirect}
+	opts := sandbox.RestoreOptions{From: others[0].Node, UseMemory: mem, AlsoPrepare: also, Throttle: e.o.BackupThrottle,
+		PrepareDirect: e.o.PrepareDirect, PrepareReadIOPS: e.o.PrepareReadIOPS}
 	if e.o.BackupWriters > 0 {
 		opts.DuringBackup = func(ctx context.Context) { e.backupWrites(ctx, others[0], name) }
 	}
@@ -300,6 +307,26 @@ func (e *env) fillBurst(ctx context.Context) error {
 	return e.exec(ctx, burstTable, stmts...)
 }
 
+// dropBurst drops burstTable at the lesson's end, also when it was
+// interrupted, on ep, a node not restored: it is the lesson's own, and
+// 80 MB the next lesson makes afresh. A DROP is one quick statement the
+// cluster replicates (a node still joining gets it with the rest); a
+// failure is only a warning.
+func (e *env) dropBurst(ctx context.Context, ep server.Endpoint) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+	defer cancel()
+	db, err := ep.OpenDB()
+	if err == nil {
+		defer db.Close()
+		_, err = db.ExecContext(ctx, "DROP TABLE IF EXISTS "+burstTable)
+	}
+	if err != nil {
+		e.logf("warning: %s left on the server: %v", burstTable, err)
+		return
+	}
+	e.logf("%s dropped", burstTable)
+}
+
 // backupWrites rewrites burstTable chunk after chunk on ep, BackupWriters
 // threads each on its own stretch of ids, until ctx ends with the backup:
 // the redo the prepare will apply. A statement that fails (a conflict) is
@@ -342,12 +369,17 @@ func (e *env) backupWrites(ctx context.Context, ep server.Endpoint, name string)
 // the value; the backup's size and time; the redo to apply; the prepare's
 // time and the redo applied per second; the copy's and the join's time;
 // the whole restore's time and the redo's share of it; how many prepares
-// needed several batches; how the node joined.
+// needed several batches; how the node joined; with a read cap on the
+// prepares, what they read from the disk and how many reads a second.
 func restorePage(o Options, results []restoreResult) *Page {
 	how := "a mariabackup backup of a running node"
 	if o.BackupThrottle > 0 || o.BackupWriters > 0 {
-		how = fmt.Sprintf("a mariabackup backup of a running node (its copy throttled to %d I/O operations a second, %d threads rewriting the lesson's table %s, %d rows of %d bytes, in chunks of %d rows on it meanwhile)",
-			o.BackupThrottle, o.BackupWriters, burstTable, burstRows, burstWidth, backupChunk)
+		copied := "its copy unthrottled"
+		if o.BackupThrottle > 0 {
+			copied = fmt.Sprintf("its copy throttled to %d I/O operations a second", o.BackupThrottle)
+		}
+		how = fmt.Sprintf("a mariabackup backup of a running node (%s, %d threads rewriting the lesson's table %s, %d rows of %d bytes, in chunks of %d rows on it meanwhile)",
+			copied, o.BackupWriters, burstTable, burstRows, burstWidth, backupChunk)
 	}
 	p := &Page{Title: "restore: a node rebuilt from a backup taken under load",
 		What: fmt.Sprintf("A write workload on the other nodes (%d threads); %s rebuilt as an operator does it: %s, "+
@@ -363,6 +395,11 @@ func restorePage(o Options, results []restoreResult) *Page {
 			"--use-memory is the buffer pool of the prepare, which is InnoDB's crash recovery run on the backup: recovery keeps the redo it parses in buffer-pool blocks and, when the redo to apply outgrows them (about a third of the pool), " +
 				"turns to several batches, logging \"Multi-batch recovery needed\" (MariaDB's documentation: mariadb-backup --use-memory, and the InnoDB redo log page, on sizing the redo log). prepare batches: the batches its log reports (\"To recover:\" lines), 1 when the redo fitted.",
 		}}
+	capped := o.PrepareReadIOPS > 0
+	if capped {
+		p.Table.Header = append(p.Table.Header, "prepare's disk reads (k)", "disk reads/s")
+		p.Notes = append(p.Notes, prepareCapNote(o.PrepareReadIOPS, results))
+	}
 	var parts []string
 	for _, res := range results {
 		p.Tally.Judged += len(res.restores)
@@ -372,13 +409,13 @@ func restorePage(o Options, results []restoreResult) *Page {
 		if len(res.restores) == 0 {
 			continue
 		}
-		var backup, backupSecs, redo, prep, copySecs, join, whole, shares, batches []float64
+		var backup, backupSecs, redo, prep, copySecs, join, whole, shares, batches, reads []float64
 		var joined []string
 		for _, r := range res.restores {
 			backup, backupSecs, redo = append(backup, float64(r.BackupBytes)/1e6), append(backupSecs, r.BackupSeconds()), append(redo, float64(r.PrepareRedo())/1e6)
 			prep, copySecs, join = append(prep, r.PrepareSeconds()), append(copySecs, r.CopySeconds()), append(join, r.JoinSeconds())
 			whole, shares = append(whole, r.RestoreSeconds()), append(shares, r.RedoShare())
-			batches = append(batches, float64(r.Batches))
+			batches, reads = append(batches, float64(r.Batches)), append(reads, float64(r.PrepareReadOps)/1e3)
 			if t := cmp.Or(r.Join.Transfer, "unknown"); !slices.Contains(joined, t) {
 				joined = append(joined, t)
 			}
@@ -387,6 +424,10 @@ func restorePage(o Options, results []restoreResult) *Page {
 		p.Table.Rows = append(p.Table.Rows, []string{mem, spread(backup, "%.0f"), spread(backupSecs, "%.0f"), spread(redo, "%.1f"), spread(prep, "%.1f"),
 			fmt.Sprintf("%.1f", applyRate(res)), spread(copySecs, "%.1f"), spread(join, "%.1f"), spread(whole, "%.1f"),
 			shareSpread(shares), spread(batches, "%.0f"), strings.Join(joined, ", ")})
+		if capped {
+			row := &p.Table.Rows[len(p.Table.Rows)-1]
+			*row = append(*row, spread(reads, "%.1f"), fmt.Sprintf("%.0f", readRate(res)))
+		}
 		if len(parts) == 0 {
 			parts = append(parts, fmt.Sprintf("%s of the restore with %s", share(mean(shares)), mem))
 		} else {
@@ -401,16 +442,25 @@ func restorePage(o Options, results []restoreResult) *Page {
 		return p
 	}
 	p.Verdict = "redo apply was " + strings.Join(parts, " and ") + restoreConclusion(results)
+	if capped {
+		p.Verdict += fmt.Sprintf("; the prepares read from a disk held at %d reads a second, with O_DIRECT", o.PrepareReadIOPS)
+	}
 	addSST(p, o, results)                                    // restore_sst.go
 	p.Figures = append(p.Figures, restoreFigure(results)...) // restore_figure.go
 	return p
 }
 
 // oneBackupText says how --one-backup shares a backup among the values,
-// and whether the prepares read past the operating system's cache.
+// and whether the prepares read past the operating system's cache, at a
+// capped rate.
 func oneBackupText(o Options) string {
 	s := ""
-	if o.PrepareDirect {
+	switch {
+	case o.PrepareReadIOPS > 0:
+		s = fmt.Sprintf(" The prepares read pages with O_DIRECT (--innodb-flush-method, implied by the cap), past the operating system's cache, "+
+			"from a disk held at %d reads a second (--prepare-read-iops, a cgroup limit on the prepare alone, lifted when it ends): "+
+			"a page --use-memory misses costs a read at that budget, as on a node whose data is far larger than its memory.", o.PrepareReadIOPS)
+	case o.PrepareDirect:
 		s = " The prepares read pages with O_DIRECT (--innodb-flush-method), past the operating system's cache, as on a server whose data is far larger than its memory: a page evicted from --use-memory is read from disk again."
 	}
 	if !o.OneBackup {
@@ -455,6 +505,37 @@ func restoreConclusion(results []restoreResult) string {
 		s += fmt.Sprintf("; %s and %s applied redo at about the same rate (%.1f and %.1f MB/s): too little redo for the memory to matter", fm, lm, a, b)
 	}
 	return s
+}
+
+// prepareCapNote says what the prepares' read cap stands for and what
+// they read under it.
+func prepareCapNote(iops int64, results []restoreResult) string {
+	dev := ""
+	for _, res := range results {
+		for _, r := range res.restores {
+			dev = cmp.Or(dev, r.PrepareReadDevice)
+		}
+	}
+	if dev != "" {
+		dev = " " + dev
+	}
+	return fmt.Sprintf("the prepares' reads were held at %d a second (--prepare-read-iops; a cgroup limit on the disk%s of the restore folder, on the prepare's process alone, set before it read anything and lifted when it ended), with O_DIRECT: "+
+		"the disk of a node whose data is far larger than its memory (an EBS-like volume with a fixed budget of operations a second), where a page the redo apply needs and --use-memory does not hold is a real read. "+
+		"Without it a sandbox's backup sits in the page cache and a miss costs nothing. prepare's disk reads: what the prepare read from the disk under the cap (the cgroup's count, pages and the redo log's reads alike; thousands); "+
+		"disk reads/s: over the prepare's time, near the cap when the prepare waited for the disk. The redo applied per second is then a rate on that disk.", iops, dev)
+}
+
+// readRate is the prepares' disk reads per second of prepare, over the
+// value's restores.
+func readRate(res restoreResult) float64 {
+	var reads, secs float64
+	for _, r := range res.restores {
+		reads, secs = reads+float64(r.PrepareReadOps), secs+r.PrepareSeconds()
+	}
+	if secs <= 0 {
+		return 0
+	}
+	return reads / secs
 }
 
 // applyRate is the redo applied per second of prepare, in MB, over the

@@ -132,3 +132,69 @@ func TestOneBackupOrderRotates(t *testing.T) {
 		}
 	}
 }
+
+// With --prepare-read-iops the page says the cap, its disk and what it
+// stands for, in its text and its HTML, and gives each value's disk reads
+// under it; the share is drawn against --use-memory; the phases keep the
+// cap, and a projection from them says its apply rates are on that disk.
+func TestRestorePageShowsThePrepareCap(t *testing.T) {
+	restore := func(mem string, prepare, reads int64) sandbox.Restore {
+		r := sandbox.Restore{Node: "node3", UseMemory: mem, BackupBytes: 60e6, RedoBytes: 400e6, PrepareReadIOPS: 250, PrepareReadDevice: "254:0",
+			PrepareDirect: true, PrepareReadOps: reads,
+			BackupStart: t0, BackupEnd: t0.Add(100 * time.Second), PrepareStart: t0.Add(100 * time.Second), PrepareEnd: t0.Add(time.Duration(100+prepare) * time.Second)}
+		r.CopyStart, r.CopyEnd = r.PrepareEnd, r.PrepareEnd.Add(time.Second)
+		r.Join.Synced, r.Join.Transfer = r.CopyEnd.Add(20*time.Second), "ist"
+		return r
+	}
+	o := Options{Node: "node3", Repetitions: 1, UseMemory: []string{"32M", "2G"}, PrepareReadIOPS: 250, OneBackup: true}
+	results := []restoreResult{{useMemory: "32M", restores: []sandbox.Restore{restore("32M", 200, 48000)}},
+		{useMemory: "2G", restores: []sandbox.Restore{restore("2G", 40, 9000)}}}
+	p := restorePage(o, results)
+	p.settle(Tally{Unit: "restores", Planned: 2, Judged: p.Tally.Judged})
+	h := p.Table.Header
+	if len(h) < 2 || h[len(h)-2] != "prepare's disk reads (k)" || h[len(h)-1] != "disk reads/s" {
+		t.Errorf("header %q, want the disk reads last", h)
+	}
+	if got := strings.Join(p.Table.Rows[0][len(h)-2:], "|"); got != "48.0|240" {
+		t.Errorf("32M's disk reads %q, want 48.0|240", got)
+	}
+	var text, md, html strings.Builder
+	if err := p.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.WriteHTML(&html); err != nil {
+		t.Fatal(err)
+	}
+	if want := "the prepares read from a disk held at 250 reads a second, with O_DIRECT"; !strings.Contains(text.String(), want) {
+		t.Errorf("the printed page lacks %q:\n%s", want, text.String())
+	}
+	for _, want := range []string{"held at 250 reads a second (--prepare-read-iops", "reads were held at 250 a second", "disk 254:0", "O_DIRECT"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("the markdown page lacks %q:\n%s", want, md.String())
+		}
+		if !strings.Contains(html.String(), want) {
+			t.Errorf("the HTML page lacks %q", want)
+		}
+	}
+	if len(p.Figures) != 2 || !strings.Contains(string(p.Figures[0].SVG), "redo share") {
+		t.Errorf("figures %d, want the share against --use-memory first", len(p.Figures))
+	}
+	f := phasesOf(o, results, nil)
+	if f.Restores[0].PrepareReadIOPS != 250 || f.Restores[0].PrepareReadOps != 48000 {
+		t.Errorf("phases %+v, want the cap and the reads kept", f.Restores[0])
+	}
+	if c := cappedNote(f); !strings.Contains(c, "held at 250 a second") {
+		t.Errorf("the projection's note %q", c)
+	}
+	if c := cappedNote(phasesOf(Options{}, []restoreResult{{useMemory: "2G", restores: []sandbox.Restore{{UseMemory: "2G"}}}}, nil)); c != "" {
+		t.Errorf("a note without a cap: %q", c)
+	}
+	// Without the cap the table is as it was.
+	o.PrepareReadIOPS = 0
+	if h := restorePage(o, results).Table.Header; h[len(h)-1] != "joined by" {
+		t.Errorf("header without a cap %q", h)
+	}
+}

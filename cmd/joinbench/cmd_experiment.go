@@ -25,21 +25,22 @@ type experimentCmd struct {
 	Window      time.Duration `default:"10s" group:"Load" help:"Length of each quiet window before an action (and of a slow-node throttle, and of a hot-vs-uniform run)."`
 	Repetitions int           `default:"5" group:"Load" help:"Repetitions of each slow-node throttle, of each hot-vs-uniform pair and of each restore, for the interval of the change (restore: the range)."`
 
-	Percent        []float64     `default:"20" group:"slow-node" placeholder:"PCT,..." help:"How much slower the node is made, in percent of its own rate (0: an A/A check of the lesson); several, e.g. 0,10,21,40: the dose response, the cluster's slowdown against the node's at each."`
-	Resource       string        `default:"io" enum:"io,cpu" group:"slow-node" help:"What is throttled: io (disk) or cpu."`
-	Node           string        `default:"node3" group:"slow-node" help:"The node made slower (slow-node), crashed alone (recovery), or restored (restore)."`
-	WritePercent   []int         `default:"0,10,50" group:"hot-vs-uniform" placeholder:"PCT,..." help:"Shares of writes (point_update among point_select) to measure hot against uniform at (50: the reference's 50/50 mix)."`
-	ReadIOPS       int64         `name:"read-iops" default:"250" group:"hot-vs-uniform" placeholder:"N" help:"The server's disk reads held at N a second for the lesson (a cgroup limit, as the slow action's, lifted after): a disk of a given speed, so that a buffer-pool miss costs what it costs on a node whose data is far larger than its memory; 250 keeps the uniform runs waiting for the disk even when the machine's CPU is busy. 0: no cap."`
-	FlushMethod    string        `default:"O_DIRECT" group:"hot-vs-uniform" placeholder:"METHOD" help:"innodb_flush_method the server runs the lesson with: a single-server sandbox is restarted with it, then with its own options again (noted in its ledger first). O_DIRECT: a miss is a disk read, not one the page cache serves. Empty: left as it is."`
-	PoolShare      float64       `default:"0.5" group:"hot-vs-uniform" placeholder:"SHARE" help:"The buffer pool for the lesson, as a share of main1's clustered index (all a point select by id reads): 0.5 holds the hot fifth, not the whole; set online and set back after. --buffer-pool-size, when given, wins. 0: left as it is."`
-	Rows           int64         `default:"100000" group:"ddl-methods and chunked-dml" help:"Rows of the table big, which the schema change and the DELETEs work on."`
-	ActionTime     time.Duration `default:"30s" group:"ddl-methods and chunked-dml" help:"How long each action is given (the run lasts --window plus this; recovery: 90s at least): an action still running then is stopped."`
-	UseMemory      []string      `default:"100M,2G" group:"restore" placeholder:"SIZE" help:"mariabackup --prepare --use-memory values: --node is restored once per value and repetition."`
-	BackupThrottle int           `group:"restore" placeholder:"IOPS" help:"mariabackup --backup --throttle: the backup's copy limited to IOPS operations of 1 MB a second, so that it lasts and the redo written meanwhile accumulates (0: unthrottled)."`
-	BackupWriters  int           `group:"restore" placeholder:"N" help:"Threads rewriting the lesson's own table restore_burst (20000 rows of 4000 bytes) in chunks of 1000 rows on the backed-up node while the backup runs: the redo the prepare applies (0: none)."`
-	OneBackup      bool          `group:"restore" help:"One backup per repetition, prepared with every --use-memory value (on copies, the order rotating), the last restored: the values compared on the same redo."`
-	PrepareDirect  bool          `group:"restore" help:"The prepares read pages with O_DIRECT (mariabackup --innodb-flush-method), past the operating system's cache, as on a server whose data is far larger than its memory."`
-	Join           []string      `default:"ist" group:"restore" placeholder:"JOIN" help:"How each restored node joins: ist, on the backup's position (an IST while a donor's write-set cache holds the writes since the backup); sst, with its Galera position cleared, so that a donor sends it a full copy (the join a cache too small for the gap leaves); ist,sst, the first, then, once Synced, a timed rejoin by SST: both joins of the same node, and the SST's rate for the MTTR model."`
+	Percent         []float64     `default:"20" group:"slow-node" placeholder:"PCT,..." help:"How much slower the node is made, in percent of its own rate (0: an A/A check of the lesson); several, e.g. 0,10,21,40: the dose response, the cluster's slowdown against the node's at each."`
+	Resource        string        `default:"io" enum:"io,cpu" group:"slow-node" help:"What is throttled: io (disk) or cpu."`
+	Node            string        `default:"node3" group:"slow-node" help:"The node made slower (slow-node), crashed alone (recovery), or restored (restore)."`
+	WritePercent    []int         `default:"0,10,50" group:"hot-vs-uniform" placeholder:"PCT,..." help:"Shares of writes (point_update among point_select) to measure hot against uniform at (50: the reference's 50/50 mix)."`
+	ReadIOPS        int64         `name:"read-iops" default:"250" group:"hot-vs-uniform" placeholder:"N" help:"The server's disk reads held at N a second for the lesson (a cgroup limit, as the slow action's, lifted after): a disk of a given speed, so that a buffer-pool miss costs what it costs on a node whose data is far larger than its memory; 250 keeps the uniform runs waiting for the disk even when the machine's CPU is busy. 0: no cap."`
+	FlushMethod     string        `default:"O_DIRECT" group:"hot-vs-uniform" placeholder:"METHOD" help:"innodb_flush_method the server runs the lesson with: a single-server sandbox is restarted with it, then with its own options again (noted in its ledger first). O_DIRECT: a miss is a disk read, not one the page cache serves. Empty: left as it is."`
+	PoolShare       float64       `default:"0.5" group:"hot-vs-uniform" placeholder:"SHARE" help:"The buffer pool for the lesson, as a share of main1's clustered index (all a point select by id reads): 0.5 holds the hot fifth, not the whole; set online and set back after. --buffer-pool-size, when given, wins. 0: left as it is."`
+	Rows            int64         `default:"100000" group:"ddl-methods and chunked-dml" help:"Rows of the table big, which the schema change and the DELETEs work on."`
+	ActionTime      time.Duration `default:"30s" group:"ddl-methods and chunked-dml" help:"How long each action is given (the run lasts --window plus this; recovery: 90s at least): an action still running then is stopped."`
+	UseMemory       []string      `default:"100M,2G" group:"restore" placeholder:"SIZE" help:"mariabackup --prepare --use-memory values: --node is restored once per value and repetition."`
+	BackupThrottle  int           `group:"restore" placeholder:"IOPS" help:"mariabackup --backup --throttle: the backup's copy limited to IOPS operations of 1 MB a second, so that it lasts and the redo written meanwhile accumulates (0: unthrottled)."`
+	BackupWriters   int           `group:"restore" placeholder:"N" help:"Threads rewriting the lesson's own table restore_burst (20000 rows of 4000 bytes) in chunks of 1000 rows on the backed-up node while the backup runs: the redo the prepare applies (0: none)."`
+	OneBackup       bool          `group:"restore" help:"One backup per repetition, prepared with every --use-memory value (on copies, the order rotating), the last restored: the values compared on the same redo."`
+	PrepareDirect   bool          `group:"restore" help:"The prepares read pages with O_DIRECT (mariabackup --innodb-flush-method), past the operating system's cache, as on a server whose data is far larger than its memory."`
+	PrepareReadIOPS int64         `name:"prepare-read-iops" group:"restore" placeholder:"N" help:"Each prepare's disk reads held at N a second (a cgroup limit on the prepare alone, noted in the sandbox's ledger, lifted when it ends; implies --prepare-direct): a disk of a given speed, where every page --use-memory misses is a read at a fixed budget, as on a node whose data is far larger than its memory. 0: no cap."`
+	Join            []string      `default:"ist" group:"restore" placeholder:"JOIN" help:"How each restored node joins: ist, on the backup's position (an IST while a donor's write-set cache holds the writes since the backup); sst, with its Galera position cleared, so that a donor sends it a full copy (the join a cache too small for the gap leaves); ist,sst, the first, then, once Synced, a timed rejoin by SST: both joins of the same node, and the SST's rate for the MTTR model."`
 
 	ProjectSize      string `group:"restore" placeholder:"SIZE" help:"Project the recovery of a node of this data size from the measured rates (10T, 500G; K, M, G, T are powers of 1024): each phase, the one that dominates, 2 of 3 against all Synced, what more --use-memory saves."`
 	ProjectWriteRate string `group:"restore" placeholder:"RATE" help:"The write rate of the projection, in redo bytes per second (30MB/s: the growth of Innodb_lsn_current per second); default: the rate measured."`
@@ -98,10 +99,13 @@ Lessons:
                   --backup-throttle and --backup-writers the backup lasts
                   under heavy writes and its redo outgrows --use-memory (the
                   starved prepare); with --one-backup every value prepares
-                  the same backup. --join ist,sst times the same node's
-                  join by a full state transfer too (restarted with its
-                  Galera position cleared), its seconds, size and MB/s
-                  next to the IST's. Each restore starts a --window after
+                  the same backup; with --prepare-read-iops the prepares
+                  read from a disk of that many reads a second, so that
+                  a page --use-memory misses costs a read. --join ist,sst
+                  times the same node's join by a full state transfer too
+                  (restarted with its Galera position cleared), its
+                  seconds, size and MB/s next to the IST's. Each restore
+                  starts a --window after
                   the workload's first execution; one whose window had no
                   traffic is named and not judged.
                   DIR/restore-phases.json gets its phases. --project-size
@@ -135,6 +139,7 @@ Examples:
   joinbench experiment hot-vs-uniform --sandbox s --read-iops 0   # the disk as it is
   joinbench experiment restore --sandbox g --use-memory 100M,2G --repetitions 2
   joinbench experiment restore --sandbox g --use-memory 32M,100M,512M,2G --backup-throttle 2 --backup-writers 3 --one-backup --prepare-direct
+  joinbench experiment restore --sandbox g --use-memory 32M,2G --backup-throttle 2 --backup-writers 3 --one-backup --prepare-read-iops 250
   joinbench experiment restore --sandbox g --use-memory 2G --join ist,sst --table-size 300000
   joinbench experiment restore --rates-from results/restore-phases.json --project-size 10T --project-write-rate 30MB/s`
 }
@@ -163,7 +168,7 @@ func (c *experimentCmd) Run(ctx context.Context, cl *cli) error {
 		Out: c.Out, Threads: c.Threads, TableSize: c.TableSize, Seed: c.Seed, Warmup: c.Warmup, Window: c.Window,
 		Repetitions: c.Repetitions, Percents: c.Percent, Resource: c.Resource, Node: c.Node, WritePercents: c.WritePercent,
 		FlushMethod: c.FlushMethod, ReadIOPS: c.ReadIOPS, PoolShare: c.PoolShare, BufferPool: bufferPool,
-		Rows: c.Rows, ActionTime: c.ActionTime, UseMemory: c.UseMemory, BackupThrottle: c.BackupThrottle, BackupWriters: c.BackupWriters, OneBackup: c.OneBackup, PrepareDirect: c.PrepareDirect, Joins: c.Join, SandboxDir: c.SandboxDir, ToolVersion: version, Log: log,
+		Rows: c.Rows, ActionTime: c.ActionTime, UseMemory: c.UseMemory, BackupThrottle: c.BackupThrottle, BackupWriters: c.BackupWriters, OneBackup: c.OneBackup, PrepareDirect: c.PrepareDirect, PrepareReadIOPS: c.PrepareReadIOPS, Joins: c.Join, SandboxDir: c.SandboxDir, ToolVersion: version, Log: log,
 	}
 	c.projection(&o)
 	if !cl.Quiet {

@@ -179,6 +179,61 @@ func TestExperimentRestore(t *testing.T) {
 	}
 }
 
+// TestExperimentRestoreCapsThePrepare restores node3 of a real cluster
+// with the prepares' reads capped: a bad cap is a usage error before
+// anything is touched; each prepare is capped while it runs and the cap
+// lifted after (its group gone, the ledger empty), the page says the cap,
+// and the lesson's table restore_burst is dropped at its end. Mechanisms
+// only: what the prepares then took depends on the machine.
+func TestExperimentRestoreCapsThePrepare(t *testing.T) {
+	needGalera(t)
+	dir := t.TempDir()
+	sbDir := filepath.Join(dir, "sandboxes")
+	if err := os.MkdirAll(sbDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := throttle.Check(throttle.IO, sbDir); err != nil {
+		testdb.Skipf(t, "%v", err)
+	}
+	startCluster(t, "x", sbDir, "64M")
+	outDir := filepath.Join(dir, "out")
+	args := []string{"experiment", "restore", "--sandbox", "x", "--sandbox-dir", sbDir, "--out", outDir,
+		"--use-memory", "32M,2G", "--one-backup", "--backup-writers", "1", "--node", "node3", "--repetitions", "1", "--window", "2s", "--warmup", "1s",
+		"--threads", "2", "--table-size", "5000"}
+	if code, _, stderr := runCapturedAll(t, append(args, "--prepare-read-iops=-1")...); code != 2 || !strings.Contains(stderr, "--prepare-read-iops -1") {
+		t.Errorf("--prepare-read-iops -1: exit %d, %q; want 2 naming it", code, stderr)
+	}
+	code, stdout, stderr := runCapturedAll(t, append(args, "--prepare-read-iops", "500")...)
+	if code != 0 {
+		t.Fatalf("experiment restore: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	groups := regexp.MustCompile(`prepare's reads capped at 500 a second \(.*500 in (\S+)\)`).FindAllStringSubmatch(stderr, -1)
+	if len(groups) != 2 || strings.Count(stderr, "prepare's read cap lifted") != 2 {
+		t.Errorf("caps set %d and lifted %d times, want the 32M and the 2G prepare each:\n%s", len(groups), strings.Count(stderr, "prepare's read cap lifted"), stderr)
+	}
+	for _, g := range groups {
+		if _, err := os.Stat(g[1]); !os.IsNotExist(err) {
+			t.Errorf("the prepare's group %s is left (%v)", g[1], err)
+		}
+	}
+	if left := ledgerFiles(filepath.Join(sbDir, "x")); len(left) > 0 {
+		t.Errorf("ledger entries left: %v", left)
+	}
+	checkNoThrottleLeft(t, sbDir)
+	if !strings.Contains(stderr, "restore_burst dropped") {
+		t.Errorf("restore_burst not dropped:\n%s", stderr)
+	}
+	if !strings.Contains(stdout, "the prepares read from a disk held at 500 reads a second") || !strings.Contains(stdout, "disk reads/s") {
+		t.Errorf("the page does not say the cap:\n%s", stdout)
+	}
+	for _, f := range []string{"restore.md", "restore.html"} {
+		b, err := os.ReadFile(filepath.Join(outDir, f))
+		if err != nil || !strings.Contains(string(b), "held at 500 reads a second (--prepare-read-iops") {
+			t.Errorf("%s does not say the cap (%v)", f, err)
+		}
+	}
+}
+
 // TestExperimentRestoreJoins restores node3 of a real 3-node cluster
 // with --join ist,sst: its join on the backup's position, then its
 // rejoin with its position cleared, recognised as an SST; the page shows

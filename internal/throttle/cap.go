@@ -86,3 +86,14 @@ func (c *Capped) Lift() error {
 	}
 	return err
 }
+
+// Usage is the I/O the group's processes did on the capped disk since the
+// cap was set (the kernel's counts for the group: io.stat under v2, the
+// blkio throttle statistics under v1): what a process read under the cap.
+// Read it before Lift, which removes the group.
+func (c *Capped) Usage() (Usage, error) {
+	if c == nil || c.g == nil {
+		return Usage{}, errors.New("throttle: the cap is lifted already")
+	}
+	return c.g.ioUsage(c.dev)
+}

@@ -47,6 +47,9 @@ func TestCapHoldsAndLifts(t *testing.T) {
 	if len(capped.Files) != 1 {
 		t.Errorf("files written %v, want the read cap alone", capped.Files)
 	}
+	if u, err := capped.Usage(); err != nil || u.ReadOps < 0 {
+		t.Errorf("the group's usage under the cap: %+v, %v", u, err)
+	}
 	if err := capped.Lift(); err != nil {
 		t.Fatal(err)
 	}
@@ -61,6 +64,9 @@ func TestCapHoldsAndLifts(t *testing.T) {
 	}
 	if taken != 1 {
 		t.Errorf("the note was taken back %d times, want once", taken)
+	}
+	if _, err := capped.Usage(); err == nil {
+		t.Error("the usage of a lifted cap read without an error")
 	}
 }
 

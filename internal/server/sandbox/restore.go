@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/joinbench/joinbench/internal/ledger"
+	"github.com/joinbench/joinbench/internal/throttle"
 	"github.com/joinbench/joinbench/internal/usage"
 )
 
@@ -39,6 +40,16 @@ type RestoreOptions struct {
 	// data is far larger than the machine's memory, so that a page
 	// evicted from --use-memory costs a disk read again.
 	PrepareDirect bool
+	// PrepareReadIOPS holds each prepare's disk reads at that many
+	// operations a second, by a cgroup limit on the disk of the restore
+	// folder (throttle.Cap) set before the prepare reads anything and
+	// lifted when it ends, fails or is stopped: a disk of a given speed,
+	// as on a node whose data is far larger than its memory, where every
+	// page --use-memory misses is a read at a fixed budget. It implies
+	// PrepareDirect: the backup was just written, so the page cache holds
+	// it and would serve every read of a buffered prepare, which the cap
+	// would then never see. 0: no cap.
+	PrepareReadIOPS int64
 	// AlsoPrepare are more --use-memory values whose prepares are timed
 	// on copies of the same backup, one after the other, before the
 	// prepare of the backup restored (with UseMemory): the same redo
@@ -64,6 +75,11 @@ type Restore struct {
 	// prepares' O_DIRECT (RestoreOptions.PrepareDirect).
 	Throttle      int
 	PrepareDirect bool
+	// PrepareReadIOPS is the cap on the prepares' disk reads
+	// (RestoreOptions.PrepareReadIOPS, 0: none) and PrepareReadDevice the
+	// disk it held ("253:0").
+	PrepareReadIOPS   int64
+	PrepareReadDevice string
 	// BackupStart, BackupEnd: mariabackup --backup of From, while it
 	// served its clients.
 	BackupStart, BackupEnd time.Time
@@ -98,6 +114,9 @@ type Restore struct {
 	// than RedoBytes when the backed-up node's checkpoint lagged; 0 when
 	// its log does not say.
 	PrepareRedoBytes int64
+	// PrepareReadOps and PrepareReadBytes are what the prepare read
+	// from the disk under the cap (the cgroup's counts); 0 without one.
+	PrepareReadOps, PrepareReadBytes int64
 	// Also are the prepares of RestoreOptions.AlsoPrepare, each on a copy
 	// of this backup, made before this restore's own.
 	Also []Prepare
@@ -124,6 +143,9 @@ type Prepare struct {
 	MultiBatch bool
 	Batches    int
 	RedoBytes  int64
+	// ReadOps and ReadBytes are as Restore's PrepareReadOps and
+	// PrepareReadBytes.
+	ReadOps, ReadBytes int64
 }
 
 // Seconds is the prepare's time.
@@ -134,6 +156,7 @@ func (p Prepare) Seconds() float64 { return p.End.Sub(p.Start).Seconds() }
 func (r Restore) WithPrepare(p Prepare) Restore {
 	r.UseMemory, r.PrepareStart, r.PrepareEnd = p.UseMemory, p.Start, p.End
 	r.MultiBatch, r.Batches, r.PrepareRedoBytes = p.MultiBatch, p.Batches, p.RedoBytes
+	r.PrepareReadOps, r.PrepareReadBytes = p.ReadOps, p.ReadBytes
 	r.Also = nil
 	return r
 }
@@ -167,7 +190,8 @@ func (r Restore) RedoShare() float64 {
 // started on the backup's Galera position so that it joins by IST when a
 // donor still holds the write-sets since, by SST otherwise.
 func (c *Cluster) RestoreNode(ctx context.Context, name string, opts RestoreOptions) (Restore, error) {
-	r := Restore{Node: name, UseMemory: opts.UseMemory, Throttle: opts.Throttle, PrepareDirect: opts.PrepareDirect}
+	direct := opts.PrepareDirect || opts.PrepareReadIOPS > 0
+	r := Restore{Node: name, UseMemory: opts.UseMemory, Throttle: opts.Throttle, PrepareDirect: direct, PrepareReadIOPS: opts.PrepareReadIOPS}
 	for _, m := range append([]string{opts.UseMemory}, opts.AlsoPrepare...) {
 		if err := CheckUseMemory(m); err != nil {
 			return r, err
@@ -175,6 +199,9 @@ func (c *Cluster) RestoreNode(ctx context.Context, name string, opts RestoreOpti
 	}
 	if opts.Throttle < 0 {
 		return r, usage.Errorf("--throttle %d: give a number of I/O operations per second, or 0 for none", opts.Throttle)
+	}
+	if err := CheckPrepareReadIOPS(opts.PrepareReadIOPS, c.Dir); err != nil {
+		return r, err
 	}
 	if err := CheckJoins(opts.Joins); err != nil {
 		return r, err
@@ -213,7 +240,7 @@ func (c *Cluster) RestoreNode(ctx context.Context, name string, opts RestoreOpti
 		return r, err
 	}
 	run := func(ctx context.Context, step string, args ...string) error {
-		return runBackupTool(ctx, tool, logFile, step, args...)
+		return runBackupTool(ctx, tool, logFile, step, nil, args...)
 	}
 
 	backup := []string{"--defaults-file=" + from.OptionFile, "--backup", "--galera-info", "--no-version-check",
@@ -241,13 +268,41 @@ func (c *Cluster) RestoreNode(ctx context.Context, name string, opts RestoreOpti
 		if mem != "" {
 			args = append(args, "--use-memory="+mem)
 		}
-		if opts.PrepareDirect {
+		if direct {
 			args = append(args, "--innodb-flush-method=O_DIRECT")
 		}
 		p := Prepare{UseMemory: mem}
+		var hold func(pid int) (func() error, error)
+		if opts.PrepareReadIOPS > 0 {
+			hold = func(pid int) (func() error, error) {
+				capped, err := c.capPrepare(n.Name, pid, dir, opts.PrepareReadIOPS)
+				if err != nil {
+					return nil, err
+				}
+				r.PrepareReadDevice = capped.Device().String()
+				return func() error {
+					// Read before the lift, which removes the group.
+					if u, err := capped.Usage(); err == nil {
+						p.ReadOps, p.ReadBytes = int64(u.ReadOps), int64(u.ReadBytes)
+					}
+					err := capped.Lift()
+					if err == nil {
+						fmt.Fprintf(c.log, "%s: prepare's read cap lifted; it read %d times (%.1f MB) from the disk\n", n.Name, p.ReadOps, float64(p.ReadBytes)/1e6)
+					}
+					return err
+				}, nil
+			}
+		}
+		if direct {
+			// The backup (or its copy) was just written and may still be
+			// in the page cache, dirty: an O_DIRECT read of a page waits
+			// for its writeback first. Written out before the prepare is
+			// timed, its time is its own, not the copy's.
+			syscall.Sync()
+		}
 		from := fileSize(logFile)
 		p.Start = time.Now()
-		if err := run(ctx, "prepare", args...); err != nil {
+		if err := runBackupTool(ctx, tool, logFile, "prepare", hold, args...); err != nil {
 			return p, err
 		}
 		p.End = time.Now()
@@ -285,6 +340,7 @@ func (c *Cluster) RestoreNode(ctx context.Context, name string, opts RestoreOpti
 	}
 	r.PrepareStart, r.PrepareEnd = p.Start, p.End
 	r.MultiBatch, r.Batches, r.PrepareRedoBytes = p.MultiBatch, p.Batches, p.RedoBytes
+	r.PrepareReadOps, r.PrepareReadBytes = p.ReadOps, p.ReadBytes
 
 	fmt.Fprintf(c.log, "%s: stopping it and moving the backup into its data directory\n", n.Name)
 	r.CopyStart = time.Now()
@@ -365,7 +421,14 @@ func runBeside(ctx context.Context, beside func(context.Context), step func() er
 // naming the step, how the tool ended (killed by a signal, or its exit
 // status) and the end of its log; a step stopped because ctx ended says
 // so and wraps ctx's error, so that the command reads as interrupted.
-func runBackupTool(ctx context.Context, tool, logFile, step string, args ...string) error {
+//
+// hold, when not nil, is given the tool's pid before it runs and returns
+// what undoes what it did (a read cap): the tool is started behind a
+// gate (a shell that waits for a line on its stdin, then execs it, in
+// the same process), so that nothing it does escapes hold; release runs
+// once it has exited, however it ended. A hold that fails stops the tool
+// before it ran.
+func runBackupTool(ctx context.Context, tool, logFile, step string, hold func(pid int) (release func() error, err error), args ...string) error {
 	out, err := os.OpenFile(logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return err
@@ -375,15 +438,32 @@ func runBackupTool(ctx context.Context, tool, logFile, step string, args ...stri
 	// go into its error.
 	from := fileSize(logFile)
 	cmd := exec.CommandContext(ctx, tool, args...)
+	if hold != nil {
+		// exec keeps the pid, the cgroup and the parent-death signal.
+		cmd = exec.CommandContext(ctx, "/bin/sh", append([]string{"-c", `read _ && exec "$0" "$@"`, tool}, args...)...)
+	}
 	cmd.Stdout, cmd.Stderr = out, out
 	// A killed joinbench takes its backup tool with it.
 	cmd.SysProcAttr = &syscall.SysProcAttr{}
 	stopWithParent(cmd.SysProcAttr)
-	err = cmd.Run()
+	what := filepath.Base(tool) + " " + backupStep(args)
+	release := func() error { return nil }
+	if hold == nil {
+		err = cmd.Run()
+	} else {
+		var held error
+		release, held, err = runHeld(cmd, hold)
+		if held != nil {
+			return fmt.Errorf("%s: %s not run: %w", step, what, held)
+		}
+	}
+	// However the tool ended, what hold did is undone.
+	if rerr := release(); rerr != nil {
+		return fmt.Errorf("%s: %s: %w", step, what, errors.Join(err, rerr))
+	}
 	if err == nil {
 		return nil
 	}
-	what := filepath.Base(tool) + " " + backupStep(args)
 	if ctx.Err() != nil {
 		return fmt.Errorf("%s: %s stopped: %w", step, what, context.Cause(ctx))
 	}
@@ -392,6 +472,74 @@ func runBackupTool(ctx context.Context, tool, logFile, step string, args ...stri
 		msg += "; its log ends: " + tail
 	}
 	return errors.New(msg)
+}
+
+// runHeld starts cmd behind its gate, gives its pid to hold, opens the
+// gate and waits for it: err is how it ended, release what undoes hold
+// (to run now that it has exited). A hold that fails (held) stops the
+// process before the gate opens.
+func runHeld(cmd *exec.Cmd, hold func(pid int) (func() error, error)) (release func() error, held, err error) {
+	none := func() error { return nil }
+	gate, err := cmd.StdinPipe()
+	if err != nil {
+		return none, nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return none, nil, err
+	}
+	release, held = hold(cmd.Process.Pid)
+	if held != nil {
+		_ = cmd.Process.Kill()
+		gate.Close()
+		_ = cmd.Wait()
+		return none, held, nil
+	}
+	_, werr := gate.Write([]byte("\n"))
+	gate.Close()
+	err = cmd.Wait()
+	if err == nil {
+		err = werr
+	}
+	return release, nil, err
+}
+
+// CheckPrepareReadIOPS refuses a read cap on the prepares that could not
+// be set on this machine (dir: where the restore folder is made), before
+// a backup is taken for nothing. 0 is no cap.
+func CheckPrepareReadIOPS(iops int64, dir string) error {
+	switch {
+	case iops < 0:
+		return usage.Errorf("--prepare-read-iops %d: give 0 (no cap) or more", iops)
+	case iops == 0:
+		return nil
+	}
+	if err := throttle.Check(throttle.IO, dir); err != nil {
+		return usage.Errorf("--prepare-read-iops %d: %v; give 0 to prepare without a cap", iops, err)
+	}
+	return nil
+}
+
+// capPrepare holds the reads of the prepare pid, working in dir, at iops a
+// second, noted in the sandbox's ledger before its group is made, as a
+// slow action's limit is: a joinbench killed meanwhile takes its prepare
+// with it and leaves the group, which the next command removes.
+func (c *Cluster) capPrepare(node string, pid int, dir string, iops int64) (*throttle.Capped, error) {
+	l := LedgerOf(c.Dir)
+	capped, err := throttle.Cap(throttle.CapSpec{PID: pid, Path: dir, ReadIOPS: iops,
+		Record: func(group, from string) (func() error, error) {
+			return ledger.Record(l, ledger.Entry{Kind: ChangeCgroup, Node: node,
+				What: fmt.Sprintf("%s's restore: its prepare (pid %d) in cgroup %s, its reads capped at %d a second", node, pid, group, iops),
+				Undo: map[string]string{"group": group, "from": from}})
+		}})
+	if err != nil {
+		return nil, fmt.Errorf("cap its reads at %d a second: %w", iops, err)
+	}
+	var files []string
+	for f, v := range capped.Files {
+		files = append(files, f+" = "+v)
+	}
+	fmt.Fprintf(c.log, "%s: prepare's reads capped at %d a second (%s in %s)\n", node, iops, strings.Join(files, ", "), capped.Group)
+	return capped, nil
 }
 
 // backupStep is the mode among mariabackup's arguments (--backup,

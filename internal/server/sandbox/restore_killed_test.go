@@ -104,7 +104,7 @@ func TestRestoreBackupToolInterrupted(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	err := runBackupTool(ctx, tool, filepath.Join(dir, "log"), "prepare", "--no-defaults", "--prepare")
+	err := runBackupTool(ctx, tool, filepath.Join(dir, "log"), "prepare", nil, "--no-defaults", "--prepare")
 	if !errors.Is(err, context.Canceled) || !strings.HasPrefix(err.Error(), "prepare: mariadb-backup --prepare stopped") {
 		t.Errorf("interrupted step: %v", err)
 	}
@@ -122,7 +122,7 @@ func TestRestoreBackupToolStatus(t *testing.T) {
 	if err := os.WriteFile(log, []byte("the backup step's lines\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	err := runBackupTool(context.Background(), tool, log, "prepare", "--no-defaults", "--prepare")
+	err := runBackupTool(context.Background(), tool, log, "prepare", nil, "--no-defaults", "--prepare")
 	want := "prepare: mariadb-backup --prepare exited with status 3; its log ends: [ERROR] no space left"
 	if err == nil || err.Error() != want {
 		t.Errorf("error %v, want %q", err, want)
