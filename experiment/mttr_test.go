@@ -1,7 +1,6 @@
 package experiment
 
 import (
-	"bytes"
 	"errors"
 	"io"
 	"math"
@@ -385,13 +384,8 @@ func TestProjectRestorePage(t *testing.T) {
 	if !strings.Contains(p.Verdict, "validated from") || !strings.Contains(p.Verdict, "projected at 10.0 TiB") {
 		t.Errorf("verdict %q", p.Verdict)
 	}
-	var text, md, html bytes.Buffer
-	if err := p.WriteText(&text); err != nil {
-		t.Fatal(err)
-	}
-	p.WriteMarkdown(&md)
-	p.WriteHTML(&html)
-	for name, out := range map[string]string{"text": text.String(), "markdown": md.String(), "html": html.String()} {
+	text, md, html := rendered(t, p)
+	for name, out := range map[string]string{"text": text, "markdown": md, "html": html} {
 		for _, want := range []string{"The MTTR model", "MTTR = backup", "Validation", "Projected", "2 lost: all Synced"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("%s lacks %q", name, want)

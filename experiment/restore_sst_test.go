@@ -1,7 +1,6 @@
 package experiment
 
 import (
-	"bytes"
 	"math"
 	"strings"
 	"testing"
@@ -48,21 +47,15 @@ func TestRestorePageShowsBothJoins(t *testing.T) {
 	if !strings.Contains(p.What, "--join ist,sst") {
 		t.Errorf("what %q", p.What)
 	}
-	var text, html bytes.Buffer
-	if err := p.WriteText(&text); err != nil {
-		t.Fatal(err)
-	}
-	if err := p.WriteHTML(&html); err != nil {
-		t.Fatal(err)
-	}
-	for name, out := range map[string]string{"text": text.String(), "html": html.String()} {
+	text, _, html := rendered(t, p)
+	for name, out := range map[string]string{"text": text, "html": html} {
 		for _, want := range []string{"join (s)", "SST join (s)", "SST (MB/s)", "joined by SST"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("%s lacks %q", name, want)
 			}
 		}
 	}
-	if !strings.Contains(html.String(), restoreRejoin) {
+	if !strings.Contains(html, restoreRejoin) {
 		t.Error("the figure lacks the rejoin by SST")
 	}
 	bars := restoreBars([]restoreResult{{useMemory: "2G", restores: []sandbox.Restore{sstRestore("2G", 80e6)}}})

@@ -158,24 +158,15 @@ func TestRestorePageShowsThePrepareCap(t *testing.T) {
 	if got := strings.Join(p.Table.Rows[0][len(h)-2:], "|"); got != "48.0|240" {
 		t.Errorf("32M's disk reads %q, want 48.0|240", got)
 	}
-	var text, md, html strings.Builder
-	if err := p.WriteText(&text); err != nil {
-		t.Fatal(err)
-	}
-	if err := p.WriteMarkdown(&md); err != nil {
-		t.Fatal(err)
-	}
-	if err := p.WriteHTML(&html); err != nil {
-		t.Fatal(err)
-	}
-	if want := "the prepares read from a disk held at 250 reads a second, with O_DIRECT"; !strings.Contains(text.String(), want) {
-		t.Errorf("the printed page lacks %q:\n%s", want, text.String())
+	text, md, html := rendered(t, p)
+	if want := "the prepares read from a disk held at 250 reads a second, with O_DIRECT"; !strings.Contains(text, want) {
+		t.Errorf("the printed page lacks %q:\n%s", want, text)
 	}
 	for _, want := range []string{"held at 250 reads a second (--prepare-read-iops", "reads were held at 250 a second", "disk 254:0", "O_DIRECT"} {
-		if !strings.Contains(md.String(), want) {
-			t.Errorf("the markdown page lacks %q:\n%s", want, md.String())
+		if !strings.Contains(md, want) {
+			t.Errorf("the markdown page lacks %q:\n%s", want, md)
 		}
-		if !strings.Contains(html.String(), want) {
+		if !strings.Contains(html, want) {
 			t.Errorf("the HTML page lacks %q", want)
 		}
 	}
