@@ -4,9 +4,9 @@ import (
 	"errors"
 
 	"github.com/joinbench/joinbench/analysis/compare"
-	"github.com/joinbench/joinbench/internal/parallel"
 	"github.com/joinbench/joinbench/analysis/internal/warn"
 	"github.com/joinbench/joinbench/analysis/report"
+	"github.com/joinbench/joinbench/internal/parallel"
 )
 
 // Compare reads the base and candidate run folders and compares them

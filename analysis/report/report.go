@@ -9,10 +9,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/joinbench/joinbench/internal/parallel"
 	"github.com/joinbench/joinbench/analysis/internal/warn"
 	"github.com/joinbench/joinbench/analysis/metrics"
 	"github.com/joinbench/joinbench/analysis/stall"
+	"github.com/joinbench/joinbench/internal/parallel"
 	"github.com/joinbench/joinbench/results"
 )
 
