@@ -3,11 +3,8 @@
 package experiment
 
 import (
-	"bytes"
 	"image"
-	"image/png"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -76,7 +73,6 @@ func lessonPages(t *testing.T) []*Page {
 // pictures' colours).
 func TestLessonPagesInChromium(t *testing.T) {
 	chromium := testbrowser.Chromium(t, "the lesson pages")
-	args := func(extra ...string) []string { return testbrowser.Args(t, extra...) }
 	out := t.TempDir()
 	for _, p := range lessonPages(t) {
 		t.Run(p.Lesson, func(t *testing.T) {
@@ -95,30 +91,16 @@ func TestLessonPagesInChromium(t *testing.T) {
 			if filepath.Ext(page) != ".html" {
 				page = paths[1]
 			}
-			var stderr bytes.Buffer
-			cmd := exec.Command(chromium, args("--dump-dom", "file://"+page)...)
-			cmd.Stderr = &stderr
-			dom, err := cmd.Output()
-			if err != nil {
-				t.Fatalf("chromium --dump-dom: %v\n%s", err, stderr.String())
+			dom, log := testbrowser.DumpDOM(t, chromium, page)
+			m := regexp.MustCompile(`data-figures="([^"]*)"`).FindStringSubmatch(dom)
+			if m == nil || m[1] != strconv.Itoa(svgs) {
+				t.Errorf("the browser laid out %q pictures with a size, want %d; stderr:\n%s", m, svgs, log)
 			}
-			if strings.Contains(stderr.String(), "Uncaught") {
-				t.Errorf("script error:\n%s", stderr.String())
-			}
-			m := regexp.MustCompile(`data-figures="([^"]*)"`).FindSubmatch(dom)
-			if m == nil || string(m[1]) != strconv.Itoa(svgs) {
-				t.Errorf("the browser laid out %q pictures with a size, want %d; stderr:\n%s", m, svgs, stderr.String())
-			}
-			shot := filepath.Join(t.TempDir(), "shot.png")
-			cmd = exec.Command(chromium, args("--screenshot="+shot, "--window-size=1100,2400", "--hide-scrollbars", "file://"+page)...)
-			if b, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("chromium --screenshot: %v\n%s", err, b)
-			}
+			img, shot := testbrowser.Screenshot(t, chromium, page, 1100, 2400)
 			if keep := os.Getenv("JOINBENCH_KEEP_SHOT"); keep != "" {
 				b, _ := os.ReadFile(shot)
 				_ = os.WriteFile(filepath.Join(keep, p.Lesson+".png"), b, 0o644)
 			}
-			img := decodePNG(t, shot)
 			// The pictures' own colours: the nodes' lines, the restore's
 			// and the recovery's phases, the forest's rows.
 			want := map[string][3]uint8{"slow-node": {0x2b, 0x6c, 0xb0}, "slow-node-dose": {0x2b, 0x6c, 0xb0}, "ddl-methods": {0xdd, 0x6b, 0x20},
@@ -128,20 +110,6 @@ func TestLessonPagesInChromium(t *testing.T) {
 			}
 		})
 	}
-}
-
-func decodePNG(t *testing.T, path string) image.Image {
-	t.Helper()
-	fh, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fh.Close()
-	img, err := png.Decode(fh)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return img
 }
 
 // pixelsNear counts the pixels of img within a small distance of the colour c.

@@ -4,9 +4,7 @@ package render
 
 import (
 	"bytes"
-	"image/png"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -61,37 +59,14 @@ func TestCompareHTMLInChromium(t *testing.T) {
 		_ = os.WriteFile(p, page.Bytes(), 0o644)
 	}
 	chromium := testbrowser.Chromium(t, "the compare view")
-	args := func(extra ...string) []string { return testbrowser.Args(t, extra...) }
-	var stderr bytes.Buffer
-	cmd := exec.Command(chromium, args("--dump-dom", "file://"+out)...)
-	cmd.Stderr = &stderr
-	dom, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("chromium --dump-dom: %v\n%s", err, stderr.String())
+	dom, log := testbrowser.DumpDOM(t, chromium, out)
+	if !strings.Contains(dom, `data-ready="compare:4"`) {
+		t.Errorf("the page's script did not run to the end (no data-ready marker); stderr:\n%s", log)
 	}
-	if strings.Contains(stderr.String(), "Uncaught") {
-		t.Errorf("script error:\n%s", stderr.String())
-	}
-	if !strings.Contains(string(dom), `data-ready="compare:4"`) {
-		t.Errorf("the page's script did not run to the end (no data-ready marker); stderr:\n%s", stderr.String())
-	}
-	shot := filepath.Join(t.TempDir(), "shot.png")
-	cmd = exec.Command(chromium, args("--screenshot="+shot, "--window-size=1240,1800", "--hide-scrollbars", "file://"+out)...)
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("chromium --screenshot: %v\n%s", err, b)
-	}
+	img, shot := testbrowser.Screenshot(t, chromium, out, 1240, 1800)
 	if p := os.Getenv("JOINBENCH_KEEP_SHOT"); p != "" {
 		b, _ := os.ReadFile(shot)
 		_ = os.WriteFile(p, b, 0o644)
-	}
-	fh, err := os.Open(shot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fh.Close()
-	img, err := png.Decode(fh)
-	if err != nil {
-		t.Fatal(err)
 	}
 	if colors, inked := imageStats(img); colors < 20 || inked < 0.02 {
 		t.Errorf("screenshot looks empty: %d colours, %.1f%% non-white", colors, inked*100)

@@ -5,9 +5,7 @@ package render
 import (
 	"bytes"
 	"image"
-	"image/png"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -50,19 +48,9 @@ func TestHTMLInChromium(t *testing.T) {
 	}
 
 	chromium := testbrowser.Chromium(t, "the HTML report")
-	args := func(extra ...string) []string { return testbrowser.Args(t, extra...) }
-	var stderr bytes.Buffer
-	cmd := exec.Command(chromium, args("--dump-dom", "file://"+out)...)
-	cmd.Stderr = &stderr
-	dom, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("chromium --dump-dom: %v\n%s", err, stderr.String())
-	}
-	if strings.Contains(stderr.String(), "Uncaught") {
-		t.Errorf("script error:\n%s", stderr.String())
-	}
-	if !strings.Contains(string(dom), `data-ready="charts:19"`) {
-		t.Errorf("the page's script did not run to the end (no data-ready marker); stderr:\n%s", stderr.String())
+	dom, log := testbrowser.DumpDOM(t, chromium, out)
+	if !strings.Contains(dom, `data-ready="charts:19"`) {
+		t.Errorf("the page's script did not run to the end (no data-ready marker); stderr:\n%s", log)
 	}
 
 	// Anchors are named after scenarios, charts read on hover, the
@@ -70,33 +58,20 @@ func TestHTMLInChromium(t *testing.T) {
 	// without Galera has no flow control heading.
 	for _, want := range []string{`id="simple_inner_index"`, `href="#simple_inner_index"`, `id="multilevel_inner_pk"`,
 		"<title>", "p50: ", "p99: ", `class="slow"`, `class="errs"`, "Errors and retries", "latency: p50, p95, p99"} {
-		if !strings.Contains(string(dom), want) {
+		if !strings.Contains(dom, want) {
 			t.Errorf("page lacks %s", want)
 		}
 	}
 	for _, bad := range []string{`id="r0-s0"`, "Flow control"} {
-		if strings.Contains(string(dom), bad) {
+		if strings.Contains(dom, bad) {
 			t.Errorf("page has %s", bad)
 		}
 	}
 
-	shot := filepath.Join(t.TempDir(), "shot.png")
-	cmd = exec.Command(chromium, args("--screenshot="+shot, "--window-size=1200,1600", "--hide-scrollbars", "file://"+out)...)
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("chromium --screenshot: %v\n%s", err, b)
-	}
+	img, shot := testbrowser.Screenshot(t, chromium, out, 1200, 1600)
 	if os.Getenv("JOINBENCH_KEEP_SHOT") != "" {
 		b, _ := os.ReadFile(shot)
 		_ = os.WriteFile(os.Getenv("JOINBENCH_KEEP_SHOT"), b, 0o644)
-	}
-	fh, err := os.Open(shot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fh.Close()
-	img, err := png.Decode(fh)
-	if err != nil {
-		t.Fatal(err)
 	}
 	colors, inked := imageStats(img)
 	if colors < 20 || inked < 0.02 {
