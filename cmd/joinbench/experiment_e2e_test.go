@@ -109,15 +109,19 @@ func checkNoThrottleLeft(t *testing.T, sbDir string) {
 var verdictChange = regexp.MustCompile(`cluster throughput (\S+%(?: \[[-+0-9]+, [-+0-9]+\])?) over \d+ window\(s\), (a drop|no drop) \(.*A/A noise of the quiet windows ±(\d+)%\)`)
 
 // checkVerdictAgreesWithTable checks that the verdict quotes the change
-// of the table's cluster row, and calls it a drop exactly when the
-// change's interval lies below zero and beyond the A/A noise.
+// of the table's cluster row and states the A/A noise, and calls it a drop
+// exactly when the lesson's rule (experiment.Change.Drop with its 3% floor)
+// says so: the change's whole interval lies below zero and its mean below
+// -3%. The A/A noise is stated beside the verdict, not part of it: on a
+// busy machine the halves of one quiet window differ by more than the
+// throttle's whole effect.
 func checkVerdictAgreesWithTable(t *testing.T, verdict, cluster string) {
 	t.Helper()
 	m := verdictChange.FindStringSubmatch(verdict)
 	if m == nil {
 		t.Fatalf("verdict %q does not say the cluster's change, a drop or not, and the noise", verdict)
 	}
-	change, drop, noise := m[1], m[2] == "a drop", m[3]
+	change, drop := m[1], m[2] == "a drop"
 	if !strings.Contains(cluster, change) {
 		t.Errorf("the verdict says the cluster changed %s, its row says otherwise: %q", change, cluster)
 	}
@@ -127,13 +131,12 @@ func checkVerdictAgreesWithTable(t *testing.T, verdict, cluster string) {
 	if len(nums) == 3 {
 		high, _ = strconv.Atoi(nums[2])
 	}
-	n, _ := strconv.Atoi(noise)
 	// Both are rounded to whole percents: only a clear case is checked.
-	if clearDrop := high < -1 && mean < -n-1; clearDrop && !drop {
-		t.Errorf("change %s beyond the noise ±%s%% but the verdict says no drop: %q", change, noise, verdict)
+	if clearDrop := high <= -1 && mean <= -4; clearDrop && !drop {
+		t.Errorf("change %s lies below zero and below -3%%, but the verdict says no drop: %q", change, verdict)
 	}
-	if clearNone := high > 1 || mean > -n+1; clearNone && drop {
-		t.Errorf("change %s within the noise ±%s%% or its interval above zero, yet the verdict says a drop: %q", change, noise, verdict)
+	if clearNone := high >= 1 || mean >= -2; clearNone && drop {
+		t.Errorf("change %s reaches zero or lies above -3%%, yet the verdict says a drop: %q", change, verdict)
 	}
 }
 
