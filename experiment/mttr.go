@@ -67,7 +67,13 @@ type restorePhases struct {
 
 // measuredRestore is one restore's phases, in bytes and seconds.
 type measuredRestore struct {
-	UseMemory   string `json:"use_memory"`
+	UseMemory string `json:"use_memory"`
+	// Backup names the backup the prepare was of (its start, RFC 3339):
+	// with --one-backup a repetition's prepares share one, and its
+	// backup, copy, start and join were measured once, by the restore
+	// of the last. Empty in files written before it was kept: each row
+	// its own backup.
+	Backup      string `json:"backup,omitempty"`
 	BackupBytes int64  `json:"backup_bytes"`
 	// RedoBytes is the redo the prepare applied (Restore.PrepareRedo:
 	// from the checkpoint its recovery started at, as its log says, to
@@ -184,7 +190,7 @@ func (e *env) noteRedo(ctx context.Context, serving []server.Endpoint, m redoMar
 
 // measure turns a restore's times into its phases.
 func measure(r sandbox.Restore, w redoWritten) measuredRestore {
-	m := measuredRestore{UseMemory: r.UseMemory, BackupBytes: r.BackupBytes, RedoBytes: r.PrepareRedo(),
+	m := measuredRestore{UseMemory: r.UseMemory, Backup: backupName(r.BackupStart), BackupBytes: r.BackupBytes, RedoBytes: r.PrepareRedo(),
 		BackupSeconds: r.BackupEnd.Sub(r.BackupStart).Seconds(), PrepareSeconds: r.PrepareSeconds(),
 		CopySeconds: r.CopyEnd.Sub(r.CopyStart).Seconds(), Transfer: r.Join.Transfer, TransferWritesets: r.Join.TransferWritesets}
 	// The join starts with the state transfer, as the joiner's log dates
@@ -205,6 +211,33 @@ func measure(r sandbox.Restore, w redoWritten) measuredRestore {
 		m.SSTSeconds, m.SSTTransferSeconds, m.SSTStreamSeconds, m.SSTBytes = sst.JoinSeconds(), sst.TransferSeconds(), sst.StreamSeconds(), sst.TransferBytes
 	}
 	return m
+}
+
+// backupName names the backup started at t; empty when it was not.
+func backupName(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339Nano)
+}
+
+// restores are f's restores, one per backup: the first row of each
+// backup that several prepares share (their backup, copy, start and join
+// are one measurement, repeated in each row), and every row without a
+// backup name.
+func (f restorePhases) restores() []measuredRestore {
+	var out []measuredRestore
+	seen := map[string]bool{}
+	for _, m := range f.Restores {
+		if m.Backup != "" {
+			if seen[m.Backup] {
+				continue
+			}
+			seen[m.Backup] = true
+		}
+		out = append(out, m)
+	}
+	return out
 }
 
 // sstScaled is the part of the SST join that scales with the data: the
@@ -402,8 +435,10 @@ type Rates struct {
 	SST, SSTFixed        float64
 	SSTBytes, SSTSeconds float64
 	SSTJoins             int
-	// Restores is how many restores the rates are the mean of.
-	Restores int
+	// Restores is how many restores the rates are the mean of, one per
+	// backup; Prepares how many prepares the apply rates are (more than
+	// Restores with --one-backup).
+	Restores, Prepares int
 	// applied is each --use-memory's redo applied and prepare seconds.
 	applied map[string][2]float64
 }
@@ -416,7 +451,7 @@ func ratesOf(f restorePhases) Rates {
 	apply := map[string][2]float64{}
 	r.applied = map[string][2]float64{}
 	var order []string
-	for _, m := range f.Restores {
+	for _, m := range f.restores() {
 		r.Restores++
 		data += float64(m.BackupBytes)
 		backup += m.BackupSeconds
@@ -439,6 +474,10 @@ func ratesOf(f restorePhases) Rates {
 		} else {
 			written, writtenS = written+float64(m.RedoBytes), writtenS+m.BackupSeconds
 		}
+	}
+	// Every prepare is its own redo apply, shared backup or not.
+	for _, m := range f.Restores {
+		r.Prepares++
 		a := apply[m.UseMemory]
 		apply[m.UseMemory] = [2]float64{a[0] + float64(m.RedoBytes), a[1] + m.PrepareSeconds}
 		if !slices.Contains(order, m.UseMemory) {
@@ -730,10 +769,11 @@ func ProjectRestore(o Options) (*Page, error) {
 	if po.RatesFrom == nil {
 		return nil, usage.Errorf("a projection without a sandbox needs --rates-from")
 	}
+	rates := ratesOf(*po.RatesFrom)
 	p := &Page{Lesson: "restore-projection", Title: "restore: the recovery projected from measured rates",
 		What: fmt.Sprintf("The rates of %d restore(s) of a %d-row main1 (%s), read from %s, projected by the model below.",
-			len(po.RatesFrom.Restores), po.RatesFrom.TableSize, bytesText(ratesOf(*po.RatesFrom).DataBytes), o.RatesFrom)}
-	n := len(po.RatesFrom.Restores)
+			rates.Restores, po.RatesFrom.TableSize, bytesText(rates.DataBytes), o.RatesFrom)}
+	n := rates.Restores
 	p.Tally = Tally{Unit: "measured restores", Judged: n, Planned: n}
 	addProjection(p, *po.RatesFrom, po)
 	if p.Verdict == "" {
@@ -824,7 +864,11 @@ func ratesTable(r Rates) Table {
 		t.Rows = append(t.Rows, []string{"redo apply ra, --use-memory " + cmp.Or(a.UseMemory, "default"),
 			fmt.Sprintf("%s (%s in %s)", rateText(a.BytesPerSec), bytesText(got[0]), durationText(got[1]))})
 	}
-	t.Rows = append(t.Rows, []string{"restores", strconv.Itoa(r.Restores)})
+	restores := strconv.Itoa(r.Restores)
+	if r.Prepares > r.Restores {
+		restores += fmt.Sprintf(" (%d prepares of their backups)", r.Prepares)
+	}
+	t.Rows = append(t.Rows, []string{"restores", restores})
 	return t
 }
 
@@ -1040,7 +1084,7 @@ func validation(a, b restorePhases) (Section, string, string) {
 // by SST, and their SST joins' seconds.
 func sstMeans(f restorePhases) (size, write float64, secs []float64) {
 	var written, writtenS float64
-	for _, r := range f.Restores {
+	for _, r := range f.restores() {
 		if r.SSTSeconds <= 0 || r.SSTBytes <= 0 {
 			continue
 		}

@@ -347,7 +347,7 @@ func TestMeasure(t *testing.T) {
 	r := sandbox.Restore{UseMemory: "2G", BackupBytes: 1000, RedoBytes: 100, BackupStart: at(0), BackupEnd: at(10), PrepareStart: at(11), PrepareEnd: at(15),
 		CopyStart: at(15), CopyEnd: at(17), Join: sandbox.Recovery{Started: at(17), TransferStart: at(20), Writable: at(21), Synced: at(25), Transfer: "ist"}}
 	m := measure(r, redoWritten{bytes: 500, seconds: 25, age: 40})
-	want := measuredRestore{UseMemory: "2G", BackupBytes: 1000, RedoBytes: 100, BackupSeconds: 10, PrepareSeconds: 4, CopySeconds: 2, StartSeconds: 3, JoinSeconds: 5, GapSeconds: 10, Transfer: "ist",
+	want := measuredRestore{UseMemory: "2G", Backup: "2026-01-01T00:00:00Z", BackupBytes: 1000, RedoBytes: 100, BackupSeconds: 10, PrepareSeconds: 4, CopySeconds: 2, StartSeconds: 3, JoinSeconds: 5, GapSeconds: 10, Transfer: "ist",
 		WrittenBytes: 500, WrittenSeconds: 25, CheckpointAge: 40}
 	if m != want {
 		t.Errorf("measure:\n got %+v\nwant %+v", m, want)

@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -255,5 +256,44 @@ func TestMeasureTakesThePreparesRedo(t *testing.T) {
 	r.PrepareRedoBytes = 0
 	if m := measure(r, redoWritten{}); m.RedoBytes != 74 {
 		t.Errorf("redo %d, want the backup's when the log does not say", m.RedoBytes)
+	}
+}
+
+// With --one-backup a repetition's prepares share one backup, copy and
+// join, repeated in each value's row: the rates count that restore and
+// its SST once, and every prepare's redo apply.
+func TestRatesOfSharedBackup(t *testing.T) {
+	f := sstPhases(1e9, 2)
+	for i := range f.Restores {
+		f.Restores[i].Backup = fmt.Sprintf("2026-12-08T00:00:0%dZ", i/2) // the two values of a repetition
+	}
+	r := ratesOf(f)
+	if r.Restores != 2 || r.Prepares != 4 || r.SSTJoins != 2 || r.ISTJoins != 2 || !near(r.SSTBytes, 2e9) {
+		t.Errorf("shared backups: %d restores, %d prepares, %d SST and %d IST joins, %v SST bytes; want 2, 4, 2, 2, 2e9", r.Restores, r.Prepares, r.SSTJoins, r.ISTJoins, r.SSTBytes)
+	}
+	// The rates are those of the rows repeated: the same as unshared.
+	u := ratesOf(sstPhases(1e9, 2))
+	if !near(r.SST, u.SST) || !near(r.Backup, u.Backup) || !near(r.Apply[0].BytesPerSec, u.Apply[0].BytesPerSec) || !near(r.Apply[1].BytesPerSec, u.Apply[1].BytesPerSec) {
+		t.Errorf("shared %+v, unshared %+v", r, u)
+	}
+	var row string
+	for _, x := range ratesTable(r).Rows {
+		if x[0] == "restores" {
+			row = x[1]
+		}
+	}
+	if row != "2 (4 prepares of their backups)" {
+		t.Errorf("restores row %q", row)
+	}
+	if _, _, secs := sstMeans(f); len(secs) != 2 {
+		t.Errorf("SST joins of the validation %v, want one per backup", secs)
+	}
+}
+
+func TestMeasureNamesItsBackup(t *testing.T) {
+	r := sstRestore("2G", 80e6)
+	a, b := measure(r, redoWritten{}), measure(r.WithPrepare(sandbox.Prepare{UseMemory: "100M"}), redoWritten{})
+	if a.Backup == "" || a.Backup != b.Backup {
+		t.Errorf("the prepares of one backup name it alike: %q and %q", a.Backup, b.Backup)
 	}
 }
