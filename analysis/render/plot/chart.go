@@ -101,7 +101,8 @@ func (c Chart) SVG() string {
 	for i, l := range lines {
 		fmt.Fprintf(&b, `<text x="%g" y="%g" class="ct">%s</text>`, titleX, 16+titleLine*float64(i), html.EscapeString(l))
 	}
-	f, ok := c.frame(padT + titleLine*float64(len(lines)-1))
+	legend := c.legendRows()
+	f, ok := c.frame(padT + titleLine*float64(len(lines)-1) + legendLine*float64(len(legend)))
 	if !ok {
 		fmt.Fprintf(&b, `<text x="%g" y="%g" class="muted">no data</text></svg>`, padL+10, f.top+f.ph/2)
 		return b.String()
@@ -113,7 +114,7 @@ func (c Chart) SVG() string {
 	for _, s := range c.Series {
 		f.series(&b, s, c)
 	}
-	c.legend(&b, f.top)
+	legendSVG(&b, legend, f.top)
 	f.hover(&b, c)
 	b.WriteString(`</svg>`)
 	return b.String()
@@ -294,15 +295,49 @@ func (f frame) series(b *strings.Builder, s Series, c Chart) {
 		strings.Join(pts, " "), s.Color, w, html.EscapeString(s.Name))
 }
 
-// legend names the series when there are several, at the top of the
-// plotting area.
-func (c Chart) legend(b *strings.Builder, top float64) {
+// legendLine is the height of a row of the legend, and legendCharWidth
+// the widest an average character of a series' name is (11 px).
+const (
+	legendLine      = 14.0
+	legendCharWidth = 6.0
+)
+
+// legendEntry is a series' name in the legend, at x in its row.
+type legendEntry struct {
+	x     float64
+	name  string
+	color string
+}
+
+// legendRows lays out the legend, when there are several series: their
+// names in rows that fit the chart's width, in a strip of their own above
+// the plotting area, where no line or point can run under them.
+func (c Chart) legendRows() [][]legendEntry {
+	if len(c.Series) < 2 {
+		return nil
+	}
+	var rows [][]legendEntry
+	var row []legendEntry
 	lx := padL + 6.0
-	if len(c.Series) > 1 {
-		for _, s := range c.Series {
+	for _, s := range c.Series {
+		w := 20 + legendCharWidth*float64(len(s.Name))
+		if len(row) > 0 && lx+w > c.W-4 {
+			rows, row, lx = append(rows, row), nil, padL+6.0
+		}
+		row = append(row, legendEntry{x: lx, name: s.Name, color: s.Color})
+		lx += w
+	}
+	return append(rows, row)
+}
+
+// legendSVG draws the legend's rows in the strip that ends at top, the
+// plotting area's top edge.
+func legendSVG(b *strings.Builder, rows [][]legendEntry, top float64) {
+	for i, row := range rows {
+		y := top - legendLine*float64(len(rows)-i) + 4
+		for _, e := range row {
 			fmt.Fprintf(b, `<rect x="%.1f" y="%.1f" width="10" height="3" fill="%s"/><text x="%.1f" y="%.1f" class="lg">%s</text>`,
-				lx, top+8, s.Color, lx+13, top+12, html.EscapeString(s.Name))
-			lx += 20 + 6*float64(len(s.Name))
+				e.x, y, e.color, e.x+13, y+4, html.EscapeString(e.name))
 		}
 	}
 }

@@ -125,3 +125,47 @@ func TestHoverShowsValues(t *testing.T) {
 		t.Errorf("bars:\n%s", bars)
 	}
 }
+
+// TestLegendAboveThePlottingArea: the legend of several series is drawn
+// in a strip of its own above the plotting area, where no line can run
+// under it (a redo share near 1 hid the legend's names), in as many rows
+// as it takes to fit the chart's width.
+func TestLegendAboveThePlottingArea(t *testing.T) {
+	var series []Series
+	for _, name := range []string{"prepare: redo apply (s)", "start and join (s)", "redo share (right axis)", "half the restore"} {
+		series = append(series, Series{Name: name, Color: "#000", X: []float64{0, 1}, Y: []float64{0, 1}})
+	}
+	for _, w := range []float64{900, 500, 300} {
+		c := Chart{Title: "share", W: w, H: 300, Series: series}
+		svg := c.SVG()
+		var frameY float64
+		if _, err := fmt.Sscanf(strings.SplitN(svg, `<rect x="58" y="`, 2)[1], "%g", &frameY); err != nil {
+			t.Fatalf("no plotting area in %s", svg)
+		}
+		rows := map[float64]bool{}
+		for _, part := range strings.Split(svg, `<text x="`)[1:] {
+			if !strings.Contains(part[:strings.Index(part, ">")], `class="lg"`) {
+				continue
+			}
+			var x, y float64
+			if _, err := fmt.Sscanf(strings.ReplaceAll(part, `" y="`, " "), "%g %g", &x, &y); err != nil {
+				t.Fatal(err)
+			}
+			name := part[strings.Index(part, ">")+1 : strings.Index(part, "</text>")]
+			rows[y] = true
+			if y >= frameY {
+				t.Errorf("chart %g wide: legend %q at y %g, in the plotting area from %g", w, name, y, frameY)
+			}
+			if x+legendCharWidth*float64(len(name)) > w && x > padL+20 {
+				t.Errorf("chart %g wide: legend %q at x %g runs past the edge", w, name, x)
+			}
+		}
+		if wantRows := c.legendRows(); len(rows) != len(wantRows) || (w == 300) != (len(rows) > 2) {
+			t.Errorf("chart %g wide: the legend in %d rows (%v)", w, len(rows), rows)
+		}
+	}
+	one := Chart{Title: "one", Series: series[:1]}.SVG()
+	if strings.Contains(one, `class="lg"`) {
+		t.Errorf("a single series has no legend: %s", one)
+	}
+}
