@@ -73,8 +73,10 @@ type Options struct {
 	// restore's MTTR model (mttr.go): the size and write rate to project
 	// the recovery at (10T, 30MB/s), the phases of another dataset size
 	// to validate the model against, and the phases to project from
-	// instead of running the lesson.
-	ProjectSize, ProjectWriteRate, Validate, RatesFrom string
+	// instead of running the lesson (several files: the rates fitted over
+	// their sizes, mttr_fit.go).
+	ProjectSize, ProjectWriteRate, Validate string
+	RatesFrom                               []string
 
 	ToolVersion string
 	Log         io.Writer // what is being done, one line each

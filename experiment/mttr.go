@@ -399,6 +399,9 @@ func durationText(s float64) string {
 type ApplyRate struct {
 	UseMemory   string
 	BytesPerSec float64
+	// Fixed is the prepare's seconds that do not scale with the redo,
+	// fitted over restores of several sizes (mttr_fit.go); 0 otherwise.
+	Fixed float64
 }
 
 // Rates are what the model projects from, each measured by a restore.
@@ -412,6 +415,13 @@ type Rates struct {
 	// --use-memory, in the order measured.
 	Backup, Copy float64
 	Apply        []ApplyRate
+	// BackupFixed and CopyFixed are the seconds of the backup and the
+	// copy that do not scale with the data, fitted when the restores span
+	// several sizes (Sizes, the smallest and the largest backup; Fitted
+	// names the phases fitted); 0 otherwise, each rate then over the sums.
+	BackupFixed, CopyFixed float64
+	Sizes                  [2]float64
+	Fitted                 []string
 	// StartSeconds is the node's start until its join begins, and
 	// JoinSeconds its join as measured: constants, not scaled.
 	StartSeconds, JoinSeconds float64
@@ -497,6 +507,9 @@ func ratesOf(f restorePhases) Rates {
 		a := ApplyRate{UseMemory: mem, BytesPerSec: ratio(apply[mem][0], apply[mem][1])}
 		r.applied[mem] = apply[mem]
 		r.Apply = append(r.Apply, a)
+	}
+	fitRates(&r, f)
+	for _, a := range r.Apply {
 		r.Join = max(r.Join, a.BytesPerSec)
 	}
 	return r
@@ -536,10 +549,10 @@ type Projection struct {
 // bytes per second, with the apply rate of the --use-memory value a.
 func (r Rates) Project(size, write float64, a ApplyRate) Projection {
 	p := Projection{UseMemory: a.UseMemory, Size: size, WriteRate: write, applyRate: a.BytesPerSec}
-	p.Backup = timeOf(size, r.Backup)
+	p.Backup = r.BackupFixed + timeOf(size, r.Backup)
 	p.Redo = r.StartRedo + write*p.Backup
-	p.Prepare = timeOf(p.Redo, a.BytesPerSec)
-	p.Copy = timeOf(size, r.Copy)
+	p.Prepare = a.Fixed + timeOf(p.Redo, a.BytesPerSec)
+	p.Copy = r.CopyFixed + timeOf(size, r.Copy)
 	p.Start = r.StartSeconds
 	p.Gap = p.Prepare + p.Copy + p.Start
 	p.GCache = write * p.Gap
@@ -654,18 +667,19 @@ func Savings(ps []Projection) []Saving {
 }
 
 // MTTRText is the model as the pages state it.
-const MTTRText = "MTTR = backup + prepare + copy + start + join, with backup = S / rb, prepare = R / ra(use-memory) where R = A + W × backup, copy = S / rc, " +
+const MTTRText = "MTTR = backup + prepare + copy + start + join, with backup = Fb + S / rb, prepare = Fp + R / ra(use-memory) where R = A + W × backup, copy = Fc + S / rc, " +
 	"start = the measured start, join = J0 + W × G / (rj − W) where G = prepare + copy + start; " +
 	"S the data size, W the write rate (redo bytes per second), rb, rc and ra the backup's, the copy's and the redo apply's measured rates, " +
 	"A the redo a backup starts with (the checkpoint age measured), J0 the join measured (the state transfer's own cost), " +
 	"rj the joiner's apply rate, taken as the fastest redo apply measured. " +
 	"The join is an IST while a donor's write-set cache holds the W × G written since the backup; smaller, it is an SST, a full copy: " +
 	"SST join = F + X + W × X / (rj − W) where X = S / rs, and MTTR(SST) = backup + prepare + copy + SST join; " +
-	"rs the SST's data over the time its donor streamed it and F the rest of the SST join (the node's start, the SST script's set-up and fixed wait, the joiner's prepare and move, its end until Synced), both measured by --join sst."
+	"rs the SST's data over the time its donor streamed it and F the rest of the SST join (the node's start, the SST script's set-up and fixed wait, the joiner's prepare and move, its end until Synced), both measured by --join sst. " +
+	"Fb, Fp and Fc are the fixed seconds of the backup, the prepare and the copy: fitted with their rates (least squares) when the rates come from restores of sizes at least 1.5x apart (--rates-from given several files), 0 otherwise, each rate then the bytes over the seconds."
 
 // MTTRAssumptions are what the model takes to scale linearly, and what not.
 var MTTRAssumptions = []string{
-	"linear: the backup and the copy at the measured bytes per second (the same disks; the copy here is a move within one file system, a copy-back to another disk is a copy), the redo apply at the measured bytes per second for each --use-memory, the joiner's apply at the measured redo bytes per second.",
+	"linear in the size: the backup and the copy at the measured bytes per second (the same disks; the copy here is a move within one file system, a copy-back to another disk is a copy), the redo apply at the measured bytes per second for each --use-memory, the joiner's apply at the measured redo bytes per second. From restores of one size the whole of each phase is scaled, its fixed costs (a process's start, a sync, a node's stop) with it, which over-predicts a larger size; from several sizes (--rates-from more than one file) a fixed part is fitted beside each rate and not scaled.",
 	"not linear: the redo apply is buffer-pool bound: once the redo touches more pages than --use-memory holds, it slows down; rates measured with redo that fit the memory overstate the apply at a scale where it does not (measure with more redo than memory, or read the savings below as a floor).",
 	"not scaled: the node's start (a far larger buffer pool or a long crash recovery lengthens it), the join's own cost J0, and the redo a backup starts with A (the checkpoint age, at most the redo log's size: give your server's Innodb_checkpoint_age if it differs much).",
 	"rj is not measured: the joins measured brought few writes, their time is the state transfer's own cost; the joiner is taken to apply the writes since the backup as fast as the prepare applied redo at best.",
@@ -706,14 +720,19 @@ func projectionOptions(o Options) (ProjectionOptions, error) {
 		}
 		po.Validate = &f
 	}
-	if o.RatesFrom != "" {
-		f, err := readRestorePhases("--rates-from", o.RatesFrom)
-		if err != nil {
-			return po, err
+	if len(o.RatesFrom) > 0 {
+		var fs []restorePhases
+		for _, path := range o.RatesFrom {
+			f, err := readRestorePhases("--rates-from", path)
+			if err != nil {
+				return po, err
+			}
+			fs = append(fs, f)
 		}
+		f := mergePhases(fs)
 		po.RatesFrom = &f
 		if o.ProjectSize == "" && o.Validate == "" {
-			return po, usage.Errorf("--rates-from %s: give --project-size (and --project-write-rate), or --validate", o.RatesFrom)
+			return po, usage.Errorf("--rates-from %s: give --project-size (and --project-write-rate), or --validate", strings.Join(o.RatesFrom, ", "))
 		}
 	}
 	return po, nil
@@ -722,7 +741,7 @@ func projectionOptions(o Options) (ProjectionOptions, error) {
 // checkProjection refuses projection flags the lesson cannot use.
 func checkProjection(name string, o Options) error {
 	if name != "restore" {
-		for flag, v := range map[string]string{"--project-size": o.ProjectSize, "--project-write-rate": o.ProjectWriteRate, "--validate": o.Validate, "--rates-from": o.RatesFrom} {
+		for flag, v := range map[string]string{"--project-size": o.ProjectSize, "--project-write-rate": o.ProjectWriteRate, "--validate": o.Validate, "--rates-from": strings.Join(o.RatesFrom, ",")} {
 			if v != "" {
 				return usage.Errorf("%s: only the restore lesson projects a recovery", flag)
 			}
@@ -771,8 +790,8 @@ func ProjectRestore(o Options) (*Page, error) {
 	}
 	rates := ratesOf(*po.RatesFrom)
 	p := &Page{Lesson: "restore-projection", Title: "restore: the recovery projected from measured rates",
-		What: fmt.Sprintf("The rates of %d restore(s) of a %d-row main1 (%s), read from %s, projected by the model below.",
-			rates.Restores, po.RatesFrom.TableSize, bytesText(rates.DataBytes), o.RatesFrom)}
+		What: fmt.Sprintf("The rates of %d restore(s) of %s, read from %s, projected by the model below.",
+			rates.Restores, ratesDataText(*po.RatesFrom, rates), strings.Join(o.RatesFrom, " and "))}
 	n := rates.Restores
 	p.Tally = Tally{Unit: "measured restores", Judged: n, Planned: n}
 	addProjection(p, *po.RatesFrom, po)
@@ -780,6 +799,18 @@ func ProjectRestore(o Options) (*Page, error) {
 		p.Verdict = "no projection asked for"
 	}
 	return p, nil
+}
+
+// ratesDataText says what data the rates were measured on: a main1 of a
+// size, or of several when the files differ.
+func ratesDataText(f restorePhases, r Rates) string {
+	if r.Sizes[1] > 0 {
+		return fmt.Sprintf("backups of %s to %s", bytesText(r.Sizes[0]), bytesText(r.Sizes[1]))
+	}
+	if f.TableSize == 0 {
+		return fmt.Sprintf("main1 tables of several sizes (%s on average)", bytesText(r.DataBytes))
+	}
+	return fmt.Sprintf("a %d-row main1 (%s)", f.TableSize, bytesText(r.DataBytes))
 }
 
 // addProjection adds to p the model, the validation (po.Validate) and
@@ -843,8 +874,8 @@ func ratesTable(r Rates) Table {
 	t := Table{Header: []string{"measured rate", "value"}, Rows: [][]string{
 		{"data (backup size)", bytesText(r.DataBytes)},
 		{"write rate W0 (a serving node's redo per second)", bytesText(r.WriteRate) + "/s"},
-		{"backup rb", bytesText(r.Backup) + "/s"},
-		{"copy into the data directory rc", bytesText(r.Copy) + "/s"},
+		{"backup rb", withFixed(bytesText(r.Backup)+"/s", r.BackupFixed, "Fb")},
+		{"copy into the data directory rc", withFixed(bytesText(r.Copy)+"/s", r.CopyFixed, "Fc")},
 		{"redo a backup starts with A (constant)", bytesText(r.StartRedo)},
 		{"start Ts (constant)", durationText(r.StartSeconds)},
 		{"join J0 (constant)", durationText(r.JoinSeconds)},
@@ -862,14 +893,28 @@ func ratesTable(r Rates) Table {
 	for _, a := range r.Apply {
 		got := r.applied[a.UseMemory]
 		t.Rows = append(t.Rows, []string{"redo apply ra, --use-memory " + cmp.Or(a.UseMemory, "default"),
-			fmt.Sprintf("%s (%s in %s)", rateText(a.BytesPerSec), bytesText(got[0]), durationText(got[1]))})
+			withFixed(fmt.Sprintf("%s (%s in %s)", rateText(a.BytesPerSec), bytesText(got[0]), durationText(got[1])), a.Fixed, "Fp")})
 	}
 	restores := strconv.Itoa(r.Restores)
 	if r.Prepares > r.Restores {
 		restores += fmt.Sprintf(" (%d prepares of their backups)", r.Prepares)
 	}
 	t.Rows = append(t.Rows, []string{"restores", restores})
+	if len(r.Fitted) > 0 {
+		t.Rows = append(t.Rows, []string{"fitted over the sizes", fmt.Sprintf("%s to %s: %s, each a fixed part and a rate", bytesText(r.Sizes[0]), bytesText(r.Sizes[1]), strings.Join(r.Fitted, ", "))})
+	} else if r.Sizes[1] > 0 {
+		t.Rows = append(t.Rows, []string{"fitted over the sizes", fmt.Sprintf("%s to %s: no phase (each fit gave a negative fixed part or no rate: the noise is larger than the size's effect)", bytesText(r.Sizes[0]), bytesText(r.Sizes[1]))})
+	}
 	return t
+}
+
+// withFixed is a rate's text with the fixed part fitted beside it (name:
+// its symbol in the model), or the rate alone when none was.
+func withFixed(rate string, fixed float64, name string) string {
+	if fixed <= 0 {
+		return rate
+	}
+	return fmt.Sprintf("%s, %s %s fixed", rate, name, durationText(fixed))
 }
 
 func rateText(r float64) string {
@@ -1000,13 +1045,25 @@ const maxValidationError = 0.30
 // from the rates of the smaller (at the larger's size and write rate),
 // per phase and --use-memory: a section, what missed (empty when none),
 // and a verdict.
+//
+// Rates fitted over several sizes (a holds restores of sizes 1.5x apart,
+// mttr_fit.go) predict b, whichever is larger: that is the fit's test,
+// at a size it was not fitted on.
 func validation(a, b restorePhases) (Section, string, string) {
 	small, large := a, b
-	if ratesOf(a).DataBytes > ratesOf(b).DataBytes {
+	ra := ratesOf(a)
+	fitted := ra.Sizes[1] > 0
+	if !fitted && ra.DataBytes > ratesOf(b).DataBytes {
 		small, large = b, a
 	}
 	rs, rl := ratesOf(small), ratesOf(large)
-	s := Section{Title: fmt.Sprintf("Validation: the %s restore(s) predicted from the %s one(s)", bytesText(rl.DataBytes), bytesText(rs.DataBytes)),
+	from, fromSize, apart := fmt.Sprintf("the %s one(s)", bytesText(rs.DataBytes)), bytesText(rs.DataBytes), fmt.Sprintf("the sizes are %.1fx apart", ratio(rl.DataBytes, rs.DataBytes))
+	if fitted {
+		fromSize = fmt.Sprintf("%s–%s", bytesText(rs.Sizes[0]), bytesText(rs.Sizes[1]))
+		from = "the rates fitted over " + fromSize
+		apart = fmt.Sprintf("the size validated is %.1fx the largest fitted", ratio(rl.DataBytes, rs.Sizes[1]))
+	}
+	s := Section{Title: fmt.Sprintf("Validation: the %s restore(s) predicted from %s", bytesText(rl.DataBytes), from),
 		Table: Table{Header: []string{"--use-memory", "phase", "measured", "its repetitions", "predicted", "error"}}}
 	var missed, inNoise []string
 	worst := 0.0
@@ -1017,8 +1074,9 @@ func validation(a, b restorePhases) (Section, string, string) {
 		}
 		got := meanPhases(large, a.UseMemory)
 		reps := phaseValues(large, a.UseMemory)
-		// The larger's size, write rate and the redo its backups
-		// started with are its scenario; the rates are the smaller's.
+		// The validated restores' size, write rate and the redo their
+		// backups started with are their scenario; the rates are the
+		// others' (the smaller's, or the fit's).
 		at := rs
 		at.StartRedo = got.startRedo
 		pred := at.Project(got.size, got.write, ar)
@@ -1065,19 +1123,19 @@ func validation(a, b restorePhases) (Section, string, string) {
 			}
 		}
 	}
-	s.Notes = []string{fmt.Sprintf("the sizes are %.1fx apart; each phase of the larger is predicted from the smaller's rates at the larger's own size, write rate (%s/s against %s/s) and redo its backups started with (%s against %s), as a projection would be given them; error = predicted / measured − 1; its repetitions: the larger's restores' range, the noise a miss is to be read against.",
-		ratio(rl.DataBytes, rs.DataBytes), bytesText(rl.WriteRate), bytesText(rs.WriteRate), bytesText(rl.StartRedo), bytesText(rs.StartRedo))}
+	s.Notes = []string{fmt.Sprintf("%s; each phase of the restores validated is predicted from the rates of the others at its own size, write rate (%s/s against %s/s) and redo its backups started with (%s against %s), as a projection would be given them; error = predicted / measured − 1; its repetitions: the validated restores' range, the noise a miss is to be read against.",
+		apart, bytesText(rl.WriteRate), bytesText(rs.WriteRate), bytesText(rl.StartRedo), bytesText(rs.StartRedo))}
 	if !shared {
 		return s, "validation: the two measurements share no --use-memory value", "validation: no --use-memory value measured at both sizes"
 	}
 	if len(missed) > 0 {
 		m := fmt.Sprintf("the validation missed by more than %.0f%%: %s; the projection of those phases is not to be trusted at a larger scale", 100*maxValidationError, strings.Join(missed, ", "))
 		if len(inNoise) > 0 {
-			m += fmt.Sprintf(" (of them, %s fell within the larger's own repetitions: there the measurement's noise is as large as the miss)", strings.Join(inNoise, ", "))
+			m += fmt.Sprintf(" (of them, %s fell within the validated restores' own repetitions: there the measurement's noise is as large as the miss)", strings.Join(inNoise, ", "))
 		}
-		return s, m, fmt.Sprintf("validated from %s to %s: %s", bytesText(rs.DataBytes), bytesText(rl.DataBytes), m)
+		return s, m, fmt.Sprintf("validated from %s to %s: %s", fromSize, bytesText(rl.DataBytes), m)
 	}
-	return s, "", fmt.Sprintf("validated from %s to %s: every phase predicted within %.0f%% (MTTR within %.0f%%)", bytesText(rs.DataBytes), bytesText(rl.DataBytes), 100*maxValidationError, 100*worst)
+	return s, "", fmt.Sprintf("validated from %s to %s: every phase predicted within %.0f%% (MTTR within %.0f%%)", fromSize, bytesText(rl.DataBytes), 100*maxValidationError, 100*worst)
 }
 
 // sstMeans are the data size and write rate of f's restores that joined

@@ -66,7 +66,7 @@ func TestProjectionFlags(t *testing.T) {
 		{ProjectSize: "10T", ProjectWriteRate: "x"}:    "--project-write-rate",
 		{ProjectWriteRate: "30MB/s"}:                   "give --project-size too",
 		{Validate: "/nonexistent/restore-phases.json"}: "--validate /nonexistent",
-		{RatesFrom: "/nonexistent"}:                    "--rates-from /nonexistent",
+		{RatesFrom: []string{"/nonexistent"}}:          "--rates-from /nonexistent",
 	} {
 		err := projectionErr(*o)
 		var u *usage.Error
@@ -89,7 +89,7 @@ func TestProjectionFlags(t *testing.T) {
 	if err := projectionErr(Options{Validate: empty}); err == nil || !strings.Contains(err.Error(), "holds no restore") {
 		t.Errorf("an empty file: %v", err)
 	}
-	if err := projectionErr(Options{RatesFrom: writePhases(t, phases(1e9, 1))}); err == nil || !strings.Contains(err.Error(), "give --project-size") {
+	if err := projectionErr(Options{RatesFrom: []string{writePhases(t, phases(1e9, 1))}}); err == nil || !strings.Contains(err.Error(), "give --project-size") {
 		t.Errorf("--rates-from alone: %v", err)
 	}
 }
@@ -153,7 +153,7 @@ func TestRatesOf(t *testing.T) {
 }
 
 func TestProjectFormula(t *testing.T) {
-	r := Rates{Backup: 100e6, Copy: 1000e6, StartSeconds: 10, JoinSeconds: 30, StartRedo: 1e9, Join: 40e6, Apply: []ApplyRate{{"100M", 50e6}}}
+	r := Rates{Backup: 100e6, Copy: 1000e6, StartSeconds: 10, JoinSeconds: 30, StartRedo: 1e9, Join: 40e6, Apply: []ApplyRate{{UseMemory: "100M", BytesPerSec: 50e6}}}
 	const size, w = 1e12, 20e6
 	p := r.Project(size, w, r.Apply[0])
 	wantBackup := size / 100e6     // 10,000 s
@@ -192,20 +192,20 @@ func TestProjectFormula(t *testing.T) {
 func TestDominant(t *testing.T) {
 	r := Rates{Backup: 100e6, Copy: 1000e6, StartSeconds: 10, Join: math.Inf(1)}
 	// Much redo per byte of data and a slow apply: the prepare dominates.
-	if d := r.Project(1e12, 50e6, ApplyRate{"100M", 5e6}).Dominant(); d.Name != "prepare (redo apply)" {
+	if d := r.Project(1e12, 50e6, ApplyRate{UseMemory: "100M", BytesPerSec: 5e6}).Dominant(); d.Name != "prepare (redo apply)" {
 		t.Errorf("a slow apply: %s dominates", d.Name)
 	}
 	// Few writes: the backup dominates.
-	if d := r.Project(1e12, 1e3, ApplyRate{"100M", 5e6}).Dominant(); d.Name != "backup" {
+	if d := r.Project(1e12, 1e3, ApplyRate{UseMemory: "100M", BytesPerSec: 5e6}).Dominant(); d.Name != "backup" {
 		t.Errorf("few writes: %s dominates", d.Name)
 	}
 	// A tiny dataset: the start's constant dominates.
-	if d := r.Project(1e6, 1e3, ApplyRate{"100M", 5e6}).Dominant(); d.Name != "start" {
+	if d := r.Project(1e6, 1e3, ApplyRate{UseMemory: "100M", BytesPerSec: 5e6}).Dominant(); d.Name != "start" {
 		t.Errorf("a tiny dataset: %s dominates", d.Name)
 	}
 	// A joiner barely faster than the writes: the join dominates.
 	r.Join = 20.1e6
-	if d := r.Project(1e12, 20e6, ApplyRate{"100M", 500e6}).Dominant(); d.Name != "join (IST catch-up)" {
+	if d := r.Project(1e12, 20e6, ApplyRate{UseMemory: "100M", BytesPerSec: 500e6}).Dominant(); d.Name != "join (IST catch-up)" {
 		t.Errorf("a slow joiner: %s dominates", d.Name)
 	}
 }
@@ -222,7 +222,7 @@ func TestHA(t *testing.T) {
 }
 
 func TestSavings(t *testing.T) {
-	r := Rates{Backup: 100e6, Copy: 1000e6, StartSeconds: 10, Join: math.Inf(1), Apply: []ApplyRate{{"100M", 10e6}, {"2G", 40e6}}}
+	r := Rates{Backup: 100e6, Copy: 1000e6, StartSeconds: 10, Join: math.Inf(1), Apply: []ApplyRate{{UseMemory: "100M", BytesPerSec: 10e6}, {UseMemory: "2G", BytesPerSec: 40e6}}}
 	var ps []Projection
 	for _, a := range r.Apply {
 		ps = append(ps, r.Project(1e12, 10e6, a))
@@ -316,7 +316,7 @@ func TestValidation(t *testing.T) {
 		}
 	}
 	s, missed, _ = validation(small, noisy)
-	if !strings.Contains(missed, "prepare (redo apply) with 100M (-50%)") || !strings.Contains(missed, "fell within the larger's own repetitions") {
+	if !strings.Contains(missed, "prepare (redo apply) with 100M (-50%)") || !strings.Contains(missed, "fell within the validated restores' own repetitions") {
 		t.Errorf("a noisy larger: %q", missed)
 	}
 	if !strings.Contains(s.Table.Rows[1][3], " – ") {
@@ -374,7 +374,7 @@ func TestMeasure(t *testing.T) {
 func TestProjectRestorePage(t *testing.T) {
 	dir := t.TempDir()
 	smallFile, largeFile := writePhases(t, phases(1e9, 2)), writePhases(t, phases(4e9, 1))
-	p, err := ProjectRestore(Options{Out: dir, RatesFrom: largeFile, Validate: smallFile, ProjectSize: "10T", ProjectWriteRate: "30MB/s"})
+	p, err := ProjectRestore(Options{Out: dir, RatesFrom: []string{largeFile}, Validate: smallFile, ProjectSize: "10T", ProjectWriteRate: "30MB/s"})
 	if err != nil {
 		t.Fatal(err)
 	}

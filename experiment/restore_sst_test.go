@@ -126,7 +126,7 @@ func TestRatesOfSST(t *testing.T) {
 }
 
 func TestProjectSST(t *testing.T) {
-	r := Rates{Backup: 100e6, Copy: 1000e6, StartSeconds: 10, JoinSeconds: 30, Join: 40e6, Apply: []ApplyRate{{"100M", 50e6}},
+	r := Rates{Backup: 100e6, Copy: 1000e6, StartSeconds: 10, JoinSeconds: 30, Join: 40e6, Apply: []ApplyRate{{UseMemory: "100M", BytesPerSec: 50e6}},
 		SSTJoins: 1, SST: 200e6, SSTFixed: 15}
 	const size, w = 1e12, 20e6
 	p := r.Project(size, w, r.Apply[0])
@@ -149,11 +149,11 @@ func TestProjectSST(t *testing.T) {
 	// A slow SST behind a fast backup: the SST's copy dominates; a fast
 	// SST behind a slow prepare: the prepare does.
 	r.SST = 20e6
-	if d := r.Project(size, 1e3, ApplyRate{"2G", 1e12}).SSTDominant(); !strings.HasPrefix(d.Name, "join by SST") {
+	if d := r.Project(size, 1e3, ApplyRate{UseMemory: "2G", BytesPerSec: 1e12}).SSTDominant(); !strings.HasPrefix(d.Name, "join by SST") {
 		t.Errorf("slow SST: %s", d.Name)
 	}
 	r.SST = 10e9
-	if d := r.Project(size, 20e6, ApplyRate{"32M", 1e6}).SSTDominant(); d.Name != "prepare (redo apply)" {
+	if d := r.Project(size, 20e6, ApplyRate{UseMemory: "32M", BytesPerSec: 1e6}).SSTDominant(); d.Name != "prepare (redo apply)" {
 		t.Errorf("slow prepare: %s", d.Name)
 	}
 	r.SSTJoins = 0

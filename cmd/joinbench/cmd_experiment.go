@@ -42,10 +42,10 @@ type experimentCmd struct {
 	PrepareReadIOPS int64         `name:"prepare-read-iops" group:"restore" placeholder:"N" help:"Each prepare's disk reads held at N a second (a cgroup limit on the prepare alone, noted in the sandbox's ledger, lifted when it ends; implies --prepare-direct): a disk of a given speed, where every page --use-memory misses is a read at a fixed budget, as on a node whose data is far larger than its memory. 0: no cap."`
 	Join            []string      `default:"ist" group:"restore" placeholder:"JOIN" help:"How each restored node joins: ist, on the backup's position (an IST while a donor's write-set cache holds the writes since the backup); sst, with its Galera position cleared, so that a donor sends it a full copy (the join a cache too small for the gap leaves); ist,sst, the first, then, once Synced, a timed rejoin by SST: both joins of the same node, and the SST's rate for the MTTR model."`
 
-	ProjectSize      string `group:"restore" placeholder:"SIZE" help:"Project the recovery of a node of this data size from the measured rates (10T, 500G; K, M, G, T are powers of 1024): each phase, the one that dominates, 2 of 3 against all Synced, what more --use-memory saves."`
-	ProjectWriteRate string `group:"restore" placeholder:"RATE" help:"The write rate of the projection, in redo bytes per second (30MB/s: the growth of Innodb_lsn_current per second); default: the rate measured."`
-	Validate         string `group:"restore" type:"path" placeholder:"FILE" help:"The restore-phases.json of a restore lesson at another dataset size (or its folder): the larger's phases are predicted from the smaller's rates and the error per phase paged; beyond 30% the page says the projection missed."`
-	RatesFrom        string `group:"restore" type:"path" placeholder:"FILE" help:"Project (and --validate) from the restore-phases.json of an earlier restore lesson (or its folder) without running the lesson: no --sandbox."`
+	ProjectSize      string   `group:"restore" placeholder:"SIZE" help:"Project the recovery of a node of this data size from the measured rates (10T, 500G; K, M, G, T are powers of 1024): each phase, the one that dominates, 2 of 3 against all Synced, what more --use-memory saves."`
+	ProjectWriteRate string   `group:"restore" placeholder:"RATE" help:"The write rate of the projection, in redo bytes per second (30MB/s: the growth of Innodb_lsn_current per second); default: the rate measured."`
+	Validate         string   `group:"restore" type:"path" placeholder:"FILE" help:"The restore-phases.json of a restore lesson at another dataset size (or its folder): the larger's phases are predicted from the smaller's rates (from several --rates-from files, its phases from the rates fitted over them) and the error per phase paged; beyond 30% the page says the projection missed."`
+	RatesFrom        []string `group:"restore" type:"path" placeholder:"FILE" help:"Project (and --validate) from the restore-phases.json of an earlier restore lesson (or its folder) without running the lesson: no --sandbox. Repeatable: from lessons at dataset sizes at least 1.5x apart, each phase is fitted as a fixed part plus a rate."`
 }
 
 func (c *experimentCmd) Help() string {
@@ -118,7 +118,9 @@ Lessons:
                   another dataset size) predicts the larger's phases from
                   the smaller's rates and pages the error per phase, saying
                   so beyond 30%. --rates-from FILE projects from earlier
-                  phases without running the lesson (no --sandbox).
+                  phases without running the lesson (no --sandbox); given
+                  files of sizes 1.5x apart, each phase is fitted as a fixed
+                  part plus a rate, and --validate checks the fit.
 
 Every page says how many windows (pairs of runs, crashes, restores,
 methods) were judged of how many were planned. Ctrl-C or SIGTERM stops the
@@ -141,11 +143,12 @@ Examples:
   joinbench experiment restore --sandbox g --use-memory 32M,100M,512M,2G --backup-throttle 2 --backup-writers 3 --one-backup --prepare-direct
   joinbench experiment restore --sandbox g --use-memory 32M,2G --backup-throttle 2 --backup-writers 3 --one-backup --prepare-read-iops 250
   joinbench experiment restore --sandbox g --use-memory 2G --join ist,sst --table-size 300000
-  joinbench experiment restore --rates-from results/restore-phases.json --project-size 10T --project-write-rate 30MB/s`
+  joinbench experiment restore --rates-from results/restore-phases.json --project-size 10T --project-write-rate 30MB/s
+  joinbench experiment restore --rates-from small --rates-from mid --validate large --project-size 10T`
 }
 
 func (c *experimentCmd) Run(ctx context.Context, cl *cli) error {
-	if c.RatesFrom != "" {
+	if len(c.RatesFrom) > 0 {
 		return c.project(cl)
 	}
 	if c.Sandbox == "" {
