@@ -56,13 +56,7 @@ func TestRatesFittedOverSizes(t *testing.T) {
 	if r.Sizes != [2]float64{1e9, 4e9} || strings.Join(r.Fitted, ",") != "backup,copy,prepare 100M,prepare 2G" {
 		t.Errorf("sizes %v, fitted %v", r.Sizes, r.Fitted)
 	}
-	var row string
-	for _, x := range ratesTable(r).Rows {
-		if x[0] == "backup rb" {
-			row = x[1]
-		}
-	}
-	if row != "95.4 MiB/s, Fb 5.0 s fixed" {
+	if row := ratesRows(r)["backup rb"]; row != "95.4 MiB/s, Fb 5.0 s fixed" {
 		t.Errorf("the backup's row %q", row)
 	}
 	// One size: no fit, each rate over the sums, as before.

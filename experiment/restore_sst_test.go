@@ -182,20 +182,14 @@ func TestProjectionSectionSST(t *testing.T) {
 			t.Errorf("verdict %q lacks %q", v, want)
 		}
 	}
-	rates := map[string]string{}
-	for _, row := range ratesTable(r).Rows {
-		rates[row[0]] = row[1]
-	}
+	rates := ratesRows(r)
 	if got := rates["SST rs (data sent over its stream's time)"]; got != "95.4 MiB/s (1.9 GiB in 20.0 s, 2 SST join(s))" {
 		t.Errorf("SST rate %q", got)
 	}
 	if got := rates["SST join's rest F (constant)"]; got != "12.0 s" {
 		t.Errorf("F %q", got)
 	}
-	rates = map[string]string{}
-	for _, row := range ratesTable(ratesOf(phases(1e9, 1))).Rows {
-		rates[row[0]] = row[1]
-	}
+	rates = ratesRows(ratesOf(phases(1e9, 1)))
 	if got := rates["SST rs"]; !strings.HasPrefix(got, "not measured (no restore here joined by SST") {
 		t.Errorf("no SST rate: %q", got)
 	}
@@ -276,13 +270,7 @@ func TestRatesOfSharedBackup(t *testing.T) {
 	if !near(r.SST, u.SST) || !near(r.Backup, u.Backup) || !near(r.Apply[0].BytesPerSec, u.Apply[0].BytesPerSec) || !near(r.Apply[1].BytesPerSec, u.Apply[1].BytesPerSec) {
 		t.Errorf("shared %+v, unshared %+v", r, u)
 	}
-	var row string
-	for _, x := range ratesTable(r).Rows {
-		if x[0] == "restores" {
-			row = x[1]
-		}
-	}
-	if row != "2 (4 prepares of their backups)" {
+	if row := ratesRows(r)["restores"]; row != "2 (4 prepares of their backups)" {
 		t.Errorf("restores row %q", row)
 	}
 	if _, _, secs := sstMeans(f); len(secs) != 2 {
@@ -296,4 +284,13 @@ func TestMeasureNamesItsBackup(t *testing.T) {
 	if a.Backup == "" || a.Backup != b.Backup {
 		t.Errorf("the prepares of one backup name it alike: %q and %q", a.Backup, b.Backup)
 	}
+}
+
+// ratesRows are the rates table's values by their row's name.
+func ratesRows(r Rates) map[string]string {
+	rows := map[string]string{}
+	for _, row := range ratesTable(r).Rows {
+		rows[row[0]] = row[1]
+	}
+	return rows
 }
