@@ -893,7 +893,7 @@ func ratesTable(r Rates) Table {
 	for _, a := range r.Apply {
 		got := r.applied[a.UseMemory]
 		t.Rows = append(t.Rows, []string{"redo apply ra, --use-memory " + cmp.Or(a.UseMemory, "default"),
-			withFixed(fmt.Sprintf("%s (%s in %s)", rateText(a.BytesPerSec), bytesText(got[0]), durationText(got[1])), a.Fixed, "Fp")})
+			applyText(a, got)})
 	}
 	restores := strconv.Itoa(r.Restores)
 	if r.Prepares > r.Restores {
@@ -906,6 +906,16 @@ func ratesTable(r Rates) Table {
 		t.Rows = append(t.Rows, []string{"fitted over the sizes", fmt.Sprintf("%s to %s: no phase (each fit gave a negative fixed part or no rate: the noise is larger than the size's effect)", bytesText(r.Sizes[0]), bytesText(r.Sizes[1]))})
 	}
 	return t
+}
+
+// applyText is a redo apply rate's text with what it was measured on
+// (got: the redo and the seconds of its prepares, summed); a fitted rate
+// is not their ratio, and says so.
+func applyText(a ApplyRate, got [2]float64) string {
+	if a.Fixed <= 0 {
+		return fmt.Sprintf("%s (%s in %s)", rateText(a.BytesPerSec), bytesText(got[0]), durationText(got[1]))
+	}
+	return fmt.Sprintf("%s, Fp %s fixed per prepare (fitted; the prepares applied %s in %s)", rateText(a.BytesPerSec), durationText(a.Fixed), bytesText(got[0]), durationText(got[1]))
 }
 
 // withFixed is a rate's text with the fixed part fitted beside it (name:

@@ -59,6 +59,9 @@ func TestRatesFittedOverSizes(t *testing.T) {
 	if row := ratesRows(r)["backup rb"]; row != "95.4 MiB/s, Fb 5.0 s fixed" {
 		t.Errorf("the backup's row %q", row)
 	}
+	if row := ratesRows(r)["redo apply ra, --use-memory 100M"]; !strings.HasPrefix(row, "47.7 MiB/s, Fp 3.0 s fixed per prepare (fitted; the prepares applied ") {
+		t.Errorf("the prepare's row %q", row)
+	}
 	// One size: no fit, each rate over the sums, as before.
 	if one := ratesOf(fixedPhases(1e9, 2)); one.BackupFixed != 0 || one.Sizes[1] != 0 || len(one.Fitted) != 0 || !near(one.Backup, 1e9/15) {
 		t.Errorf("one size: %+v", one)
