@@ -903,7 +903,7 @@ func ratesTable(r Rates) Table {
 	if len(r.Fitted) > 0 {
 		t.Rows = append(t.Rows, []string{"fitted over the sizes", fmt.Sprintf("%s to %s: %s, each a fixed part and a rate", bytesText(r.Sizes[0]), bytesText(r.Sizes[1]), strings.Join(r.Fitted, ", "))})
 	} else if r.Sizes[1] > 0 {
-		t.Rows = append(t.Rows, []string{"fitted over the sizes", fmt.Sprintf("%s to %s: no phase (each fit gave a negative fixed part or no rate: the noise is larger than the size's effect)", bytesText(r.Sizes[0]), bytesText(r.Sizes[1]))})
+		t.Rows = append(t.Rows, []string{"fitted over the sizes", fmt.Sprintf("%s to %s: no phase (no fit held: a negative fixed part, no positive rate, or amounts closer than 1.5x; the noise is larger than the size's effect)", bytesText(r.Sizes[0]), bytesText(r.Sizes[1]))})
 	}
 	return t
 }
