@@ -62,6 +62,16 @@ func TestRatesFittedOverSizes(t *testing.T) {
 	if row := ratesRows(r)["redo apply ra, --use-memory 100M"]; !strings.HasPrefix(row, "47.7 MiB/s, Fp 3.0 s fixed per prepare (fitted; the prepares applied ") {
 		t.Errorf("the prepare's row %q", row)
 	}
+	// Sizes apart, but the larger took less time in every phase: no fit
+	// holds, and the table says so.
+	small, large := fixedPhases(1e9, 1), fixedPhases(4e9, 1)
+	for i := range large.Restores {
+		large.Restores[i].BackupSeconds, large.Restores[i].CopySeconds, large.Restores[i].PrepareSeconds = 1, 1, 1
+	}
+	none := ratesOf(mergePhases([]restorePhases{small, large}))
+	if len(none.Fitted) != 0 || none.BackupFixed != 0 || !strings.HasPrefix(ratesRows(none)["fitted over the sizes"], "954 MiB to 3.7 GiB: no phase") {
+		t.Errorf("no fit: %v, %q", none.Fitted, ratesRows(none)["fitted over the sizes"])
+	}
 	// One size: no fit, each rate over the sums, as before.
 	if one := ratesOf(fixedPhases(1e9, 2)); one.BackupFixed != 0 || one.Sizes[1] != 0 || len(one.Fitted) != 0 || !near(one.Backup, 1e9/15) {
 		t.Errorf("one size: %+v", one)
