@@ -140,6 +140,14 @@ func checkVerdictAgreesWithTable(t *testing.T, verdict, cluster string) {
 	}
 }
 
+// restoreLessonArgs are the restore lesson's arguments the restore tests
+// share (sandbox x under sbDir, node3 restored once per value, a short
+// window on a small table), then extra.
+func restoreLessonArgs(sbDir, outDir string, extra ...string) []string {
+	return append([]string{"experiment", "restore", "--sandbox", "x", "--sandbox-dir", sbDir, "--out", outDir,
+		"--node", "node3", "--repetitions", "1", "--window", "2s", "--warmup", "1s", "--threads", "2", "--table-size", "5000"}, extra...)
+}
+
 // TestExperimentRestore starts a real 3-node cluster sandbox and restores
 // node3 once per --use-memory value: the page is written with a row per
 // value, each restore joined by IST or SST, and a verdict on the redo
@@ -150,9 +158,7 @@ func TestExperimentRestore(t *testing.T) {
 	sbDir := filepath.Join(dir, "sandboxes")
 	startCluster(t, "x", sbDir, "64M")
 	outDir := filepath.Join(dir, "out")
-	code, stdout, stderr := runCapturedAll(t, "experiment", "restore", "--sandbox", "x", "--sandbox-dir", sbDir, "--out", outDir,
-		"--use-memory", "100M,2G", "--node", "node3", "--repetitions", "1", "--window", "2s", "--warmup", "1s",
-		"--threads", "2", "--table-size", "5000", "-q")
+	code, stdout, stderr := runCapturedAll(t, restoreLessonArgs(sbDir, outDir, "--use-memory", "100M,2G", "-q")...)
 	if code != 0 {
 		t.Fatalf("experiment restore: exit %d\n%s\n%s", code, stdout, stderr)
 	}
@@ -200,9 +206,7 @@ func TestExperimentRestoreCapsThePrepare(t *testing.T) {
 	}
 	startCluster(t, "x", sbDir, "64M")
 	outDir := filepath.Join(dir, "out")
-	args := []string{"experiment", "restore", "--sandbox", "x", "--sandbox-dir", sbDir, "--out", outDir,
-		"--use-memory", "32M,2G", "--one-backup", "--backup-writers", "1", "--node", "node3", "--repetitions", "1", "--window", "2s", "--warmup", "1s",
-		"--threads", "2", "--table-size", "5000"}
+	args := restoreLessonArgs(sbDir, outDir, "--use-memory", "32M,2G", "--one-backup", "--backup-writers", "1")
 	if code, _, stderr := runCapturedAll(t, append(args, "--prepare-read-iops=-1")...); code != 2 || !strings.Contains(stderr, "--prepare-read-iops -1") {
 		t.Errorf("--prepare-read-iops -1: exit %d, %q; want 2 naming it", code, stderr)
 	}
@@ -249,9 +253,7 @@ func TestExperimentRestoreJoins(t *testing.T) {
 	sbDir := filepath.Join(dir, "sandboxes")
 	startCluster(t, "x", sbDir, "64M")
 	outDir := filepath.Join(dir, "out")
-	code, stdout, stderr := runCapturedAll(t, "experiment", "restore", "--sandbox", "x", "--sandbox-dir", sbDir, "--out", outDir,
-		"--use-memory", "100M", "--join", "ist,sst", "--node", "node3", "--repetitions", "1", "--window", "2s", "--warmup", "1s",
-		"--threads", "2", "--table-size", "5000", "-q")
+	code, stdout, stderr := runCapturedAll(t, restoreLessonArgs(sbDir, outDir, "--use-memory", "100M", "--join", "ist,sst", "-q")...)
 	if code != 0 {
 		t.Fatalf("experiment restore --join ist,sst: exit %d\n%s\n%s", code, stdout, stderr)
 	}
