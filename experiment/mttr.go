@@ -191,8 +191,8 @@ func (e *env) noteRedo(ctx context.Context, serving []server.Endpoint, m redoMar
 // measure turns a restore's times into its phases.
 func measure(r sandbox.Restore, w redoWritten) measuredRestore {
 	m := measuredRestore{UseMemory: r.UseMemory, Backup: backupName(r.BackupStart), BackupBytes: r.BackupBytes, RedoBytes: r.PrepareRedo(),
-		BackupSeconds: r.BackupEnd.Sub(r.BackupStart).Seconds(), PrepareSeconds: r.PrepareSeconds(),
-		CopySeconds: r.CopyEnd.Sub(r.CopyStart).Seconds(), Transfer: r.Join.Transfer, TransferWritesets: r.Join.TransferWritesets}
+		BackupSeconds: r.BackupSeconds(), PrepareSeconds: r.PrepareSeconds(),
+		CopySeconds: r.CopySeconds(), Transfer: r.Join.Transfer, TransferWritesets: r.Join.TransferWritesets}
 	// The join starts with the state transfer, as the joiner's log dates
 	// it (to the second); without one, when the node was writable.
 	join := r.Join.TransferStart

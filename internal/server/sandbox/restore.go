@@ -575,14 +575,19 @@ func nodeNames(nodes []*Node) string {
 	return strings.Join(out, ", ")
 }
 
-// restorePair finds the node to restore and the node to back up.
-func (c *Cluster) restorePair(name, fromName string) (n, from *Node, err error) {
+// nodeNamed is the cluster's node of that name, nil when none is.
+func (c *Cluster) nodeNamed(name string) *Node {
 	for _, x := range c.Nodes {
 		if x.Name == name {
-			n = x
+			return x
 		}
 	}
-	if n == nil {
+	return nil
+}
+
+// restorePair finds the node to restore and the node to back up.
+func (c *Cluster) restorePair(name, fromName string) (n, from *Node, err error) {
+	if n = c.nodeNamed(name); n == nil {
 		return nil, nil, usage.Errorf("no node %q (the nodes are %s)", name, nodeNames(c.Nodes))
 	}
 	for _, x := range c.Nodes {

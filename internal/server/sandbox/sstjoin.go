@@ -78,29 +78,25 @@ func (r Restore) ISTJoin() (Recovery, bool) {
 func (rec Recovery) timed() bool { return !rec.Started.IsZero() && !rec.Synced.IsZero() }
 
 // JoinSeconds of a join: from its start (the node launched) to Synced.
-func (rec Recovery) JoinSeconds() float64 {
-	if rec.Started.IsZero() || rec.Synced.Before(rec.Started) {
-		return 0
-	}
-	return rec.Synced.Sub(rec.Started).Seconds()
-}
+func (rec Recovery) JoinSeconds() float64 { return spanSeconds(rec.Started, rec.Synced) }
 
 // TransferSeconds is the state transfer's time as the joiner's log
 // bounds it; 0 when it had none.
 func (rec Recovery) TransferSeconds() float64 {
-	if rec.TransferStart.IsZero() || rec.TransferEnd.Before(rec.TransferStart) {
-		return 0
-	}
-	return rec.TransferEnd.Sub(rec.TransferStart).Seconds()
+	return spanSeconds(rec.TransferStart, rec.TransferEnd)
 }
 
 // StreamSeconds is the time a full transfer's donor streamed its data, as
 // its log bounds it; 0 when it does not say.
-func (rec Recovery) StreamSeconds() float64 {
-	if rec.StreamStart.IsZero() || rec.StreamEnd.Before(rec.StreamStart) {
+func (rec Recovery) StreamSeconds() float64 { return spanSeconds(rec.StreamStart, rec.StreamEnd) }
+
+// spanSeconds is from start to end in seconds; 0 when start is unknown
+// or end not after it (not reached).
+func spanSeconds(start, end time.Time) float64 {
+	if start.IsZero() || end.Before(start) {
 		return 0
 	}
-	return rec.StreamEnd.Sub(rec.StreamStart).Seconds()
+	return end.Sub(start).Seconds()
 }
 
 var (
@@ -156,10 +152,8 @@ func (c *Cluster) donorStream(joiner, log string, transferStart time.Time) (star
 	if name == "" || transferStart.IsZero() {
 		return time.Time{}, time.Time{}
 	}
-	for _, d := range c.Nodes {
-		if d.Name == name {
-			return streamOf(readFrom(d.ErrorLog, 0), transferStart)
-		}
+	if d := c.nodeNamed(name); d != nil {
+		return streamOf(readFrom(d.ErrorLog, 0), transferStart)
 	}
 	return time.Time{}, time.Time{}
 }
@@ -172,12 +166,7 @@ func (c *Cluster) donorStream(joiner, log string, transferStart time.Time) (star
 // the data it left. Killed is when the stop began. A node that did not
 // join by SST is an error: the measurement would be of something else.
 func (c *Cluster) RejoinBySST(ctx context.Context, name string) (Recovery, error) {
-	var n *Node
-	for _, x := range c.Nodes {
-		if x.Name == name {
-			n = x
-		}
-	}
+	n := c.nodeNamed(name)
 	if n == nil {
 		return Recovery{}, usage.Errorf("no node %q (the nodes are %s)", name, nodeNames(c.Nodes))
 	}
