@@ -50,11 +50,11 @@ func sstRate(joins []sandbox.Recovery) float64 {
 // columns next to the join's (when any restore made one), what --join
 // did, how to read them, and the SST against the IST in the verdict.
 func addSST(p *Page, o Options, results []restoreResult) {
-	onPosition, sst := !slices.Equal(o.Joins, []string{sandbox.JoinSST}), slices.Contains(o.Joins, sandbox.JoinSST)
+	onPosition, rejoinSST := sandbox.JoinPlan(o.Joins)
 	switch {
-	case sst && onPosition:
+	case rejoinSST:
 		p.What += " --join ist,sst: each restored node joined on the backup's position, then, once Synced, was stopped and started again with its Galera position cleared, so that a donor sent it a full copy (an SST by mariabackup): the same node joined both ways, under the same load."
-	case sst:
+	case !onPosition:
 		p.What += " --join sst: each restored node was started with its Galera position cleared, so that a donor sent it a full copy (an SST by mariabackup), as when its write-set cache no longer holds the writes since the backup."
 	}
 	var all []sandbox.Recovery
@@ -106,12 +106,9 @@ func sstVerdict(results []restoreResult, ssts []sandbox.Recovery) string {
 			}
 		}
 	}
-	for _, j := range ssts {
-		sst = append(sst, j.JoinSeconds())
-	}
 	var mb float64
 	for _, j := range ssts {
-		mb += float64(j.TransferBytes) / 1e6
+		sst, mb = append(sst, j.JoinSeconds()), mb+float64(j.TransferBytes)/1e6
 	}
 	s := fmt.Sprintf("joined by SST (a full copy of %.0f MB at %.1f MB/s) the node took %s s from its start to Synced", mb/float64(len(ssts)), sstRate(ssts), strings.TrimSpace(spread(sst, "%.1f")))
 	if len(ist) > 0 {

@@ -371,7 +371,7 @@ func (c *Cluster) RestoreNode(ctx context.Context, name string, opts RestoreOpti
 	// The backup's position as the node's saved state: without it the
 	// provider starts from nothing and asks for a full copy, which is
 	// what Joins sst asks for.
-	onPosition, rejoinSST := joinPlan(opts.Joins)
+	onPosition, rejoinSST := JoinPlan(opts.Joins)
 	pos := r.Position
 	if !onPosition {
 		pos = ""

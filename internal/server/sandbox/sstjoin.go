@@ -44,10 +44,10 @@ func CheckJoins(joins []string) error {
 	return nil
 }
 
-// joinPlan reads RestoreOptions.Joins: whether the restored node starts
-// on the backup's position (else cleared, an SST), and whether an SST
-// rejoin follows that join.
-func joinPlan(joins []string) (onPosition, rejoinSST bool) {
+// JoinPlan reads RestoreOptions.Joins (or --join): whether the restored
+// node starts on the backup's position (else cleared, an SST), and
+// whether an SST rejoin follows that join.
+func JoinPlan(joins []string) (onPosition, rejoinSST bool) {
 	ist, sst := len(joins) == 0 || slices.Contains(joins, JoinIST), slices.Contains(joins, JoinSST)
 	return ist, ist && sst
 }

@@ -38,7 +38,7 @@ func TestJoinPlan(t *testing.T) {
 		joins              []string
 		onPosition, rejoin bool
 	}{{nil, true, false}, {[]string{"ist"}, true, false}, {[]string{"sst"}, false, false}, {[]string{"ist", "sst"}, true, true}, {[]string{"sst", "ist"}, true, true}} {
-		if on, re := joinPlan(c.joins); on != c.onPosition || re != c.rejoin {
+		if on, re := JoinPlan(c.joins); on != c.onPosition || re != c.rejoin {
 			t.Errorf("%q: on the position %v, rejoin %v; want %v, %v", c.joins, on, re, c.onPosition, c.rejoin)
 		}
 	}
